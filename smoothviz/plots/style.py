@@ -1,0 +1,182 @@
+"""Shared look of every smoothviz figure: projector-sized fonts and one colour-blind-safe palette.
+
+The palette is Okabe & Ito's eight colours. Each adversary and each algorithm keeps the same colour on
+every page, so a class learns once that vermillion means "worst case" and blue means "σ-smoothed".
+Theory curves are always black and dashed (or dotted for O(·) envelopes), so they never look like data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+#: One colour per adversary / algorithm, identical on every page.
+COLORS: dict[str, str] = {
+    # adversaries
+    "worst_case": "#D55E00",  # vermillion
+    "smoothed_adaptive": "#0072B2",  # blue
+    "smoothed_perturbed": "#009E73",  # bluish green
+    "smoothed_nonadaptive": "#E69F00",  # orange
+    "iid": "#56B4E9",  # sky blue
+    # learners / mechanisms
+    "hedge": "#0072B2",
+    "ftl": "#D55E00",
+    "ftpl": "#CC79A7",  # reddish purple
+    "mwem": "#D55E00",
+    "smooth_mwem": "#0072B2",
+    "projected_mwem": "#009E73",
+    "truth": "#000000",
+    "synthetic": "#E69F00",
+    # theory
+    "bound": "#000000",
+    "envelope": "#555555",
+    "reference": "#999999",
+}
+
+FONT_SIZE = 18
+TITLE_SIZE = 22
+FONT_FAMILY = "Source Sans Pro, Arial, sans-serif"
+MAX_POINTS_PER_TRACE = 2000
+
+
+def hex_to_rgba(color: str, alpha: float) -> str:
+    """Turn ``#RRGGBB`` into an ``rgba(...)`` string with the given opacity (for bands)."""
+    color = color.lstrip("#")
+    r, g, b = (int(color[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def apply_style(
+    fig: go.Figure,
+    *,
+    title: str | None = None,
+    x_title: str | None = None,
+    y_title: str | None = None,
+    log_x: bool = False,
+    log_y: bool = False,
+    height: int = 460,
+) -> go.Figure:
+    """Apply the smoothviz look (large fonts, white background, legend on top) and return ``fig``."""
+    fig.update_layout(
+        template="plotly_white",
+        font={"family": FONT_FAMILY, "size": FONT_SIZE, "color": "#111111"},
+        title={"text": title, "font": {"size": TITLE_SIZE}} if title else None,
+        height=height,
+        margin={"l": 70, "r": 20, "t": 70 if title else 30, "b": 60},
+        legend={
+            "orientation": "h",
+            "yanchor": "bottom",
+            "y": 1.02,
+            "xanchor": "left",
+            "x": 0,
+            "font": {"size": FONT_SIZE - 2},
+        },
+        hoverlabel={"font": {"size": FONT_SIZE - 2}},
+    )
+    fig.update_xaxes(
+        title={"text": x_title},
+        type="log" if log_x else "linear",
+        showline=True,
+        linecolor="#444",
+        gridcolor="#e5e5e5",
+        ticks="outside",
+    )
+    fig.update_yaxes(
+        title={"text": y_title},
+        type="log" if log_y else "linear",
+        showline=True,
+        linecolor="#444",
+        gridcolor="#e5e5e5",
+        ticks="outside",
+    )
+    return fig
+
+
+def downsample_index(n: int, *, max_points: int = MAX_POINTS_PER_TRACE, log: bool = True) -> np.ndarray:
+    """Indices ``0..n-1`` thinned to at most ``max_points`` (log-spaced by default), always keeping the ends.
+
+    Long curves are drawn from these indices so a rerun ships a few thousand points, not 10^5.
+    """
+    if n <= max_points:
+        return np.arange(n)
+    if log:
+        idx = np.unique(np.round(np.geomspace(1, n, max_points)).astype(np.int64) - 1)
+    else:
+        idx = np.unique(np.round(np.linspace(0, n - 1, max_points)).astype(np.int64))
+    return np.union1d(idx, [0, n - 1])
+
+
+def band_traces(
+    x: np.ndarray,
+    mean: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    *,
+    name: str,
+    color: str,
+    legendgroup: str | None = None,
+    showlegend: bool = True,
+) -> list[go.Scatter]:
+    """Mean line plus a shaded 10–90% band (the band has no legend entry of its own)."""
+    group = legendgroup or name
+    return [
+        go.Scatter(
+            x=x,
+            y=high,
+            mode="lines",
+            line={"width": 0},
+            hoverinfo="skip",
+            showlegend=False,
+            legendgroup=group,
+            name=f"{name} (90%)",
+        ),
+        go.Scatter(
+            x=x,
+            y=low,
+            mode="lines",
+            line={"width": 0},
+            fill="tonexty",
+            fillcolor=hex_to_rgba(color, 0.2),
+            hoverinfo="skip",
+            showlegend=False,
+            legendgroup=group,
+            name=f"{name} (10%)",
+        ),
+        go.Scatter(
+            x=x,
+            y=mean,
+            mode="lines",
+            line={"color": color, "width": 3},
+            name=name,
+            legendgroup=group,
+            showlegend=showlegend,
+        ),
+    ]
+
+
+def theory_trace(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    name: str,
+    kind: str = "exact",
+    color: str | None = None,
+) -> go.Scatter:
+    """A theory curve: dashed black for exact / high-probability bounds, dotted grey for envelopes.
+
+    Args:
+        x: abscissae.
+        y: the bound evaluated at ``x``.
+        name: legend text; should say what the bound is and where it comes from.
+        kind: ``"exact"``, ``"high-probability"`` or ``"envelope"`` (O(·) with a chosen constant, or derived).
+        color: override the default colour.
+    """
+    dash = {"exact": "dash", "high-probability": "dashdot", "envelope": "dot"}[kind]
+    default = COLORS["bound"] if kind != "envelope" else COLORS["envelope"]
+    return go.Scatter(
+        x=x,
+        y=y,
+        mode="lines",
+        line={"color": color or default, "width": 2.5, "dash": dash},
+        name=name,
+    )
