@@ -131,3 +131,191 @@ _register(
         note="Holds for every σ-smooth distribution; the window adversary attains it.",
     )
 )
+
+
+# ----------------------------------------------------------------------------------------------
+# MWEM, Smooth MWEM, Projected Smooth MWEM, private thresholds (E7–E10)
+# ----------------------------------------------------------------------------------------------
+
+_register(
+    BoundInfo(
+        key="mwem_thm41_bound",
+        title="Thm 4.1: 2√(ln|X|/T) + 10T ln|Q|/(εn)",
+        latex=r"\max_{q\in Q}|q(\bar D)-q(D_B)| \le 2\sqrt{\tfrac{\ln|\mathcal X|}{T}}"
+        r" + \tfrac{10\,T\ln|Q|}{\varepsilon n}",
+        source="papers/001, Theorem 4.1 (Hardt–Ligett–McSherry 2012); papers/000, Theorem E.5",
+        kind="high-probability",
+        note="Holds with probability ≥ 1 − 2T/|Q| (mwem_thm41_probability); exact constants from the "
+        "paper, natural logarithms. Vacuous (says nothing) where it is ≥ 1; see is_vacuous.",
+    )
+)
+
+
+def mwem_thm41_bound(
+    n: float, rounds: np.ndarray | float, epsilon: float, domain_size: float, n_queries: float
+) -> np.ndarray:
+    """Theorem 4.1 error bound of MWEM: 2√(ln|X|/T) + 10·T·ln|Q|/(εn), vectorised over ``rounds``."""
+    t = np.asarray(rounds, dtype=float)
+    return 2.0 * np.sqrt(np.log(domain_size) / t) + 10.0 * t * np.log(n_queries) / (epsilon * n)
+
+
+def mwem_thm41_probability(rounds: np.ndarray | float, n_queries: float) -> np.ndarray:
+    """Probability 1 − 2T/|Q| with which Theorem 4.1 holds (clipped at 0: no guarantee)."""
+    return np.maximum(0.0, 1.0 - 2.0 * np.asarray(rounds, dtype=float) / n_queries)
+
+
+_register(
+    BoundInfo(
+        key="smooth_mwem_thm42_bound",
+        title="Thm 4.2: 1/n + 2√(ln(1/σ)/T) + 10Td ln(2n/σ)/(εn)",
+        latex=r"\max_{q\in Q}|v_q-q(D_B)| \le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}"
+        r" + \tfrac{10\,T d\ln(2n/\sigma)}{\varepsilon n}",
+        source="papers/001, Theorem 4.2; papers/000, App. E (Algorithm 2, γ = σ/(2n))",
+        kind="high-probability",
+        note="For (σ,0)-smooth data, d = VC dimension; holds with probability ≥ 1 − 2T(γ/41)^d. As "
+        "printed: the proof's last term strictly has ln(41/γ) = ln(82n/σ) (REFERENCE.md §2.4).",
+    )
+)
+
+
+def smooth_mwem_thm42_bound(
+    n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
+) -> np.ndarray:
+    """Theorem 4.2 error bound of Smooth MWEM, vectorised over ``rounds``."""
+    t = np.asarray(rounds, dtype=float)
+    return (
+        1.0 / n
+        + 2.0 * np.sqrt(np.log(1.0 / sigma) / t)
+        + 10.0 * t * vc_dim * np.log(2.0 * n / sigma) / (epsilon * n)
+    )
+
+
+_register(
+    BoundInfo(
+        key="projected_mwem_thm43_bound",
+        title="Thm 4.3 (App. F): 1/n + 2√(ln(1/σ)/T) + 10Td ln(4n/σ)/(εn)",
+        latex=r"\max_{q\in Q}|q(\bar D)-q(D_B)| \le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}"
+        r" + \tfrac{10\,T d\ln(4n/\sigma)}{\varepsilon n}",
+        source="papers/000, App. F.2 error decomposition for Algorithm 3 (γ = σ/(4n)), behind Theorem 4.3",
+        kind="high-probability",
+        note="[reconstructed] γ = σ/(4n) and this explicit form are read off the App. F.2 proof "
+        "(4γ/σ + 2√(ln(1/σ)/T) + 10Td ln(41/γ)/(εn), printed with ln(4n/σ)); pure ε-DP version, "
+        "for every q ∈ Q including those off the cover, because every iterate stays σ-smooth.",
+    )
+)
+
+
+def projected_mwem_thm43_bound(
+    n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
+) -> np.ndarray:
+    """Explicit App. F.2 error bound of Projected Smooth MWEM (pure ε-DP), vectorised over ``rounds``."""
+    t = np.asarray(rounds, dtype=float)
+    return (
+        1.0 / n
+        + 2.0 * np.sqrt(np.log(1.0 / sigma) / t)
+        + 10.0 * t * vc_dim * np.log(4.0 * n / sigma) / (epsilon * n)
+    )
+
+
+_register(
+    BoundInfo(
+        key="smooth_release_thm43_rate",
+        title="Thm 4.3 rate √(d/(εn))·ln^¼(1/σ)·ln^½(n/σ)·ln^¼(1/δ)",
+        latex=r"\max_{q}|q(\bar D)-q(D_B)| = O\!\left(\sqrt{\tfrac{d}{\varepsilon n}}\,"
+        r"\ln^{1/4}\tfrac1\sigma\,\ln^{1/2}\tfrac n\sigma\,\ln^{1/4}\tfrac1\delta\right)",
+        source="papers/001, Theorem 4.3 (Smooth Data Release), (ε, δ)-DP via k-fold composition",
+        kind="envelope",
+        note="[reconstructed] the printed formula is unreadable; this is the shape REFERENCE.md §2.4 "
+        "derives. Constant chosen: 1. A trend, not a guarantee.",
+    )
+)
+
+
+def smooth_release_thm43_rate(
+    n: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float, delta: float
+) -> np.ndarray:
+    """Theorem 4.3 rate shape with constant 1 (an envelope), vectorised over ``n``."""
+    n = np.asarray(n, dtype=float)
+    return (
+        np.sqrt(vc_dim / (epsilon * n))
+        * np.log(1.0 / sigma) ** 0.25
+        * np.sqrt(np.log(n / sigma))
+        * np.log(1.0 / delta) ** 0.25
+    )
+
+
+_register(
+    BoundInfo(
+        key="mwem_potential_start_bound",
+        title="Fact E.2: Ψ₀ ≤ ln(1/σ)",
+        latex=r"\Psi_0 = D_{\mathrm{KL}}(D_B\,\|\,U) \le \ln\tfrac1\sigma",
+        source="papers/000, Fact E.2",
+        kind="exact",
+        note="For a σ-smooth D_B (density ≤ 1/σ times uniform); equals ln|X| for a point mass.",
+    )
+)
+
+
+def mwem_potential_start_bound(sigma: np.ndarray | float) -> np.ndarray:
+    """Fact E.2: the starting potential KL(D_B‖U) of a σ-smooth D_B is at most ln(1/σ)."""
+    return np.log(1.0 / np.asarray(sigma, dtype=float))
+
+
+_register(
+    BoundInfo(
+        key="lemma_e3_potential_drop",
+        title="Lemma E.3: Ψ_{i−1} − Ψ_i ≥ ((q_i(D_{i−1}) − q_i(D_B))/2)² − ((m_i − q_i(D_B))/2)²",
+        latex=r"\Psi_{i-1}-\Psi_i \ge \Big(\tfrac{q_i(D_{i-1})-q_i(D_B)}{2}\Big)^2"
+        r" - \Big(\tfrac{m_i-q_i(D_B)}{2}\Big)^2",
+        source="papers/000, Lemma E.3 (Lemma A.4 of Hardt–Ligett–McSherry 2012)",
+        kind="exact",
+        note="Deterministic, every round, with the measurement m_i clipped to [0, 1] (post-processing). "
+        "After a KL projection onto the σ-smooth polytope it still holds for σ-smooth D_B (Pythagoras).",
+    )
+)
+
+
+def lemma_e3_potential_drop(
+    synthetic_answer: np.ndarray | float, true_answer: np.ndarray | float, measurement: np.ndarray | float
+) -> np.ndarray:
+    """Right-hand side of Lemma E.3: ((q(D) − q(D_B))/2)² − ((m − q(D_B))/2)²."""
+    b = np.asarray(true_answer, dtype=float)
+    return ((np.asarray(synthetic_answer) - b) / 2.0) ** 2 - ((np.asarray(measurement) - b) / 2.0) ** 2
+
+
+_register(
+    BoundInfo(
+        key="threshold_discretisation_error",
+        title="E10: grid thresholds lose ≤ α",
+        latex=r"\min_{t\in\sigma\alpha\mathbb Z}\mathrm{err}(h_t) - \min_{t\in[0,1]}\mathrm{err}(h_t) \le \alpha",
+        source="papers/001, §1 (DP paragraph): a σ-smooth distribution puts ≤ α mass on any width-σα interval",
+        kind="exact",
+        note="For σ-smooth data (marginal density ≤ 1/σ) and a threshold grid of spacing ≤ σα.",
+    )
+)
+
+
+def threshold_discretisation_error(alpha: np.ndarray | float) -> np.ndarray:
+    """E10: the best grid threshold (spacing σα) is within α of the best threshold on σ-smooth data."""
+    return np.asarray(alpha, dtype=float)
+
+
+_register(
+    BoundInfo(
+        key="private_threshold_bound",
+        title="E10: α + 2 ln(K/β)/(εn)",
+        latex=r"\mathrm{err}(h_{\hat t}) \le \min_t \mathrm{err}(h_t) + \alpha + \tfrac{2\ln(K/\beta)}{\varepsilon n}",
+        source="papers/001, §1 (discretisation) + the standard exponential-mechanism accuracy "
+        "[standard, not in the papers]",
+        kind="high-probability",
+        note="With probability ≥ 1 − β, K = number of grid thresholds, score = −n·err (sensitivity 1).",
+    )
+)
+
+
+def private_threshold_bound(
+    alpha: float, n_candidates: float, epsilon: float, n: np.ndarray | float, beta: float
+) -> np.ndarray:
+    """Excess error α + 2 ln(K/β)/(εn) of the exponential mechanism over K grid thresholds."""
+    n = np.asarray(n, dtype=float)
+    return alpha + 2.0 * np.log(n_candidates / beta) / (epsilon * n)
