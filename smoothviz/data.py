@@ -1,0 +1,837 @@
+"""Histograms on a public, declared grid: synthetic generators, bundled datasets and CSV uploads.
+
+A private query-release mechanism such as MWEM sees its data as a histogram over a finite universe 𝒳 of
+N cells. The universe must be *public*: its bounds and its bins are declared before a single record is
+read, never taken from the data's minimum, maximum or observed categories (a data-dependent domain leaks
+the extremes of the data). Everything here therefore takes a :class:`Domain` first and only then reads
+values; values outside it are counted and reported, never used to move the domain.
+
+Smoothness is the other half of the story. A distribution P on N cells is σ-smooth when
+P(x) ≤ u(x)/σ = 1/(σN) for every cell (papers/001, §2), equivalently max_x P(x)·N ≤ 1/σ. Then the MWEM
+potential starts at Ψ₀ = KL(P‖U) ≤ ln(1/σ) instead of ln N (papers/000, Fact E.2), which is what lets
+Smooth MWEM (papers/001, Theorem 4.2) replace log|𝒳| by log(1/σ). A histogram of n samples drawn from a
+σ-smooth density is only (σ, χ)-smooth (REFERENCE.md E8), so for exact checks
+:func:`exact_smooth_histogram` builds integer counts with every count ≤ n/(σN) deterministically.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import importlib.util
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+#: Largest accepted upload, in bytes (5 MB: about half a million rows of two numbers; parses in < 1 s).
+MAX_UPLOAD_BYTES = 5_000_000
+#: Largest universe a :class:`Domain` may declare (cells), so a histogram never exceeds 8 MB.
+MAX_CELLS = 1_000_000
+#: Synthetic data kinds understood by :func:`synthetic_histogram`.
+SYNTHETIC_KINDS = ("point", "bump", "mixture", "exact")
+
+
+class UploadError(ValueError):
+    """An uploaded file could not be turned into a histogram; ``str(err)`` is a message for the user."""
+
+
+# ----------------------------------------------------------------------------------------------
+# The public domain
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A public grid over a box in one or two dimensions, declared before any data is read.
+
+    Cells are half-open ``[edge_k, edge_{k+1})`` except the last one on each axis, which also holds the
+    upper bound, so a value equal to ``high`` is inside the domain.
+
+    Attributes:
+        names: one name per axis (the data column it bins).
+        low: lower bound per axis.
+        high: upper bound per axis (strictly above ``low``).
+        bins: number of equal-width cells per axis.
+        unit: unit per axis for labels (may be empty strings).
+    """
+
+    names: tuple[str, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    bins: tuple[int, ...]
+    unit: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        """Validate the declaration and normalise the tuples."""
+        dims = len(self.names)
+        if dims not in (1, 2):
+            raise ValueError(f"`names` must name 1 or 2 axes, got {self.names!r}")
+        for field in ("low", "high", "bins"):
+            if len(getattr(self, field)) != dims:
+                raise ValueError(
+                    f"`{field}` must have one entry per axis ({dims}), got {getattr(self, field)!r}"
+                )
+        unit = self.unit or ("",) * dims
+        if len(unit) != dims:
+            raise ValueError(f"`unit` must have one entry per axis ({dims}), got {self.unit!r}")
+        low = tuple(float(v) for v in self.low)
+        high = tuple(float(v) for v in self.high)
+        for lo, hi in zip(low, high, strict=True):
+            if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+                raise ValueError(
+                    f"`low` < `high` must be finite numbers, got low={lo!r}, high={hi!r}"
+                )
+        bins = []
+        for b in self.bins:
+            if isinstance(b, bool) or int(b) != b or int(b) < 1:
+                raise ValueError(f"`bins` must be positive integers, got {self.bins!r}")
+            bins.append(int(b))
+        if math.prod(bins) > MAX_CELLS:
+            raise ValueError(
+                f"`bins` gives {math.prod(bins)} cells, more than MAX_CELLS={MAX_CELLS}"
+            )
+        object.__setattr__(self, "names", tuple(str(n) for n in self.names))
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "bins", tuple(bins))
+        object.__setattr__(self, "unit", tuple(str(u) for u in unit))
+
+    @classmethod
+    def unit_interval(cls, bins: int, *, name: str = "x") -> Domain:
+        """The universe {0, 1/N, …, (N−1)/N} of N equal cells of [0, 1] used by the synthetic data."""
+        return cls(names=(name,), low=(0.0,), high=(1.0,), bins=(bins,))
+
+    @classmethod
+    def unit_square(cls, bins: int | tuple[int, int]) -> Domain:
+        """N = bx·by equal cells of [0, 1]²."""
+        bx, by = (bins, bins) if np.isscalar(bins) else bins
+        return cls(names=("x", "y"), low=(0.0, 0.0), high=(1.0, 1.0), bins=(bx, by))
+
+    @property
+    def ndim(self) -> int:
+        """Number of axes (1 or 2)."""
+        return len(self.names)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of a histogram over this domain."""
+        return self.bins
+
+    @property
+    def size(self) -> int:
+        """N = |𝒳|, the number of cells."""
+        return math.prod(self.bins)
+
+    def edges(self, axis: int = 0) -> np.ndarray:
+        """The ``bins + 1`` cell edges along ``axis``."""
+        return np.linspace(self.low[axis], self.high[axis], self.bins[axis] + 1)
+
+    def centers(self, axis: int = 0) -> np.ndarray:
+        """The cell midpoints along ``axis``."""
+        e = self.edges(axis)
+        return 0.5 * (e[:-1] + e[1:])
+
+    def describe(self) -> str:
+        """One line for captions: each axis's bounds, bins and unit."""
+        parts = []
+        for name, lo, hi, b, u in zip(
+            self.names, self.low, self.high, self.bins, self.unit, strict=True
+        ):
+            unit = f" {u}" if u else ""
+            parts.append(f"{name} ∈ [{lo:g}, {hi:g}]{unit} in {b} bins")
+        return "; ".join(parts)
+
+
+# ----------------------------------------------------------------------------------------------
+# The histogram result
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Histogram:
+    """Integer counts of n records over a public :class:`Domain`, with an account of what was dropped.
+
+    Attributes:
+        counts: int64 array of shape ``domain.shape``; ``counts.sum()`` is n.
+        domain: the declared domain the counts live on.
+        name: short human name of the data, for captions.
+        source: where it came from (generator and parameters, bundled file, or upload).
+        n_rows: records read before any was dropped.
+        n_missing: rows with a blank / NaN value in a binned column (dropped).
+        n_non_numeric: rows whose value is text that is not a number (dropped).
+        n_outside: rows outside the domain (dropped, or moved to the edge cell when ``outside="clip"``).
+        outside: what was done with out-of-domain rows: ``"drop"`` or ``"clip"``.
+        messages: human-readable notes about the above, for the page to show.
+    """
+
+    counts: np.ndarray
+    domain: Domain
+    name: str
+    source: str
+    n_rows: int
+    n_missing: int = 0
+    n_non_numeric: int = 0
+    n_outside: int = 0
+    outside: str = "drop"
+    messages: tuple[str, ...] = ()
+
+    @property
+    def n(self) -> int:
+        """Number of records in the histogram (after drops)."""
+        return int(self.counts.sum())
+
+    @property
+    def size(self) -> int:
+        """N = |𝒳|, the number of cells."""
+        return self.domain.size
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """D_B: counts / n (shape ``domain.shape``); raises if the histogram is empty."""
+        if self.n == 0:
+            raise ValueError("the histogram is empty (n = 0): no distribution to normalise")
+        return self.counts / self.n
+
+    @property
+    def density_ratio(self) -> float:
+        """max_x D_B(x)·N: the data is σ-smooth exactly for σ ≤ 1 / this."""
+        return float(self.counts.max()) * self.size / self.n if self.n else float("nan")
+
+    @property
+    def smoothness(self) -> float:
+        """The largest σ for which the histogram is σ-smooth: n / (N·max count)."""
+        return 1.0 / self.density_ratio if self.n else float("nan")
+
+    def is_sigma_smooth(self, sigma: float) -> bool:
+        """Whether every count is ≤ n/(σN), checked in exact integer-friendly arithmetic."""
+        return bool(int(self.counts.max()) * self.size * sigma <= self.n * (1 + 1e-12))
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table: one row per cell with its index, centre(s), count and probability."""
+        d = self.domain
+        total = max(self.n, 1)
+        if d.ndim == 1:
+            cols = {"cell": np.arange(d.size), d.names[0]: d.centers(0)}
+        else:
+            cx, cy = np.meshgrid(d.centers(0), d.centers(1), indexing="ij")
+            cols = {"cell": np.arange(d.size), d.names[0]: cx.ravel(), d.names[1]: cy.ravel()}
+        flat = self.counts.ravel()
+        return pd.DataFrame({**cols, "count": flat, "probability": flat / total})
+
+
+def _validate_rng_free(n: int, name: str = "n") -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"`{name}` must be a positive integer, got {n!r}")
+    return int(n)
+
+
+def _validate_sigma(sigma: float) -> float:
+    if not (isinstance(sigma, (int, float, np.floating)) and 0 < sigma <= 1):
+        raise ValueError(f"`sigma` must be in (0, 1], got {sigma!r}")
+    return float(sigma)
+
+
+def _validate_center(center: float) -> float:
+    if not (isinstance(center, (int, float, np.floating)) and 0 <= center <= 1):
+        raise ValueError(f"`center` must be in [0, 1], got {center!r}")
+    return float(center)
+
+
+# ----------------------------------------------------------------------------------------------
+# Synthetic distributions on [0, 1] (and [0, 1]²) and sampling from them
+# ----------------------------------------------------------------------------------------------
+
+
+def _shape_cdf(x: np.ndarray, center: float, sigma: float, shape: str) -> np.ndarray:
+    """CDF (on the real line, before wrapping) of a window or triangle of peak density 1/σ."""
+    if shape == "window":  # uniform on [c − σ/2, c + σ/2]
+        return np.clip((x - (center - sigma / 2)) / sigma, 0.0, 1.0)
+    # triangle on [c − σ, c + σ] with peak density 1/σ at c
+    z = np.clip((x - center) / sigma, -1.0, 1.0)
+    return np.where(z < 0, 0.5 * (1 + z) ** 2, 1 - 0.5 * (1 - z) ** 2)
+
+
+def bump_probs(
+    bins: int, *, sigma: float, center: float = 0.5, shape: str = "triangle"
+) -> np.ndarray:
+    """Cell masses of a σ-smooth bump on [0, 1] (wrapped mod 1), discretised exactly into N cells.
+
+    The density has peak exactly 1/σ (``"triangle"``: half-width σ; ``"window"``: uniform on a width-σ
+    arc), so it is σ-smooth and no smoother; wrapping instead of clipping keeps it so (REFERENCE.md §0).
+    Each cell gets the exact integral of the density, hence every mass is ≤ 1/(σN).
+
+    Args:
+        bins: N, the number of cells.
+        sigma: smoothness σ ∈ (0, 1]; σ = 1 gives the uniform distribution.
+        center: location of the peak in [0, 1].
+        shape: ``"triangle"`` or ``"window"``.
+
+    Returns:
+        Array of N non-negative masses summing to 1.
+    """
+    bins = _validate_rng_free(bins, "bins")
+    sigma = _validate_sigma(sigma)
+    center = _validate_center(center)
+    if shape not in ("triangle", "window"):
+        raise ValueError(f"`shape` must be 'triangle' or 'window', got {shape!r}")
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    shifts = np.array([-1.0, 0.0, 1.0])[:, None]  # the support lies inside [−1, 2]
+    cdf = _shape_cdf(edges[None, :] + shifts, center, sigma, shape)
+    masses = np.diff(cdf, axis=1).sum(axis=0)
+    return masses / masses.sum()
+
+
+def point_mass_probs(bins: int, *, cell: int | None = None) -> np.ndarray:
+    """All mass on one cell (default the middle one): the least smooth data, with Ψ₀ = ln N."""
+    bins = _validate_rng_free(bins, "bins")
+    cell = bins // 2 if cell is None else cell
+    if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) or not 0 <= cell < bins:
+        raise ValueError(f"`cell` must be an integer in [0, {bins}), got {cell!r}")
+    probs = np.zeros(bins)
+    probs[cell] = 1.0
+    return probs
+
+
+def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) -> np.ndarray:
+    """Convex combination Σ w_k P_k of distributions on the same cells (σ-smooth if every P_k is)."""
+    if len(components) == 0 or len(components) != len(weights):
+        raise ValueError(
+            f"`components` and `weights` must be non-empty and of equal length, got "
+            f"{len(components)} and {len(weights)}"
+        )
+    w = np.asarray(weights, dtype=float)
+    if not (np.all(np.isfinite(w)) and np.all(w >= 0) and w.sum() > 0):
+        raise ValueError(f"`weights` must be finite, ≥ 0 and not all 0, got {list(weights)!r}")
+    stack = np.stack([np.asarray(c, dtype=float) for c in components])
+    if np.any(stack < 0) or not np.allclose(stack.sum(axis=tuple(range(1, stack.ndim))), 1.0):
+        raise ValueError("`components` must be probability vectors (≥ 0, each summing to 1)")
+    return np.tensordot(w / w.sum(), stack, axes=1)
+
+
+def sample_counts(
+    probs: np.ndarray, n: int, *, trials: int | None = None, rng: object = None
+) -> np.ndarray:
+    """Draw n i.i.d. records from ``probs`` and count them per cell (multinomial).
+
+    Args:
+        probs: cell probabilities, any shape, summing to 1.
+        n: number of records.
+        trials: if given, a leading axis of that many independent datasets.
+        rng: seed or ``np.random.Generator`` (SPEC 7); the data-generating coins (nature's).
+
+    Returns:
+        int64 counts of shape ``probs.shape`` or ``(trials, *probs.shape)``.
+    """
+    probs = np.asarray(probs, dtype=float)
+    n = _validate_rng_free(n)
+    if probs.size == 0 or np.any(~np.isfinite(probs)) or np.any(probs < 0):
+        raise ValueError("`probs` must be a non-empty array of finite, non-negative numbers")
+    if not np.isclose(probs.sum(), 1.0):
+        raise ValueError(f"`probs` must sum to 1, got {probs.sum()!r}")
+    if trials is not None:
+        trials = _validate_rng_free(trials, "trials")
+    rng = np.random.default_rng(rng)
+    flat = probs.ravel() / probs.sum()
+    counts = rng.multinomial(n, flat, size=trials)
+    shape = probs.shape if trials is None else (trials, *probs.shape)
+    return counts.reshape(shape).astype(np.int64)
+
+
+def exact_smooth_counts(
+    shape: int | tuple[int, ...],
+    *,
+    n: int,
+    sigma: float,
+    center: float = 0.5,
+    placement: str = "window",
+    rng: object = None,
+) -> np.ndarray:
+    """Integer counts summing to n with every count ≤ ⌊n/(σN)⌋: an exactly σ-smooth histogram.
+
+    n records are spread as evenly as possible over m = ⌈n / ⌊n/(σN)⌋⌉ cells, so the largest count is
+    ⌈n/m⌉ ≤ n/(σN) and D_B(x) ≤ 1/(σN) holds exactly (the finite-universe form of σ-smoothness,
+    papers/001 §2). This is the data on which Ψ₀ ≤ ln(1/σ) (papers/000, Fact E.2) is an exact check.
+
+    Args:
+        shape: N, or the grid shape (bx, by).
+        n: number of records; needs N·⌊n/(σN)⌋ ≥ n (so n ≥ σN, and n a multiple of N when σ = 1).
+        sigma: smoothness σ ∈ (0, 1].
+        center: for ``placement="window"``, where the block of cells sits in [0, 1] (per axis).
+        placement: ``"window"`` (a contiguous block, wrapped) or ``"random"`` (m distinct cells chosen
+            with ``rng``).
+        rng: seed or generator, used only by ``placement="random"``.
+
+    Returns:
+        int64 counts of the given shape.
+    """
+    shape = (shape,) if np.isscalar(shape) else tuple(shape)
+    for b in shape:
+        _validate_rng_free(b, "shape")
+    n = _validate_rng_free(n)
+    sigma = _validate_sigma(sigma)
+    center = _validate_center(center)
+    if placement not in ("window", "random"):
+        raise ValueError(f"`placement` must be 'window' or 'random', got {placement!r}")
+    size = math.prod(shape)
+    cap = math.floor(
+        n / (sigma * size) * (1 + 1e-12)
+    )  # tolerate n/(σN) landing a hair under an int
+    if cap < 1:
+        raise ValueError(
+            f"`n` must be ≥ σN = {sigma * size:g} so a cell can hold a record, got n={n}"
+        )
+    if cap * size < n:
+        raise ValueError(
+            f"no integer histogram of n={n} records has every count ≤ ⌊n/(σN)⌋ = {cap} on N={size} "
+            f"cells (σ={sigma:g}); lower `sigma` or choose `n` so that N·⌊n/(σN)⌋ ≥ n"
+        )
+    m = -(-n // cap)
+    per_cell = np.full(m, n // m, dtype=np.int64)
+    per_cell[: n % m] += 1
+    if placement == "random":
+        cells = np.random.default_rng(rng).choice(size, size=m, replace=False)
+    elif len(shape) == 1:
+        start = round(center * shape[0] - m / 2)
+        cells = (start + np.arange(m)) % shape[0]
+    else:  # a block of about √m × √m cells around (center, center), wrapped on the torus
+        side = [min(b, math.ceil(math.sqrt(m))) for b in shape]
+        if side[0] * side[1] < m:
+            side[1] = min(shape[1], -(-m // side[0]))
+        ii, jj = np.meshgrid(np.arange(side[0]), np.arange(side[1]), indexing="ij")
+        ii = (round(center * shape[0] - side[0] / 2) + ii.ravel()[:m]) % shape[0]
+        jj = (round(center * shape[1] - side[1] / 2) + jj.ravel()[:m]) % shape[1]
+        cells = np.ravel_multi_index((ii, jj), shape)
+    counts = np.zeros(size, dtype=np.int64)
+    counts[cells] = per_cell
+    return counts.reshape(shape)
+
+
+def synthetic_histogram(
+    kind: str,
+    bins: int,
+    *,
+    n: int,
+    sigma: float,
+    dims: int = 1,
+    rng: object = None,
+) -> Histogram:
+    """One synthetic dataset on the unit interval (or square) for the pages.
+
+    Kinds: ``"point"`` (all n records in the middle cell), ``"bump"`` (n samples from a σ-smooth
+    triangle at 0.5: only (σ, χ)-smooth, as real samples are), ``"mixture"`` (n samples from
+    0.6·bump(0.3) + 0.4·bump(0.75), still a σ-smooth density) and ``"exact"`` (deterministic counts
+    ≤ n/(σN): exactly σ-smooth). In 2-D each axis is a σ^{1/2}-bump so their product is σ-smooth.
+
+    Args:
+        kind: one of :data:`SYNTHETIC_KINDS`.
+        bins: cells per axis (N = bins, or bins² in 2-D).
+        n: number of records.
+        sigma: smoothness σ ∈ (0, 1] of the generating density.
+        dims: 1 or 2.
+        rng: seed or generator (nature's coins for the sampled kinds).
+
+    Returns:
+        A :class:`Histogram` on ``Domain.unit_interval(bins)`` or ``Domain.unit_square(bins)``.
+    """
+    if kind not in SYNTHETIC_KINDS:
+        raise ValueError(f"`kind` must be one of {SYNTHETIC_KINDS}, got {kind!r}")
+    if dims not in (1, 2):
+        raise ValueError(f"`dims` must be 1 or 2, got {dims!r}")
+    bins = _validate_rng_free(bins, "bins")
+    n = _validate_rng_free(n)
+    sigma = _validate_sigma(sigma)
+    domain = Domain.unit_interval(bins) if dims == 1 else Domain.unit_square(bins)
+    rng = np.random.default_rng(rng)
+    s_axis = sigma if dims == 1 else math.sqrt(sigma)
+
+    def along(center: float) -> np.ndarray:
+        p = bump_probs(bins, sigma=s_axis, center=center)
+        return p if dims == 1 else np.outer(p, bump_probs(bins, sigma=s_axis, center=1 - center))
+
+    if kind == "point":
+        counts = np.zeros(domain.shape, dtype=np.int64)
+        counts[(bins // 2,) * dims] = n
+        source = f"point mass: all n = {n} records in cell {(bins // 2,) * dims}"
+    elif kind == "exact":
+        counts = exact_smooth_counts(domain.shape, n=n, sigma=sigma)
+        source = f"exactly σ-smooth counts (each ≤ n/(σN) = {n / (sigma * domain.size):.4g})"
+    else:
+        probs = (
+            along(0.5) if kind == "bump" else mixture_probs([along(0.3), along(0.75)], [0.6, 0.4])
+        )
+        counts = sample_counts(probs, n, rng=rng)
+        what = (
+            "σ-smooth bump at 0.5" if kind == "bump" else "mixture 0.6·bump(0.3) + 0.4·bump(0.75)"
+        )
+        source = f"n = {n} samples from a {what}, σ = {sigma:g} (sampled: only (σ, χ)-smooth)"
+    return Histogram(counts=counts, domain=domain, name=kind, source=source, n_rows=n)
+
+
+# ----------------------------------------------------------------------------------------------
+# Binning values onto a declared domain
+# ----------------------------------------------------------------------------------------------
+
+
+def bin_values(
+    values: np.ndarray, domain: Domain, *, outside: str = "drop"
+) -> tuple[np.ndarray, int]:
+    """Count rows of ``values`` (shape ``(rows, domain.ndim)``, finite) into the domain's cells.
+
+    Args:
+        values: finite numbers, one column per axis.
+        domain: the declared public domain.
+        outside: ``"drop"`` rows with any coordinate outside [low, high], or ``"clip"`` them to the
+            nearest edge cell.
+
+    Returns:
+        ``(counts, n_outside)``.
+    """
+    if outside not in ("drop", "clip"):
+        raise ValueError(f"`outside` must be 'drop' or 'clip', got {outside!r}")
+    values = np.asarray(values, dtype=float).reshape(-1, domain.ndim)
+    if not np.all(np.isfinite(values)):
+        raise ValueError("`values` must be finite; drop NaN and ±inf rows before binning")
+    low, high = np.array(domain.low), np.array(domain.high)
+    bins = np.array(domain.bins)
+    inside = np.all((values >= low) & (values <= high), axis=1)
+    n_outside = int((~inside).sum())
+    if outside == "drop":
+        values = values[inside]
+    idx = np.floor((values - low) / (high - low) * bins).astype(np.int64)
+    idx = np.clip(idx, 0, bins - 1)  # the upper bound belongs to the last cell
+    flat = np.ravel_multi_index(tuple(idx.T), domain.shape)
+    counts = np.bincount(flat, minlength=domain.size).astype(np.int64)
+    return counts.reshape(domain.shape), n_outside
+
+
+def _account(n_missing: int, n_non_numeric: int, n_outside: int, outside: str) -> list[str]:
+    notes = []
+    if n_missing:
+        notes.append(f"{n_missing} row(s) with a blank or NaN value were dropped.")
+    if n_non_numeric:
+        notes.append(f"{n_non_numeric} row(s) with a non-numeric value were dropped.")
+    if n_outside:
+        what = "dropped" if outside == "drop" else "moved to the nearest edge cell"
+        notes.append(f"{n_outside} row(s) outside the declared domain were {what}.")
+    return notes
+
+
+def _histogram_from_frame(
+    frame: pd.DataFrame, domain: Domain, *, name: str, source: str, outside: str
+) -> Histogram:
+    """Bin the domain's columns of ``frame`` (raw values; text allowed) and account for every row."""
+    raw = frame[list(domain.names)]
+    numeric = raw.apply(pd.to_numeric, errors="coerce")
+    missing = raw.isna().any(axis=1).to_numpy()
+    non_numeric = (numeric.isna().any(axis=1).to_numpy()) & ~missing
+    values = numeric.to_numpy(dtype=float)[~(missing | non_numeric)]
+    low, high = np.array(domain.low), np.array(domain.high)
+    inside = np.all((values >= low) & (values <= high), axis=1)  # ±inf is outside
+    n_outside = int((~inside).sum())
+    values = values[inside] if outside == "drop" else np.clip(values, low, high)
+    counts, _ = bin_values(values, domain, outside="clip")
+    n_missing, n_non = int(missing.sum()), int(non_numeric.sum())
+    notes = [f"Public domain declared before reading the data: {domain.describe()}."]
+    notes += _account(n_missing, n_non, n_outside, outside)
+    if counts.sum() == 0:
+        notes.append("No row fell inside the declared domain: the histogram is empty.")
+    return Histogram(
+        counts=counts,
+        domain=domain,
+        name=name,
+        source=source,
+        n_rows=len(frame),
+        n_missing=n_missing,
+        n_non_numeric=n_non,
+        n_outside=n_outside,
+        outside=outside,
+        messages=tuple(notes),
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Datasets bundled with an installed package (plotly ships a few small CSVs as package data)
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """A bundled dataset and its public domain, fixed here a priori (from the meaning of the column).
+
+    Attributes:
+        key: stable identifier (URL value).
+        title: human name with the column(s) binned.
+        package: the installed package that ships the file.
+        file: path of the file inside that package.
+        columns: the binned column(s), one per axis.
+        low: declared lower bound per axis.
+        high: declared upper bound per axis.
+        unit: unit per axis.
+        note: what a record is and why these bounds.
+    """
+
+    key: str
+    title: str
+    package: str
+    file: str
+    columns: tuple[str, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    unit: tuple[str, ...]
+    note: str
+
+    def domain(self, bins: int | Sequence[int]) -> Domain:
+        """The declared domain with ``bins`` cells per axis."""
+        b = (bins,) * len(self.columns) if np.isscalar(bins) else tuple(bins)
+        return Domain(names=self.columns, low=self.low, high=self.high, bins=b, unit=self.unit)
+
+
+_PLOTLY_DATA = "package_data/datasets"
+
+#: The bundled datasets; bounds are what the quantity can plausibly be, not the data's min/max.
+DATASETS: dict[str, DatasetSpec] = {
+    spec.key: spec
+    for spec in (
+        DatasetSpec(
+            "tips",
+            "Restaurant tips: total bill ($)",
+            "plotly",
+            f"{_PLOTLY_DATA}/tips.csv.gz",
+            ("total_bill",),
+            (0.0,),
+            (60.0,),
+            ("$",),
+            "244 restaurant bills; a bill for a party of ≤ 6 taken to lie in $0–60.",
+        ),
+        DatasetSpec(
+            "iris",
+            "Iris: petal length (cm)",
+            "plotly",
+            f"{_PLOTLY_DATA}/iris.csv.gz",
+            ("petal_length",),
+            (0.0,),
+            (8.0,),
+            ("cm",),
+            "150 iris flowers (Fisher 1936); iris petals are taken to be at most 8 cm long.",
+        ),
+        DatasetSpec(
+            "gapminder",
+            "Gapminder: life expectancy (years)",
+            "plotly",
+            f"{_PLOTLY_DATA}/gapminder.csv.gz",
+            ("lifeExp",),
+            (0.0,),
+            (100.0,),
+            ("years",),
+            "1704 country-years, 1952–2007; life expectancy at birth lies in 0–100 years.",
+        ),
+        DatasetSpec(
+            "tips_2d",
+            "Restaurant tips: total bill × tip ($)",
+            "plotly",
+            f"{_PLOTLY_DATA}/tips.csv.gz",
+            ("total_bill", "tip"),
+            (0.0, 0.0),
+            (60.0, 12.0),
+            ("$", "$"),
+            "244 bills; tips taken to be at most $12 (20% of the largest bill).",
+        ),
+        DatasetSpec(
+            "iris_2d",
+            "Iris: petal length × petal width (cm)",
+            "plotly",
+            f"{_PLOTLY_DATA}/iris.csv.gz",
+            ("petal_length", "petal_width"),
+            (0.0, 0.0),
+            (8.0, 3.0),
+            ("cm", "cm"),
+            "150 flowers; petals at most 8 cm long and 3 cm wide.",
+        ),
+        DatasetSpec(
+            "gapminder_2d",
+            "Gapminder: year × life expectancy",
+            "plotly",
+            f"{_PLOTLY_DATA}/gapminder.csv.gz",
+            ("year", "lifeExp"),
+            (1950.0, 0.0),
+            (2010.0, 100.0),
+            ("", "years"),
+            "1704 country-years; the survey covers 1950–2010 by design.",
+        ),
+    )
+}
+
+
+def dataset_path(key: str) -> Path:
+    """Locate a bundled dataset file without importing the package that ships it."""
+    if key not in DATASETS:
+        raise ValueError(f"`key` must be one of {tuple(DATASETS)}, got {key!r}")
+    spec = DATASETS[key]
+    found = importlib.util.find_spec(spec.package)  # locates, does not import, a top-level package
+    if found is None or found.origin is None:
+        raise FileNotFoundError(
+            f"dataset {key!r} needs the package {spec.package!r}, not installed"
+        )
+    path = Path(found.origin).parent / spec.file
+    if not path.is_file():
+        raise FileNotFoundError(f"dataset {key!r}: {spec.package} no longer ships {spec.file}")
+    return path
+
+
+def load_dataset(key: str, bins: int | Sequence[int], *, outside: str = "drop") -> Histogram:
+    """Histogram of a bundled dataset on its declared public domain with ``bins`` cells per axis.
+
+    Args:
+        key: one of :data:`DATASETS`.
+        bins: cells per axis.
+        outside: ``"drop"`` or ``"clip"`` rows outside the declared domain.
+
+    Returns:
+        The :class:`Histogram`, its ``messages`` listing the domain and any dropped rows.
+    """
+    path = dataset_path(key)
+    spec = DATASETS[key]
+    domain = spec.domain(bins)  # declared (and validated) before the file is opened
+    frame = pd.read_csv(path, usecols=list(spec.columns))
+    return _histogram_from_frame(
+        frame,
+        domain,
+        name=spec.title,
+        source=f"{spec.package}/{spec.file} (bundled with the installed {spec.package})",
+        outside=outside,
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# CSV uploads
+# ----------------------------------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> str:
+    if len(data) == 0 or not data.strip():
+        raise UploadError("The file is empty.")
+    head = data[:8192]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise UploadError("The file is UTF-16 text; save it as CSV in UTF-8 and upload it again.")
+    if data.startswith(b"PK\x03\x04"):
+        raise UploadError(
+            "The file is a zip archive (an .xlsx workbook?), not CSV text; export CSV."
+        )
+    if b"\x00" in head:
+        raise UploadError("The file is binary, not CSV text; export it as a .csv file.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise UploadError(
+            f"The file is not UTF-8 text (undecodable byte 0x{data[err.start]:02x} at position "
+            f"{err.start}); save it as CSV in UTF-8 and upload it again."
+        ) from None
+
+
+def _read_table(text: str) -> pd.DataFrame:
+    sample = text[:8192]
+    try:
+        sep = csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter
+    except csv.Error:
+        sep = ","
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, skipinitialspace=True)
+        if len(frame.columns) and all(_is_number(c) for c in frame.columns):
+            frame = pd.read_csv(
+                io.StringIO(text), sep=sep, dtype=str, header=None, skipinitialspace=True
+            )
+            frame.columns = [f"column {i + 1}" for i in range(frame.shape[1])]
+    except pd.errors.EmptyDataError:
+        raise UploadError("The file has no CSV content (no header and no rows).") from None
+    except (pd.errors.ParserError, csv.Error) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else "unreadable"
+        raise UploadError(f"The file is not a well-formed CSV table: {first}.") from None
+    if frame.shape[0] == 0:
+        raise UploadError("The CSV has a header but no data rows.")
+    frame.columns = [str(c).strip() for c in frame.columns]
+    return frame
+
+
+def _is_number(text: object) -> bool:
+    try:
+        float(str(text))
+    except ValueError:
+        return False
+    return True
+
+
+def parse_csv(
+    data: bytes,
+    domain: Domain,
+    *,
+    columns: Sequence[str] | None = None,
+    outside: str = "drop",
+    max_bytes: int = MAX_UPLOAD_BYTES,
+) -> Histogram:
+    """Histogram of an uploaded CSV over a domain the user declared before uploading.
+
+    The bounds and bins come from ``domain`` only; the data never moves them. Rows with a blank, NaN
+    or non-numeric value in a binned column are dropped and counted, rows outside the domain are
+    dropped (or clipped) and counted, and all of it is reported in ``messages``.
+
+    Args:
+        data: the file's bytes.
+        domain: the declared public domain (its ``names`` are replaced by the binned columns).
+        columns: the column(s) to bin, one per axis; by default the first ``domain.ndim`` columns
+            that contain at least one number.
+        outside: ``"drop"`` or ``"clip"`` rows outside the domain.
+        max_bytes: reject larger files.
+
+    Returns:
+        The :class:`Histogram`.
+
+    Raises:
+        UploadError: (a ``ValueError``) with a message for the user when the file is empty, too large,
+            binary, not UTF-8, not a CSV table, or has no usable numeric column.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ValueError(f"`data` must be bytes, got {type(data).__name__}")
+    if outside not in ("drop", "clip"):
+        raise ValueError(f"`outside` must be 'drop' or 'clip', got {outside!r}")
+    data = bytes(data)
+    if len(data) > max_bytes:
+        raise UploadError(
+            f"The file is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB."
+        )
+    frame = _read_table(_decode(data))
+    if columns is None:
+        numeric = [
+            c for c in frame.columns if pd.to_numeric(frame[c], errors="coerce").notna().any()
+        ]
+        if len(numeric) < domain.ndim:
+            found = ", ".join(map(repr, frame.columns[:8]))
+            raise UploadError(
+                f"Need {domain.ndim} numeric column(s) but found {len(numeric)} among: {found}."
+            )
+        columns = numeric[: domain.ndim]
+    columns = [str(c) for c in columns]
+    if len(columns) != domain.ndim:
+        raise UploadError(
+            f"Choose {domain.ndim} column(s) for a {domain.ndim}-D domain, got {columns}."
+        )
+    missing_cols = [c for c in columns if c not in frame.columns]
+    if missing_cols:
+        raise UploadError(
+            f"Column(s) {missing_cols} not in the file; it has: {', '.join(map(str, frame.columns))}."
+        )
+    for c in columns:
+        if not pd.to_numeric(frame[c], errors="coerce").notna().any():
+            raise UploadError(f"Column {c!r} has no numeric value.")
+    declared = dataclasses.replace(domain, names=tuple(columns))
+    return _histogram_from_frame(
+        frame,
+        declared,
+        name=f"upload: {', '.join(columns)}",
+        source=f"uploaded CSV ({len(data)} bytes, {len(frame)} rows)",
+        outside=outside,
+    )
