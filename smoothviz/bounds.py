@@ -276,11 +276,15 @@ _register(
 
 
 def lemma_e3_potential_drop(
-    synthetic_answer: np.ndarray | float, true_answer: np.ndarray | float, measurement: np.ndarray | float
+    synthetic_answer: np.ndarray | float,
+    true_answer: np.ndarray | float,
+    measurement: np.ndarray | float,
 ) -> np.ndarray:
     """Right-hand side of Lemma E.3: ((q(D) − q(D_B))/2)² − ((m − q(D_B))/2)²."""
     b = np.asarray(true_answer, dtype=float)
-    return ((np.asarray(synthetic_answer) - b) / 2.0) ** 2 - ((np.asarray(measurement) - b) / 2.0) ** 2
+    return ((np.asarray(synthetic_answer) - b) / 2.0) ** 2 - (
+        (np.asarray(measurement) - b) / 2.0
+    ) ** 2
 
 
 _register(
@@ -319,3 +323,147 @@ def private_threshold_bound(
     """Excess error α + 2 ln(K/β)/(εn) of the exponential mechanism over K grid thresholds."""
     n = np.asarray(n, dtype=float)
     return alpha + 2.0 * np.log(n_candidates / beta) / (epsilon * n)
+
+
+# ----------------------------------------------------------------------------------------------
+# Covers and bracketings (E2, E3, E5): papers/001 §2–3, papers/000 App. B–C
+# ----------------------------------------------------------------------------------------------
+
+_register(
+    BoundInfo(
+        key="haussler_cover_bound",
+        title="Haussler: (41/ε)^d",
+        latex=r"|\mathcal H'| \le \left(\tfrac{41}{\varepsilon}\right)^{\mathrm{VCDim}(\mathcal H)}",
+        source="papers/001, §2 (Haussler 1995): an ε-cover under any D of this size exists",
+        kind="exact",
+        note="A deterministic upper bound on the smallest ε-cover (not a bracketing), any measure; "
+        "constant 41 as printed.",
+    )
+)
+
+
+def haussler_cover_bound(eps: np.ndarray | float, d: int) -> np.ndarray:
+    """Haussler's bound (41/ε)^d on the size of an ε-cover of a VC-dimension-d class (float)."""
+    return np.power(41.0 / np.asarray(eps, dtype=float), float(d))
+
+
+_register(
+    BoundInfo(
+        key="threshold_bracketing_number",
+        title="thresholds: ⌈1/ε⌉",
+        latex=r"N_{[\,]}(\{\mathbb 1(x\ge b)\}, \mu, \varepsilon) = \lceil 1/\varepsilon \rceil",
+        source="derived (REFERENCE.md §4 E3) from papers/001, Definition 2.1",
+        kind="exact",
+        note="Any atomless μ: brackets [1(x ≥ b_{i+1}), 1(x ≥ b_i)] at the μ-quantiles i/N have mass "
+        "1/N; fewer cannot work, the brackets' gaps must cover μ-mass 1.",
+    )
+)
+
+
+def threshold_bracketing_number(eps: np.ndarray | float) -> np.ndarray:
+    """⌈1/ε⌉, the ε-bracketing number of thresholds on [0, 1] under any atomless measure."""
+    return np.ceil(1.0 / np.asarray(eps, dtype=float))
+
+
+_register(
+    BoundInfo(
+        key="kfold_bracketing_bound",
+        title="Thm 3.7: product of the factors' numbers",
+        latex=r"N_{[\,]}(F_1\cdots F_k, \mu, k\varepsilon) \le \prod_{i=1}^{k} N_{[\,]}(F_i, \mu, \varepsilon)"
+        r"\quad(\text{same for } F_1+\dots+F_k)",
+        source="papers/001, Theorem 3.7 (proof: papers/000, App. C.5)",
+        kind="exact",
+        note="Deterministic; intersections and unions. Intervals = up- ∩ down-thresholds, so "
+        "N_[](intervals, ε) ≤ ⌈2/ε⌉²; unions of k intervals ≤ ⌈2k/ε⌉^{2k}.",
+    )
+)
+
+
+def kfold_bracketing_bound(factor_number: np.ndarray | float, n_factors: int) -> np.ndarray:
+    """Theorem 3.7's product ∏_i N_[](F_i, μ, ε) for ``n_factors`` factors of equal number (float)."""
+    return np.power(np.asarray(factor_number, dtype=float), float(n_factors))
+
+
+_register(
+    BoundInfo(
+        key="symdiff_bracketing_bound",
+        title="Thm 3.7: N_[](F, ε/4)⁴ for symmetric differences",
+        latex=r"N_{[\,]}(\{f\,\Delta\, f'\}, \mu, 4\varepsilon) \le N_{[\,]}(F, \mu, \varepsilon)^4",
+        source="papers/001, Theorem 3.7 (exponent 4 reconstructed, REFERENCE.md §2.3); "
+        "papers/000, App. C.5",
+        kind="exact",
+        note="Deterministic; from f Δ f' = (f ∪ f') ∩ ¬(f ∩ f') and complements having the same "
+        "bracketing number.",
+    )
+)
+
+
+def symdiff_bracketing_bound(factor_number: np.ndarray | float) -> np.ndarray:
+    """N⁴, Theorem 3.7's bound for symmetric differences given N = N_[](F, μ, ε/4) (float)."""
+    return np.power(np.asarray(factor_number, dtype=float), 4.0)
+
+
+_register(
+    BoundInfo(
+        key="thm33_bracket_scale",
+        title="Thm 3.3 scale σ/(4√T)",
+        latex=r"\varepsilon^\star = \frac{\sigma}{4\sqrt T},\qquad "
+        r"N_{[\,]}(\text{thresholds}, U, \varepsilon^\star) = \left\lceil \frac{4\sqrt T}{\sigma}\right\rceil",
+        source="papers/001, Theorem 3.3 (proof: papers/000, App. C.3, ε = σ/√T then ε/4)",
+        kind="exact",
+        note="The scale at which Theorem 3.3 needs brackets; for thresholds the number is exact "
+        "(threshold_bracketing_number at ε*). The regret bound itself is O(·).",
+    )
+)
+
+
+def thm33_bracket_scale(sigma: np.ndarray | float, horizon: np.ndarray | float) -> np.ndarray:
+    """σ/(4√T), the bracketing scale of Theorem 3.3."""
+    return np.asarray(sigma, dtype=float) / (4.0 * np.sqrt(np.asarray(horizon, dtype=float)))
+
+
+def thm33_threshold_brackets(sigma: np.ndarray | float, horizon: np.ndarray | float) -> np.ndarray:
+    """⌈4√T/σ⌉: the number of thresholds' brackets at Theorem 3.3's scale (float)."""
+    return np.ceil(4.0 * np.sqrt(np.asarray(horizon, dtype=float)) / np.asarray(sigma, dtype=float))
+
+
+_register(
+    BoundInfo(
+        key="lemma32_max_count_bound",
+        title="Lemma 3.2: √(Tp ln|F|) + 2Tp",
+        latex=r"\mathbb E\Big[\max_{f\in F}\sum_{t=1}^T f(x_t)\Big] \le \sqrt{Tp\ln|F|} + 2Tp,"
+        r"\qquad p = \varepsilon/\sigma",
+        source="papers/001, Lemma 3.2; explicit form from its proof, papers/000, App. C.2",
+        kind="expectation",
+        note="For any adaptive sequence of σ-smooth D_t and E_U[f] ≤ ε, σ ≥ ε, valid when "
+        "Tp ≥ ln|F| (then s = √(ln|F|/(Tp)) ≤ 1 and e^s ≤ 1 + 2s). The paper states O(T(ε/σ)√ln|F|).",
+    )
+)
+
+
+def lemma32_max_count_bound(
+    horizon: np.ndarray | float, p: np.ndarray | float, n_functions: int
+) -> np.ndarray:
+    """√(Tp ln|F|) + 2Tp, the explicit Lemma 3.2 bound (meaningful when Tp ≥ ln|F|)."""
+    tp = np.asarray(horizon, dtype=float) * np.asarray(p, dtype=float)
+    return np.sqrt(tp * np.log(n_functions)) + 2.0 * tp
+
+
+_register(
+    BoundInfo(
+        key="appb_nonadaptive_std",
+        title="non-adaptive: 1/(2√T)",
+        latex=r"\operatorname{sd}\Big(\tfrac1T\sum_{t} g_{1/2}(x_t+\eta_t)\Big) = "
+        r"\begin{cases}\tfrac{1}{2\sqrt T} & x_t \equiv \tfrac12\\ \tfrac12 & \text{adaptive}\end{cases}",
+        source="papers/000, Appendix B (example of Haghtalab 2018); the 1/(2√T) is the Binomial(T, 1/2) "
+        "standard deviation [standard]",
+        kind="exact",
+        note="Identities for the true standard deviation: the adaptive average is 0 or 1 w.p. 1/2 "
+        "each for every T; the non-adaptive one is Binomial(T, 1/2)/T.",
+    )
+)
+
+
+def appb_nonadaptive_std(horizon: np.ndarray | float) -> np.ndarray:
+    """1/(2√T), the standard deviation of the non-adaptive average in Appendix B."""
+    return 0.5 / np.sqrt(np.asarray(horizon, dtype=float))

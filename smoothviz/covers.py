@@ -1,0 +1,853 @@
+"""Covers and bracketings on [0, 1]: why an adaptive σ-smoothed adversary needs brackets.
+
+An ε-cover of a class H under a measure μ is a finite set H' with, for every h, some h' that disagrees
+with h on μ-mass at most ε. An ε-*bracket* [f_ℓ, f_u] is stronger: f_ℓ ≤ f ≤ f_u *pointwise* and
+μ(f_ℓ ≠ f_u) ≤ ε; an ε-bracketing is a set of ε-brackets holding every member of the class
+(papers/001, §2, Definition 2.1). Pointwise sandwiching is what survives adaptivity: an adaptive
+σ-smooth adversary can pile its points where one cover element is wrong (Appendix B of papers/000 shows
+uniform convergence itself fails), but it can never make Σ_t f(x_t) exceed Σ_t f_u(x_t), and a finite family of
+upper brackets is controlled by Lemma 3.2 (papers/001; proof in papers/000, App. C.2):
+E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp with p = ε/σ. Theorem 3.3 then needs brackets at scale
+σ/(4√T), and Theorem 3.7 says intersections, unions and symmetric differences of k bracketed classes
+stay bracketable with a product of the sizes.
+
+Everything here is exact: brackets are built from the μ-quantile grid (for thresholds the bracket
+[1(x ≥ b_{i+1}), 1(x ≥ b_i)] has mass exactly 1/N, so N_[] = ⌈1/ε⌉), and every set is a union of
+half-open intervals [l, r) whose μ-mass comes from the exact cdf.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+__all__ = [
+    "CLASSES",
+    "MEASURES",
+    "BracketSet",
+    "Bracketing",
+    "MaxCountResult",
+    "Measure",
+    "ThresholdCover",
+    "UniformConvergenceResult",
+    "beta_measure",
+    "bracketing",
+    "hypothesis_sets",
+    "indicator",
+    "make_measure",
+    "max_count_experiment",
+    "set_mass",
+    "smooth_bump",
+    "smooth_mixture",
+    "threshold_cover",
+    "uniform_convergence_experiment",
+    "uniform_measure",
+]
+
+#: Hypothesis classes with a bracketing construction here.
+CLASSES = ("thresholds", "intervals", "union", "intersection", "symdiff")
+
+#: Measure kinds understood by :func:`make_measure`.
+MEASURES = ("uniform", "beta", "bump", "mixture")
+
+#: Largest number of brackets :meth:`Bracketing.brackets` materialises in one call.
+MAX_ENUMERATE = 200_000
+
+
+# ----------------------------------------------------------------------------------------------
+# Measures on [0, 1] with exact cdf and quantile
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Measure:
+    """A probability measure on [0, 1] with an exact cdf and quantile function.
+
+    Build one with :func:`uniform_measure`, :func:`beta_measure`, :func:`smooth_bump`,
+    :func:`smooth_mixture` or :func:`make_measure`.
+
+    Attributes:
+        kind: ``"beta"`` or ``"piecewise"`` (piecewise-constant density; uniform is one piece).
+        label: human name for legends, e.g. ``"Beta(2, 5)"``.
+        a: first Beta shape (``kind == "beta"``), else ``nan``.
+        b: second Beta shape (``kind == "beta"``), else ``nan``.
+        knots: breakpoints ``0 = z_0 < ... < z_K = 1`` of a piecewise density (empty for Beta).
+        density: the constant density on each piece ``[z_i, z_{i+1})`` (empty for Beta).
+        cum: the cdf at the knots, from exactly 0 to exactly 1 (empty for Beta).
+    """
+
+    kind: str
+    label: str
+    a: float = math.nan
+    b: float = math.nan
+    knots: np.ndarray = None  # type: ignore[assignment]
+    density: np.ndarray = None  # type: ignore[assignment]
+    cum: np.ndarray = None  # type: ignore[assignment]
+
+    def cdf(self, x: np.ndarray | float) -> np.ndarray:
+        """The cumulative distribution function μ([0, x]); it is 0 below 0 and 1 above 1."""
+        x = np.clip(np.asarray(x, dtype=float), 0.0, 1.0)
+        if self.kind == "beta":
+            return special.betainc(self.a, self.b, x)
+        return np.interp(x, self.knots, self.cum)
+
+    def quantile(self, q: np.ndarray | float) -> np.ndarray:
+        """The left-continuous inverse inf{x : cdf(x) ≥ q}, so cdf(quantile(q)) = q."""
+        q = np.clip(np.asarray(q, dtype=float), 0.0, 1.0)
+        if self.kind == "beta":
+            return special.betaincinv(self.a, self.b, q)
+        cum = self.cum
+        # Piece i holds (cum_i, cum_{i+1}]; zero-mass pieces are never selected for q > cum_i.
+        i = np.clip(np.searchsorted(cum, q, side="left") - 1, 0, len(self.density) - 1)
+        dens = self.density[i]
+        safe = np.where(dens > 0, dens, 1.0)
+        return np.where(dens > 0, self.knots[i] + (q - cum[i]) / safe, self.knots[i])
+
+    def pdf(self, x: np.ndarray | float) -> np.ndarray:
+        """The density at ``x`` (0 outside [0, 1])."""
+        x = np.asarray(x, dtype=float)
+        inside = (x >= 0) & (x <= 1)
+        if self.kind == "beta":
+            with np.errstate(divide="ignore"):
+                val = np.exp(
+                    special.xlog1py(self.b - 1, -x)
+                    + special.xlogy(self.a - 1, x)
+                    - special.betaln(self.a, self.b)
+                )
+            return np.where(inside, val, 0.0)
+        i = np.clip(np.searchsorted(self.knots, x, side="right") - 1, 0, len(self.density) - 1)
+        return np.where(inside, self.density[i], 0.0)
+
+    @property
+    def max_density(self) -> float:
+        """sup_x of the density (inf for a Beta with a shape below 1)."""
+        if self.kind == "beta":
+            if self.a < 1 or self.b < 1:
+                return math.inf
+            if self.a == 1 and self.b == 1:
+                return 1.0
+            mode = (
+                0.0 if self.a == 1 else 1.0 if self.b == 1 else (self.a - 1) / (self.a + self.b - 2)
+            )
+            return float(self.pdf(mode))
+        return float(self.density.max())
+
+    @property
+    def sigma(self) -> float:
+        """The largest σ with density ≤ 1/σ: this measure is σ-smooth (papers/001, §2) for this σ."""
+        return 1.0 / self.max_density
+
+
+def _piecewise(label: str, knots: np.ndarray, density: np.ndarray) -> Measure:
+    """Piecewise-constant density, normalised so the cdf runs from exactly 0 to exactly 1."""
+    cum = np.concatenate([[0.0], np.cumsum(density * np.diff(knots))])
+    cum = cum / cum[-1]
+    cum[-1] = 1.0
+    density = np.diff(cum) / np.diff(knots)
+    return Measure("piecewise", label, knots=knots, density=density, cum=cum)
+
+
+def uniform_measure() -> Measure:
+    """The uniform measure U on [0, 1] (1-smooth)."""
+    return _piecewise("uniform", np.array([0.0, 1.0]), np.array([1.0]))
+
+
+def beta_measure(a: float, b: float) -> Measure:
+    """Beta(a, b) on [0, 1]; σ-smooth with σ = 1/max density when a, b ≥ 1.
+
+    Raises:
+        ValueError: if a shape is not a finite positive number.
+    """
+    for name, val in (("a", a), ("b", b)):
+        if not (np.isfinite(val) and val > 0):
+            raise ValueError(f"`{name}` must be a finite number > 0, got {val}")
+    return Measure("beta", f"Beta({a:g}, {b:g})", a=float(a), b=float(b))
+
+
+def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0.0) -> Measure:
+    """A σ-smooth mixture: ``background``·U plus bumps of density 1/σ on windows of width σ.
+
+    Each bump is uniform on the window [c − σ/2, c + σ/2) taken mod 1 (wrap-around, never clipped:
+    clipping would put atoms at the ends and break σ-smoothness, REFERENCE.md §0). The density is
+    piecewise constant and at most ``background + (1 − background)/σ ≤ 1/σ``.
+
+    Args:
+        centers: window centres in [0, 1].
+        sigma: window width, in (0, 1].
+        weights: bump weights (normalised to sum to 1 − ``background``); equal by default.
+        background: weight of the uniform component, in [0, 1].
+
+    Raises:
+        ValueError: on a bad centre, σ, weight or background.
+    """
+    centers = np.atleast_1d(np.asarray(centers, dtype=float))
+    if not (np.isfinite(sigma) and 0 < sigma <= 1):
+        raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
+    if centers.size == 0 or not np.all((centers >= 0) & (centers <= 1)):
+        raise ValueError(f"`centers` must be non-empty and in [0, 1], got {centers.tolist()}")
+    if not (np.isfinite(background) and 0 <= background <= 1):
+        raise ValueError(f"`background` must be in [0, 1], got {background}")
+    w = np.ones(centers.size) if weights is None else np.asarray(weights, dtype=float)
+    if w.shape != centers.shape or not np.all(np.isfinite(w) & (w >= 0)) or w.sum() <= 0:
+        raise ValueError(f"`weights` must be {centers.size} non-negative numbers, got {weights}")
+    w = (1.0 - background) * w / w.sum()
+    lo = np.mod(centers - sigma / 2, 1.0)
+    knots = np.unique(np.concatenate([[0.0, 1.0], lo, np.mod(lo + sigma, 1.0)]))
+    mid = (knots[:-1] + knots[1:]) / 2
+    # Bump j covers mid iff (mid - lo_j) mod 1 < sigma (the window wraps past 1 back to 0).
+    inside = np.mod(mid[:, None] - lo[None, :], 1.0) < sigma
+    density = background + (inside * (w / sigma)[None, :]).sum(axis=1)
+    label = f"σ-smooth mixture (σ={sigma:g}, {centers.size} bumps)"
+    if centers.size == 1:
+        label = f"σ-smooth bump (σ={sigma:g}, centre {centers[0]:g})"
+    return _piecewise(label, knots, density)
+
+
+def smooth_bump(center: float, *, sigma: float, background: float = 0.0) -> Measure:
+    """One σ-smooth bump: uniform on the width-σ window around ``center`` (mod 1), plus background."""
+    return smooth_mixture([center], sigma=sigma, background=background)
+
+
+def make_measure(name: str, *, a: float = 2.0, b: float = 5.0, sigma: float = 0.2) -> Measure:
+    """Measure by name, as a page selects it: ``uniform``, ``beta`` (a, b), ``bump`` or ``mixture`` (σ).
+
+    ``bump`` is one window of width σ centred at 0.3 on a 20% uniform background; ``mixture`` is two
+    such windows at 0.25 and 0.7 with weights 2:1 and no background.
+
+    Raises:
+        ValueError: on an unknown name (or bad shape parameters).
+    """
+    if name == "uniform":
+        return uniform_measure()
+    if name == "beta":
+        return beta_measure(a, b)
+    if name == "bump":
+        return smooth_bump(0.3, sigma=sigma, background=0.2)
+    if name == "mixture":
+        return smooth_mixture([0.25, 0.7], sigma=sigma, weights=[2.0, 1.0])
+    raise ValueError(f"`measure` must be one of {MEASURES}, got {name!r}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Sets as unions of half-open intervals [l, r)
+# ----------------------------------------------------------------------------------------------
+
+
+def indicator(sets: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Evaluate indicator functions given as unions of intervals.
+
+    Args:
+        sets: array ``(n, m, 2)``; function i is the union over j of [sets[i, j, 0], sets[i, j, 1]).
+            ``inf`` as a right end means "up to and including 1"; an interval with r ≤ l is empty.
+        x: points, shape ``(p,)``.
+
+    Returns:
+        Boolean array ``(n, p)``.
+    """
+    x = np.asarray(x, dtype=float)[None, None, :]
+    sets = np.asarray(sets, dtype=float)
+    inside = (sets[:, :, :1] <= x) & (x < sets[:, :, 1:])
+    return inside.any(axis=1)
+
+
+def set_mass(sets: np.ndarray, measure: Measure) -> np.ndarray:
+    """μ of each union of intervals ``(n, m, 2)``, overlaps counted once (exact, via the cdf).
+
+    Sorting the intervals of a row by left end, interval j adds [max(l_j, R_{j−1}), r_j) where
+    R_{j−1} is the largest right end seen so far.
+    """
+    sets = np.asarray(sets, dtype=float)
+    left, right = sets[..., 0], sets[..., 1]
+    right = np.where(right > left, right, left)  # empty intervals contribute nothing
+    order = np.argsort(left, axis=1, kind="stable")
+    left = np.take_along_axis(left, order, axis=1)
+    right = np.take_along_axis(right, order, axis=1)
+    prev = np.maximum.accumulate(right, axis=1)
+    prev = np.concatenate([np.full((sets.shape[0], 1), -np.inf), prev[:, :-1]], axis=1)
+    start = np.maximum(left, prev)
+    gain = np.where(right > start, measure.cdf(right) - measure.cdf(start), 0.0)
+    return gain.sum(axis=1)
+
+
+# ----------------------------------------------------------------------------------------------
+# Hypothesis classes and their bracketings (Definition 2.1, Theorem 3.7)
+# ----------------------------------------------------------------------------------------------
+
+_CLASS_LABEL = {
+    "thresholds": "thresholds 1(x ≥ b)",
+    "intervals": "intervals 1(a ≤ x < b)",
+    "union": "unions of {k} intervals",
+    "intersection": "intersections of {k} intervals",
+    "symdiff": "symmetric differences of two thresholds",
+}
+
+
+def _n_factors(cls: str, k: int) -> int:
+    return {"thresholds": 1, "intervals": 2, "symdiff": 2}.get(cls, 2 * k)
+
+
+def _check_class(cls: str, k: int) -> None:
+    if cls not in CLASSES:
+        raise ValueError(f"`cls` must be one of {CLASSES}, got {cls!r}")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"`k` must be an integer ≥ 1, got {k!r}")
+
+
+def class_label(cls: str, *, k: int = 2) -> str:
+    """Human name of a class, e.g. ``"unions of 3 intervals"``."""
+    _check_class(cls, k)
+    return _CLASS_LABEL[cls].format(k=k)
+
+
+def vc_dimension(cls: str, *, k: int = 2) -> int:
+    """VC dimension of the class on [0, 1] [standard, not in the papers].
+
+    Thresholds 1; intervals, symmetric differences of thresholds and intersections of intervals 2;
+    unions of k intervals 2k.
+    """
+    _check_class(cls, k)
+    return 2 * k if cls == "union" else 1 if cls == "thresholds" else 2
+
+
+def _interval_pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return np.stack([lo, hi], axis=-1)
+
+
+def hypothesis_sets(cls: str, params, *, k: int = 2) -> np.ndarray:
+    """The sets {x : h(x) = 1} of class members, as unions of intervals ``(n, m, 2)``.
+
+    Parameters per class (one row per hypothesis, values in [0, 1]):
+    ``thresholds`` (b,) → [b, 1]; ``intervals`` (a, b) → [a, b); ``union`` / ``intersection``
+    (a_1, b_1, …, a_k, b_k) → ∪ / ∩ of [a_j, b_j); ``symdiff`` (a, b) → 1(x ≥ a) Δ 1(x ≥ b) =
+    [min(a, b), max(a, b)).
+
+    Raises:
+        ValueError: on an unknown class or parameters of the wrong shape or outside [0, 1].
+    """
+    _check_class(cls, k)
+    nf = _n_factors(cls, k)
+    p = np.atleast_2d(np.asarray(params, dtype=float))
+    if p.shape[1] != nf or not np.all((p >= 0) & (p <= 1)):
+        raise ValueError(
+            f"`params` must have {nf} columns of values in [0, 1], got shape {p.shape}"
+        )
+    if cls == "thresholds":
+        return _interval_pairs(p, np.full_like(p, np.inf))
+    if cls == "symdiff":
+        return _interval_pairs(p.min(axis=1), p.max(axis=1))[:, None, :]
+    a, b = p[:, 0::2], p[:, 1::2]
+    if cls == "intersection":
+        return _interval_pairs(a.max(axis=1), b.min(axis=1))[:, None, :]
+    return _interval_pairs(a, b)  # intervals (k = 1) and unions
+
+
+def _bracket_sets(cls: str, grid: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper sets of the brackets with factor indices ``idx`` ``(n, n_factors)``.
+
+    Factor brackets on the grid g: an up-threshold in bracket i is sandwiched by
+    [g_{i+1}, 1] ⊆ [b, 1] ⊆ [g_i, 1]; a down-threshold 1(x < b) in bracket j by [0, g_j) ⊆ [0, b) ⊆
+    [0, g_{j+1}). Intersections / unions take the intersection / union of the factors' lower and of
+    their upper functions (papers/000, proof of Theorem 3.7).
+    """
+    g0, g1 = grid[idx], grid[idx + 1]  # bracket cell [g_i, g_{i+1}] of every factor
+    if cls == "thresholds":
+        inf = np.full_like(g0, np.inf)
+        return _interval_pairs(g1, inf), _interval_pairs(g0, inf)
+    if cls == "symdiff":
+        # f Δ f' = (f ∪ f') ∩ ¬(f ∩ f'), bracketed through the same two threshold brackets.
+        lower = _interval_pairs(g1.min(axis=1), g0.max(axis=1))[:, None, :]
+        upper = _interval_pairs(g0.min(axis=1), g1.max(axis=1))[:, None, :]
+        return lower, upper
+    a0, a1, b0, b1 = g0[:, 0::2], g1[:, 0::2], g0[:, 1::2], g1[:, 1::2]
+    if cls == "intersection":
+        lower = _interval_pairs(a1.max(axis=1), b0.min(axis=1))[:, None, :]
+        upper = _interval_pairs(a0.max(axis=1), b1.min(axis=1))[:, None, :]
+        return lower, upper
+    return _interval_pairs(a1, b0), _interval_pairs(a0, b1)
+
+
+@dataclass(frozen=True, eq=False)
+class BracketSet:
+    """Some brackets of a :class:`Bracketing`, materialised.
+
+    Attributes:
+        index: flat bracket indices, shape ``(n,)``.
+        lower: lower functions as unions of intervals ``(n, m, 2)`` (see :func:`indicator`).
+        upper: upper functions ``(n, m, 2)``.
+        mass: μ(lower ≠ upper) = μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
+    """
+
+    index: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    mass: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per interval piece: bracket, part (lower/upper), piece, left, right, mass."""
+        n, m, _ = self.lower.shape
+        parts = []
+        for part, sets in (("lower", self.lower), ("upper", self.upper)):
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "bracket": np.repeat(self.index, m),
+                        "part": part,
+                        "piece": np.tile(np.arange(m), n),
+                        "left": sets[:, :, 0].ravel(),
+                        "right": np.minimum(sets[:, :, 1], 1.0).ravel(),
+                        "mass": np.repeat(self.mass, m),
+                    }
+                )
+            )
+        df = pd.concat(parts, ignore_index=True)
+        return df[df["right"] > df["left"]].reset_index(drop=True)
+
+
+@dataclass(frozen=True, eq=False)
+class Bracketing:
+    """An ε-bracketing of a class under a measure μ, built from the μ-quantile grid.
+
+    Each of the class's ``n_factors`` threshold factors is bracketed at scale ``factor_eps`` by the
+    grid g_i = μ-quantile(i/N), N = ⌈1/factor_eps⌉ (g_0 = 0, g_N = 1); a bracket is one bracket index
+    per factor (Theorem 3.7's product construction), numbered in mixed radix N. Nothing is enumerated
+    until :meth:`brackets` is called, so sizes of 10^12 are fine.
+
+    Attributes:
+        cls: the class, one of :data:`CLASSES`.
+        k: number of intervals for ``union`` / ``intersection`` (1 for the other classes).
+        eps: the bracket scale ε: every bracket has μ(f_ℓ ≠ f_u) ≤ ε.
+        measure: the measure μ.
+        factor_eps: the scale of each threshold factor: ε, ε/2 (intervals), ε/(2k), ε/4 (symdiff).
+        n_per_factor: N = ⌈1/factor_eps⌉, the (exact, minimal) bracketing number of one factor.
+        n_factors: 1 (thresholds), 2 (intervals, symdiff) or 2k (union, intersection).
+        grid: the quantile grid g_0..g_N, shape ``(N + 1,)``.
+        size: number of brackets, N ** n_factors (a Python int, exact).
+        bound: Theorem 3.7's upper bound on N_[](class, μ, ε) from the factors' exact numbers.
+        vc_dim: VC dimension of the class, for Haussler's cover bound (41/ε)^d.
+    """
+
+    cls: str
+    k: int
+    eps: float
+    measure: Measure
+    factor_eps: float
+    n_per_factor: int
+    n_factors: int
+    grid: np.ndarray
+    size: int
+    bound: int
+    vc_dim: int
+
+    @property
+    def label(self) -> str:
+        """Human name of the class."""
+        return class_label(self.cls, k=self.k)
+
+    def factor_indices(self, index) -> np.ndarray:
+        """Per-factor bracket indices ``(n, n_factors)`` of flat bracket indices."""
+        index = np.atleast_1d(np.asarray(index, dtype=np.int64))
+        if np.any((index < 0) | (index >= self.size)):
+            raise ValueError(f"`index` must be in [0, {self.size}), got {index.tolist()[:5]}")
+        powers = self.n_per_factor ** np.arange(self.n_factors - 1, -1, -1, dtype=np.int64)
+        return (index[:, None] // powers[None, :]) % self.n_per_factor
+
+    def lookup(self, params) -> np.ndarray:
+        """Flat index of a bracket holding each hypothesis (rows of ``params``).
+
+        Parameters are as in :func:`hypothesis_sets`; each factor value v goes to the bracket i with
+        g_i ≤ v ≤ g_{i+1}.
+        """
+        hypothesis_sets(self.cls, params, k=self.k)  # validates
+        p = np.atleast_2d(np.asarray(params, dtype=float))
+        n = self.n_per_factor
+        idx = np.clip(np.searchsorted(self.grid, p, side="right") - 1, 0, n - 1)
+        powers = n ** np.arange(self.n_factors - 1, -1, -1, dtype=np.int64)
+        return (idx * powers[None, :]).sum(axis=1)
+
+    def brackets(self, index=None) -> BracketSet:
+        """Materialise brackets (all of them by default, at most :data:`MAX_ENUMERATE` per call).
+
+        Raises:
+            ValueError: if more than :data:`MAX_ENUMERATE` brackets are requested.
+        """
+        if index is None:
+            if self.size > MAX_ENUMERATE:
+                raise ValueError(
+                    f"bracketing has {self.size} brackets, more than {MAX_ENUMERATE}; pass `index`"
+                )
+            index = np.arange(self.size, dtype=np.int64)
+        index = np.atleast_1d(np.asarray(index, dtype=np.int64))
+        if index.size > MAX_ENUMERATE:
+            raise ValueError(f"`index` may hold at most {MAX_ENUMERATE} brackets, got {index.size}")
+        lower, upper = _bracket_sets(self.cls, self.grid, self.factor_indices(index))
+        mass = set_mass(upper, self.measure) - set_mass(lower, self.measure)
+        return BracketSet(index=index, lower=lower, upper=upper, mass=mass)
+
+    def sample_index(self, max_rows: int) -> np.ndarray:
+        """At most ``max_rows`` flat indices spread evenly over all brackets (for drawing)."""
+        if self.size <= max_rows:
+            return np.arange(self.size, dtype=np.int64)
+        return np.unique(np.round(np.linspace(0, self.size - 1, max_rows)).astype(np.int64))
+
+    def to_frame(self, *, max_brackets: int = 2000) -> pd.DataFrame:
+        """Tidy pieces of at most ``max_brackets`` evenly spread brackets (:meth:`BracketSet.to_frame`)."""
+        return self.brackets(self.sample_index(max_brackets)).to_frame()
+
+
+def _check_eps(eps: float) -> None:
+    if isinstance(eps, bool) or not (np.isfinite(eps) and 0 < eps <= 1):
+        raise ValueError(f"`eps` must be in (0, 1], got {eps}")
+
+
+def factor_scale(cls: str, eps: float, *, k: int = 2) -> float:
+    """Scale per threshold factor so that the product bracket has mass ≤ ε (Theorem 3.7).
+
+    ε for thresholds; ε/2 for intervals (an up- and a down-threshold); ε/(2k) for unions and
+    intersections of k intervals; ε/4 for symmetric differences (papers/001, Thm 3.7: N_[](G, 4ε)).
+    """
+    _check_class(cls, k)
+    _check_eps(eps)
+    return eps / {"thresholds": 1, "intervals": 2, "symdiff": 4}.get(cls, 2 * k)
+
+
+def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracketing:
+    """The quantile-grid ε-bracketing of a class under μ.
+
+    Args:
+        cls: one of :data:`CLASSES`.
+        measure: an atomless measure on [0, 1].
+        eps: bracket scale ε in (0, 1].
+        k: number of intervals for ``union`` / ``intersection`` (ignored by the other classes).
+
+    Returns:
+        A lazy :class:`Bracketing`; its ``size`` is N^{n_factors} with N = ⌈1/factor_eps⌉.
+
+    Raises:
+        ValueError: on an unknown class, a bad ε or k, or something that is not a :class:`Measure`.
+    """
+    _check_class(cls, k)
+    _check_eps(eps)
+    if not isinstance(measure, Measure):
+        raise ValueError(f"`measure` must be a Measure, got {type(measure).__name__}")
+    k = int(k) if cls in ("union", "intersection") else 1
+    nf = _n_factors(cls, k)
+    feps = factor_scale(cls, eps, k=k)
+    n = math.ceil(1.0 / feps)
+    grid = np.concatenate([[0.0], measure.quantile(np.arange(1, n) / n), [1.0]])
+    size = n**nf
+    # Theorem 3.7: unions / intersections of k interval classes, each intervals class the product
+    # of two threshold factors; symmetric differences: N_[](F, ε/4)^4.
+    bound = n**4 if cls == "symdiff" else size
+    return Bracketing(
+        cls=cls,
+        k=k,
+        eps=float(eps),
+        measure=measure,
+        factor_eps=feps,
+        n_per_factor=n,
+        n_factors=nf,
+        grid=grid,
+        size=size,
+        bound=bound,
+        vc_dim=vc_dimension(cls, k=k),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdCover:
+    """An ε-cover of thresholds under μ: M = ⌈1/(2ε)⌉ centres at the μ-quantiles (2j+1)/(2M).
+
+    A cover only promises μ(h ≠ h') ≤ ε; h' may sit on either side of h, so no pointwise
+    domination (contrast :class:`Bracketing`).
+
+    Attributes:
+        eps: the cover scale ε.
+        measure: the measure μ.
+        centres: the thresholds of the cover, shape ``(M,)``.
+    """
+
+    eps: float
+    measure: Measure
+    centres: np.ndarray
+
+    @property
+    def size(self) -> int:
+        """Number of cover elements."""
+        return int(self.centres.size)
+
+    def lookup(self, b) -> np.ndarray:
+        """Index of a cover element within μ-distance ε of each threshold b.
+
+        The element is the one whose μ-quantile cell of mass 1/M ≤ 2ε holds b.
+        """
+        q = self.measure.cdf(np.atleast_1d(np.asarray(b, dtype=float)))
+        return np.minimum(np.floor(q * self.size).astype(np.int64), self.size - 1)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per cover element: index and threshold."""
+        return pd.DataFrame({"element": np.arange(self.size), "threshold": self.centres})
+
+
+def threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
+    """The ⌈1/(2ε)⌉-element ε-cover of thresholds 1(x ≥ b) under μ.
+
+    Raises:
+        ValueError: on a bad ε.
+    """
+    _check_eps(eps)
+    m = math.ceil(1.0 / (2.0 * eps))
+    centres = measure.quantile((2 * np.arange(m) + 1) / (2 * m))
+    return ThresholdCover(eps=float(eps), measure=measure, centres=centres)
+
+
+# ----------------------------------------------------------------------------------------------
+# Lemma 3.2: the maximum of many rare events under an adaptive σ-smooth adversary (E5)
+# ----------------------------------------------------------------------------------------------
+
+
+def _check_int(name: str, value, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        raise ValueError(f"`{name}` must be an integer in [{lo}, {hi}], got {value!r}")
+    return int(value)
+
+
+def _check_sigma(sigma: float) -> float:
+    if isinstance(sigma, bool) or not (np.isfinite(sigma) and 0 < sigma <= 1):
+        raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
+    return float(sigma)
+
+
+@dataclass(frozen=True, eq=False)
+class MaxCountResult:
+    """Running maximum of Σ_t f(x_t) over F = the n_cells cells of width ε = 1/n_cells.
+
+    Attributes:
+        sigma: smoothness σ: every D_t has density ≤ 1/σ.
+        n_cells: |F|; cell c is [c·ε, (c+1)·ε), so E_U[f] = ε for every f.
+        eps: ε = 1/n_cells.
+        window: r = ⌈σ/ε⌉ cells: each D_t is uniform on r cells (width rε ≥ σ, density ≤ 1/σ).
+        p: ε/σ, the largest chance any D_t gives one cell (Lemma 3.2's binomial rate).
+        horizon: T.
+        trials: independent runs (the adversary's and nature's coins).
+        adaptive: ``(trials, T)``: max_f Σ_{s≤t} f(x_s) after each round t, adaptive adversary.
+        nonadaptive: ``(trials, T)``: the same for the non-adaptive adversary.
+    """
+
+    sigma: float
+    n_cells: int
+    eps: float
+    window: int
+    p: float
+    horizon: int
+    trials: int
+    adaptive: np.ndarray
+    nonadaptive: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """Per adversary and round t: mean, 10% and 90% quantiles of the max over trials, t·p, bound."""
+        from smoothviz.bounds import lemma32_max_count_bound
+
+        t = np.arange(1, self.horizon + 1)
+        bound = lemma32_max_count_bound(t, self.p, self.n_cells)
+        frames = []
+        for name, runs in (("adaptive", self.adaptive), ("non-adaptive", self.nonadaptive)):
+            q10, q90 = np.quantile(runs, [0.1, 0.9], axis=0)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "adversary": name,
+                        "t": t,
+                        "tp": t * self.p,
+                        "mean": runs.mean(axis=0),
+                        "q10": q10,
+                        "q90": q90,
+                        "bound": bound,
+                        "bound_applies": t * self.p >= math.log(self.n_cells),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+
+def max_count_experiment(
+    *, sigma: float, n_cells: int, horizon: int, trials: int, rng=None
+) -> MaxCountResult:
+    """Lemma 3.2's experiment: how high can an adaptive σ-smooth adversary push max_f Σ_t f(x_t)?
+
+    F is the ``n_cells`` indicator functions of the cells of width ε = 1/n_cells (the upper
+    brackets of small symmetric differences look like this). Every round each adversary picks a
+    σ-smooth D_t, uniform on r = ⌈σ/ε⌉ cells, and x_t ∼ D_t lands in one of them:
+
+    * adaptive ("pile onto the heaviest cells"): the r cells with the largest counts so far, ties
+      broken at random by the adversary's coins;
+    * non-adaptive: the same r cells every round, fixed before the game.
+
+    Either way every cell has conditional probability ≤ p = ε/σ per round, so (papers/000, App.
+    C.2) E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp once Tp ≥ ln|F|.
+
+    Args:
+        sigma: σ in (0, 1].
+        n_cells: |F| in [1, 10^4].
+        horizon: T in [1, 10^5].
+        trials: independent runs in [1, 10^4].
+        rng: anything :func:`numpy.random.default_rng` accepts.
+
+    Raises:
+        ValueError: on a parameter out of range.
+    """
+    sigma = _check_sigma(sigma)
+    n_cells = _check_int("n_cells", n_cells, 1, 10_000)
+    horizon = _check_int("horizon", horizon, 1, 100_000)
+    trials = _check_int("trials", trials, 1, 10_000)
+    rng = np.random.default_rng(rng)
+    eps = 1.0 / n_cells
+    r = min(math.ceil(sigma * n_cells - 1e-9), n_cells)
+    rows = np.arange(trials)
+
+    counts = np.zeros((trials, n_cells), dtype=np.int64)
+    run_ad = np.zeros((trials, horizon), dtype=np.int64)
+    best = np.zeros(trials, dtype=np.int64)
+    for t in range(horizon):
+        if r < n_cells:
+            key = counts + rng.random((trials, n_cells))  # random tie-breaking among equal counts
+            window = np.argpartition(-key, r - 1, axis=1)[:, :r]
+            cell = window[rows, rng.integers(r, size=trials)]
+        else:
+            cell = rng.integers(n_cells, size=trials)
+        counts[rows, cell] += 1
+        best = np.maximum(best, counts[rows, cell])
+        run_ad[:, t] = best
+
+    hits = rng.integers(r, size=(trials, horizon))  # the fixed window is cells 0..r-1
+    fixed = np.zeros((trials, r), dtype=np.int64)
+    run_na = np.zeros((trials, horizon), dtype=np.int64)
+    best = np.zeros(trials, dtype=np.int64)
+    for t in range(horizon):
+        fixed[rows, hits[:, t]] += 1
+        best = np.maximum(best, fixed[rows, hits[:, t]])
+        run_na[:, t] = best
+
+    return MaxCountResult(
+        sigma=sigma,
+        n_cells=n_cells,
+        eps=eps,
+        window=r,
+        p=eps / sigma,
+        horizon=horizon,
+        trials=trials,
+        adaptive=run_ad,
+        nonadaptive=run_na,
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Appendix B: no uniform convergence against an adaptive smoothed adversary (E2)
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class UniformConvergenceResult:
+    """Empirical averages (1/t) Σ_{s≤t} g_{1/2}(x_s + η_s) of the Appendix B example.
+
+    Attributes:
+        horizon: T.
+        trials: independent runs (nature's noise η; the adversary is deterministic given η_1).
+        adaptive_final: ``(trials,)`` averages at T for the adaptive sequence (each exactly 0 or 1).
+        nonadaptive_final: ``(trials,)`` averages at T when every x_t = 1/2.
+        adaptive_std: ``(T,)`` standard deviation over trials of the average after t rounds.
+        nonadaptive_std: ``(T,)`` the same, non-adaptive.
+        adaptive_mean: ``(T,)`` mean over trials of the average after t rounds.
+        nonadaptive_mean: ``(T,)`` the same, non-adaptive.
+    """
+
+    horizon: int
+    trials: int
+    adaptive_final: np.ndarray
+    nonadaptive_final: np.ndarray
+    adaptive_std: np.ndarray
+    nonadaptive_std: np.ndarray
+    adaptive_mean: np.ndarray
+    nonadaptive_mean: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """Per adversary and round t: mean and standard deviation of the empirical average."""
+        t = np.arange(1, self.horizon + 1)
+        rows = (
+            ("adaptive", self.adaptive_mean, self.adaptive_std),
+            ("non-adaptive", self.nonadaptive_mean, self.nonadaptive_std),
+        )
+        return pd.concat(
+            [pd.DataFrame({"adversary": n, "t": t, "mean": m, "std": s}) for n, m, s in rows],
+            ignore_index=True,
+        )
+
+    def histogram_frame(self, *, bins: int = 40) -> pd.DataFrame:
+        """Histogram of the final averages: adversary, bin left/right edge, count, fraction."""
+        edges = np.linspace(0.0, 1.0, bins + 1)
+        frames = []
+        for name, vals in (
+            ("adaptive", self.adaptive_final),
+            ("non-adaptive", self.nonadaptive_final),
+        ):
+            counts, _ = np.histogram(vals, bins=edges)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "adversary": name,
+                        "left": edges[:-1],
+                        "right": edges[1:],
+                        "count": counts,
+                        "fraction": counts / self.trials,
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+
+def uniform_convergence_experiment(
+    *, horizon: int, trials: int, rng=None
+) -> UniformConvergenceResult:
+    """Appendix B (papers/000): an adaptive σ-smooth sequence on which averages never concentrate.
+
+    Nature adds η_t ∼ Uniform(−1/4, 1/4) (density 2, so σ = 1/2) to the adversary's x_t, and we
+    watch g_{1/2}(z) = 1(z > 1/2). Adaptive: x_1 = 1/2, then x_2 = … = x_T = 1/4 if η_1 ≤ 0 and
+    3/4 otherwise, so the average is exactly 0 or exactly 1 (probability 1/2 each) for every T.
+    Non-adaptive: every x_t = 1/2, the average is Binomial(T, 1/2)/T with standard deviation
+    1/(2√T).
+
+    Args:
+        horizon: T in [1, 10^5].
+        trials: independent runs in [2, 10^5]; trials·T at most 10^7.
+        rng: anything :func:`numpy.random.default_rng` accepts.
+
+    Raises:
+        ValueError: on a parameter out of range.
+    """
+    horizon = _check_int("horizon", horizon, 1, 100_000)
+    trials = _check_int("trials", trials, 2, 100_000)
+    if horizon * trials > 10_000_000:
+        raise ValueError(f"`trials`·`horizon` must be at most 10^7, got {horizon * trials}")
+    rng = np.random.default_rng(rng)
+    # Open interval (−1/4, 1/4): the low end is nudged up so x + η never equals 1/2 exactly.
+    eta = rng.uniform(np.nextafter(-0.25, 0.0), 0.25, size=(trials, horizon))
+    x = np.where(eta[:, :1] > 0, 0.75, 0.25) * np.ones((1, horizon))
+    x[:, 0] = 0.5
+    t = np.arange(1, horizon + 1)
+    out = {}
+    for name, pts in (("adaptive", x), ("nonadaptive", np.full_like(x, 0.5))):
+        avg = np.cumsum(pts + eta > 0.5, axis=1) / t
+        out[name] = (avg[:, -1], avg.std(axis=0), avg.mean(axis=0))
+    return UniformConvergenceResult(
+        horizon=horizon,
+        trials=trials,
+        adaptive_final=out["adaptive"][0],
+        nonadaptive_final=out["nonadaptive"][0],
+        adaptive_std=out["adaptive"][1],
+        nonadaptive_std=out["nonadaptive"][1],
+        adaptive_mean=out["adaptive"][2],
+        nonadaptive_mean=out["nonadaptive"][2],
+    )
