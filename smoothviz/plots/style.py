@@ -92,7 +92,9 @@ def apply_style(
     return fig
 
 
-def downsample_index(n: int, *, max_points: int = MAX_POINTS_PER_TRACE, log: bool = True) -> np.ndarray:
+def downsample_index(
+    n: int, *, max_points: int = MAX_POINTS_PER_TRACE, log: bool = True
+) -> np.ndarray:
     """Indices ``0..n-1`` thinned to at most ``max_points`` (log-spaced by default), always keeping the ends.
 
     Long curves are drawn from these indices so a rerun ships a few thousand points, not 10^5.
@@ -180,3 +182,78 @@ def theory_trace(
         line={"color": color or default, "width": 2.5, "dash": dash},
         name=name,
     )
+
+
+def add_player(
+    fig: go.Figure,
+    frames: list[dict],
+    *,
+    label_prefix: str = "round ",
+    duration_ms: int = 400,
+) -> go.Figure:
+    """Attach ``frames`` to ``fig`` with a play/pause button and a scrubber slider (all in the browser).
+
+    Scrubbing and playing redraw from the frames already shipped: nothing is recomputed on the server.
+    Frames are plain dicts (``{"name", "data", "layout"}``): a player ships hundreds of traces and
+    building them as validated plotly objects one by one is slow. Each frame's ``name`` labels the slider.
+    """
+    fig.frames = frames
+    steps = [
+        {
+            "args": [[f["name"]], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}],
+            "label": f["name"],
+            "method": "animate",
+        }
+        for f in frames
+    ]
+    fig.update_layout(
+        updatemenus=[
+            {
+                "type": "buttons",
+                "direction": "left",
+                "x": 0.0,
+                "y": -0.12,
+                "xanchor": "left",
+                "yanchor": "top",
+                "pad": {"r": 10, "t": 10},
+                "showactive": False,
+                "font": {"size": FONT_SIZE - 2},
+                "buttons": [
+                    {
+                        "label": "▶ Play",
+                        "method": "animate",
+                        "args": [
+                            None,
+                            {
+                                "frame": {"duration": duration_ms, "redraw": True},
+                                "fromcurrent": True,
+                                "transition": {"duration": 0},
+                            },
+                        ],
+                    },
+                    {
+                        "label": "❚❚ Pause",
+                        "method": "animate",
+                        "args": [
+                            [None],
+                            {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"},
+                        ],
+                    },
+                ],
+            }
+        ],
+        sliders=[
+            {
+                "active": 0,
+                "x": 0.2,
+                "y": -0.08,
+                "len": 0.8,
+                "xanchor": "left",
+                "yanchor": "top",
+                "currentvalue": {"prefix": label_prefix, "font": {"size": FONT_SIZE}},
+                "font": {"size": FONT_SIZE - 6},
+                "steps": steps,
+            }
+        ],
+    )
+    return fig

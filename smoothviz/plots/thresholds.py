@@ -1,0 +1,230 @@
+"""Figures of the thresholds page: mistakes, version-space width, hit probability, the number line."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from smoothviz import bounds
+from smoothviz.plots.style import (
+    COLORS,
+    FONT_SIZE,
+    add_player,
+    apply_style,
+    band_traces,
+    theory_trace,
+)
+from smoothviz.thresholds import (
+    ADVERSARIES,
+    RoundSnapshot,
+    ThresholdRun,
+    ThresholdsExperiment,
+    round_snapshot,
+)
+
+
+def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
+    """Cumulative mistakes against t for each adversary (mean, 10–90% band) with the theory lines."""
+    frame = experiment.to_frame()
+    fig = go.Figure()
+    t = experiment.rounds.astype(float)
+    for name in experiment.runs:
+        rows = frame[frame["adversary"] == name]
+        fig.add_traces(
+            band_traces(
+                t,
+                rows["mistakes_mean"].to_numpy(),
+                rows["mistakes_p10"].to_numpy(),
+                rows["mistakes_p90"].to_numpy(),
+                name=ADVERSARIES[name],
+                color=COLORS[name],
+            )
+        )
+    fig.add_trace(
+        theory_trace(t, bounds.worst_case_mistakes(t), name="theory: worst case = t (exact)")
+    )
+    if any(name != "worst_case" for name in experiment.runs):
+        fig.add_trace(
+            theory_trace(
+                t,
+                bounds.smoothed_mistakes_envelope(experiment.sigma, t),
+                name="derived envelope: log₂(1/σ) + log₂ t + 4",
+                kind="envelope",
+            )
+        )
+    return apply_style(
+        fig, x_title="round t", y_title="cumulative mistakes", log_x=True, log_y=True
+    )
+
+
+def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
+    """log₂ of the version-space width against t, with a line at log₂ σ (median and 10–90% band)."""
+    frame = experiment.to_frame()
+    t = experiment.rounds.astype(float)
+    fig = go.Figure()
+    floor = np.log2(experiment.sigma) - 12.0
+    for name in experiment.runs:
+        rows = frame[frame["adversary"] == name]
+        fig.add_traces(
+            band_traces(
+                t,
+                rows["log2_width_median"].to_numpy(),
+                rows["log2_width_p10"].to_numpy(),
+                rows["log2_width_p90"].to_numpy(),
+                name=ADVERSARIES[name],
+                color=COLORS[name],
+            )
+        )
+        smoothed_low = rows["log2_width_p10"].min() if name != "worst_case" else 0.0
+        floor = min(floor, smoothed_low - 2.0)
+    fig.add_trace(
+        go.Scatter(
+            x=[t[0], t[-1]],
+            y=[np.log2(experiment.sigma)] * 2,
+            mode="lines",
+            line={"color": COLORS["reference"], "width": 2.5, "dash": "dash"},
+            name=f"width = σ = {experiment.sigma:g}",
+        )
+    )
+    fig = apply_style(fig, x_title="round t", y_title="log₂ (version-space width)", log_x=True)
+    fig.update_yaxes(range=[floor, 0.5])
+    if "worst_case" in experiment.runs:
+        fig.add_annotation(
+            x=np.log10(min(t[-1], max(2.0, -floor))),
+            y=floor,
+            text="worst case: width 2⁻ᵗ leaves the chart",
+            showarrow=False,
+            yanchor="bottom",
+            xanchor="right",
+            font={"color": COLORS["worst_case"], "size": FONT_SIZE - 2},
+        )
+    return fig
+
+
+def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
+    """The per-round chance min(1, width/σ) that a σ-smooth adversary can land in the version space."""
+    frame = experiment.to_frame()
+    t = experiment.rounds.astype(float)
+    fig = go.Figure()
+    for name in experiment.runs:
+        rows = frame[frame["adversary"] == name]
+        fig.add_traces(
+            band_traces(
+                t,
+                rows["hit_probability_mean"].to_numpy(),
+                rows["hit_probability_p10"].to_numpy(),
+                rows["hit_probability_p90"].to_numpy(),
+                name=ADVERSARIES[name],
+                color=COLORS[name],
+            )
+        )
+    return apply_style(
+        fig,
+        x_title="round t",
+        y_title="P(mistake at round t) ≤ min(1, width/σ)",
+        log_x=True,
+        log_y=True,
+    )
+
+
+def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], RoundSnapshot]:
+    """Four traces (window, version space, threshold, point) for both rows of one round.
+
+    Top row (y = 1): [0, 1] as it is. Bottom row (y = 0): the version space stretched to [0, 1).
+    Built as plain dicts: a player has hundreds of traces and plotly's object validation is slow.
+    """
+    snap = round_snapshot(run, t, seed=seed)
+    width = 2.0**snap.log2_width
+
+    def relative(v: float) -> float:
+        return (v - snap.lo) / width if width > 0 else float("nan")
+
+    win_x: list[float | None] = []
+    win_y: list[float | None] = []
+    for to_x, y in ((lambda v: v, 1.0), (relative, 0.0)):
+        for a, b in snap.window:
+            win_x += [to_x(a), to_x(b), to_x(b), to_x(a), to_x(a), None]
+            win_y += [y - 0.16, y - 0.16, y + 0.16, y + 0.16, y - 0.16, None]
+    vs_x = [snap.lo, snap.lo + width, snap.lo + width, snap.lo, snap.lo, None, 0, 1, 1, 0, 0]
+    vs_y = [0.92, 0.92, 1.08, 1.08, 0.92, None, -0.08, -0.08, 0.08, 0.08, -0.08]
+    point_color = COLORS["worst_case"] if snap.mistake else COLORS[run.adversary]
+    traces = [
+        {
+            "type": "scatter",
+            "x": win_x or [None],
+            "y": win_y or [None],
+            "fill": "toself",
+            "mode": "lines",
+            "line": {"width": 0},
+            "fillcolor": "rgba(230,159,0,0.35)",
+            "name": "adversary's window (density 1/σ)",
+            "hoverinfo": "skip",
+        },
+        {
+            "type": "scatter",
+            "x": vs_x,
+            "y": vs_y,
+            "fill": "toself",
+            "mode": "lines",
+            "line": {"width": 2, "color": "#333"},
+            "fillcolor": "rgba(86,180,233,0.6)",
+            "name": "version space (labels undetermined)",
+            "hoverinfo": "skip",
+        },
+        {
+            "type": "scatter",
+            "x": [snap.threshold, snap.threshold, None, 0.5, 0.5],
+            "y": [0.7, 1.3, None, -0.3, 0.3],
+            "mode": "lines",
+            "line": {"color": "#000", "width": 3},
+            "name": "learner's threshold",
+        },
+        {
+            "type": "scatter",
+            "x": [snap.point, snap.point_relative],
+            "y": [1.0, 0.0],
+            "mode": "markers",
+            "marker": {
+                "symbol": "x" if snap.mistake else "circle",
+                "size": 22 if snap.mistake else 16,
+                "color": point_color,
+                "line": {"width": 2, "color": "#000"},
+            },
+            "name": "x_t: mistake" if snap.mistake else "x_t: no mistake",
+        },
+    ]
+    return traces, snap
+
+
+def _title(snap: RoundSnapshot) -> str:
+    verdict = "mistake" if snap.mistake else "no mistake"
+    return (
+        f"round {snap.round}: {verdict}; {snap.mistakes_so_far} mistakes so far; "
+        f"width = 2^{snap.log2_width:.1f}"
+    )
+
+
+def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> go.Figure:
+    """The number line at each round in ``rounds``, with play/pause and a scrubber.
+
+    Top row: [0, 1] as it is. Bottom row: the version space stretched to [0, 1), where the worst case
+    stays visible although its width is 2⁻ᵗ.
+    """
+    frames = []
+    for r in rounds:
+        data, snap = _frame_data(run, int(r), seed)
+        frames.append(
+            {"name": str(int(r)), "data": data, "layout": {"title": {"text": _title(snap)}}}
+        )
+    first_data, first = _frame_data(run, int(rounds[0]), seed)
+    fig = go.Figure(data=first_data)
+    fig = apply_style(fig, title=_title(first), x_title="x", height=430)
+    fig.update_xaxes(range=[-0.25, 1.25], zeroline=False)
+    fig.update_yaxes(
+        range=[-0.6, 1.6],
+        tickvals=[0.0, 1.0],
+        ticktext=["zoom: version<br>space → [0, 1)", "[0, 1]"],
+        showgrid=False,
+    )
+    fig.update_layout(margin={"b": 130})
+    return add_player(fig, frames)

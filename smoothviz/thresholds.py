@@ -1,0 +1,468 @@
+"""Binary search on thresholds against worst-case and σ-smoothed adversaries (papers/001, §1).
+
+A threshold ``h_b(x) = 1[x ≥ b]`` on [0, 1] is learned online by *midpoint binary search*: the learner keeps
+the version space — the interval ``[lo, hi)`` of points whose label is not yet determined by the past —
+and predicts with the threshold at its midpoint. Labels are always realizable (some threshold fits them
+all), so mistakes equal regret.
+
+* A **worst-case** adversary puts every point inside ``[lo, hi)`` and labels it against the learner: a
+  mistake on every round, forever (thresholds have VC dimension 1 but infinite Littlestone dimension).
+  The width halves each round, so after 53 rounds float64 cannot tell ``lo`` from ``hi``; this module
+  therefore runs the worst case in exact dyadic integer arithmetic.
+* A **σ-smoothed** adversary must draw each point from a density at most ``1/σ``. It can still force a
+  mistake while the version space is wider than σ, but once it is narrower it can only hit it with
+  probability ``width/σ``: "bounded precision". Mistakes then grow like ``log₂(1/σ) + log₂ T``.
+
+Two σ-smooth adversaries are offered: the *adaptive window* (uniform on a width-σ window over the
+version space, shifted to stay inside [0, 1]; never clipped, since clipping makes point masses) and the
+*perturbed worst case* (the worst-case point plus nature's uniform noise of width σ, wrapped mod 1).
+Both attain the largest possible hit probability ``min(1, width/σ)`` (REFERENCE.md §4 E1).
+
+Because the version space only changes on a mistake, the smoothed runs are simulated mistake by mistake:
+the wait until the next hit is geometric with the current hit probability, and the hit point is uniform
+on the overlap of window and version space. This is the same process as drawing every round, at a cost
+of O(mistakes) instead of O(T) per trial. Points of rounds without a mistake are not needed by the
+learner and are drawn only when shown (:func:`round_snapshot`), from their own seeded stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+ADVERSARIES: dict[str, str] = {
+    "worst_case": "worst case",
+    "smoothed_adaptive": "σ-smoothed adaptive window",
+    "smoothed_perturbed": "σ-perturbed worst case",
+}
+#: whose coins drive each adversary (shown on the page).
+COINS: dict[str, str] = {
+    "worst_case": "none (deterministic)",
+    "smoothed_adaptive": "the adversary's",
+    "smoothed_perturbed": "nature's",
+}
+SIGMA_RANGE = (1e-6, 0.5)
+MAX_HORIZON = 10**6
+MAX_TRIALS = 10_000
+
+
+def _check(sigma: float, horizon: int, trials: int) -> None:
+    if not (SIGMA_RANGE[0] <= sigma <= SIGMA_RANGE[1]):
+        raise ValueError(f"`sigma` must be in [{SIGMA_RANGE[0]}, {SIGMA_RANGE[1]}], got {sigma}")
+    if int(horizon) != horizon or not 1 <= horizon <= MAX_HORIZON:
+        raise ValueError(f"`horizon` must be an integer in [1, {MAX_HORIZON}], got {horizon}")
+    if int(trials) != trials or not 1 <= trials <= MAX_TRIALS:
+        raise ValueError(f"`trials` must be an integer in [1, {MAX_TRIALS}], got {trials}")
+
+
+def adversary_rng(seed: int, adversary: str) -> np.random.Generator:
+    """The generator of one adversary under a page seed; stable whichever adversaries are shown."""
+    if adversary not in ADVERSARIES:
+        raise ValueError(f"`adversary` must be one of {list(ADVERSARIES)}, got {adversary!r}")
+    children = np.random.SeedSequence(seed).spawn(len(ADVERSARIES))
+    return np.random.default_rng(children[list(ADVERSARIES).index(adversary)])
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdRun:
+    """Mistakes of midpoint binary search against one adversary, over independent trials.
+
+    Mistake events are stored per trial, padded to the longest trial (``mistake_rounds`` is 0 where
+    there is no event).
+
+    Attributes:
+        adversary: key in :data:`ADVERSARIES`.
+        sigma: smoothness σ (unused by the worst case).
+        horizon: number of rounds T.
+        mistake_rounds: ``(trials, K)`` rounds (1-based) at which a mistake happened, increasing; 0 = none.
+        points: ``(trials, K)`` the point drawn at each mistake (float; for the worst case only an
+            approximation, the exact value is dyadic).
+        lo: ``(trials, K + 1)`` left end of the version space after k mistakes (float approximation).
+        log2_width: ``(trials, K + 1)`` log₂ of the version-space width after k mistakes (exact for the
+            worst case, where it is −k).
+        mistakes: ``(trials,)`` total mistakes in T rounds.
+    """
+
+    adversary: str
+    sigma: float
+    horizon: int
+    mistake_rounds: np.ndarray
+    points: np.ndarray
+    lo: np.ndarray
+    log2_width: np.ndarray
+    mistakes: np.ndarray
+
+    @property
+    def trials(self) -> int:
+        """Number of independent trials."""
+        return self.mistake_rounds.shape[0]
+
+    def mistakes_by(self, rounds: np.ndarray) -> np.ndarray:
+        """Cumulative mistakes after each of ``rounds`` (1-based), shape ``(trials, len(rounds))``."""
+        rounds = np.asarray(rounds)
+        events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
+        if self.adversary == "worst_case":
+            return np.broadcast_to(
+                np.minimum(rounds, self.horizon), (self.trials, rounds.size)
+            ).copy()
+        return (events[:, :, None] <= rounds[None, None, :]).sum(axis=1)
+
+    def log2_width_after(self, rounds: np.ndarray) -> np.ndarray:
+        """log₂ of the version-space width after each of ``rounds``, shape ``(trials, len(rounds))``."""
+        counts = self.mistakes_by(rounds)
+        return np.take_along_axis(self.log2_width, counts, axis=1)
+
+    def first_round_below(self, sigma: float) -> np.ndarray:
+        """Per trial, the first round after which the width is below σ (horizon + 1 if never)."""
+        below = self.log2_width < np.log2(sigma)
+        k = np.argmax(below, axis=1)  # mistakes needed
+        has = below.any(axis=1)
+        rounds = np.where(
+            k > 0, self.mistake_rounds[np.arange(self.trials), np.maximum(k - 1, 0)], 0
+        )
+        return np.where(has & ((k == 0) | (rounds > 0)), rounds, self.horizon + 1)
+
+
+def worst_case_run(horizon: int) -> ThresholdRun:
+    """Run midpoint binary search against the worst-case adversary, exactly, for ``horizon`` rounds.
+
+    The adversary queries the learner's own threshold (the midpoint of the version space, where the
+    learner predicts 1) and answers 0. The simulation works in the version space's own frame, rescaled
+    to [0, 1): there the point is 1/2, the learner's threshold 1/2 and the new version space [1/2, 1),
+    all exact dyadic floats; the absolute left end is kept as its exact binary expansion (one bit per
+    round). So nothing collapses after 53 rounds, unlike a float64 simulation
+    (:func:`naive_float_worst_case`).
+    """
+    _check(0.5, horizon, 1)
+    rel_point = np.full(
+        horizon, 0.5
+    )  # the adversary's point, relative to [lo, hi) rescaled to [0, 1)
+    rel_threshold = 0.5  # the learner's midpoint in the same frame
+    inside = (rel_point >= 0.0) & (rel_point < 1.0)
+    prediction = (rel_point >= rel_threshold).astype(np.int8)
+    label = np.where(inside, 1 - prediction, prediction)  # against the learner whenever realizable
+    mistake = prediction != label
+    # label 0 at x: the target lies above x, so the version space becomes [x, hi): left end bit = 1
+    bits = (label == 0).astype(np.int8)
+    scale = np.exp2(-np.arange(1, horizon + 1, dtype=float))
+    lo = np.concatenate([[0.0], np.cumsum(bits * scale)])  # float view of the exact expansion
+    points = lo[:-1] + rel_point * np.exp2(-np.arange(horizon, dtype=float))
+    mistake_rounds = np.where(mistake, np.arange(1, horizon + 1), 0)
+    log2_width = -np.arange(horizon + 1, dtype=float)
+    return ThresholdRun(
+        adversary="worst_case",
+        sigma=float("nan"),
+        horizon=horizon,
+        mistake_rounds=mistake_rounds[None, :],
+        points=points[None, :],
+        lo=lo[None, :],
+        log2_width=log2_width[None, :],
+        mistakes=np.array([int(mistake.sum())]),
+    )
+
+
+def naive_float_worst_case(horizon: int) -> int:
+    """Mistakes the worst-case adversary forces when the same game is played in plain float64.
+
+    The version space halves every round, so after about 53 rounds ``lo + (hi − lo)/2`` rounds to ``lo``
+    or ``hi`` and no float lies strictly inside: the "adversary" runs out of points. This is the trap
+    REFERENCE.md §0 warns about; :func:`worst_case_run` avoids it.
+    """
+    _check(0.5, horizon, 1)
+    lo, hi, mistakes = 0.0, 1.0, 0
+    for _ in range(horizon):
+        x = lo + (hi - lo) / 2.0
+        if (
+            not lo < x < hi
+        ):  # no representable point strictly inside: the learner is never wrong again
+            break
+        mistakes += 1  # learner predicts 1 at its own threshold; the adversary answers 0
+        lo = x
+    return mistakes
+
+
+def _window(adversary: str, lo: np.ndarray, hi: np.ndarray, sigma: float) -> np.ndarray:
+    """Centre of the adversary's width-σ window for version spaces ``[lo, hi)``."""
+    mid = (lo + hi) / 2.0
+    if adversary == "smoothed_adaptive":
+        return np.clip(mid, sigma / 2.0, 1.0 - sigma / 2.0)  # shifted, never clipped
+    return mid  # perturbed worst case: noise around the worst-case point, wrapped mod 1
+
+
+def smoothed_run(
+    adversary: str,
+    *,
+    sigma: float,
+    horizon: int,
+    trials: int,
+    rng: np.random.Generator | int | None = None,
+) -> ThresholdRun:
+    """Run midpoint binary search against a σ-smooth adversary for ``trials`` independent trials.
+
+    Args:
+        adversary: ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``.
+        sigma: smoothness: the adversary's density is at most 1/σ.
+        horizon: number of rounds T.
+        trials: independent repetitions (leading axis of every array).
+        rng: seed or generator for the adversary's (or nature's) coins.
+    """
+    if adversary not in ("smoothed_adaptive", "smoothed_perturbed"):
+        raise ValueError(f"`adversary` must be a smoothed adversary, got {adversary!r}")
+    _check(sigma, horizon, trials)
+    rng = np.random.default_rng(rng)
+    lo = np.zeros(trials)
+    hi = np.ones(trials)
+    t = np.zeros(trials, dtype=np.int64)
+    active = np.ones(trials, dtype=bool)
+    rounds_k, points_k, lo_k, width_k = [], [], [lo.copy()], [np.zeros(trials)]
+    while active.any():
+        centre = _window(adversary, lo, hi, sigma)
+        a = np.maximum(lo, centre - sigma / 2.0)
+        b = np.minimum(hi, centre + sigma / 2.0)
+        p_hit = np.clip((b - a) / sigma, np.finfo(float).tiny, 1.0)
+        gap = rng.geometric(p_hit)  # rounds until the point lands in the version space
+        x = a + rng.random(trials) * (b - a)
+        t_next = t + gap
+        hit = active & (t_next <= horizon)
+        mid = (lo + hi) / 2.0
+        lo = np.where(hit & (x >= mid), x, lo)  # learner said 1, truth 0: b lies above x
+        hi = np.where(hit & (x < mid), x, hi)  # learner said 0, truth 1: b lies at or below x
+        rounds_k.append(np.where(hit, t_next, 0))
+        points_k.append(np.where(hit, x, np.nan))
+        lo_k.append(lo.copy())
+        width_k.append(np.log2(hi - lo))
+        t = np.where(hit, t_next, t)
+        active = hit
+    mistake_rounds = (
+        np.stack(rounds_k, axis=1)[:, :-1] if len(rounds_k) > 1 else np.zeros((trials, 0))
+    )
+    points = np.stack(points_k, axis=1)[:, : mistake_rounds.shape[1]]
+    lo_arr = np.stack(lo_k, axis=1)[:, : mistake_rounds.shape[1] + 1]
+    log2_width = np.stack(width_k, axis=1)[:, : mistake_rounds.shape[1] + 1]
+    return ThresholdRun(
+        adversary=adversary,
+        sigma=float(sigma),
+        horizon=int(horizon),
+        mistake_rounds=mistake_rounds.astype(np.int64),
+        points=points,
+        lo=lo_arr,
+        log2_width=log2_width,
+        mistakes=(mistake_rounds > 0).sum(axis=1),
+    )
+
+
+def run_adversary(
+    adversary: str, *, sigma: float, horizon: int, trials: int, seed: int
+) -> ThresholdRun:
+    """Run one adversary with its own stream of the page seed (see :func:`adversary_rng`)."""
+    if adversary == "worst_case":
+        return worst_case_run(horizon)
+    return smoothed_run(
+        adversary, sigma=sigma, horizon=horizon, trials=trials, rng=adversary_rng(seed, adversary)
+    )
+
+
+def round_grid(horizon: int, *, max_points: int = 400) -> np.ndarray:
+    """Rounds 1..T at which curves are evaluated: every round for small T, log-spaced otherwise."""
+    if horizon <= max_points:
+        return np.arange(1, horizon + 1)
+    grid = np.unique(np.round(np.geomspace(1, horizon, max_points)).astype(np.int64))
+    return np.union1d(grid, [horizon])
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdsExperiment:
+    """Several adversaries against midpoint binary search under one seed (experiment E1).
+
+    Attributes:
+        sigma: smoothness σ.
+        horizon: rounds T.
+        trials: trials per smoothed adversary.
+        seed: the page seed.
+        runs: one :class:`ThresholdRun` per adversary, in display order.
+        rounds: the rounds at which curves are summarised.
+    """
+
+    sigma: float
+    horizon: int
+    trials: int
+    seed: int
+    runs: dict[str, ThresholdRun]
+    rounds: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy curves: one row per (adversary, round) with mean and 10–90% bands."""
+        frames = []
+        for name, run in self.runs.items():
+            mistakes = run.mistakes_by(self.rounds).astype(float)
+            width = run.log2_width_after(self.rounds)
+            hit = np.minimum(1.0, np.exp2(width) / self.sigma) if name != "worst_case" else 1.0
+            hit = np.broadcast_to(hit, width.shape)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "adversary": name,
+                        "round": self.rounds,
+                        "mistakes_mean": mistakes.mean(axis=0),
+                        "mistakes_p10": np.quantile(mistakes, 0.1, axis=0),
+                        "mistakes_p90": np.quantile(mistakes, 0.9, axis=0),
+                        "log2_width_median": np.median(width, axis=0),
+                        "log2_width_p10": np.quantile(width, 0.1, axis=0),
+                        "log2_width_p90": np.quantile(width, 0.9, axis=0),
+                        "hit_probability_mean": hit.mean(axis=0),
+                        "hit_probability_p10": np.quantile(hit, 0.1, axis=0),
+                        "hit_probability_p90": np.quantile(hit, 0.9, axis=0),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per adversary: mean mistakes at T, 10–90% range, first round the width fell below σ."""
+        rows = []
+        for name, run in self.runs.items():
+            below = run.first_round_below(self.sigma)
+            reached = below[below <= self.horizon]
+            rows.append(
+                {
+                    "adversary": name,
+                    "mistakes_mean": float(run.mistakes.mean()),
+                    "mistakes_p10": float(np.quantile(run.mistakes, 0.1)),
+                    "mistakes_p90": float(np.quantile(run.mistakes, 0.9)),
+                    "first_round_width_below_sigma": float(np.median(reached))
+                    if reached.size
+                    else None,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def run_experiment(
+    sigma: float,
+    horizon: int,
+    *,
+    trials: int = 50,
+    seed: int = 0,
+    adversaries: tuple[str, ...] = tuple(ADVERSARIES),
+    max_points: int = 400,
+) -> ThresholdsExperiment:
+    """Run the chosen adversaries against midpoint binary search with one seed (REFERENCE.md E1).
+
+    Args:
+        sigma: smoothness σ of the smoothed adversaries.
+        horizon: rounds T.
+        trials: independent trials for each smoothed adversary (the worst case is deterministic).
+        seed: page seed; each adversary draws from its own child stream (:func:`adversary_rng`).
+        adversaries: which adversaries to run, in display order.
+        max_points: at most this many rounds are summarised in :meth:`ThresholdsExperiment.to_frame`.
+    """
+    _check(sigma, horizon, trials)
+    unknown = [a for a in adversaries if a not in ADVERSARIES]
+    if unknown or not adversaries:
+        raise ValueError(
+            f"`adversaries` must be a non-empty subset of {list(ADVERSARIES)}, got {adversaries}"
+        )
+    runs = {
+        a: run_adversary(a, sigma=sigma, horizon=horizon, trials=trials, seed=seed)
+        for a in adversaries
+    }
+    return ThresholdsExperiment(
+        sigma=float(sigma),
+        horizon=int(horizon),
+        trials=int(trials),
+        seed=int(seed),
+        runs=runs,
+        rounds=round_grid(horizon, max_points=max_points),
+    )
+
+
+@dataclass(frozen=True)
+class RoundSnapshot:
+    """What the number line shows at round t of one trial, before the learner updates.
+
+    Attributes:
+        round: the round t (1-based).
+        lo: left end of the version space (float approximation).
+        log2_width: log₂ of its width (exact for the worst case).
+        threshold: the learner's threshold, the midpoint of the version space.
+        window: the intervals (1 or 2 after wrapping) on which the adversary's density 1/σ lives; empty
+            for the worst case, which places a point mass.
+        point: the point x_t.
+        point_relative: (x_t − lo) / width: where x_t falls relative to the version space [0, 1).
+        mistake: whether the learner erred at round t.
+        mistakes_so_far: mistakes in rounds 1..t.
+    """
+
+    round: int
+    lo: float
+    log2_width: float
+    threshold: float
+    window: tuple[tuple[float, float], ...]
+    point: float
+    point_relative: float
+    mistake: bool
+    mistakes_so_far: int
+
+
+def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) -> RoundSnapshot:
+    """The state of trial ``trial`` at round ``t``, for the round scrubber.
+
+    On rounds without a mistake the point (which the learner ignores: its label is already determined)
+    is drawn from the window outside the version space, from a stream seeded by ``(seed, adversary, t)``
+    so that every view of the same link shows the same point.
+    """
+    if not 1 <= t <= run.horizon:
+        raise ValueError(f"`t` must be in [1, {run.horizon}], got {t}")
+    rounds = run.mistake_rounds[trial]
+    k = int(((rounds > 0) & (rounds < t)).sum())  # mistakes before round t
+    lo = float(run.lo[trial, k])
+    log2_w = float(run.log2_width[trial, k])
+    width = 2.0**log2_w
+    threshold = lo + width / 2.0
+    is_mistake = k < rounds.size and rounds[k] == t
+    if run.adversary == "worst_case":
+        return RoundSnapshot(t, lo, log2_w, threshold, (), threshold, 0.5, True, t)
+    sigma = run.sigma
+    centre = float(_window(run.adversary, np.array([lo]), np.array([lo + width]), sigma)[0])
+    left, right = centre - sigma / 2.0, centre + sigma / 2.0
+    if is_mistake:
+        x = float(run.points[trial, k])
+    else:
+        a, b = max(lo, left), min(lo + width, right)
+        stream = np.random.default_rng([seed, list(ADVERSARIES).index(run.adversary), t, trial])
+        u = stream.random() * ((a - left) + (right - b))
+        x = left + u if u < a - left else b + (u - (a - left))
+        x %= 1.0
+    window = ((left, right),)
+    if left < 0 or right > 1:  # wrapped (only the perturbed adversary)
+        window = (
+            ((0.0, right % 1.0), (left % 1.0, 1.0))
+            if left < 0
+            else ((left, 1.0), (0.0, right - 1.0))
+        )
+    return RoundSnapshot(
+        round=t,
+        lo=lo,
+        log2_width=log2_w,
+        threshold=threshold,
+        window=window,
+        point=x,
+        point_relative=(x - lo) / width,
+        mistake=bool(is_mistake),
+        mistakes_so_far=k + int(is_mistake),
+    )
+
+
+def snapshot_rounds(run: ThresholdRun, *, trial: int = 0, max_frames: int = 120) -> np.ndarray:
+    """Rounds worth showing in the player: the first rounds, every mistake, and log-spaced others."""
+    mistakes = run.mistake_rounds[trial]
+    mistakes = mistakes[mistakes > 0]
+    early = np.arange(1, min(run.horizon, 12) + 1)
+    spread = np.unique(np.round(np.geomspace(1, run.horizon, max_frames // 2)).astype(np.int64))
+    chosen = np.union1d(np.union1d(early, spread), mistakes[: max_frames // 2])
+    if chosen.size > max_frames:
+        keep = np.unique(np.round(np.linspace(0, chosen.size - 1, max_frames)).astype(np.int64))
+        chosen = chosen[keep]
+    return chosen

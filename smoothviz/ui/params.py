@@ -1,0 +1,221 @@
+"""Declared page parameters and the validation of values that arrive from a shared link.
+
+Every control on every page is declared once as a :class:`Param`: its URL key, its label (with the
+symbol), its kind, its range (the page's caps) and its default. :func:`parse_query` turns the raw strings
+of a query string into values the page can use, and returns one human-readable message for each value
+it could not use as received, naming the parameter, the value received and the value used instead. It
+never raises: a link is user input.
+
+This module is pure Python (no Streamlit), so the validation rules are unit-tested directly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("log_float", "log_int", "int", "float", "choice", "multi", "seed", "bool")
+SEED_MAX = 2**32 - 1
+_SHOWN_CHARS = 40
+
+
+def nice_log_grid(low: float, high: float, *, integer: bool = False) -> tuple[float, ...]:
+    """Round numbers 1, 1.5, 2, 3, 5, 7 × 10^k between ``low`` and ``high`` (both always included).
+
+    These are the stops of a log-scale slider: even steps in log-space, values a lecturer can say aloud.
+    """
+    if not 0 < low < high:
+        raise ValueError(f"need 0 < low < high, got low={low}, high={high}")
+    mantissas = (1.0, 1.5, 2.0, 3.0, 5.0, 7.0)
+    values = {low, high}
+    for exponent in range(math.floor(math.log10(low)) - 1, math.ceil(math.log10(high)) + 1):
+        for m in mantissas:
+            v = float(f"{m * 10.0**exponent:.12g}")
+            if low <= v <= high:
+                values.add(v)
+    if integer:
+        values = {round(v) for v in values}
+    return tuple(sorted(values))
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared page parameter.
+
+    Attributes:
+        key: stable URL query key (``sigma``, ``T``, ``epsilon``, ``seed``, ``trials``, ...).
+        label: widget label with its symbol, e.g. ``"σ (smoothness)"``.
+        kind: ``log_float`` / ``log_int`` (log-scale slider over round numbers), ``int``, ``float``,
+            ``choice``, ``multi`` (a non-empty subset of the options, comma-separated in the URL),
+            ``seed`` or ``bool``.
+        default: value used when the link does not set it.
+        low: smallest allowed value (numeric kinds); part of the page's speed caps.
+        high: largest allowed value (numeric kinds).
+        step: slider step for ``int`` / ``float``.
+        options: for ``choice`` and ``multi``: mapping from URL value to the label shown.
+        help: tooltip text.
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+    help: str | None = None
+
+    def __post_init__(self) -> None:
+        """Check the declaration itself (a programming error, so it raises)."""
+        if self.kind not in KINDS:
+            raise ValueError(f"`kind` must be one of {KINDS}, got {self.kind!r}")
+        if self.kind == "multi":
+            if not self.default or any(v not in self.options for v in self.default):
+                raise ValueError(f"default {self.default!r} of {self.key!r} not among its options")
+            object.__setattr__(self, "default", tuple(self.default))
+        elif self.kind == "choice":
+            if self.default not in self.options:
+                raise ValueError(f"default {self.default!r} of {self.key!r} not among its options")
+        elif self.kind == "seed":
+            object.__setattr__(self, "low", 0)
+            object.__setattr__(self, "high", SEED_MAX)
+        elif self.kind != "bool" and (
+            self.low is None or self.high is None or not self.low <= self.default <= self.high
+        ):
+            raise ValueError(f"{self.key!r}: need low ≤ default ≤ high, got {self}")
+
+    @property
+    def is_integer(self) -> bool:
+        """Whether values of this parameter are integers."""
+        return self.kind in ("log_int", "int", "seed")
+
+    def grid(self) -> tuple[float, ...]:
+        """Slider stops for the log kinds."""
+        if self.kind not in ("log_float", "log_int"):
+            raise ValueError(f"{self.key!r} is not a log-scale parameter")
+        return nice_log_grid(self.low, self.high, integer=self.kind == "log_int")
+
+    def format(self, value: Any) -> str:
+        """The value as it is written into a URL (and shown in messages)."""
+        if self.kind == "bool":
+            return "1" if value else "0"
+        if self.kind == "choice":
+            return str(value)
+        if self.kind == "multi":
+            return ",".join(value)
+        if self.is_integer:
+            return str(int(value))
+        return f"{float(value):.6g}"
+
+
+def _shown(raw: str) -> str:
+    text = raw if len(raw) <= _SHOWN_CHARS else raw[:_SHOWN_CHARS] + "…"
+    return text.replace("`", "'")
+
+
+def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
+    """Turn one raw query-string value into ``(value_used, message_or_None)``; never raises."""
+    used = param.default
+    shown = _shown(raw)
+    text = raw.strip()
+    name = f"`{param.key}`"
+    if param.kind == "choice":
+        if text in param.options:
+            return text, None
+        allowed = ", ".join(param.options)
+        return used, (
+            f"{name} = `{shown}` is not one of {allowed}; used the default `{param.format(used)}`."
+        )
+    if param.kind == "multi":
+        wanted = [v.strip() for v in text.split(",") if v.strip()]
+        good = tuple(dict.fromkeys(v for v in wanted if v in param.options))
+        bad = [_shown(v) for v in wanted if v not in param.options]
+        if not good:
+            return used, (
+                f"{name} = `{shown}` names none of {', '.join(param.options)}; "
+                f"used the default `{param.format(used)}`."
+            )
+        if bad:
+            return (
+                good,
+                f"{name}: ignored unknown `{'`, `'.join(bad)}`; used `{param.format(good)}`.",
+            )
+        return good, None
+    if param.kind == "bool":
+        lowered = text.lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True, None
+        if lowered in ("0", "false", "no", "off"):
+            return False, None
+        return used, f"{name} = `{shown}` is not 1/0 or true/false; used `{param.format(used)}`."
+    try:
+        number = float(text) if not param.is_integer else _parse_integer(text)
+    except (ValueError, OverflowError):
+        return used, f"{name} = `{shown}` is not a number; used the default `{param.format(used)}`."
+    if isinstance(number, float) and not math.isfinite(number):
+        return used, (
+            f"{name} = `{shown}` is not a finite number; used the default `{param.format(used)}`."
+        )
+    if param.kind == "seed" and not 0 <= number <= SEED_MAX:
+        return used, (
+            f"{name} = `{shown}` is outside 0…{SEED_MAX}; used the default `{param.format(used)}`."
+        )
+    message = None
+    if param.is_integer and number != int(number):
+        rounded = round(number)
+        message = f"{name} = `{shown}` is not a whole number; used `{rounded}`."
+        number = rounded
+    if number < param.low or number > param.high:
+        clamped = min(max(number, param.low), param.high)
+        clamped = int(clamped) if param.is_integer else float(clamped)
+        return clamped, (
+            f"{name} = `{shown}` is outside the allowed range "
+            f"{param.format(param.low)}…{param.format(param.high)}; used `{param.format(clamped)}`."
+        )
+    return (int(number) if param.is_integer else float(number)), message
+
+
+def _parse_integer(text: str) -> float | int:
+    """Parse ``"5000"``, ``"5e3"`` or ``"12.5"``; huge integers stay exact."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def parse_query(
+    params: Sequence[Param], query: Mapping[str, str | Sequence[str]]
+) -> tuple[dict[str, Any], list[str]]:
+    """Validate a whole query string against a page's declared parameters.
+
+    Args:
+        params: the page's declared parameters.
+        query: raw query parameters (a value may be a list when a key is repeated).
+
+    Returns:
+        ``(values, messages)``: a value for every declared parameter (the default when the link does not
+        set it) and one message for every value that could not be used as received, and for every key the
+        page does not know.
+    """
+    by_key = {p.key: p for p in params}
+    values = {p.key: p.default for p in params}
+    messages: list[str] = []
+    for key, raw in query.items():
+        if key not in by_key:
+            messages.append(f"Unknown link parameter `{_shown(str(key))}` was ignored.")
+            continue
+        if not isinstance(raw, str):
+            raw_list = list(raw)
+            if not raw_list:
+                continue
+            if len(raw_list) > 1:
+                messages.append(f"`{key}` was given {len(raw_list)} times; used the last one.")
+            raw = str(raw_list[-1])
+        value, message = parse_value(by_key[key], raw)
+        values[key] = value
+        if message:
+            messages.append(message)
+    return values, messages
