@@ -33,13 +33,13 @@ CASES = [  # (cls, k, eps): small enough to enumerate every bracket
 
 def _union_mass(pieces, measure) -> float:
     """Mass of a union of [l, r) pieces by plain merging (independent of covers.set_mass)."""
-    segs = sorted((max(l, 0.0), min(r, 1.0)) for l, r in pieces if min(r, 1.0) > max(l, 0.0))
+    segs = sorted((max(lo, 0.0), min(r, 1.0)) for lo, r in pieces if min(r, 1.0) > max(lo, 0.0))
     total, cur_l, cur_r = 0.0, None, None
-    for l, r in segs:
-        if cur_r is None or l > cur_r:
+    for lo, r in segs:
+        if cur_r is None or lo > cur_r:
             if cur_r is not None:
                 total += float(measure.cdf(cur_r) - measure.cdf(cur_l))
-            cur_l, cur_r = l, r
+            cur_l, cur_r = lo, r
         else:
             cur_r = max(cur_r, r)
     if cur_r is not None:
@@ -57,7 +57,8 @@ def test_quantile_inverts_cdf(name):
     np.testing.assert_allclose(m.cdf(m.quantile(q)), q, atol=1e-12, rtol=0)
     x = np.linspace(0, 1, 2001)
     assert np.all(np.diff(m.cdf(x)) >= 0)
-    assert m.cdf(-np.inf) == 0 and m.cdf(np.inf) == 1
+    assert m.cdf(-np.inf) == 0
+    assert m.cdf(np.inf) == 1
 
 
 @pytest.mark.parametrize("name", ["uniform", "bump", "mixture", "bump_wrap", "beta25"])
@@ -199,7 +200,8 @@ def test_threshold_cover():
     cover = cv.threshold_cover(MEASURES["uniform"], eps=0.1)
     b = np.array([0.02, 0.18])
     c = cover.centres[cover.lookup(b)]
-    assert c[0] > b[0] and c[1] < b[1]
+    assert c[0] > b[0]
+    assert c[1] < b[1]
 
 
 def test_frames():
@@ -229,8 +231,10 @@ def test_lemma_32_mean_below_bound(sigma, n_cells, horizon):
     for runs in (res.adaptive, res.nonadaptive):
         assert np.all(runs.mean(axis=0)[ok] <= bound[ok])
         # pathwise: all t hits land in at most r cells, so the max is ≥ ⌈t/r⌉, and ≤ t
-        assert np.all(runs >= np.ceil(t / res.window)) and np.all(runs <= t)
-        assert np.all(np.diff(runs, axis=1) >= 0) and np.all(np.diff(runs, axis=1) <= 1)
+        assert np.all(runs >= np.ceil(t / res.window))
+        assert np.all(runs <= t)
+        assert np.all(np.diff(runs, axis=1) >= 0)
+        assert np.all(np.diff(runs, axis=1) <= 1)
 
 
 def test_lemma_32_reference_value():
