@@ -1,0 +1,332 @@
+"""The MWEM page's experiments (REFERENCE.md E7–E9), assembled from :mod:`smoothviz.data` and :mod:`smoothviz.mwem`.
+
+One call builds the data on its declared public domain, the query class, and runs MWEM (Theorem 4.1),
+Smooth MWEM (Theorem 4.2) and Projected Smooth MWEM (Theorem 4.3) on it with independent coins. The
+sweeps rerun the algorithms over a grid of T (the U-shape: the convergence term 2√(ln|X|/T) falls while
+the privacy term 10T ln|Q|/(εn) grows, papers/001 Theorem 4.1) or of ε; the density scan reruns Smooth
+and Projected Smooth MWEM over a grid of σ and records max_x D̄(x)·N against the cap 1/σ that the KL
+projection enforces (papers/000 App. F). The off-cover probe measures the released distribution on
+narrow intervals that no algorithm selected from.
+
+Each function here is deterministic given its ``rng`` (SPEC 7): independent runs get children from
+``rng.spawn``, so a page and the "Reproduce in Python" snippet get the same numbers from the same seed.
+The mechanisms' noise comes from numpy's generator, seeded for teaching: not a hardened release.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz import bounds, data, mwem
+
+#: The page's data choices (URL values) with their labels.
+DATA_OPTIONS: dict[str, str] = {
+    "bump": "σ-smooth bump (n samples)",
+    "exact": "exactly σ-smooth counts",
+    "mixture": "mixture of two σ-bumps (n samples)",
+    "point": "point mass (not smooth)",
+    **{key: spec.title for key, spec in data.DATASETS.items() if spec.columns.__len__() == 1},
+    "upload": "your CSV (on the domain you declare)",
+}
+#: The page's 1-D query classes.
+QUERY_OPTIONS: dict[str, str] = {
+    "thresholds": "thresholds ∪ complements",
+    "intervals": "intervals",
+}
+#: Algorithms run side by side (keys of :data:`smoothviz.mwem.VARIANTS`).
+COMPARED = ("mwem", "smooth", "projected")
+#: Most intervals the page's class may hold (endpoints are thinned to a grid to stay below it).
+MAX_INTERVALS = 2_100
+
+
+def make_histogram(
+    source: str,
+    bins: int,
+    *,
+    n: int,
+    sigma: float,
+    rng: object = None,
+    upload: bytes | None = None,
+    low: float = 0.0,
+    high: float = 1.0,
+) -> data.Histogram:
+    """The page's data as a histogram on a declared 1-D domain of ``bins`` cells.
+
+    Args:
+        source: a key of :data:`DATA_OPTIONS`.
+        bins: N, the number of cells.
+        n: records for the synthetic kinds (bundled datasets and uploads have their own n).
+        sigma: smoothness σ of the synthetic kinds.
+        rng: seed or generator for the sampled kinds (nature's coins).
+        upload: the CSV bytes when ``source == "upload"``.
+        low: declared lower bound of an upload's domain.
+        high: declared upper bound of an upload's domain.
+
+    Returns:
+        The :class:`smoothviz.data.Histogram`.
+
+    Raises:
+        smoothviz.data.UploadError: for an unusable upload (the page shows its message).
+    """
+    if source not in DATA_OPTIONS:
+        raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
+    if source in data.SYNTHETIC_KINDS:
+        return data.synthetic_histogram(source, bins, n=n, sigma=sigma, rng=rng)
+    if source in data.DATASETS:
+        return data.load_dataset(source, bins)
+    if upload is None:
+        raise data.UploadError("Upload a CSV file, after declaring its domain.")
+    domain = data.Domain(names=("value",), low=(low,), high=(high,), bins=(bins,))
+    return data.parse_csv(upload, domain)
+
+
+def make_queries(kind: str, bins: int) -> mwem.BoxQueries:
+    """The 1-D query class: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`."""
+    if kind == "thresholds":
+        return mwem.thresholds(bins)
+    if kind == "intervals":
+        step = 1
+        while (bins // step + 1) * (bins // step + 2) // 2 > MAX_INTERVALS:
+            step += 1
+        return mwem.intervals(bins, step=step)
+    raise ValueError(f"`kind` must be one of {tuple(QUERY_OPTIONS)}, got {kind!r}")
+
+
+def probe_intervals(bins: int, *, width: int) -> mwem.BoxQueries:
+    """Off-cover probe: every interval [a, a + width) of ``width`` cells (narrow, so rarely selected)."""
+    if int(width) != width or not 1 <= width <= bins:
+        raise ValueError(f"`width` must be an integer in [1, {bins}], got {width!r}")
+    lo = np.arange(0, bins - width + 1)
+    return mwem.boxes((bins,), lo[:, None], (lo + width)[:, None], name=f"width-{width} intervals")
+
+
+def run_variant(
+    variant: str,
+    counts: np.ndarray,
+    queries: mwem.BoxQueries,
+    *,
+    epsilon: float,
+    rounds: int,
+    sigma: float,
+    trials: int = 1,
+    snapshots: int = 40,
+    rng: object = None,
+) -> mwem.MWEMResult:
+    """Run one algorithm of :data:`smoothviz.mwem.VARIANTS` exactly as its theorem states."""
+    common = {
+        "epsilon": epsilon,
+        "rounds": rounds,
+        "trials": trials,
+        "snapshots": snapshots,
+        "rng": rng,
+    }
+    if variant == "mwem":
+        return mwem.mwem(counts, queries, **common)
+    if variant == "notes":
+        return mwem.mwem_notes(counts, queries, **common)
+    if variant == "smooth":
+        return mwem.smooth_mwem(counts, queries, sigma=sigma, **common)
+    if variant == "projected":
+        return mwem.projected_smooth_mwem(counts, queries, sigma=sigma, **common)
+    raise ValueError(f"`variant` must be one of {tuple(mwem.VARIANTS)}, got {variant!r}")
+
+
+def run_all(
+    counts: np.ndarray,
+    queries: mwem.BoxQueries,
+    *,
+    epsilon: float,
+    rounds: int,
+    sigma: float,
+    variants: Sequence[str] = COMPARED,
+    trials: int = 1,
+    rng: object = None,
+) -> dict[str, mwem.MWEMResult]:
+    """Run each variant with its own child generator of ``rng`` (the mechanism's coins)."""
+    children = np.random.default_rng(rng).spawn(len(variants))
+    return {
+        v: run_variant(
+            v, counts, queries, epsilon=epsilon, rounds=rounds, sigma=sigma, trials=trials, rng=g
+        )
+        for v, g in zip(variants, children, strict=True)
+    }
+
+
+@dataclass(frozen=True, eq=False)
+class Sweep:
+    """Final max error of each variant over a grid of one parameter (T or ε), with its theorem bound.
+
+    Attributes:
+        parameter: ``"rounds"`` or ``"epsilon"``.
+        values: the grid, shape ``(k,)``.
+        variants: the algorithms, in order.
+        error: max_q |v_q − q(D_B)| per variant, grid point and trial, ``(len(variants), k, trials)``.
+        bound: each variant's theorem bound at each grid point, ``(len(variants), k)``.
+    """
+
+    parameter: str
+    values: np.ndarray
+    variants: tuple[str, ...]
+    error: np.ndarray
+    bound: np.ndarray
+
+    @property
+    def vacuous(self) -> np.ndarray:
+        """Where the bound is ≥ 1 and so says nothing about [0, 1]-valued queries."""
+        return bounds.is_vacuous(self.bound)
+
+    def best(self, variant: str) -> float:
+        """Grid value with the smallest mean error for ``variant`` (the bottom of the U)."""
+        i = self.variants.index(variant)
+        return float(self.values[int(np.argmin(self.error[i].mean(axis=1)))])
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table: one row per (variant, grid value, trial)."""
+        v, k, t = self.error.shape
+        return pd.DataFrame(
+            {
+                "variant": np.repeat(self.variants, k * t),
+                self.parameter: np.tile(np.repeat(self.values, t), v),
+                "trial": np.tile(np.arange(t), v * k),
+                "max_error": self.error.ravel(),
+                "bound": np.repeat(self.bound.ravel(), t),
+                "bound_vacuous": np.repeat(self.vacuous.ravel(), t),
+            }
+        )
+
+
+def sweep(
+    counts: np.ndarray,
+    queries: mwem.BoxQueries,
+    *,
+    parameter: str,
+    values: Sequence[float],
+    epsilon: float,
+    rounds: int,
+    sigma: float,
+    variants: Sequence[str] = COMPARED,
+    trials: int = 1,
+    rng: object = None,
+) -> Sweep:
+    """Rerun each variant at every grid value of ``parameter`` (the other one fixed), ``trials`` times.
+
+    Args:
+        counts: the histogram's counts.
+        queries: the query class.
+        parameter: ``"rounds"`` (T) or ``"epsilon"``.
+        values: the grid.
+        epsilon: ε when sweeping T.
+        rounds: T when sweeping ε.
+        sigma: σ for the smooth variants.
+        variants: the algorithms.
+        trials: independent runs per grid point.
+        rng: seed or generator; every (variant, value) gets its own child.
+
+    Returns:
+        A :class:`Sweep`.
+    """
+    if parameter not in ("rounds", "epsilon"):
+        raise ValueError(f"`parameter` must be 'rounds' or 'epsilon', got {parameter!r}")
+    grid = np.asarray(values, dtype=float)
+    if grid.ndim != 1 or grid.size == 0 or np.any(~np.isfinite(grid)) or np.any(grid <= 0):
+        raise ValueError(f"`values` must be a non-empty list of positive numbers, got {values!r}")
+    children = np.random.default_rng(rng).spawn(len(variants) * grid.size)
+    error = np.empty((len(variants), grid.size, trials))
+    bound = np.empty((len(variants), grid.size))
+    for i, v in enumerate(variants):
+        for j, x in enumerate(grid):
+            eps, t = (epsilon, int(x)) if parameter == "rounds" else (float(x), rounds)
+            res = run_variant(
+                v,
+                counts,
+                queries,
+                epsilon=eps,
+                rounds=t,
+                sigma=sigma,
+                trials=trials,
+                snapshots=1,
+                rng=children[i * grid.size + j],
+            )
+            error[i, j] = res.error
+            bound[i, j] = res.theorem_bound()
+    return Sweep(parameter, grid, tuple(variants), error, bound)
+
+
+@dataclass(frozen=True, eq=False)
+class DensityScan:
+    """max_x D̄(x)·N of the released distribution against the σ-smooth cap 1/σ, over a grid of σ.
+
+    Attributes:
+        sigmas: the grid of σ.
+        variants: the algorithms (Smooth and Projected Smooth MWEM).
+        max_density: max_x D̄(x)·N per variant, σ and trial, ``(len(variants), k, trials)``.
+        max_iterate_density: the largest max_x D_t(x)·N over the rounds, same shape.
+        data_density: max_x D_B(x)·N of the data itself.
+    """
+
+    sigmas: np.ndarray
+    variants: tuple[str, ...]
+    max_density: np.ndarray
+    max_iterate_density: np.ndarray
+    data_density: float
+
+    @property
+    def cap(self) -> np.ndarray:
+        """1/σ: the largest max_x D(x)·N a σ-smooth distribution may have."""
+        return 1.0 / self.sigmas
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table: one row per (variant, σ, trial)."""
+        v, k, t = self.max_density.shape
+        return pd.DataFrame(
+            {
+                "variant": np.repeat(self.variants, k * t),
+                "sigma": np.tile(np.repeat(self.sigmas, t), v),
+                "inv_sigma": np.tile(np.repeat(self.cap, t), v),
+                "trial": np.tile(np.arange(t), v * k),
+                "max_density_output": self.max_density.ravel(),
+                "max_density_iterates": self.max_iterate_density.ravel(),
+            }
+        )
+
+
+def density_scan(
+    counts: np.ndarray,
+    queries: mwem.BoxQueries,
+    *,
+    sigmas: Sequence[float],
+    epsilon: float,
+    rounds: int,
+    trials: int = 1,
+    rng: object = None,
+) -> DensityScan:
+    """Run Smooth and Projected Smooth MWEM at each σ and record how spiky the released D̄ gets."""
+    grid = np.asarray(sigmas, dtype=float)
+    if grid.ndim != 1 or grid.size == 0 or np.any(~(grid > 0)) or np.any(grid > 1):
+        raise ValueError(f"`sigmas` must be a non-empty list in (0, 1], got {sigmas!r}")
+    variants = ("smooth", "projected")
+    children = np.random.default_rng(rng).spawn(len(variants) * grid.size)
+    out = np.empty((2, grid.size, trials))
+    it = np.empty((2, grid.size, trials))
+    n_cells = int(np.asarray(counts).size)
+    for i, v in enumerate(variants):
+        for j, s in enumerate(grid):
+            res = run_variant(
+                v,
+                counts,
+                queries,
+                epsilon=epsilon,
+                rounds=rounds,
+                sigma=float(s),
+                trials=trials,
+                snapshots=1,
+                rng=children[i * grid.size + j],
+            )
+            out[i, j] = res.synthetic.reshape(trials, -1).max(axis=1) * n_cells
+            it[i, j] = res.max_density.max(axis=1)
+    c = np.asarray(counts, dtype=float)
+    return DensityScan(grid, variants, out, it, float(c.max() * c.size / c.sum()))
