@@ -1,0 +1,35 @@
+"""Helpers shared by the page tests (AppTest)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_page(name: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
+    """Run ``pages/<name>.py`` once, optionally with URL query parameters, and return the AppTest."""
+    at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=timeout)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.run()
+    return at
+
+
+def metric_values(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def reproduce_code(at: AppTest) -> str:
+    """The source shown in the page's "Reproduce in Python" block."""
+    blocks = [c.value for c in at.code if c.language == "python"]
+    assert len(blocks) == 1, f"expected one Python code block, found {len(blocks)}"
+    return blocks[0]
+
+
+def exec_snippet(code: str) -> dict:
+    namespace: dict = {}
+    exec(compile(code, "<reproduce>", "exec"), namespace)
+    return namespace

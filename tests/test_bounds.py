@@ -1,0 +1,34 @@
+"""Every bound drawn on a page is registered with its source and kind."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smoothviz import bounds
+
+
+def test_every_registered_bound_has_a_function_a_source_and_a_kind():
+    assert bounds.BOUNDS
+    for key, info in bounds.BOUNDS.items():
+        assert key == info.key
+        assert callable(getattr(bounds, key, None)), key
+        assert info.kind in bounds.KINDS
+        assert info.source
+        assert "paper" in info.source or "REFERENCE" in info.source or "standard" in info.source
+        assert info.latex
+        assert info.title
+
+
+def test_unknown_kind_is_rejected():
+    with pytest.raises(ValueError, match="kind"):
+        bounds.BoundInfo("k", "t", "x", "papers/001", "probably", "n")
+
+
+def test_threshold_bounds():
+    t = np.array([1, 8, 1024])
+    assert np.array_equal(bounds.worst_case_mistakes(t), t.astype(float))
+    assert bounds.smoothed_mistakes_envelope(0.25, 8) == pytest.approx(2 + 3 + 4)
+    assert np.allclose(bounds.hit_probability([0.5, 0.01], 0.1), [1.0, 0.1])
+    assert bounds.is_vacuous(1.2)
+    assert not bounds.is_vacuous(0.3)

@@ -1,0 +1,110 @@
+"""The URL validation rules of the page kit (pure Python, no Streamlit)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from smoothviz.ui.params import SEED_MAX, Param, nice_log_grid, parse_query, parse_value
+
+SIGMA = Param("sigma", "σ", "log_float", 0.01, low=1e-4, high=0.5)
+T = Param("T", "T", "log_int", 1000, low=10, high=100_000)
+SEED = Param("seed", "seed", "seed", 0)
+TRIALS = Param("trials", "trials", "int", 50, low=1, high=200)
+SHOW = Param("show", "show", "choice", "a", options={"a": "A", "b": "B"})
+ADV = Param("adv", "adv", "multi", ("a", "b"), options={"a": "A", "b": "B", "c": "C"})
+FLAG = Param("flag", "flag", "bool", False)
+ALL = [SIGMA, T, SEED, TRIALS, SHOW, ADV, FLAG]
+
+
+@pytest.mark.parametrize(
+    ("param", "raw", "used", "fragment"),
+    [
+        (SIGMA, "0.05", 0.05, None),
+        (SIGMA, "0.0123", 0.0123, None),  # exact values from a link stay exact
+        (SIGMA, "-1", 1e-4, "outside the allowed range"),
+        (SIGMA, "7", 0.5, "outside the allowed range"),
+        (SIGMA, "abc", 0.01, "not a number"),
+        (SIGMA, "nan", 0.01, "not a finite number"),
+        (SIGMA, "inf", 0.01, "not a finite number"),
+        (SIGMA, "1e400", 0.01, "not a finite number"),
+        (SIGMA, "", 0.01, "not a number"),
+        (T, "5000", 5000, None),
+        (T, "5e3", 5000, None),
+        (T, "1e12", 100_000, "outside the allowed range"),
+        (T, "nan", 1000, "not a finite number"),
+        (T, "12.5", 12, "not a whole number"),
+        (T, "9" * 400, 100_000, "outside the allowed range"),
+        (SEED, "3", 3, None),
+        (SEED, "1234567890123456789012345", 0, "outside 0"),
+        (SEED, "-5", 0, "outside 0"),
+        (SEED, str(SEED_MAX), SEED_MAX, None),
+        (TRIALS, "0", 1, "outside the allowed range"),
+        (SHOW, "b", "b", None),
+        (SHOW, "zzz", "a", "is not one of"),
+        (ADV, "c,a", ("c", "a"), None),
+        (ADV, "a,zzz", ("a",), "ignored unknown"),
+        (ADV, "zzz", ("a", "b"), "names none"),
+        (FLAG, "true", True, None),
+        (FLAG, "maybe", False, "not 1/0"),
+    ],
+)
+def test_parse_value(param, raw, used, fragment):
+    value, message = parse_value(param, raw)
+    assert value == used
+    assert type(value) is type(used)
+    if fragment is None:
+        assert message is None
+    else:
+        assert fragment in message
+        assert f"`{param.key}`" in message  # names the parameter
+        assert param.format(used) in message  # and the value used
+
+
+def test_messages_name_the_received_value_and_are_markdown_safe():
+    _, message = parse_value(SIGMA, "`**boom**`" + "x" * 100)
+    assert "**boom**" in message
+    assert "``" not in message.replace("`sigma`", "")
+    assert "…" in message  # long values are shortened
+
+
+def test_parse_query_reports_unknown_and_repeated_keys():
+    values, messages = parse_query(ALL, {"sigma": ["0.1", "0.2"], "foo": "bar", "T": "2000"})
+    assert values["sigma"] == 0.2
+    assert values["T"] == 2000
+    assert values["seed"] == 0  # default when absent
+    assert any("`foo`" in m for m in messages)
+    assert any("given 2 times" in m for m in messages)
+
+
+def test_parse_query_never_raises_on_garbage():
+    hostile = {p.key: v for p in ALL for v in ("\x00", "%%%", "[]", "1e999999", "-0")}
+    values, _ = parse_query(ALL, hostile)
+    for p in ALL:
+        if p.kind not in ("choice", "multi", "bool"):
+            assert p.low <= values[p.key] <= p.high
+            assert not (isinstance(values[p.key], float) and math.isnan(values[p.key]))
+
+
+def test_nice_log_grid():
+    grid = nice_log_grid(1e-4, 0.5)
+    assert grid[0] == 1e-4
+    assert grid[-1] == 0.5
+    assert 0.01 in grid
+    assert all(a < b for a, b in itertools.pairwise(grid))
+    ints = nice_log_grid(10, 100_000, integer=True)
+    assert ints[0] == 10
+    assert ints[-1] == 100_000
+    assert 1000 in ints
+    assert all(isinstance(v, int) for v in ints)
+
+
+def test_bad_declarations_raise():
+    with pytest.raises(ValueError, match="kind"):
+        Param("x", "x", "slider", 1, low=0, high=2)
+    with pytest.raises(ValueError, match="default"):
+        Param("x", "x", "int", 5, low=0, high=2)
+    with pytest.raises(ValueError, match="options"):
+        Param("x", "x", "choice", "q", options={"a": "A"})
