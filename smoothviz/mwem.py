@@ -639,7 +639,7 @@ def _run(
     else:
         selection, cover_index = queries, np.arange(len(queries))
     if variant == "notes":
-        eta = math.sqrt(math.log(n_cells) / rounds) if eta is None else eta
+        eta = min(0.5, math.sqrt(math.log(n_cells) / rounds)) if eta is None else eta
         if not np.isfinite(eta) or not 0 < eta <= 0.5:
             raise ValueError(f"`eta` must be in (0, 1/2], got {eta}")
 
@@ -896,7 +896,7 @@ def mwem_notes(
     Each round the exponential mechanism with ε/T (basic composition) picks i_t by the signed score
     n·(q_i(p_t) − q_i(B)) (sensitivity 1), then p ← p·(1 − η)^{q_{i_t}} (lower the weight where the
     synthetic data over-counts); output the average. Meant for classes closed under complement, e.g.
-    :func:`thresholds` with complements. Default η = √(ln N / T), the MW tuning of the notes.
+    :func:`thresholds` with complements. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes (which needs η ≤ 1/2).
     """
     return _run(
         hist,
