@@ -689,9 +689,14 @@ def max_count_experiment(
     Either way every cell has conditional probability ≤ p = ε/σ per round, so (papers/000, App.
     C.2) E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp once Tp ≥ ln|F|.
 
+    What the experiment shows: only window cells ever gain, so the adaptive window freezes as soon
+    as it holds r cells that have been hit, and by symmetry the adaptive maximum has the same law as
+    the non-adaptive one (about Tp + √(2Tp ln r)). Adaptivity buys nothing against a fixed finite
+    family, as Lemma 3.2 promises; it is the infinite class (Appendix B) where it hurts.
+
     Args:
         sigma: σ in (0, 1].
-        n_cells: |F| in [1, 10^4].
+        n_cells: |F| in [1, 10^4] (each round costs O(trials · n_cells)).
         horizon: T in [1, 10^5].
         trials: independent runs in [1, 10^4].
         rng: anything :func:`numpy.random.default_rng` accepts.
@@ -850,4 +855,50 @@ def uniform_convergence_experiment(
         nonadaptive_std=out["nonadaptive"][1],
         adaptive_mean=out["adaptive"][2],
         nonadaptive_mean=out["nonadaptive"][2],
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Sizes against 1/ε (E3)
+# ----------------------------------------------------------------------------------------------
+
+
+def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
+    """Sizes at each scale ε: this module's bracketing, Theorem 3.7's bound, Haussler's cover bound.
+
+    The sizes do not depend on μ (any atomless measure gives the same counts). Big sizes are floats.
+
+    Args:
+        cls: one of :data:`CLASSES`.
+        eps: scales in (0, 1].
+        k: number of intervals for ``union`` / ``intersection``.
+
+    Returns:
+        Columns ``eps``, ``inv_eps``, ``brackets`` (exact size of :func:`bracketing`),
+        ``thm37_bound``, ``haussler_cover`` ((41/ε)^d) and ``threshold_cover`` (⌈1/(2ε)⌉ for
+        thresholds, NaN for the other classes).
+
+    Raises:
+        ValueError: on an unknown class, a bad k or a scale outside (0, 1].
+    """
+    from smoothviz import bounds
+
+    _check_class(cls, k)
+    eps = np.atleast_1d(np.asarray(eps, dtype=float))
+    for e in eps:
+        _check_eps(e)
+    k = int(k) if cls in ("union", "intersection") else 1
+    nf = _n_factors(cls, k)
+    n = np.ceil(1.0 / (eps / {"thresholds": 1, "intervals": 2, "symdiff": 4}.get(cls, 2 * k)))
+    exponent = 4 if cls == "symdiff" else nf
+    cover = np.ceil(1.0 / (2.0 * eps)) if cls == "thresholds" else np.full(eps.shape, np.nan)
+    return pd.DataFrame(
+        {
+            "eps": eps,
+            "inv_eps": 1.0 / eps,
+            "brackets": np.power(n, float(nf)),
+            "thm37_bound": np.power(n, float(exponent)),
+            "haussler_cover": bounds.haussler_cover_bound(eps, vc_dimension(cls, k=k)),
+            "threshold_cover": cover,
+        }
     )

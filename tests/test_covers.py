@@ -334,3 +334,18 @@ def test_core_imports_no_ui_libraries():
         "assert not {'streamlit', 'plotly'} & set(sys.modules), sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(("cls", "k"), [("thresholds", 1), ("intervals", 1), ("union", 3),
+                                        ("intersection", 2), ("symdiff", 1)])  # fmt: skip
+def test_size_table_matches_constructions(cls, k):
+    eps = np.geomspace(1, 1e-3, 17)
+    table = cv.bracketing_sizes(cls, eps, k=k)
+    for row in table.itertuples():
+        br = cv.bracketing(cls, cv.uniform_measure(), eps=row.eps, k=k)
+        assert row.brackets == pytest.approx(br.size, rel=1e-12)
+        assert row.thm37_bound == pytest.approx(br.bound, rel=1e-12)
+        assert row.haussler_cover == pytest.approx((41 / row.eps) ** br.vc_dim)
+    assert table["threshold_cover"].notna().all() == (cls == "thresholds")
+    with pytest.raises(ValueError, match="`eps`"):
+        cv.bracketing_sizes(cls, [0.1, 0.0], k=k)

@@ -1,0 +1,103 @@
+"""Benchmark of smoothviz.covers: brackets up to 10^5 (computed and drawn) and the two experiments."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+from smoothviz import covers as cv
+from smoothviz.plots import covers as pc
+
+
+def _median_ms(fn, repeats: int = 5) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def run() -> str:
+    beta = cv.make_measure("beta")
+    cases = []
+
+    def brackets_case(label, cls, eps, k=2):
+        br = cv.bracketing(cls, beta, eps=eps, k=k)
+        nf = br.n_factors
+        hyp = np.linspace(0.2, 0.8, nf)
+        ms_all = _median_ms(lambda: cv.bracketing(cls, beta, eps=eps, k=k).brackets())
+        ms_fig = _median_ms(lambda: pc.brackets_figure(br, hypothesis=hyp).to_json())
+        size_json = len(pc.brackets_figure(br, hypothesis=hyp).to_json()) / 1024
+        cases.append(
+            (label, f"{br.size:,}", f"{ms_all:.1f}", f"{ms_fig:.1f}", f"{size_json:.0f} KiB")
+        )
+
+    brackets_case("thresholds, ε = 0.1 (page default)", "thresholds", 0.1)
+    brackets_case("thresholds, ε = 10⁻⁵", "thresholds", 1e-5)
+    brackets_case("intervals, ε = 2/316", "intervals", 2 / 316)
+    brackets_case("symdiff, ε = 4/316", "symdiff", 4 / 316)
+    brackets_case("unions of 2 intervals, ε = 4/17", "union", 4 / 17)
+
+    lines = [
+        "## Covers and brackets",
+        "",
+        "Brackets: every bracket materialised with its exact μ-mass (Beta(2, 5)), and the figure "
+        "(≤ 120 rows drawn) built and serialised to JSON.",
+        "",
+        "| bracketing | brackets | compute all (ms) | figure + JSON (ms) | figure JSON |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [f"| {' | '.join(row)} |" for row in cases]
+
+    eps_grid = np.geomspace(1, 1e-4, 60)
+    ms_sizes = _median_ms(lambda: cv.bracketing_sizes("union", eps_grid, k=4))
+    exp_rows = [("sizes table (60 scales, unions of 4 intervals)", f"{ms_sizes:.1f}", "—")]
+    experiments = (
+        ("Lemma 3.2, default (σ = 0.1, |F| = 50, T = 500, 30 trials)",
+         cv.max_count_experiment, {"sigma": 0.1, "n_cells": 50, "horizon": 500, "trials": 30},
+         lambda r: pc.max_count_figure(r)),
+        ("Lemma 3.2, cap (σ = 0.1, |F| = 100, T = 2000, 100 trials)",
+         cv.max_count_experiment, {"sigma": 0.1, "n_cells": 100, "horizon": 2000, "trials": 100},
+         lambda r: pc.max_count_figure(r)),
+        ("App. B, default (T = 100, 1000 trials)",
+         cv.uniform_convergence_experiment, {"horizon": 100, "trials": 1000},
+         lambda r: (pc.uniform_convergence_std_figure(r), pc.uniform_convergence_histogram_figure(r))),
+        ("App. B, cap (T = 2000, 1000 trials)",
+         cv.uniform_convergence_experiment, {"horizon": 2000, "trials": 1000},
+         lambda r: (pc.uniform_convergence_std_figure(r), pc.uniform_convergence_histogram_figure(r))),
+    )  # fmt: skip
+    for label, fn, kw, draw in experiments:
+        ms = _median_ms(lambda fn=fn, kw=kw: fn(**kw, rng=0), 3)
+        result = fn(**kw, rng=0)
+        ms_fig = _median_ms(lambda draw=draw, result=result: draw(result), 3)
+        exp_rows.append((label, f"{ms:.0f}", f"{ms_fig:.0f}"))
+    res = cv.max_count_experiment(sigma=0.1, n_cells=100, horizon=1000, trials=100, rng=0)
+    bound = float(cv_bound(res))
+    lines += [
+        "",
+        "| experiment | compute (ms) | figures (ms) |",
+        "|---|---|---|",
+        *[f"| {a} | {b} | {c} |" for a, b, c in exp_rows],
+        "",
+        f"Lemma 3.2 at (σ, ε, T) = (0.1, 0.01, 1000), 100 trials: adaptive mean "
+        f"{res.adaptive[:, -1].mean():.1f}, non-adaptive {res.nonadaptive[:, -1].mean():.1f}, "
+        f"bound √(Tp ln|F|) + 2Tp = {bound:.1f}.",
+        "",
+        "Conclusion: 10⁵ brackets are computed exactly in tens of milliseconds and drawn from ≤ 120 "
+        "sampled rows, so the brackets view stays far inside the 2 s budget at any ε; the Lemma 3.2 "
+        "loop over rounds is the page's heaviest computation and stays near 1 s at its caps.",
+    ]
+    return "\n".join(lines)
+
+
+def cv_bound(res: cv.MaxCountResult) -> float:
+    from smoothviz.bounds import lemma32_max_count_bound
+
+    return float(lemma32_max_count_bound(res.horizon, res.p, res.n_cells))
+
+
+if __name__ == "__main__":
+    print(run())

@@ -1,0 +1,329 @@
+"""Figures of the covers-and-brackets page: brackets over x, sizes against 1/ε, Lemma 3.2, Appendix B."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from smoothviz import bounds
+from smoothviz.covers import (
+    Bracketing,
+    MaxCountResult,
+    ThresholdCover,
+    UniformConvergenceResult,
+    hypothesis_sets,
+)
+from smoothviz.plots.style import (
+    COLORS,
+    apply_style,
+    band_traces,
+    downsample_index,
+    hex_to_rgba,
+    theory_trace,
+)
+
+ADVERSARY_COLORS = {
+    "adaptive": COLORS["smoothed_adaptive"],
+    "non-adaptive": COLORS["smoothed_nonadaptive"],
+}
+LOWER_COLOR = COLORS["smoothed_adaptive"]
+GAP_COLOR = COLORS["synthetic"]
+HIGHLIGHT_COLOR = COLORS["worst_case"]
+
+
+def _rectangles(sets: np.ndarray, rows: np.ndarray, *, half: float = 0.4) -> tuple[list, list]:
+    """Polygon coordinates (None-separated) of every piece [l, r) of ``sets`` ``(n, m, 2)`` at ``rows``."""
+    left = np.clip(sets[:, :, 0], 0.0, 1.0)
+    right = np.clip(sets[:, :, 1], 0.0, 1.0)
+    keep = right > left
+    lo = np.broadcast_to(rows[:, None], left.shape)[keep]
+    left, right = left[keep], right[keep]
+    y0, y1 = lo - half, lo + half
+    xs = np.stack([left, right, right, left, left, np.full_like(left, np.nan)], axis=1).ravel()
+    ys = np.stack([y0, y0, y1, y1, y0, np.full_like(left, np.nan)], axis=1).ravel()
+    to_list = lambda a: [None if np.isnan(v) else float(v) for v in a]  # noqa: E731
+    return to_list(xs), to_list(ys)
+
+
+def _rect_trace(sets, rows, *, name, fill, line=None, legendgroup=None) -> go.Scatter:
+    xs, ys = _rectangles(sets, rows)
+    return go.Scatter(
+        x=xs,
+        y=ys,
+        mode="lines",
+        fill="toself",
+        fillcolor=fill,
+        line={"color": line or fill, "width": 2 if line else 0},
+        hoverinfo="skip",
+        name=name,
+        legendgroup=legendgroup or name,
+    )
+
+
+def brackets_figure(
+    bracketing: Bracketing,
+    *,
+    hypothesis=None,
+    cover: ThresholdCover | None = None,
+    max_rows: int = 120,
+) -> go.Figure:
+    """The brackets as shaded bands over x, the measure above them, one hypothesis highlighted.
+
+    Row i shows bracket i: dark where the lower function f_ℓ is 1 (so every member of the bracket is
+    1), light where only the upper f_u is 1 (members may be 0 or 1: μ-mass ≤ ε). At most ``max_rows``
+    evenly spread brackets are drawn (plus the highlighted one), so 10^5 brackets draw quickly.
+
+    Args:
+        bracketing: the bracketing to draw.
+        hypothesis: parameters of one class member (see :func:`smoothviz.covers.hypothesis_sets`);
+            its bracket is outlined and the member drawn as a black bar inside it.
+        cover: optional threshold cover whose centres are marked on the measure panel.
+        max_rows: most bracket rows drawn.
+    """
+    index = bracketing.sample_index(max_rows)
+    hyp_index = None
+    if hypothesis is not None:
+        hyp_index = int(bracketing.lookup(np.atleast_2d(hypothesis))[0])
+        index = np.union1d(index, [hyp_index])
+    bs = bracketing.brackets(index)
+    rows = np.arange(index.size, dtype=float)
+
+    fig = make_subplots(
+        rows=2, cols=1, shared_xaxes=True, row_heights=[0.25, 0.75], vertical_spacing=0.04
+    )
+    x = np.linspace(0.0, 1.0, 801)
+    dens = bracketing.measure.pdf(x)
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=dens,
+            mode="lines",
+            line={"color": COLORS["truth"], "width": 2.5},
+            fill="tozeroy",
+            fillcolor=hex_to_rgba(COLORS["reference"], 0.25),
+            name=f"density of μ = {bracketing.measure.label}",
+        ),
+        row=1,
+        col=1,
+    )
+    grid = bracketing.grid[downsample_index(bracketing.grid.size, max_points=200, log=False)]
+    top = float(np.nanmax(np.where(np.isfinite(dens), dens, np.nan)))
+    fig.add_trace(
+        go.Scatter(
+            x=np.repeat(grid, 3).tolist(),
+            y=[v for _ in grid for v in (0.0, top, None)],
+            mode="lines",
+            line={"color": GAP_COLOR, "width": 1},
+            name="quantile grid μ⁻¹(i/N)",
+        ),
+        row=1,
+        col=1,
+    )
+    if cover is not None:
+        centres = cover.centres[downsample_index(cover.size, max_points=200, log=False)]
+        fig.add_trace(
+            go.Scatter(
+                x=centres,
+                y=np.zeros(centres.size),
+                mode="markers",
+                marker={"symbol": "triangle-up", "size": 12, "color": COLORS["ftpl"]},
+                name=f"ε-cover centres ({cover.size})",
+            ),
+            row=1,
+            col=1,
+        )
+
+    fig.add_trace(
+        _rect_trace(
+            bs.upper, rows, name="f_u = 1 only (gap, μ-mass ≤ ε)", fill=hex_to_rgba(GAP_COLOR, 0.55)
+        ),
+        row=2,
+        col=1,
+    )
+    fig.add_trace(
+        _rect_trace(
+            bs.lower, rows, name="f_ℓ = 1 (every member is 1)", fill=hex_to_rgba(LOWER_COLOR, 0.75)
+        ),
+        row=2,
+        col=1,
+    )
+    if hyp_index is not None:
+        r = rows[index == hyp_index]
+        sel = index == hyp_index
+        fig.add_trace(
+            _rect_trace(
+                bs.upper[sel],
+                r,
+                name=f"bracket #{hyp_index} holding h",
+                fill="rgba(0,0,0,0)",
+                line=HIGHLIGHT_COLOR,
+            ),
+            row=2,
+            col=1,
+        )
+        h = hypothesis_sets(bracketing.cls, np.atleast_2d(hypothesis), k=bracketing.k)
+        hx, hy = _rectangles(h, r, half=0.12)
+        fig.add_trace(
+            go.Scatter(
+                x=hx,
+                y=hy,
+                mode="lines",
+                fill="toself",
+                fillcolor=COLORS["truth"],
+                line={"color": COLORS["truth"], "width": 1},
+                name="h(x) = 1",
+            ),
+            row=2,
+            col=1,
+        )
+    shown = "all" if index.size >= bracketing.size else f"{index.size} of {bracketing.size:,}"
+    apply_style(fig, height=620)
+    fig.update_yaxes(title_text="density", row=1, col=1)
+    fig.update_yaxes(title_text=f"bracket ({shown})", showticklabels=False, row=2, col=1)
+    fig.update_xaxes(title_text="x", range=[0, 1], row=2, col=1)
+    return fig
+
+
+def sizes_figure(
+    sizes: pd.DataFrame,
+    *,
+    eps: float | None = None,
+    thm33_eps: float | None = None,
+    label: str = "",
+) -> go.Figure:
+    """Sizes against 1/ε on log-log axes: exact bracketing sizes beside Thm 3.7 and Haussler's bounds.
+
+    Args:
+        sizes: a frame from :func:`smoothviz.covers.bracketing_sizes`.
+        eps: the current scale, marked with a vertical line.
+        thm33_eps: Theorem 3.3's scale σ/(4√T), marked with a vertical line.
+        label: class name for the legend.
+    """
+    x = sizes["inv_eps"].to_numpy()
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=sizes["brackets"],
+            mode="lines+markers",
+            line={"color": LOWER_COLOR, "width": 3},
+            marker={"size": 7},
+            name=f"ε-bracketing built here (exact size){': ' + label if label else ''}",
+        ),
+    )
+    if sizes["threshold_cover"].notna().any():
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=sizes["threshold_cover"],
+                mode="lines+markers",
+                line={"color": COLORS["ftpl"], "width": 3},
+                marker={"size": 7},
+                name="ε-cover of thresholds ⌈1/(2ε)⌉",
+            ),
+        )
+        fig.add_trace(
+            theory_trace(
+                x,
+                bounds.threshold_bracketing_number(sizes["eps"].to_numpy()),
+                name="N_[] = ⌈1/ε⌉ (exact)",
+                color=COLORS["reference"],
+            ),
+        )
+    else:
+        fig.add_trace(
+            theory_trace(
+                x,
+                sizes["thm37_bound"].to_numpy(),
+                name="Thm 3.7 product bound",
+                color=COLORS["reference"],
+            ),
+        )
+    fig.add_trace(
+        theory_trace(x, sizes["haussler_cover"].to_numpy(), name="Haussler cover (41/ε)^d")
+    )
+    for value, text in ((eps, "ε"), (thm33_eps, "Thm 3.3: σ/(4√T)")):
+        if value is not None:
+            fig.add_vline(
+                x=1.0 / value,
+                line={"color": HIGHLIGHT_COLOR, "dash": "dot"},
+                annotation_text=text,
+                annotation_position="top left",
+            )
+    return apply_style(fig, x_title="1/ε", y_title="number of sets", log_x=True, log_y=True)
+
+
+def max_count_figure(result: MaxCountResult) -> go.Figure:
+    """E[max_f Σ_t f(x_t)] against T·ε/σ for both adversaries (mean, 10–90% band) and Lemma 3.2."""
+    frame = result.to_frame()
+    idx = downsample_index(result.horizon, max_points=400, log=False)
+    fig = go.Figure()
+    for name, color in ADVERSARY_COLORS.items():
+        rows = frame[frame["adversary"] == name].iloc[idx]
+        fig.add_traces(
+            band_traces(
+                rows["tp"].to_numpy(),
+                rows["mean"].to_numpy(),
+                rows["q10"].to_numpy(),
+                rows["q90"].to_numpy(),
+                name=f"{name} σ-smooth adversary",
+                color=color,
+            )
+        )
+    rows = frame[frame["adversary"] == "adaptive"].iloc[idx]
+    tp = rows["tp"].to_numpy()
+    fig.add_trace(theory_trace(tp, tp, name="T·ε/σ (one cell's mean)", color=COLORS["reference"]))
+    ok = rows["bound_applies"].to_numpy()
+    bound = np.where(ok, rows["bound"].to_numpy(), np.nan)
+    fig.add_trace(theory_trace(tp, bound, name="Lemma 3.2: √(Tp ln|F|) + 2Tp (bound on the mean)"))
+    return apply_style(fig, x_title="T·ε/σ", y_title="max over F of Σₜ f(xₜ)")
+
+
+def uniform_convergence_histogram_figure(
+    result: UniformConvergenceResult, *, bins: int = 40
+) -> go.Figure:
+    """Histogram of the final empirical averages: adaptive (0 or 1) against non-adaptive (≈ 1/2)."""
+    hist = result.histogram_frame(bins=bins)
+    fig = go.Figure()
+    for name, color in ADVERSARY_COLORS.items():
+        rows = hist[hist["adversary"] == name]
+        fig.add_trace(
+            go.Bar(
+                x=((rows["left"] + rows["right"]) / 2).to_numpy(),
+                y=rows["fraction"],
+                width=1.0 / bins,
+                marker={"color": hex_to_rgba(color, 0.75)},
+                name=f"{name} (T = {result.horizon})",
+            )
+        )
+    fig.update_layout(barmode="overlay")
+    return apply_style(
+        fig, x_title="empirical average (1/T) Σₜ g₁⸝₂(xₜ + ηₜ)", y_title="fraction of trials"
+    )
+
+
+def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figure:
+    """Standard deviation over trials of the running average against t, with 1/(2√t) and 1/2."""
+    idx = downsample_index(result.horizon, max_points=400)
+    t = np.arange(1, result.horizon + 1, dtype=float)[idx]
+    fig = go.Figure()
+    for name, std in (("adaptive", result.adaptive_std), ("non-adaptive", result.nonadaptive_std)):
+        fig.add_trace(
+            go.Scatter(
+                x=t,
+                y=std[idx],
+                mode="lines",
+                line={"color": ADVERSARY_COLORS[name], "width": 3},
+                name=f"{name}: sd over {result.trials} trials",
+            )
+        )
+    fig.add_trace(theory_trace(t, bounds.appb_nonadaptive_std(t), name="1/(2√t) (non-adaptive)"))
+    fig.add_trace(
+        theory_trace(t, np.full(t.shape, 0.5), name="1/2 (adaptive)", color=COLORS["reference"])
+    )
+    fig.update_yaxes(range=[math.log10(0.25 / math.sqrt(result.horizon)), math.log10(0.8)])
+    return apply_style(fig, x_title="round t", y_title="sd of the average", log_x=True, log_y=True)
