@@ -1,0 +1,382 @@
+"""Figures for the MWEM page: convergence, theorem curves (vacuity shown), potential, play, ledger, smoothness."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from smoothviz import bounds
+from smoothviz.mwem import BoxQueries, MWEMResult
+from smoothviz.plots.style import (
+    COLORS,
+    apply_style,
+    band_traces,
+    downsample_index,
+    theory_trace,
+)
+
+_COLOR = {
+    "mwem": COLORS["mwem"],
+    "notes": COLORS["ftpl"],
+    "smooth": COLORS["smooth_mwem"],
+    "projected": COLORS["projected_mwem"],
+}
+_BOUND_NAME = {
+    "mwem": "Thm 4.1 bound",
+    "smooth": "Thm 4.2 bound",
+    "projected": "Thm 4.3 (App. F) bound",
+}
+
+
+def _bound_traces(x: np.ndarray, y: np.ndarray, name: str) -> list[go.Scatter]:
+    """A high-probability bound drawn dashed where informative (< 1) and grey-dotted where vacuous."""
+    vac = bounds.is_vacuous(y)
+    good = np.where(~vac, y, np.nan)
+    bad = np.where(vac | np.r_[vac[1:], False], np.minimum(y, 1.05), np.nan)
+    traces = [theory_trace(x, good, name=f"{name} (T-round run)", kind="high-probability")]
+    if vac.any():
+        traces.append(
+            theory_trace(x, bad, name=f"{name}: vacuous (≥ 1, shown capped)", kind="envelope")
+        )
+    return traces
+
+
+def _band(result: MWEMResult, values: np.ndarray, name: str) -> list[go.Scatter]:
+    t = np.arange(1, values.shape[1] + 1)
+    idx = downsample_index(t.size)
+    lo, hi = np.quantile(values[:, idx], [0.1, 0.9], axis=0)
+    mean = values[:, idx].mean(axis=0)
+    return band_traces(t[idx], mean, lo, hi, name=name, color=_COLOR[result.variant])
+
+
+def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = True) -> go.Figure:
+    """Max error over Q of each variant's output after t rounds (mean, 10–90% band) with its theorem curve."""
+    fig = go.Figure()
+    for r in results:
+        fig.add_traces(_band(r, r.error_by_round, r.label))
+    if show_bounds:
+        for r in results:
+            if r.variant in _BOUND_NAME:
+                t = np.arange(1, r.rounds + 1)
+                fig.add_traces(_bound_traces(t, r.theorem_bound(t), _BOUND_NAME[r.variant]))
+    fig.add_hline(y=1.0, line={"color": COLORS["reference"], "width": 1})
+    return apply_style(
+        fig, title="Max error over the query class", x_title="round t", y_title="max error over Q"
+    )
+
+
+def _sweep_figure(
+    x: np.ndarray,
+    errors: np.ndarray,
+    *,
+    name: str,
+    variant: str,
+    x_title: str,
+    title: str,
+    bound: np.ndarray | None,
+    bound_name: str,
+    log_x: bool,
+) -> go.Figure:
+    x = np.asarray(x, dtype=float)
+    errors = np.asarray(errors, dtype=float)
+    lo, hi = np.quantile(errors, [0.1, 0.9], axis=1)
+    fig = go.Figure(band_traces(x, errors.mean(axis=1), lo, hi, name=name, color=_COLOR[variant]))
+    if bound is not None:
+        fig.add_traces(_bound_traces(x, np.asarray(bound, dtype=float), bound_name))
+    return apply_style(fig, title=title, x_title=x_title, y_title="max error over Q", log_x=log_x)
+
+
+def error_vs_rounds_figure(
+    rounds: np.ndarray,
+    errors: np.ndarray,
+    *,
+    variant: str = "mwem",
+    bound: np.ndarray | None = None,
+    bound_name: str = "Thm 4.1 bound",
+) -> go.Figure:
+    """Final max error against the number of rounds T at fixed ε (the U-shape); ``errors`` is (len(T), trials)."""
+    return _sweep_figure(
+        rounds,
+        errors,
+        name="max error of the output",
+        variant=variant,
+        x_title="rounds T",
+        title="Error against T at fixed ε",
+        bound=bound,
+        bound_name=bound_name,
+        log_x=True,
+    )
+
+
+def error_vs_epsilon_figure(
+    epsilons: np.ndarray,
+    errors: np.ndarray,
+    *,
+    variant: str = "mwem",
+    bound: np.ndarray | None = None,
+    bound_name: str = "Thm 4.1 bound",
+) -> go.Figure:
+    """Final max error against the privacy budget ε at fixed T; ``errors`` is (len(ε), trials)."""
+    return _sweep_figure(
+        epsilons,
+        errors,
+        name="max error of the output",
+        variant=variant,
+        x_title="privacy budget ε",
+        title="Error against ε at fixed T",
+        bound=bound,
+        bound_name=bound_name,
+        log_x=True,
+    )
+
+
+def potential_figure(result: MWEMResult) -> go.Figure:
+    """Ψ_t = KL(D_B‖D_t) (band over trials), ln|X| and ln(1/σ), and Lemma E.3's two sides for trial 0."""
+    t = np.arange(result.rounds + 1)
+    lo, hi = np.quantile(result.psi, [0.1, 0.9], axis=0)
+    fig = go.Figure(
+        band_traces(
+            t,
+            result.psi.mean(axis=0),
+            lo,
+            hi,
+            name="Ψ_t = KL(D_B‖D_t)",
+            color=_COLOR[result.variant],
+        )
+    )
+    n_cells = int(np.prod(result.shape))
+    fig.add_trace(
+        theory_trace(
+            t[[0, -1]], np.full(2, np.log(n_cells)), name="ln|X| (Ψ₀ of a point mass)", kind="exact"
+        )
+    )
+    if result.sigma is not None:
+        fig.add_trace(
+            theory_trace(
+                t[[0, -1]],
+                np.full(2, float(bounds.mwem_potential_start_bound(result.sigma))),
+                name="Fact E.2: ln(1/σ)",
+                kind="exact",
+                color=COLORS["reference"],
+            )
+        )
+    if not np.all(np.isnan(result.lemma_rhs)):
+        bad = int((~result.lemma_holds).sum())
+        fig.add_trace(
+            go.Scatter(
+                x=t[1:],
+                y=result.lemma_lhs[0],
+                mode="markers",
+                marker={"color": _COLOR[result.variant], "size": 7},
+                name="Ψ_{t−1} − Ψ_t (trial 0)",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=t[1:],
+                y=result.lemma_rhs[0],
+                mode="markers",
+                marker={"color": COLORS["bound"], "symbol": "line-ew-open", "size": 12},
+                name=f"Lemma E.3 lower bound ({bad} violations in all trials)",
+            )
+        )
+    return apply_style(
+        fig, title="Potential and Lemma E.3", x_title="round t", y_title="KL divergence (nats)"
+    )
+
+
+def selection_figure(result: MWEMResult) -> go.Figure:
+    """Trial 0's selected query each round: its true value, synthetic value and noisy measurement."""
+    t = np.arange(1, result.rounds + 1)
+    fig = go.Figure()
+    for key, name, color in [
+        ("selected_true", "q_t(D_B), true", COLORS["truth"]),
+        ("selected_synthetic", "q_t(D_{t−1}), synthetic", COLORS["synthetic"]),
+        ("measurement", "m_t, noisy measurement", _COLOR[result.variant]),
+    ]:
+        y = getattr(result, key)[0]
+        if not np.all(np.isnan(y)):
+            fig.add_trace(
+                go.Scatter(x=t, y=y, mode="markers+lines", name=name, line={"color": color})
+            )
+    return apply_style(
+        fig, title="Selected query each round", x_title="round t", y_title="answer (fraction of n)"
+    )
+
+
+def histogram_figure(result: MWEMResult) -> go.Figure:
+    """True vs synthetic distribution over the cells (trial 0), with a play button and a round slider."""
+    cells = np.arange(result.snapshots_iterate.shape[1])
+    idx = downsample_index(cells.size, log=False)
+    truth = result.true_hist.ravel()[idx]
+
+    def traces(k: int) -> list[go.Scatter]:
+        return [
+            go.Scatter(
+                x=cells[idx],
+                y=truth,
+                mode="lines",
+                name="true D_B",
+                line={"color": COLORS["truth"], "width": 3},
+            ),
+            go.Scatter(
+                x=cells[idx],
+                y=result.snapshots_output[k][idx],
+                mode="lines",
+                name="released (average so far)"
+                if "last" not in result.label
+                else "released (last iterate)",
+                line={"color": COLORS["synthetic"], "width": 3},
+            ),
+            go.Scatter(
+                x=cells[idx],
+                y=result.snapshots_iterate[k][idx],
+                mode="lines",
+                name="iterate D_t",
+                line={"color": _COLOR[result.variant], "width": 1.5, "dash": "dot"},
+            ),
+        ]
+
+    rounds = result.snapshot_rounds
+    frames = [go.Frame(data=traces(k), name=str(int(r))) for k, r in enumerate(rounds)]
+    last = len(rounds) - 1
+    fig = go.Figure(data=traces(last), frames=frames)
+    fig.update_layout(
+        updatemenus=[
+            {
+                "type": "buttons",
+                "showactive": False,
+                "x": 0,
+                "y": -0.25,
+                "xanchor": "left",
+                "buttons": [
+                    {
+                        "label": "▶ play",
+                        "method": "animate",
+                        "args": [None, {"frame": {"duration": 300}, "fromcurrent": True}],
+                    },
+                    {
+                        "label": "❚❚ pause",
+                        "method": "animate",
+                        "args": [[None], {"mode": "immediate"}],
+                    },
+                ],
+            }
+        ],
+        sliders=[
+            {
+                "active": last,
+                "currentvalue": {"prefix": "round t = "},
+                "x": 0.2,
+                "len": 0.8,
+                "y": -0.2,
+                "steps": [
+                    {
+                        "label": str(int(r)),
+                        "method": "animate",
+                        "args": [[str(int(r))], {"mode": "immediate"}],
+                    }
+                    for r in rounds
+                ],
+            }
+        ],
+    )
+    return apply_style(
+        fig,
+        title="True and synthetic distributions",
+        x_title="cell x" if len(result.shape) == 1 else "cell x (flattened table)",
+        y_title="mass D(x)",
+        height=520,
+    )
+
+
+def ledger_figure(result: MWEMResult) -> go.Figure:
+    """Cumulative ε spent over the releases, by mechanism, reaching the budget ε exactly."""
+    df = result.ledger.to_frame()
+    fig = go.Figure()
+    pos = np.arange(1, len(df) + 1)
+    idx = downsample_index(len(df), log=False)
+    fig.add_trace(
+        go.Scatter(
+            x=pos[idx],
+            y=df["cumulative_epsilon"].to_numpy()[idx],
+            mode="lines",
+            name="cumulative ε",
+            line={"color": _COLOR[result.variant], "width": 3, "shape": "hv"},
+        )
+    )
+    fig.add_trace(
+        theory_trace(
+            pos[[0, -1]],
+            np.full(2, result.epsilon),
+            name=f"budget ε = {result.epsilon:g}",
+            kind="exact",
+        )
+    )
+    return apply_style(
+        fig,
+        title="Privacy ledger",
+        x_title="release (selection, measurement per round)",
+        y_title="ε spent so far",
+    )
+
+
+def off_cover_figure(
+    projected: MWEMResult,
+    unprojected: MWEMResult,
+    probe: BoxQueries,
+    *,
+    probe_name: str = "narrow intervals",
+) -> go.Figure:
+    """Release error on an off-cover probe class: Projected Smooth MWEM against the unprojected release."""
+    fig = go.Figure()
+    for r in (unprojected, projected):
+        e = r.release_error(probe)
+        fig.add_trace(
+            go.Box(
+                y=e,
+                name=VARIANTS_SHORT[r.variant],
+                marker={"color": _COLOR[r.variant]},
+                boxpoints="all",
+            )
+        )
+    return apply_style(
+        fig,
+        title=f"Off-cover probe: {probe_name}",
+        x_title="released distribution",
+        y_title="max error on the probe",
+    )
+
+
+VARIANTS_SHORT = {
+    "mwem": "MWEM",
+    "notes": "notes MWEM",
+    "smooth": "Smooth (unprojected)",
+    "projected": "Projected",
+}
+
+
+def max_density_figure(results: Sequence[MWEMResult]) -> go.Figure:
+    """max_x D_t(x)·N per round against the smoothness cap 1/σ (the projected run never exceeds it)."""
+    fig = go.Figure()
+    sigmas = set()
+    for r in results:
+        fig.add_traces(_band(r, r.max_density, VARIANTS_SHORT[r.variant]))
+        if r.sigma is not None:
+            sigmas.add(r.sigma)
+    t_max = max(r.rounds for r in results)
+    for s in sorted(sigmas):
+        fig.add_trace(
+            theory_trace(
+                np.array([1, t_max]), np.full(2, 1 / s), name=f"cap 1/σ = {1 / s:g}", kind="exact"
+            )
+        )
+    return apply_style(
+        fig,
+        title="How smooth is the synthetic data?",
+        x_title="round t",
+        y_title="max_x D_t(x)·N",
+        log_y=True,
+    )

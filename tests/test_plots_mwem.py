@@ -1,0 +1,83 @@
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from smoothviz import bounds
+from smoothviz import mwem as M
+from smoothviz.plots import mwem as P
+
+
+@pytest.fixture(scope="module")
+def runs():
+    h = np.zeros(128)
+    h[20:52] = 1_000 / 32  # exactly 1/4-smooth
+    q = M.intervals(128, step=4)
+    kw = {"epsilon": 1.0, "rounds": 12, "trials": 3, "rng": 0}
+    return {
+        "mwem": M.mwem(h, q, **kw),
+        "smooth": M.smooth_mwem(h, q, sigma=0.25, gamma=0.05, **kw),
+        "projected": M.projected_smooth_mwem(h, q, sigma=0.25, gamma=0.05, **kw),
+        "notes": M.mwem_notes(h, q, **kw),
+    }
+
+
+def names(fig):
+    return [t.name for t in fig.data]
+
+
+def test_error_by_round_has_bands_and_vacuous_bound(runs):
+    fig = P.error_by_round_figure([runs["mwem"], runs["projected"]])
+    assert isinstance(fig, go.Figure)
+    ns = names(fig)
+    assert runs["mwem"].label in ns
+    assert any(n.startswith("Thm 4.1 bound") for n in ns)
+    # n = 1000: the bounds are vacuous, and the figure says so
+    assert any("vacuous" in n for n in ns)
+    assert fig.layout.xaxis.title.text == "round t"
+    assert fig.layout.yaxis.title.text == "max error over Q"
+    assert not any(isinstance(t, go.Scattergl) for t in fig.data)
+
+
+def test_sweeps():
+    t = np.array([2, 5, 10, 20])
+    err = np.random.default_rng(0).random((4, 5))
+    b = bounds.mwem_thm41_bound(1e6, t, 1.0, 128, 500)
+    fig = P.error_vs_rounds_figure(t, err, bound=b)
+    assert fig.layout.xaxis.title.text == "rounds T"
+    assert "max error of the output" in names(fig)
+    assert "Thm 4.1 bound (T-round run)" in names(fig)
+    fig = P.error_vs_epsilon_figure(np.array([0.1, 1, 10]), err[:3])
+    assert fig.layout.xaxis.title.text == "privacy budget ε"
+
+
+def test_potential_figure(runs):
+    fig = P.potential_figure(runs["projected"])
+    ns = names(fig)
+    assert "Ψ_t = KL(D_B‖D_t)" in ns
+    assert "Fact E.2: ln(1/σ)" in ns
+    assert any(n.startswith("Lemma E.3 lower bound (0 violations") for n in ns)
+    fig = P.potential_figure(runs["notes"])
+    assert not any(n.startswith("Lemma E.3") for n in names(fig))
+
+
+def test_histogram_figure_has_frames_for_play(runs):
+    r = runs["mwem"]
+    fig = P.histogram_figure(r)
+    assert len(fig.frames) == len(r.snapshot_rounds)
+    assert names(fig) == ["true D_B", "released (average so far)", "iterate D_t"]
+    assert fig.layout.sliders[0].currentvalue.prefix == "round t = "
+
+
+def test_selection_ledger_density_offcover(runs):
+    fig = P.selection_figure(runs["mwem"])
+    assert "m_t, noisy measurement" in names(fig)
+    fig = P.selection_figure(runs["notes"])
+    assert "m_t, noisy measurement" not in names(fig)
+    fig = P.ledger_figure(runs["mwem"])
+    assert fig.data[0].y[-1] == pytest.approx(1.0)
+    assert "budget ε = 1" in names(fig)
+    fig = P.max_density_figure([runs["smooth"], runs["projected"]])
+    assert "cap 1/σ = 4" in names(fig)
+    assert fig.layout.yaxis.title.text == "max_x D_t(x)·N"
+    fig = P.off_cover_figure(runs["projected"], runs["smooth"], M.intervals(128, step=1))
+    assert names(fig) == ["Smooth (unprojected)", "Projected"]
