@@ -8,6 +8,7 @@ from smoothviz.mwem import VARIANTS
 from smoothviz.plots import mwem_page as figures
 
 PAGE = "mwem"
+SHORT = {"mwem": "MWEM", "smooth": "Smooth MWEM", "projected": "Projected"}
 T_GRID = (2, 4, 8, 16, 32, 64, 128)
 EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 SIGMA_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
@@ -147,16 +148,16 @@ except (
 
 hist, res, summary = ex.hist, ex.results, ex.summary().set_index("variant")
 detail = res[p["variant"]]
-for note in hist.messages:
+for note in (f"Data: {hist.source}.", *hist.messages):
     st.caption(note)
 ui.metrics(
     {
-        f"{E.COMPARED[i].capitalize()}: max error": (
+        f"{SHORT[v]}: max error": (
             f"{summary.loc[v, 'max_error_mean']:.3f}",
             f"mean over {p['trials']} trial(s); theorem bound {summary.loc[v, 'bound']:.2f}"
             + (" (vacuous)" if summary.loc[v, "bound_vacuous"] else ""),
         )
-        for i, v in enumerate(E.COMPARED)
+        for v in E.COMPARED
     }
     | {"data: max D_B·N": (f"{hist.density_ratio:.2f}", f"σ-smooth for σ ≤ {hist.smoothness:.3g}")}
 )

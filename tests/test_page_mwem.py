@@ -1,0 +1,177 @@
+"""AppTest of the MWEM page: defaults, interaction, shared and hostile links, reproduce, uploads."""
+
+from __future__ import annotations
+
+import pytest
+
+from smoothviz import data
+from smoothviz import mwem_experiments as E
+from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
+
+SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
+LABELS = ("MWEM: max error", "Smooth MWEM: max error", "Projected: max error")
+
+
+def page_errors(at) -> tuple[str, ...]:
+    values = metric_values(at)
+    return tuple(values[k] for k in LABELS)
+
+
+def expected_errors(ex: E.Experiment) -> tuple[str, ...]:
+    s = ex.summary().set_index("variant")
+    return tuple(f"{s.loc[v, 'max_error_mean']:.3f}" for v in E.COMPARED)
+
+
+def test_defaults_render_every_view():
+    at = run_page("mwem")
+    assert not at.exception
+    assert not at.warning
+    assert not at.error
+    ids = [c.proto.id for c in at.get("plotly_chart")]
+    assert len(ids) == 9  # error by round, vs T, vs ε, Ψ, Lemma E.3, player, rounds, probe, density
+    assert set(metric_values(at)) == {*LABELS, "data: max D_B·N"}
+    text = " ".join(m.value for m in at.markdown)
+    assert "Total spent: **ε = 1**" in text
+    assert "Theory: Thm 4.1" in text
+    assert any("not a hardened production release" in c.value for c in at.caption)
+    assert any("samples from a σ-smooth bump" in c.value for c in at.caption)
+    assert len(at.dataframe) >= 1  # the ledger (the "Show data" tables are in expanders too)
+
+
+def test_moving_t_changes_numbers_and_url():
+    at = run_page("mwem", SMALL)
+    before = page_errors(at)
+    at.select_slider(key="mwem.T").set_value(50).run()
+    assert not at.exception
+    assert page_errors(at) != before
+    assert str(at.query_params["T"]).strip("[]'") == "50"
+
+
+def test_shared_link_reproduces_its_metrics():
+    link = {
+        "data": "exact",
+        "N": "64",
+        "n": "1000",
+        "sigma": "0.25",
+        "T": "10",
+        "seed": "3",
+        "trials": "2",
+        "queries": "intervals",
+        "variant": "smooth",
+    }
+    at = run_page("mwem", link)
+    assert not at.exception
+    assert not at.warning
+    ex = E.run_experiment(
+        "exact",
+        64,
+        n=1000,
+        sigma=0.25,
+        epsilon=1.0,
+        rounds=10,
+        queries="intervals",
+        trials=2,
+        seed=3,
+    )
+    assert page_errors(at) == expected_errors(ex)
+    assert page_errors(run_page("mwem", link)) == page_errors(at)
+
+
+@pytest.mark.parametrize(
+    ("query", "fragment"),
+    [
+        ({"N": "1e9"}, "`N` = `1e9` is outside"),
+        ({"data": "<script>"}, "`data`"),
+        ({"sigma": "nan"}, "`sigma` = `nan` is not a finite number"),
+        ({"epsilon": "-3"}, "`epsilon`"),
+        ({"variant": "notes"}, "`variant`"),
+        ({"foo": "bar"}, "Unknown link parameter `foo`"),
+    ],
+)
+def test_hostile_links_warn_and_never_raise(query, fragment):
+    at = run_page("mwem", {**SMALL, **query})
+    assert not at.exception
+    assert at.warning
+    assert fragment in at.warning[0].value
+    assert at.get("plotly_chart")
+
+
+def test_reproduce_snippet_matches_the_page():
+    link = {**SMALL, "data": "mixture", "sigma": "0.2", "seed": "7", "epsilon": "3"}
+    at = run_page("mwem", link)
+    ns = exec_snippet(reproduce_code(at))
+    assert page_errors(at) == expected_errors(ns["ex"])
+
+
+def test_bundled_dataset_page():
+    at = run_page("mwem", {**SMALL, "data": "iris"})
+    assert not at.exception
+    assert any("petal_length ∈ [0, 8] cm" in c.value for c in at.caption)
+
+
+def test_impossible_exact_setting_is_a_message_not_a_traceback():
+    at = run_page("mwem", {**SMALL, "data": "exact", "sigma": "1", "n": "1000", "N": "48"})
+    assert not at.exception
+    assert at.error
+    assert "no integer histogram" in at.error[0].value
+
+
+def upload(payload: bytes):
+    at = run_page("mwem", {**SMALL, "data": "upload"})
+    assert not at.exception
+    assert any("Upload a CSV" in i.value for i in at.info)
+    at.number_input(key="mwem.upload_low").set_value(0.0)
+    at.number_input(key="mwem.upload_high").set_value(10.0)
+    at.file_uploader(key="mwem.upload").set_value(("mine.csv", payload, "text/csv"))
+    at.run()
+    return at
+
+
+def test_good_upload_bins_on_the_declared_domain_and_reports_drops():
+    payload = (
+        b"name,v\n" + b"".join(f"r{i},{i % 12}\n".encode() for i in range(300)) + b"x,\nz,abc\n"
+    )
+    at = upload(payload)
+    assert not at.exception
+    assert not at.error
+    captions = " ".join(c.value for c in at.caption)
+    assert "v ∈ [0, 10] in 32 bins" in captions
+    assert "25 row(s) outside the declared domain were dropped" in captions  # the 25 elevens
+    assert "1 row(s) with a blank or NaN value" in captions
+    assert "1 row(s) with a non-numeric value" in captions
+    domain = data.Domain(names=("value",), low=(0.0,), high=(10.0,), bins=(32,))
+    hist = data.parse_csv(payload, domain)
+    ex = E.run_experiment(
+        "upload",
+        32,
+        n=1000,
+        sigma=0.1,
+        epsilon=1.0,
+        rounds=8,
+        trials=1,
+        seed=0,
+        upload=payload,
+        low=0.0,
+        high=10.0,
+    )
+    assert ex.hist.n == hist.n == 275  # 300 numeric rows minus the 25 elevens
+    assert page_errors(at) == expected_errors(ex)
+    assert "upload=open" in reproduce_code(at)
+
+
+@pytest.mark.parametrize(
+    ("payload", "fragment"),
+    [
+        (b"", "The file is empty"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
+        ("v\ncafé\n1\n".encode("latin-1"), "not UTF-8"),
+        (b"name,city\nbob,paris\n", "numeric column"),
+        (b"v\n" + b"1\n" * (data.MAX_UPLOAD_BYTES // 2 + 1), "limit is 5.0 MB"),
+        (b"v\n50\n60\n", "No record fell inside the declared domain"),
+    ],
+)
+def test_bad_uploads_show_a_message(payload, fragment):
+    at = upload(payload)
+    assert not at.exception
+    assert at.error
+    assert fragment in at.error[0].value
