@@ -902,3 +902,34 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
             "threshold_cover": cover,
         }
     )
+
+
+def example_hypothesis(cls: str, position: float, *, width: float, k: int = 2) -> np.ndarray:
+    """One member of the class placed by two numbers, as a page's sliders pick it.
+
+    ``thresholds``: b = position. ``intervals`` and ``symdiff``: (position, min(1, position + width)).
+    ``union``: k intervals of width width/k, the j-th inside [j/k, (j+1)/k) at relative offset
+    position·(1 − width).
+    ``intersection``: k nested intervals around [position, position + width], whose intersection
+    is that interval.
+
+    Raises:
+        ValueError: on an unknown class or a position / width outside [0, 1].
+    """
+    _check_class(cls, k)
+    for name, val in (("position", position), ("width", width)):
+        if not (np.isfinite(val) and 0 <= val <= 1):
+            raise ValueError(f"`{name}` must be in [0, 1], got {val}")
+    end = min(1.0, position + width)
+    if cls == "thresholds":
+        return np.array([position])
+    if cls in ("intervals", "symdiff"):
+        return np.array([position, end])
+    j = np.arange(k)
+    if cls == "union":
+        a = (j + position * (1.0 - width)) / k
+        b = a + width / k
+    else:
+        a = np.clip(position - j * 0.02, 0.0, 1.0)
+        b = np.clip(end + j * 0.02, 0.0, 1.0)
+    return np.stack([a, b], axis=1).ravel()

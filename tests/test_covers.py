@@ -349,3 +349,19 @@ def test_size_table_matches_constructions(cls, k):
     assert table["threshold_cover"].notna().all() == (cls == "thresholds")
     with pytest.raises(ValueError, match="`eps`"):
         cv.bracketing_sizes(cls, [0.1, 0.0], k=k)
+
+
+@pytest.mark.parametrize("cls", cv.CLASSES)
+def test_example_hypothesis(cls):
+    params = cv.example_hypothesis(cls, 0.3, width=0.4, k=3)
+    sets = cv.hypothesis_sets(cls, params, k=3)
+    x = np.linspace(0, 1, 1001)
+    inside = cv.indicator(sets, x)[0]
+    if cls == "thresholds":
+        np.testing.assert_array_equal(inside, x >= 0.3)
+    elif cls != "union":
+        np.testing.assert_array_equal(inside, (x >= 0.3) & (x < 0.7))
+    else:
+        assert inside.mean() == pytest.approx(0.4, abs=0.01)
+    with pytest.raises(ValueError, match="`position`"):
+        cv.example_hypothesis(cls, 1.5, width=0.1)
