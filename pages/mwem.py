@@ -5,9 +5,15 @@ import streamlit as st
 from smoothviz import bounds, data, ui
 from smoothviz import mwem_experiments as E
 from smoothviz.mwem import VARIANTS
-from smoothviz.plots import mwem_page as figures
+from smoothviz.plots import mwem as figures
+from smoothviz.plots import mwem_page as extra
 
 PAGE = "mwem"
+BOUND_NAME = {
+    "mwem": "Thm 4.1 bound",
+    "smooth": "Thm 4.2 bound",
+    "projected": "Thm 4.3 (App. F) bound",
+}
 SHORT = {"mwem": "MWEM", "smooth": "Smooth MWEM", "projected": "Projected"}
 T_GRID = (2, 4, 8, 16, 32, 64, 128)
 EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
@@ -166,7 +172,7 @@ setting = (
     f"σ = {p['sigma']:g}, |Q| = {len(ex.queries):,}, {p['trials']} trial(s), seed {p['seed']}"
 )
 ui.chart(
-    figures.error_by_round_figure(res),
+    figures.error_by_round_figure(list(res.values())),
     key="error_by_round",
     data=ex.to_frame(),
     caption=f"Max error of the released D̄ after each round ({setting}); dashed: each theorem at T, "
@@ -175,7 +181,13 @@ ui.chart(
 left, right = st.columns(2)
 with left:
     ui.chart(
-        figures.sweep_figure(by_t),
+        figures.error_vs_rounds_figure(
+            by_t.values,
+            by_t.error[0],
+            variant=p["variant"],
+            bound=by_t.bound[0],
+            bound_name=BOUND_NAME[p["variant"]],
+        ),
         key="error_vs_T",
         data=by_t.to_frame(),
         caption=f"{VARIANTS[p['variant']]}: final error against T at ε = {p['epsilon']:g} (the U: "
@@ -184,11 +196,18 @@ with left:
     )
 with right:
     ui.chart(
-        figures.sweep_figure(by_eps),
+        figures.error_vs_epsilon_figure(
+            by_eps.values,
+            by_eps.error[0],
+            variant=p["variant"],
+            bound=by_eps.bound[0],
+            bound_name=BOUND_NAME[p["variant"]],
+        ),
         key="error_vs_epsilon",
         data=by_eps.to_frame(),
         caption=f"{VARIANTS[p['variant']]}: final error against ε at T = {p['T']}.",
     )
+ok = int(detail.lemma_holds.sum())
 left, right = st.columns(2)
 with left:
     ui.chart(
@@ -196,19 +215,19 @@ with left:
         key="potential",
         data=detail.to_frame(),
         caption=f"Ψ_t = KL(D_B‖D_t) ({VARIANTS[p['variant']]}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} "
-        f"≤ ln N = {bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0.",
+        f"≤ ln N = {bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
+        f"(m_t clipped to [0, 1]) held in {ok} of {detail.lemma_holds.size} rounds over all trials.",
     )
 with right:
-    ok = int(detail.lemma_holds.sum())
     ui.chart(
-        figures.lemma_figure(detail),
-        key="lemma",
+        figures.selection_figure(detail),
+        key="rounds",
         data=detail.to_frame(),
-        caption=f"Lemma E.3 per round (trial 1), m_t clipped to [0, 1]: it held in {ok} of "
-        f"{detail.lemma_holds.size} rounds over all trials.",
+        caption="Each round's selected query (trial 1): true answer, synthetic answer before the update, "
+        f"and the noisy measurement (Laplace scale 2T/(εn) = {2 * p['T'] / (p['epsilon'] * hist.n):.2g}).",
     )
 ui.chart(
-    figures.histogram_player_figure(detail, hist.domain.centers()),
+    figures.histogram_figure(detail),
     key="histograms",
     data=detail.histogram_frame(),
     caption="Press ▶ or drag the slider: true histogram and the released D̄ (average of the iterates "
@@ -217,22 +236,27 @@ ui.chart(
 left, right = st.columns(2)
 with left:
     ui.chart(
-        figures.rounds_figure(detail),
-        key="rounds",
-        data=detail.to_frame(),
-        caption="Each round's selected query: true answer, synthetic answer before the update, and "
-        f"the noisy measurement (Laplace scale 2T/(εn) = {2 * p['T'] / (p['epsilon'] * hist.n):.2g}).",
+        figures.ledger_figure(detail),
+        key="ledger",
+        data=detail.ledger.to_frame(),
+        caption=f"ε spent release by release ({VARIANTS[p['variant']]}); it reaches the budget "
+        f"ε = {p['epsilon']:g} exactly.",
     )
 with right:
     ui.chart(
-        figures.probe_figure(ex.probe_widths, ex.probe_error),
+        figures.off_cover_figure(
+            res["projected"],
+            res["smooth"],
+            E.probe_intervals(hist.size, width=2),
+            probe_name="intervals of width 2 cells",
+        ),
         key="probe",
         data=ex.summary(),
-        caption="Off-cover probe: error of each released D̄ on all narrow intervals of a given width "
-        "(queries outside the selection class).",
+        caption="Off-cover probe: error of each released D̄ (one point per trial) on every interval of "
+        "width 2 cells, queries outside the selection class.",
     )
 ui.chart(
-    figures.density_figure(density),
+    extra.density_figure(density),
     key="density",
     data=density.to_frame(),
     caption="max_x D̄(x)·N of Smooth and Projected Smooth MWEM (band: min–max over trials) against "
