@@ -1,0 +1,69 @@
+"""Tests for the MWEM page's experiment assembly and its density figure."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smoothviz import mwem_experiments as E
+from smoothviz.plots.mwem_page import density_figure
+
+
+@pytest.fixture(scope="module")
+def setup():
+    hist = E.make_histogram("point", 32, n=500, sigma=0.25)
+    return hist, E.make_queries("thresholds", 32)
+
+
+def test_run_experiment_is_deterministic_and_lemma_holds():
+    a = E.run_experiment("bump", 32, n=500, sigma=0.2, epsilon=1.0, rounds=6, trials=2, seed=4)
+    b = E.run_experiment("bump", 32, n=500, sigma=0.2, epsilon=1.0, rounds=6, trials=2, seed=4)
+    assert a.summary().equals(b.summary())
+    assert a.summary()["lemma_e3_holds"].all()
+    assert set(a.probe_error) == set(E.COMPARED)
+    assert a.probe_error["mwem"].shape == (len(a.probe_widths), 2)
+
+
+def test_projection_keeps_the_release_under_the_cap(setup):
+    hist, q = setup
+    scan = E.density_scan(hist.counts, q, sigmas=[0.1, 0.5, 1.0], epsilon=5.0, rounds=20, rng=1)
+    proj = scan.max_density[scan.variants.index("projected")]
+    assert np.all(proj <= scan.cap[:, None] * (1 + 1e-9))  # D̄ stays σ-smooth: max D̄·N ≤ 1/σ
+    assert scan.data_density == pytest.approx(32.0)  # a point mass
+    fig = density_figure(scan)
+    names = [t.name for t in fig.data]
+    assert "cap 1/σ (σ-smooth)" in names
+    assert fig.layout.xaxis.title.text == "1/σ"
+
+
+def test_sweep_shapes_and_bounds(setup):
+    hist, q = setup
+    sw = E.sweep(
+        hist.counts,
+        q,
+        parameter="rounds",
+        values=[2, 8],
+        epsilon=1.0,
+        rounds=4,
+        sigma=0.25,
+        variants=("mwem",),
+        trials=2,
+        rng=0,
+    )
+    assert sw.error.shape == (1, 2, 2)
+    assert sw.best("mwem") in (2.0, 8.0)
+    assert len(sw.to_frame()) == 4
+    with pytest.raises(ValueError, match="`parameter`"):
+        E.sweep(hist.counts, q, parameter="sigma", values=[1], epsilon=1.0, rounds=4, sigma=0.25)
+    with pytest.raises(ValueError, match="`values`"):
+        E.sweep(hist.counts, q, parameter="rounds", values=[], epsilon=1.0, rounds=4, sigma=0.25)
+
+
+def test_queries_and_probe_validation():
+    assert len(E.make_queries("intervals", 1024)) <= E.MAX_INTERVALS
+    with pytest.raises(ValueError, match="`kind`"):
+        E.make_queries("circles", 16)
+    with pytest.raises(ValueError, match="`width`"):
+        E.probe_intervals(16, width=0)
+    with pytest.raises(ValueError, match="`source`"):
+        E.make_histogram("titanic", 16, n=10, sigma=0.5)
