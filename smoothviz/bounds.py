@@ -467,3 +467,192 @@ _register(
 def appb_nonadaptive_std(horizon: np.ndarray | float) -> np.ndarray:
     """1/(2√T), the standard deviation of the non-adaptive average in Appendix B."""
     return 0.5 / np.sqrt(np.asarray(horizon, dtype=float))
+
+
+# ----------------------------------------------------------------------------------------------
+# Regret: Hedge on a cover, MW vs FTL, perturbed leaders (E4, E6, E14)
+# ----------------------------------------------------------------------------------------------
+
+_register(
+    BoundInfo(
+        key="mw_regret_bound",
+        title="MW: 2√(T ln N)",
+        latex=r"\sum_{t=1}^T \langle p^t, c^t\rangle - \min_a \sum_{t=1}^T c^t_a \le 2\sqrt{T\ln N}",
+        source="papers/002, MW theorem (update (1−η)^c, η = √(ln N / T))",
+        kind="exact",
+        note="Holds on every cost sequence in [0,1]^N when η = √(ln N/T) ≤ 1/2 (T ≥ 4 ln N), for the "
+        "expected loss ⟨p_t, c_t⟩. Also holds for the exp(−ηc) update at η = √(8 ln N/T), whose "
+        "standard bound √(T ln N/2) is smaller.",
+    )
+)
+
+
+def mw_regret_bound(horizon: np.ndarray | float, n_experts: np.ndarray | float) -> np.ndarray:
+    """2√(T ln N): total regret of the lecture notes' MW at η = √(ln N / T) ≤ 1/2, on every sequence."""
+    return 2.0 * np.sqrt(np.asarray(horizon, dtype=float) * np.log(np.asarray(n_experts, dtype=float)))
+
+
+_register(
+    BoundInfo(
+        key="mw_regret_bound_eta",
+        title="MW at fixed η: ηt + ln N/η",
+        latex=r"\mathrm{Regret}_t \le \eta\,t + \frac{\ln N}{\eta}\ \ ((1-\eta)^c,\ \eta\le\tfrac12),"
+        r"\qquad \frac{\ln N}{\eta} + \frac{\eta t}{8}\ \ (e^{-\eta c})",
+        source="papers/002, proof of the MW theorem (Claims 1–2, with OPT ≤ t); the exp(−ηc) line is "
+        "the standard Hoeffding-lemma Hedge bound [standard, not in the papers]",
+        kind="exact",
+        note="Pathwise after every round t for a learning rate fixed in advance; equals 2√(T ln N) at "
+        "t = T, η = √(ln N/T).",
+    )
+)
+
+
+def mw_regret_bound_eta(
+    t: np.ndarray | float, n_experts: float, eta: float, *, update: str = "notes"
+) -> np.ndarray:
+    """ηt + ln N/η for (1−η)^c with η ≤ 1/2 (NaN above 1/2); ln N/η + ηt/8 for exp(−ηc)."""
+    t = np.asarray(t, dtype=float)
+    if update == "notes":
+        value = eta * t + np.log(n_experts) / eta
+        return np.where(eta <= 0.5, value, np.nan)
+    return np.log(n_experts) / eta + eta * t / 8.0
+
+
+_register(
+    BoundInfo(
+        key="thm31_envelope",
+        title="Thm 3.1 shape: 2√(T ln(T/σ))",
+        latex=r"\mathbb E[\mathrm{Regret}] \in O\big(\sqrt{d\,T\ln(T/\sigma)}\big)\quad"
+        r"\text{drawn as } 2\sqrt{d\,T\ln(T/\sigma)}",
+        source="papers/001, Theorem 3.1 (non-adaptive σ-smooth adversaries; garbled in the text, read "
+        "as √(dT ln(T/σ)), see REFERENCE.md §2.3)",
+        kind="envelope",
+        note="The paper gives only O(·); the constant 2 is our choice, matching MW's leading constant. "
+        "d = VC dimension (1 for thresholds). A trend, not a guarantee.",
+    )
+)
+
+
+def thm31_envelope(
+    horizon: np.ndarray | float, sigma: float, *, vc_dim: int = 1, constant: float = 2.0
+) -> np.ndarray:
+    """constant·√(d T ln(T/σ)): Theorem 3.1's O(·) shape with the chosen constant (default 2)."""
+    horizon = np.asarray(horizon, dtype=float)
+    return constant * np.sqrt(vc_dim * horizon * np.log(np.maximum(horizon / sigma, np.e)))
+
+
+_register(
+    BoundInfo(
+        key="thm33_envelope",
+        title="Thm 3.3 shape: 2√(T ln⌈4√T/σ⌉)",
+        latex=r"\mathbb E[\mathrm{Regret}] \in O\Big(\sqrt{T\ln N_{[\,]}\big(\mathcal H, U, "
+        r"\tfrac{\sigma}{4\sqrt T}\big)}\Big)\quad\text{drawn as } 2\sqrt{T\ln\lceil 4\sqrt T/\sigma\rceil}",
+        source="papers/001, Theorem 3.3 (adaptive σ-smooth adversaries); thresholds have "
+        "N_[](σ/(4√T)) = ⌈4√T/σ⌉ brackets",
+        kind="envelope",
+        note="The paper gives only O(·); the constant 2 is our choice, matching MW's leading constant. "
+        "A trend, not a guarantee.",
+    )
+)
+
+
+def thm33_envelope(
+    horizon: np.ndarray | float, sigma: float, *, constant: float = 2.0
+) -> np.ndarray:
+    """constant·√(T ln⌈4√T/σ⌉): Theorem 3.3's O(·) shape for thresholds with the chosen constant."""
+    horizon = np.asarray(horizon, dtype=float)
+    n = np.ceil(4.0 * np.sqrt(horizon) / sigma)
+    return constant * np.sqrt(horizon * np.log(np.maximum(n, 2.0)))
+
+
+_register(
+    BoundInfo(
+        key="smoothed_hedge_envelope",
+        title="MW bound + Lemma 3.2: 2√(T ln N) + 2√T + √(√T ln N)",
+        latex=r"\mathbb E[\mathrm{Regret}_{\mathcal H}] \le 2\sqrt{T\ln N} + 2\sqrt T + "
+        r"\sqrt{\sqrt T\,\ln N}",
+        source="derived in REFERENCE.md §4 E4: papers/002 MW bound on the cover plus the explicit "
+        "Lemma 3.2 bound (papers/000, App. C.2) on the most points in one cell, γ = σ/√T",
+        kind="expectation",
+        note="Not a theorem of the papers. Regret against the class ≤ regret against the cover + the "
+        "largest cell count (pathwise); the first ≤ 2√(T ln N) (MW, η = √(ln N/T) ≤ 1/2), the second "
+        "has mean ≤ 2Tγ/σ + √(T(γ/σ) ln N) = 2√T + √(√T ln N) for adaptive σ-smooth adversaries, "
+        "valid when √T ≥ ln N.",
+    )
+)
+
+
+def smoothed_hedge_envelope(horizon: np.ndarray | float, n_experts: float) -> np.ndarray:
+    """2√(T ln N) + 2√T + √(√T ln N): mean regret of MW on a σ/√T-cover vs σ-smooth adversaries."""
+    horizon = np.asarray(horizon, dtype=float)
+    log_n = np.log(n_experts)
+    return 2.0 * np.sqrt(horizon * log_n) + 2.0 * np.sqrt(horizon) + np.sqrt(np.sqrt(horizon) * log_n)
+
+
+_register(
+    BoundInfo(
+        key="ftl_alternating_regret",
+        title="FTL on alternating costs: ⌈T/2⌉",
+        latex=r"\mathrm{Regret}_{\mathrm{FTL}}(T) = \lceil T/2\rceil",
+        source="papers/002, FTL counterexample (exact count derived in REFERENCE.md §3.2)",
+        kind="exact",
+        note="Costs (1,0), (0,1), (1,0), …; ties broken to the lowest index. FTL pays every round, the "
+        "best action ⌊T/2⌋.",
+    )
+)
+
+
+def ftl_alternating_regret(horizon: np.ndarray | float) -> np.ndarray:
+    """⌈T/2⌉, Follow-the-Leader's exact regret on the alternating sequence."""
+    return np.ceil(np.asarray(horizon, dtype=float) / 2.0)
+
+
+_register(
+    BoundInfo(
+        key="laplace_expected_max_abs",
+        title="E‖Z‖∞ = b·H_k (Laplace)",
+        latex=r"\mathbb E\|Z\|_\infty = b\,H_k = b\sum_{i=1}^k \tfrac1i,\qquad Z_i \sim \mathrm{Lap}(b)",
+        source="REFERENCE.md §4 E14 [standard, not in the papers: |Lap(b)| ~ Exp(mean b), and the max of "
+        "k i.i.d. exponentials has mean b·H_k]",
+        kind="exact",
+        note="An identity for i.i.d. Laplace perturbations; for Gumbel the page integrates numerically.",
+    )
+)
+
+
+def laplace_expected_max_abs(k: np.ndarray | int, scale: np.ndarray | float) -> np.ndarray:
+    """b·H_k, the mean of the largest |Z_i| over k i.i.d. Laplace(b) perturbations."""
+    k_arr = np.atleast_1d(np.asarray(k, dtype=np.int64))
+    cums = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, k_arr.max() + 1))])
+    out = np.asarray(scale, dtype=float) * cums[k_arr]
+    return out.reshape(np.broadcast_shapes(np.shape(k), np.shape(scale))) if np.ndim(k) else out[0] if np.ndim(scale) == 0 else out
+
+
+_register(
+    BoundInfo(
+        key="ftpl_regret_bound",
+        title="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε + δ",
+        latex=r"R(T) \le \frac{(2+4\varepsilon)\,\mathbb E\|Z\|_\infty}{T} + 2\varepsilon + \delta",
+        source="papers/003, Theorem 13 (explicit constants from its proof, App. D)",
+        kind="expectation",
+        note="Expected average regret of Follow the Private Leader with an (ε, δ)-DP pERM, ε, δ ∈ (0,1) "
+        "(uses e^ε ≤ 1 + 2ε). For i.i.d. Laplace(b) or Gumbel(b) perturbations of cumulative losses in "
+        "[0,1] we use ε = 1/b, δ = 0 [standard, not in the papers: monotone scores, Dwork–Roth 3.9]; "
+        "drawn only where b > 1.",
+    )
+)
+
+
+def ftpl_regret_bound(
+    horizon: np.ndarray | float,
+    expected_max_abs: np.ndarray | float,
+    epsilon: np.ndarray | float,
+    *,
+    delta: float = 0.0,
+) -> np.ndarray:
+    """(2 + 4ε)E‖Z‖∞/T + 2ε + δ, NaN where ε ∉ (0, 1) (Theorem 13's hypothesis)."""
+    epsilon = np.asarray(epsilon, dtype=float)
+    value = (2.0 + 4.0 * epsilon) * np.asarray(expected_max_abs, dtype=float) / np.asarray(
+        horizon, dtype=float
+    ) + 2.0 * epsilon + delta
+    return np.where((epsilon > 0) & (epsilon < 1), value, np.nan)
