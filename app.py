@@ -4,7 +4,7 @@ import streamlit as st
 
 from smoothviz import ui
 
-st.set_page_config(page_title="smoothviz", page_icon="📈", layout="wide")
+st.set_page_config(page_title="smoothviz", page_icon=":material/insights:", layout="wide")
 
 
 def home() -> None:
@@ -42,9 +42,9 @@ O(·) shape with a chosen constant.
 
 
 PAGES = {
-    "": [st.Page(home, title="Home", icon="🏠", default=True)],
+    "": [st.Page(home, title="Home", icon=":material/home:", default=True)],
     "Online learning": [
-        st.Page("pages/thresholds.py", title="Thresholds: binary search vs adversaries", icon="🎯"),
+        st.Page("pages/thresholds.py", title="Thresholds: binary search vs adversaries", icon=":material/linear_scale:"),
     ],
 }
 TOUR = [

@@ -7,6 +7,7 @@ from smoothviz.plots import thresholds as figures
 from smoothviz.thresholds import (
     ADVERSARIES,
     COINS,
+    SHORT_NAMES,
     naive_float_worst_case,
     run_experiment,
     snapshot_rounds,
@@ -59,8 +60,8 @@ summary = result.summary().set_index("adversary")
 
 smoothed = [a for a in adversaries if a != "worst_case"]
 items = {
-    f"{ADVERSARIES[a]}: mistakes at T": (
-        f"{summary.loc[a, 'mistakes_mean']:,.1f}",
+    f"{SHORT_NAMES[a]}: mistakes at T": (
+        f"{summary.loc[a, 'mistakes_mean']:,.{0 if a == 'worst_case' else 1}f}",
         "exact, deterministic" if a == "worst_case" else f"mean over {trials} trials",
     )
     for a in adversaries
@@ -69,7 +70,7 @@ if "worst_case" in adversaries and smoothed:
     ratio = summary.loc["worst_case", "mistakes_mean"] / max(
         summary.loc[smoothed[0], "mistakes_mean"], 1e-9
     )
-    items["worst case ÷ smoothed"] = (f"{ratio:,.0f}×", f"against {ADVERSARIES[smoothed[0]]}")
+    items["worst case ÷ smoothed"] = (f"{ratio:,.0f}×", f"against the {ADVERSARIES[smoothed[0]]}")
 if smoothed:
     first = summary.loc[smoothed[0], "first_round_width_below_sigma"]
     items["width < σ from round"] = (
@@ -90,31 +91,22 @@ ui.chart(
     ),
     data=frame,
 )
-left, right = st.columns(2)
-with left:
-    ui.chart(
-        figures.width_figure(result),
-        key="width",
-        caption=f"log₂ of the version-space width (median, 10–90% band); dashed at σ = {sigma:g}. "
-        "The worst case halves it every round.",
-        data=frame[["adversary", "round", "log2_width_median", "log2_width_p10", "log2_width_p90"]],
-    )
-with right:
-    ui.chart(
-        figures.hit_probability_figure(result),
-        key="hit",
-        caption="Largest chance a density-1/σ adversary has of landing in the version space at round t: "
-        "min(1, width/σ). The worst case uses a point mass: always 1.",
-        data=frame[
-            [
-                "adversary",
-                "round",
-                "hit_probability_mean",
-                "hit_probability_p10",
-                "hit_probability_p90",
-            ]
-        ],
-    )
+ui.chart(
+    figures.width_figure(result),
+    key="width",
+    caption=f"log₂ of the version-space width (median, 10–90% band); dashed at σ = {sigma:g}. "
+    "The worst case halves it every round.",
+    data=frame[["adversary", "round", "log2_width_median", "log2_width_p10", "log2_width_p90"]],
+)
+ui.chart(
+    figures.hit_probability_figure(result),
+    key="hit",
+    caption="Largest chance a density-1/σ adversary has of landing in the version space at round t: "
+    "min(1, width/σ). The worst case uses a point mass: always 1.",
+    data=frame[
+        ["adversary", "round", "hit_probability_mean", "hit_probability_p10", "hit_probability_p90"]
+    ],
+)
 
 shown = p["show"] if p["show"] in adversaries else adversaries[0]
 run = result.runs[shown]

@@ -37,6 +37,12 @@ ADVERSARIES: dict[str, str] = {
     "smoothed_adaptive": "σ-smoothed adaptive window",
     "smoothed_perturbed": "σ-perturbed worst case",
 }
+#: short names for metric labels.
+SHORT_NAMES: dict[str, str] = {
+    "worst_case": "worst case",
+    "smoothed_adaptive": "σ-window",
+    "smoothed_perturbed": "σ-perturbed",
+}
 #: whose coins drive each adversary (shown on the page).
 COINS: dict[str, str] = {
     "worst_case": "none (deterministic)",

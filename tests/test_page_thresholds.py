@@ -9,7 +9,7 @@ from smoothviz.thresholds import run_experiment
 from tests.apptest_helpers import ROOT, exec_snippet, metric_values, reproduce_code, run_page
 
 WORST = "worst case: mistakes at T"
-ADAPTIVE = "σ-smoothed adaptive window: mistakes at T"
+ADAPTIVE = "σ-window: mistakes at T"
 
 
 def test_defaults_render_without_exception():
@@ -17,7 +17,7 @@ def test_defaults_render_without_exception():
     assert not at.exception
     assert not at.warning  # nothing wrong with an empty link
     values = metric_values(at)
-    assert values[WORST] == "1,000.0"
+    assert values[WORST] == "1,000"
     assert float(values[ADAPTIVE]) < 20
     assert at.query_params["sigma"] == ["0.01"] or at.query_params["sigma"] == "0.01"
     charts = at.get("plotly_chart")
@@ -42,7 +42,7 @@ def test_shared_link_reproduces_its_metrics():
     assert not at.warning
     expected = run_experiment(0.01, 5000, trials=50, seed=3).summary().set_index("adversary")
     values = metric_values(at)
-    assert values[WORST] == "5,000.0"
+    assert values[WORST] == "5,000"
     assert values[ADAPTIVE] == f"{expected.loc['smoothed_adaptive', 'mistakes_mean']:,.1f}"
     again = run_page("thresholds", {"sigma": "0.01", "T": "5000", "seed": "3"})
     assert metric_values(again) == values
@@ -75,7 +75,7 @@ def test_reproduce_snippet_matches_the_page():
     summary = namespace["result"].summary().set_index("adversary")
     values = metric_values(at)
     assert values[ADAPTIVE] == f"{summary.loc['smoothed_adaptive', 'mistakes_mean']:,.1f}"
-    assert values[WORST] == f"{summary.loc['worst_case', 'mistakes_mean']:,.1f}"
+    assert values[WORST] == f"{summary.loc['worst_case', 'mistakes_mean']:,.0f}"
 
 
 def test_only_one_adversary_and_an_off_grid_value():
@@ -83,7 +83,7 @@ def test_only_one_adversary_and_an_off_grid_value():
     assert not at.exception
     assert not at.warning
     assert list(metric_values(at)) == [
-        "σ-perturbed worst case: mistakes at T",
+        "σ-perturbed: mistakes at T",
         "width < σ from round",
     ]
     assert at.select_slider(key="thresholds.sigma").value == 0.0123

@@ -90,7 +90,8 @@ def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     fig.update_yaxes(range=[floor, 0.5])
     if "worst_case" in experiment.runs:
         fig.add_annotation(
-            x=np.log10(min(t[-1], max(2.0, -floor))),
+            x=0.99,
+            xref="paper",
             y=floor,
             text="worst case: width 2⁻ᵗ leaves the chart",
             showarrow=False,
@@ -218,7 +219,10 @@ def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> g
         )
     first_data, first = _frame_data(run, int(rounds[0]), seed)
     fig = go.Figure(data=first_data)
-    fig = apply_style(fig, title=_title(first), x_title="x", height=430)
+    fig = apply_style(fig, title=_title(first), height=430)
+    fig.update_layout(
+        legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}
+    )
     fig.update_xaxes(range=[-0.25, 1.25], zeroline=False)
     fig.update_yaxes(
         range=[-0.6, 1.6],

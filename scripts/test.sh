@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install everything (virtual environment, test tools, Debian's chromium if missing) and run every test:
+# lint, core, figures, pages (AppTest) and the headless-browser tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -r requirements-dev.txt
+.venv/bin/python -m pip install --quiet --no-deps -e .
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "Installing Debian's chromium for the browser tests..."
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/python -m pytest "$@"
