@@ -710,8 +710,34 @@ def _run(
     rows = np.arange(trials)
     unclipped = not clip_measurement
 
-    def mw_step(dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray) -> np.ndarray:
+    full = np.array(shape)
+
+    def table_axes(lo: np.ndarray, hi: np.ndarray) -> tuple[int, ...] | None:
+        # The cells of one trial's group form a full marginal table over these axes (fast path), else None.
+        axes = tuple(int(a) for a in np.flatnonzero(np.any((lo != 0) | (hi != full), axis=0)))
+        if not axes or np.any(hi[:, axes] - lo[:, axes] != 1):
+            return None
+        if lo.shape[0] != math.prod(shape[a] for a in axes):
+            return None
+        return axes
+
+    def mw_step(
+        dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray, axes: list | None = None
+    ) -> np.ndarray:
         # lo/hi (trials, k, d), m (trials, k): D ∝ D·exp(Σ_c 1[c]·(m_c − q_c(D))/2), cells disjoint.
+        if measure_groups:
+            axes = axes or [table_axes(lo[i], hi[i]) for i in range(trials)]
+            if all(a is not None for a in axes):
+                new = np.empty_like(dist)
+                for i, ax in enumerate(axes):  # a marginal table: sum out, then broadcast back
+                    other = tuple(a for a in range(len(shape)) if a not in ax)
+                    cur = dist[i].sum(axis=other, keepdims=True)
+                    tab = np.zeros(cur.shape)
+                    pos = np.ravel_multi_index(lo[i][:, ax].T, tuple(shape[a] for a in ax))
+                    tab.reshape(-1)[pos] = m[i]
+                    new[i] = dist[i] * np.exp((tab - cur) / 2.0)
+                    new[i] /= new[i].sum()
+                return new
         box = BoxQueries(shape, lo.reshape(-1, len(shape)), hi.reshape(-1, len(shape)), "", 1)
         cur = box.answers(dist).reshape(trials, trials, -1)[rows, rows]
         new = dist * np.exp(_box_field(shape, lo, hi, (m - cur) / 2.0))
@@ -764,13 +790,14 @@ def _run(
                 per["measurement"][:, t - 1] = m_raw[:, 0]
                 per["measurement_used"][:, t - 1] = m_used[:, 0]
                 per["noise"][:, t - 1] = m_raw[:, 0] - b[:, 0]
-            history.append((lo, hi, m_used))
+            axes_t = [table_axes(lo[i], hi[i]) for i in range(trials)] if measure_groups else None
+            history.append((lo, hi, m_used, axes_t))
         psi_fresh = kl_divergence(d_b, new)
         per["lemma_lhs"][:, t - 1] = psi[:, t - 1] - psi_fresh
         per["lemma_rhs"][:, t - 1] = rhs
         for _ in range(replay if variant != "notes" else 0):
-            for lo_s, hi_s, m_s in history:
-                new = mw_step(new, lo_s, hi_s, m_s)
+            for lo_s, hi_s, m_s, axes_s in history:
+                new = mw_step(new, lo_s, hi_s, m_s, axes_s)
         dist = new
         psi[:, t] = kl_divergence(d_b, dist)
         avg_sum += dist
