@@ -1,0 +1,320 @@
+"""Tests for smoothviz.online: exact identities and pathwise inequalities on every run, seeded statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import logsumexp
+
+from smoothviz import bounds, online
+
+ADV = online.ADVERSARIES
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, online.HedgeThresholdsResult]:
+    """A small grid of runs reused by the pathwise tests (both updates, both label models)."""
+    return {
+        "notes_realizable": online.hedge_thresholds(0.05, 400, trials=4, rng=1),
+        "notes_noisy": online.hedge_thresholds(
+            0.02, 300, trials=4, labels="noisy", noise=0.2, rng=2
+        ),
+        "exp_noisy": online.hedge_thresholds(
+            0.1, 300, trials=3, update="exp", labels="noisy", rng=3, cover_scale="thm33"
+        ),
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# the threshold engine against a plain loop
+# ------------------------------------------------------------------------------------------------
+
+
+def _reference(res: online.HedgeThresholdsResult, row: int) -> dict[str, np.ndarray]:
+    """Plain per-round Hedge over the full cover, replaying the recorded points and labels."""
+    lam = online.log_weight_rate(res.eta, update=res.update)
+    g = res.grid
+    loss_cum = np.zeros(g.size)
+    out = {"loss": [], "cover": [], "cell": [], "p_median": []}
+    counts = np.zeros(g.size - 1)
+    total = 0.0
+    for t in range(res.horizon):
+        p = np.exp(-lam * loss_cum - logsumexp(-lam * loss_cum))
+        i = np.searchsorted(g, res.medians[row, t]) if res.adversaries[row] == ADV[1] else 0
+        out["p_median"].append((np.cumsum(p)[i], np.cumsum(p)[i] - p[i]))
+        loss = ((res.xs[row, t] >= g) != res.ys[row, t]).astype(float)
+        total += p @ loss
+        loss_cum += loss
+        counts[min(np.searchsorted(g, res.xs[row, t], side="right") - 1, g.size - 2)] += 1
+        out["loss"].append(p @ loss)
+        out["cover"].append(total - loss_cum.min())
+        out["cell"].append(counts.max())
+    return {k: np.asarray(v) for k, v in out.items()}
+
+
+@pytest.mark.parametrize("key", ["notes_realizable", "notes_noisy", "exp_noisy"])
+def test_vectorised_hedge_equals_plain_loop(runs, key):
+    res = runs[key]
+    for row in range(0, res.xs.shape[0], 2):
+        ref = _reference(res, row)
+        np.testing.assert_allclose(res.losses[row], ref["loss"], rtol=0, atol=1e-12)
+        idx = res.checkpoints - 1
+        np.testing.assert_allclose(res.cover_regret[row], ref["cover"][idx], rtol=0, atol=1e-9)
+        np.testing.assert_array_equal(res.max_cell[row], ref["cell"][idx])
+        if res.adversaries[row] == "smoothed_adaptive":  # the recorded point is the weighted median
+            upto, before = ref["p_median"].T
+            assert np.all(upto >= 0.5 - 1e-9)
+            assert np.all(before < 0.5 + 1e-9)
+
+
+def test_class_regret_matches_sorting_brute_force(runs):
+    res = runs["notes_noisy"]
+    for row in (0, 5, 9):
+        for c, t in enumerate(res.checkpoints[::7]):
+            xs, ys = res.xs[row, :t], res.ys[row, :t]
+            cands = np.concatenate([[0.0], np.sort(xs), [1.0]])
+            brute = min(int(((xs >= b) != ys).sum()) for b in cands)
+            cidx = np.searchsorted(res.checkpoints, t)
+            assert res.cum_loss[row, t - 1] - brute == pytest.approx(res.class_regret[row, cidx])
+            del c
+
+
+def test_best_threshold_mistakes_exact_and_ties():
+    xs = np.array([[0.1, 0.2, 0.2, 0.7], [0.5, 0.5, 0.5, 0.5]])
+    ys = np.array([[0, 1, 0, 1], [1, 0, 1, 1]])
+    # row 0: b in (0.2, 0.7] errs on the 1 at 0.2 only; b in (0.1, 0.2] errs on the 0 at 0.2 → 1
+    # row 1: all points equal: best is "all 1" with one mistake
+    np.testing.assert_array_equal(online.best_threshold_mistakes(xs, ys), [1, 1])
+
+
+# ------------------------------------------------------------------------------------------------
+# pathwise statements (every run)
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["notes_realizable", "notes_noisy", "exp_noisy"])
+def test_decomposition_holds_pathwise(runs, key):
+    res = runs[key]
+    # cover ⊂ class: regret against the class is at least regret against the cover …
+    assert np.all(res.class_regret >= res.cover_regret - 1e-9)
+    # … and at most that plus the most points in one cover cell (eq. (1), every round, every run)
+    assert np.all(res.class_regret <= res.cover_regret + res.max_cell + 1e-9)
+
+
+@pytest.mark.parametrize("key", ["notes_realizable", "notes_noisy", "exp_noisy"])
+def test_mw_regret_against_cover_within_exact_bound(runs, key):
+    res = runs[key]
+    bound_t = bounds.mw_regret_bound_eta(res.checkpoints, res.n_experts, res.eta, update=res.update)
+    assert np.all(res.cover_regret <= bound_t + 1e-9)
+    if res.update == "notes" and res.eta < 0.5:
+        assert np.all(res.cover_regret[:, -1] <= bounds.mw_regret_bound(res.horizon, res.n_experts))
+
+
+@pytest.mark.parametrize("update", ["notes", "exp"])
+@pytest.mark.parametrize("seed", range(4))
+def test_mw_bound_on_every_generated_sequence(update, seed):
+    rng = np.random.default_rng(seed)
+    horizon, k = 500, 8
+    sequences = [
+        online.alternating_costs(horizon, n_actions=k),
+        online.coin_flip_costs(horizon, k, trials=3, rng=rng),
+        rng.random((3, horizon, k)),  # fractional costs: the two updates differ
+        (rng.random((3, horizon, k)) < np.linspace(0.3, 0.7, k)).astype(float),
+    ]
+    for costs in sequences:
+        res = online.multiplicative_weights(costs, update=update)
+        t = np.arange(1, horizon + 1)
+        assert np.all(res.regret <= bounds.mw_regret_bound_eta(t, k, res.eta, update=update) + 1e-9)
+        assert np.all(res.regret[..., -1] <= bounds.mw_regret_bound(horizon, k) + 1e-9)
+
+
+def test_mw_probabilities_equal_plain_loop_both_updates():
+    rng = np.random.default_rng(5)
+    costs = rng.random((200, 6))
+    for update, factor in [
+        ("notes", lambda c, e: (1 - e) ** c),
+        ("exp", lambda c, e: np.exp(-e * c)),
+    ]:
+        res = online.multiplicative_weights(costs, eta=0.3, update=update)
+        w = np.ones(6)
+        for t in range(200):
+            np.testing.assert_allclose(res.probs[t], w / w.sum(), rtol=0, atol=1e-12)
+            w = w * factor(costs[t], 0.3)
+        assert update in ("notes", "exp")
+    notes = online.multiplicative_weights(costs, eta=0.3, update="notes").probs
+    expo = online.multiplicative_weights(costs, eta=0.3, update="exp").probs
+    assert np.abs(notes - expo).max() > 1e-3  # fractional costs: the updates really differ
+
+
+@pytest.mark.parametrize("horizon", [1, 2, 10, 11, 100, 1001])
+def test_ftl_alternating_regret_is_exactly_half(horizon):
+    res = online.follow_the_leader(online.alternating_costs(horizon))
+    assert res.regret[-1] == bounds.ftl_alternating_regret(horizon) == np.ceil(horizon / 2)
+    assert res.losses.sum() == horizon  # FTL pays every round (the table of papers/002)
+    mw = online.multiplicative_weights(online.alternating_costs(horizon))
+    assert mw.regret[-1] <= bounds.mw_regret_bound(horizon, 2) + 1e-12 or horizon < 4 * np.log(2)
+
+
+def test_lemma19_and_lemma20_pathwise():
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        horizon, k = int(rng.integers(1, 60)), int(rng.integers(2, 7))
+        costs = (rng.random((horizon, k)) < rng.random(k)).astype(float)
+        best = costs.sum(axis=0).min()
+        assert online.leader_loss(costs) <= best + 1e-12  # Lemma 19 (be the leader)
+        z = rng.laplace(0, rng.uniform(0.1, 5), size=(horizon, k))
+        if rng.random() < 0.5:
+            z = np.broadcast_to(z[:1], z.shape)  # fixed perturbation also allowed
+        drift = np.abs(np.diff(np.vstack([np.zeros(k), z]), axis=0)).max(axis=1).sum()
+        assert online.leader_loss(costs, z) <= best + 2 * drift + 1e-9  # Lemma 20
+
+
+def test_lemma19_can_be_strict_and_ftl_is_not_btl():
+    costs = online.alternating_costs(10)
+    assert online.leader_loss(costs) < online.follow_the_leader(costs).losses.sum()
+
+
+# ------------------------------------------------------------------------------------------------
+# statistical claims (fixed seeds, stated margins)
+# ------------------------------------------------------------------------------------------------
+
+
+def test_worst_case_regret_is_linear():
+    for horizon in (200, 800):
+        res = online.hedge_thresholds(0.05, horizon, adversaries=("worst_case",), trials=3, rng=11)
+        # expected loss ≥ 1/2 each round and the target makes no mistake: regret ≥ T/2 pathwise
+        assert np.all(res.losses >= 0.5 - 1e-12)
+        assert np.all(res.class_regret[:, -1] >= 0.45 * horizon)
+
+
+@pytest.mark.parametrize("sigma", [0.02, 0.1, 0.5])
+@pytest.mark.parametrize("horizon", [300, 1000])
+def test_mean_smoothed_regret_under_envelope(sigma, horizon):
+    res = online.hedge_thresholds(
+        sigma, horizon, adversaries=("smoothed_adaptive", "smoothed_nonadaptive"), trials=6, rng=13
+    )
+    assert np.sqrt(horizon) >= np.log(res.n_experts)  # the envelope's hypothesis
+    envelope = bounds.smoothed_hedge_envelope(horizon, res.n_experts)
+    mean = res.summary().set_index("adversary")["regret_class"]
+    assert np.all(mean <= envelope)
+    # and far below the worst case's T/2 (the headline contrast), margin 3×
+    assert np.all(mean < horizon / 6)
+
+
+def test_laplace_expected_max_abs_monte_carlo_within_two_percent():
+    rng = np.random.default_rng(17)
+    for k, b in [(1, 1.0), (10, 2.0), (100, 0.5)]:
+        z = online.perturbations((40_000, k), noise="laplace", scale=b, rng=rng)
+        mc = np.abs(z).max(axis=1).mean()
+        exact = online.expected_max_abs(k, scale=b)
+        assert exact == pytest.approx(bounds.laplace_expected_max_abs(k, b), rel=1e-12)
+        assert mc == pytest.approx(exact, rel=0.02)
+    z = online.perturbations((40_000, 20), noise="gumbel", scale=1.5, rng=rng)
+    assert np.abs(z).max(axis=1).mean() == pytest.approx(
+        online.expected_max_abs(20, scale=1.5, noise="gumbel"), rel=0.02
+    )
+
+
+def test_ftpl_sweep_shape_and_theorem13():
+    res = online.ftpl_sweep("alternating", 400, 4, trials=20, rng=19)
+    mean = res.regret.mean(axis=1)
+    eps = 1.0 / res.scales
+    bound = bounds.ftpl_regret_bound(400, res.expected_max_abs, eps)
+    ok = np.isfinite(bound)
+    assert ok.sum() >= 5
+    assert np.all(mean[ok] <= bound[ok])  # expectation bound; Monte-Carlo mean, margin in the bound
+    # tiny b: FTL with random tie-breaking, paying 1 on even rounds and 1/2 on tied odd ones: ≈ 1/4
+    assert 0.2 < mean[0] < 0.3
+    assert mean.min() < 0.1  # a moderate b is stable
+    frame = res.to_frame()
+    assert list(frame.columns) == ["b", "trial", "avg_regret", "expected_max_abs"]
+
+
+# ------------------------------------------------------------------------------------------------
+# halfspaces, structure, determinism, validation
+# ------------------------------------------------------------------------------------------------
+
+
+def test_halfspaces_bounds_and_contrast():
+    res = online.hedge_halfspaces(0.1, 200, trials=2, rng=23)
+    t = np.arange(1, 201)
+    mw = bounds.mw_regret_bound_eta(t, res.offsets.size, res.eta)
+    assert np.all(res.cover_regret <= mw + 1e-9)
+    # realizable labels: the target errs nowhere, so the target regret is the cumulative loss
+    np.testing.assert_allclose(res.target_regret, np.cumsum(res.losses, axis=1))
+    final = res.to_frame().query("t == 200").groupby("adversary")["regret_target"].mean()
+    assert final["worst_case"] > 2 * final["iid"]
+    np.testing.assert_allclose(res.final_weights.sum(axis=1), 1.0)
+
+
+def test_cover_sizes_and_scales():
+    assert online.cover_gamma(0.1, 100) == pytest.approx(0.01)
+    assert online.cover_gamma(0.1, 100, scale="thm33") == pytest.approx(0.0025)
+    grid = online.threshold_cover(0.01)
+    assert grid.size == 101
+    assert np.diff(grid).max() <= 0.01 + 1e-15
+    assert grid[0] == 0.0
+    assert grid[-1] == 1.0
+    assert online.default_eta(100, 10) == 0.5
+    assert online.default_eta(100, 10_000) == pytest.approx(np.sqrt(np.log(100) / 10_000))
+
+
+def test_seeded_runs_are_reproducible_and_frames_tidy():
+    a = online.hedge_thresholds(0.1, 100, trials=2, rng=5)
+    b = online.hedge_thresholds(0.1, 100, trials=2, rng=5)
+    pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
+    frame = a.to_frame()
+    assert list(frame.columns) == [
+        "adversary",
+        "trial",
+        "t",
+        "regret_class",
+        "regret_cover",
+        "max_cell_count",
+    ]
+    assert set(frame["adversary"]) == set(ADV)
+    assert a.snapshots.shape[1] == a.snapshot_edges.size - 1
+    np.testing.assert_allclose(a.snapshots.sum(axis=1), 1.0)
+    mw = online.multiplicative_weights(online.alternating_costs(50)).to_frame()
+    assert list(mw.columns) == ["algorithm", "trial", "t", "loss", "regret"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"sigma": 0.0}, "sigma"),
+        ({"sigma": float("nan")}, "sigma"),
+        ({"horizon": 0}, "horizon"),
+        ({"horizon": 2.5}, "horizon"),
+        ({"adversaries": ("nice",)}, "adversaries"),
+        ({"adversaries": ()}, "adversaries"),
+        ({"update": "additive"}, "update"),
+        ({"labels": "mixed"}, "labels"),
+        ({"noise": 0.7}, "noise"),
+        ({"trials": 0}, "trials"),
+        ({"eta": 1.0}, "eta"),
+        ({"cover_scale": "tiny"}, "scale"),
+    ],
+)
+def test_hedge_thresholds_validation_names_parameter(kwargs, name):
+    args = {"sigma": 0.1, "horizon": 10} | kwargs
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        online.hedge_thresholds(args.pop("sigma"), args.pop("horizon"), **args)
+
+
+def test_other_validation():
+    with pytest.raises(ValueError, match="`costs`"):
+        online.multiplicative_weights(np.full((3, 2), 1.5))
+    with pytest.raises(ValueError, match="`noise`"):
+        online.follow_the_perturbed_leader(np.zeros((3, 2)), scale=1.0, noise="cauchy")
+    with pytest.raises(ValueError, match="`scale`"):
+        online.expected_max_abs(3, scale=-1.0)
+    with pytest.raises(ValueError, match="`sequence`"):
+        online.make_costs("sawtooth", 10, 2)
+    with pytest.raises(ValueError, match="`scales`"):
+        online.ftpl_sweep("alternating", 10, 2, scales=np.array([1.0, -2.0]))
+    with pytest.raises(ValueError, match="`adversaries`"):
+        online.hedge_halfspaces(0.1, 10, adversaries=("smoothed_nonadaptive",))
+    with pytest.raises(ValueError, match="`n_angles`"):
+        online.halfspace_cover(2, 10)
