@@ -1,0 +1,305 @@
+"""Figures of the Regret page: Hedge on a cover, the decomposition, MW vs FTL, perturbed leaders, halfspaces.
+
+Every builder is pure (result in, ``go.Figure`` out) and draws its theory curves from
+:mod:`smoothviz.bounds`, so a curve's legend, the theory card and the tests name the same function.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from smoothviz import bounds
+from smoothviz.online import (
+    ExpertsResult,
+    FTPLSweepResult,
+    HalfspaceResult,
+    HedgeThresholdsResult,
+)
+from smoothviz.plots.style import (
+    COLORS,
+    add_player,
+    apply_style,
+    band_traces,
+    downsample_index,
+    theory_trace,
+)
+
+NAMES = {
+    "worst_case": "worst case",
+    "smoothed_adaptive": "adaptive σ-smooth",
+    "smoothed_nonadaptive": "non-adaptive σ-smooth",
+    "iid": "i.i.d. uniform",
+}
+
+
+def regret_figure(result: HedgeThresholdsResult) -> go.Figure:
+    """Regret against all thresholds vs t per adversary (mean, 10–90% band) with the theory curves."""
+    t = result.checkpoints.astype(float)
+    fig = go.Figure()
+    for adv in dict.fromkeys(result.adversaries):
+        reg = result.class_regret[result.adversaries == adv]
+        fig.add_traces(
+            band_traces(
+                t,
+                reg.mean(axis=0),
+                np.quantile(reg, 0.1, axis=0),
+                np.quantile(reg, 0.9, axis=0),
+                name=NAMES[adv],
+                color=COLORS[adv],
+            )
+        )
+    n = result.n_experts
+    if "worst_case" in result.adversaries:
+        fig.add_trace(
+            theory_trace(t, t / 2, name="worst case ≥ t/2 (exact)", color=COLORS["worst_case"])
+        )
+    fig.add_trace(
+        theory_trace(
+            t,
+            bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
+            name=f"MW on the cover: ηt + ln N/η (exact, N = {n:,})",
+        )
+    )
+    fig.add_trace(
+        theory_trace(
+            t,
+            bounds.smoothed_hedge_envelope(t, n),
+            name="E[regret] ≤ 2√(t ln N) + 2√t + √(√t ln N) (σ-smooth)",
+            kind="high-probability",
+        )
+    )
+    fig.add_trace(
+        theory_trace(
+            t,
+            bounds.thm33_envelope(t, result.sigma),
+            name="Thm 3.3 shape 2√(t ln⌈4√t/σ⌉)",
+            kind="envelope",
+        )
+    )
+    return apply_style(fig, x_title="round t", y_title="regret against all thresholds", log_x=True)
+
+
+def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
+    """Stacked bars at T: regret against the cover + the class–cover gap, beside the max cell count."""
+    advs = list(dict.fromkeys(result.adversaries))
+    names = [NAMES[a] for a in advs]
+    cover = [result.cover_regret[result.adversaries == a, -1].mean() for a in advs]
+    gap = [
+        (result.class_regret - result.cover_regret)[result.adversaries == a, -1].mean()
+        for a in advs
+    ]
+    cell = [result.max_cell[result.adversaries == a, -1].mean() for a in advs]
+    fig = go.Figure(
+        [
+            go.Bar(x=names, y=cover, name="regret against the cover", marker_color=COLORS["hedge"]),
+            go.Bar(
+                x=names,
+                y=gap,
+                name="class − cover (approximation)",
+                marker_color=COLORS["smoothed_nonadaptive"],
+            ),
+            go.Scatter(
+                x=names,
+                y=np.add(cover, cell),
+                mode="markers",
+                marker={
+                    "symbol": "line-ew-open",
+                    "size": 40,
+                    "line": {"width": 4},
+                    "color": "#000",
+                },
+                name="cover regret + max cell count (pathwise cap)",
+            ),
+        ]
+    )
+    fig.update_layout(barmode="stack")
+    return apply_style(fig, x_title="adversary", y_title=f"mean at T = {result.horizon:,}")
+
+
+def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
+    """Hedge's mass per threshold bin (row 0) over the rounds, with the target b* marked."""
+    edges = result.snapshot_edges
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    fig = go.Figure(
+        [
+            go.Heatmap(
+                x=centres,
+                y=result.snapshot_rounds,
+                z=result.snapshots,
+                colorscale="Blues",
+                colorbar={"title": {"text": "mass"}},
+                name="Hedge's weights",
+            ),
+            go.Scatter(
+                x=[result.targets[0]] * 2,
+                y=[result.snapshot_rounds[0], result.snapshot_rounds[-1]],
+                mode="lines",
+                line={"color": COLORS["truth"], "dash": "dash", "width": 2},
+                name="target b*",
+            ),
+        ]
+    )
+    return apply_style(fig, x_title="threshold b", y_title="round t")
+
+
+def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
+    """Hedge's mass per threshold bin (row 0), one frame per recorded round, with play and a scrubber."""
+    edges = result.snapshot_edges
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    widths = np.diff(edges)
+    top = float(result.snapshots.max()) * 1.05
+
+    def bar(k: int) -> dict:
+        return {"type": "bar", "x": centres, "y": result.snapshots[k], "width": widths}
+
+    fig = go.Figure(
+        [
+            go.Bar(
+                x=centres,
+                y=result.snapshots[0],
+                width=widths,
+                marker_color=COLORS["hedge"],
+                name="Hedge's mass per bin",
+            ),
+            go.Scatter(
+                x=[result.targets[0]] * 2,
+                y=[0, top],
+                mode="lines",
+                line={"color": COLORS["truth"], "dash": "dash", "width": 2},
+                name="target b*",
+            ),
+        ]
+    )
+    frames = [
+        {"name": str(int(r)), "data": [bar(k)], "traces": [0]}
+        for k, r in enumerate(result.snapshot_rounds)
+    ]
+    apply_style(fig, x_title="threshold b", y_title="mass", height=480)
+    fig.update_yaxes(range=[0, top])
+    return add_player(fig, frames, label_prefix="after round ")
+
+
+def experts_figure(results: list[ExpertsResult], *, title: str | None = None) -> go.Figure:
+    """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound."""
+    fig = go.Figure()
+    horizon, k = results[0].costs.shape[-2:]
+    idx = downsample_index(horizon)
+    t = (idx + 1).astype(float)
+    labels = {
+        "mw": "Multiplicative Weights",
+        "ftl": "Follow the Leader",
+        "ftpl": "perturbed leader",
+    }
+    colors = {"mw": COLORS["hedge"], "ftl": COLORS["ftl"], "ftpl": COLORS["ftpl"]}
+    for res in results:
+        reg = res.regret.reshape(-1, horizon)[:, idx]
+        fig.add_traces(
+            band_traces(
+                t,
+                reg.mean(axis=0),
+                np.quantile(reg, 0.1, axis=0),
+                np.quantile(reg, 0.9, axis=0),
+                name=labels[res.algorithm],
+                color=colors[res.algorithm],
+            )
+        )
+        if res.algorithm == "mw":
+            fig.add_trace(
+                theory_trace(
+                    t,
+                    bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
+                    if np.isfinite(res.eta) and res.eta <= 0.5
+                    else np.full_like(t, np.nan),
+                    name="MW bound ηt + ln k/η (exact)",
+                )
+            )
+    fig.add_trace(
+        theory_trace(
+            t, bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)", kind="envelope"
+        )
+    )
+    return apply_style(fig, title=title, x_title="round t", y_title="regret", log_x=True)
+
+
+def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
+    """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
+    b = sweep.scales
+    reg = sweep.regret
+    fig = go.Figure(
+        band_traces(
+            b,
+            reg.mean(axis=1),
+            np.quantile(reg, 0.1, axis=1),
+            np.quantile(reg, 0.9, axis=1),
+            name=f"FTPL ({sweep.noise}), average regret",
+            color=COLORS["ftpl"],
+        )
+    )
+    fig.add_trace(
+        theory_trace(
+            b,
+            bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
+            name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b",
+            kind="high-probability",
+        )
+    )
+    fig.add_trace(
+        theory_trace(b, np.full_like(b, 0.5), name="FTL on alternating: 1/2", kind="envelope")
+    )
+    apply_style(fig, x_title="perturbation scale b", y_title="average regret R(T)", log_x=True)
+    fig.update_yaxes(range=[0, 1])
+    return fig
+
+
+def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) -> go.Figure:
+    """Points of one run (coloured by label), the target line, and the learner's heaviest halfspaces."""
+    xs, ys = result.xs[row], result.ys[row]
+    fig = go.Figure()
+    for label, color in ((1, COLORS["smoothed_adaptive"]), (0, COLORS["worst_case"])):
+        pts = xs[ys == label]
+        fig.add_trace(
+            go.Scatter(
+                x=pts[:, 0],
+                y=pts[:, 1],
+                mode="markers",
+                marker={"color": color, "size": 6, "opacity": 0.6},
+                name=f"label {label}",
+            )
+        )
+
+    def line(normal: np.ndarray, offset: float) -> tuple[np.ndarray, np.ndarray]:
+        s = np.linspace(-2, 2, 2)
+        base = normal * offset
+        return base[0] - s * normal[1], base[1] + s * normal[0]
+
+    w = result.final_weights[row]
+    order = np.argsort(w)[::-1][:top]
+    for rank, i in enumerate(order):
+        lx, ly = line(result.normals[i], result.offsets[i])
+        fig.add_trace(
+            go.Scatter(
+                x=lx,
+                y=ly,
+                mode="lines",
+                line={"color": COLORS["hedge"], "width": 2},
+                opacity=float(0.15 + 0.85 * w[i] / w[order[0]]),
+                name="learner's heaviest halfspaces",
+                legendgroup="learner",
+                showlegend=rank == 0,
+            )
+        )
+    tx, ty = line(result.target_normal[row], result.target_offset[row])
+    fig.add_trace(
+        go.Scatter(
+            x=tx,
+            y=ty,
+            mode="lines",
+            line={"color": COLORS["truth"], "width": 3, "dash": "dash"},
+            name="target",
+        )
+    )
+    apply_style(fig, x_title="x₁", y_title="x₂", height=520)
+    fig.update_xaxes(range=[0, 1], constrain="domain")
+    fig.update_yaxes(range=[0, 1], scaleanchor="x")
+    return fig
