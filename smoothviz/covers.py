@@ -447,13 +447,27 @@ class Bracketing:
         """Human name of the class."""
         return class_label(self.cls, k=self.k)
 
+    @property
+    def _index_dtype(self) -> type:
+        # Flat indices are exact Python ints (object arrays) once N^{n_factors} outgrows int64.
+        return np.int64 if self.size < 2**62 else object
+
+    def _powers(self) -> np.ndarray:
+        n = self.n_per_factor
+        return np.array([n**e for e in range(self.n_factors - 1, -1, -1)], dtype=self._index_dtype)
+
+    def _as_index(self, index) -> np.ndarray:
+        if self._index_dtype is object:
+            return np.array([int(i) for i in np.atleast_1d(index).ravel()], dtype=object)
+        return np.atleast_1d(np.asarray(index, dtype=np.int64))
+
     def factor_indices(self, index) -> np.ndarray:
         """Per-factor bracket indices ``(n, n_factors)`` of flat bracket indices."""
-        index = np.atleast_1d(np.asarray(index, dtype=np.int64))
+        index = self._as_index(index)
         if np.any((index < 0) | (index >= self.size)):
             raise ValueError(f"`index` must be in [0, {self.size}), got {index.tolist()[:5]}")
-        powers = self.n_per_factor ** np.arange(self.n_factors - 1, -1, -1, dtype=np.int64)
-        return (index[:, None] // powers[None, :]) % self.n_per_factor
+        out = (index[:, None] // self._powers()[None, :]) % self.n_per_factor
+        return out.astype(np.int64)
 
     def lookup(self, params) -> np.ndarray:
         """Flat index of a bracket holding each hypothesis (rows of ``params``).
@@ -465,8 +479,7 @@ class Bracketing:
         p = np.atleast_2d(np.asarray(params, dtype=float))
         n = self.n_per_factor
         idx = np.clip(np.searchsorted(self.grid, p, side="right") - 1, 0, n - 1)
-        powers = n ** np.arange(self.n_factors - 1, -1, -1, dtype=np.int64)
-        return (idx * powers[None, :]).sum(axis=1)
+        return (idx.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
 
     def brackets(self, index=None) -> BracketSet:
         """Materialise brackets (all of them by default, at most :data:`MAX_ENUMERATE` per call).
@@ -480,7 +493,7 @@ class Bracketing:
                     f"bracketing has {self.size} brackets, more than {MAX_ENUMERATE}; pass `index`"
                 )
             index = np.arange(self.size, dtype=np.int64)
-        index = np.atleast_1d(np.asarray(index, dtype=np.int64))
+        index = self._as_index(index)
         if index.size > MAX_ENUMERATE:
             raise ValueError(f"`index` may hold at most {MAX_ENUMERATE} brackets, got {index.size}")
         lower, upper = _bracket_sets(self.cls, self.grid, self.factor_indices(index))
@@ -488,10 +501,21 @@ class Bracketing:
         return BracketSet(index=index, lower=lower, upper=upper, mass=mass)
 
     def sample_index(self, max_rows: int) -> np.ndarray:
-        """At most ``max_rows`` flat indices spread evenly over all brackets (for drawing)."""
+        """At most ``max_rows`` flat indices for drawing, sorted and the same on every call.
+
+        All brackets if there are few; evenly spaced ones for a single factor (thresholds); otherwise
+        a fixed pseudo-random sample of factor-index tuples (an even stride in the flat index would
+        show only brackets that agree in all but the first factor).
+        """
         if self.size <= max_rows:
             return np.arange(self.size, dtype=np.int64)
-        return np.unique(np.round(np.linspace(0, self.size - 1, max_rows)).astype(np.int64))
+        if self.n_factors == 1:
+            return np.unique(np.round(np.linspace(0, self.size - 1, max_rows)).astype(np.int64))
+        draws = np.random.default_rng(20201).integers(
+            self.n_per_factor, size=(max_rows, self.n_factors)
+        )
+        flat = (draws.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
+        return np.array(sorted(set(flat.tolist())), dtype=self._index_dtype)
 
     def to_frame(self, *, max_brackets: int = 2000) -> pd.DataFrame:
         """Tidy pieces of at most ``max_brackets`` evenly spread brackets (:meth:`BracketSet.to_frame`)."""

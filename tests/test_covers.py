@@ -365,3 +365,26 @@ def test_example_hypothesis(cls):
         assert inside.mean() == pytest.approx(0.4, abs=0.01)
     with pytest.raises(ValueError, match="`position`"):
         cv.example_hypothesis(cls, 1.5, width=0.1)
+
+
+def test_bracketings_beyond_int64_stay_exact():
+    br = cv.bracketing("union", cv.uniform_measure(), eps=1e-4, k=4)
+    assert br.size == 80_000**8 > 2**63
+    params = cv.example_hypothesis("union", 0.3, width=0.4, k=4)
+    index = br.lookup([params])
+    assert isinstance(index[0], int)
+    np.testing.assert_array_equal(
+        br.factor_indices(index)[0], np.floor(params * 80_000 + 1e-9).astype(int)
+    )
+    bs = br.brackets(index)
+    x = np.linspace(0, 1, 20_001)
+    hx = cv.indicator(cv.hypothesis_sets("union", params, k=4), x)
+    assert not np.any(cv.indicator(bs.lower, x) & ~hx)
+    assert not np.any(hx & ~cv.indicator(bs.upper, x))
+    assert bs.mass[0] <= 1e-4 + 1e-12
+    sample = br.sample_index(30)
+    assert 0 < len(sample) <= 30
+    assert all(0 <= int(i) < br.size for i in sample)
+    assert np.all(br.brackets(sample).mass <= 1e-4 + 1e-12)
+    with pytest.raises(ValueError, match="`index`"):
+        br.factor_indices([br.size])

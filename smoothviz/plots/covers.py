@@ -69,7 +69,7 @@ def brackets_figure(
     *,
     hypothesis=None,
     cover: ThresholdCover | None = None,
-    max_rows: int = 120,
+    max_rows: int = 40,
 ) -> go.Figure:
     """The brackets as shaded bands over x, the measure above them, one hypothesis highlighted.
 
@@ -159,7 +159,7 @@ def brackets_figure(
                 bs.upper[sel],
                 r,
                 name=f"bracket #{hyp_index} holding h",
-                fill="rgba(0,0,0,0)",
+                fill=hex_to_rgba(HIGHLIGHT_COLOR, 0.35),
                 line=HIGHLIGHT_COLOR,
             ),
             row=2,
@@ -246,13 +246,22 @@ def sizes_figure(
     fig.add_trace(
         theory_trace(x, sizes["haussler_cover"].to_numpy(), name="Haussler cover (41/ε)^d")
     )
-    for value, text in ((eps, "ε"), (thm33_eps, "Thm 3.3: σ/(4√T)")):
+    top = float(np.nanmax(sizes[["brackets", "thm37_bound", "haussler_cover"]].to_numpy()))
+    low = float(np.nanmin(sizes["brackets"].to_numpy()))
+    marks = (
+        (eps, "current ε", HIGHLIGHT_COLOR),
+        (thm33_eps, "Thm 3.3 scale σ/(4√T)", COLORS["iid"]),
+    )
+    for value, text, color in marks:
         if value is not None:
-            fig.add_vline(
-                x=1.0 / value,
-                line={"color": HIGHLIGHT_COLOR, "dash": "dot"},
-                annotation_text=text,
-                annotation_position="top left",
+            fig.add_trace(
+                go.Scatter(
+                    x=[1.0 / value, 1.0 / value],
+                    y=[low, top],
+                    mode="lines",
+                    line={"color": color, "dash": "dot", "width": 2},
+                    name=f"{text} = {value:.3g}",
+                )
             )
     return apply_style(fig, x_title="1/ε", y_title="number of sets", log_x=True, log_y=True)
 
@@ -302,7 +311,7 @@ def uniform_convergence_histogram_figure(
         )
     fig.update_layout(barmode="overlay")
     return apply_style(
-        fig, x_title="empirical average (1/T) Σₜ g₁⸝₂(xₜ + ηₜ)", y_title="fraction of trials"
+        fig, x_title="average of 1(xₜ + ηₜ > 1/2) at T", y_title="fraction of trials"
     )
 
 
@@ -325,5 +334,12 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     fig.add_trace(
         theory_trace(t, np.full(t.shape, 0.5), name="1/2 (adaptive)", color=COLORS["reference"])
     )
-    fig.update_yaxes(range=[math.log10(0.25 / math.sqrt(result.horizon)), math.log10(0.8)])
-    return apply_style(fig, x_title="round t", y_title="sd of the average", log_x=True, log_y=True)
+    apply_style(fig, x_title="round t", y_title="sd of the average", log_x=True, log_y=True)
+    fig.update_xaxes(dtick=1)
+    ticks = [
+        v for v in (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5) if v >= 0.2 / math.sqrt(result.horizon)
+    ]
+    fig.update_yaxes(
+        range=[math.log10(0.25 / math.sqrt(result.horizon)), math.log10(0.8)], tickvals=ticks
+    )
+    return fig
