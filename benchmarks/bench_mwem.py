@@ -61,7 +61,7 @@ def run() -> str:
         "### Time per round, 1-D thresholds ∪ complements (n = 10^5, ε = 1, 1 trial)",
         "",
     ]
-    lines += ["| N (cells) | |Q| | ms per round |", "|---|---|---|"]
+    lines += ["| N (cells) | queries | ms per round |", "|---|---|---|"]
     for n_cells in (10_000, 100_000, 1_000_000):
         h = np.zeros(n_cells)
         h[n_cells // 4 : n_cells // 2] = 1.0
