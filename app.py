@@ -44,7 +44,17 @@ O(·) shape with a chosen constant.
 PAGES = {
     "": [st.Page(home, title="Home", icon=":material/home:", default=True)],
     "Online learning": [
-        st.Page("pages/thresholds.py", title="Thresholds: binary search vs adversaries", icon=":material/linear_scale:"),
+        st.Page(
+            "pages/thresholds.py",
+            title="Thresholds: binary search vs adversaries",
+            icon=":material/linear_scale:",
+        ),
+        st.Page("pages/covers.py", title="Covers and brackets", icon=":material/view_week:"),
+    ],
+    "Differential privacy": [
+        st.Page(
+            "pages/mwem.py", title="MWEM: private query release", icon=":material/shield_lock:"
+        ),
     ],
 }
 TOUR = [

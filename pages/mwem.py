@@ -109,7 +109,6 @@ ui.header(
     "queries it never saw.",
 )
 p = ui.controls(PAGE, PARAMS)
-ui.export_format_selector()
 upload, low, high = None, 0.0, 1.0
 if p["data"] == "upload":
     st.markdown(

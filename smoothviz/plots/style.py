@@ -62,11 +62,12 @@ def apply_style(
         font={"family": FONT_FAMILY, "size": FONT_SIZE, "color": "#111111"},
         title={"text": title, "font": {"size": TITLE_SIZE}} if title else None,
         height=height,
-        margin={"l": 70, "r": 20, "t": 70 if title else 30, "b": 60},
+        margin={"l": 70, "r": 20, "t": 70 if title else 30, "b": 150 if title else 60},
+        # untitled: legend above the plot; titled: legend below the x-axis title, so they never collide
         legend={
             "orientation": "h",
-            "yanchor": "bottom",
-            "y": 1.02,
+            "yanchor": "top" if title else "bottom",
+            "y": -0.22 if title else 1.02,
             "xanchor": "left",
             "x": 0,
             "font": {"size": FONT_SIZE - 2},
