@@ -165,7 +165,7 @@ with left:
     ui.chart(
         figures.uniform_convergence_histogram_figure(uc),
         key="appb_hist",
-        caption=f"Final averages over {uc.trials} trials (T = {horizon:,}, seed {seed}; "
+        caption=f"Averages over {uc.trials} trials at t (▶ plays t up to T = {horizon:,}; seed {seed}; "
         "nature's coins): adaptive only 0 or 1, non-adaptive around 1/2.",
         data=uc.histogram_frame(),
     )

@@ -791,6 +791,9 @@ class UniformConvergenceResult:
         nonadaptive_std: ``(T,)`` the same, non-adaptive.
         adaptive_mean: ``(T,)`` mean over trials of the average after t rounds.
         nonadaptive_mean: ``(T,)`` the same, non-adaptive.
+        snapshot_rounds: ``(K,)`` about 16 log-spaced rounds t (always including 1 and T).
+        adaptive_snapshots: ``(K, trials)`` the adaptive averages after each snapshot round.
+        nonadaptive_snapshots: ``(K, trials)`` the same, non-adaptive.
     """
 
     horizon: int
@@ -801,6 +804,9 @@ class UniformConvergenceResult:
     nonadaptive_std: np.ndarray
     adaptive_mean: np.ndarray
     nonadaptive_mean: np.ndarray
+    snapshot_rounds: np.ndarray
+    adaptive_snapshots: np.ndarray
+    nonadaptive_snapshots: np.ndarray
 
     def to_frame(self) -> pd.DataFrame:
         """Per adversary and round t: mean and standard deviation of the empirical average."""
@@ -866,10 +872,11 @@ def uniform_convergence_experiment(
     x = np.where(eta[:, :1] > 0, 0.75, 0.25) * np.ones((1, horizon))
     x[:, 0] = 0.5
     t = np.arange(1, horizon + 1)
+    snaps = np.unique(np.round(np.geomspace(1, horizon, 16)).astype(np.int64))
     out = {}
     for name, pts in (("adaptive", x), ("nonadaptive", np.full_like(x, 0.5))):
         avg = np.cumsum(pts + eta > 0.5, axis=1) / t
-        out[name] = (avg[:, -1], avg.std(axis=0), avg.mean(axis=0))
+        out[name] = (avg[:, -1], avg.std(axis=0), avg.mean(axis=0), avg[:, snaps - 1].T.copy())
     return UniformConvergenceResult(
         horizon=horizon,
         trials=trials,
@@ -879,6 +886,9 @@ def uniform_convergence_experiment(
         nonadaptive_std=out["nonadaptive"][1],
         adaptive_mean=out["adaptive"][2],
         nonadaptive_mean=out["nonadaptive"][2],
+        snapshot_rounds=snaps,
+        adaptive_snapshots=out["adaptive"][3],
+        nonadaptive_snapshots=out["nonadaptive"][3],
     )
 
 

@@ -266,6 +266,10 @@ def test_experiments_reproducible():
 def test_appendix_b(horizon):
     res = cv.uniform_convergence_experiment(horizon=horizon, trials=4000, rng=2024)
     assert set(np.unique(res.adaptive_final)) <= {0.0, 1.0}
+    assert set(np.unique(res.adaptive_snapshots)) <= {0.0, 1.0}  # at every snapshot round
+    assert res.snapshot_rounds[0] == 1
+    assert res.snapshot_rounds[-1] == horizon
+    np.testing.assert_array_equal(res.nonadaptive_snapshots[-1], res.nonadaptive_final)
     assert res.adaptive_std[-1] == pytest.approx(0.5, rel=0.03)
     assert res.adaptive_mean[-1] == pytest.approx(0.5, abs=0.05)
     # sd of the sample sd over 4000 trials is ≈ 1.1% of the sd; 10% is a wide margin

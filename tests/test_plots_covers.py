@@ -96,10 +96,16 @@ def test_max_count_figure():
 def test_uniform_convergence_figures():
     res = cv.uniform_convergence_experiment(horizon=50, trials=200, rng=1)
     hist = pc.uniform_convergence_histogram_figure(res, bins=10)
-    assert _names(hist) == ["adaptive (T = 50)", "non-adaptive (T = 50)"]
+    assert _names(hist) == ["adaptive", "non-adaptive"]
     assert hist.layout.yaxis.title.text == "fraction of trials"
-    assert hist.layout.xaxis.title.text == "average of 1(xₜ + ηₜ > 1/2) at T"
+    assert hist.layout.xaxis.title.text == "empirical average at t"
     assert sum(hist.data[0].y) == pytest.approx(1.0)
+    # play/step: one frame per snapshot round, opening on T
+    assert [f.name for f in hist.frames] == [str(t) for t in res.snapshot_rounds]
+    assert hist.frames[-1].name == "50"
+    assert hist.layout.sliders[0].active == len(hist.frames) - 1
+    assert list(hist.frames[-1].data[1].y) == pytest.approx(list(hist.data[1].y))
+    assert not pc.uniform_convergence_histogram_figure(res, play=False).frames
     sd = pc.uniform_convergence_std_figure(res)
     assert _names(sd) == [
         "adaptive: sd over 200 trials",

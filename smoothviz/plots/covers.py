@@ -19,6 +19,7 @@ from smoothviz.covers import (
 )
 from smoothviz.plots.style import (
     COLORS,
+    add_player,
     apply_style,
     band_traces,
     downsample_index,
@@ -293,26 +294,57 @@ def max_count_figure(result: MaxCountResult) -> go.Figure:
 
 
 def uniform_convergence_histogram_figure(
-    result: UniformConvergenceResult, *, bins: int = 40
+    result: UniformConvergenceResult, *, bins: int = 40, play: bool = True
 ) -> go.Figure:
-    """Histogram of the final empirical averages: adaptive (0 or 1) against non-adaptive (≈ 1/2)."""
-    hist = result.histogram_frame(bins=bins)
+    """Histogram of the empirical averages: adaptive (0 or 1) against non-adaptive (≈ 1/2).
+
+    With ``play`` the figure carries one frame per snapshot round t (▶ or the slider), so the
+    non-adaptive histogram narrows like 1/(2√t) while the adaptive one never leaves {0, 1}; it
+    opens on the last round, T.
+    """
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    centres = (edges[:-1] + edges[1:]) / 2
+
+    def fractions(values: np.ndarray) -> np.ndarray:
+        return np.histogram(values, bins=edges)[0] / result.trials
+
     fig = go.Figure()
-    for name, color in ADVERSARY_COLORS.items():
-        rows = hist[hist["adversary"] == name]
+    for name, final in (
+        ("adaptive", result.adaptive_final),
+        ("non-adaptive", result.nonadaptive_final),
+    ):
         fig.add_trace(
             go.Bar(
-                x=((rows["left"] + rows["right"]) / 2).to_numpy(),
-                y=rows["fraction"],
+                x=centres,
+                y=fractions(final),
                 width=1.0 / bins,
-                marker={"color": hex_to_rgba(color, 0.75)},
-                name=f"{name} (T = {result.horizon})",
+                marker={"color": hex_to_rgba(ADVERSARY_COLORS[name], 0.75)},
+                name=name,
             )
         )
     fig.update_layout(barmode="overlay")
-    return apply_style(
-        fig, x_title="average of 1(xₜ + ηₜ > 1/2) at T", y_title="fraction of trials"
-    )
+    apply_style(fig, x_title="empirical average at t", y_title="fraction of trials")
+    fig.update_yaxes(range=[0, 1.05])
+    if play:
+        frames = [
+            {
+                "name": str(int(t)),
+                "data": [
+                    {"type": "bar", "x": centres.tolist(), "y": fractions(a).tolist()},
+                    {"type": "bar", "x": centres.tolist(), "y": fractions(n).tolist()},
+                ],
+            }
+            for t, a, n in zip(
+                result.snapshot_rounds,
+                result.adaptive_snapshots,
+                result.nonadaptive_snapshots,
+                strict=True,
+            )
+        ]
+        add_player(fig, frames, label_prefix="t = ")
+        fig.layout.sliders[0].active = len(frames) - 1
+        fig.update_layout(margin={"b": 150})
+    return fig
 
 
 def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figure:
