@@ -1086,3 +1086,56 @@ def hedge_halfspaces(
         target_regret=cum_loss - target_mistakes,
         final_weights=final,
     )
+
+
+def hedge_replay(
+    xs: np.ndarray,
+    ys: np.ndarray,
+    grid: np.ndarray,
+    *,
+    eta: float,
+    update: str = "notes",
+    chunk_cells: int = 2_000_000,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Hedge over thresholds 1[x ≥ g] replayed on a fixed stream, vectorised over rounds and experts.
+
+    When the points do not react to the learner (a recorded stream, a non-adaptive adversary) every
+    round's weights follow from cumulative sums, so no per-round Python loop is needed; rounds are
+    processed in chunks of about ``chunk_cells`` (rounds × experts) to bound memory.
+
+    Args:
+        xs: points, shape (T,).
+        ys: labels in {0, 1}, shape (T,).
+        grid: expert thresholds, shape (N,).
+        eta: learning rate η.
+        update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
+        chunk_cells: memory budget per chunk.
+
+    Returns:
+        ``(losses, final_probs)``: expected loss ⟨p_t, ℓ_t⟩ per round (T,), and p_{T+1} (N,).
+    """
+    xs = np.asarray(xs, dtype=float)
+    ys = np.asarray(ys).astype(bool)
+    grid = np.asarray(grid, dtype=float)
+    if xs.ndim != 1 or xs.shape != ys.shape:
+        raise ValueError(f"`xs` and `ys` must be 1-D of equal length, got {xs.shape}, {ys.shape}")
+    if grid.ndim != 1 or grid.size < 2:
+        raise ValueError(f"`grid` must be 1-D with at least 2 thresholds, got shape {grid.shape}")
+    lam = log_weight_rate(eta, update=update)
+    step = max(1, int(chunk_cells) // grid.size)
+    total = np.zeros(grid.size)
+    losses = np.empty(xs.size)
+    for start in range(0, xs.size, step):
+        x, y = xs[start : start + step], ys[start : start + step]
+        loss = (x[:, None] >= grid) != y[:, None]
+        before = np.empty((x.size, grid.size))
+        before[0] = total
+        np.cumsum(loss[:-1], axis=0, dtype=float, out=before[1:])
+        before[1:] += total
+        total = before[-1] + loss[-1]
+        before *= -lam  # logits, shifted per round by their max (the best expert's)
+        before -= before.max(axis=1, keepdims=True)
+        w = np.exp(before, out=before)
+        losses[start : start + step] = np.where(loss, w, 0.0).sum(axis=1) / w.sum(axis=1)
+    logits = -lam * total
+    return losses, np.exp(logits - logsumexp(logits))

@@ -318,3 +318,30 @@ def test_other_validation():
         online.hedge_halfspaces(0.1, 10, adversaries=("smoothed_nonadaptive",))
     with pytest.raises(ValueError, match="`n_angles`"):
         online.halfspace_cover(2, 10)
+
+
+@pytest.mark.parametrize("update", ["notes", "exp"])
+def test_replay_equals_the_round_by_round_engine(update):
+    res = online.hedge_thresholds(
+        0.1,
+        300,
+        adversaries=("smoothed_adaptive", "iid"),
+        trials=1,
+        update=update,
+        rng=29,
+        snapshot_bins=10_000,
+    )
+    for row in range(2):
+        losses, final = online.hedge_replay(
+            res.xs[row],
+            res.ys[row],
+            res.grid,
+            eta=res.eta,
+            update=update,
+            chunk_cells=7 * res.n_experts,
+        )
+        np.testing.assert_allclose(losses, res.losses[row], rtol=0, atol=1e-12)
+        if row == 0:
+            np.testing.assert_allclose(final, res.snapshots[-1], rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="`grid`"):
+        online.hedge_replay(res.xs[0], res.ys[0], np.array([0.5]), eta=0.1)
