@@ -343,7 +343,10 @@ def uniform_convergence_histogram_figure(
         ]
         add_player(fig, frames, label_prefix="t = ")
         fig.layout.sliders[0].active = len(frames) - 1
-        fig.update_layout(margin={"b": 150})
+        # below the x-axis title rather than on top of it
+        fig.layout.updatemenus[0].y = -0.3
+        fig.layout.sliders[0].y = -0.27
+        fig.update_layout(margin={"b": 190}, height=540)
     return fig
 
 
