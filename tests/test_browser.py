@@ -120,6 +120,23 @@ def _settle(page) -> None:
     page.wait_for_timeout(1000)
 
 
+def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(server, browser):
+    # First request of a fresh server: a shared link must run app.py's navigation (wide layout, page
+    # titles, export selector), not Streamlit's automatic one-file-per-page fallback.
+    page, _ = _open(browser, f"{server}/thresholds?sigma=0.05")
+    try:
+        _settle(page)
+        page.get_by_text("Chart download format").wait_for(timeout=30_000)
+        links = page.locator("[data-testid='stSidebarNav'] a")
+        links.first.wait_for(timeout=30_000)
+        texts = " | ".join(links.all_inner_texts())
+        assert "Home" in texts
+        assert "Thresholds: binary search" in texts
+        assert "sigma=0.05" in page.url
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_page_loads_with_a_chart_and_no_exception(server, browser, name):
     page, errors = _open(browser, f"{server}/{name}")

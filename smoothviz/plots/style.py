@@ -171,10 +171,16 @@ def theory_trace(
         x: abscissae.
         y: the bound evaluated at ``x``.
         name: legend text; should say what the bound is and where it comes from.
-        kind: ``"exact"``, ``"high-probability"`` or ``"envelope"`` (O(·) with a chosen constant, or derived).
+        kind: ``"exact"``, ``"expectation"``, ``"high-probability"`` or ``"envelope"`` (O(·) with a
+            chosen constant, or derived); the dash style tells them apart.
         color: override the default colour.
     """
-    dash = {"exact": "dash", "high-probability": "dashdot", "envelope": "dot"}[kind]
+    dash = {
+        "exact": "dash",
+        "expectation": "longdash",
+        "high-probability": "dashdot",
+        "envelope": "dot",
+    }[kind]
     default = COLORS["bound"] if kind != "envelope" else COLORS["envelope"]
     return go.Scatter(
         x=x,

@@ -36,8 +36,27 @@ KIND_BADGES = {
 }
 
 
+def _use_app_navigation() -> None:
+    """Make sure a page runs under ``app.py``'s ``st.navigation``, never Streamlit's folder fallback.
+
+    Streamlit treats a folder named ``pages/`` beside the entry point as "multipage v1" until some session
+    has run ``st.navigation``. On a freshly started server, a shared link such as ``/thresholds`` would
+    then run the page file alone: no wide layout, file names instead of titles, no app-level controls.
+    Clearing that flag and rerunning hands the request to ``app.py``, which routes it by URL as usual.
+    (Checked against the pinned Streamlit; the browser tests open a direct link on a fresh server.)
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # pragma: no cover - a Streamlit without this class has no fallback either
+        return
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def header(title: str, intro: str) -> None:
     """Page title and two to four sentences of prose (may quote numbers from the current state)."""
+    _use_app_navigation()
     st.title(title)
     st.markdown(intro)
 
