@@ -50,6 +50,9 @@ PAGES = {
             icon=":material/linear_scale:",
         ),
         st.Page("pages/covers.py", title="Covers and brackets", icon=":material/view_week:"),
+        st.Page(
+            "pages/regret.py", title="Regret: Hedge on a cover", icon=":material/trending_down:"
+        ),
     ],
     "Differential privacy": [
         st.Page(

@@ -489,7 +489,9 @@ _register(
 
 def mw_regret_bound(horizon: np.ndarray | float, n_experts: np.ndarray | float) -> np.ndarray:
     """2√(T ln N): total regret of the lecture notes' MW at η = √(ln N / T) ≤ 1/2, on every sequence."""
-    return 2.0 * np.sqrt(np.asarray(horizon, dtype=float) * np.log(np.asarray(n_experts, dtype=float)))
+    return 2.0 * np.sqrt(
+        np.asarray(horizon, dtype=float) * np.log(np.asarray(n_experts, dtype=float))
+    )
 
 
 _register(
@@ -586,7 +588,9 @@ def smoothed_hedge_envelope(horizon: np.ndarray | float, n_experts: float) -> np
     """2√(T ln N) + 2√T + √(√T ln N): mean regret of MW on a σ/√T-cover vs σ-smooth adversaries."""
     horizon = np.asarray(horizon, dtype=float)
     log_n = np.log(n_experts)
-    return 2.0 * np.sqrt(horizon * log_n) + 2.0 * np.sqrt(horizon) + np.sqrt(np.sqrt(horizon) * log_n)
+    return (
+        2.0 * np.sqrt(horizon * log_n) + 2.0 * np.sqrt(horizon) + np.sqrt(np.sqrt(horizon) * log_n)
+    )
 
 
 _register(
@@ -625,7 +629,13 @@ def laplace_expected_max_abs(k: np.ndarray | int, scale: np.ndarray | float) -> 
     k_arr = np.atleast_1d(np.asarray(k, dtype=np.int64))
     cums = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, k_arr.max() + 1))])
     out = np.asarray(scale, dtype=float) * cums[k_arr]
-    return out.reshape(np.broadcast_shapes(np.shape(k), np.shape(scale))) if np.ndim(k) else out[0] if np.ndim(scale) == 0 else out
+    return (
+        out.reshape(np.broadcast_shapes(np.shape(k), np.shape(scale)))
+        if np.ndim(k)
+        else out[0]
+        if np.ndim(scale) == 0
+        else out
+    )
 
 
 _register(
@@ -652,7 +662,11 @@ def ftpl_regret_bound(
 ) -> np.ndarray:
     """(2 + 4ε)E‖Z‖∞/T + 2ε + δ, NaN where ε ∉ (0, 1) (Theorem 13's hypothesis)."""
     epsilon = np.asarray(epsilon, dtype=float)
-    value = (2.0 + 4.0 * epsilon) * np.asarray(expected_max_abs, dtype=float) / np.asarray(
-        horizon, dtype=float
-    ) + 2.0 * epsilon + delta
+    value = (
+        (2.0 + 4.0 * epsilon)
+        * np.asarray(expected_max_abs, dtype=float)
+        / np.asarray(horizon, dtype=float)
+        + 2.0 * epsilon
+        + delta
+    )
     return np.where((epsilon > 0) & (epsilon < 1), value, np.nan)
