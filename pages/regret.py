@@ -8,36 +8,25 @@ from smoothviz.plots import regret as figures
 
 PAGE = "regret"
 ADV = {a: figures.NAMES[a] for a in online.ADVERSARIES}
+COVERS = {"alg1": "σ/√T (Algorithm 1)", "thm33": "σ/(4√T) (Theorem 3.3)"}
+UPDATES = {"notes": "(1 − η)^c", "exp": "exp(−ηc)"}
+LABELS = {"realizable": "realizable", "noisy": "noisy"}
+SEQS = {"alternating": "alternating (FTL killer)", "coin_flips": "i.i.d. coin flips"}
+NOISES = {"laplace": "Laplace (report-noisy-min)", "gumbel": "Gumbel (exponential mechanism)"}
 PARAMS = [
     ui.Param("sigma", "σ (adversary's smoothness)", "log_float", 0.05, low=1e-3, high=1.0),
     ui.Param("T", "T (rounds)", "log_int", 500, low=10, high=10_000),
     ui.Param("adv", "Adversaries", "multi", tuple(ADV), options=ADV),
-    ui.Param(
-        "cover",
-        "cover scale γ",
-        "choice",
-        "alg1",
-        options={"alg1": "σ/√T (Algorithm 1)", "thm33": "σ/(4√T) (Theorem 3.3)"},
-    ),
-    ui.Param(
-        "update", "MW update", "choice", "notes", options={"notes": "(1 − η)^c", "exp": "exp(−ηc)"}
-    ),
+    ui.Param("cover", "cover scale γ", "choice", "alg1", options=COVERS),
+    ui.Param("update", "MW update", "choice", "notes", options=UPDATES),
     ui.Param("eta", "η ÷ tuned η*", "log_float", 1.0, low=0.1, high=10.0, help="η* = √(ln N/T)."),
-    ui.Param(
-        "labels",
-        "labels",
-        "choice",
-        "realizable",
-        options={"realizable": "realizable", "noisy": "noisy"},
-    ),
+    ui.Param("labels", "labels", "choice", "realizable", options=LABELS),
     ui.Param("noise", "label noise rate", "float", 0.1, low=0.0, high=0.5, step=0.05),
     ui.Param("trials", "trials per adversary", "int", 5, low=1, high=10),
     ui.Param("seed", "seed", "seed", 0, help="Seeds the adversary's and nature's coins."),
-    ui.Param(
-        "seq", "MW/FTL costs", "choice", "alternating", options={s: s for s in online.SEQUENCES}
-    ),
+    ui.Param("seq", "MW/FTL costs", "choice", "alternating", options=SEQS),
     ui.Param("n", "k (actions)", "int", 2, low=2, high=20),
-    ui.Param("pert", "perturbation", "choice", "laplace", options={s: s for s in online.NOISES}),
+    ui.Param("pert", "perturbation", "choice", "laplace", options=NOISES),
     ui.Param("b", "b (perturbation scale)", "log_float", 10.0, low=0.1, high=1e4),
     ui.Param("T2", "T, 2-D halfspaces", "log_int", 200, low=10, high=500),
 ]
@@ -45,9 +34,8 @@ PARAMS = [
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def hedge(sigma, horizon, adversaries, cover, update, eta_factor, labels, noise, trials, seed):
-    n = online.threshold_cover(online.cover_gamma(sigma, horizon, scale=cover)).size
-    eta = eta_factor * np.sqrt(np.log(n) / horizon)
-    eta = min(eta, 0.5) if update == "notes" else eta
+    n = online.cover_size(sigma, horizon, scale=cover)
+    eta = online.scaled_eta(n, horizon, factor=eta_factor, update=update)
     return online.hedge_thresholds(
         sigma, horizon, adversaries=adversaries, cover_scale=cover, eta=eta, update=update,
         labels=labels, noise=noise, trials=trials, rng=seed,
@@ -84,7 +72,7 @@ ui.header(
 p = ui.controls(PAGE, PARAMS)
 ui.export_format_selector()
 sigma, horizon, advs, seed = p["sigma"], p["T"], p["adv"], p["seed"]
-n_cover = online.threshold_cover(online.cover_gamma(sigma, horizon, scale=p["cover"])).size
+n_cover = online.cover_size(sigma, horizon, scale=p["cover"])
 trials = min(p["trials"], online.trials_cap(horizon, n_cover, len(advs), budget_s=1.2))
 if trials < p["trials"]:
     st.info(
@@ -173,28 +161,21 @@ ui.chart(
     data=half.to_frame(),
 )
 
-left, right = st.columns(2)
-with left:
-    ui.theory_card(
-        bounds.BOUNDS["mw_regret_bound"],
-        "the dashed MW curve bounds the cover regret on every run.",
-    )
-    ui.theory_card(
-        bounds.BOUNDS["smoothed_hedge_envelope"], "the dash-dot curve caps the smoothed means."
-    )
-with right:
-    ui.theory_card(bounds.BOUNDS["thm33_envelope"], "the dotted shape, constant 2.")
-    ui.theory_card(bounds.BOUNDS["ftpl_regret_bound"], "compare with the FTPL curve for b > 1.")
-    ui.theory_card(
-        bounds.BOUNDS["ftl_alternating_regret"], "FTL's curve on alternating costs lies on it."
-    )
+cards = {
+    "mw_regret_bound": "the dashed MW curve bounds the cover regret on every run.",
+    "smoothed_hedge_envelope": "the dash-dot curve caps the smoothed means.",
+    "thm33_envelope": "the dotted shape, constant 2.",
+    "ftpl_regret_bound": "compare with the FTPL curve for b > 1.",
+    "ftl_alternating_regret": "FTL's curve on alternating costs lies on it.",
+}
+for column, (key, comparison) in zip(st.columns(2) * 3, cards.items(), strict=False):
+    with column:
+        ui.theory_card(bounds.BOUNDS[key], comparison)
 ui.reproduce(
-    f"""import numpy as np
-from smoothviz import online
+    f"""from smoothviz import online
 
-n = online.threshold_cover(online.cover_gamma({sigma!r}, {horizon!r}, scale={p["cover"]!r})).size
-eta = {p["eta"]!r} * np.sqrt(np.log(n) / {horizon!r})
-eta = min(eta, 0.5) if {p["update"]!r} == "notes" else eta
+n = online.cover_size({sigma!r}, {horizon!r}, scale={p["cover"]!r})
+eta = online.scaled_eta(n, {horizon!r}, factor={p["eta"]!r}, update={p["update"]!r})
 result = online.hedge_thresholds({sigma!r}, {horizon!r}, adversaries={tuple(advs)!r},
     cover_scale={p["cover"]!r}, eta=eta, update={p["update"]!r}, labels={p["labels"]!r},
     noise={p["noise"]!r}, trials={trials!r}, rng={seed!r})

@@ -1139,3 +1139,53 @@ def hedge_replay(
         losses[start : start + step] = np.where(loss, w, 0.0).sum(axis=1) / w.sum(axis=1)
     logits = -lam * total
     return losses, np.exp(logits - logsumexp(logits))
+
+
+def trials_cap(horizon: int, n_experts: int, n_adversaries: int, *, budget_s: float = 2.0) -> int:
+    """Most trials per adversary that keep :func:`hedge_thresholds` near ``budget_s`` seconds (≥ 1).
+
+    Cost model fitted on a 2-core machine (benchmarks/bench_online.py): a round costs about
+    100 µs + 0.12 µs × rows × √N, rows = adversaries × trials.
+
+    Args:
+        horizon: rounds T.
+        n_experts: cover size N.
+        n_adversaries: adversaries run side by side.
+        budget_s: time budget in seconds.
+
+    Returns:
+        The largest number of trials within budget, at least 1.
+    """
+    horizon = _check_int("horizon", horizon, 1)
+    n_experts = _check_int("n_experts", n_experts, 2)
+    n_adversaries = _check_int("n_adversaries", n_adversaries, 1)
+    per_round_us = 1e6 * budget_s / horizon - 100.0
+    rows = per_round_us / (0.12 * np.sqrt(n_experts))
+    return max(1, int(rows // n_adversaries))
+
+
+def cover_size(sigma: float, horizon: int, *, scale: str = "alg1") -> int:
+    """N, the size of the threshold cover at :func:`cover_gamma` (σ/√T or σ/(4√T))."""
+    return int(threshold_cover(cover_gamma(sigma, horizon, scale=scale)).size)
+
+
+def scaled_eta(
+    n_experts: int, horizon: int, *, factor: float = 1.0, update: str = "notes"
+) -> float:
+    """The rate factor · √(ln N / T), capped at 1/2 for the notes' (1 − η)^c update (its bound needs η ≤ 1/2).
+
+    Args:
+        n_experts: N ≥ 2.
+        horizon: T ≥ 1.
+        factor: multiple of the tuned rate, > 0.
+        update: ``"notes"`` or ``"exp"``.
+
+    Returns:
+        η.
+    """
+    _check_int("n_experts", n_experts, 2)
+    _check_int("horizon", horizon, 1)
+    _check_float("factor", factor, 0.0, 1e6)
+    _check_choice("update", update, UPDATES)
+    eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
+    return min(eta, 0.5) if update == "notes" else eta
