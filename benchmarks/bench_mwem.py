@@ -83,10 +83,15 @@ def run() -> str:
     q = M.marginals(common.DIMS, ways=(1, 2))
     configs = {
         "matched to the peer (T = 40, 1+2-way tables, 20 MW passes, add/remove, last iterate)": {
-            "rounds": 40, "replay": 19, "neighbours": "add_remove", "output": "last"
+            "rounds": 40,
+            "replay": 19,
+            "neighbours": "add_remove",
+            "output": "last",
         },
         "recommended (T = 10, replace-one neighbours, 20 MW passes, last iterate)": {
-            "rounds": 10, "replay": 19, "output": "last"
+            "rounds": 10,
+            "replay": 19,
+            "output": "last",
         },
     }
     ours = {}
