@@ -8,6 +8,12 @@ from smoothviz.plots import regret as figures
 
 PAGE = "regret"
 ADV = {a: figures.NAMES[a] for a in online.ADVERSARIES}
+SHORT = {
+    "worst_case": "worst",
+    "smoothed_adaptive": "adaptive σ",
+    "smoothed_nonadaptive": "fixed σ",
+    "iid": "i.i.d.",
+}
 COVERS = {"alg1": "σ/√T (Algorithm 1)", "thm33": "σ/(4√T) (Theorem 3.3)"}
 UPDATES = {"notes": "(1 − η)^c", "exp": "exp(−ηc)"}
 LABELS = {"realizable": "realizable", "noisy": "noisy"}
@@ -39,6 +45,7 @@ def hedge(sigma, horizon, adversaries, cover, update, eta_factor, labels, noise,
     return online.hedge_thresholds(
         sigma, horizon, adversaries=adversaries, cover_scale=cover, eta=eta, update=update,
         labels=labels, noise=noise, trials=trials, rng=seed,
+        snapshot_adversary="smoothed_adaptive" if "smoothed_adaptive" in adversaries else None,
     )  # fmt: skip
 
 
@@ -70,7 +77,6 @@ ui.header(
     "**σ-smoothed** adversary lands in a cell of width γ with probability ≤ γ/σ, so regret grows like √T.",
 )
 p = ui.controls(PAGE, PARAMS)
-ui.export_format_selector()
 sigma, horizon, advs, seed = p["sigma"], p["T"], p["adv"], p["seed"]
 n_cover = online.cover_size(sigma, horizon, scale=p["cover"])
 trials = min(p["trials"], online.trials_cap(horizon, n_cover, len(advs), budget_s=1.2))
@@ -94,14 +100,17 @@ with ui.computing("Running Hedge against the adversaries…"):
     runs, sweep = experts(p["seq"], horizon, p["n"], p["pert"], p["b"], trials, seed)
 summary = res.summary().set_index("adversary")
 items = {
-    f"{ADV[a]}: regret at T": (f"{summary.loc[a, 'regret_class']:,.1f}", f"mean of {trials}")
+    f"regret · {SHORT[a]}": (
+        f"{summary.loc[a, 'regret_class']:,.1f}",
+        f"{ADV[a]}: regret at T against all thresholds, mean of {trials} trials",
+    )
     for a in advs
 }
-items["MW bound 2√(T ln N)"] = (
+items["MW bound"] = (
     f"{bounds.mw_regret_bound(horizon, n_cover):,.1f}",
     f"N = {n_cover:,}",
 )
-items["FTL regret at T"] = (f"{runs[1].regret[..., -1].mean():,.1f}", p["seq"])
+items["FTL regret"] = (f"{runs[1].regret[..., -1].mean():,.1f}", f"at T, {p['seq']} costs")
 ui.metrics(items)
 
 setting = f"σ = {sigma:g}, T = {horizon:,}, N = {n_cover:,}, η = {res.eta:.4f}, {trials} trials, seed {seed}"
@@ -121,11 +130,12 @@ ui.chart(
     "(cover regret + most points in one cell), on every run.",
     data=res.summary(),
 )
-st.subheader(f"Hedge's weights over the cover: {ADV[advs[0]]}, trial 1")
+st.subheader(f"Hedge's weights over the cover: {ADV[res.adversaries[res.snapshot_row]]}, trial 1")
 ui.chart(
     figures.weights_player_figure(res),
     key="weights_player",
-    caption=f"Press ▶ or drag: the learner's mass per threshold bin after each recorded round; dashed: b* = {res.targets[0]:.3f}.",
+    caption="Press ▶ or drag: the learner's weight density over thresholds (log scale) after each recorded "
+    f"round; dashed: the target b* = {res.targets[res.snapshot_row]:.3f}.",
 )
 ui.chart(
     figures.weights_heatmap_figure(res),

@@ -267,9 +267,11 @@ class HedgeThresholdsResult:
         class_regret: regret against all thresholds on [0, 1] after t rounds, shape (R, C).
         cover_regret: regret against the best cover threshold after t rounds, shape (R, C).
         max_cell: most points in one cover cell after t rounds, shape (R, C).
-        snapshot_rounds: rounds at which row 0's weights were recorded, shape (S,).
-        snapshot_edges: threshold-bin edges of the weight snapshots, shape (K + 1,).
-        snapshots: row 0's mass per threshold bin at each snapshot round, shape (S, K).
+        snapshot_row: the row whose weights were recorded (first row of ``snapshot_adversary``).
+        snapshot_rounds: rounds at which that row's weights were recorded, shape (S,).
+        snapshot_edges: threshold-bin edges of the weight snapshots (each grid threshold stands for the
+            width-h interval centred on it, h the grid spacing), shape (K + 1,).
+        snapshots: that row's mass per threshold bin at each snapshot round, shape (S, K).
     """
 
     sigma: float
@@ -291,6 +293,7 @@ class HedgeThresholdsResult:
     class_regret: np.ndarray
     cover_regret: np.ndarray
     max_cell: np.ndarray
+    snapshot_row: int
     snapshot_rounds: np.ndarray
     snapshot_edges: np.ndarray
     snapshots: np.ndarray
@@ -342,6 +345,7 @@ def hedge_thresholds(
     n_checkpoints: int = 60,
     n_snapshots: int = 60,
     snapshot_bins: int = 100,
+    snapshot_adversary: str | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> HedgeThresholdsResult:
     """Run Hedge/MW over a threshold γ-cover against the named adversaries (Algorithm 1, papers/000).
@@ -369,8 +373,9 @@ def hedge_thresholds(
         noise: label-flip rate in [0, 1/2] used when ``labels="noisy"``.
         trials: independent runs per adversary.
         n_checkpoints: about how many log-spaced rounds get the exact class regret.
-        n_snapshots: how many rounds of row 0's weights to keep for the heatmap.
+        n_snapshots: how many rounds of the recorded row's weights to keep for the heatmap.
         snapshot_bins: at most this many threshold bins in the heatmap.
+        snapshot_adversary: whose first trial's weights to record (default: the first adversary).
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -389,6 +394,10 @@ def hedge_thresholds(
     _check_int("n_checkpoints", n_checkpoints, 2, 10_000)
     _check_int("n_snapshots", n_snapshots, 1, 10_000)
     _check_int("snapshot_bins", snapshot_bins, 1, 10_000)
+    if snapshot_adversary is not None and snapshot_adversary not in adversaries:
+        raise ValueError(
+            f"`snapshot_adversary` must be one of {adversaries}, got {snapshot_adversary!r}"
+        )
     gamma = cover_gamma(sigma, horizon, scale=cover_scale) if gamma is None else gamma
     grid = threshold_cover(gamma)
     n = grid.size
@@ -404,6 +413,7 @@ def hedge_thresholds(
     adv = np.repeat(np.asarray(adversaries), trials)
     code = np.repeat([ADVERSARIES.index(a) for a in adversaries], trials)
     rows = adv.size
+    srow = 0 if snapshot_adversary is None else adversaries.index(snapshot_adversary) * trials
     ar = np.arange(rows)
     targets = rng.uniform(0.1, 0.9, size=rows)
     unif = rng.random((rows, horizon))
@@ -444,7 +454,8 @@ def hedge_thresholds(
     )
     n_bins = min(snapshot_bins, n)
     bin_of = (np.arange(n) * n_bins) // n
-    edges = np.append(grid[np.searchsorted(bin_of, np.arange(n_bins))], 1.0)
+    half = 0.5 * (grid[1] - grid[0])  # expert i stands for [g_i − h/2, g_i + h/2): no empty bin
+    edges = np.append(grid[np.searchsorted(bin_of, np.arange(n_bins))] - half, 1.0 + half)
     snapshots = np.empty((snap_rounds.size, n_bins))
     s_next = 0
 
@@ -455,7 +466,7 @@ def hedge_thresholds(
         pb = e / e.sum(axis=1, keepdims=True)  # mass of each block
         if s_next < snap_rounds.size and snap_rounds[s_next] == t:
             snapshots[s_next] = np.bincount(
-                bin_of, weights=(pb[0][:, None] * qin[0]).ravel()[:n], minlength=n_bins
+                bin_of, weights=(pb[srow][:, None] * qin[srow]).ravel()[:n], minlength=n_bins
             )
             s_next += 1
         if t == horizon:
@@ -525,6 +536,7 @@ def hedge_thresholds(
         class_regret=cum[:, checkpoints - 1] - best_class,
         cover_regret=cum[:, checkpoints - 1] - best_cover,
         max_cell=max_cell,
+        snapshot_row=srow,
         snapshot_rounds=snap_rounds,
         snapshot_edges=edges,
         snapshots=snapshots,

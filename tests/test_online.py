@@ -295,6 +295,7 @@ def test_seeded_runs_are_reproducible_and_frames_tidy():
         ({"trials": 0}, "trials"),
         ({"eta": 1.0}, "eta"),
         ({"cover_scale": "tiny"}, "scale"),
+        ({"adversaries": ("iid",), "snapshot_adversary": "worst_case"}, "snapshot_adversary"),
     ],
 )
 def test_hedge_thresholds_validation_names_parameter(kwargs, name):
@@ -345,3 +346,14 @@ def test_replay_equals_the_round_by_round_engine(update):
             np.testing.assert_allclose(final, res.snapshots[-1], rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match="`grid`"):
         online.hedge_replay(res.xs[0], res.ys[0], np.array([0.5]), eta=0.1)
+
+
+def test_snapshot_row_records_the_chosen_adversary():
+    res = online.hedge_thresholds(
+        0.1, 80, trials=2, snapshot_adversary="smoothed_adaptive", snapshot_bins=10_000, rng=31
+    )
+    assert res.adversaries[res.snapshot_row] == "smoothed_adaptive"
+    _, final = online.hedge_replay(
+        res.xs[res.snapshot_row], res.ys[res.snapshot_row], res.grid, eta=res.eta
+    )
+    np.testing.assert_allclose(res.snapshots[-1], final, rtol=0, atol=1e-12)

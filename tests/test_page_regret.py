@@ -8,9 +8,9 @@ import pytest
 from smoothviz import online
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
-WORST = "worst case: regret at T"
-ADAPTIVE = "adaptive σ-smooth: regret at T"
-FTL = "FTL regret at T"
+WORST = "regret · worst"
+ADAPTIVE = "regret · adaptive σ"
+FTL = "FTL regret"
 
 
 def test_defaults_render_without_exception():
@@ -19,7 +19,7 @@ def test_defaults_render_without_exception():
     assert not at.warning
     values = metric_values(at)
     assert float(values[WORST].replace(",", "")) >= 0.45 * 500  # linear for the worst case
-    assert float(values[ADAPTIVE]) < float(values["MW bound 2√(T ln N)"])
+    assert float(values[ADAPTIVE]) < float(values["MW bound"])
     assert values[FTL] == "250.0"  # ⌈T/2⌉ on the alternating sequence
     assert len(at.get("plotly_chart")) == 7
     assert sum("Theory" in m.value for m in at.markdown) == 5

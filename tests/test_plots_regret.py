@@ -50,6 +50,7 @@ def test_decomposition_figure_stacks_to_class_regret(run):
         assert total[k] == pytest.approx(run.class_regret[run.adversaries == adv, -1].mean())
     assert np.all(total <= np.asarray(cap.y) + 1e-9)  # the pathwise cap holds for the means too
     assert fig.layout.yaxis.title.text.startswith("mean at T")
+    assert fig.layout.xaxis.type == "category"  # a linear axis would hide the bars
 
 
 def test_weights_figures(run):
@@ -61,6 +62,10 @@ def test_weights_figures(run):
     assert len(player.frames) == run.snapshot_rounds.size
     assert player.layout.updatemenus[0].buttons[0].label == "▶ Play"
     assert player.layout.sliders[0].currentvalue.prefix == "after round "
+    assert player.layout.yaxis.type == "log"
+    widths = np.diff(run.snapshot_edges)
+    np.testing.assert_allclose(player.data[0].y, run.snapshots[0] / widths)
+    np.testing.assert_allclose((player.data[0].y * widths).sum(), 1.0)  # a density integrates to 1
 
 
 def test_experts_and_ftpl_figures():

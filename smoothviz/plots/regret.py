@@ -114,25 +114,27 @@ def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
         ]
     )
     fig.update_layout(barmode="stack")
-    return apply_style(fig, x_title="adversary", y_title=f"mean at T = {result.horizon:,}")
+    apply_style(fig, x_title="adversary", y_title=f"mean at T = {result.horizon:,}")
+    return fig.update_xaxes(type="category")  # apply_style sets "linear", which hides categories
 
 
 def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
-    """Hedge's mass per threshold bin (row 0) over the rounds, with the target b* marked."""
+    """Hedge's mass density over thresholds (the recorded run) across rounds, with the target b* marked."""
     edges = result.snapshot_edges
     centres = 0.5 * (edges[:-1] + edges[1:])
+    density = result.snapshots / np.diff(edges)
     fig = go.Figure(
         [
             go.Heatmap(
                 x=centres,
                 y=result.snapshot_rounds,
-                z=result.snapshots,
+                z=density,
                 colorscale="Blues",
-                colorbar={"title": {"text": "mass"}},
+                colorbar={"title": {"text": "density"}},
                 name="Hedge's weights",
             ),
             go.Scatter(
-                x=[result.targets[0]] * 2,
+                x=[result.targets[result.snapshot_row]] * 2,
                 y=[result.snapshot_rounds[0], result.snapshot_rounds[-1]],
                 mode="lines",
                 line={"color": COLORS["truth"], "dash": "dash", "width": 2},
@@ -144,27 +146,32 @@ def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
 
 
 def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
-    """Hedge's mass per threshold bin (row 0), one frame per recorded round, with play and a scrubber."""
+    """Hedge's mass density over thresholds (the recorded run), one frame per recorded round, with play.
+
+    Density = mass of a bin / its width, so bins holding different numbers of experts compare fairly
+    and the uniform start is flat at 1.
+    """
     edges = result.snapshot_edges
     centres = 0.5 * (edges[:-1] + edges[1:])
     widths = np.diff(edges)
-    top = float(result.snapshots.max()) * 1.05
+    density = result.snapshots / widths
+    top = float(density.max()) * 1.05
 
     def bar(k: int) -> dict:
-        return {"type": "bar", "x": centres, "y": result.snapshots[k], "width": widths}
+        return {"type": "bar", "x": centres, "y": density[k], "width": widths}
 
     fig = go.Figure(
         [
             go.Bar(
                 x=centres,
-                y=result.snapshots[0],
+                y=density[0],
                 width=widths,
                 marker_color=COLORS["hedge"],
-                name="Hedge's mass per bin",
+                name="Hedge's weight density",
             ),
             go.Scatter(
-                x=[result.targets[0]] * 2,
-                y=[0, top],
+                x=[result.targets[result.snapshot_row]] * 2,
+                y=[top * 1e-6, top],
                 mode="lines",
                 line={"color": COLORS["truth"], "dash": "dash", "width": 2},
                 name="target b*",
@@ -175,8 +182,8 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
         {"name": str(int(r)), "data": [bar(k)], "traces": [0]}
         for k, r in enumerate(result.snapshot_rounds)
     ]
-    apply_style(fig, x_title="threshold b", y_title="mass", height=480)
-    fig.update_yaxes(range=[0, top])
+    apply_style(fig, x_title="threshold b", y_title="weight density (log)", height=480, log_y=True)
+    fig.update_yaxes(range=[np.log10(top) - 6, np.log10(top)])  # six decades below the peak
     return add_player(fig, frames, label_prefix="after round ")
 
 
