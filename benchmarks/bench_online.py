@@ -29,11 +29,11 @@ def _median_s(fn, repeats: int = 3) -> float:
 def _engine_rows() -> list[tuple[str, str, str, str]]:
     rows = []
     cases = [
-        ("page default: 4 adversaries × 5 trials, σ = 0.05, T = 500", 0.05, 500, ALL, 5, 3),
+        ("page default: 4 adversaries × 5 trials, σ = 0.05, T = 300", 0.05, 300, ALL, 5, 3),
         ("N ≈ 10³: 1 adversary × 1 trial, σ = 0.1, T = 10⁴", 0.1, 10_000, ALL[1:2], 1, 1),
         ("N ≈ 10⁵: 1 adversary × 1 trial, σ = 0.001, T = 10⁴ (cap)", 0.001, 10_000, ALL[1:2], 1, 1),
-        ("N ≈ 10⁵: 4 adversaries × 1 trial, σ = 0.001, T = 2,000", 0.001, 2_000, ALL, 1, 1),
-        ("N ≈ 10³: 4 adversaries × 20 trials, σ = 0.1, T = 2,000", 0.1, 2_000, ALL, 20, 1),
+        ("page cap: 4 adversaries × 1 trial, σ = 0.001, T = 10⁴", 0.001, 10_000, ALL, 1, 1),
+        ("4 adversaries × 20 trials, σ = 0.1, T = 2,000", 0.1, 2_000, ALL, 20, 1),
     ]
     for label, sigma, horizon, advs, trials, reps in cases:
         res = online.hedge_thresholds(sigma, horizon, adversaries=advs, trials=trials, rng=0)
@@ -72,22 +72,26 @@ def _other_rows() -> list[tuple[str, str]]:
     mw = _median_s(lambda: online.multiplicative_weights(costs))
     ftl = _median_s(lambda: online.follow_the_leader(costs))
     sweep = _median_s(lambda: online.ftpl_sweep("alternating", 1_000, 10, trials=10, rng=0))
-    sweep_cap = _median_s(lambda: online.ftpl_sweep("coin_flips", 5_000, 100, trials=10, rng=0), 1)
-    half = _median_s(lambda: online.hedge_halfspaces(0.1, 200, trials=2, rng=0))
-    half_cap = _median_s(
-        lambda: online.hedge_halfspaces(0.1, 1_000, n_angles=32, n_offsets=32, trials=3, rng=0), 1
+    scales = np.geomspace(0.1, 10_000, 12)
+    sweep_cap = _median_s(
+        lambda: online.ftpl_sweep("coin_flips", 10_000, 20, scales=scales, trials=10, rng=0), 1
     )
+    half = _median_s(lambda: online.hedge_halfspaces(0.05, 100, trials=2, rng=0))
+    half_cap = _median_s(lambda: online.hedge_halfspaces(0.05, 500, trials=2, rng=0), 1)
     return [
         ("MW, alternating costs, T = 10⁴, k = 2", f"{1000 * mw:.1f}"),
         ("FTL, alternating costs, T = 10⁴, k = 2", f"{1000 * ftl:.1f}"),
         ("FTPL sweep, 16 scales × 10 trials, T = 1,000, k = 10 (default)", f"{1000 * sweep:.0f}"),
-        ("FTPL sweep, 16 scales × 10 trials, T = 5,000, k = 100 (cap)", f"{1000 * sweep_cap:.0f}"),
         (
-            "2-D halfspaces, 24×24 cover, 3 adversaries × 2 trials, T = 200 (default)",
+            "FTPL sweep, 12 scales × 10 trials, T = 10⁴, k = 20 (page cap)",
+            f"{1000 * sweep_cap:.0f}",
+        ),
+        (
+            "2-D halfspaces, 24×24 cover, 3 adversaries × 2 trials, T = 100 (page default)",
             f"{1000 * half:.0f}",
         ),
         (
-            "2-D halfspaces, 32×32 cover, 3 adversaries × 3 trials, T = 1,000 (cap)",
+            "2-D halfspaces, 24×24 cover, 3 adversaries × 2 trials, T = 500 (page cap)",
             f"{1000 * half_cap:.0f}",
         ),
     ]

@@ -21,7 +21,7 @@ SEQS = {"alternating": "alternating (FTL killer)", "coin_flips": "i.i.d. coin fl
 NOISES = {"laplace": "Laplace (report-noisy-min)", "gumbel": "Gumbel (exponential mechanism)"}
 PARAMS = [
     ui.Param("sigma", "σ (adversary's smoothness)", "log_float", 0.05, low=1e-3, high=1.0),
-    ui.Param("T", "T (rounds)", "log_int", 500, low=10, high=10_000),
+    ui.Param("T", "T (rounds)", "log_int", 300, low=10, high=10_000),
     ui.Param("adv", "Adversaries", "multi", tuple(ADV), options=ADV),
     ui.Param("cover", "cover scale γ", "choice", "alg1", options=COVERS),
     ui.Param("update", "MW update", "choice", "notes", options=UPDATES),
@@ -34,7 +34,7 @@ PARAMS = [
     ui.Param("n", "k (actions)", "int", 2, low=2, high=20),
     ui.Param("pert", "perturbation", "choice", "laplace", options=NOISES),
     ui.Param("b", "b (perturbation scale)", "log_float", 10.0, low=0.1, high=1e4),
-    ui.Param("T2", "T, 2-D halfspaces", "log_int", 200, low=10, high=500),
+    ui.Param("T2", "T, 2-D halfspaces", "log_int", 100, low=10, high=500),
 ]
 
 

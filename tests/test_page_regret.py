@@ -18,9 +18,9 @@ def test_defaults_render_without_exception():
     assert not at.exception
     assert not at.warning
     values = metric_values(at)
-    assert float(values[WORST].replace(",", "")) >= 0.45 * 500  # linear for the worst case
+    assert float(values[WORST].replace(",", "")) >= 0.45 * 300  # linear for the worst case
     assert float(values[ADAPTIVE]) < float(values["MW bound"])
-    assert values[FTL] == "250.0"  # ⌈T/2⌉ on the alternating sequence
+    assert values[FTL] == "150.0"  # ⌈T/2⌉ on the alternating sequence
     assert len(at.get("plotly_chart")) == 7
     assert sum("Theory" in m.value for m in at.markdown) == 5
     assert len(at.get("download_button")) == 5
