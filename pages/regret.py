@@ -51,17 +51,7 @@ def hedge(sigma, horizon, adversaries, cover, update, eta_factor, labels, noise,
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def experts(seq, horizon, k, pert, b, trials, seed):
-    costs = online.make_costs(seq, horizon, k, trials=trials, rng=seed)
-    runs = [
-        online.multiplicative_weights(costs),
-        online.follow_the_leader(costs),
-        online.follow_the_perturbed_leader(costs, scale=b, noise=pert, rng=seed + 1),
-    ]
-    sweep = online.ftpl_sweep(
-        seq, horizon, k, scales=np.geomspace(0.1, max(horizon, 10), 12), noise=pert, trials=trials,
-        rng=seed,
-    )  # fmt: skip
-    return runs, sweep
+    return online.compare_learners(seq, horizon, k, noise=pert, scale=b, trials=trials, rng=seed)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -81,22 +71,10 @@ sigma, horizon, advs, seed = p["sigma"], p["T"], p["adv"], p["seed"]
 n_cover = online.cover_size(sigma, horizon, scale=p["cover"])
 trials = min(p["trials"], online.trials_cap(horizon, n_cover, len(advs), budget_s=1.2))
 if trials < p["trials"]:
-    st.info(
-        f"trials = {p['trials']} would take over ~2 s at N = {n_cover:,}, T = {horizon:,}; using {trials}."
-    )
+    st.info(f"trials = {p['trials']} would take over ~2 s at N = {n_cover:,}; using {trials}.")
 with ui.computing("Running Hedge against the adversaries…"):
-    res = hedge(
-        sigma,
-        horizon,
-        advs,
-        p["cover"],
-        p["update"],
-        p["eta"],
-        p["labels"],
-        p["noise"],
-        trials,
-        seed,
-    )
+    tuning = (p["cover"], p["update"], p["eta"], p["labels"], p["noise"])
+    res = hedge(sigma, horizon, advs, *tuning, trials, seed)
     runs, sweep = experts(p["seq"], horizon, p["n"], p["pert"], p["b"], trials, seed)
 summary = res.summary().set_index("adversary")
 items = {
@@ -106,12 +84,16 @@ items = {
     )
     for a in advs
 }
-items["MW bound"] = (
-    f"{bounds.mw_regret_bound(horizon, n_cover):,.1f}",
-    f"N = {n_cover:,}",
-)
+items["MW bound"] = (f"{bounds.mw_regret_bound(horizon, n_cover):,.1f}", f"N = {n_cover:,}")
 items["FTL regret"] = (f"{runs[1].regret[..., -1].mean():,.1f}", f"at T, {p['seq']} costs")
 ui.metrics(items)
+if "worst_case" in advs and len(advs) > 1:
+    other = next(a for a in advs if a != "worst_case")
+    worst, smooth = summary.loc["worst_case", "regret_class"], summary.loc[other, "regret_class"]
+    st.markdown(
+        f"At T = {horizon:,} the worst case holds regret at {worst / horizon:.2f}·T, while the "
+        f"{ADV[other]} adversary gets {smooth / np.sqrt(horizon):.2f}·√T: try a larger T or σ."
+    )
 
 setting = f"σ = {sigma:g}, T = {horizon:,}, N = {n_cover:,}, η = {res.eta:.4f}, {trials} trials, seed {seed}"
 frame = res.to_frame()
@@ -177,6 +159,7 @@ cards = {
     "thm33_envelope": "the dotted shape, constant 2.",
     "ftpl_regret_bound": "compare with the FTPL curve for b > 1.",
     "ftl_alternating_regret": "FTL's curve on alternating costs lies on it.",
+    "thm31_envelope": "the grey dotted shape, constant 2, for the non-adaptive adversaries.",
 }
 for column, (key, comparison) in zip(st.columns(2) * 3, cards.items(), strict=False):
     with column:

@@ -1201,3 +1201,47 @@ def scaled_eta(
     _check_choice("update", update, UPDATES)
     eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
     return min(eta, 0.5) if update == "notes" else eta
+
+
+def compare_learners(
+    sequence: str,
+    horizon: int,
+    n_actions: int,
+    *,
+    noise: str = "laplace",
+    scale: float = 10.0,
+    n_scales: int = 12,
+    trials: int = 5,
+    rng: int | None = None,
+) -> tuple[list[ExpertsResult], FTPLSweepResult]:
+    """MW, FTL and FTPL(b) on the same cost sequences, plus FTPL's regret over a grid of scales.
+
+    Args:
+        sequence: ``"alternating"`` or ``"coin_flips"``.
+        horizon: rounds T.
+        n_actions: k.
+        noise: FTPL's perturbation, ``"laplace"`` or ``"gumbel"``.
+        scale: FTPL's scale b for the single run.
+        n_scales: number of log-spaced scales in [0.1, max(T, 10)] for the sweep.
+        trials: cost sequences (coin flips) and perturbation draws.
+        rng: an integer seed (costs use it, FTPL uses seed + 1, the sweep uses it again), or None.
+
+    Returns:
+        ``([mw, ftl, ftpl], sweep)``.
+    """
+    if rng is not None and not isinstance(rng, int | np.integer):
+        raise ValueError(f"`rng` must be an integer seed or None, got {rng!r}")
+    costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=rng)
+    runs = [
+        multiplicative_weights(costs),
+        follow_the_leader(costs),
+        follow_the_perturbed_leader(
+            costs, scale=scale, noise=noise, rng=None if rng is None else rng + 1
+        ),
+    ]
+    n_scales = _check_int("n_scales", n_scales, 2, 1000)
+    scales = np.geomspace(0.1, max(horizon, 10), n_scales)
+    sweep = ftpl_sweep(
+        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=rng
+    )
+    return runs, sweep

@@ -357,3 +357,22 @@ def test_snapshot_row_records_the_chosen_adversary():
         res.xs[res.snapshot_row], res.ys[res.snapshot_row], res.grid, eta=res.eta
     )
     np.testing.assert_allclose(res.snapshots[-1], final, rtol=0, atol=1e-12)
+
+
+def test_page_helpers():
+    runs, sweep = online.compare_learners("alternating", 101, 2, trials=2, rng=3)
+    assert [r.algorithm for r in runs] == ["mw", "ftl", "ftpl"]
+    assert np.all(runs[1].regret[..., -1] == 51)
+    assert sweep.scales.size == 12
+    with pytest.raises(ValueError, match="`rng`"):
+        online.compare_learners("alternating", 10, 2, rng=np.random.default_rng(0))
+    assert online.cover_size(0.1, 100) == 101
+    assert online.cover_size(0.1, 100, scale="thm33") == 401
+    assert online.scaled_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c
+    assert online.scaled_eta(100, 10, factor=3.0, update="exp") == pytest.approx(
+        3 * np.sqrt(np.log(100) / 10)
+    )
+    # the budget model: more rounds or experts never allow more trials, and never fewer than 1
+    caps = [online.trials_cap(t, n, 4) for t, n in [(300, 348), (3000, 348), (3000, 30_000)]]
+    assert caps == sorted(caps, reverse=True)
+    assert online.trials_cap(10_000, 100_001, 4) == 1

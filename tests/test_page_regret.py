@@ -22,7 +22,8 @@ def test_defaults_render_without_exception():
     assert float(values[ADAPTIVE]) < float(values["MW bound"])
     assert values[FTL] == "150.0"  # ⌈T/2⌉ on the alternating sequence
     assert len(at.get("plotly_chart")) == 7
-    assert sum("Theory" in m.value for m in at.markdown) == 5
+    assert sum("Theory" in m.value for m in at.markdown) == 6
+    assert any("·√T" in m.value for m in at.markdown)  # prose quoting the current numbers
     assert len(at.get("download_button")) == 5
 
 

@@ -31,6 +31,7 @@ def test_regret_figure(run):
     assert any(n.startswith("MW on the cover") for n in names)
     assert any(n.startswith("E[regret]") for n in names)
     assert any(n.startswith("Thm 3.3") for n in names)
+    assert any(n.startswith("Thm 3.1") for n in names)
     assert "worst case ≥ t/2 (exact)" in names
     assert fig.layout.xaxis.title.text == "round t"
     assert fig.layout.yaxis.title.text == "regret against all thresholds"

@@ -69,6 +69,16 @@ def regret_figure(result: HedgeThresholdsResult) -> go.Figure:
             kind="high-probability",
         )
     )
+    if "smoothed_nonadaptive" in result.adversaries or "iid" in result.adversaries:
+        fig.add_trace(
+            theory_trace(
+                t,
+                bounds.thm31_envelope(t, result.sigma),
+                name="Thm 3.1 shape 2√(t ln(t/σ)) (non-adaptive)",
+                kind="envelope",
+                color=COLORS["reference"],
+            )
+        )
     fig.add_trace(
         theory_trace(
             t,
