@@ -698,7 +698,11 @@ def follow_the_leader(costs: np.ndarray) -> ExpertsResult:
 
 
 def perturbations(
-    shape: tuple[int, ...], *, noise: str = "laplace", scale: float = 1.0, rng=None
+    shape: tuple[int, ...],
+    *,
+    noise: str = "laplace",
+    scale: float = 1.0,
+    rng: np.random.Generator | int | None = None,
 ) -> np.ndarray:
     """I.i.d. perturbations Z: Laplace(0, b), or b·(−Gumbel) so argmin(C + Z) is the exponential mechanism.
 
@@ -836,7 +840,12 @@ class FTPLSweepResult:
 
 
 def make_costs(
-    sequence: str, horizon: int, n_actions: int, *, trials: int = 1, rng=None
+    sequence: str,
+    horizon: int,
+    n_actions: int,
+    *,
+    trials: int = 1,
+    rng: np.random.Generator | int | None = None,
 ) -> np.ndarray:
     """Cost sequences for the MW/FTL/FTPL views, shape (trials, T, k).
 
