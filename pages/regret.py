@@ -118,11 +118,13 @@ ui.chart(
     key="weights_player",
     caption="Press ▶ or drag: the learner's weight density over thresholds (log scale) after each recorded "
     f"round; dashed: the target b* = {res.targets[res.snapshot_row]:.3f}.",
+    data=res.weights_frame(),
 )
 ui.chart(
     figures.weights_heatmap_figure(res),
     key="weights_heatmap",
     caption="The same weights as a heatmap over rounds.",
+    data=res.weights_frame(),
 )
 
 st.subheader("Multiplicative Weights vs Follow the Leader, and perturbed leaders")
@@ -131,7 +133,7 @@ ui.chart(
     key="experts",
     caption=f"{p['seq']} costs, k = {p['n']}, T = {horizon:,}; perturbed leader: {p['pert']}(b = {p['b']:g}), "
     f"the learner's coins. FTL regret at T: {runs[1].regret[..., -1].mean():,.1f}.",
-    data=runs[0].to_frame(),
+    data=online.learners_frame(runs),
 )
 ui.chart(
     figures.ftpl_figure(sweep),

@@ -317,6 +317,20 @@ class HedgeThresholdsResult:
             }
         )
 
+    def weights_frame(self) -> pd.DataFrame:
+        """Tidy frame of the recorded weights: one row per (round, threshold bin) with mass and density."""
+        lo, hi = self.snapshot_edges[:-1], self.snapshot_edges[1:]
+        s, k = self.snapshots.shape
+        return pd.DataFrame(
+            {
+                "round": np.repeat(self.snapshot_rounds, k),
+                "b_low": np.tile(lo, s),
+                "b_high": np.tile(hi, s),
+                "mass": self.snapshots.ravel(),
+                "density": (self.snapshots / (hi - lo)).ravel(),
+            }
+        )
+
     def summary(self) -> pd.DataFrame:
         """Final-round means per adversary: regret against class and cover, max cell count."""
         frame = self.to_frame()
@@ -1210,6 +1224,11 @@ def scaled_eta(
     _check_choice("update", update, UPDATES)
     eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
     return min(eta, 0.5) if update == "notes" else eta
+
+
+def learners_frame(results: list[ExpertsResult]) -> pd.DataFrame:
+    """The tidy frames of several learners stacked (column ``algorithm`` tells them apart)."""
+    return pd.concat([r.to_frame() for r in results], ignore_index=True)
 
 
 def compare_learners(

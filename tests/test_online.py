@@ -278,6 +278,15 @@ def test_seeded_runs_are_reproducible_and_frames_tidy():
     np.testing.assert_allclose(a.snapshots.sum(axis=1), 1.0)
     mw = online.multiplicative_weights(online.alternating_costs(50)).to_frame()
     assert list(mw.columns) == ["algorithm", "trial", "t", "loss", "regret"]
+    weights = a.weights_frame()
+    assert list(weights.columns) == ["round", "b_low", "b_high", "mass", "density"]
+    np.testing.assert_allclose(weights.groupby("round")["mass"].sum(), 1.0)
+    costs = online.alternating_costs(20)
+    both = online.learners_frame(
+        [online.follow_the_leader(costs), online.multiplicative_weights(costs)]
+    )
+    assert set(both["algorithm"]) == {"ftl", "mw"}
+    assert len(both) == 40
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ def test_defaults_render_without_exception():
     assert len(at.get("plotly_chart")) == 7
     assert sum("Theory" in m.value for m in at.markdown) == 6
     assert any("·√T" in m.value for m in at.markdown)  # prose quoting the current numbers
-    assert len(at.get("download_button")) == 5
+    assert len(at.get("download_button")) == 7  # a CSV for every chart
 
 
 def test_moving_sigma_and_adversaries():
