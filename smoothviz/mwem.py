@@ -133,14 +133,8 @@ class BoxQueries:
         """q(U): the fraction of cells each query covers (its value on the uniform distribution)."""
         return np.prod(self.hi - self.lo, axis=1) / self.n_cells
 
-    def answers(self, dist: np.ndarray) -> np.ndarray:
-        """Answers q(D) of every query on distribution(s) ``dist`` of shape ``(..., *shape)``.
-
-        Costs O(N + 2^d |Q|) per distribution (summed-area table, then 2^d corners per query).
-
-        Returns:
-            Array ``(..., |Q|)``.
-        """
+    def _summed_area(self, dist: np.ndarray) -> tuple[tuple[int, ...], np.ndarray]:
+        """Leading shape of ``dist`` and its zero-padded summed-area tables, flattened ``(R, P)``."""
         dist = np.asarray(dist, dtype=float)
         d = len(self.shape)
         if dist.shape[dist.ndim - d :] != self.shape:
@@ -149,12 +143,39 @@ class BoxQueries:
         s = dist.reshape((-1, *self.shape))
         for ax in range(1, d + 1):
             s = np.cumsum(s, axis=ax)
-        s = np.pad(s, [(0, 0)] + [(1, 0)] * d).reshape(s.shape[0], -1)
+        return lead, np.pad(s, [(0, 0)] + [(1, 0)] * d).reshape(s.shape[0], -1)
+
+    def answers(self, dist: np.ndarray) -> np.ndarray:
+        """Answers q(D) of every query on distribution(s) ``dist`` of shape ``(..., *shape)``.
+
+        Costs O(N + 2^d |Q|) per distribution (summed-area table, then 2^d corners per query).
+
+        Returns:
+            Array ``(..., |Q|)``.
+        """
+        lead, s = self._summed_area(dist)
         flats, signs = self._corners
         out = np.zeros((s.shape[0], len(self)))
         for f, sg in zip(flats, signs, strict=True):
             out += sg * s[:, f]
         return out.reshape((*lead, len(self)))
+
+    def answers_per_row(self, dist: np.ndarray) -> np.ndarray:
+        """Block r of the queries on distribution r only: ``dist`` ``(R, *shape)`` -> ``(R, |Q|/R)``.
+
+        What one MW step needs for R independent trials, without evaluating every trial's queries on
+        every trial's distribution (R times the work of :meth:`answers`).
+        """
+        _, s = self._summed_area(dist)
+        rows = s.shape[0]
+        if len(self) % rows:
+            raise ValueError(f"{len(self)} queries do not split into {rows} equal blocks")
+        flats, signs = self._corners
+        out = np.zeros((rows, len(self) // rows))
+        index = np.arange(rows)[:, None]
+        for f, sg in zip(flats, signs, strict=True):
+            out += sg * s[index, f.reshape(rows, -1)]
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         """One row per query: its index, group, corners per axis and uniform volume."""
@@ -707,7 +728,6 @@ def _run(
     history: list[
         tuple[np.ndarray, np.ndarray, np.ndarray]
     ] = []  # (lo, hi, m) per round, for replay
-    rows = np.arange(trials)
     unclipped = not clip_measurement
 
     full = np.array(shape)
@@ -739,7 +759,7 @@ def _run(
                     new[i] /= new[i].sum()
                 return new
         box = BoxQueries(shape, lo.reshape(-1, len(shape)), hi.reshape(-1, len(shape)), "", 1)
-        cur = box.answers(dist).reshape(trials, trials, -1)[rows, rows]
+        cur = box.answers_per_row(dist)
         new = dist * np.exp(_box_field(shape, lo, hi, (m - cur) / 2.0))
         new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
         if cap is not None:
