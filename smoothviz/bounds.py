@@ -178,16 +178,29 @@ _register(
 )
 
 
-def smooth_mwem_thm42_bound(
-    n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
+def _smooth_mwem_bound(
+    n: float,
+    rounds: np.ndarray | float,
+    epsilon: float,
+    sigma: float,
+    vc_dim: float,
+    *,
+    cover_factor: float,
 ) -> np.ndarray:
-    """Theorem 4.2 error bound of Smooth MWEM, vectorised over ``rounds``."""
+    """1/n + 2√(ln(1/σ)/T) + 10Td ln(c·n/σ)/(εn): Thm 4.2 has c = 2 (γ = σ/2n), App. F.2 c = 4 (γ = σ/4n)."""
     t = np.asarray(rounds, dtype=float)
     return (
         1.0 / n
         + 2.0 * np.sqrt(np.log(1.0 / sigma) / t)
-        + 10.0 * t * vc_dim * np.log(2.0 * n / sigma) / (epsilon * n)
+        + 10.0 * t * vc_dim * np.log(cover_factor * n / sigma) / (epsilon * n)
     )
+
+
+def smooth_mwem_thm42_bound(
+    n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
+) -> np.ndarray:
+    """Theorem 4.2 error bound of Smooth MWEM, vectorised over ``rounds``."""
+    return _smooth_mwem_bound(n, rounds, epsilon, sigma, vc_dim, cover_factor=2.0)
 
 
 _register(
@@ -209,12 +222,7 @@ def projected_mwem_thm43_bound(
     n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
 ) -> np.ndarray:
     """Explicit App. F.2 error bound of Projected Smooth MWEM (pure ε-DP), vectorised over ``rounds``."""
-    t = np.asarray(rounds, dtype=float)
-    return (
-        1.0 / n
-        + 2.0 * np.sqrt(np.log(1.0 / sigma) / t)
-        + 10.0 * t * vc_dim * np.log(4.0 * n / sigma) / (epsilon * n)
-    )
+    return _smooth_mwem_bound(n, rounds, epsilon, sigma, vc_dim, cover_factor=4.0)
 
 
 _register(
