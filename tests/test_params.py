@@ -108,3 +108,24 @@ def test_bad_declarations_raise():
         Param("x", "x", "int", 5, low=0, high=2)
     with pytest.raises(ValueError, match="options"):
         Param("x", "x", "choice", "q", options={"a": "A"})
+
+
+def test_tab_and_number_kinds():
+    view = Param(
+        "view", "view", "tab", "run", options={"run": "Inside one run", "sweeps": "Sweeps"}
+    )
+    assert view.main  # tabs are always drawn on the page, never in the sidebar
+    assert parse_value(view, "sweeps") == ("sweeps", None)
+    used, message = parse_value(view, "Sweeps")  # the label is not a URL value
+    assert used == "run"
+    assert "`view` = `Sweeps` is not one of run, sweeps" in message
+    low = Param("low", "lower bound", "number", 0.0, low=-1e12, high=1e12, main=True)
+    assert parse_value(low, "-5.5") == (-5.5, None)
+    assert parse_value(low, "nan")[0] == 0.0
+    used, message = parse_value(low, "1e400")
+    assert used == 0.0
+    assert "not a finite number" in message
+    used, message = parse_value(low, "-1e13")
+    assert used == -1e12
+    assert "outside the allowed range" in message
+    assert low.format(-5.5) == "-5.5"

@@ -8,10 +8,12 @@ from smoothviz.ui.kit import (
     computing,
     controls,
     export_format_selector,
+    field,
     header,
     metrics,
     privacy_note,
     reproduce,
+    tabs,
     theory_card,
 )
 from smoothviz.ui.params import Param, nice_log_grid, parse_query, parse_value
@@ -22,6 +24,7 @@ __all__ = [
     "computing",
     "controls",
     "export_format_selector",
+    "field",
     "header",
     "metrics",
     "nice_log_grid",
@@ -29,5 +32,6 @@ __all__ = [
     "parse_value",
     "privacy_note",
     "reproduce",
+    "tabs",
     "theory_card",
 ]

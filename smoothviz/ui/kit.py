@@ -98,6 +98,15 @@ def _render(param: Param, page: str, container: Any) -> Any:
             key=wkey,
             help=param.help,
         )
+    if param.kind == "number":
+        return container.number_input(
+            param.label,
+            min_value=float(param.low),
+            max_value=float(param.high),
+            step=float(param.step) if param.step else None,
+            key=wkey,
+            help=param.help,
+        )
     if param.kind == "seed":
         return container.number_input(
             param.label, min_value=0, max_value=int(param.high), step=1, key=wkey, help=param.help
@@ -117,7 +126,19 @@ def _render(param: Param, page: str, container: Any) -> Any:
 
 
 def _widget_state(param: Param, value: Any) -> Any:
-    return list(value) if param.kind == "multi" else value
+    """A parameter value as its widget holds it in session state (tabs hold their label)."""
+    if param.kind == "multi":
+        return list(value)
+    if param.kind == "tab":
+        return param.options[value]
+    return value
+
+
+def _value_of(param: Param, state: Any) -> Any:
+    """Inverse of :func:`_widget_state`, for controls drawn on the page rather than in the sidebar."""
+    if param.kind == "tab":
+        return next((k for k, label in param.options.items() if label == state), param.default)
+    return tuple(state) if param.kind == "multi" else state
 
 
 def controls(page: str, params: Sequence[Param], *, heading: str = "Parameters") -> dict[str, Any]:
@@ -155,6 +176,9 @@ def controls(page: str, params: Sequence[Param], *, heading: str = "Parameters")
     values: dict[str, Any] = {}
     notes: list[str] = []
     for p in params:
+        if p.main:  # drawn later on the page by field() / tabs(); its value is already in state
+            values[p.key] = _value_of(p, st.session_state[_widget_key(page, p.key)])
+            continue
         value = _render(p, page, st.sidebar)
         if p.kind == "multi" and not value:
             notes.append(f"Choose at least one of **{p.label}**; showing `{p.format(p.default)}`.")
@@ -175,6 +199,23 @@ def controls(page: str, params: Sequence[Param], *, heading: str = "Parameters")
     for note in notes:
         st.info(note)
     return values
+
+
+def field(page: str, param: Param, container: Any = None) -> Any:
+    """Draw a ``main=True`` parameter's control here on the page (it was validated by :func:`controls`)."""
+    return _render(param, page, container or st)
+
+
+def tabs(page: str, param: Param) -> dict[str, Any]:
+    """Draw a ``tab`` parameter as tabs and return ``{option: container}``.
+
+    Only the open tab's ``.open`` is true, so a page computes just what is visible; switching tabs reruns
+    the page and writes the choice into the URL like any other control.
+    """
+    containers = st.tabs(
+        list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
+    )
+    return dict(zip(param.options, containers, strict=True))
 
 
 @contextlib.contextmanager

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("log_float", "log_int", "int", "float", "choice", "multi", "seed", "bool")
+KINDS = ("log_float", "log_int", "int", "float", "number", "choice", "tab", "multi", "seed", "bool")
 SEED_MAX = 2**32 - 1
 _SHOWN_CHARS = 40
 
@@ -48,14 +48,17 @@ class Param:
         key: stable URL query key (``sigma``, ``T``, ``epsilon``, ``seed``, ``trials``, ...).
         label: widget label with its symbol, e.g. ``"σ (smoothness)"``.
         kind: ``log_float`` / ``log_int`` (log-scale slider over round numbers), ``int``, ``float``,
-            ``choice``, ``multi`` (a non-empty subset of the options, comma-separated in the URL),
-            ``seed`` or ``bool``.
+            ``number`` (a typed-in float within [low, high]), ``choice``, ``tab`` (a choice drawn as the
+            page's tabs; only the open tab runs), ``multi`` (a non-empty subset of the options,
+            comma-separated in the URL), ``seed`` or ``bool``.
         default: value used when the link does not set it.
         low: smallest allowed value (numeric kinds); part of the page's speed caps.
         high: largest allowed value (numeric kinds).
         step: slider step for ``int`` / ``float``.
         options: for ``choice`` and ``multi``: mapping from URL value to the label shown.
         help: tooltip text.
+        main: draw the control on the page (``ui.field``) rather than in the sidebar; it is still
+            part of the URL. Always true for ``tab``.
     """
 
     key: str
@@ -67,6 +70,7 @@ class Param:
     step: float | None = None
     options: Mapping[str, str] = field(default_factory=dict)
     help: str | None = None
+    main: bool = False
 
     def __post_init__(self) -> None:
         """Check the declaration itself (a programming error, so it raises)."""
@@ -76,7 +80,9 @@ class Param:
             if not self.default or any(v not in self.options for v in self.default):
                 raise ValueError(f"default {self.default!r} of {self.key!r} not among its options")
             object.__setattr__(self, "default", tuple(self.default))
-        elif self.kind == "choice":
+        elif self.kind in ("choice", "tab"):
+            if self.kind == "tab":
+                object.__setattr__(self, "main", True)
             if self.default not in self.options:
                 raise ValueError(f"default {self.default!r} of {self.key!r} not among its options")
         elif self.kind == "seed":
@@ -102,7 +108,7 @@ class Param:
         """The value as it is written into a URL (and shown in messages)."""
         if self.kind == "bool":
             return "1" if value else "0"
-        if self.kind == "choice":
+        if self.kind in ("choice", "tab"):
             return str(value)
         if self.kind == "multi":
             return ",".join(value)
@@ -122,7 +128,7 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
     shown = _shown(raw)
     text = raw.strip()
     name = f"`{param.key}`"
-    if param.kind == "choice":
+    if param.kind in ("choice", "tab"):
         if text in param.options:
             return text, None
         allowed = ", ".join(param.options)
