@@ -37,6 +37,23 @@ FONT_SIZE = 18
 TITLE_SIZE = 22
 FONT_FAMILY = "Source Sans Pro, Arial, sans-serif"
 MAX_POINTS_PER_TRACE = 2000
+LEGEND_ROW_PX = 26
+#: Width assumed when wrapping a bottom legend: a figure in one of two columns on a laptop.
+LEGEND_WIDTH_PX = 520
+
+
+def legend_rows(fig: go.Figure, *, width: int = LEGEND_WIDTH_PX) -> int:
+    """Rows a horizontal legend needs at ``width`` pixels (estimated from its entries' text lengths)."""
+    char_px, symbol_px = 0.5 * (FONT_SIZE - 2), 50
+    rows, used = 0, width
+    for trace in fig.data:
+        if trace.showlegend is False or not trace.name:
+            continue
+        entry = symbol_px + char_px * len(trace.name)
+        if used + entry > width:
+            rows, used = rows + 1, 0
+        used += entry
+    return rows
 
 
 def hex_to_rgba(color: str, alpha: float) -> str:
@@ -56,18 +73,25 @@ def apply_style(
     log_y: bool = False,
     height: int = 460,
 ) -> go.Figure:
-    """Apply the smoothviz look (large fonts, white background, legend on top) and return ``fig``."""
+    """Apply the smoothviz look (large fonts, white background) and return ``fig``; call it last.
+
+    Untitled figures carry their legend above the plot. Titled ones (two-column layouts) carry it at the
+    bottom of the figure, below the x-axis title, and grow by the rows the legend needs, so the plot area
+    keeps its height and legend, axis title and plot never overlap.
+    """
+    rows = legend_rows(fig) if title else 0
     fig.update_layout(
         template="plotly_white",
         font={"family": FONT_FAMILY, "size": FONT_SIZE, "color": "#111111"},
         title={"text": title, "font": {"size": TITLE_SIZE}} if title else None,
-        height=height,
-        margin={"l": 70, "r": 20, "t": 70 if title else 30, "b": 150 if title else 60},
-        # untitled: legend above the plot; titled: legend below the x-axis title, so they never collide
+        height=height + LEGEND_ROW_PX * rows,
+        # plotly pushes the bottom margin itself to fit a container-anchored legend
+        margin={"l": 70, "r": 20, "t": 70 if title else 30, "b": 70 if title else 60},
         legend={
             "orientation": "h",
-            "yanchor": "top" if title else "bottom",
-            "y": -0.22 if title else 1.02,
+            "yref": "container" if title else "paper",
+            "yanchor": "bottom",
+            "y": 0.0 if title else 1.02,
             "xanchor": "left",
             "x": 0,
             "font": {"size": FONT_SIZE - 2},
@@ -76,7 +100,7 @@ def apply_style(
     )
     fig.update_xaxes(
         title={"text": x_title},
-        type="log" if log_x else "linear",
+        type="log" if log_x else "-",  # "-": plotly infers (categories stay categories)
         showline=True,
         linecolor="#444",
         gridcolor="#e5e5e5",
@@ -84,7 +108,7 @@ def apply_style(
     )
     fig.update_yaxes(
         title={"text": y_title},
-        type="log" if log_y else "linear",
+        type="log" if log_y else "-",
         showline=True,
         linecolor="#444",
         gridcolor="#e5e5e5",
@@ -197,12 +221,14 @@ def add_player(
     *,
     label_prefix: str = "round ",
     duration_ms: int = 400,
+    y: float = -0.08,
 ) -> go.Figure:
     """Attach ``frames`` to ``fig`` with a play/pause button and a scrubber slider (all in the browser).
 
     Scrubbing and playing redraw from the frames already shipped: nothing is recomputed on the server.
     Frames are plain dicts (``{"name", "data", "layout"}``): a player ships hundreds of traces and
     building them as validated plotly objects one by one is slow. Each frame's ``name`` labels the slider.
+    ``y`` (paper coordinates, below the plot) is where the slider starts; the buttons sit just below it.
     """
     fig.frames = frames
     steps = [
@@ -219,7 +245,7 @@ def add_player(
                 "type": "buttons",
                 "direction": "left",
                 "x": 0.0,
-                "y": -0.12,
+                "y": y - 0.04,
                 "xanchor": "left",
                 "yanchor": "top",
                 "pad": {"r": 10, "t": 10},
@@ -252,12 +278,16 @@ def add_player(
         sliders=[
             {
                 "active": 0,
-                "x": 0.2,
-                "y": -0.08,
-                "len": 0.8,
+                "x": 0.3,
+                "y": y,
+                "len": 0.7,
                 "xanchor": "left",
                 "yanchor": "top",
-                "currentvalue": {"prefix": label_prefix, "font": {"size": FONT_SIZE}},
+                "currentvalue": {
+                    "prefix": label_prefix,
+                    "xanchor": "right",
+                    "font": {"size": FONT_SIZE},
+                },
                 "font": {"size": FONT_SIZE - 6},
                 "steps": steps,
             }

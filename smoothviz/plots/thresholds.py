@@ -221,7 +221,14 @@ def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> g
     fig = go.Figure(data=first_data)
     fig = apply_style(fig, title=_title(first), height=430)
     fig.update_layout(
-        legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1.0, "yanchor": "top"}
+        legend={
+            "orientation": "v",
+            "x": 1.02,
+            "xanchor": "left",
+            "yref": "paper",
+            "y": 1.0,
+            "yanchor": "top",
+        }
     )
     fig.update_xaxes(range=[-0.25, 1.25], zeroline=False)
     fig.update_yaxes(
