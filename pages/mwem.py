@@ -6,18 +6,21 @@ from smoothviz import bounds, data, ui
 from smoothviz import mwem_experiments as E
 from smoothviz.mwem import VARIANTS
 from smoothviz.plots import mwem as figures
-from smoothviz.plots import mwem_page as extra
+from smoothviz.plots import mwem_page as more_figures
 
 PAGE = "mwem"
-BOUND_NAME = {
-    "mwem": "Thm 4.1 bound",
-    "smooth": "Thm 4.2 bound",
-    "projected": "Thm 4.3 (App. F) bound",
-}
+BOUND_NAME = {"mwem": "Thm 4.1 bound", "smooth": "Thm 4.2 bound", "projected": "Thm 4.3 bound"}
 SHORT = {"mwem": "MWEM", "smooth": "Smooth MWEM", "projected": "Projected"}
 T_GRID = (2, 4, 8, 16, 32, 64, 128)
 EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 SIGMA_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
+VIEWS = {
+    "run": "Inside one run",
+    "sweeps": "Error against T and ε",
+    "smooth": "What smoothness buys",
+    "ledger": "Privacy ledger",
+}
+DOMAIN = {"low": 0.0, "high": 100.0}
 PARAMS = [
     ui.Param("data", "Data", "choice", "bump", options=E.DATA_OPTIONS),
     ui.Param("N", "N = |X| (cells of the public domain)", "log_int", 128, low=16, high=1024),
@@ -26,78 +29,52 @@ PARAMS = [
     ui.Param("epsilon", "ε (total privacy budget)", "log_float", 1.0, low=0.05, high=10.0),
     ui.Param("T", "T (rounds)", "log_int", 30, low=1, high=200),
     ui.Param("queries", "Query class Q", "choice", "thresholds", options=E.QUERY_OPTIONS),
-    ui.Param(
-        "variant",
-        "Detailed view of",
-        "choice",
-        "projected",
-        options={v: VARIANTS[v] for v in E.COMPARED},
-    ),
-    ui.Param("trials", "trials (independent runs)", "int", 3, low=1, high=5),
-    ui.Param(
-        "seed", "seed", "seed", 0, help="Seeds nature's coins (sampled data) and the mechanism's."
-    ),
-]
+    ui.Param("variant", "Detailed view of", "choice", "projected",
+             options={v: VARIANTS[v] for v in E.COMPARED}),
+    ui.Param("trials", "trials (independent runs)", "int", 3, low=1, high=10),
+    ui.Param("seed", "seed", "seed", 0, help="Seeds nature's coins (sampled data) and the mechanism's."),
+    ui.Param("view", "view", "tab", "run", options=VIEWS),
+    *(ui.Param(k, f"{k} bound of the domain", "number", v, low=-1e12, high=1e12, main=True)
+      for k, v in DOMAIN.items()),
+]  # fmt: skip
+BY_KEY = {p.key: p for p in PARAMS}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def experiment(source, bins, n, sigma, epsilon, rounds, queries, trials, seed, upload, low, high):
     return E.run_experiment(
-        source,
-        bins,
-        n=n,
-        sigma=sigma,
-        epsilon=epsilon,
-        rounds=rounds,
-        queries=queries,
-        trials=trials,
-        seed=seed,
-        upload=upload,
-        low=low,
-        high=high,
-    )
+        source, bins, n=n, sigma=sigma, epsilon=epsilon, rounds=rounds, queries=queries,
+        trials=trials, seed=seed, upload=upload, low=low, high=high,
+    )  # fmt: skip
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def scans(
-    source, bins, n, sigma, epsilon, rounds, queries, trials, seed, upload, low, high, variant
-):
-    ex = experiment(
-        source, bins, n, sigma, epsilon, rounds, queries, trials, seed, upload, low, high
-    )
-    _, _, sweep_rng, scan_rng = E.seeds(seed)
-    t_rng, e_rng = sweep_rng.spawn(2)
-    common = {"sigma": sigma, "variants": (variant,), "trials": trials}
+def sweeps(key, variant):
+    """Final error of ``variant`` over the T and ε grids (the "Error against T and ε" tab)."""
+    ex, (_, _, _, sigma, epsilon, rounds, _, trials, seed, *_) = experiment(*key), key
+    t_rng, e_rng = E.seeds(seed)[2].spawn(2)
+    common = {
+        "sigma": sigma,
+        "variants": (variant,),
+        "trials": trials,
+        "epsilon": epsilon,
+        "rounds": rounds,
+    }
     by_t = E.sweep(
-        ex.hist.counts,
-        ex.queries,
-        parameter="rounds",
-        values=T_GRID,
-        epsilon=epsilon,
-        rounds=rounds,
-        rng=t_rng,
-        **common,
+        ex.hist.counts, ex.queries, parameter="rounds", values=T_GRID, rng=t_rng, **common
     )
     by_eps = E.sweep(
-        ex.hist.counts,
-        ex.queries,
-        parameter="epsilon",
-        values=EPS_GRID,
-        epsilon=epsilon,
-        rounds=rounds,
-        rng=e_rng,
-        **common,
+        ex.hist.counts, ex.queries, parameter="epsilon", values=EPS_GRID, rng=e_rng, **common
     )
-    density = E.density_scan(
-        ex.hist.counts,
-        ex.queries,
-        sigmas=SIGMA_GRID,
-        epsilon=epsilon,
-        rounds=rounds,
-        trials=trials,
-        rng=scan_rng,
-    )
-    return by_t, by_eps, density
+    return by_t, by_eps
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def density(key):
+    """max D̄·N of Smooth and Projected Smooth MWEM over the σ grid (the "What smoothness buys" tab)."""
+    ex, (_, _, _, _, epsilon, rounds, _, trials, seed, *_) = experiment(*key), key
+    return E.density_scan(ex.hist.counts, ex.queries, sigmas=SIGMA_GRID, epsilon=epsilon,
+                          rounds=rounds, trials=trials, rng=E.seeds(seed)[3])  # fmt: skip
 
 
 ui.header(
@@ -112,39 +89,24 @@ p = ui.controls(PAGE, PARAMS)
 upload, low, high = None, 0.0, 1.0
 if p["data"] == "upload":
     st.markdown(
-        "**1. Declare the public domain** (before any data is read; it is never taken from the data)."
+        "**1. Declare the public domain** (it is never taken from the data; part of the link)."
     )
     c1, c2 = st.columns(2)
-    low = c1.number_input("lower bound", value=0.0, key="mwem.upload_low")
-    high = c2.number_input("upper bound", value=100.0, key="mwem.upload_high")
+    low, high = ui.field(PAGE, BY_KEY["low"], c1), ui.field(PAGE, BY_KEY["high"], c2)
     file = st.file_uploader(
-        f"**2. Upload a CSV** (≤ {data.MAX_UPLOAD_BYTES // 10**6} MB; the first "
-        "numeric column is binned)",
-        type=None,
+        f"**2. Upload a CSV** (≤ {data.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
+        "binned; the file stays in this session and is not part of the link)",
         key="mwem.upload",
     )
     if file is None:
         st.info("Upload a CSV to continue; its values are binned into the declared domain.")
         st.stop()
     upload = file.getvalue()
-key = (
-    p["data"],
-    p["N"],
-    p["n"],
-    p["sigma"],
-    p["epsilon"],
-    p["T"],
-    p["queries"],
-    p["trials"],
-    p["seed"],
-    upload,
-    low,
-    high,
-)
+key = (p["data"], p["N"], p["n"], p["sigma"], p["epsilon"], p["T"], p["queries"], p["trials"],
+       p["seed"], upload, low, high)  # fmt: skip
 try:
     with ui.computing("Running MWEM, Smooth and Projected Smooth MWEM…"):
         ex = experiment(*key)
-        by_t, by_eps, density = scans(*key, p["variant"])
 except (
     ValueError
 ) as err:  # a bad upload or an impossible data setting: a message, never a traceback
@@ -152,7 +114,8 @@ except (
     st.stop()
 
 hist, res, summary = ex.hist, ex.results, ex.summary().set_index("variant")
-detail = res[p["variant"]]
+variant, detail = p["variant"], res[p["variant"]]
+name = VARIANTS[variant]
 for note in (f"Data: {hist.source}.", *hist.messages):
     st.caption(note)
 ui.metrics(
@@ -170,104 +133,129 @@ setting = (
     f"{hist.name}, N = {hist.size}, n = {hist.n:,}, ε = {p['epsilon']:g}, T = {p['T']}, "
     f"σ = {p['sigma']:g}, |Q| = {len(ex.queries):,}, {p['trials']} trial(s), seed {p['seed']}"
 )
+vacuous = [BOUND_NAME[v] for v in E.COMPARED if summary.loc[v, "bound_vacuous"]]
 ui.chart(
     figures.error_by_round_figure(list(res.values())),
     key="error_by_round",
     data=ex.to_frame(),
-    caption=f"Max error of the released D̄ after each round ({setting}); dashed: each theorem at T, "
-    "which holds with high probability and is vacuous above 1.",
+    caption=f"Max error of the released D̄ after each round (mean, 10–90% band; {setting}). Dash-dot: "
+    "each theorem's high-probability bound for a run of t rounds"
+    + (f"; vacuous here (≥ 1, drawn dotted at 1.05): {', '.join(vacuous)}." if vacuous else "."),
 )
-left, right = st.columns(2)
-with left:
-    ui.chart(
-        figures.error_vs_rounds_figure(
-            by_t.values,
-            by_t.error[0],
-            variant=p["variant"],
-            bound=by_t.bound[0],
-            bound_name=BOUND_NAME[p["variant"]],
-        ),
-        key="error_vs_T",
-        data=by_t.to_frame(),
-        caption=f"{VARIANTS[p['variant']]}: final error against T at ε = {p['epsilon']:g} (the U: "
-        f"convergence 2√(ln|X|/T) falls, privacy noise 10T ln|Q|/(εn) grows). Best T on this grid: "
-        f"{by_t.best(p['variant']):g}.",
-    )
-with right:
-    ui.chart(
-        figures.error_vs_epsilon_figure(
-            by_eps.values,
-            by_eps.error[0],
-            variant=p["variant"],
-            bound=by_eps.bound[0],
-            bound_name=BOUND_NAME[p["variant"]],
-        ),
-        key="error_vs_epsilon",
-        data=by_eps.to_frame(),
-        caption=f"{VARIANTS[p['variant']]}: final error against ε at T = {p['T']}.",
-    )
-ok = int(detail.lemma_holds.sum())
-left, right = st.columns(2)
-with left:
-    ui.chart(
-        figures.potential_figure(detail),
-        key="potential",
-        data=detail.to_frame(),
-        caption=f"Ψ_t = KL(D_B‖D_t) ({VARIANTS[p['variant']]}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} "
-        f"≤ ln N = {bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
-        f"(m_t clipped to [0, 1]) held in {ok} of {detail.lemma_holds.size} rounds over all trials.",
-    )
-with right:
-    ui.chart(
-        figures.selection_figure(detail),
-        key="rounds",
-        data=detail.to_frame(),
-        caption="Each round's selected query (trial 1): true answer, synthetic answer before the update, "
-        f"and the noisy measurement (Laplace scale 2T/(εn) = {2 * p['T'] / (p['epsilon'] * hist.n):.2g}).",
-    )
-ui.chart(
-    figures.histogram_figure(detail),
-    key="histograms",
-    data=detail.histogram_frame(),
-    caption="Press ▶ or drag the slider: true histogram and the released D̄ (average of the iterates "
-    f"so far) of {VARIANTS[p['variant']]}, trial 1. Redrawn in the browser, nothing recomputed.",
-)
-left, right = st.columns(2)
-with left:
-    ui.chart(
-        figures.ledger_figure(detail),
-        key="ledger",
-        data=detail.ledger.to_frame(),
-        caption=f"ε spent release by release ({VARIANTS[p['variant']]}); it reaches the budget "
-        f"ε = {p['epsilon']:g} exactly.",
-    )
-with right:
-    ui.chart(
-        figures.off_cover_figure(
-            res["projected"],
-            res["smooth"],
-            E.probe_intervals(hist.size, width=2),
-            probe_name="intervals of width 2 cells",
-        ),
-        key="probe",
-        data=ex.summary(),
-        caption="Off-cover probe: error of each released D̄ (one point per trial) on every interval of "
-        "width 2 cells, queries outside the selection class.",
-    )
-ui.chart(
-    extra.density_figure(density),
-    key="density",
-    data=density.to_frame(),
-    caption="max_x D̄(x)·N of Smooth and Projected Smooth MWEM (band: min–max over trials) against "
-    "1/σ. Projection keeps it under the cap; without it nothing does.",
-)
-st.subheader(f"Privacy ledger: {VARIANTS[p['variant']]}")
-ledger = detail.ledger
-st.dataframe(ledger.to_frame(), hide_index=True)
+cover = int(summary.loc["smooth", "selection_size"])
 st.markdown(
-    f"Total spent: **ε = {ledger.total:.6g}** (budget {p['epsilon']:g}, basic composition)."
+    f"Smooth MWEM selects from a γ-cover, γ = σ/(2n) = {p['sigma'] / (2 * hist.n):.2g}: "
+    + (
+        f"finer than one cell (1/N = {1 / hist.size:.2g}), so the cover is Q itself ({cover:,} queries) "
+        "and Smooth MWEM differs from MWEM only in its bound, ln(1/σ) in place of ln N."
+        if cover == len(ex.queries)
+        else f"{cover:,} cover queries stand in for the {len(ex.queries):,} of Q."
+    )
 )
-ui.privacy_note()
+
+views = ui.tabs(PAGE, BY_KEY["view"])
+with views["run"]:
+    if views["run"].open:
+        ok = int(detail.lemma_holds.sum())
+        ui.chart(
+            figures.histogram_figure(detail),
+            key="histograms",
+            data=detail.histogram_frame(),
+            caption="Press ▶ or drag the slider: the true histogram, the released D̄ (average of the "
+            f"iterates so far) and the iterate D_t of {name}, trial 1; replayed in the browser.",
+        )
+        left, right = st.columns(2)
+        with left:
+            ui.chart(
+                figures.potential_figure(detail),
+                key="potential",
+                data=detail.to_frame(),
+                caption=f"Ψ_t = KL(D_B‖D_t) ({name}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} ≤ ln N = "
+                f"{bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
+                f"(m_t clipped to [0, 1]) held in {ok} of {detail.lemma_holds.size} rounds over all "
+                "trials.",
+            )
+        with right:
+            ui.chart(
+                figures.selection_figure(detail),
+                key="rounds",
+                data=detail.to_frame(),
+                caption="Each round's selected query (trial 1): true answer, synthetic answer before the "
+                "update, and the noisy measurement (Laplace scale 2T/(εn) = "
+                f"{2 * p['T'] / (p['epsilon'] * hist.n):.2g}).",
+            )
+with views["sweeps"]:
+    if views["sweeps"].open:
+        with ui.computing(
+            f"Rerunning {name} over {len(T_GRID)} values of T and {len(EPS_GRID)} of ε…"
+        ):
+            by_t, by_eps = sweeps(key, variant)
+        left, right = st.columns(2)
+        with left:
+            ui.chart(
+                figures.error_vs_rounds_figure(by_t.values, by_t.error[0], variant=variant,
+                                               bound=by_t.bound[0], bound_name=BOUND_NAME[variant]),
+                key="error_vs_T",
+                data=by_t.to_frame(),
+                caption=f"{name}: final error against T at ε = {p['epsilon']:g} (the U: convergence "
+                "2√(ln|X|/T) falls, privacy noise 10T ln|Q|/(εn) grows). Best T on this grid: "
+                f"{by_t.best(variant):g}.",
+            )  # fmt: skip
+        with right:
+            ui.chart(
+                figures.error_vs_epsilon_figure(by_eps.values, by_eps.error[0], variant=variant,
+                                                bound=by_eps.bound[0], bound_name=BOUND_NAME[variant]),
+                key="error_vs_epsilon",
+                data=by_eps.to_frame(),
+                caption=f"{name}: final error against ε at T = {p['T']}: more budget, less noise, "
+                "until the convergence term dominates.",
+            )  # fmt: skip
+with views["smooth"]:
+    if views["smooth"].open:
+        with ui.computing(
+            f"Rerunning Smooth and Projected Smooth MWEM at {len(SIGMA_GRID)} values of σ…"
+        ):
+            scan = density(key)
+        peak = {v: summary.loc[v, "max_density_output"] for v in ("smooth", "projected")}
+        left, right = st.columns(2)
+        with left:
+            ui.chart(
+                more_figures.density_figure(scan),
+                key="density",
+                data=scan.to_frame(),
+                caption="max_x D̄(x)·N of the release against 1/σ (band: min–max over trials). Projection "
+                "keeps it under the cap 1/σ; without it nothing does.",
+            )
+        with right:
+            ui.chart(
+                more_figures.probe_figure(ex),
+                key="probe",
+                data=ex.probe_frame(),
+                caption="Off-cover probe: max error of each release on every interval of w cells, "
+                "queries no round selected. At σ = "
+                f"{p['sigma']:g} the unprojected release peaks at D̄·N = {peak['smooth']:.2f} "
+                + (
+                    f"≤ 1/σ = {1 / p['sigma']:g}: it is already σ-smooth, so projection changes "
+                    "little here; it binds where the left chart crosses the cap."
+                    if peak["smooth"] <= 1 / p["sigma"]
+                    else f"> 1/σ = {1 / p['sigma']:g}; projected: {peak['projected']:.2f}."
+                ),
+            )
+with views["ledger"]:
+    if views["ledger"].open:
+        ledger = detail.ledger
+        ui.chart(
+            figures.ledger_figure(detail),
+            key="ledger",
+            data=ledger.to_frame(),
+            caption=f"ε spent release by release ({name}): ε/(2T) on each selection and on each "
+            f"measurement; it reaches the budget ε = {p['epsilon']:g} exactly.",
+        )
+        st.markdown(
+            f"Total spent: **ε = {ledger.total:.6g}** (budget {p['epsilon']:g}, basic composition)."
+        )
+        ui.privacy_note()
+
 card_left, card_right = st.columns(2)
 with card_left:
     ui.theory_card(
@@ -278,7 +266,7 @@ with card_left:
     )
     ui.theory_card(
         bounds.BOUNDS["lemma_e3_potential_drop"],
-        f"held in {ok} of {detail.lemma_holds.size} rounds.",
+        f"held in {int(detail.lemma_holds.sum())} of {detail.lemma_holds.size} rounds.",
     )
 with card_right:
     ui.theory_card(
@@ -291,12 +279,14 @@ with card_right:
         f"bound {summary.loc['projected', 'bound']:.3f}; released max D̄·N = "
         f"{summary.loc['projected', 'max_density_output']:.3f} ≤ 1/σ = {1 / p['sigma']:g}.",
     )
-extra = f", upload=open('your.csv', 'rb').read(), low={low!r}, high={high!r}" if upload else ""
+upload_args = (
+    f", upload=open('your.csv', 'rb').read(), low={low!r}, high={high!r}" if upload else ""
+)
 ui.reproduce(
     f"""from smoothviz import mwem_experiments as E
 
 ex = E.run_experiment({p["data"]!r}, {p["N"]}, n={p["n"]}, sigma={p["sigma"]!r},
                       epsilon={p["epsilon"]!r}, rounds={p["T"]}, queries={p["queries"]!r},
-                      trials={p["trials"]}, seed={p["seed"]}{extra})
+                      trials={p["trials"]}, seed={p["seed"]}{upload_args})
 print(ex.summary())"""
 )

@@ -379,6 +379,16 @@ class Experiment:
         """Per-round tidy table of every variant and trial."""
         return pd.concat([r.to_frame() for r in self.results.values()], ignore_index=True)
 
+    def probe_frame(self) -> pd.DataFrame:
+        """Off-cover probe as a tidy table: one row per (variant, width in cells, trial)."""
+        rows = [
+            {"variant": v, "width_cells": int(w), "trial": t, "max_error": float(e[i, t])}
+            for v, e in self.probe_error.items()
+            for i, w in enumerate(self.probe_widths)
+            for t in range(e.shape[1])
+        ]
+        return pd.DataFrame(rows)
+
 
 def seeds(seed: int) -> tuple[np.random.Generator, ...]:
     """Four independent generators from one visible seed: data (nature), runs, sweeps, σ scan."""

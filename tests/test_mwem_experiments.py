@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from smoothviz import mwem_experiments as E
-from smoothviz.plots.mwem_page import density_figure
+from smoothviz.plots.mwem_page import density_figure, probe_figure
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +67,15 @@ def test_queries_and_probe_validation():
         E.probe_intervals(16, width=0)
     with pytest.raises(ValueError, match="`source`"):
         E.make_histogram("titanic", 16, n=10, sigma=0.5)
+
+
+def test_probe_frame_and_figure():
+    ex = E.run_experiment("bump", 32, n=500, sigma=0.2, epsilon=1.0, rounds=4, trials=2, seed=1)
+    frame = ex.probe_frame()
+    assert len(frame) == len(E.COMPARED) * len(ex.probe_widths) * 2
+    mean = frame.groupby(["variant", "width_cells"])["max_error"].mean()
+    fig = probe_figure(ex)
+    shown = {t.name: t.y for t in fig.data if t.showlegend is not False}
+    assert set(shown) == {"MWEM", "Smooth (unprojected)", "Projected"}
+    assert list(shown["Projected"]) == pytest.approx(mean["projected"].to_list())
+    assert fig.layout.xaxis.type == "log"

@@ -9,6 +9,8 @@ from smoothviz import mwem_experiments as E
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
+E_VIEWS = {"run": "Inside one run", "sweeps": "Error against T and ε", "smooth": "What smoothness buys",
+           "ledger": "Privacy ledger"}  # fmt: skip
 LABELS = ("MWEM: max error", "Smooth MWEM: max error", "Projected: max error")
 
 
@@ -22,20 +24,57 @@ def expected_errors(ex: E.Experiment) -> tuple[str, ...]:
     return tuple(f"{s.loc[v, 'max_error_mean']:.3f}" for v in E.COMPARED)
 
 
-def test_defaults_render_every_view():
+VIEW_CHARTS = {
+    "run": {"error_by_round", "histograms", "potential", "rounds"},
+    "sweeps": {"error_by_round", "error_vs_T", "error_vs_epsilon"},
+    "smooth": {"error_by_round", "density", "probe"},
+    "ledger": {"error_by_round", "ledger"},
+}
+
+
+def chart_keys(at) -> set[str]:
+    """Keys of the plotly charts drawn on this run (their element ids end with the user key)."""
+    ids = [c.proto.id for c in at.get("plotly_chart")]
+    return {
+        k
+        for k in {key for keys in VIEW_CHARTS.values() for key in keys}
+        if any(i.endswith(k) for i in ids)
+    }
+
+
+def test_defaults_render_the_main_view_and_only_the_open_tab():
     at = run_page("mwem")
     assert not at.exception
     assert not at.warning
     assert not at.error
-    ids = [c.proto.id for c in at.get("plotly_chart")]
-    assert len(ids) == 9  # error by round, vs T, vs ε, Ψ, Lemma E.3, player, rounds, probe, density
+    assert chart_keys(at) == VIEW_CHARTS["run"]  # the sweeps and the σ scan are not computed
     assert set(metric_values(at)) == {*LABELS, "data: max D_B·N"}
     text = " ".join(m.value for m in at.markdown)
-    assert "Total spent: **ε = 1**" in text
     assert "Theory: Thm 4.1" in text
-    assert any("not a hardened production release" in c.value for c in at.caption)
+    assert "the cover is Q itself" in text  # γ = σ/(2n) is far below one cell at the defaults
     assert any("samples from a σ-smooth bump" in c.value for c in at.caption)
-    assert len(at.dataframe) >= 1  # the ledger (the "Show data" tables are in expanders too)
+    assert str(at.query_params["view"]).strip("[]'") == "run"
+
+
+@pytest.mark.parametrize("view", ["sweeps", "smooth", "ledger"])
+def test_each_tab_from_a_link_draws_its_charts(view):
+    at = run_page("mwem", {**SMALL, "view": view})
+    assert not at.exception
+    assert not at.warning
+    assert chart_keys(at) == VIEW_CHARTS[view]
+    if view == "ledger":
+        text = " ".join(m.value for m in at.markdown)
+        assert "Total spent: **ε = 1**" in text
+        assert any("not a hardened production release" in c.value for c in at.caption)
+
+
+def test_switching_tabs_writes_the_view_into_the_url():
+    at = run_page("mwem", SMALL)
+    at.session_state["mwem.view"] = E_VIEWS["sweeps"]
+    at.run()
+    assert not at.exception
+    assert chart_keys(at) == VIEW_CHARTS["sweeps"]
+    assert str(at.query_params["view"]).strip("[]'") == "sweeps"
 
 
 def test_moving_t_changes_numbers_and_url():
@@ -120,8 +159,8 @@ def upload(payload: bytes):
     at = run_page("mwem", {**SMALL, "data": "upload"})
     assert not at.exception
     assert any("Upload a CSV" in i.value for i in at.info)
-    at.number_input(key="mwem.upload_low").set_value(0.0)
-    at.number_input(key="mwem.upload_high").set_value(10.0)
+    at.number_input(key="mwem.low").set_value(0.0)
+    at.number_input(key="mwem.high").set_value(10.0)
     at.file_uploader(key="mwem.upload").set_value(("mine.csv", payload, "text/csv"))
     at.run()
     return at
@@ -175,3 +214,27 @@ def test_bad_uploads_show_a_message(payload, fragment):
     assert not at.exception
     assert at.error
     assert fragment in at.error[0].value
+
+
+def test_the_declared_domain_travels_in_the_link_and_bad_bounds_warn():
+    at = run_page("mwem", {**SMALL, "data": "upload", "low": "-5", "high": "12.5"})
+    assert not at.exception
+    assert at.number_input(key="mwem.low").value == -5.0
+    assert at.number_input(key="mwem.high").value == 12.5
+    at.number_input(key="mwem.high").set_value(40.0).run()
+    assert str(at.query_params["high"]).strip("[]'") == "40"
+    at = run_page("mwem", {**SMALL, "data": "upload", "low": "nan", "high": "1e400"})
+    assert not at.exception
+    warning = at.warning[0].value
+    assert "`low` = `nan`" in warning
+    assert "`high` = `1e400`" in warning
+    assert at.number_input(key="mwem.low").value == 0.0
+
+
+def test_a_domain_with_low_above_high_is_a_message():
+    payload = b"v\n1\n2\n"
+    at = run_page("mwem", {**SMALL, "data": "upload", "low": "10", "high": "0"})
+    at.file_uploader(key="mwem.upload").set_value(("mine.csv", payload, "text/csv"))
+    at.run()
+    assert not at.exception
+    assert "low=10.0, high=0.0" in at.error[0].value

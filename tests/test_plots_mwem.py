@@ -5,6 +5,7 @@ import pytest
 from smoothviz import bounds
 from smoothviz import mwem as M
 from smoothviz.plots import mwem as P
+from smoothviz.plots.style import LEGEND_ROW_PX, legend_rows
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +31,11 @@ def test_error_by_round_has_bands_and_vacuous_bound(runs):
     assert isinstance(fig, go.Figure)
     ns = names(fig)
     assert runs["mwem"].label in ns
-    assert any(n.startswith("Thm 4.1 bound") for n in ns)
-    # n = 1000: the bounds are vacuous, and the figure says so
-    assert any("vacuous" in n for n in ns)
+    # n = 1000: both bounds are vacuous at every t; one legend entry says so for both
+    vacuous = [t for t in fig.data if t.name and "vacuous" in t.name]
+    assert len(vacuous) == 2
+    assert [t.showlegend for t in vacuous] == [True, False]
+    assert not any(n.startswith("Thm 4.1 bound") for n in ns)  # nothing informative to draw
     assert fig.layout.xaxis.title.text == "round t"
     assert fig.layout.yaxis.title.text == "max error over Q"
     assert not any(isinstance(t, go.Scattergl) for t in fig.data)
@@ -45,7 +48,7 @@ def test_sweeps():
     fig = P.error_vs_rounds_figure(t, err, bound=b)
     assert fig.layout.xaxis.title.text == "rounds T"
     assert "max error of the output" in names(fig)
-    assert "Thm 4.1 bound (T-round run)" in names(fig)
+    assert "Thm 4.1 bound (run of T rounds)" in names(fig)
     fig = P.error_vs_epsilon_figure(np.array([0.1, 1, 10]), err[:3])
     assert fig.layout.xaxis.title.text == "privacy budget ε"
 
@@ -65,7 +68,9 @@ def test_histogram_figure_has_frames_for_play(runs):
     fig = P.histogram_figure(r)
     assert len(fig.frames) == len(r.snapshot_rounds)
     assert names(fig) == ["true D_B", "released (average so far)", "iterate D_t"]
-    assert fig.layout.sliders[0].currentvalue.prefix == "round t = "
+    assert fig.layout.sliders[0].currentvalue.prefix == "after round "
+    assert fig.layout.sliders[0].active == len(r.snapshot_rounds) - 1  # opens on the final release
+    assert fig.frames[0].data[1].y != fig.frames[-1].data[1].y
 
 
 def test_selection_ledger_density_offcover(runs):
@@ -79,5 +84,13 @@ def test_selection_ledger_density_offcover(runs):
     fig = P.max_density_figure([runs["smooth"], runs["projected"]])
     assert "cap 1/σ = 4" in names(fig)
     assert fig.layout.yaxis.title.text == "max_x D_t(x)·N"
-    fig = P.off_cover_figure(runs["projected"], runs["smooth"], M.intervals(128, step=1))
-    assert names(fig) == ["Smooth (unprojected)", "Projected"]
+
+
+def test_titled_figures_keep_the_legend_below_the_axis_title(runs):
+    fig = P.potential_figure(runs["projected"])
+    assert fig.layout.legend.yref == "container"
+    assert fig.layout.legend.y == 0
+    assert fig.layout.legend.yanchor == "bottom"
+    rows = legend_rows(fig)
+    assert rows >= 2
+    assert fig.layout.height == 460 + LEGEND_ROW_PX * rows  # the plot keeps its height

@@ -8,9 +8,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.mwem import BoxQueries, MWEMResult
+from smoothviz.mwem import MWEMResult
 from smoothviz.plots.style import (
     COLORS,
+    add_player,
     apply_style,
     band_traces,
     downsample_index,
@@ -30,16 +31,30 @@ _BOUND_NAME = {
 }
 
 
-def _bound_traces(x: np.ndarray, y: np.ndarray, name: str) -> list[go.Scatter]:
-    """A high-probability bound drawn dashed where informative (< 1) and grey-dotted where vacuous."""
+def _bound_traces(
+    x: np.ndarray,
+    y: np.ndarray,
+    name: str,
+    *,
+    color: str | None = None,
+    vacuous_legend: bool = True,
+) -> list[go.Scatter]:
+    """A high-probability bound drawn dash-dot where informative (< 1) and dotted grey where vacuous.
+
+    Vacuous stretches are capped at 1.05 so they stay on the chart; all of them share one legend entry.
+    """
     vac = bounds.is_vacuous(y)
     good = np.where(~vac, y, np.nan)
     bad = np.where(vac | np.r_[vac[1:], False], np.minimum(y, 1.05), np.nan)
-    traces = [theory_trace(x, good, name=f"{name} (T-round run)", kind="high-probability")]
+    traces = [theory_trace(x, good, name=name, kind="high-probability", color=color)]
+    if vac.all():
+        traces = []
     if vac.any():
-        traces.append(
-            theory_trace(x, bad, name=f"{name}: vacuous (≥ 1, shown capped)", kind="envelope")
+        capped = theory_trace(
+            x, bad, name="theorem bound ≥ 1: vacuous (drawn at 1.05)", kind="envelope"
         )
+        capped.update(legendgroup="vacuous", showlegend=vacuous_legend)
+        traces.append(capped)
     return traces
 
 
@@ -57,10 +72,21 @@ def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = 
     for r in results:
         fig.add_traces(_band(r, r.error_by_round, r.label))
     if show_bounds:
+        first_vacuous = True
         for r in results:
             if r.variant in _BOUND_NAME:
                 t = np.arange(1, r.rounds + 1)
-                fig.add_traces(_bound_traces(t, r.theorem_bound(t), _BOUND_NAME[r.variant]))
+                y = r.theorem_bound(t)
+                fig.add_traces(
+                    _bound_traces(
+                        t,
+                        y,
+                        f"{_BOUND_NAME[r.variant]} (run of t rounds)",
+                        color=_COLOR[r.variant],
+                        vacuous_legend=first_vacuous,
+                    )
+                )
+                first_vacuous &= not bounds.is_vacuous(y).any()
     fig.add_hline(y=1.0, line={"color": COLORS["reference"], "width": 1})
     return apply_style(
         fig, title="Max error over the query class", x_title="round t", y_title="max error over Q"
@@ -84,7 +110,9 @@ def _sweep_figure(
     lo, hi = np.quantile(errors, [0.1, 0.9], axis=1)
     fig = go.Figure(band_traces(x, errors.mean(axis=1), lo, hi, name=name, color=_COLOR[variant]))
     if bound is not None:
-        fig.add_traces(_bound_traces(x, np.asarray(bound, dtype=float), bound_name))
+        fig.add_traces(
+            _bound_traces(x, np.asarray(bound, dtype=float), f"{bound_name} (run of T rounds)")
+        )
     return apply_style(fig, title=title, x_title=x_title, y_title="max error over Q", log_x=log_x)
 
 
@@ -207,89 +235,62 @@ def selection_figure(result: MWEMResult) -> go.Figure:
 
 
 def histogram_figure(result: MWEMResult) -> go.Figure:
-    """True vs synthetic distribution over the cells (trial 0), with a play button and a round slider."""
+    """True vs synthetic distribution over the cells (trial 0), with play/pause and a round scrubber.
+
+    Frames are plain dicts (no per-trace validation), so a 200-round player builds in milliseconds.
+    """
     cells = np.arange(result.snapshots_iterate.shape[1])
     idx = downsample_index(cells.size, log=False)
-    truth = result.true_hist.ravel()[idx]
+    x = cells[idx].tolist()
+    truth = {
+        "type": "scatter",
+        "x": x,
+        "y": result.true_hist.ravel()[idx].tolist(),
+        "mode": "lines",
+        "name": "true D_B",
+        "line": {"color": COLORS["truth"], "width": 3},
+    }
+    released = "released (last iterate)" if "last" in result.label else "released (average so far)"
 
-    def traces(k: int) -> list[go.Scatter]:
+    def traces(k: int) -> list[dict]:
         return [
-            go.Scatter(
-                x=cells[idx],
-                y=truth,
-                mode="lines",
-                name="true D_B",
-                line={"color": COLORS["truth"], "width": 3},
-            ),
-            go.Scatter(
-                x=cells[idx],
-                y=result.snapshots_output[k][idx],
-                mode="lines",
-                name="released (average so far)"
-                if "last" not in result.label
-                else "released (last iterate)",
-                line={"color": COLORS["synthetic"], "width": 3},
-            ),
-            go.Scatter(
-                x=cells[idx],
-                y=result.snapshots_iterate[k][idx],
-                mode="lines",
-                name="iterate D_t",
-                line={"color": _COLOR[result.variant], "width": 1.5, "dash": "dot"},
-            ),
+            truth,
+            {
+                "type": "scatter",
+                "x": x,
+                "y": result.snapshots_output[k][idx].tolist(),
+                "mode": "lines",
+                "name": released,
+                "line": {"color": COLORS["synthetic"], "width": 3},
+            },
+            {
+                "type": "scatter",
+                "x": x,
+                "y": result.snapshots_iterate[k][idx].tolist(),
+                "mode": "lines",
+                "name": "iterate D_t",
+                "line": {"color": _COLOR[result.variant], "width": 2, "dash": "dot"},
+            },
         ]
 
-    rounds = result.snapshot_rounds
-    frames = [go.Frame(data=traces(k), name=str(int(r))) for k, r in enumerate(rounds)]
-    last = len(rounds) - 1
-    fig = go.Figure(data=traces(last), frames=frames)
-    fig.update_layout(
-        updatemenus=[
-            {
-                "type": "buttons",
-                "showactive": False,
-                "x": 0,
-                "y": -0.25,
-                "xanchor": "left",
-                "buttons": [
-                    {
-                        "label": "▶ play",
-                        "method": "animate",
-                        "args": [None, {"frame": {"duration": 300}, "fromcurrent": True}],
-                    },
-                    {
-                        "label": "❚❚ pause",
-                        "method": "animate",
-                        "args": [[None], {"mode": "immediate"}],
-                    },
-                ],
-            }
-        ],
-        sliders=[
-            {
-                "active": last,
-                "currentvalue": {"prefix": "round t = "},
-                "x": 0.2,
-                "len": 0.8,
-                "y": -0.2,
-                "steps": [
-                    {
-                        "label": str(int(r)),
-                        "method": "animate",
-                        "args": [[str(int(r))], {"mode": "immediate"}],
-                    }
-                    for r in rounds
-                ],
-            }
-        ],
-    )
-    return apply_style(
+    rounds = [str(int(r)) for r in result.snapshot_rounds]
+    frames = [{"name": r, "data": traces(k)} for k, r in enumerate(rounds)]
+    fig = go.Figure(data=traces(len(rounds) - 1))
+    apply_style(
         fig,
-        title="True and synthetic distributions",
         x_title="cell x" if len(result.shape) == 1 else "cell x (flattened table)",
         y_title="mass D(x)",
-        height=520,
+        height=560,
     )
+    # legend at the right, fixed margins: the plot is 560 − 30 − 170 = 360 px tall, so the scrubber
+    # sits 80 px below the axis line, under the tick labels and the axis title
+    fig.update_layout(
+        margin={"t": 30, "b": 170},
+        legend={"orientation": "v", "yref": "paper", "y": 1.0, "yanchor": "top", "x": 1.02},
+    )
+    add_player(fig, frames, label_prefix="after round ", y=-80 / 360)
+    fig.layout.sliders[0].active = len(rounds) - 1
+    return fig
 
 
 def ledger_figure(result: MWEMResult) -> go.Figure:
@@ -320,33 +321,6 @@ def ledger_figure(result: MWEMResult) -> go.Figure:
         title="Privacy ledger",
         x_title="release (selection, measurement per round)",
         y_title="ε spent so far",
-    )
-
-
-def off_cover_figure(
-    projected: MWEMResult,
-    unprojected: MWEMResult,
-    probe: BoxQueries,
-    *,
-    probe_name: str = "narrow intervals",
-) -> go.Figure:
-    """Release error on an off-cover probe class: Projected Smooth MWEM against the unprojected release."""
-    fig = go.Figure()
-    for r in (unprojected, projected):
-        e = r.release_error(probe)
-        fig.add_trace(
-            go.Box(
-                y=e,
-                name=VARIANTS_SHORT[r.variant],
-                marker={"color": _COLOR[r.variant]},
-                boxpoints="all",
-            )
-        )
-    return apply_style(
-        fig,
-        title=f"Off-cover probe: {probe_name}",
-        x_title="released distribution",
-        y_title="max error on the probe",
     )
 
 

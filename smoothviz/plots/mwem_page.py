@@ -1,4 +1,4 @@
-"""The MWEM page's figure that :mod:`smoothviz.plots.mwem` does not draw: max D̄·N against 1/σ.
+"""The MWEM page's figures that :mod:`smoothviz.plots.mwem` does not draw: smoothness and off-cover probes.
 
 Pure: a :class:`smoothviz.mwem_experiments.DensityScan` in, a ``go.Figure`` out, styled by
 :mod:`smoothviz.plots.style`. The σ-smooth cap y = 1/σ is an exact constraint (papers/000, App. F), drawn
@@ -10,11 +10,35 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.mwem_experiments import DensityScan
+from smoothviz.mwem_experiments import DensityScan, Experiment
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 
-_COLOR = {"smooth": COLORS["smooth_mwem"], "projected": COLORS["projected_mwem"]}
-_SHORT = {"smooth": "Smooth (unprojected)", "projected": "Projected"}
+_COLOR = {
+    "mwem": COLORS["mwem"],
+    "smooth": COLORS["smooth_mwem"],
+    "projected": COLORS["projected_mwem"],
+}
+_SHORT = {"mwem": "MWEM", "smooth": "Smooth (unprojected)", "projected": "Projected"}
+
+
+def probe_figure(experiment: Experiment) -> go.Figure:
+    """Max error of each released D̄ on every interval of w cells, against w (mean; band: min–max).
+
+    Narrow intervals are off the selection class (thresholds or a coarser interval grid): no round ever
+    measured them, so their error shows how well the released distribution itself matches the data.
+    """
+    x = experiment.probe_widths.astype(float)
+    fig = go.Figure()
+    for v, e in experiment.probe_error.items():
+        fig.add_traces(
+            band_traces(
+                x, e.mean(axis=1), e.min(axis=1), e.max(axis=1), name=_SHORT[v], color=_COLOR[v]
+            )
+        )
+    fig.update_xaxes(tickvals=x, ticktext=[f"{int(w)}" for w in x])
+    return apply_style(
+        fig, x_title="probe interval width (cells)", y_title="max error on the probe", log_x=True
+    )
 
 
 def density_figure(scan: DensityScan) -> go.Figure:
