@@ -141,8 +141,8 @@ _register(
     BoundInfo(
         key="mwem_thm41_bound",
         title="Thm 4.1: 2√(ln|X|/T) + 10T ln|Q|/(εn)",
-        latex=r"\max_{q\in Q}|q(\bar D)-q(D_B)| \le 2\sqrt{\tfrac{\ln|\mathcal X|}{T}}"
-        r" + \tfrac{10\,T\ln|Q|}{\varepsilon n}",
+        latex=r"\begin{aligned}\max_{q\in Q}|q(\bar D)-q(D_B)| &\le 2\sqrt{\tfrac{\ln|\mathcal X|}{T}}\\"
+        r"&\quad + \tfrac{10\,T\ln|Q|}{\varepsilon n}\end{aligned}",
         source="papers/001, Theorem 4.1 (Hardt–Ligett–McSherry 2012); papers/000, Theorem E.5",
         kind="high-probability",
         note="Holds with probability ≥ 1 − 2T/|Q| (mwem_thm41_probability); exact constants from the "
@@ -168,8 +168,8 @@ _register(
     BoundInfo(
         key="smooth_mwem_thm42_bound",
         title="Thm 4.2: 1/n + 2√(ln(1/σ)/T) + 10Td ln(2n/σ)/(εn)",
-        latex=r"\max_{q\in Q}|v_q-q(D_B)| \le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}"
-        r" + \tfrac{10\,T d\ln(2n/\sigma)}{\varepsilon n}",
+        latex=r"\begin{aligned}\max_{q\in Q}|v_q-q(D_B)| &\le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}\\"
+        r"&\quad + \tfrac{10\,T d\ln(2n/\sigma)}{\varepsilon n}\end{aligned}",
         source="papers/001, Theorem 4.2; papers/000, App. E (Algorithm 2, γ = σ/(2n))",
         kind="high-probability",
         note="For (σ,0)-smooth data, d = VC dimension; holds with probability ≥ 1 − 2T(γ/41)^d. As "
@@ -207,8 +207,8 @@ _register(
     BoundInfo(
         key="projected_mwem_thm43_bound",
         title="Thm 4.3 (App. F): 1/n + 2√(ln(1/σ)/T) + 10Td ln(4n/σ)/(εn)",
-        latex=r"\max_{q\in Q}|q(\bar D)-q(D_B)| \le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}"
-        r" + \tfrac{10\,T d\ln(4n/\sigma)}{\varepsilon n}",
+        latex=r"\begin{aligned}\max_{q\in Q}|q(\bar D)-q(D_B)| &\le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}\\"
+        r"&\quad + \tfrac{10\,T d\ln(4n/\sigma)}{\varepsilon n}\end{aligned}",
         source="papers/000, App. F.2 error decomposition for Algorithm 3 (γ = σ/(4n)), behind Theorem 4.3",
         kind="high-probability",
         note="[reconstructed] γ = σ/(4n) and this explicit form are read off the App. F.2 proof "
@@ -229,8 +229,8 @@ _register(
     BoundInfo(
         key="smooth_release_thm43_rate",
         title="Thm 4.3 rate √(d/(εn))·ln^¼(1/σ)·ln^½(n/σ)·ln^¼(1/δ)",
-        latex=r"\max_{q}|q(\bar D)-q(D_B)| = O\!\left(\sqrt{\tfrac{d}{\varepsilon n}}\,"
-        r"\ln^{1/4}\tfrac1\sigma\,\ln^{1/2}\tfrac n\sigma\,\ln^{1/4}\tfrac1\delta\right)",
+        latex=r"\begin{aligned}&\max_{q}|q(\bar D)-q(D_B)|\\ &\quad= O\!\left(\sqrt{\tfrac{d}{\varepsilon n}}\,"
+        r"\ln^{1/4}\tfrac1\sigma\,\ln^{1/2}\tfrac n\sigma\,\ln^{1/4}\tfrac1\delta\right)\end{aligned}",
         source="papers/001, Theorem 4.3 (Smooth Data Release), (ε, δ)-DP via k-fold composition",
         kind="envelope",
         note="[reconstructed] the printed formula is unreadable; this is the shape REFERENCE.md §2.4 "
@@ -273,8 +273,8 @@ _register(
     BoundInfo(
         key="lemma_e3_potential_drop",
         title="Lemma E.3: Ψ_{i−1} − Ψ_i ≥ ((q_i(D_{i−1}) − q_i(D_B))/2)² − ((m_i − q_i(D_B))/2)²",
-        latex=r"\Psi_{i-1}-\Psi_i \ge \Big(\tfrac{q_i(D_{i-1})-q_i(D_B)}{2}\Big)^2"
-        r" - \Big(\tfrac{m_i-q_i(D_B)}{2}\Big)^2",
+        latex=r"\begin{aligned}\Psi_{i-1}-\Psi_i &\ge \Big(\tfrac{q_i(D_{i-1})-q_i(D_B)}{2}\Big)^2\\"
+        r"&\quad - \Big(\tfrac{m_i-q_i(D_B)}{2}\Big)^2\end{aligned}",
         source="papers/000, Lemma E.3 (Lemma A.4 of Hardt–Ligett–McSherry 2012)",
         kind="exact",
         note="Deterministic, every round, with the measurement m_i clipped to [0, 1] (post-processing). "
@@ -299,7 +299,8 @@ _register(
     BoundInfo(
         key="threshold_discretisation_error",
         title="E10: grid thresholds lose ≤ α",
-        latex=r"\min_{t\in\sigma\alpha\mathbb Z}\mathrm{err}(h_t) - \min_{t\in[0,1]}\mathrm{err}(h_t) \le \alpha",
+        latex=r"\begin{aligned}&\min_{t\in\sigma\alpha\mathbb Z}\mathrm{err}(h_t)\\"
+        r"&\quad - \min_{t\in[0,1]}\mathrm{err}(h_t) \le \alpha\end{aligned}",
         source="papers/001, §1 (DP paragraph): a σ-smooth distribution puts ≤ α mass on any width-σα interval",
         kind="exact",
         note="For σ-smooth data (marginal density ≤ 1/σ) and a threshold grid of spacing ≤ σα.",
@@ -316,7 +317,8 @@ _register(
     BoundInfo(
         key="private_threshold_bound",
         title="E10: α + 2 ln(K/β)/(εn)",
-        latex=r"\mathrm{err}(h_{\hat t}) \le \min_t \mathrm{err}(h_t) + \alpha + \tfrac{2\ln(K/\beta)}{\varepsilon n}",
+        latex=r"\begin{aligned}\mathrm{err}(h_{\hat t}) &\le \min_t \mathrm{err}(h_t)\\"
+        r"&\quad + \alpha + \tfrac{2\ln(K/\beta)}{\varepsilon n}\end{aligned}",
         source="papers/001, §1 (discretisation) + the standard exponential-mechanism accuracy "
         "[standard, not in the papers]",
         kind="high-probability",
@@ -377,8 +379,8 @@ _register(
     BoundInfo(
         key="kfold_bracketing_bound",
         title="Thm 3.7: product of the factors' numbers",
-        latex=r"N_{[\,]}(F_1\cdots F_k, \mu, k\varepsilon) \le \prod_{i=1}^{k} N_{[\,]}(F_i, \mu, \varepsilon)"
-        r"\quad(\text{same for } F_1+\dots+F_k)",
+        latex=r"\begin{aligned}&N_{[\,]}(F_1\cdots F_k, \mu, k\varepsilon) \le \prod_{i=1}^{k} N_{[\,]}(F_i, \mu, \varepsilon)\\"
+        r"&\quad(\text{same for } F_1+\dots+F_k)\end{aligned}",
         source="papers/001, Theorem 3.7 (proof: papers/000, App. C.5)",
         kind="exact",
         note="Deterministic; intersections and unions. Intervals = up- ∩ down-thresholds, so "
@@ -415,8 +417,9 @@ _register(
     BoundInfo(
         key="thm33_bracket_scale",
         title="Thm 3.3 scale σ/(4√T)",
-        latex=r"\varepsilon^\star = \frac{\sigma}{4\sqrt T},\qquad "
-        r"N_{[\,]}(\text{thresholds}, U, \varepsilon^\star) = \left\lceil \frac{4\sqrt T}{\sigma}\right\rceil",
+        latex=r"\begin{aligned}\varepsilon^\star &= \frac{\sigma}{4\sqrt T},\\"
+        r"N_{[\,]}(\text{thresholds}, U, \varepsilon^\star) &= \left\lceil \frac{4\sqrt T}{\sigma}\right\rceil"
+        r"\end{aligned}",
         source="papers/001, Theorem 3.3 (proof: papers/000, App. C.3, ε = σ/√T then ε/4)",
         kind="exact",
         note="The scale at which Theorem 3.3 needs brackets; for thresholds the number is exact "
@@ -439,8 +442,8 @@ _register(
     BoundInfo(
         key="lemma32_max_count_bound",
         title="Lemma 3.2: √(Tp ln|F|) + 2Tp",
-        latex=r"\mathbb E\Big[\max_{f\in F}\sum_{t=1}^T f(x_t)\Big] \le \sqrt{Tp\ln|F|} + 2Tp,"
-        r"\qquad p = \varepsilon/\sigma",
+        latex=r"\begin{aligned}\mathbb E\Big[\max_{f\in F}\sum_{t=1}^T f(x_t)\Big] &\le \sqrt{Tp\ln|F|} + 2Tp,\\"
+        r"p &= \varepsilon/\sigma\end{aligned}",
         source="papers/001, Lemma 3.2; explicit form from its proof, papers/000, App. C.2",
         kind="expectation",
         note="For any adaptive sequence of σ-smooth D_t and E_U[f] ≤ ε, σ ≥ ε, valid when "
@@ -506,8 +509,8 @@ _register(
     BoundInfo(
         key="mw_regret_bound_eta",
         title="MW at fixed η: ηt + ln N/η",
-        latex=r"\mathrm{Regret}_t \le \eta\,t + \frac{\ln N}{\eta}\ \ ((1-\eta)^c,\ \eta\le\tfrac12),"
-        r"\qquad \frac{\ln N}{\eta} + \frac{\eta t}{8}\ \ (e^{-\eta c})",
+        latex=r"\mathrm{Regret}_t \le \begin{cases}\eta\,t + \frac{\ln N}{\eta} & (1-\eta)^c,\ \eta\le\tfrac12\\"
+        r"\frac{\ln N}{\eta} + \frac{\eta t}{8} & e^{-\eta c}\end{cases}",
         source="papers/002, proof of the MW theorem (Claims 1–2, with OPT ≤ t); the exp(−ηc) line is "
         "the standard Hoeffding-lemma Hedge bound [standard, not in the papers]",
         kind="exact",
@@ -532,8 +535,8 @@ _register(
     BoundInfo(
         key="thm31_envelope",
         title="Thm 3.1 shape: 2√(T ln(T/σ))",
-        latex=r"\mathbb E[\mathrm{Regret}] \in O\big(\sqrt{d\,T\ln(T/\sigma)}\big)\quad"
-        r"\text{drawn as } 2\sqrt{d\,T\ln(T/\sigma)}",
+        latex=r"\begin{aligned}\mathbb E[\mathrm{Regret}] &\in O\big(\sqrt{d\,T\ln(T/\sigma)}\big)\\"
+        r"\text{drawn: }&\ 2\sqrt{d\,T\ln(T/\sigma)}\end{aligned}",
         source="papers/001, Theorem 3.1 (non-adaptive σ-smooth adversaries; garbled in the text, read "
         "as √(dT ln(T/σ)), see REFERENCE.md §2.3)",
         kind="envelope",
@@ -555,8 +558,9 @@ _register(
     BoundInfo(
         key="thm33_envelope",
         title="Thm 3.3 shape: 2√(T ln⌈4√T/σ⌉)",
-        latex=r"\mathbb E[\mathrm{Regret}] \in O\Big(\sqrt{T\ln N_{[\,]}\big(\mathcal H, U, "
-        r"\tfrac{\sigma}{4\sqrt T}\big)}\Big)\quad\text{drawn as } 2\sqrt{T\ln\lceil 4\sqrt T/\sigma\rceil}",
+        latex=r"\begin{aligned}\mathbb E[\mathrm{Regret}] &\in O\Big(\sqrt{T\ln N_{[\,]}\big(\mathcal H, U, "
+        r"\tfrac{\sigma}{4\sqrt T}\big)}\Big)\\"
+        r"\text{drawn: }&\ 2\sqrt{T\ln\lceil 4\sqrt T/\sigma\rceil}\end{aligned}",
         source="papers/001, Theorem 3.3 (adaptive σ-smooth adversaries); thresholds have "
         "N_[](σ/(4√T)) = ⌈4√T/σ⌉ brackets",
         kind="envelope",
@@ -579,8 +583,8 @@ _register(
     BoundInfo(
         key="smoothed_hedge_envelope",
         title="MW bound + Lemma 3.2: 2√(T ln N) + 2√T + √(√T ln N)",
-        latex=r"\mathbb E[\mathrm{Regret}_{\mathcal H}] \le 2\sqrt{T\ln N} + 2\sqrt T + "
-        r"\sqrt{\sqrt T\,\ln N}",
+        latex=r"\begin{aligned}\mathbb E[\mathrm{Regret}_{\mathcal H}] &\le 2\sqrt{T\ln N} + 2\sqrt T\\"
+        r"&\quad + \sqrt{\sqrt T\,\ln N}\end{aligned}",
         source="derived in REFERENCE.md §4 E4: papers/002 MW bound on the cover plus the explicit "
         "Lemma 3.2 bound (papers/000, App. C.2) on the most points in one cell, γ = σ/√T",
         kind="expectation",
