@@ -627,6 +627,7 @@ def _run(
     measure_groups: bool = False,
     neighbours: str = "replace",
     clip_measurement: bool = True,
+    combine_repeats: bool = False,
     trials: int = 1,
     snapshots: int = 40,
     rng: np.random.Generator | int | None = None,
@@ -641,6 +642,10 @@ def _run(
     if measure_groups and (queries.group is None or variant != "mwem"):
         raise ValueError(
             "`measure_groups` needs a class with groups (e.g. marginals) and variant 'mwem'"
+        )
+    if combine_repeats and (variant != "mwem" or not replay):
+        raise ValueError(
+            "`combine_repeats` acts on the replay: it needs variant 'mwem' and `replay` ≥ 1"
         )
     rng = np.random.default_rng(rng)
     rounds, trials, replay = int(rounds), int(trials), int(replay)
@@ -675,6 +680,8 @@ def _run(
         departures.append("add/remove neighbours")
     if not clip_measurement and variant != "notes":
         departures.append("unclipped measurements")
+    if combine_repeats:
+        departures.append("replays repeated measurements as their mean")
     label = VARIANTS[variant] + (" — departs: " + "; ".join(departures) if departures else "")
 
     # --- budget split and ledger ---
@@ -725,42 +732,64 @@ def _run(
     if snap_rounds.size > max_snaps:
         snap_rounds = np.unique(np.linspace(0, rounds, max_snaps).round().astype(int))
     snaps_it, snaps_out = [dist[0].ravel().copy()], [dist[0].ravel().copy()]
-    history: list[
-        tuple[np.ndarray, np.ndarray, np.ndarray]
-    ] = []  # (lo, hi, m) per round, for replay
+    history: list[tuple] = []  # (lo, hi, m, plans, weights): the steps of one replay pass
+    merged: list[dict] = [{} for _ in range(trials)]  # combine_repeats: slot -> [Σ raw m, count]
+    plan_of: dict[int, tuple | None] = {}
     unclipped = not clip_measurement
 
     full = np.array(shape)
 
-    def table_axes(lo: np.ndarray, hi: np.ndarray) -> tuple[int, ...] | None:
-        # The cells of one trial's group form a full marginal table over these axes (fast path), else None.
+    def table_plan(lo: np.ndarray, hi: np.ndarray) -> tuple | None:
+        # (summed-out axes, flat cell positions) when one trial's cells form a full marginal table
+        # (the fast path of mw_step), else None.
         axes = tuple(int(a) for a in np.flatnonzero(np.any((lo != 0) | (hi != full), axis=0)))
         if not axes or np.any(hi[:, axes] - lo[:, axes] != 1):
             return None
         if lo.shape[0] != math.prod(shape[a] for a in axes):
             return None
-        return axes
+        other = tuple(a for a in range(len(shape)) if a not in axes)
+        return other, np.ravel_multi_index(lo[:, axes].T, tuple(shape[a] for a in axes))
+
+    def cells_of(slot: int) -> np.ndarray:
+        # The queries measured together when `slot` is selected (a table's cells, or the query).
+        return np.flatnonzero(queries.group == slot) if measure_groups else np.array([slot])
+
+    def padded(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        # One row of query indices per trial, padded to equal width by repeating the last cell.
+        width = max(len(c) for c in cells)
+        idx = np.array([np.pad(c, (0, width - len(c)), mode="edge") for c in cells])
+        return idx, np.array([np.arange(width) < len(c) for c in cells])
 
     def mw_step(
-        dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray, axes: list | None = None
+        dist: np.ndarray,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        m: np.ndarray,
+        plans: list | None = None,
+        weight: np.ndarray | None = None,
     ) -> np.ndarray:
-        # lo/hi (trials, k, d), m (trials, k): D ∝ D·exp(Σ_c 1[c]·(m_c − q_c(D))/2), cells disjoint.
+        # lo/hi (trials, k, d), m (trials, k): D ∝ D·exp(Σ_c w_c·1[c]·(m_c − q_c(D))/2), cells
+        # disjoint; w_c = 1, or `weight` (trials, k): 0 on padding, k per merged measurement.
         if measure_groups:
-            axes = axes or [table_axes(lo[i], hi[i]) for i in range(trials)]
-            if all(a is not None for a in axes):
+            plans = plans or [table_plan(lo[i], hi[i]) for i in range(trials)]
+            if all(pl is not None for pl in plans):
                 new = np.empty_like(dist)
-                for i, ax in enumerate(axes):  # a marginal table: sum out, then broadcast back
-                    other = tuple(a for a in range(len(shape)) if a not in ax)
+                for i, (other, pos) in enumerate(plans):  # sum out, then broadcast back
                     cur = dist[i].sum(axis=other, keepdims=True)
                     tab = np.zeros(cur.shape)
-                    pos = np.ravel_multi_index(lo[i][:, ax].T, tuple(shape[a] for a in ax))
                     tab.reshape(-1)[pos] = m[i]
-                    new[i] = dist[i] * np.exp((tab - cur) / 2.0)
+                    step = (tab - cur) / 2.0
+                    if weight is not None:
+                        w_tab = np.zeros(cur.shape)
+                        w_tab.reshape(-1)[pos] = weight[i]
+                        step = w_tab * step
+                    new[i] = dist[i] * np.exp(step)
                     new[i] /= new[i].sum()
                 return new
         box = BoxQueries(shape, lo.reshape(-1, len(shape)), hi.reshape(-1, len(shape)), "", 1)
         cur = box.answers_per_row(dist)
-        new = dist * np.exp(_box_field(shape, lo, hi, (m - cur) / 2.0))
+        step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
+        new = dist * np.exp(_box_field(shape, lo, hi, step))
         new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
         if cap is not None:
             new = kl_project_capped_simplex(new.reshape(trials, -1), cap).reshape(dsh)
@@ -774,10 +803,7 @@ def _run(
             np.add.at(scores, (slice(None), queries.group), n * np.abs(err_sel))
             g = exponential_mechanism(scores, epsilon=eps_sel, sensitivity=sel_sens, rng=rng)
             selected[:, t - 1] = g
-            members = [np.flatnonzero(queries.group == gi) for gi in g]
-            width = max(len(mm) for mm in members)
-            idx = np.array([np.pad(mm, (0, width - len(mm)), mode="edge") for mm in members])
-            valid = np.array([np.arange(width) < len(mm) for mm in members])
+            idx, valid = padded([cells_of(gi) for gi in g])
         else:
             scores = n * (err_sel if variant == "notes" else np.abs(err_sel))
             q = exponential_mechanism(scores, epsilon=eps_sel, sensitivity=sel_sens, rng=rng)
@@ -810,14 +836,42 @@ def _run(
                 per["measurement"][:, t - 1] = m_raw[:, 0]
                 per["measurement_used"][:, t - 1] = m_used[:, 0]
                 per["noise"][:, t - 1] = m_raw[:, 0] - b[:, 0]
-            axes_t = [table_axes(lo[i], hi[i]) for i in range(trials)] if measure_groups else None
-            history.append((lo, hi, m_used, axes_t))
+            plans_t = [table_plan(lo[i], hi[i]) for i in range(trials)] if measure_groups else None
+            if not combine_repeats:
+                w_t = None if valid.all() else valid.astype(float)  # no step on padding cells
+                history.append((lo, hi, m_used, plans_t, w_t))
+            else:
+                for i, slot in enumerate(selected[:, t - 1].tolist()):
+                    k = int(valid[i].sum())
+                    acc = merged[i].setdefault(slot, [np.zeros(k), 0])
+                    acc[0] += m_raw[i, :k]
+                    acc[1] += 1
+                history = []  # step j of a pass: each trial's j-th slot, in its own order
+                for j in range(max(len(mg) for mg in merged)):
+                    slots = [list(mg)[j] if j < len(mg) else None for mg in merged]
+                    fill = next(sl for sl in slots if sl is not None)
+                    idx_j, valid_j = padded([cells_of(fill if sl is None else sl) for sl in slots])
+                    m_j, w_j = np.zeros(idx_j.shape), np.zeros(idx_j.shape)
+                    for i, sl in enumerate(slots):
+                        if sl is not None:
+                            total, count = merged[i][sl]
+                            m_j[i, : total.size] = total / count  # all m share one variance
+                            w_j[i, : total.size] = count
+                    m_j = m_j if unclipped else np.clip(m_j, 0.0, 1.0)
+                    lo_j, hi_j = selection.lo[idx_j], selection.hi[idx_j]
+                    plans_j = [None] * trials if measure_groups else None
+                    for i, sl in enumerate(slots if measure_groups else ()):
+                        sl = fill if sl is None else sl  # a slot's plan never changes: cache it
+                        if valid_j[i].all() and sl not in plan_of:
+                            plan_of[sl] = table_plan(lo_j[i], hi_j[i])
+                        plans_j[i] = plan_of[sl] if valid_j[i].all() else None
+                    history.append((lo_j, hi_j, m_j, plans_j, w_j))
         psi_fresh = kl_divergence(d_b, new)
         per["lemma_lhs"][:, t - 1] = psi[:, t - 1] - psi_fresh
         per["lemma_rhs"][:, t - 1] = rhs
         for _ in range(replay if variant != "notes" else 0):
-            for lo_s, hi_s, m_s, axes_s in history:
-                new = mw_step(new, lo_s, hi_s, m_s, axes_s)
+            for lo_s, hi_s, m_s, plans_s, w_s in history:
+                new = mw_step(new, lo_s, hi_s, m_s, plans_s, w_s)
         dist = new
         psi[:, t] = kl_divergence(d_b, dist)
         avg_sum += dist
@@ -880,6 +934,7 @@ def mwem(
     measure_groups: bool = False,
     neighbours: str = "replace",
     clip_measurement: bool = True,
+    combine_repeats: bool = False,
     trials: int = 1,
     snapshots: int = 40,
     rng: np.random.Generator | int | None = None,
@@ -903,6 +958,11 @@ def mwem(
             2) and measure all its cells (ℓ₁ sensitivity 2/n) each round, as smartnoise-synth does.
         neighbours: ``"replace"`` (the papers') or ``"add_remove"`` (departs; table sensitivities 1).
         clip_measurement: clip m to [0, 1] (default; post-processing).
+        combine_repeats: departs (needs ``replay`` ≥ 1): the replay merges the k measurements of a
+            query (or table) into the mean of their raw values (the inverse-variance average: all share
+            one Laplace scale), clipped after averaging, and takes one MW step of weight k, i.e. the k
+            separate steps applied at once. One consistent target per query instead of k noisy ones in
+            turn, and at most one step per distinct query per pass. Post-processing: same ledger.
         trials: independent runs, vectorised along a leading axis.
         snapshots: how many rounds of trial 0 to keep for the play view.
         rng: seed or generator (SPEC 7); the mechanism's coins.
@@ -921,6 +981,7 @@ def mwem(
         measure_groups=measure_groups,
         neighbours=neighbours,
         clip_measurement=clip_measurement,
+        combine_repeats=combine_repeats,
         trials=trials,
         snapshots=snapshots,
         rng=rng,
