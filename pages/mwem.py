@@ -23,6 +23,7 @@ VIEWS = {
 DOMAIN = {"low": 0.0, "high": 100.0}
 PARAMS = [
     ui.Param("data", "Data", "choice", "bump", options=E.DATA_OPTIONS),
+    ui.Param("dims", "Public domain", "choice", "1", options=E.DIMS_OPTIONS),
     ui.Param("N", "N = |X| (cells of the public domain)", "log_int", 128, low=16, high=1024),
     ui.Param("n", "n (records, synthetic data)", "log_int", 2000, low=100, high=1_000_000),
     ui.Param("sigma", "σ (smoothness)", "log_float", 0.1, low=0.01, high=1.0),
@@ -41,10 +42,12 @@ BY_KEY = {p.key: p for p in PARAMS}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def experiment(source, bins, n, sigma, epsilon, rounds, queries, trials, seed, upload, low, high):
+def experiment(
+    source, bins, n, sigma, epsilon, rounds, queries, trials, seed, upload, low, high, dims
+):
     return E.run_experiment(
         source, bins, n=n, sigma=sigma, epsilon=epsilon, rounds=rounds, queries=queries,
-        trials=trials, seed=seed, upload=upload, low=low, high=high,
+        trials=trials, seed=seed, upload=upload, low=low, high=high, dims=dims,
     )  # fmt: skip
 
 
@@ -103,7 +106,7 @@ if p["data"] == "upload":
         st.stop()
     upload = file.getvalue()
 key = (p["data"], p["N"], p["n"], p["sigma"], p["epsilon"], p["T"], p["queries"], p["trials"],
-       p["seed"], upload, low, high)  # fmt: skip
+       p["seed"], upload, low, high, int(p["dims"]))  # fmt: skip
 try:
     with ui.computing("Running MWEM, Smooth and Projected Smooth MWEM…"):
         ex = experiment(*key)
@@ -129,8 +132,10 @@ ui.metrics(
     }
     | {"data: max D_B·N": (f"{hist.density_ratio:.2f}", f"σ-smooth for σ ≤ {hist.smoothness:.3g}")}
 )
+table = hist.counts.shape
+cells = f"{hist.size}" if len(table) == 1 else f"{hist.size} ({table[0]} × {table[1]})"
 setting = (
-    f"{hist.name}, N = {hist.size}, n = {hist.n:,}, ε = {p['epsilon']:g}, T = {p['T']}, "
+    f"{hist.name}, N = {cells}, n = {hist.n:,}, ε = {p['epsilon']:g}, T = {p['T']}, "
     f"σ = {p['sigma']:g}, |Q| = {len(ex.queries):,}, {p['trials']} trial(s), seed {p['seed']}"
 )
 vacuous = [BOUND_NAME[v] for v in E.COMPARED if summary.loc[v, "bound_vacuous"]]
@@ -157,13 +162,25 @@ views = ui.tabs(PAGE, BY_KEY["view"])
 with views["run"]:
     if views["run"].open:
         ok = int(detail.lemma_holds.sum())
-        ui.chart(
-            figures.histogram_figure(detail),
-            key="histograms",
-            data=detail.histogram_frame(),
-            caption="Press ▶ or drag the slider: the true histogram, the released D̄ (average of the "
-            f"iterates so far) and the iterate D_t of {name}, trial 1; replayed in the browser.",
-        )
+        if len(table) == 1:
+            ui.chart(
+                figures.histogram_figure(detail),
+                key="histograms",
+                data=detail.histogram_frame(),
+                caption="Press ▶ or drag the slider: the true histogram, the released D̄ (average of the "
+                f"iterates so far) and the iterate D_t of {name}, trial 1; replayed in the browser.",
+            )
+        else:
+            ui.chart(
+                figures.table_figure(
+                    detail, axis_titles=tuple(f"{c} (cell)" for c in hist.domain.names)
+                ),
+                key="histograms",
+                data=detail.histogram_frame(),
+                caption=f"Press ▶ or drag the slider: the true table beside the released D̄ of {name} "
+                f"(trial 1), one colour scale; {hist.domain.describe()}. Cells are flattened row by row in "
+                "the data table.",
+            )
         left, right = st.columns(2)
         with left:
             ui.chart(
@@ -282,6 +299,7 @@ with card_right:
 upload_args = (
     f", upload=open('your.csv', 'rb').read(), low={low!r}, high={high!r}" if upload else ""
 )
+upload_args += f", dims={p['dims']}" if p["dims"] != "1" else ""
 ui.reproduce(
     f"""from smoothviz import mwem_experiments as E
 

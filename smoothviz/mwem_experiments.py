@@ -15,6 +15,7 @@ The mechanisms' noise comes from numpy's generator, seeded for teaching: not a h
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,15 +33,24 @@ DATA_OPTIONS: dict[str, str] = {
     **{key: spec.title for key, spec in data.DATASETS.items() if spec.columns.__len__() == 1},
     "upload": "your CSV (on the domain you declare)",
 }
-#: The page's 1-D query classes.
+#: The page's query classes; on a 2-D table each becomes its 2-D analogue (see :func:`make_queries`).
 QUERY_OPTIONS: dict[str, str] = {
-    "thresholds": "thresholds ∪ complements",
-    "intervals": "intervals",
+    "thresholds": "thresholds ∪ complements (2-D: orthants)",
+    "intervals": "intervals (2-D: rectangles)",
 }
+#: Domain shapes the page offers: a line of N cells or a square table of about N cells.
+DIMS_OPTIONS: dict[str, str] = {"1": "1-D: a line of N cells", "2": "2-D: a table of ≈ N cells"}
 #: Algorithms run side by side (keys of :data:`smoothviz.mwem.VARIANTS`).
 COMPARED = ("mwem", "smooth", "projected")
 #: Most intervals the page's class may hold (endpoints are thinned to a grid to stay below it).
 MAX_INTERVALS = 2_100
+#: Most rectangles of the 2-D class (corners thinned to a grid to stay below it).
+MAX_RECTANGLES = 5_000
+
+
+def table_side(cells: int) -> int:
+    """Cells per axis of the page's 2-D table of about ``cells`` cells: round(√cells), at least 2."""
+    return max(2, round(math.sqrt(cells)))
 
 
 def make_histogram(
@@ -53,18 +63,20 @@ def make_histogram(
     upload: bytes | None = None,
     low: float = 0.0,
     high: float = 1.0,
+    dims: int = 1,
 ) -> data.Histogram:
-    """The page's data as a histogram on a declared 1-D domain of ``bins`` cells.
+    """The page's data as a histogram on a declared domain: a line of ``bins`` cells or a square table.
 
     Args:
         source: a key of :data:`DATA_OPTIONS`.
-        bins: N, the number of cells.
+        bins: N, the number of cells (2-D: the table is :func:`table_side` (N) cells on each side).
         n: records for the synthetic kinds (bundled datasets and uploads have their own n).
         sigma: smoothness σ of the synthetic kinds.
         rng: seed or generator for the sampled kinds (nature's coins).
         upload: the CSV bytes when ``source == "upload"``.
         low: declared lower bound of an upload's domain.
         high: declared upper bound of an upload's domain.
+        dims: 1 (a line) or 2 (a table; bundled datasets use their two-column version).
 
     Returns:
         The :class:`smoothviz.data.Histogram`.
@@ -74,6 +86,15 @@ def make_histogram(
     """
     if source not in DATA_OPTIONS:
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
+    if dims not in (1, 2):
+        raise ValueError(f"`dims` must be 1 or 2, got {dims!r}")
+    if dims == 2:
+        side = table_side(bins)
+        if source in data.SYNTHETIC_KINDS:
+            return data.synthetic_histogram(source, side, n=n, sigma=sigma, dims=2, rng=rng)
+        if f"{source}_2d" in data.DATASETS:
+            return data.load_dataset(f"{source}_2d", side)
+        raise data.UploadError("Uploads are binned on a 1-D domain; choose the 1-D line for a CSV.")
     if source in data.SYNTHETIC_KINDS:
         return data.synthetic_histogram(source, bins, n=n, sigma=sigma, rng=rng)
     if source in data.DATASETS:
@@ -84,16 +105,37 @@ def make_histogram(
     return data.parse_csv(upload, domain)
 
 
-def make_queries(kind: str, bins: int) -> mwem.BoxQueries:
-    """The 1-D query class: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`."""
-    if kind == "thresholds":
-        return mwem.thresholds(bins)
-    if kind == "intervals":
+def make_queries(kind: str, shape: int | tuple[int, ...]) -> mwem.BoxQueries:
+    """The query class on a line of N cells or on a 2-D table.
+
+    1-D: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`. 2-D, their
+    analogues: orthants [0, a) × [0, b), or rectangles on a grid of ≤
+    :data:`MAX_RECTANGLES`.
+    """
+    shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
+    if kind not in QUERY_OPTIONS:
+        raise ValueError(f"`kind` must be one of {tuple(QUERY_OPTIONS)}, got {kind!r}")
+    if len(shape) == 1:
+        (bins,) = shape
+        if kind == "thresholds":
+            return mwem.thresholds(bins)
         step = 1
         while (bins // step + 1) * (bins // step + 2) // 2 > MAX_INTERVALS:
             step += 1
         return mwem.intervals(bins, step=step)
-    raise ValueError(f"`kind` must be one of {tuple(QUERY_OPTIONS)}, got {kind!r}")
+    if len(shape) != 2:
+        raise ValueError(f"`shape` must have 1 or 2 axes, got {shape}")
+    if kind == "thresholds":
+        a, b = np.meshgrid(np.arange(1, shape[0] + 1), np.arange(1, shape[1] + 1), indexing="ij")
+        corner = np.stack([a.ravel(), b.ravel()], axis=1)
+        # no complements needed: |q(D) − q(B)| is the same for q and 1 − q
+        return mwem.boxes(shape, np.zeros_like(corner), corner, name="orthants")
+    step = 1
+    while (
+        math.comb(-(-shape[0] // step) + 1, 2) * math.comb(-(-shape[1] // step) + 1, 2)
+    ) > MAX_RECTANGLES:
+        step += 1
+    return mwem.rectangles(shape, step=step)
 
 
 def probe_intervals(bins: int, *, width: int) -> mwem.BoxQueries:
@@ -102,6 +144,20 @@ def probe_intervals(bins: int, *, width: int) -> mwem.BoxQueries:
         raise ValueError(f"`width` must be an integer in [1, {bins}], got {width!r}")
     lo = np.arange(0, bins - width + 1)
     return mwem.boxes((bins,), lo[:, None], (lo + width)[:, None], name=f"width-{width} intervals")
+
+
+def probe_boxes(shape: int | tuple[int, ...], *, width: int) -> mwem.BoxQueries:
+    """Off-cover probe: every interval of ``width`` cells (2-D: every ``width`` × ``width`` square)."""
+    shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
+    if len(shape) == 1:
+        return probe_intervals(shape[0], width=width)
+    if int(width) != width or not 1 <= width <= min(shape):
+        raise ValueError(f"`width` must be an integer in [1, {min(shape)}], got {width!r}")
+    a, b = np.meshgrid(
+        np.arange(shape[0] - width + 1), np.arange(shape[1] - width + 1), indexing="ij"
+    )
+    lo = np.stack([a.ravel(), b.ravel()], axis=1)
+    return mwem.boxes(shape, lo, lo + width, name=f"{width}×{width} squares")
 
 
 def run_variant(
@@ -409,6 +465,7 @@ def run_experiment(
     upload: bytes | None = None,
     low: float = 0.0,
     high: float = 1.0,
+    dims: int = 1,
 ) -> Experiment:
     """Build the data and run MWEM, Smooth and Projected Smooth MWEM on it (the MWEM page's main view).
 
@@ -425,23 +482,24 @@ def run_experiment(
         upload: CSV bytes for ``source == "upload"``.
         low: declared lower bound of an upload's domain.
         high: declared upper bound of an upload's domain.
+        dims: 1 (a line of N cells) or 2 (a square table of about N cells, see :func:`table_side`).
 
     Returns:
         An :class:`Experiment`.
     """
     data_rng, run_rng, _, _ = seeds(seed)
     hist = make_histogram(
-        source, bins, n=n, sigma=sigma, rng=data_rng, upload=upload, low=low, high=high
+        source, bins, n=n, sigma=sigma, rng=data_rng, upload=upload, low=low, high=high, dims=dims
     )
     if hist.n == 0:
         raise data.UploadError("No record fell inside the declared domain; nothing to release.")
-    q = make_queries(queries, bins)
+    q = make_queries(queries, hist.counts.shape)
     results = run_all(
         hist.counts, q, epsilon=epsilon, rounds=rounds, sigma=sigma, trials=trials, rng=run_rng
     )
-    widths = np.array([w for w in PROBE_WIDTHS if w <= bins])
+    widths = np.array([w for w in PROBE_WIDTHS if w <= min(hist.counts.shape)])
     probe = {
-        v: np.stack([r.release_error(probe_intervals(bins, width=int(w))) for w in widths])
+        v: np.stack([r.release_error(probe_boxes(hist.counts.shape, width=int(w))) for w in widths])
         for v, r in results.items()
     }
     return Experiment(hist, q, results, widths, probe)

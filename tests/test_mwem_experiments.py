@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from smoothviz import data
 from smoothviz import mwem_experiments as E
 from smoothviz.plots.mwem_page import density_figure, probe_figure
 
@@ -79,3 +80,30 @@ def test_probe_frame_and_figure():
     assert set(shown) == {"MWEM", "Smooth (unprojected)", "Projected"}
     assert list(shown["Projected"]) == pytest.approx(mean["projected"].to_list())
     assert fig.layout.xaxis.type == "log"
+
+
+def test_two_dimensional_classes_probes_and_data():
+    assert E.table_side(128) == 11
+    assert E.table_side(1) == 2
+    orthants = E.make_queries("thresholds", (4, 3))
+    assert len(orthants) == 12
+    table = np.arange(12.0).reshape(4, 3)
+    # orthant [0, a) × [0, b) answers the sum of the top-left block, for every corner (a, b)
+    expected = [table[:a, :b].sum() / table.sum() for a in range(1, 5) for b in range(1, 4)]
+    assert orthants.answers(table / table.sum()) == pytest.approx(expected)
+    rect = E.make_queries("intervals", (32, 32))
+    assert len(rect) <= E.MAX_RECTANGLES
+    assert len(E.make_queries("intervals", (11, 11))) == 66 * 66  # every rectangle at 11 × 11
+    squares = E.probe_boxes((5, 4), width=2)
+    assert len(squares) == 4 * 3
+    with pytest.raises(ValueError, match="width"):
+        E.probe_boxes((5, 4), width=5)
+    ex = E.run_experiment(
+        "iris", 128, n=100, sigma=0.1, epsilon=1.0, rounds=3, trials=1, seed=0, dims=2
+    )
+    assert ex.hist.counts.shape == (11, 11)
+    assert ex.hist.n == 150
+    assert ex.results["mwem"].shape == (11, 11)
+    assert ex.probe_error["mwem"].shape == (4, 1)  # widths 1, 2, 4, 8 fit in 11 cells
+    with pytest.raises(data.UploadError, match="1-D"):
+        E.make_histogram("upload", 64, n=10, sigma=0.1, upload=b"v\n1\n", dims=2)

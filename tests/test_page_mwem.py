@@ -238,3 +238,20 @@ def test_a_domain_with_low_above_high_is_a_message():
     at.run()
     assert not at.exception
     assert "low=10.0, high=0.0" in at.error[0].value
+
+
+def test_two_dimensional_table_page_matches_the_core():
+    link = {**SMALL, "dims": "2", "data": "iris", "queries": "intervals", "N": "64"}
+    at = run_page("mwem", link)
+    assert not at.exception
+    assert not at.warning
+    assert not at.error
+    assert chart_keys(at) == VIEW_CHARTS["run"]
+    ex = E.run_experiment("iris", 64, n=1000, sigma=0.1, epsilon=1.0, rounds=8, queries="intervals",
+                          trials=1, seed=0, dims=2)  # fmt: skip
+    assert ex.hist.counts.shape == (8, 8)
+    assert page_errors(at) == expected_errors(ex)
+    assert any("N = 64 (8 × 8)" in c.value for c in at.caption)
+    assert "dims=2" in reproduce_code(at)
+    namespace = exec_snippet(reproduce_code(at))
+    assert expected_errors(namespace["ex"]) == page_errors(at)

@@ -94,3 +94,19 @@ def test_titled_figures_keep_the_legend_below_the_axis_title(runs):
     rows = legend_rows(fig)
     assert rows >= 2
     assert fig.layout.height == 460 + LEGEND_ROW_PX * rows  # the plot keeps its height
+
+
+def test_table_figure_plays_the_released_table_beside_the_truth():
+    h = np.zeros((6, 5))
+    h[1:3, 2:4] = 10.0
+    r = M.mwem(h, M.rectangles((6, 5)), epsilon=1.0, rounds=5, trials=1, rng=0)
+    fig = P.table_figure(r, axis_titles=("a", "b"))
+    truth, released = fig.data
+    assert np.array(truth.z).shape == (5, 6)  # rows are the second axis
+    assert pytest.approx(r.true_hist) == np.array(truth.z).T
+    assert pytest.approx(r.snapshots_output[-1].reshape(6, 5)) == np.array(released.z).T
+    assert len(fig.frames) == len(r.snapshot_rounds)
+    assert all(f.traces == (1,) for f in fig.frames)  # only the released table changes
+    assert fig.layout.xaxis.title.text == "true D_B: a"
+    with pytest.raises(ValueError, match="2-D"):
+        P.table_figure(M.mwem(np.ones(8), M.thresholds(8), epsilon=1.0, rounds=2, rng=0))

@@ -293,6 +293,58 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
     return fig
 
 
+def table_figure(
+    result: MWEMResult, *, axis_titles: tuple[str, str] = ("x₁ cell", "x₂ cell")
+) -> go.Figure:
+    """2-D tables: the true D_B beside the released D̄ (trial 0) as heatmaps on one colour scale, with play.
+
+    Frames replace only the released heatmap (trace 1), as plain dicts.
+    """
+    if len(result.shape) != 2:
+        raise ValueError(f"`result` must be on a 2-D table, got shape {result.shape}")
+    truth = result.true_hist
+    released = result.snapshots_output.reshape(-1, *result.shape)
+    zmax = float(max(truth.max(), released.max()))
+    scale = [[0, "#ffffff"], [1, COLORS["smooth_mwem"]]]
+
+    def heatmap(z: np.ndarray, axis: int, name: str) -> dict:
+        # rows of z are x₂ (y axis), columns x₁: transpose the (x₁, x₂) table
+        return {
+            "type": "heatmap",
+            "z": z.T.tolist(),
+            "xaxis": f"x{axis}" if axis > 1 else "x",
+            "yaxis": f"y{axis}" if axis > 1 else "y",
+            "zmin": 0.0,
+            "zmax": zmax,
+            "colorscale": scale,
+            "showscale": axis == 2,
+            "colorbar": {"title": {"text": "mass"}},
+            "name": name,
+            "hovertemplate": "x₁ cell %{x}, x₂ cell %{y}: %{z:.4f}<extra>" + name + "</extra>",
+        }
+
+    rounds = [str(int(r)) for r in result.snapshot_rounds]
+    released_name = (
+        "released (last iterate)" if "last" in result.label else "released D̄ (average so far)"
+    )
+    frames = [
+        {"name": r, "data": [heatmap(released[k], 2, released_name)], "traces": [1]}
+        for k, r in enumerate(rounds)
+    ]
+    fig = go.Figure(data=[heatmap(truth, 1, "true D_B"), heatmap(released[-1], 2, released_name)])
+    apply_style(fig, height=560)  # first: it resets axis titles
+    fig.update_layout(
+        margin={"t": 30, "b": 170},
+        xaxis={"domain": [0.0, 0.44], "title": {"text": f"true D_B: {axis_titles[0]}"}},
+        xaxis2={"domain": [0.52, 0.96], "title": {"text": f"released: {axis_titles[0]}"}},
+        yaxis={"title": {"text": axis_titles[1]}, "scaleanchor": "x"},
+        yaxis2={"anchor": "x2", "scaleanchor": "x2", "showticklabels": False},
+    )
+    add_player(fig, frames, label_prefix="after round ", y=-80 / 360)
+    fig.layout.sliders[0].active = len(rounds) - 1
+    return fig
+
+
 def ledger_figure(result: MWEMResult) -> go.Figure:
     """Cumulative ε spent over the releases, by mechanism, reaching the budget ε exactly."""
     df = result.ledger.to_frame()
