@@ -446,9 +446,12 @@ class Experiment:
         return pd.DataFrame(rows)
 
 
-def seeds(seed: int) -> tuple[np.random.Generator, ...]:
-    """Four independent generators from one visible seed: data (nature), runs, sweeps, σ scan."""
-    return tuple(np.random.default_rng(seed).spawn(4))
+def seeds(seed: int, count: int = 4) -> tuple[np.random.Generator, ...]:
+    """Independent generators from one visible seed: data (nature), runs, sweeps, σ scan, then E10.
+
+    Children are numbered, so asking for more never changes the first four.
+    """
+    return tuple(np.random.default_rng(seed).spawn(count))
 
 
 def run_experiment(
@@ -503,3 +506,45 @@ def run_experiment(
         for v, r in results.items()
     }
     return Experiment(hist, q, results, widths, probe)
+
+
+def label_counts(
+    counts: np.ndarray, *, target: float, flip: float, rng: object = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Label the records of a 1-D histogram: y = 1[x ≥ target] at the cell centre, each flipped w.p. ``flip``.
+
+    Returns the label-1 and label-0 counts per cell (nature's coins draw the flips).
+    """
+    c = np.asarray(counts)
+    if c.ndim != 1:
+        raise ValueError(f"`counts` must be 1-D, got shape {c.shape}")
+    if not 0.0 <= target <= 1.0 or not 0.0 <= flip <= 0.5:
+        raise ValueError(f"need target in [0, 1] and flip in [0, 0.5], got {target}, {flip}")
+    c = c.astype(np.int64)
+    rng = np.random.default_rng(rng)
+    centres = (np.arange(c.size) + 0.5) / c.size
+    clean = np.where(centres >= target, c, 0)
+    pos = clean - rng.binomial(clean, flip) + rng.binomial(c - clean, flip)
+    return pos, c - pos
+
+
+def private_threshold_experiment(
+    counts: np.ndarray,
+    *,
+    sigma: float,
+    alpha: float,
+    epsilon: float,
+    target: float,
+    flip: float,
+    trials: int = 1,
+    seed: int = 0,
+) -> mwem.PrivateThresholdResult:
+    """E10 on the page's 1-D data: label it (``target``, ``flip``), then learn a threshold privately.
+
+    Nature's label flips and the mechanism's coins are the fifth child of :func:`seeds` and its child.
+    """
+    label_rng, mech_rng = seeds(seed, 5)[4].spawn(2)
+    pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
+    return mwem.private_threshold(
+        pos, neg, sigma=sigma, alpha=alpha, epsilon=epsilon, trials=trials, rng=mech_rng
+    )

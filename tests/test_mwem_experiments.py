@@ -7,7 +7,7 @@ import pytest
 
 from smoothviz import data
 from smoothviz import mwem_experiments as E
-from smoothviz.plots.mwem_page import density_figure, probe_figure
+from smoothviz.plots.mwem_page import density_figure, private_threshold_figure, probe_figure
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +107,29 @@ def test_two_dimensional_classes_probes_and_data():
     assert ex.probe_error["mwem"].shape == (4, 1)  # widths 1, 2, 4, 8 fit in 11 cells
     with pytest.raises(data.UploadError, match="1-D"):
         E.make_histogram("upload", 64, n=10, sigma=0.1, upload=b"v\n1\n", dims=2)
+
+
+def test_label_counts_and_private_threshold_experiment():
+    counts = np.array([5, 0, 7, 3, 9, 4, 6, 2])
+    pos, neg = E.label_counts(counts, target=0.5, flip=0.0, rng=0)
+    assert pos.tolist() == [0, 0, 0, 0, 9, 4, 6, 2]  # centres ≥ 0.5 are the last four cells
+    assert (pos + neg).tolist() == counts.tolist()
+    pos, neg = E.label_counts(counts * 1000, target=0.5, flip=0.25, rng=1)
+    assert (pos + neg).tolist() == (counts * 1000).tolist()
+    flipped = pos[:4].sum() + neg[4:].sum()
+    assert flipped / (counts.sum() * 1000) == pytest.approx(0.25, abs=0.02)  # ±5 s.e.
+    with pytest.raises(ValueError, match="flip"):
+        E.label_counts(counts, target=0.5, flip=0.7)
+    hist = E.make_histogram("exact", 64, n=640, sigma=0.25)
+    r = E.private_threshold_experiment(
+        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, seed=2
+    )
+    again = E.private_threshold_experiment(
+        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, seed=2
+    )
+    assert r.chosen.tolist() == again.chosen.tolist()  # one visible seed reproduces the draws
+    assert r.grid.size == 17  # spacing ⌊σαN⌋ = 4 cells
+    assert r.discretisation_error <= 0.25
+    fig = private_threshold_figure(r)
+    assert fig.data[0].y == pytest.approx(r.errors)
+    assert sum(fig.data[2].customdata) == 30

@@ -10,7 +10,7 @@ from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, r
 
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
 E_VIEWS = {"run": "Inside one run", "sweeps": "Error against T and ε", "smooth": "What smoothness buys",
-           "ledger": "Privacy ledger"}  # fmt: skip
+           "ledger": "Privacy ledger", "threshold": "Private thresholds (E10)"}  # fmt: skip
 LABELS = ("MWEM: max error", "Smooth MWEM: max error", "Projected: max error")
 
 
@@ -29,6 +29,7 @@ VIEW_CHARTS = {
     "sweeps": {"error_by_round", "error_vs_T", "error_vs_epsilon"},
     "smooth": {"error_by_round", "density", "probe"},
     "ledger": {"error_by_round", "ledger"},
+    "threshold": {"error_by_round", "private_threshold"},
 }
 
 
@@ -56,7 +57,7 @@ def test_defaults_render_the_main_view_and_only_the_open_tab():
     assert str(at.query_params["view"]).strip("[]'") == "run"
 
 
-@pytest.mark.parametrize("view", ["sweeps", "smooth", "ledger"])
+@pytest.mark.parametrize("view", ["sweeps", "smooth", "ledger", "threshold"])
 def test_each_tab_from_a_link_draws_its_charts(view):
     at = run_page("mwem", {**SMALL, "view": view})
     assert not at.exception
@@ -255,3 +256,21 @@ def test_two_dimensional_table_page_matches_the_core():
     assert "dims=2" in reproduce_code(at)
     namespace = exec_snippet(reproduce_code(at))
     assert expected_errors(namespace["ex"]) == page_errors(at)
+
+
+def test_private_thresholds_tab_matches_the_core_and_its_controls_travel_in_the_link():
+    link = {**SMALL, "view": "threshold", "alpha": "0.2", "target": "0.3", "flip": "0.05"}
+    at = run_page("mwem", link)
+    assert not at.exception
+    assert not at.warning
+    ex = E.run_experiment("bump", 32, n=1000, sigma=0.1, epsilon=1.0, rounds=8, trials=1, seed=0)
+    r = E.private_threshold_experiment(ex.hist.counts, sigma=0.1, alpha=0.2, epsilon=1.0, target=0.3,
+                                       flip=0.05, trials=20, seed=0)  # fmt: skip
+    values = metric_values(at)
+    assert values["grid loss"] == f"{r.discretisation_error:.4f}"
+    assert values["picked: excess error"] == f"{r.chosen_error.mean() - r.best_error:.4f}"
+    at.slider(key="mwem.flip").set_value(0.2).run()
+    assert str(at.query_params["flip"]).strip("[]'") == "0.2"
+    at = run_page("mwem", {**SMALL, "view": "threshold", "dims": "2", "data": "iris"})
+    assert not at.exception
+    assert any("1-D public domain" in i.value for i in at.info)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from smoothviz import bounds
+from smoothviz.mwem import PrivateThresholdResult
 from smoothviz.mwem_experiments import DensityScan, Experiment
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 
@@ -67,3 +69,53 @@ def density_figure(scan: DensityScan) -> go.Figure:
         )
     )
     return apply_style(fig, x_title="1/σ", y_title="max_x D(x)·N", log_x=True, log_y=True)
+
+
+def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.05) -> go.Figure:
+    """E10: empirical error of every threshold, the σα grid, the mechanism's picks, and the two bounds."""
+    b = result.boundaries / (result.boundaries.size - 1)
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=b, y=result.errors, mode="lines", name="error of h_b (all thresholds)",
+            line={"color": COLORS["truth"], "width": 2},
+        )
+    )  # fmt: skip
+    fig.add_trace(
+        go.Scatter(
+            x=b[result.grid], y=result.errors[result.grid], mode="markers",
+            name=f"grid candidates (spacing ≤ σα; K = {result.grid.size})",
+            marker={"color": COLORS["reference"], "size": 6},
+        )
+    )  # fmt: skip
+    picked, times = np.unique(result.chosen, return_counts=True)
+    fig.add_trace(
+        go.Scatter(
+            x=b[picked], y=result.errors[picked], mode="markers",
+            name=f"picked by the exponential mechanism ({result.chosen.size} draws)",
+            marker={"color": COLORS["projected_mwem"], "size": 10 + 20 * np.sqrt(times / times.max()),
+                    "line": {"color": "#000", "width": 1}},
+            customdata=times, hovertemplate="b = %{x:.3f}: error %{y:.3f}, picked %{customdata}×",
+        )
+    )  # fmt: skip
+    ends = np.array([0.0, 1.0])
+    fig.add_trace(
+        theory_trace(
+            ends,
+            np.full(2, result.best_error + bounds.threshold_discretisation_error(result.alpha)),
+            name="best + α (grid loss, exact on σ-smooth data)",
+            kind="exact",
+        )
+    )
+    excess = bounds.private_threshold_bound(
+        result.alpha, result.grid.size, result.epsilon, result.n, beta
+    )
+    fig.add_trace(
+        theory_trace(
+            ends,
+            np.full(2, result.best_error + excess),
+            name=f"best + α + 2 ln(K/β)/(εn), β = {beta:g}",
+            kind="high-probability",
+        )
+    )
+    return apply_style(fig, x_title="threshold b (h_b(x) = 1[x ≥ b])", y_title="empirical error")
