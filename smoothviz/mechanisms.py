@@ -151,8 +151,9 @@ def exponential_mechanism(
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis (ε-DP selection).
 
-    Uses the Gumbel-max trick on max-shifted logits, which samples exactly from
-    :func:`exponential_mechanism_probabilities` and never overflows.
+    Inverse-CDF sampling on max-shifted weights: one uniform per draw against the running sum of
+    exp(logit − max logit) ≤ 1, which samples exactly from :func:`exponential_mechanism_probabilities`,
+    never overflows, and costs one ``exp`` per candidate (a Gumbel-max draw needs two logs).
 
     Args:
         scores: utility of each candidate; shape ``(..., k)`` (leading axes are independent draws,
@@ -173,7 +174,10 @@ def exponential_mechanism(
         raise ValueError("`scores` must be finite")
     rng = np.random.default_rng(rng)
     logits = (epsilon / (2.0 * sensitivity)) * (scores - scores.max(axis=-1, keepdims=True))
-    return np.argmax(logits + rng.gumbel(size=scores.shape), axis=-1)
+    cumulative = np.cumsum(np.exp(logits), axis=-1)
+    u = rng.random((*scores.shape[:-1], 1)) * cumulative[..., -1:]
+    # the first index whose running sum exceeds u (clipped: u < total, but guard rounding)
+    return np.minimum(np.sum(cumulative <= u, axis=-1), scores.shape[-1] - 1)
 
 
 def report_noisy_max(

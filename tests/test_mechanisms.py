@@ -106,3 +106,12 @@ def test_validation_other():
         mech.gaussian_scale(epsilon=2.0, delta=1e-5, l2_sensitivity=1.0)
     with pytest.raises(ValueError, match="rounds"):
         mech.PrivacyLedger.per_round(1.0, 0, [])
+
+
+def test_exponential_mechanism_never_picks_a_candidate_of_zero_weight():
+    # exp(−1000) underflows to 0: inverse-CDF sampling must never land on such a candidate
+    for scores, winner in (([0.0, -2000.0], 0), ([-2000.0, 0.0], 1), ([-2000.0, 0.0, -2000.0], 1)):
+        draws = mech.exponential_mechanism(
+            np.broadcast_to(scores, (5_000, len(scores))), epsilon=1.0, sensitivity=1.0, rng=3
+        )
+        assert np.all(draws == winner)
