@@ -145,11 +145,7 @@ class BoxQueries:
             Array ``(..., |Q|)``.
         """
         lead, s = self._summed_area(dist)
-        flats, signs = self._corners
-        out = np.zeros((s.shape[0], len(self)))
-        for f, sg in zip(flats, signs, strict=True):
-            out += sg * s[:, f]
-        return out.reshape((*lead, len(self)))
+        return _corner_sum(s, *self._corners).reshape((*lead, len(self)))
 
     def answers_per_row(self, dist: np.ndarray) -> np.ndarray:
         """Block r of the queries on distribution r only: ``dist`` ``(R, *shape)`` -> ``(R, |Q|/R)``.
@@ -162,11 +158,7 @@ class BoxQueries:
         if len(self) % rows:
             raise ValueError(f"{len(self)} queries do not split into {rows} equal blocks")
         flats, signs = self._corners
-        out = np.zeros((rows, len(self) // rows))
-        index = np.arange(rows)[:, None]
-        for f, sg in zip(flats, signs, strict=True):
-            out += sg * s[index, f.reshape(rows, -1)]
-        return out
+        return _corner_sum(s, flats.reshape(len(flats), rows, -1), signs, per_row=True)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per query: its index, group, corners per axis and uniform volume."""
@@ -206,6 +198,27 @@ def _summed_area_table(tables: np.ndarray) -> np.ndarray:
     for ax in range(1, len(shape) + 1):
         np.cumsum(inner, axis=ax, out=inner)
     return out.reshape(rows, -1)
+
+
+def _corner_sum(
+    tables: np.ndarray, flats: np.ndarray, signs: np.ndarray, *, per_row: bool = False
+) -> np.ndarray:
+    """Σ_corners sign · table[corner]: every box's answer from flattened summed-area tables ``(R, P)``.
+
+    ``flats`` is ``(2^d, |Q|)``, or ``(2^d, R, k)`` with ``per_row`` (row r's own k boxes). Gathers
+    with ``np.take`` (several times faster than fancy indexing) and adds or subtracts (signs are ±1).
+    """
+
+    def gather(f: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(tables, f, axis=1) if per_row else np.take(tables, f, axis=1)
+
+    out = signs[0] * gather(flats[0])
+    for f, sg in zip(flats[1:], signs[1:], strict=True):
+        if sg > 0:
+            out += gather(f)
+        else:
+            out -= gather(f)
+    return out
 
 
 def _check_cells(name: str, value: int) -> int:
@@ -807,8 +820,7 @@ def _run(
                 return new
         flats, signs = _corner_index(shape, lo.reshape(-1, len(shape)), hi.reshape(-1, len(shape)))
         sat = _summed_area_table(dist)
-        rows = np.arange(trials)[:, None]
-        cur = sum(sg * sat[rows, f.reshape(trials, -1)] for f, sg in zip(flats, signs, strict=True))
+        cur = _corner_sum(sat, flats.reshape(len(flats), trials, -1), signs, per_row=True)
         step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
         new = dist * np.exp(_box_field(shape, lo, hi, step))
         new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
