@@ -176,3 +176,31 @@ def test_the_url_follows_the_controls(server, browser):
         assert "trials=50" in page.url  # every parameter is written back
     finally:
         page.close()
+
+
+def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
+    page, errors = _open(browser, f"{server}/mwem?N=64&T=10&trials=1")
+    try:
+        _settle(page)
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        assert "view=run" in page.url
+        for label, view in (
+            ("Error against T and ε", "sweeps"),
+            ("Private thresholds (E10)", "threshold"),
+        ):
+            page.get_by_role("tab", name=label).click()
+            _settle(page)
+            page.wait_for_function(
+                f"() => window.location.search.includes('view={view}')", timeout=60_000
+            )
+            assert page.locator("[data-testid='stException']").count() == 0
+        # the threshold tab's own controls and chart are drawn
+        page.get_by_text("true threshold b*").wait_for(timeout=30_000)
+        assert page.locator(".js-plotly-plot").count() >= 2
+        page.reload(wait_until="domcontentloaded")
+        _settle(page)
+        assert "view=threshold" in page.url  # a reload keeps the open tab
+        page.get_by_text("true threshold b*").wait_for(timeout=30_000)
+        assert not errors, errors
+    finally:
+        page.close()
