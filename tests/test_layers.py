@@ -34,3 +34,45 @@ def test_every_page_is_registered_in_the_navigation():
     app = (ROOT / "app.py").read_text()
     for page in (ROOT / "pages").glob("*.py"):
         assert f'"pages/{page.name}"' in app, page.name
+
+
+def _tour() -> list[tuple[str, dict[str, str]]]:
+    """The home page's guided tour, read from app.py: (page file stem, query preset) pairs."""
+    import ast
+
+    tree = ast.parse((ROOT / "app.py").read_text())
+    pages = {
+        node.args[0].value: None
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", "") == "Page"
+        and isinstance(node.args[0], ast.Constant)
+    }
+    sections = {"ONLINE": [], "PRIVACY": []}
+    for path in pages:
+        stem = Path(path).stem
+        sections["PRIVACY" if stem == "mwem" else "ONLINE"].append(stem)
+    tour = next(
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "TOUR"
+    )
+    out = []
+    for entry in tour.elts:
+        page, preset, _ = entry.elts
+        out.append((sections[page.value.id][page.slice.value], ast.literal_eval(preset)))
+    return out
+
+
+def test_every_tour_preset_opens_its_page_without_a_warning():
+    from tests.apptest_helpers import run_page
+
+    tour = _tour()
+    assert len(tour) >= 8
+    assert {stem for stem, _ in tour} == {"thresholds", "covers", "regret", "mwem"}
+    for stem, preset in tour:
+        at = run_page(stem, preset, timeout=120)
+        assert not at.exception, (stem, preset)
+        assert not at.warning, (stem, preset, [w.value for w in at.warning])
+        for key, value in preset.items():
+            assert str(at.query_params[key]).strip("[]'") == value, (stem, key)
