@@ -20,11 +20,14 @@ Losses are 0/1 (or costs in [0, 1]) and "loss" of a randomised learner always me
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cmp_to_key
 
 import numpy as np
 import pandas as pd
-from scipy import integrate
-from scipy.special import logsumexp
+from scipy.special import expit, logsumexp
+
+from smoothviz import bounds
 
 UPDATES = ("notes", "exp")
 ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive", "iid")
@@ -182,30 +185,32 @@ def _prefix_best(
 
     After sorting, a threshold is a gap between consecutive points; the continuum realises every gap
     between distinct points, the cover only the gaps that contain a grid point (the two points lie in
-    different cells), plus both ends (grid points 0 and 1).
+    different cells), plus both ends (grid points 0 and 1). A gap's mistakes on the first t points are
+    the 0-labels seen so far plus the running sum of ±1 (+1 for a seen 1-label below the gap, −1 for a
+    seen 0-label below it), so one cumulative sum serves every gap; checkpoints go in batches.
     """
     rows, horizon = xs.shape
     order = np.argsort(xs, axis=-1, kind="stable")
     xs_s = np.take_along_axis(xs, order, axis=-1)
     ys_s = np.take_along_axis(ys, order, axis=-1)
     cells_s = np.take_along_axis(cells, order, axis=-1)
-    bad_class = np.zeros((rows, horizon + 1), dtype=bool)
-    bad_class[:, 1:-1] = xs_s[:, 1:] == xs_s[:, :-1]
-    bad_cover = np.zeros((rows, horizon + 1), dtype=bool)
-    bad_cover[:, 1:-1] = cells_s[:, 1:] == cells_s[:, :-1]
-    big = np.iinfo(np.int64).max
-    ones = np.zeros((rows, horizon + 1), dtype=np.int64)
-    zeros = np.zeros((rows, horizon + 1), dtype=np.int64)
+    bad_class = np.zeros((rows, 1, horizon + 1), dtype=bool)
+    bad_class[..., 1:-1] = (xs_s[:, 1:] == xs_s[:, :-1])[:, None]
+    bad_cover = np.zeros((rows, 1, horizon + 1), dtype=bool)
+    bad_cover[..., 1:-1] = (cells_s[:, 1:] == cells_s[:, :-1])[:, None]
+    sign = np.where(ys_s, 1, -1).astype(np.int32)[:, None, :]
+    zeros_seen = checkpoints - np.cumsum(ys, axis=1)[:, checkpoints - 1]  # (rows, C)
+    big = np.iinfo(np.int32).max
     best_class = np.empty((rows, checkpoints.size), dtype=np.int64)
     best_cover = np.empty((rows, checkpoints.size), dtype=np.int64)
-    for c, t in enumerate(checkpoints):
-        seen = order < t
-        np.cumsum(seen & ys_s, axis=-1, out=ones[:, 1:])  # 1-labels below each gap
-        np.cumsum(seen & ~ys_s, axis=-1, out=zeros[:, 1:])  # 0-labels below each gap
-        mistakes = ones + zeros[:, -1:] - zeros
-        best_class[:, c] = np.where(bad_class, big, mistakes).min(axis=-1)
-        best_cover[:, c] = np.where(bad_cover, big, mistakes).min(axis=-1)
-    return best_class, best_cover
+    step = max(1, 2_000_000 // (rows * (horizon + 1)))
+    for c0 in range(0, checkpoints.size, step):
+        t = checkpoints[c0 : c0 + step]
+        run = np.zeros((rows, t.size, horizon + 1), dtype=np.int32)
+        np.cumsum(np.where(order[:, None, :] < t[:, None], sign, 0), axis=-1, out=run[..., 1:])
+        best_class[:, c0 : c0 + step] = np.where(bad_class, big, run).min(axis=-1)
+        best_cover[:, c0 : c0 + step] = np.where(bad_cover, big, run).min(axis=-1)
+    return best_class + zeros_seen, best_cover + zeros_seen
 
 
 def _running_max_count(cells: np.ndarray) -> np.ndarray:
@@ -223,21 +228,336 @@ def _running_max_count(cells: np.ndarray) -> np.ndarray:
     return np.maximum.accumulate(rank, axis=1)
 
 
-def _lse(a: np.ndarray) -> np.ndarray:
-    """Max-shifted log-sum-exp over the last axis (a lean version of scipy's, for the per-round loop)."""
-    m = a.max(axis=-1)
-    return m + np.log(np.exp(a - m[..., None]).sum(axis=-1))
-
-
 def _checkpoints(horizon: int, n: int) -> np.ndarray:
-    """About ``n`` log-spaced rounds in 1..T, always including 1 and T."""
-    pts = np.unique(np.round(np.geomspace(1, horizon, max(2, n))).astype(np.int64))
-    return np.union1d(pts, [1, horizon])
+    """About ``n`` rounds in 1..T, half log-spaced and half evenly spaced, always including 1 and T."""
+    half = max(2, n // 2)
+    logs = np.round(np.geomspace(1, horizon, half)).astype(np.int64)
+    even = np.round(np.linspace(1, horizon, half)).astype(np.int64)
+    return np.union1d(np.union1d(logs, even), [1, horizon])
 
 
 # ------------------------------------------------------------------------------------------------
-# Hedge over the threshold cover (block-decomposed so a round costs O(√N), vectorised over rows)
+# Hedge over the threshold cover: the adversaries' streams, then an exact replay of Hedge on them
 # ------------------------------------------------------------------------------------------------
+
+
+def _worst_case_stream(
+    targets: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    n_low: np.ndarray,
+    n_experts: int,
+    lam: float,
+    unif: np.ndarray,
+    flips: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The worst-case adversary's points and labels, from a two-number state per row.
+
+    Every point lies in the cover cell [lo, hi) that holds b*, so the n_low experts g_i ≤ lo predict 1
+    and the others predict 0: all of Hedge's weight sits on two groups whose cumulative losses are the
+    numbers of 0-labels (n₀) and of 1-labels (n₁) so far. The learner's chance of predicting 1 in the
+    cell is n_low·e^{−λn₀} / (n_low·e^{−λn₀} + n_high·e^{−λn₁}) ≥ 1/2 exactly when
+    λ(n₁ − n₀) ≥ ln(n_high/n_low); the adversary then plays below b* (label 0), otherwise above it.
+    The same two numbers give Hedge's expected loss in every round, so no replay is needed.
+
+    Returns:
+        ``(xs, ys, losses)``, each of shape (rows, T).
+    """
+    rows, horizon = unif.shape
+    below_b = np.nextafter(targets, -np.inf)[:, None]
+    x_below = np.maximum(
+        lo[:, None], np.minimum(lo[:, None] + unif * (targets - lo)[:, None], below_b)
+    )
+    x_above = np.minimum(
+        targets[:, None] + unif * (hi - targets)[:, None], np.nextafter(hi, -np.inf)[:, None]
+    )
+    y_below = (x_below >= targets[:, None]) ^ flips
+    y_above = (x_above >= targets[:, None]) ^ flips
+    edge = np.log((n_experts - n_low) / n_low) / lam
+    below = np.empty((rows, horizon), dtype=bool)
+    for r in range(rows):  # a scalar recursion: one comparison and one addition per round
+        d, cut, yb, ya, side = 0, float(edge[r]), y_below[r].tolist(), y_above[r].tolist(), []
+        for t in range(horizon):
+            b = d >= cut
+            side.append(b)
+            d += 1 if (yb[t] if b else ya[t]) else -1
+        below[r] = side
+    ys = np.where(below, y_below, y_above)
+    zeros_before = np.cumsum(~ys, axis=1) - ~ys
+    ones_before = np.cumsum(ys, axis=1) - ys
+    p1 = expit(lam * (ones_before - zeros_before) - np.log((n_experts - n_low) / n_low)[:, None])
+    return np.where(below, x_below, x_above), ys, np.where(ys, 1.0 - p1, p1)
+
+
+def _adaptive_stream(
+    grid: np.ndarray,
+    targets: np.ndarray,
+    shifts: np.ndarray,
+    flips: np.ndarray,
+    lam: float,
+    *,
+    block: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The adaptive σ-smooth adversary: x_t = (weighted median of Hedge's weights + shift_t) mod 1.
+
+    Only this adversary needs Hedge's weights inside the round loop, and only for the median. The
+    weights are kept relative (rescaled now and then, never in log-space) and multiplied by e^{−λ} on
+    the erring side after each round. Small covers are kept dense (a round is ~20 array operations on
+    rows × N numbers); large ones in blocks of B ≈ √N experts with one factor per block, so a round
+    touches rows × (N/B + B) numbers.
+
+    Returns:
+        ``(xs, ys, medians)``, each of shape (rows, T).
+    """
+    rows, horizon = shifts.shape
+    n = grid.size
+    beta = float(np.exp(-lam))
+    rescale = max(1, int(200.0 / lam))  # weights stay above e^{-200} between rescalings
+    xs = np.empty((rows, horizon))
+    ys = np.empty((rows, horizon), dtype=bool)
+    meds = np.empty((rows, horizon))
+    if block is None:  # cost model on 2 cores: dense ≈ 30 µs + 10 ns·rows·N, blocks ≈ 25 µs·rows
+        block = n if rows * n < 2_600 * rows - 3_000 else int(np.ceil(np.sqrt(n)))
+    if block >= n:  # dense: one row of weights per trial
+        w = np.ones((rows, n))
+        cw = np.empty((rows, n))
+        kk = np.arange(n)
+        for t in range(horizon):
+            np.add.accumulate(w, axis=1, out=cw)
+            med = grid[(cw >= 0.5 * cw[:, -1:]).argmax(axis=1)]  # first i with Σ_{≤i} p ≥ 1/2
+            x = (med + shifts[:, t]) % 1.0
+            x[x >= 1.0] = 0.0
+            y = (x >= targets) ^ flips[:, t]
+            j = np.searchsorted(grid, x, side="right")  # experts i < j predict 1
+            np.multiply(w, beta, out=w, where=(kk < j[:, None]) != y[:, None])
+            if t % rescale == rescale - 1:
+                w /= w.max(axis=1, keepdims=True)
+            xs[:, t], ys[:, t], meds[:, t] = x, y, med
+        return xs, ys, meds
+
+    nb = -(-n // block)
+    bb, kk = np.arange(nb), np.arange(block)
+    # factor rows: [y, b] multiplies the blocks that err when the label is y and the cut is in block b
+    block_fac = np.where(
+        np.stack([bb[None, :] < bb[:, None], bb[None, :] > bb[:, None]]), beta, 1.0
+    )
+    cut = np.arange(block + 1)[:, None]
+    in_fac = np.where(np.stack([kk[None, :] < cut, kk[None, :] >= cut]), beta, 1.0)
+    for r in range(rows):  # few rows at this size: one row at a time, with scalar bookkeeping
+        win = np.zeros(nb * block)
+        win[:n] = 1.0  # padding experts carry no weight
+        win = win.reshape(nb, block)
+        size = win.sum(axis=1)  # in-block sums of the relative weights
+        scale = np.ones(nb)  # one factor per block
+        target, shift, flip = float(targets[r]), shifts[r].tolist(), flips[r].tolist()
+        row_x, row_y, row_m = xs[r], ys[r], meds[r]
+        for t in range(horizon):
+            mass = scale * size
+            cm = np.cumsum(mass)
+            half = 0.5 * cm[-1]
+            mb = int(cm.searchsorted(half))  # block holding the median
+            rest = (half - (cm[mb] - mass[mb])) / scale[mb]
+            mk = min(int(np.cumsum(win[mb]).searchsorted(rest)), block - 1)
+            med = grid[min(mb * block + mk, n - 1)]
+            x = (med + shift[t]) % 1.0
+            x = 0.0 if x >= 1.0 else x
+            y = (x >= target) != flip[t]
+            j = int(grid.searchsorted(x, side="right"))
+            blk = min(j // block, nb - 1)
+            scale *= block_fac[int(y), blk]
+            part = win[blk]
+            part *= in_fac[int(y), j - blk * block]
+            size[blk] = part.sum()
+            if t % rescale == rescale - 1:
+                top = win.max(axis=1)
+                win /= top[:, None]
+                size /= top
+                scale *= top
+                scale /= scale.max()
+            row_x[t], row_y[t], row_m[t] = x, y, med
+    return xs, ys, meds
+
+
+_DENSE_EXPERTS = 64  # at or below this many experts the replay evaluates every (round, expert) pair
+
+
+def _replay_dense(
+    cuts: np.ndarray, ys: np.ndarray, log_w: np.ndarray, lam: float, stops: np.ndarray, row: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_replay_level` for few experts: every (round, expert) loss at once, in blocks of rounds.
+
+    Within a block the weights are the block's starting weights (largest 1) times e^{−λk} from a
+    table, k the losses so far in the block; a block is short enough (λ·rounds ≤ 600) that the
+    leading expert's weight stays far above underflow.
+    """
+    rows, horizon = cuts.shape
+    n = log_w.shape[1]
+    losses = np.empty((rows, horizon))
+    gain = np.zeros((rows, n), dtype=np.int32)
+    at_stops = np.empty((stops.size, n), dtype=np.int32)
+    step = int(max(1, min(500_000 // (rows * n), 600.0 / lam)))
+    power = np.exp(-lam * np.arange(step + 1))
+    kk = np.arange(n)
+    for t0 in range(0, horizon, step):
+        t1 = min(t0 + step, horizon)
+        start = log_w - lam * gain
+        start = np.exp(start - start.max(axis=1, keepdims=True))[:, None, :]
+        err = (kk < cuts[:, t0:t1, None]) != ys[:, t0:t1, None]  # (rows, rounds, experts)
+        seen = np.cumsum(err, axis=1, dtype=np.int32)
+        before = seen - err  # each expert's losses in the block before each round
+        p = power[before] * start
+        losses[:, t0:t1] = np.einsum("rtk,rtk->rt", p, err.astype(float)) / p.sum(axis=2)
+        inside = (stops >= t0) & (stops < t1)
+        at_stops[inside] = before[row, stops[inside] - t0] + gain[row]
+        gain += seen[:, -1, :]
+    return losses, gain, at_stops
+
+
+def _segments(cuts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sort each row's cuts: segment edges 0 ≤ e_1 ≤ … ≤ e_τ ≤ N, and each round's rank (e_rank = cut)."""
+    rows, tau = cuts.shape
+    order = np.argsort(cuts, axis=1, kind="stable")
+    edges = np.empty((rows, tau + 2), dtype=np.int64)
+    edges[:, 0], edges[:, -1] = 0, n
+    edges[:, 1:-1] = np.take_along_axis(cuts, order, axis=1)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(1, tau + 1)[None, :], axis=1)
+    return edges, rank
+
+
+def _segment_log_weights(log_w: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Per segment, log Σ e^{log w_i} over its members (−inf if empty); sums, not differences of sums."""
+    rows, n = log_w.shape
+    top = log_w.max(axis=1, keepdims=True)
+    flat = np.zeros(rows * n + 1)  # the rows one after another, and a 0 that ends the last one
+    np.exp(log_w - top, out=flat[:-1].reshape(rows, n))
+    starts = (edges[:, :-1] + n * np.arange(rows)[:, None]).ravel()
+    seg = np.add.reduceat(flat, starts).reshape(rows, -1)
+    seg[edges[:, 1:] == edges[:, :-1]] = 0.0
+    with np.errstate(divide="ignore"):
+        return np.log(seg) + top
+
+
+def _binned(log_w: np.ndarray, bins: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """Normalised mass per bin of rows of log-weights (bins = first index of each bin, from 0).
+
+    With ``groups`` the columns are pieces and ``groups`` names each piece's bin.
+    """
+    w = np.exp(log_w - log_w.max(axis=-1, keepdims=True))
+    if groups is None:
+        mass = np.add.reduceat(w, bins, axis=-1)
+    else:
+        mass = np.stack([np.bincount(groups, weights=r, minlength=bins.size) for r in w])
+    return mass / mass.sum(axis=-1, keepdims=True)
+
+
+def _replay_level(
+    cuts: np.ndarray,
+    ys: np.ndarray,
+    log_w: np.ndarray,
+    lam: float,
+    stops: np.ndarray,
+    row: int,
+    *,
+    bins: np.ndarray | None = None,
+    chunk: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hedge on fixed streams from initial log-weights: expected losses and each expert's losses.
+
+    Expert i predicts 1 exactly when i < cut_t, so every round's loss vector is 1 on a prefix or on a
+    suffix of the experts. Within a chunk of τ rounds the chunk's cuts split the experts into τ + 1
+    segments whose members gain identical losses, so for the chunk each segment acts as one expert
+    whose log-weight is the log-sum-exp of its members': the chunk is the same problem with τ + 1
+    experts, solved by recursion (down to :data:`_DENSE_EXPERTS`, then every pair at once). With
+    τ ≈ N^{2/3} a stream of T rounds costs about T·N^{1/3} operations per row, in a few hundred
+    vectorised steps.
+
+    Args:
+        cuts: experts predicting 1 per round, in [0, N], shape (R, T).
+        ys: labels, shape (R, T).
+        log_w: initial log-weights (−inf allowed), shape (R, N).
+        lam: log-weight rate λ.
+        stops: sorted rounds s ∈ [0, T) before which row ``row``'s weights are wanted.
+        row: the recorded row.
+        bins: if given, report those weights as normalised mass per bin (first expert of each bin).
+        chunk: rounds per chunk at this level (default N^{2/3}).
+
+    Returns:
+        ``(losses, gain, at_stops)``: expected loss per round (R, T); each expert's total loss over
+        the T rounds (R, N); row ``row``'s per-expert losses before each stop (S, N), or with ``bins``
+        its mass per bin there (S, K).
+    """
+    rows, horizon = cuts.shape
+    n = log_w.shape[1]
+    if n <= _DENSE_EXPERTS:
+        losses, gain, at_stops = _replay_dense(cuts, ys, log_w, lam, stops, row)
+        if bins is not None:
+            at_stops = _binned(log_w[row] - lam * at_stops, bins)
+        return losses, gain, at_stops
+    tau = chunk or int(min(n - 2, max(32, np.ceil(n ** (2 / 3)))))
+    losses = np.empty((rows, horizon))
+    gain = np.zeros((rows, n), dtype=np.int32)
+    at_stops = np.empty((stops.size, n if bins is None else bins.size))
+    for t0 in range(0, horizon, tau):
+        t1 = min(t0 + tau, horizon)
+        edges, rank = _segments(cuts[:, t0:t1], n)
+        inside = (stops >= t0) & (stops < t1)
+        now = log_w - lam * gain
+        sub = _replay_level(
+            rank, ys[:, t0:t1], _segment_log_weights(now, edges), lam, stops[inside] - t0, row
+        )
+        losses[:, t0:t1] = sub[0]
+        sizes = np.diff(edges, axis=1)
+        if inside.any() and bins is None:
+            at_stops[inside] = gain[row] + np.repeat(sub[2], sizes[row], axis=1)
+        elif inside.any():  # pieces: the segments cut at the bin starts, each within one bin
+            pieces = np.union1d(bins, edges[row, :-1])
+            pieces = pieces[pieces < n]
+            piece_log = _segment_log_weights(now[row : row + 1], np.append(pieces, n)[None, :])[0]
+            seg = np.searchsorted(edges[row], pieces, side="right") - 1
+            group = np.searchsorted(bins, pieces, side="right") - 1
+            at_stops[inside] = _binned(piece_log - lam * sub[2][:, seg], bins, group)
+        gain += np.repeat(sub[1].ravel(), sizes.ravel()).reshape(rows, n)
+    return losses, gain, at_stops
+
+
+def _replay(
+    cuts: np.ndarray,
+    ys: np.ndarray,
+    n_experts: int,
+    lam: float,
+    *,
+    chunk: int | None = None,
+    record_row: int = 0,
+    record_rounds: np.ndarray | None = None,
+    bin_starts: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hedge over N experts from uniform weights on fixed streams (:func:`_replay_level`), with snapshots.
+
+    Args:
+        cuts: experts predicting 1 per round, shape (R, T).
+        ys: labels, shape (R, T).
+        n_experts: N.
+        lam: log-weight rate λ (weights e^{−λ·cumulative loss}).
+        chunk: rounds per top-level chunk (default N^{2/3}).
+        record_row: the row whose weights are recorded.
+        record_rounds: sorted rounds t ∈ [0, T] after which that row's weights are recorded.
+        bin_starts: first expert of each recording bin (sorted, starting at 0).
+
+    Returns:
+        ``(losses, recorded, final_log_weights)``: expected loss per round (R, T), the recorded row's
+        mass per bin after each recorded round (S, K), and −λ·(cumulative loss) after round T (R, N).
+    """
+    rows, horizon = cuts.shape
+    rounds = np.zeros(0, np.int64) if record_rounds is None else np.asarray(record_rounds)
+    bins = np.zeros(1, np.int64) if bin_starts is None else np.asarray(bin_starts)
+    inner = rounds[rounds < horizon]
+    losses, gain, recorded = _replay_level(
+        cuts, ys, np.zeros((rows, n_experts)), lam, inner, record_row, bins=bins, chunk=chunk
+    )
+    final = -lam * (gain - gain.min(axis=1, keepdims=True))
+    last = np.repeat(_binned(final[record_row], bins)[None, :], rounds.size - inner.size, axis=0)
+    return losses, np.concatenate([recorded, last]), final
 
 
 @dataclass(frozen=True, eq=False)
@@ -428,103 +748,44 @@ def hedge_thresholds(
     code = np.repeat([ADVERSARIES.index(a) for a in adversaries], trials)
     rows = adv.size
     srow = 0 if snapshot_adversary is None else adversaries.index(snapshot_adversary) * trials
-    ar = np.arange(rows)
     targets = rng.uniform(0.1, 0.9, size=rows)
     unif = rng.random((rows, horizon))
     flips = rng.random((rows, horizon)) < flip_rate
 
-    # block decomposition: expert i = b·B + k; cumulative loss L_i = Lfull[b] + Lin[b, k]
-    bsize = int(np.ceil(np.sqrt(n)))
-    nblocks = int(np.ceil(n / bsize))
-    lin = np.zeros((rows, nblocks, bsize))
-    lin.reshape(rows, -1)[:, n:] = _PAD_LOSS
-    lfull = np.zeros((rows, nblocks))
-    lse_in = _lse(-lam * lin)
-    qin = np.exp(-lam * lin - lse_in[..., None])  # in-block probabilities
-    lin2 = lin.reshape(rows * nblocks, bsize)  # flat views: row-block pairs
-    qin2 = qin.reshape(rows * nblocks, bsize)
-    lse2 = lse_in.reshape(-1)
-    base = ar * nblocks
-    kk = np.arange(bsize)
-    bb = np.arange(nblocks)
-
-    t_cell = np.minimum(np.searchsorted(grid, targets, side="right") - 1, n - 2)  # cell holding b*
-    t_blk = np.minimum((t_cell + 1) // bsize, nblocks - 1)
-    t_in = kk < (t_cell + 1 - t_blk * bsize)[:, None]
-    t_idx = base + t_blk
-    lo, hi = grid[t_cell], grid[t_cell + 1]
-    is_wc, is_ad = code == 0, code == 1
-    need_wc, need_med = bool(is_wc.any()), bool(is_ad.any())
-    x_pre = np.where(
+    xs = np.where(
         (code == 2)[:, None], np.mod(targets[:, None] - 0.5 * sigma + sigma * unif, 1.0), unif
     )
-
-    xs = np.where(x_pre >= 1.0, 0.0, x_pre)
-    ys = np.empty((rows, horizon), dtype=bool)
-    losses = np.empty((rows, horizon))
+    xs[xs >= 1.0] = 0.0  # x mod 1 can round up to 1.0
+    ys = (xs >= targets[:, None]) ^ flips
     medians = np.full((rows, horizon), np.nan)
+    is_wc, is_ad = code == 0, code == 1
+    losses = np.empty((rows, horizon))
+    if is_wc.any():
+        t_cell = np.minimum(np.searchsorted(grid, targets[is_wc], side="right") - 1, n - 2)
+        xs[is_wc], ys[is_wc], losses[is_wc] = _worst_case_stream(
+            targets[is_wc], grid[t_cell], grid[t_cell + 1], t_cell + 1, n, lam,
+            unif[is_wc], flips[is_wc],
+        )  # fmt: skip
+    if is_ad.any():
+        xs[is_ad], ys[is_ad], medians[is_ad] = _adaptive_stream(
+            grid, targets[is_ad], sigma * unif[is_ad] - 0.5 * sigma, flips[is_ad], lam
+        )
+
     snap_rounds = np.unique(
         np.linspace(0, horizon, min(n_snapshots, horizon + 1)).round().astype(int)
     )
     n_bins = min(snapshot_bins, n)
-    bin_of = (np.arange(n) * n_bins) // n
+    starts = np.searchsorted(
+        (np.arange(n) * n_bins) // n, np.arange(n_bins)
+    )  # first expert per bin
     half = 0.5 * (grid[1] - grid[0])  # expert i stands for [g_i − h/2, g_i + h/2): no empty bin
-    edges = np.append(grid[np.searchsorted(bin_of, np.arange(n_bins))] - half, 1.0 + half)
-    snapshots = np.empty((snap_rounds.size, n_bins))
-    s_next = 0
-
-    for t in range(horizon + 1):
-        a = lse_in - lam * lfull
-        a -= a.max(axis=1, keepdims=True)
-        e = np.exp(a)
-        pb = e / e.sum(axis=1, keepdims=True)  # mass of each block
-        if s_next < snap_rounds.size and snap_rounds[s_next] == t:
-            snapshots[s_next] = np.bincount(
-                bin_of, weights=(pb[srow][:, None] * qin[srow]).ravel()[:n], minlength=n_bins
-            )
-            s_next += 1
-        if t == horizon:
-            break
-        cb = np.cumsum(pb, axis=1)
-        below = (cb - pb).ravel()  # mass strictly before each block
-        pbf = pb.ravel()
-        x = xs[:, t]
-        if need_med:  # weighted median: smallest i with Σ_{≤i} p ≥ 1/2
-            mblk = (cb < 0.5 * cb[:, -1:]).sum(axis=1)
-            mi = base + mblk
-            cq = below[mi][:, None] + pbf[mi][:, None] * np.cumsum(qin2[mi], axis=1)
-            mk = (cq < np.minimum(0.5, cq[:, -1:])).sum(axis=1)
-            med = grid[np.minimum(mblk * bsize + mk, n - 1)]
-            medians[:, t] = med
-            x = np.where(is_ad, np.mod(med - 0.5 * sigma + sigma * unif[:, t], 1.0), x)
-        if need_wc:  # P(predict 1) inside b*'s cell decides the side of b* the point goes
-            p_cell = below[t_idx] + pbf[t_idx] * (qin2[t_idx] * t_in).sum(axis=1)
-            u = unif[:, t]
-            x_wc = np.where(p_cell >= 0.5, lo + u * (targets - lo), targets + u * (hi - targets))
-            x = np.where(is_wc, x_wc, x)
-        if need_med or need_wc:
-            x = np.where(x >= 1.0, 0.0, x)
-            xs[:, t] = x
-        y = (x >= targets) ^ flips[:, t]
-        ys[:, t] = y
-        # expected loss of the learner, then the update of the erring experts
-        j = np.searchsorted(grid, x, side="right")  # experts i < j predict 1
-        blk = np.minimum(j // bsize, nblocks - 1)
-        low_k = kk < (j - blk * bsize)[:, None]  # in-block experts predicting 1
-        bi = base + blk
-        p1 = below[bi] + pbf[bi] * (qin2[bi] * low_k).sum(axis=1)
-        losses[:, t] = np.where(y, 1.0 - p1, p1)
-        y1 = y[:, None]
-        lfull += np.where(y1, bb > blk[:, None], bb < blk[:, None])
-        blk_loss = lin2[bi] + (y1 != low_k)
-        lin2[bi] = blk_loss
-        z = -lam * blk_loss
-        zmax = z.max(axis=1, keepdims=True)
-        ez = np.exp(z - zmax)
-        sz = ez.sum(axis=1, keepdims=True)
-        lse2[bi] = (zmax + np.log(sz))[:, 0]
-        qin2[bi] = ez / sz
-
+    edges = np.append(grid[starts] - half, 1.0 + half)
+    replay = ~is_wc  # the worst case's losses came with its stream; the recorded row is replayed
+    replay[srow] = True
+    losses[replay], snapshots, _ = _replay(
+        np.searchsorted(grid, xs[replay], side="right"), ys[replay], n, lam,
+        record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
+    )  # fmt: skip
     cum = np.cumsum(losses, axis=1)
     checkpoints = _checkpoints(horizon, n_checkpoints)
     cells = np.minimum(np.searchsorted(grid, xs, side="right") - 1, n - 2)
@@ -794,7 +1055,9 @@ def harmonic(k: int) -> float:
 
 
 def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> float:
-    """E‖Z‖∞ for k i.i.d. perturbations: b·H_k for Laplace(b) (|Z_i| ~ Exp(mean b)), numeric for Gumbel.
+    """E‖Z‖∞ for k i.i.d. perturbations: b·H_k for Laplace(b) (|Z_i| ~ Exp(mean b)), an integral for Gumbel.
+
+    Both come from :mod:`smoothviz.bounds` (``laplace_expected_max_abs``, ``gumbel_expected_max_abs``).
 
     Args:
         k: number of coordinates.
@@ -808,14 +1071,101 @@ def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> f
     _check_float("scale", scale, 0.0, 1e12)
     _check_choice("noise", noise, NOISES)
     if noise == "laplace":
-        return scale * harmonic(k)
+        return float(bounds.laplace_expected_max_abs(k, scale))
+    return float(bounds.gumbel_expected_max_abs(k, scale))
 
-    def tail(a: float) -> float:  # P(max |G_i| > a), G standard Gumbel, CDF exp(−e^{−g})
-        inside = np.exp(-np.exp(-a)) - np.exp(-np.exp(min(a, 700.0)))
-        return float(-np.expm1(k * np.log(inside))) if inside > 0 else 1.0
 
-    value, _ = integrate.quad(tail, 0.0, np.inf, limit=200)
-    return scale * value
+@dataclass(frozen=True, eq=False)
+class MaxAbsResult:
+    """Monte-Carlo E‖Z‖∞ = E max_{i≤k} |Z_i| of k i.i.d. perturbations, for many k from one set of draws.
+
+    Attributes:
+        noise: ``"laplace"`` or ``"gumbel"``.
+        scale: b.
+        trials: independent draws of Z per k.
+        ks: the numbers of coordinates k, shape (K,).
+        mean: Monte-Carlo mean of ‖Z‖∞, shape (K,).
+        low: 10% quantile of ‖Z‖∞, shape (K,).
+        high: 90% quantile of ‖Z‖∞, shape (K,).
+        sem: standard error of ``mean`` (sample sd / √trials), shape (K,).
+        exact: E‖Z‖∞ from :mod:`smoothviz.bounds` (b·H_k, or the Gumbel integral), shape (K,).
+    """
+
+    noise: str
+    scale: float
+    trials: int
+    ks: np.ndarray
+    mean: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    sem: np.ndarray
+    exact: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy frame: one row per k with the Monte-Carlo mean, its band and error, and the exact value."""
+        return pd.DataFrame(
+            {
+                "k": self.ks,
+                "mc_mean": self.mean,
+                "mc_q10": self.low,
+                "mc_q90": self.high,
+                "mc_sem": self.sem,
+                "exact": self.exact,
+            }
+        )
+
+
+def max_abs_curve(
+    k_max: int,
+    *,
+    noise: str = "laplace",
+    scale: float = 1.0,
+    trials: int = 2000,
+    n_points: int = 40,
+    rng: np.random.Generator | int | None = None,
+) -> MaxAbsResult:
+    """E‖Z‖∞ against k: one (trials × k_max) draw, whose running maximum of |Z| gives every k at once.
+
+    ‖Z‖∞ over the first k coordinates of one draw is a valid sample for every k, so the curve costs one
+    draw of trials × k_max numbers (the learner's coins). Laplace: E‖Z‖∞ = b·H_k ≈ b(ln k + 0.577).
+
+    Args:
+        k_max: largest k (≥ 1).
+        noise: ``"laplace"`` or ``"gumbel"`` (Z = −b·G, as in :func:`perturbations`).
+        scale: b > 0.
+        trials: draws per k.
+        n_points: about how many log-spaced k in [1, k_max] to report.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`MaxAbsResult`.
+    """
+    k_max = _check_int("k_max", k_max, 1, 100_000)
+    trials = _check_int("trials", trials, 2, 1_000_000)
+    n_points = _check_int("n_points", n_points, 1, 10_000)
+    _check_choice("noise", noise, NOISES)
+    _check_float("scale", scale, 0.0, 1e12)
+    if trials * k_max > 20_000_000:
+        raise ValueError(f"`trials` × `k_max` must be at most 2·10^7, got {trials} × {k_max}")
+    z = np.abs(perturbations((trials, k_max), noise=noise, scale=scale, rng=rng))
+    ks = np.unique(np.round(np.geomspace(1, k_max, n_points)).astype(np.int64))
+    largest = np.maximum.accumulate(z, axis=1)[:, ks - 1]
+    exact = (
+        bounds.laplace_expected_max_abs(ks, scale)
+        if noise == "laplace"
+        else bounds.gumbel_expected_max_abs(ks, scale)
+    )
+    return MaxAbsResult(
+        noise=noise,
+        scale=float(scale),
+        trials=trials,
+        ks=ks,
+        mean=largest.mean(axis=0),
+        low=np.quantile(largest, 0.1, axis=0),
+        high=np.quantile(largest, 0.9, axis=0),
+        sem=largest.std(axis=0, ddof=1) / np.sqrt(trials),
+        exact=np.asarray(exact, dtype=float),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -894,6 +1244,8 @@ def ftpl_sweep(
 ) -> FTPLSweepResult:
     """Average regret of Follow the Perturbed Leader (Z resampled every round) against the scale b.
 
+    Every scale uses the same standard draws Z₁ (the learner's coins), scaled: Z = b·Z₁.
+
     Args:
         sequence: ``"alternating"`` or ``"coin_flips"``.
         horizon: rounds T.
@@ -922,11 +1274,11 @@ def ftpl_sweep(
     before = _before(costs)
     best = costs.sum(axis=1).min(axis=-1)
     regret = np.empty((scales.size, trials))
-    for i, b in enumerate(
-        scales
-    ):  # a loop over ≤ ~30 scales; trials, rounds and actions are vectorised
-        z = perturbations(costs.shape, noise=noise, scale=float(b), rng=rng)
-        choice = np.argmin(before + z, axis=-1)
+    # common random numbers: one set of standard draws Z₁, scaled by each b (Z = b·Z₁ has the right
+    # law), so the curve over b is smooth and the draws are paid for once
+    unit = perturbations(costs.shape, noise=noise, scale=1.0, rng=rng)
+    for i, b in enumerate(scales):  # ≤ ~30 scales; trials, rounds and actions are vectorised
+        choice = np.argmin(before + b * unit, axis=-1)
         paid = np.take_along_axis(costs, choice[..., None], axis=-1)[..., 0].sum(axis=-1)
         regret[i] = (paid - best) / horizon
     emax = np.array([expected_max_abs(n_actions, scale=float(b), noise=noise) for b in scales])
@@ -977,6 +1329,10 @@ class HalfspaceResult:
         target_regret: cumulative loss minus the target's mistakes after each round; with realizable
             labels the target makes no mistakes, so this is exactly the regret against all halfspaces.
         final_weights: the learner's final distribution over the cover, per row, shape (R, N).
+        best_cover: fewest mistakes of a cover halfspace on all T points, shape (R,).
+        best_class: fewest mistakes of any halfspace on all T points (exact, see
+            :func:`best_halfspace_mistakes`), shape (R,).
+        target_mistakes: the target's mistakes (the flipped labels), shape (R,).
     """
 
     sigma: float
@@ -994,6 +1350,33 @@ class HalfspaceResult:
     cover_regret: np.ndarray
     target_regret: np.ndarray
     final_weights: np.ndarray
+    best_cover: np.ndarray
+    best_class: np.ndarray
+    target_mistakes: np.ndarray
+
+    @property
+    def class_regret(self) -> np.ndarray:
+        """Regret at T against every halfspace in the plane: cumulative loss − best_class, shape (R,)."""
+        return self.losses.sum(axis=1) - self.best_class
+
+    def summary(self) -> pd.DataFrame:
+        """Means at T per adversary: losses, best mistakes (cover, any halfspace, target), regrets."""
+        return (
+            pd.DataFrame(
+                {
+                    "adversary": self.adversaries,
+                    "learner_loss": self.losses.sum(axis=1),
+                    "best_cover": self.best_cover,
+                    "best_class": self.best_class,
+                    "target_mistakes": self.target_mistakes,
+                    "regret_cover": self.cover_regret[:, -1],
+                    "regret_class": self.class_regret,
+                }
+            )
+            .groupby("adversary", sort=False)
+            .mean()
+            .reset_index()
+        )
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy frame: one row per (adversary, trial, round t) with both regrets."""
@@ -1020,7 +1403,7 @@ def hedge_halfspaces(
     update: str = "notes",
     noise: float = 0.0,
     trials: int = 3,
-    n_candidates: int = 12,
+    n_candidates: int = 16,
     rng: np.random.Generator | int | None = None,
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
@@ -1040,7 +1423,9 @@ def hedge_halfspaces(
         update: ``"notes"`` or ``"exp"``.
         noise: label-flip rate in [0, 1/2].
         trials: runs per adversary.
-        n_candidates: grid side of the adaptive adversaries' candidate points.
+        n_candidates: grid side of the adaptive adversaries' candidate points ((k + ½)/n; a power
+            of two keeps them exact in binary, so candidates on one line are exactly collinear and
+            :func:`best_halfspace_mistakes` stays fast).
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -1071,37 +1456,47 @@ def hedge_halfspaces(
     flips = rng.random((rows, horizon)) < noise
     g = (np.arange(n_candidates) + 0.5) / n_candidates
     cand = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
-    cand_pred = (cand[:, :1] * normals[:, 0] + cand[:, 1:] * normals[:, 1] >= offsets).astype(float)
     cand_label = (np.einsum("rd,md->rm", t_normal, cand) >= t_offset[:, None]).astype(float)
     side = np.sqrt(sigma)
+    # within one angle the offsets ascend, so the cover halfspaces predicting 1 at x are a prefix:
+    # P(predict 1 at x) is a sum over angles of one running sum each, read off at a fixed index.
+    # Arrays are (rows, offsets, angles) so the running sums and the sums over angles are vectorised.
+    units, grid = normals[::n_offsets], offsets[:n_offsets]
+    cand_k = (grid <= (cand[:, :1] * units[:, 0] + cand[:, 1:] * units[:, 1])[..., None]).sum(-1)
+    cand_at = (cand_k * n_angles + np.arange(n_angles)).T.ravel()  # (A·M,) into the running sums
+    adaptive = bool((code != 2).any())
+    sign = 1.0 - 2.0 * cand_label  # expected loss at a candidate: label + sign · P(predict 1)
+    jitter = side * (unif - 0.5)  # the smoothed adversary's offsets (a square of area σ)
+    is_wc, is_sm = (code == 0)[:, None], (code == 1)[:, None]
 
-    cum = np.zeros((rows, n))
+    cum = np.zeros((rows, n_offsets, n_angles), dtype=np.int64)  # each cover halfspace's mistakes
+    run = np.zeros((rows, n_offsets + 1, n_angles))
+    power = np.exp(-lam * np.arange(horizon + 1))  # e^{−λk}: weights relative to the best
     xs = np.empty((rows, horizon, 2))
     ys = np.empty((rows, horizon), dtype=np.int8)
     losses = np.empty((rows, horizon))
     cover_min = np.empty((rows, horizon))
+    low = np.zeros((rows, 1, 1), dtype=np.int64)
     for t in range(horizon):
-        logits = -lam * cum
-        p = np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+        p = power[cum - low]
+        p /= p.reshape(rows, -1).sum(axis=1)[:, None, None]
         x = unif[:, t]
-        if (code != 2).any():
-            p1 = np.einsum(
-                "rn,mn->rm", p, cand_pred
-            )  # (R, M): P(predict 1); einsum avoids BLAS threads
-            exp_loss = np.where(cand_label == 1, 1.0 - p1, p1)
-            worst = cand[np.argmax(exp_loss, axis=1)]
-            smooth = np.mod(worst + side * (x - 0.5), 1.0)
-            x = np.where((code == 0)[:, None], worst, np.where((code == 1)[:, None], smooth, x))
-        y = ((x * t_normal).sum(axis=1) >= t_offset) ^ flips[:, t]
-        pred = x[:, :1] * normals[:, 0] + x[:, 1:] * normals[:, 1] >= offsets
-        loss = (pred != y[:, None]).astype(float)
-        losses[:, t] = (p * loss).sum(axis=1)
+        if adaptive:
+            np.cumsum(p, axis=1, out=run[:, 1:])
+            p1 = np.take(run.reshape(rows, -1), cand_at, axis=1).reshape(rows, n_angles, -1).sum(1)
+            worst = cand[np.argmax(cand_label + sign * p1, axis=1)]
+            x = np.where(is_wc, worst, np.where(is_sm, np.mod(worst + jitter[:, t], 1.0), x))
+        y = (np.einsum("rd,rd->r", x, t_normal) >= t_offset) ^ flips[:, t]
+        proj = x[:, :1] * units[:, 0] + x[:, 1:] * units[:, 1]  # (R, A)
+        loss = (grid[:, None] <= proj[:, None, :]) != y[:, None, None]
+        losses[:, t] = np.einsum("rok,rok->r", p, loss)
         cum += loss
-        cover_min[:, t] = cum.min(axis=1)
+        low = cum.reshape(rows, -1).min(axis=1)[:, None, None]
+        cover_min[:, t] = low[:, 0, 0]
         xs[:, t] = x
         ys[:, t] = y
-    logits = -lam * cum
-    final = np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+    final = power[cum - low].transpose(0, 2, 1).reshape(rows, n)  # back to the cover's order
+    final /= final.sum(axis=1, keepdims=True)
     cum_loss = np.cumsum(losses, axis=1)
     target_mistakes = np.cumsum(flips, axis=1)  # the target errs exactly on the flipped labels
     return HalfspaceResult(
@@ -1120,7 +1515,154 @@ def hedge_halfspaces(
         cover_regret=cum_loss - cover_min,
         target_regret=cum_loss - target_mistakes,
         final_weights=final,
+        best_cover=cover_min[:, -1],
+        best_class=np.array(  # with no flipped label the target errs nowhere: the best is 0
+            [
+                best_halfspace_mistakes(x, y) if f.any() else 0
+                for x, y, f in zip(xs, ys, flips, strict=True)
+            ]
+        ),
+        target_mistakes=target_mistakes[:, -1],
     )
+
+
+def _orientation(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Exact sign of (a − c) × (b − c) for rows of 2-D points: a float filter, exact arithmetic if unsure.
+
+    The filter is Shewchuk's orient2d error bound: when |det| exceeds it the float sign is right. The
+    near-degenerate rest (collinear points, say) is decided in integers when the coordinates are
+    multiples of 2^−24 (grids like (k + ½)/16), else with ``fractions``.
+    """
+    left = (a[:, 0] - c[:, 0]) * (b[:, 1] - c[:, 1])
+    right = (a[:, 1] - c[:, 1]) * (b[:, 0] - c[:, 0])
+    det = left - right
+    sign = np.sign(det).astype(np.int64)
+    unsure = np.flatnonzero(np.abs(det) <= 3.3306690738754716e-16 * (np.abs(left) + np.abs(right)))
+    scaled = np.concatenate([a[unsure], b[unsure], c[unsure]], axis=1) * 2.0**24
+    dyadic = np.all((scaled == np.round(scaled)) & (np.abs(scaled) < 2.0**26), axis=1)
+    ax, ay, bx, by, cx, cy = scaled[dyadic].astype(np.int64).T  # products stay below 2^55
+    sign[unsure[dyadic]] = np.sign((ax - cx) * (by - cy) - (ay - cy) * (bx - cx))
+    for i in unsure[~dyadic]:
+        ax, ay, bx, by, cx, cy = (Fraction(float(v)) for v in (*a[i], *b[i], *c[i]))
+        exact = (ax - cx) * (by - cy) - (ay - cy) * (bx - cx)
+        sign[i] = (exact > 0) - (exact < 0)
+    return sign
+
+
+def _line_turn(
+    pts: np.ndarray,
+    pivot: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    up_a: np.ndarray,
+    up_b: np.ndarray,
+) -> np.ndarray:
+    """Compare the lines through pts[pivot] and pts[a], pts[b] by angle in [0, π), exactly.
+
+    +1 if the first has the smaller angle, −1 if the larger, 0 if they are one line (valid for
+    nearly equal angles, which is where it is used). ``up_*``: the point lies on the ray whose
+    angle is in [0, π) (else on the opposite one).
+    """
+    ray = np.where(up_a, 1, -1) * np.where(up_b, 1, -1)
+    return ray * _orientation(pts[a], pts[b], pts[pivot])
+
+
+def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
+    """Fewest mistakes of any halfspace h(x) = 1[⟨u, x⟩ ≥ c] in the plane (u any direction), exactly.
+
+    Take a best halfspace and slide its boundary line until it touches a point p, then turn it about p
+    until it touches another point: the labels never change, so some best halfspace is "a line through
+    two data points, the points strictly on either side labelled by side, the points on the line split
+    at p (one ray each way, p's copies either way)" — or a constant. Every such choice is also
+    realised by a halfspace (turn the line a little about p, shift it a little). So the minimum runs
+    over pivots p and the lines through p and another point: sorting the other points by the angle of
+    their line through p gives, by running sums, the labels on each side of every line at once, in
+    O(n² log n) for n distinct points. Collinearity is decided exactly (see :func:`_orientation`).
+
+    Args:
+        points: shape (n, 2).
+        labels: 0/1, shape (n,).
+
+    Returns:
+        The minimum number of mistakes (0 when the labels are realisable by a halfspace).
+    """
+    points = np.asarray(points, dtype=float)
+    labels = np.asarray(labels)
+    if points.ndim != 2 or points.shape[1] != 2 or labels.shape != points.shape[:1]:
+        raise ValueError(
+            f"`points` must have shape (n, 2) and `labels` shape (n,), got {points.shape}, {labels.shape}"
+        )
+    if not np.all(np.isfinite(points)):
+        raise ValueError("`points` must be finite")
+    uniq, inv = np.unique(points, axis=0, return_inverse=True)
+    ones = np.bincount(inv.ravel(), weights=labels == 1, minlength=len(uniq)).astype(np.int64)
+    zeros = np.bincount(inv.ravel(), weights=labels != 1, minlength=len(uniq)).astype(np.int64)
+    best = int(min(ones.sum(), zeros.sum()))  # the two constant functions
+    m = len(uniq)
+    if m < 2:
+        return best
+    # row i: pivot i; columns: the other distinct points, sorted by the angle ψ ∈ [0, π) of their line
+    other = (np.arange(m)[:, None] + np.arange(1, m)[None, :]) % m
+    dx, dy = (
+        np.lib.stride_tricks.sliding_window_view(np.tile(u, 2), m - 1)[1 : m + 1] - u[:, None]
+        for u in uniq.T
+    )  # the coordinates of other − pivot, without gathering
+    up = (dy > 0) | ((dy == 0) & (dx > 0))  # on the ray with angle in [0, π)
+    lx = np.where(up, dx, -dx)
+    psi = 1.0 - lx / (np.abs(lx) + np.abs(dy))  # a pseudo-angle in [0, 2), increasing with ψ
+    order = (np.argsort(psi, axis=1) + (m - 1) * np.arange(m)[:, None]).ravel()
+    other, up, psi = (v.ravel().take(order).reshape(m, m - 1) for v in (other, up, psi))
+    # neighbours with (nearly) the same ψ: decide exactly whether they lie on one line through the
+    # pivot, and if not, which comes first
+    same = np.zeros((m, m - 1), dtype=bool)  # column k on the same line as column k − 1
+    near = np.zeros((m, m + 1), dtype=bool)
+    near[:, 2:-1] = psi[:, 1:] - psi[:, :-1] < 1e-9  # near[:, k + 1]: columns k − 1 and k
+    row, k = np.nonzero(near[:, 1:-1])
+    turn = _line_turn(uniq, row, other[row, k - 1], other[row, k], up[row, k - 1], up[row, k])
+    same[row, k] = turn == 0
+    runs = set()  # runs of neighbours with a pair out of order: sort them exactly (rare)
+    for r, c in zip(row[turn < 0], k[turn < 0], strict=True):
+        start, end = c, c
+        while near[r, start]:
+            start -= 1
+        while near[r, end + 2]:
+            end += 1
+        runs.add((r, start, end))
+    for r, start, end in runs:
+        cols = list(range(start - 1, end + 1))
+
+        def first(i: int, j: int, r: int = r) -> int:
+            return int(_line_turn(uniq, np.array([r]), other[r, [i]], other[r, [j]],
+                                  up[r, [i]], up[r, [j]])[0])  # fmt: skip
+
+        ranked = sorted(cols, key=cmp_to_key(lambda i, j: -first(i, j)))
+        other[r, cols], up[r, cols] = other[r, ranked], up[r, ranked]
+        for i in cols[1:]:
+            same[r, i] = first(i - 1, i) == 0
+    o1, o0 = ones[other].astype(np.int32), zeros[other].astype(np.int32)
+    counts = np.stack([np.where(up, o1, 0), np.where(up, o0, 0), o1, o0])
+    counts[2:] -= counts[:2]  # ray +: ones, zeros; ray −: ones, zeros; one column per point …
+    if same.any():  # … or per line, when several points share a line through the pivot
+        group = np.cumsum(~same, axis=1) - 1
+        flat = (group + (m - 1) * np.arange(m)[:, None]).ravel()
+        counts = (
+            np.stack([np.bincount(flat, weights=c.ravel(), minlength=m * (m - 1)) for c in counts])
+            .reshape(4, m, m - 1)
+            .astype(np.int32)
+        )
+        valid = np.arange(m - 1)[None, :] <= group[:, -1:]
+    else:
+        valid = np.ones((m, m - 1), dtype=bool)
+    upto = np.cumsum(counts, axis=2, dtype=np.int32)
+    later = upto[..., -1:] - upto  # Σ over later lines
+    earlier = upto - counts  # Σ over earlier lines
+    a1, a0, b1, b0 = counts
+    # left of the line (direction ψ): later lines' ray + and earlier lines' ray −
+    left1, left0 = later[0] + earlier[2], later[1] + earlier[3]
+    right1, right0 = later[2] + earlier[0], later[3] + earlier[1]
+    on_line = np.minimum(a0 + b1, a1 + b0) + np.minimum(ones, zeros)[:, None].astype(np.int32)
+    mistakes = np.minimum(left0 + right1, left1 + right0) + on_line
+    return int(min(best, mistakes[valid].min()))
 
 
 def hedge_replay(
@@ -1130,21 +1672,21 @@ def hedge_replay(
     *,
     eta: float,
     update: str = "notes",
-    chunk_cells: int = 2_000_000,
+    chunk: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Hedge over thresholds 1[x ≥ g] replayed on a fixed stream, vectorised over rounds and experts.
 
-    When the points do not react to the learner (a recorded stream, a non-adaptive adversary) every
-    round's weights follow from cumulative sums, so no per-round Python loop is needed; rounds are
-    processed in chunks of about ``chunk_cells`` (rounds × experts) to bound memory.
+    When the points do not react to the learner (a recorded stream, a non-adaptive adversary) the
+    rounds can be processed in chunks: a chunk's cuts split the experts into segments that gain equal
+    losses, so a chunk of τ rounds costs O(N + τ²) and the stream O(T√N) (see :func:`_replay`).
 
     Args:
         xs: points, shape (T,).
         ys: labels in {0, 1}, shape (T,).
-        grid: expert thresholds, shape (N,).
+        grid: expert thresholds, sorted, shape (N,).
         eta: learning rate η.
         update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
-        chunk_cells: memory budget per chunk.
+        chunk: rounds per chunk (default: about √N).
 
     Returns:
         ``(losses, final_probs)``: expected loss ⟨p_t, ℓ_t⟩ per round (T,), and p_{T+1} (N,).
@@ -1152,51 +1694,82 @@ def hedge_replay(
     xs = np.asarray(xs, dtype=float)
     ys = np.asarray(ys).astype(bool)
     grid = np.asarray(grid, dtype=float)
-    if xs.ndim != 1 or xs.shape != ys.shape:
+    if xs.ndim != 1 or xs.shape != ys.shape or xs.size == 0:
         raise ValueError(f"`xs` and `ys` must be 1-D of equal length, got {xs.shape}, {ys.shape}")
-    if grid.ndim != 1 or grid.size < 2:
-        raise ValueError(f"`grid` must be 1-D with at least 2 thresholds, got shape {grid.shape}")
+    if grid.ndim != 1 or grid.size < 2 or np.any(np.diff(grid) < 0):
+        raise ValueError(f"`grid` must be 1-D, sorted, with at least 2 thresholds, got {grid!r}")
+    if chunk is not None:
+        _check_int("chunk", chunk, 1)
     lam = log_weight_rate(eta, update=update)
-    step = max(1, int(chunk_cells) // grid.size)
-    total = np.zeros(grid.size)
-    losses = np.empty(xs.size)
-    for start in range(0, xs.size, step):
-        x, y = xs[start : start + step], ys[start : start + step]
-        loss = (x[:, None] >= grid) != y[:, None]
-        before = np.empty((x.size, grid.size))
-        before[0] = total
-        np.cumsum(loss[:-1], axis=0, dtype=float, out=before[1:])
-        before[1:] += total
-        total = before[-1] + loss[-1]
-        before *= -lam  # logits, shifted per round by their max (the best expert's)
-        before -= before.max(axis=1, keepdims=True)
-        w = np.exp(before, out=before)
-        losses[start : start + step] = np.where(loss, w, 0.0).sum(axis=1) / w.sum(axis=1)
-    logits = -lam * total
-    return losses, np.exp(logits - logsumexp(logits))
+    cuts = np.searchsorted(grid, xs, side="right")[None, :]
+    losses, _, final = _replay(cuts, ys[None, :], grid.size, lam, chunk=chunk)
+    return losses[0], np.exp(final[0] - logsumexp(final[0]))
 
 
-def trials_cap(horizon: int, n_experts: int, n_adversaries: int, *, budget_s: float = 2.0) -> int:
-    """Most trials per adversary that keep :func:`hedge_thresholds` near ``budget_s`` seconds (≥ 1).
+def page_cost_s(
+    horizon: int, n_experts: int, n_adversaries: int, trials: int, *, n_actions: int = 0
+) -> float:
+    """Modelled seconds of :func:`hedge_thresholds` (plus :func:`compare_learners` if ``n_actions``).
 
-    Cost model fitted on a 2-core machine (benchmarks/bench_online.py): a round costs about
-    100 µs + 0.12 µs × rows × √N, rows = adversaries × trials.
+    Fitted (within about ±30%, times 1.3 for safety) to runs on a 2-core machine, see
+    benchmarks/bench_online.py. With R = adversaries × trials rows, Hedge costs about
+    13 ms + 16 µs·T + R·T·(1.6 µs + 0.075 µs·N^{1/3}) + 0.03 µs·R·N·max(1, T/N^{2/3}): the adaptive
+    round loop, the chunked replay (T·N^{1/3} per row) and its O(N) passes per chunk. MW, FTL, FTPL and
+    the FTPL sweep add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
 
     Args:
         horizon: rounds T.
         n_experts: cover size N.
         n_adversaries: adversaries run side by side.
-        budget_s: time budget in seconds.
+        trials: trials per adversary.
+        n_actions: k of the MW/FTL/FTPL runs (0: not included).
 
     Returns:
-        The largest number of trials within budget, at least 1.
+        Seconds.
+    """
+    t, n, rows = float(horizon), float(n_experts), float(n_adversaries * trials)
+    hedge = 13e-3 + 16e-6 * t + rows * t * (1.6e-6 + 0.075e-6 * n ** (1 / 3))
+    hedge += 0.03e-6 * rows * n * max(1.0, t / n ** (2 / 3))
+    experts = 1.3e-3 + trials * t * (0.46e-6 + 0.14e-6 * n_actions) if n_actions else 0.0
+    return 1.3 * (hedge + experts)
+
+
+def trials_cap(
+    horizon: int,
+    n_experts: int,
+    n_adversaries: int,
+    *,
+    n_actions: int = 0,
+    budget_s: float = 2.0,
+    most: int = 1_000,
+) -> int:
+    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits the budget.
+
+    Args:
+        horizon: rounds T.
+        n_experts: cover size N.
+        n_adversaries: adversaries run side by side.
+        n_actions: k of the MW/FTL/FTPL runs (0: Hedge only).
+        budget_s: time budget in seconds.
+        most: the largest number of trials to consider.
+
+    Returns:
+        The number of trials.
     """
     horizon = _check_int("horizon", horizon, 1)
     n_experts = _check_int("n_experts", n_experts, 2)
     n_adversaries = _check_int("n_adversaries", n_adversaries, 1)
-    per_round_us = 1e6 * budget_s / horizon - 100.0
-    rows = per_round_us / (0.12 * np.sqrt(n_experts))
-    return max(1, int(rows // n_adversaries))
+    n_actions = _check_int("n_actions", n_actions, 0)
+    most = _check_int("most", most, 1)
+    _check_float("budget_s", budget_s, 0.0, 1e6)
+    trials = 1  # the cost grows with the trials: stop at the first that does not fit
+    while (
+        trials < most
+        and page_cost_s(horizon, n_experts, n_adversaries, trials + 1, n_actions=n_actions)
+        <= budget_s
+    ):
+        trials += 1
+    return trials
 
 
 def cover_size(sigma: float, horizon: int, *, scale: str = "alg1") -> int:

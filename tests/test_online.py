@@ -23,6 +23,8 @@ def runs() -> dict[str, online.HedgeThresholdsResult]:
         "exp_noisy": online.hedge_thresholds(
             0.1, 300, trials=3, update="exp", labels="noisy", rng=3, cover_scale="thm33"
         ),
+        # N = 8,662 with one trial: the adaptive adversary keeps Hedge's weights in blocks
+        "blocks": online.hedge_thresholds(0.002, 300, trials=1, labels="noisy", rng=4),
     }
 
 
@@ -53,10 +55,10 @@ def _reference(res: online.HedgeThresholdsResult, row: int) -> dict[str, np.ndar
     return {k: np.asarray(v) for k, v in out.items()}
 
 
-@pytest.mark.parametrize("key", ["notes_realizable", "notes_noisy", "exp_noisy"])
+@pytest.mark.parametrize("key", ["notes_realizable", "notes_noisy", "exp_noisy", "blocks"])
 def test_vectorised_hedge_equals_plain_loop(runs, key):
     res = runs[key]
-    for row in range(0, res.xs.shape[0], 2):
+    for row in range(0, res.xs.shape[0], 1 if key == "blocks" else 2):
         ref = _reference(res, row)
         np.testing.assert_allclose(res.losses[row], ref["loss"], rtol=0, atol=1e-12)
         idx = res.checkpoints - 1
@@ -93,7 +95,7 @@ def test_best_threshold_mistakes_exact_and_ties():
 # ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", ["notes_realizable", "notes_noisy", "exp_noisy"])
+@pytest.mark.parametrize("key", ["notes_realizable", "notes_noisy", "exp_noisy", "blocks"])
 def test_decomposition_holds_pathwise(runs, key):
     res = runs[key]
     # cover ⊂ class: regret against the class is at least regret against the cover …
@@ -348,7 +350,7 @@ def test_replay_equals_the_round_by_round_engine(update):
             res.grid,
             eta=res.eta,
             update=update,
-            chunk_cells=7 * res.n_experts,
+            chunk=7,
         )
         np.testing.assert_allclose(losses, res.losses[row], rtol=0, atol=1e-12)
         if row == 0:
@@ -381,7 +383,245 @@ def test_page_helpers():
     assert online.scaled_eta(100, 10, factor=3.0, update="exp") == pytest.approx(
         3 * np.sqrt(np.log(100) / 10)
     )
-    # the budget model: more rounds or experts never allow more trials, and never fewer than 1
+    # the budget model: more rounds, experts or actions never allow more trials, never fewer than 1,
+    # and the cap is the largest number of trials whose modelled cost fits
     caps = [online.trials_cap(t, n, 4) for t, n in [(300, 348), (3000, 348), (3000, 30_000)]]
     assert caps == sorted(caps, reverse=True)
-    assert online.trials_cap(10_000, 100_001, 4) == 1
+    assert online.trials_cap(300, 348, 4, n_actions=20) <= caps[0]
+    assert online.trials_cap(10_000, 400_001, 4, budget_s=0.01) == 1
+    assert online.trials_cap(10, 11, 1, most=7) == 7
+    for t, n in [(300, 348), (10_000, 100_001), (10_000, 101)]:
+        k = online.trials_cap(t, n, 4, n_actions=20, budget_s=1.2, most=10)
+        assert online.page_cost_s(t, n, 4, k, n_actions=20) <= 1.2 or k == 1
+        assert k == 10 or online.page_cost_s(t, n, 4, k + 1, n_actions=20) > 1.2
+
+
+def _replay_reference(xs, ys, grid, lam):
+    """Plain Hedge over every threshold, one round at a time."""
+    cum, out = np.zeros(grid.size), []
+    for x, y in zip(xs, ys, strict=True):
+        p = np.exp(-lam * cum - logsumexp(-lam * cum))
+        loss = (x >= grid) != y
+        out.append(p @ loss)
+        cum += loss
+    return np.asarray(out), np.exp(-lam * cum - logsumexp(-lam * cum))
+
+
+@pytest.mark.parametrize(("n", "chunk"), [(20_001, None), (3_001, 50), (40, None), (300, 1)])
+def test_replay_recursion_equals_plain_hedge(n, chunk):
+    # N = 20,001 recurses three levels (N → 301 → 46 segments, then every pair at once)
+    rng = np.random.default_rng(n)
+    xs = np.concatenate([rng.random(200), np.full(50, 0.5), rng.random(150) ** 3])
+    ys = rng.random(xs.size) < 0.4
+    grid = np.linspace(0, 1, n)
+    losses, final = online.hedge_replay(xs, ys, grid, eta=0.3, chunk=chunk)
+    ref_losses, ref_final = _replay_reference(xs, ys, grid, online.log_weight_rate(0.3))
+    np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(final, ref_final, rtol=0, atol=1e-12)
+
+
+def test_snapshots_equal_weights_recomputed_from_the_stream():
+    res = online.hedge_thresholds(
+        0.01, 400, trials=1, snapshot_adversary="iid", snapshot_bins=37, rng=41
+    )
+    row, lam = res.snapshot_row, online.log_weight_rate(res.eta)
+    bins = np.clip(np.searchsorted(res.snapshot_edges, res.grid, side="right") - 1, 0, 36)
+    for k, t in enumerate(res.snapshot_rounds):
+        cum = ((res.xs[row, :t, None] >= res.grid) != res.ys[row, :t, None]).sum(axis=0)
+        p = np.exp(-lam * cum - logsumexp(-lam * cum))
+        np.testing.assert_allclose(
+            res.snapshots[k], np.bincount(bins, weights=p, minlength=37), rtol=0, atol=1e-12
+        )
+
+
+# ------------------------------------------------------------------------------------------------
+# the exact best halfspace in hindsight
+# ------------------------------------------------------------------------------------------------
+
+
+def _best_halfspace_on_integers(points: np.ndarray, labels: np.ndarray, reach: int) -> int:
+    """Brute force for integer points: every integer direction with |u_i| ≤ reach, every threshold.
+
+    Projections are exact integers, so points with equal projections are kept on one side. Every
+    arc between the critical directions of points with coordinates ≤ 8 holds such a direction.
+    """
+    best = min(labels.sum(), (1 - labels).sum())
+    for a in range(-reach, reach + 1):
+        for b in range(-reach, reach + 1):
+            proj = points @ np.array([a, b])
+            for c in np.unique(proj):
+                best = min(best, int(((proj >= c) != labels).sum()))
+    return int(best)
+
+
+def _best_halfspace_by_arcs(points: np.ndarray, labels: np.ndarray) -> int:
+    """Brute force for points in general position: one direction inside every arc between the
+    directions at which two points project equally, all thresholds along it."""
+    angles = []
+    for i in range(len(points)):
+        for j in range(i + 1, len(points)):
+            d = points[j] - points[i]
+            angles += [np.arctan2(d[1], d[0]) + np.pi / 2, np.arctan2(d[1], d[0]) - np.pi / 2]
+    angles = np.sort(np.mod(angles, 2 * np.pi)) if angles else np.zeros(1)
+    mids = 0.5 * (angles + np.append(angles[1:], angles[0] + 2 * np.pi))
+    best = min(labels.sum(), (1 - labels).sum())
+    for phi in mids:
+        order = np.argsort(points @ np.array([np.cos(phi), np.sin(phi)]))
+        ys = labels[order]
+        below = np.concatenate([[0], np.cumsum(ys)])  # 1-labels below each gap
+        above = (1 - ys).sum() - np.concatenate([[0], np.cumsum(1 - ys)])  # 0-labels above
+        best = min(best, int((below + above).min()))
+    return int(best)
+
+
+def test_best_halfspace_matches_brute_force_on_degenerate_grids():
+    # integer points / 2^j: exact in binary, so duplicates and collinear triples are exact
+    rng = np.random.default_rng(43)
+    for _ in range(60):
+        n, scale = int(rng.integers(1, 12)), int(rng.choice([1, 2, 4, 8]))
+        pts = rng.integers(0, scale + 1, (n, 2))
+        labels = (rng.random(n) < rng.random()).astype(int)
+        want = _best_halfspace_on_integers(pts, labels, reach=12)
+        assert online.best_halfspace_mistakes(pts / scale, labels) == want
+
+
+def test_best_halfspace_matches_brute_force_in_general_position():
+    rng = np.random.default_rng(47)
+    for _ in range(40):
+        n = int(rng.integers(1, 16))
+        pts, labels = rng.random((n, 2)), (rng.random(n) < 0.5).astype(int)
+        assert online.best_halfspace_mistakes(pts, labels) == _best_halfspace_by_arcs(pts, labels)
+
+
+def test_best_halfspace_with_nearly_equal_angles():
+    # squash a random configuration to width 1e-10 across the diagonal: every line's angle lies
+    # within ~1e-10 of π/4, yet the orientation of every triple (checked exactly) is unchanged,
+    # so the answer must equal the brute force on the unsquashed points
+    from fractions import Fraction
+    from itertools import combinations
+
+    def order_type(pts):
+        q = [(Fraction(float(x)), Fraction(float(y))) for x, y in pts]
+        return [
+            ((a[0] - c[0]) * (b[1] - c[1]) - (a[1] - c[1]) * (b[0] - c[0]) > 0)
+            - ((a[0] - c[0]) * (b[1] - c[1]) - (a[1] - c[1]) * (b[0] - c[0]) < 0)
+            for a, b, c in combinations(q, 3)
+        ]
+
+    rng = np.random.default_rng(53)
+    u, v = np.array([1.0, 1.0]) / np.sqrt(2), np.array([-1.0, 1.0]) / np.sqrt(2)
+    checked = 0
+    for _ in range(25):
+        n = int(rng.integers(3, 9))
+        pts, labels = rng.random((n, 2)), (rng.random(n) < 0.5).astype(int)
+        squashed = [
+            0.5 + np.outer((pts - 0.5) @ u, u) * 0.5 + np.outer((pts - 0.5) @ v, v) * 1e-10,
+            pts * np.array([1.0, 1e-200]),  # angles equal in floating point: order decided exactly
+        ]
+        for flat in squashed:
+            if order_type(flat) == order_type(pts):
+                checked += 1
+                want = _best_halfspace_by_arcs(pts, labels)
+                assert online.best_halfspace_mistakes(flat, labels) == want
+    assert checked >= 40
+
+
+def test_best_halfspace_identities_and_validation():
+    rng = np.random.default_rng(59)
+    pts = rng.random((80, 2))
+    labels = (pts @ np.array([0.6, -0.8]) >= -0.1).astype(int)  # a halfspace's labels
+    assert online.best_halfspace_mistakes(pts, labels) == 0
+    assert online.best_halfspace_mistakes(pts, 1 - labels) == 0  # the complement is one too
+    assert online.best_halfspace_mistakes(np.full((5, 2), 0.3), [1, 0, 1, 1, 0]) == 2
+    with pytest.raises(ValueError, match="`points`"):
+        online.best_halfspace_mistakes(np.zeros((3, 3)), [0, 1, 0])
+
+
+def test_halfspace_engine_equals_plain_loop_and_bounds_hold():
+    res = online.hedge_halfspaces(0.2, 120, trials=2, noise=0.15, rng=61)
+    lam = online.log_weight_rate(res.eta)
+    g = (np.arange(16) + 0.5) / 16
+    cand = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
+    for row in range(res.xs.shape[0]):
+        cum, total, loss_ref, cover_ref = np.zeros(res.offsets.size), 0.0, [], []
+        label = (cand @ res.target_normal[row] >= res.target_offset[row]).astype(float)
+        for t in range(res.horizon):
+            p = np.exp(-lam * cum - logsumexp(-lam * cum))
+            if res.adversaries[row] == "worst_case":  # the point played maximises the expected loss
+                p1 = ((cand @ res.normals.T) >= res.offsets).astype(float) @ p
+                exp_loss = np.where(label == 1, 1 - p1, p1)
+                played = np.flatnonzero(np.all(cand == res.xs[row, t], axis=1))
+                assert exp_loss[played[0]] >= exp_loss.max() - 1e-12
+            loss = ((res.normals @ res.xs[row, t] >= res.offsets) != res.ys[row, t]).astype(float)
+            total += p @ loss
+            cum += loss
+            loss_ref.append(p @ loss)
+            cover_ref.append(total - cum.min())
+        np.testing.assert_allclose(res.losses[row], loss_ref, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(res.cover_regret[row], cover_ref, rtol=0, atol=1e-9)
+        assert res.best_cover[row] == cum.min()
+    # the class contains the cover and the target: its best is no worse than either, exactly
+    assert np.all(res.best_class <= res.best_cover)
+    assert np.all(res.best_class <= res.target_mistakes)
+    assert np.all(res.class_regret >= res.cover_regret[:, -1] - 1e-9)
+    for row in range(res.xs.shape[0]):
+        assert res.best_class[row] == online.best_halfspace_mistakes(res.xs[row], res.ys[row])
+    summary = res.summary().set_index("adversary")
+    assert list(summary.columns) == [
+        "learner_loss",
+        "best_cover",
+        "best_class",
+        "target_mistakes",
+        "regret_cover",
+        "regret_class",
+    ]
+
+
+# ------------------------------------------------------------------------------------------------
+# E‖Z‖∞ against k
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("noise", ["laplace", "gumbel"])
+def test_max_abs_curve_matches_the_exact_values(noise):
+    res = online.max_abs_curve(300, noise=noise, scale=2.5, trials=4000, rng=67)
+    assert res.ks[0] == 1
+    assert res.ks[-1] == 300
+    exact = (
+        bounds.laplace_expected_max_abs(res.ks, 2.5)
+        if noise == "laplace"
+        else bounds.gumbel_expected_max_abs(res.ks, 2.5)
+    )
+    np.testing.assert_allclose(res.exact, exact, rtol=1e-12)
+    # Monte Carlo, fixed seed: within 4 standard errors at every k, and within 2% from k = 10 on
+    assert np.all(np.abs(res.mean - res.exact) <= 4 * res.sem)
+    big = res.ks >= 10
+    np.testing.assert_allclose(res.mean[big], res.exact[big], rtol=0.02)
+    assert np.all(res.low <= res.mean)
+    assert np.all(res.mean <= res.high)
+    assert list(res.to_frame().columns) == ["k", "mc_mean", "mc_q10", "mc_q90", "mc_sem", "exact"]
+
+
+def test_gumbel_identities():
+    from scipy import integrate
+
+    def by_quad(k):
+        def tail(a):
+            inside = np.exp(-np.exp(-a)) - np.exp(-np.exp(min(a, 700.0)))
+            return float(-np.expm1(k * np.log(inside))) if inside > 0 else 1.0
+
+        return integrate.quad(tail, 0, np.inf, limit=200)[0]
+
+    ks = np.array([1, 2, 5, 10, 20, 100, 1000])
+    np.testing.assert_allclose(
+        bounds.gumbel_expected_max_abs(ks, 3.0), [3.0 * by_quad(k) for k in ks], atol=1e-8
+    )
+    emax = bounds.gumbel_expected_max(ks, 3.0)
+    # |G| ≥ G, up to the quadrature's error
+    assert np.all(bounds.gumbel_expected_max_abs(ks, 3.0) >= emax - 1e-8)
+    assert bounds.gumbel_expected_max_abs(1, 1.0) - bounds.gumbel_expected_max(1, 1.0) > 0.4
+    big = ks >= 10
+    assert np.all(bounds.gumbel_expected_max_abs(ks[big], 3.0) / emax[big] < 1.01)
+    # E max G_i (not of |G_i|) = b(ln k + γ): Monte Carlo, fixed seed, 2%
+    g = np.random.default_rng(71).gumbel(0.0, 3.0, size=(40_000, 20)).max(axis=1)
+    assert g.mean() == pytest.approx(bounds.gumbel_expected_max(20, 3.0), rel=0.02)
