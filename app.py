@@ -37,6 +37,7 @@ O(·) shape with a chosen constant.
 - Every chart has a caption written from the current settings, **Show data** with a CSV download, and a
   camera icon for PNG/SVG. The address bar always links to exactly the current view, seed included.
 - **Reproduce in Python** under each page gives code that recomputes its numbers with `smoothviz`.
+- **Tabs** compute only when opened, and the open tab is part of the link too.
 """
     )
 
