@@ -19,9 +19,11 @@ UPDATES = {"notes": "(1 − η)^c", "exp": "exp(−ηc)"}
 LABELS = {"realizable": "realizable", "noisy": "noisy"}
 SEQS = {"alternating": "alternating (FTL killer)", "coin_flips": "i.i.d. coin flips"}
 NOISES = {"laplace": "Laplace (report-noisy-min)", "gumbel": "Gumbel (exponential mechanism)"}
+AXES = {"linear": "linear (shapes)", "loglog": "log–log (slopes: 1 linear, ½ for √T)"}
 PARAMS = [
     ui.Param("sigma", "σ (adversary's smoothness)", "log_float", 0.05, low=1e-3, high=1.0),
     ui.Param("T", "T (rounds)", "log_int", 300, low=10, high=10_000),
+    ui.Param("axes", "regret axes", "choice", "linear", options=AXES),
     ui.Param("adv", "Adversaries", "multi", tuple(ADV), options=ADV),
     ui.Param("cover", "cover scale γ", "choice", "alg1", options=COVERS),
     ui.Param("update", "MW update", "choice", "notes", options=UPDATES),
@@ -55,8 +57,13 @@ def experts(seq, horizon, k, pert, b, trials, seed):
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def halfspaces(sigma, horizon, seed):
-    return online.hedge_halfspaces(sigma, horizon, trials=2, rng=seed)
+def max_abs(pert, b, seed):
+    return online.max_abs_curve(200, noise=pert, scale=b, trials=1000, rng=seed)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def halfspaces(sigma, horizon, noise, seed):
+    return online.hedge_halfspaces(sigma, horizon, noise=noise, trials=2, rng=seed)
 
 
 ui.header(
@@ -69,9 +76,11 @@ ui.header(
 p = ui.controls(PAGE, PARAMS)
 sigma, horizon, advs, seed = p["sigma"], p["T"], p["adv"], p["seed"]
 n_cover = online.cover_size(sigma, horizon, scale=p["cover"])
-trials = min(p["trials"], online.trials_cap(horizon, n_cover, len(advs), budget_s=1.2))
+cap = online.trials_cap(horizon, n_cover, len(advs), n_actions=p["n"], budget_s=1.2, most=10)
+trials = min(p["trials"], cap)
 if trials < p["trials"]:
     st.info(f"trials = {p['trials']} would take over ~2 s at N = {n_cover:,}; using {trials}.")
+log_log = p["axes"] == "loglog"
 with ui.computing("Running Hedge against the adversaries…"):
     tuning = (p["cover"], p["update"], p["eta"], p["labels"], p["noise"])
     res = hedge(sigma, horizon, advs, *tuning, trials, seed)
@@ -98,7 +107,7 @@ if "worst_case" in advs and len(advs) > 1:
 setting = f"σ = {sigma:g}, T = {horizon:,}, N = {n_cover:,}, η = {res.eta:.4f}, {trials} trials, seed {seed}"
 frame = res.to_frame()
 ui.chart(
-    figures.regret_figure(res),
+    figures.regret_figure(res, log_log=log_log),
     key="regret",
     caption=f"Regret against all thresholds (exact, by sorting), mean and 10–90% band ({setting}; "
     "points: the adversary's coins; target and label flips: nature's). "
@@ -129,7 +138,7 @@ ui.chart(
 
 st.subheader("Multiplicative Weights vs Follow the Leader, and perturbed leaders")
 ui.chart(
-    figures.experts_figure(runs),
+    figures.experts_figure(runs, log_log=log_log),
     key="experts",
     caption=f"{p['seq']} costs, k = {p['n']}, T = {horizon:,}; perturbed leader: {p['pert']}(b = {p['b']:g}), "
     f"the learner's coins. FTL regret at T: {runs[1].regret[..., -1].mean():,.1f}.",
@@ -138,15 +147,50 @@ ui.chart(
 ui.chart(
     figures.ftpl_figure(sweep),
     key="ftpl",
-    caption=f"Average regret of Follow the Perturbed Leader against b (fresh Z each round), {trials} trials; "
-    "Theorem 13's bound with ε = 1/b is drawn where b > 1.",
+    caption=f"Average regret of Follow the Perturbed Leader against b (fresh Z each round, the same "
+    f"standard draws scaled by b), {trials} trials; Theorem 13's bound with ε = 1/b where b > 1.",
     data=sweep.to_frame(),
+)
+curve = max_abs(p["pert"], p["b"], seed)
+at_k = online.expected_max_abs(p["n"], scale=p["b"], noise=p["pert"])
+exact = (
+    "dashed: b·H_k, exact"
+    if p["pert"] == "laplace"
+    else "dashed: b·E max|Gᵢ| (exact, by quadrature); grey: b(ln k + γ), the mean of the largest Gᵢ "
+    "itself, a different quantity below it (by 0.44b at k = 1, under 1% from k = 10)"
+)
+ui.chart(
+    figures.max_abs_figure(curve, k_mark=p["n"]),
+    key="max_abs",
+    caption=f"E‖Z‖∞ for k i.i.d. {p['pert']} perturbations, b = {p['b']:g}: mean and 10–90% band of "
+    f"‖Z‖∞ over {curve.trials:,} draws (the learner's coins, seed {seed}); {exact}. It grows like "
+    f"b·ln k; at k = {p['n']} it is {at_k:,.2f}, the E‖Z‖∞ in Theorem 13 above (Neel, Roth & Wu, "
+    "Follow the Private Leader).",
+    data=curve.to_frame(),
 )
 
 st.subheader("2-D halfspaces (Corollary 3.8)")
+noise_2d = p["noise"] if p["labels"] == "noisy" else 0.0
 with ui.computing("Running Hedge over halfspaces…"):
-    half = halfspaces(sigma, p["T2"], seed)
+    half = halfspaces(sigma, p["T2"], noise_2d, seed)
 row = int(np.flatnonzero(half.adversaries == "smoothed_adaptive")[0])
+half_sum = half.summary().set_index("adversary")
+adaptive = half_sum.loc["smoothed_adaptive"]
+ui.metrics(
+    {
+        "best halfspace": (
+            f"{adaptive['best_class']:,.1f}",
+            "exact: every line through two points",
+        ),
+        "best in cover": (f"{adaptive['best_cover']:,.1f}", f"of {half.offsets.size:,} halfspaces"),
+        "target": (f"{adaptive['target_mistakes']:,.1f}", "b*'s mistakes: the label flips"),
+        "2-D regret": (f"{adaptive['regret_class']:,.1f}", "against all halfspaces, at T"),
+    }
+)
+st.caption(
+    f"Adaptive σ-smooth adversary, T = {p['T2']}, label flips {noise_2d:g}, mean of 2 trials: mistakes "
+    "of the best halfspace in hindsight, of the best in the cover, of the target; the learner's regret."
+)
 ui.chart(
     figures.halfspace_figure(half, row=row),
     key="halfspaces",
@@ -154,16 +198,32 @@ ui.chart(
     f"target and the learner's 12 heaviest of {half.offsets.size:,} cover halfspaces.",
     data=half.to_frame(),
 )
+ui.chart(
+    figures.halfspace_regret_figure(half, log_log=log_log),
+    key="halfspace_regret",
+    caption="Regret against the cover, mean and 10–90% band over 2 trials; diamonds at T: against every "
+    "halfspace (exact). "
+    + " ".join(
+        f"{ADV[a]}: {r['regret_cover']:,.1f} vs the cover, {r['regret_class']:,.1f} vs all."
+        for a, r in half_sum.iterrows()
+    ),
+    data=half.summary(),
+)
 
 cards = {
     "mw_regret_bound": "the dashed MW curve bounds the cover regret on every run.",
-    "smoothed_hedge_envelope": "the dash-dot curve caps the smoothed means.",
+    "smoothed_hedge_envelope": "the long-dashed curve caps the smoothed means.",
     "thm33_envelope": "the dotted shape, constant 2.",
     "ftpl_regret_bound": "compare with the FTPL curve for b > 1.",
     "ftl_alternating_regret": "FTL's curve on alternating costs lies on it.",
     "thm31_envelope": "the grey dotted shape, constant 2, for the non-adaptive adversaries.",
 }
-for column, (key, comparison) in zip(st.columns(2) * 3, cards.items(), strict=False):
+if p["pert"] == "laplace":
+    cards["laplace_expected_max_abs"] = "the dashed curve of E‖Z‖∞ against k."
+else:
+    cards["gumbel_expected_max_abs"] = "the dashed curve of E‖Z‖∞ against k."
+    cards["gumbel_expected_max"] = "the grey curve, below E‖Z‖∞."
+for column, (key, comparison) in zip(st.columns(2) * 4, cards.items(), strict=False):
     with column:
         ui.theory_card(bounds.BOUNDS[key], comparison)
 ui.reproduce(
@@ -177,5 +237,8 @@ result = online.hedge_thresholds({sigma!r}, {horizon!r}, adversaries={tuple(advs
 print(result.summary())
 costs = online.make_costs({p["seq"]!r}, {horizon!r}, {p["n"]!r}, trials={trials!r}, rng={seed!r})
 ftl_regret = online.follow_the_leader(costs).regret[..., -1].mean()
-print(ftl_regret)"""
+print(ftl_regret)
+curve = online.max_abs_curve(200, noise={p["pert"]!r}, scale={p["b"]!r}, trials=1000, rng={seed!r})
+half = online.hedge_halfspaces({sigma!r}, {p["T2"]!r}, noise={noise_2d!r}, trials=2, rng={seed!r})
+print(half.summary())"""
 )

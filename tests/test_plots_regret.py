@@ -35,9 +35,23 @@ def test_regret_figure(run):
     assert "worst case ≥ t/2 (exact)" in names
     assert fig.layout.xaxis.title.text == "round t"
     assert fig.layout.yaxis.title.text == "regret against all thresholds"
-    assert fig.layout.xaxis.type == "log"
+    # linear axes: linear regret is a straight line, √t regret bends over (a log t axis with a
+    # linear regret axis made linear regret look like an exponential blow-up)
+    assert fig.layout.xaxis.type in ("linear", "-")  # "-": plotly infers linear for numbers
+    assert fig.layout.yaxis.type in ("linear", "-")
     mean = next(tr for tr in fig.data if tr.name == "worst case" and tr.showlegend is not False)
     np.testing.assert_allclose(mean.y, run.class_regret[run.adversaries == "worst_case"].mean(0))
+    band = [tr for tr in fig.data if tr.name in ("worst case (10%)", "worst case (90%)")]
+    low, high = (
+        np.quantile(run.class_regret[run.adversaries == "worst_case"], q, 0) for q in (0.1, 0.9)
+    )
+    np.testing.assert_allclose(band[0].y, high)
+    np.testing.assert_allclose(band[1].y, low)
+    slopes = figures.regret_figure(run, log_log=True)
+    assert slopes.layout.xaxis.type == "log"
+    assert slopes.layout.yaxis.type == "log"
+    # the checkpoints cover the horizon evenly as well as log-spaced
+    assert np.diff(run.checkpoints).max() <= run.horizon / 25
 
 
 def test_decomposition_figure_stacks_to_class_regret(run):
@@ -84,6 +98,11 @@ def test_experts_and_ftpl_figures():
         tr for tr in fig.data if tr.name == "Follow the Leader" and tr.showlegend is not False
     )
     assert ftl.y[-1] == 150
+    assert fig.layout.xaxis.type in ("linear", "-")
+    assert (
+        figures.experts_figure([online.follow_the_leader(costs)], log_log=True).layout.xaxis.type
+        == "log"
+    )
     sweep = online.ftpl_sweep("alternating", 200, 3, trials=3, rng=1)
     f2 = figures.ftpl_figure(sweep)
     assert f2.layout.xaxis.title.text == "perturbation scale b"
@@ -99,3 +118,45 @@ def test_halfspace_figure():
     assert "target" in names
     assert fig.layout.xaxis.title.text == "x₁"
     assert sum(tr.name == "learner's heaviest halfspaces" for tr in fig.data) == 5
+
+
+def test_halfspace_regret_figure():
+    res = online.hedge_halfspaces(0.1, 80, trials=2, noise=0.2, rng=3)
+    fig = figures.halfspace_regret_figure(res)
+    _no_webgl(fig)
+    names = _names(fig)
+    for adv in online.ADVERSARIES_2D:
+        rows = res.adversaries == adv
+        assert f"{figures.NAMES[adv]}: against the cover" in names
+        diamond = next(
+            tr for tr in fig.data if tr.name.startswith(f"{figures.NAMES[adv]}: against all")
+        )
+        assert diamond.x == (80.0,)
+        assert diamond.y[0] == pytest.approx(res.class_regret[rows].mean())
+        mean = next(tr for tr in fig.data if tr.name == f"{figures.NAMES[adv]}: against the cover")
+        np.testing.assert_allclose(mean.y, res.cover_regret[rows].mean(0))
+    assert any(n.startswith("MW on the cover") for n in names)
+    assert fig.layout.xaxis.title.text == "round t"
+
+
+@pytest.mark.parametrize("noise", ["laplace", "gumbel"])
+def test_max_abs_figure(noise):
+    curve = online.max_abs_curve(60, noise=noise, scale=3.0, trials=200, rng=5)
+    fig = figures.max_abs_figure(curve, k_mark=7)
+    _no_webgl(fig)
+    names = _names(fig)
+    assert fig.layout.xaxis.type == "log"
+    assert fig.layout.yaxis.title.text == "E‖Z‖∞"
+    mean = next(tr for tr in fig.data if tr.name.startswith("‖Z‖∞") and tr.showlegend is not False)
+    np.testing.assert_allclose(mean.y, curve.mean)
+    marker = next(tr for tr in fig.data if tr.name.startswith("k = 7"))
+    assert marker.x == (7.0, 7.0)
+    if noise == "laplace":
+        exact = next(tr for tr in fig.data if tr.name == "b·H_k (exact)")
+        np.testing.assert_allclose(exact.y, 3.0 * np.cumsum(1 / np.arange(1, 61))[curve.ks - 1])
+    else:
+        exact = next(tr for tr in fig.data if tr.name.startswith("b·E max|Gᵢ|"))
+        lower = next(tr for tr in fig.data if tr.name.startswith("b(ln k + γ)"))
+        np.testing.assert_allclose(lower.y, 3.0 * (np.log(curve.ks) + np.euler_gamma))
+        assert np.all(np.asarray(exact.y) >= np.asarray(lower.y) - 1e-8)
+        assert "b·H_k (exact)" not in names

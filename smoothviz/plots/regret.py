@@ -2,6 +2,9 @@
 
 Every builder is pure (result in, ``go.Figure`` out) and draws its theory curves from
 :mod:`smoothviz.bounds`, so a curve's legend, the theory card and the tests name the same function.
+Regret curves default to linear axes, where linear regret is a straight line and √T regret bends
+over; ``log_log=True`` turns them into slopes (1 for linear, ½ for √T). Traces that are not theory
+or bands are plain dicts: plotly validates them faster than graph objects.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from smoothviz.online import (
     FTPLSweepResult,
     HalfspaceResult,
     HedgeThresholdsResult,
+    MaxAbsResult,
 )
 from smoothviz.plots.style import (
     COLORS,
@@ -33,8 +37,12 @@ NAMES = {
 }
 
 
-def regret_figure(result: HedgeThresholdsResult) -> go.Figure:
-    """Regret against all thresholds vs t per adversary (mean, 10–90% band) with the theory curves."""
+def regret_figure(result: HedgeThresholdsResult, *, log_log: bool = False) -> go.Figure:
+    """Regret against all thresholds vs t per adversary (mean, 10–90% band) with the theory curves.
+
+    Linear axes by default: the worst case's regret is a straight line (slope ≥ 1/2), a σ-smooth
+    adversary's bends over like √t. ``log_log=True`` shows the same curves as slopes.
+    """
     t = result.checkpoints.astype(float)
     fig = go.Figure()
     for adv in dict.fromkeys(result.adversaries):
@@ -66,7 +74,7 @@ def regret_figure(result: HedgeThresholdsResult) -> go.Figure:
             t,
             bounds.smoothed_hedge_envelope(t, n),
             name="E[regret] ≤ 2√(t ln N) + 2√t + √(√t ln N) (σ-smooth)",
-            kind="high-probability",
+            kind="expectation",
         )
     )
     if "smoothed_nonadaptive" in result.adversaries or "iid" in result.adversaries:
@@ -87,7 +95,18 @@ def regret_figure(result: HedgeThresholdsResult) -> go.Figure:
             kind="envelope",
         )
     )
-    return apply_style(fig, x_title="round t", y_title="regret against all thresholds", log_x=True)
+    apply_style(
+        fig,
+        x_title="round t",
+        y_title="regret against all thresholds",
+        log_x=log_log,
+        log_y=log_log,
+        height=520,
+    )
+    if not log_log:
+        fig.update_xaxes(rangemode="tozero")
+        fig.update_yaxes(rangemode="tozero")
+    return fig
 
 
 def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
@@ -197,11 +216,16 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
     return add_player(fig, frames, label_prefix="after round ")
 
 
-def experts_figure(results: list[ExpertsResult], *, title: str | None = None) -> go.Figure:
-    """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound."""
+def experts_figure(
+    results: list[ExpertsResult], *, title: str | None = None, log_log: bool = False
+) -> go.Figure:
+    """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound.
+
+    Linear axes by default (FTL's ⌈t/2⌉ is a straight line); ``log_log=True`` for slopes.
+    """
     fig = go.Figure()
     horizon, k = results[0].costs.shape[-2:]
-    idx = downsample_index(horizon)
+    idx = downsample_index(horizon, log=log_log)
     t = (idx + 1).astype(float)
     labels = {
         "mw": "Multiplicative Weights",
@@ -236,7 +260,10 @@ def experts_figure(results: list[ExpertsResult], *, title: str | None = None) ->
             t, bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)", kind="envelope"
         )
     )
-    return apply_style(fig, title=title, x_title="round t", y_title="regret", log_x=True)
+    apply_style(fig, title=title, x_title="round t", y_title="regret", log_x=log_log, log_y=log_log)
+    if not log_log:
+        fig.update_xaxes(rangemode="tozero")
+    return fig
 
 
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
@@ -258,7 +285,7 @@ def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
             b,
             bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
             name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b",
-            kind="high-probability",
+            kind="expectation",
         )
     )
     fig.add_trace(
@@ -272,18 +299,17 @@ def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
 def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) -> go.Figure:
     """Points of one run (coloured by label), the target line, and the learner's heaviest halfspaces."""
     xs, ys = result.xs[row], result.ys[row]
-    fig = go.Figure()
-    for label, color in ((1, COLORS["smoothed_adaptive"]), (0, COLORS["worst_case"])):
-        pts = xs[ys == label]
-        fig.add_trace(
-            go.Scatter(
-                x=pts[:, 0],
-                y=pts[:, 1],
-                mode="markers",
-                marker={"color": color, "size": 6, "opacity": 0.6},
-                name=f"label {label}",
-            )
-        )
+    data: list[dict] = [
+        {
+            "type": "scatter",
+            "x": xs[ys == label, 0],
+            "y": xs[ys == label, 1],
+            "mode": "markers",
+            "marker": {"color": color, "size": 7, "opacity": 0.7},
+            "name": f"label {label}",
+        }
+        for label, color in ((1, COLORS["smoothed_adaptive"]), (0, COLORS["worst_case"]))
+    ]
 
     def line(normal: np.ndarray, offset: float) -> tuple[np.ndarray, np.ndarray]:
         s = np.linspace(-2, 2, 2)
@@ -294,29 +320,146 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
     order = np.argsort(w)[::-1][:top]
     for rank, i in enumerate(order):
         lx, ly = line(result.normals[i], result.offsets[i])
-        fig.add_trace(
-            go.Scatter(
-                x=lx,
-                y=ly,
-                mode="lines",
-                line={"color": COLORS["hedge"], "width": 2},
-                opacity=float(0.15 + 0.85 * w[i] / w[order[0]]),
-                name="learner's heaviest halfspaces",
-                legendgroup="learner",
-                showlegend=rank == 0,
-            )
+        data.append(
+            {
+                "type": "scatter",
+                "x": lx,
+                "y": ly,
+                "mode": "lines",
+                "line": {"color": COLORS["hedge"], "width": 2},
+                "opacity": float(0.15 + 0.85 * w[i] / w[order[0]]),
+                "name": "learner's heaviest halfspaces",
+                "legendgroup": "learner",
+                "showlegend": rank == 0,
+            }
         )
     tx, ty = line(result.target_normal[row], result.target_offset[row])
-    fig.add_trace(
-        go.Scatter(
-            x=tx,
-            y=ty,
-            mode="lines",
-            line={"color": COLORS["truth"], "width": 3, "dash": "dash"},
-            name="target",
-        )
+    data.append(
+        {
+            "type": "scatter",
+            "x": tx,
+            "y": ty,
+            "mode": "lines",
+            "line": {"color": COLORS["truth"], "width": 3, "dash": "dash"},
+            "name": "target",
+        }
     )
-    apply_style(fig, x_title="x₁", y_title="x₂", height=520)
+    fig = go.Figure(data=data)
+    apply_style(fig, x_title="x₁", y_title="x₂", height=560)
     fig.update_xaxes(range=[0, 1], constrain="domain")
     fig.update_yaxes(range=[0, 1], scaleanchor="x")
+    return fig
+
+
+def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -> go.Figure:
+    """2-D regret vs t against the cover per adversary (mean, 10–90% band) with MW's exact bound.
+
+    Diamonds at T: the exact regret against every halfspace in the plane (mean over trials), from
+    :func:`smoothviz.online.best_halfspace_mistakes`.
+    """
+    horizon = result.horizon
+    idx = downsample_index(horizon, log=log_log)
+    t = (idx + 1).astype(float)
+    fig = go.Figure()
+    for adv in dict.fromkeys(result.adversaries):
+        rows = result.adversaries == adv
+        reg = result.cover_regret[rows][:, idx]
+        fig.add_traces(
+            band_traces(
+                t,
+                reg.mean(axis=0),
+                np.quantile(reg, 0.1, axis=0),
+                np.quantile(reg, 0.9, axis=0),
+                name=f"{NAMES[adv]}: against the cover",
+                color=COLORS[adv],
+            )
+        )
+        fig.add_trace(
+            {
+                "type": "scatter",
+                "x": [float(horizon)],
+                "y": [float(result.class_regret[rows].mean())],
+                "mode": "markers",
+                "marker": {
+                    "color": COLORS[adv],
+                    "size": 16,
+                    "symbol": "diamond",
+                    "line": {"color": "#000", "width": 1.5},
+                },
+                "name": f"{NAMES[adv]}: against all halfspaces at T (exact)",
+            }
+        )
+    fig.add_trace(
+        theory_trace(
+            t,
+            bounds.mw_regret_bound_eta(t, result.offsets.size, result.eta),
+            name=f"MW on the cover: ηt + ln N/η (exact, N = {result.offsets.size:,})",
+        )
+    )
+    apply_style(
+        fig,
+        x_title="round t",
+        y_title="regret (2-D halfspaces)",
+        log_x=log_log,
+        log_y=log_log,
+        height=520,
+    )
+    if not log_log:
+        fig.update_xaxes(rangemode="tozero")
+    return fig
+
+
+def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figure:
+    """E‖Z‖∞ against k on a log k axis: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values.
+
+    Laplace(b): E‖Z‖∞ = b·H_k exactly. Gumbel (Z = −b·G): E‖Z‖∞ = b·E max|G_i| by quadrature, drawn
+    with b(ln k + γ) = b·E max G_i, the mean of the largest draw itself, which lies below it.
+    """
+    k = curve.ks.astype(float)
+    name = {"laplace": "Laplace", "gumbel": "Gumbel"}[curve.noise]
+    fig = go.Figure(
+        band_traces(
+            k,
+            curve.mean,
+            curve.low,
+            curve.high,
+            name=f"‖Z‖∞, {name}(b = {curve.scale:g}): mean of {curve.trials:,} draws",
+            color=COLORS["ftpl"],
+        )
+    )
+    if curve.noise == "laplace":
+        fig.add_trace(
+            theory_trace(
+                k, bounds.laplace_expected_max_abs(curve.ks, curve.scale), name="b·H_k (exact)"
+            )
+        )
+    else:
+        fig.add_trace(
+            theory_trace(
+                k,
+                bounds.gumbel_expected_max_abs(curve.ks, curve.scale),
+                name="b·E max|Gᵢ| (exact, by quadrature)",
+            )
+        )
+        fig.add_trace(
+            theory_trace(
+                k,
+                bounds.gumbel_expected_max(curve.ks, curve.scale),
+                name="b(ln k + γ) = b·E max Gᵢ (exact; not of |Gᵢ|)",
+                color=COLORS["reference"],
+            )
+        )
+    if k_mark is not None:
+        fig.add_trace(
+            {
+                "type": "scatter",
+                "x": [float(k_mark)] * 2,
+                "y": [0.0, float(curve.high.max())],
+                "mode": "lines",
+                "line": {"color": COLORS["envelope"], "width": 2, "dash": "dot"},
+                "name": f"k = {k_mark} (the MW/FTL/FTPL runs above)",
+            }
+        )
+    apply_style(fig, x_title="k (number of actions)", y_title="E‖Z‖∞", log_x=True, height=480)
+    fig.update_yaxes(rangemode="tozero")
     return fig
