@@ -76,7 +76,10 @@ ui.header(
 p = ui.controls(PAGE, PARAMS)
 sigma, horizon, advs, seed = p["sigma"], p["T"], p["adv"], p["seed"]
 n_cover = online.cover_size(sigma, horizon, scale=p["cover"])
-cap = online.trials_cap(horizon, n_cover, len(advs), n_actions=p["n"], budget_s=1.2, most=10)
+cap = online.trials_cap(
+    horizon, n_cover, len(advs), adaptive="smoothed_adaptive" in advs, n_actions=p["n"],
+    budget_s=1.0, most=10,
+)  # fmt: skip
 trials = min(p["trials"], cap)
 if trials < p["trials"]:
     st.info(f"trials = {p['trials']} would take over ~2 s at N = {n_cover:,}; using {trials}.")

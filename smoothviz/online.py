@@ -1155,14 +1155,15 @@ def max_abs_curve(
         if noise == "laplace"
         else bounds.gumbel_expected_max_abs(ks, scale)
     )
+    low, high = np.quantile(largest, [0.1, 0.9], axis=0)
     return MaxAbsResult(
         noise=noise,
         scale=float(scale),
         trials=trials,
         ks=ks,
         mean=largest.mean(axis=0),
-        low=np.quantile(largest, 0.1, axis=0),
-        high=np.quantile(largest, 0.9, axis=0),
+        low=low,
+        high=high,
         sem=largest.std(axis=0, ddof=1) / np.sqrt(trials),
         exact=np.asarray(exact, dtype=float),
     )
@@ -1464,13 +1465,13 @@ def hedge_halfspaces(
     units, grid = normals[::n_offsets], offsets[:n_offsets]
     cand_k = (grid <= (cand[:, :1] * units[:, 0] + cand[:, 1:] * units[:, 1])[..., None]).sum(-1)
     cand_at = (cand_k * n_angles + np.arange(n_angles)).T.ravel()  # (A·M,) into the running sums
-    adaptive = bool((code != 2).any())
     sign = 1.0 - 2.0 * cand_label  # expected loss at a candidate: label + sign · P(predict 1)
     jitter = side * (unif - 0.5)  # the smoothed adversary's offsets (a square of area σ)
     is_wc, is_sm = (code == 0)[:, None], (code == 1)[:, None]
 
     cum = np.zeros((rows, n_offsets, n_angles), dtype=np.int64)  # each cover halfspace's mistakes
-    run = np.zeros((rows, n_offsets + 1, n_angles))
+    act = np.flatnonzero(code != 2)  # rows whose adversary scans the candidates
+    run = np.zeros((act.size, n_offsets + 1, n_angles))
     power = np.exp(-lam * np.arange(horizon + 1))  # e^{−λk}: weights relative to the best
     xs = np.empty((rows, horizon, 2))
     ys = np.empty((rows, horizon), dtype=np.int8)
@@ -1481,10 +1482,12 @@ def hedge_halfspaces(
         p = power[cum - low]
         p /= p.reshape(rows, -1).sum(axis=1)[:, None, None]
         x = unif[:, t]
-        if adaptive:
-            np.cumsum(p, axis=1, out=run[:, 1:])
-            p1 = np.take(run.reshape(rows, -1), cand_at, axis=1).reshape(rows, n_angles, -1).sum(1)
-            worst = cand[np.argmax(cand_label + sign * p1, axis=1)]
+        if act.size:
+            np.cumsum(p[act] if act.size < rows else p, axis=1, out=run[:, 1:])
+            p1 = np.take(run.reshape(act.size, -1), cand_at, axis=1)
+            p1 = p1.reshape(act.size, n_angles, -1).sum(axis=1)
+            worst = np.zeros((rows, 2))
+            worst[act] = cand[np.argmax(cand_label[act] + sign[act] * p1, axis=1)]
             x = np.where(is_wc, worst, np.where(is_sm, np.mod(worst + jitter[:, t], 1.0), x))
         y = (np.einsum("rd,rd->r", x, t_normal) >= t_offset) ^ flips[:, t]
         proj = x[:, :1] * units[:, 0] + x[:, 1:] * units[:, 1]  # (R, A)
@@ -1707,31 +1710,41 @@ def hedge_replay(
 
 
 def page_cost_s(
-    horizon: int, n_experts: int, n_adversaries: int, trials: int, *, n_actions: int = 0
+    horizon: int,
+    n_experts: int,
+    n_adversaries: int,
+    trials: int,
+    *,
+    adaptive: bool = True,
+    n_actions: int = 0,
 ) -> float:
     """Modelled seconds of :func:`hedge_thresholds` (plus :func:`compare_learners` if ``n_actions``).
 
-    Fitted (within about ±30%, times 1.3 for safety) to runs on a 2-core machine, see
-    benchmarks/bench_online.py. With R = adversaries × trials rows, Hedge costs about
-    13 ms + 16 µs·T + R·T·(1.6 µs + 0.075 µs·N^{1/3}) + 0.03 µs·R·N·max(1, T/N^{2/3}): the adaptive
-    round loop, the chunked replay (T·N^{1/3} per row) and its O(N) passes per chunk. MW, FTL, FTPL and
-    the FTPL sweep add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
+    Fitted to runs on a shared 2-core machine (within a factor 1.6 either way; times 1.4 for safety),
+    see benchmarks/bench_online.py. With R = adversaries × trials rows, Hedge costs about
+    11 ms + 8.4 µs·T + 0.69·T·a + R·T·(0.73 µs + 0.037 µs·N^{1/3}) + 0.032 µs·R·N·max(1, T/N^{2/3}):
+    the adaptive adversary's round loop (a µs a round: dense min(30 + 0.0096·trials·N, blocks
+    22·trials)), the chunked replay (T·N^{1/3} per row) and its O(N) passes per chunk. MW, FTL, FTPL
+    and the FTPL sweep add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
 
     Args:
         horizon: rounds T.
         n_experts: cover size N.
         n_adversaries: adversaries run side by side.
         trials: trials per adversary.
+        adaptive: whether the adaptive σ-smooth adversary is among them.
         n_actions: k of the MW/FTL/FTPL runs (0: not included).
 
     Returns:
         Seconds.
     """
     t, n, rows = float(horizon), float(n_experts), float(n_adversaries * trials)
-    hedge = 13e-3 + 16e-6 * t + rows * t * (1.6e-6 + 0.075e-6 * n ** (1 / 3))
-    hedge += 0.03e-6 * rows * n * max(1.0, t / n ** (2 / 3))
+    loop_us = min(30.0 + 0.0096 * trials * n, 22.0 * trials) if adaptive else 0.0
+    hedge = 11e-3 + 8.4e-6 * t + 0.69e-6 * t * loop_us
+    hedge += rows * t * (0.73e-6 + 0.037e-6 * n ** (1 / 3))
+    hedge += 0.032e-6 * rows * n * max(1.0, t / n ** (2 / 3))
     experts = 1.3e-3 + trials * t * (0.46e-6 + 0.14e-6 * n_actions) if n_actions else 0.0
-    return 1.3 * (hedge + experts)
+    return 1.4 * (hedge + experts)
 
 
 def trials_cap(
@@ -1739,6 +1752,7 @@ def trials_cap(
     n_experts: int,
     n_adversaries: int,
     *,
+    adaptive: bool = True,
     n_actions: int = 0,
     budget_s: float = 2.0,
     most: int = 1_000,
@@ -1749,6 +1763,7 @@ def trials_cap(
         horizon: rounds T.
         n_experts: cover size N.
         n_adversaries: adversaries run side by side.
+        adaptive: whether the adaptive σ-smooth adversary is among them.
         n_actions: k of the MW/FTL/FTPL runs (0: Hedge only).
         budget_s: time budget in seconds.
         most: the largest number of trials to consider.
@@ -1762,11 +1777,11 @@ def trials_cap(
     n_actions = _check_int("n_actions", n_actions, 0)
     most = _check_int("most", most, 1)
     _check_float("budget_s", budget_s, 0.0, 1e6)
+    kw = {"adaptive": bool(adaptive), "n_actions": n_actions}
     trials = 1  # the cost grows with the trials: stop at the first that does not fit
     while (
         trials < most
-        and page_cost_s(horizon, n_experts, n_adversaries, trials + 1, n_actions=n_actions)
-        <= budget_s
+        and page_cost_s(horizon, n_experts, n_adversaries, trials + 1, **kw) <= budget_s
     ):
         trials += 1
     return trials
