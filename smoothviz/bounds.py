@@ -688,8 +688,8 @@ _register(
     BoundInfo(
         key="gumbel_expected_max",
         title="E max G_i = b(ln k + γ) (Gumbel)",
-        latex=r"\mathbb E\max_{i\le k} G_i = b\,(\ln k + \gamma),\qquad G_i \sim \mathrm{Gumbel}(0, b),"
-        r"\ \gamma = 0.5772\ldots",
+        latex=r"\begin{aligned}\mathbb E\max_{i\le k} G_i &= b\,(\ln k + \gamma),\quad \gamma = 0.5772\ldots\\"
+        r"&\quad G_i \sim \mathrm{Gumbel}(0, b)\ \text{i.i.d.}\end{aligned}",
         source="REFERENCE.md §4 E14 [standard, not in the papers: the largest of k i.i.d. Gumbel(0, b) "
         "draws is Gumbel(b ln k, b)]",
         kind="exact",
