@@ -709,8 +709,8 @@ _register(
     BoundInfo(
         key="gumbel_expected_max_abs",
         title="E‖Z‖∞ for Gumbel(b) perturbations (integral)",
-        latex=r"\mathbb E\|Z\|_\infty = b\int_0^\infty \Big(1 - \big(e^{-e^{-a}} - e^{-e^{a}}\big)^{k}\Big)"
-        r"\,da,\qquad Z_i = -b\,G_i,\ G_i \sim \mathrm{Gumbel}(0, 1)",
+        latex=r"\begin{aligned}\mathbb E\|Z\|_\infty &= b\int_0^\infty \Big(1 - \big(e^{-e^{-a}} - e^{-e^{a}}\big)^{k}"
+        r"\Big)\,da\\&\quad Z_i = -b\,G_i,\ G_i \sim \mathrm{Gumbel}(0, 1)\end{aligned}",
         source="[standard, not in the papers: E X = ∫₀^∞ P(X > a) da for X ≥ 0, and "
         "P(|G| ≤ a) = e^{−e^{−a}} − e^{−e^{a}} for a standard Gumbel G]",
         kind="exact",
