@@ -143,7 +143,7 @@ st.subheader("Multiplicative Weights vs Follow the Leader, and perturbed leaders
 ui.chart(
     figures.experts_figure(runs, log_log=log_log),
     key="experts",
-    caption=f"{p['seq']} costs, k = {p['n']}, T = {horizon:,}; perturbed leader: {p['pert']}(b = {p['b']:g}), "
+    caption=f"{p['seq']} costs, k = {p['n']}, T = {horizon:,}; perturbed leader: {p['pert'].capitalize()}(b = {p['b']:g}), "
     f"the learner's coins. FTL regret at T: {runs[1].regret[..., -1].mean():,.1f}.",
     data=online.learners_frame(runs),
 )
@@ -165,7 +165,7 @@ exact = (
 ui.chart(
     figures.max_abs_figure(curve, k_mark=p["n"]),
     key="max_abs",
-    caption=f"E‖Z‖∞ for k i.i.d. {p['pert']} perturbations, b = {p['b']:g}: mean and 10–90% band of "
+    caption=f"E‖Z‖∞ for k i.i.d. {p['pert'].capitalize()} perturbations, b = {p['b']:g}: mean and 10–90% band of "
     f"‖Z‖∞ over {curve.trials:,} draws (the learner's coins, seed {seed}); {exact}. It grows like "
     f"b·ln k; at k = {p['n']} it is {at_k:,.2f}, the E‖Z‖∞ in Theorem 13 above (Neel, Roth & Wu, "
     "Follow the Private Leader).",
