@@ -110,3 +110,9 @@ def test_table_figure_plays_the_released_table_beside_the_truth():
     assert fig.layout.xaxis.title.text == "true D_B: a"
     with pytest.raises(ValueError, match="2-D"):
         P.table_figure(M.mwem(np.ones(8), M.thresholds(8), epsilon=1.0, rounds=2, rng=0))
+
+
+def test_every_figure_starts_from_the_white_template(runs):
+    fig = P.potential_figure(runs["projected"])
+    assert fig.layout.template.layout.plot_bgcolor == "white"  # plotly's own default is #E5ECF6
+    assert "template" in fig.to_dict()["layout"]  # shipped to the browser with the figure
