@@ -182,7 +182,7 @@ with views["run"]:
                 figures.histogram_figure(detail),
                 key="histograms",
                 data=detail.histogram_frame(),
-                caption="Press ▶ or drag the slider: the true histogram, the released D̄ (average of the "
+                caption="Opens on the last round; ▶ replays from round 0, or drag the slider: the true histogram, the released D̄ (average of the "
                 f"iterates so far) and the iterate D_t of {name}, trial 1; replayed in the browser.",
             )
         else:
@@ -192,7 +192,7 @@ with views["run"]:
                 ),
                 key="histograms",
                 data=detail.histogram_frame(),
-                caption=f"Press ▶ or drag the slider: the true table beside the released D̄ of {name} "
+                caption=f"Opens on the last round; ▶ replays from round 0, or drag the slider: the true table beside the released D̄ of {name} "
                 f"(trial 1), one colour scale; {hist.domain.describe()}. Cells are flattened row by row in "
                 "the data table.",
             )

@@ -128,7 +128,7 @@ st.subheader(f"Hedge's weights over the cover: {ADV[res.adversaries[res.snapshot
 ui.chart(
     figures.weights_player_figure(res),
     key="weights_player",
-    caption="Press ▶ or drag: the learner's weight density over thresholds (log scale) after each recorded "
+    caption="Opens on the last round; ▶ replays from round 0, or drag: the learner's weight density over thresholds (log scale) after each recorded "
     f"round; dashed: the target b* = {res.targets[res.snapshot_row]:.3f}.",
     data=res.weights_frame(),
 )

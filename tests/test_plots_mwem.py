@@ -116,3 +116,20 @@ def test_every_figure_starts_from_the_white_template(runs):
     fig = P.potential_figure(runs["projected"])
     assert fig.layout.template.layout.plot_bgcolor == "white"  # plotly's own default is #E5ECF6
     assert "template" in fig.to_dict()["layout"]  # shipped to the browser with the figure
+
+
+def test_a_player_opening_on_its_last_frame_replays_from_the_first(runs):
+    fig = P.histogram_figure(runs["mwem"])
+    play = fig.layout.updatemenus[0].buttons[0]
+    assert play.args[1]["fromcurrent"] is False  # ▶ at the last frame would otherwise do nothing
+    assert fig.layout.sliders[0].active == len(fig.frames) - 1
+    assert fig.data[1].y == fig.frames[-1].data[1].y  # the figure shows the frame the slider names
+
+
+def test_the_white_template_survives_streamlit_changing_the_default(runs):
+    import plotly.io as pio
+
+    pio.templates.default = "plotly"  # what importing Streamlit's plotly module late would do
+    fig = P.potential_figure(runs["projected"])
+    assert fig.layout.template.layout.plot_bgcolor == "white"
+    assert pio.templates.default == "plotly_white"

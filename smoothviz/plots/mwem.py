@@ -288,8 +288,7 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
         margin={"t": 30, "b": 170},
         legend={"orientation": "v", "yref": "paper", "y": 1.0, "yanchor": "top", "x": 1.02},
     )
-    add_player(fig, frames, label_prefix="after round ", y=-80 / 360)
-    fig.layout.sliders[0].active = len(rounds) - 1
+    add_player(fig, frames, label_prefix="after round ", y=-80 / 360, start=-1)
     return fig
 
 
@@ -340,8 +339,7 @@ def table_figure(
         yaxis={"title": {"text": axis_titles[1]}, "scaleanchor": "x"},
         yaxis2={"anchor": "x2", "scaleanchor": "x2", "showticklabels": False},
     )
-    add_player(fig, frames, label_prefix="after round ", y=-80 / 360)
-    fig.layout.sliders[0].active = len(rounds) - 1
+    add_player(fig, frames, label_prefix="after round ", y=-80 / 360, start=-1)
     return fig
 
 

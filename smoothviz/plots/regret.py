@@ -193,7 +193,7 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
         [
             go.Bar(
                 x=centres,
-                y=density[0],
+                y=density[-1],
                 width=widths,
                 marker_color=COLORS["hedge"],
                 name="Hedge's weight density",
@@ -213,7 +213,9 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
     ]
     apply_style(fig, x_title="threshold b", y_title="weight density (log)", height=480, log_y=True)
     fig.update_yaxes(range=[np.log10(top) - 6, np.log10(top)])  # six decades below the peak
-    return add_player(fig, frames, label_prefix="after round ")
+    return add_player(
+        fig, frames, label_prefix="after round ", start=-1
+    )  # opens on the final weights
 
 
 def experts_figure(

@@ -84,6 +84,11 @@ def apply_style(
     bottom of the figure, below the x-axis title, and grow by the rows the legend needs, so the plot area
     keeps its height and legend, axis title and plot never overlap.
     """
+    if pio.templates.default != "plotly_white":
+        # Streamlit makes its own template the default when its plotly module is imported after this
+        # one (AppTest does): restore ours for later figures, and give this one ours the slow way.
+        pio.templates.default = "plotly_white"
+        fig.update_layout(template="plotly_white")
     rows = legend_rows(fig) if title else 0
     fig.update_layout(
         font={"family": FONT_FAMILY, "size": FONT_SIZE, "color": "#111111"},
@@ -226,6 +231,7 @@ def add_player(
     label_prefix: str = "round ",
     duration_ms: int = 400,
     y: float = -0.08,
+    start: int = 0,
 ) -> go.Figure:
     """Attach ``frames`` to ``fig`` with a play/pause button and a scrubber slider (all in the browser).
 
@@ -233,7 +239,12 @@ def add_player(
     Frames are plain dicts (``{"name", "data", "layout"}``): a player ships hundreds of traces and
     building them as validated plotly objects one by one is slow. Each frame's ``name`` labels the slider.
     ``y`` (paper coordinates, below the plot) is where the slider starts; the buttons sit just below it.
+    ``start`` is the frame the slider shows first (the figure's own traces should match it); a player
+    that opens on its last frame replays from the first when ▶ is pressed, others play on from where
+    they are.
     """
+    start = start % len(frames)
+    from_current = start != len(frames) - 1
     fig.frames = frames
     steps = [
         {
@@ -263,7 +274,7 @@ def add_player(
                             None,
                             {
                                 "frame": {"duration": duration_ms, "redraw": True},
-                                "fromcurrent": True,
+                                "fromcurrent": from_current,
                                 "transition": {"duration": 0},
                             },
                         ],
@@ -281,7 +292,7 @@ def add_player(
         ],
         sliders=[
             {
-                "active": 0,
+                "active": start,
                 "x": 0.3,
                 "y": y,
                 "len": 0.7,
