@@ -114,7 +114,7 @@ def _page_section() -> list[str]:
         "### The MWEM page: compute behind each view (median of 3; s)",
         "",
         "Main view = data + MWEM, Smooth and Projected Smooth MWEM (always computed, cached); each tab runs"
-        " only when open. The sweeps and the σ scan use at most 5 trials.",
+        " only when open. The T and ε sweeps use at most 5 trials, the σ scan at most 3 (as the page).",
         "",
         "| setting | main view | T and ε sweeps | σ scan | private thresholds (20 draws) |",
         "|---|---:|---:|---:|---:|",
@@ -145,7 +145,7 @@ def _page_section() -> list[str]:
 
         def scan(ex=ex, kw=kw):
             E.density_scan(ex.hist.counts, ex.queries, sigmas=sigma_grid, epsilon=1.0, rounds=kw["rounds"],
-                           trials=min(kw["trials"], 5), rng=2)  # fmt: skip
+                           trials=min(kw["trials"], 3), rng=2)  # fmt: skip
 
         thr = "—"
         if kw["dims"] == 1:

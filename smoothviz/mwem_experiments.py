@@ -45,7 +45,7 @@ COMPARED = ("mwem", "smooth", "projected")
 #: Most intervals the page's class may hold (endpoints are thinned to a grid to stay below it).
 MAX_INTERVALS = 2_100
 #: Most rectangles of the 2-D class (corners thinned to a grid to stay below it).
-MAX_RECTANGLES = 5_000
+MAX_RECTANGLES = 2_100
 
 
 def table_side(cells: int) -> int:

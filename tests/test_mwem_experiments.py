@@ -93,7 +93,8 @@ def test_two_dimensional_classes_probes_and_data():
     assert orthants.answers(table / table.sum()) == pytest.approx(expected)
     rect = E.make_queries("intervals", (32, 32))
     assert len(rect) <= E.MAX_RECTANGLES
-    assert len(E.make_queries("intervals", (11, 11))) == 66 * 66  # every rectangle at 11 × 11
+    assert len(E.make_queries("intervals", (8, 8))) == 36 * 36  # every rectangle at 8 × 8
+    assert len(E.make_queries("intervals", (11, 11))) == 21 * 21  # corners every 2 cells at 11 × 11
     squares = E.probe_boxes((5, 4), width=2)
     assert len(squares) == 4 * 3
     with pytest.raises(ValueError, match="width"):
