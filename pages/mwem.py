@@ -12,7 +12,6 @@ from smoothviz.plots import mwem_page as more_figures
 PAGE = "mwem"
 BOUND_NAME = {"mwem": "Thm 4.1 bound", "smooth": "Thm 4.2 bound", "projected": "Thm 4.3 bound"}
 SHORT = {"mwem": "MWEM", "smooth": "Smooth MWEM", "projected": "Projected"}
-T_GRID = (2, 4, 8, 16, 32, 64, 128)
 EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 SIGMA_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
 # The T and ε sweeps rerun one algorithm 12 times, the σ scan two algorithms at five σ: capping their
@@ -73,7 +72,12 @@ def sweeps(key, variant):
         "rounds": rounds,
     }
     by_t = E.sweep(
-        ex.hist.counts, ex.queries, parameter="rounds", values=T_GRID, rng=t_rng, **common
+        ex.hist.counts,
+        ex.queries,
+        parameter="rounds",
+        rng=t_rng,
+        **common,
+        values=E.rounds_grid(ex.hist.size, len(ex.queries), common["trials"]),
     )
     by_eps = E.sweep(
         ex.hist.counts, ex.queries, parameter="epsilon", values=EPS_GRID, rng=e_rng, **common
@@ -219,9 +223,7 @@ with views["run"]:
             )
 with views["sweeps"]:
     if views["sweeps"].open:
-        with ui.computing(
-            f"Rerunning {name} over {len(T_GRID)} values of T and {len(EPS_GRID)} of ε…"
-        ):
+        with ui.computing(f"Rerunning {name} over a grid of T and {len(EPS_GRID)} values of ε…"):
             by_t, by_eps = sweeps(key, variant)
         left, right = st.columns(2)
         with left:

@@ -212,6 +212,29 @@ def run_all(
     }
 
 
+#: Work a T sweep may do, in trial-rounds × (cells + queries): about 1–1.5 s on the benchmark machine.
+SWEEP_BUDGET = 3_000_000
+
+
+def rounds_grid(
+    n_cells: int, n_queries: int, trials: int, *, longest: int = 512, budget: float = SWEEP_BUDGET
+) -> tuple[int, ...]:
+    """Rounds T = 2, 4, 8, … for the error-against-T sweep, at least to 32.
+
+    The grid goes as far as ``longest``, to reach the side of the U where privacy noise wins, while the
+    whole sweep (Σ T · trials · (N + |Q|)) stays within ``budget``.
+    """
+    grid, total = [], 0
+    t = 2
+    while t <= longest:
+        total += t
+        if t > 32 and total * trials * (n_cells + n_queries) > budget:
+            break
+        grid.append(t)
+        t *= 2
+    return tuple(grid)
+
+
 @dataclass(frozen=True, eq=False)
 class Sweep:
     """Final max error of each variant over a grid of one parameter (T or ε), with its theorem bound.
