@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import statistics
-import time
-
 import numpy as np
+from benchtime import median_seconds
 
 from smoothviz import covers as cv
 from smoothviz.plots import covers as pc
-
-
-def _median_ms(fn, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
 
 
 def run() -> str:
@@ -28,8 +17,8 @@ def run() -> str:
         br = cv.bracketing(cls, beta, eps=eps, k=k)
         nf = br.n_factors
         hyp = np.linspace(0.2, 0.8, nf)
-        ms_all = _median_ms(lambda: cv.bracketing(cls, beta, eps=eps, k=k).brackets())
-        ms_fig = _median_ms(lambda: pc.brackets_figure(br, hypothesis=hyp).to_json())
+        ms_all = 1000 * median_seconds(lambda: cv.bracketing(cls, beta, eps=eps, k=k).brackets(), 5)
+        ms_fig = 1000 * median_seconds(lambda: pc.brackets_figure(br, hypothesis=hyp).to_json(), 5)
         size_json = len(pc.brackets_figure(br, hypothesis=hyp).to_json()) / 1024
         cases.append(
             (label, f"{br.size:,}", f"{ms_all:.1f}", f"{ms_fig:.1f}", f"{size_json:.0f} KiB")
@@ -53,7 +42,7 @@ def run() -> str:
     lines += [f"| {' | '.join(row)} |" for row in cases]
 
     eps_grid = np.geomspace(1, 1e-4, 60)
-    ms_sizes = _median_ms(lambda: cv.bracketing_sizes("union", eps_grid, k=4))
+    ms_sizes = 1000 * median_seconds(lambda: cv.bracketing_sizes("union", eps_grid, k=4), 5)
     exp_rows = [("sizes table (60 scales, unions of 4 intervals)", f"{ms_sizes:.1f}", "—")]
     experiments = (
         ("Lemma 3.2, default (σ = 0.1, |F| = 50, T = 500, 30 trials)",
@@ -70,9 +59,9 @@ def run() -> str:
          lambda r: (pc.uniform_convergence_std_figure(r), pc.uniform_convergence_histogram_figure(r))),
     )  # fmt: skip
     for label, fn, kw, draw in experiments:
-        ms = _median_ms(lambda fn=fn, kw=kw: fn(**kw, rng=0), 3)
+        ms = 1000 * median_seconds(lambda fn=fn, kw=kw: fn(**kw, rng=0), 3)
         result = fn(**kw, rng=0)
-        ms_fig = _median_ms(lambda draw=draw, result=result: draw(result), 3)
+        ms_fig = 1000 * median_seconds(lambda draw=draw, result=result: draw(result), 3)
         exp_rows.append((label, f"{ms:.0f}", f"{ms_fig:.0f}"))
     res = cv.max_count_experiment(sigma=0.1, n_cells=100, horizon=1000, trials=100, rng=0)
     bound = float(cv_bound(res))

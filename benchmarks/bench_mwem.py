@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from benchtime import median_seconds
 
 from smoothviz import mwem as M
 from smoothviz import mwem_experiments as E
@@ -24,15 +25,6 @@ from smoothviz import mwem_experiments as E
 PEERBENCH = Path(os.environ.get("PEERBENCH", "/work/shared/peerbench"))
 PEER_PYTHON = Path(os.environ.get("PEER_PYTHON", "/tmp/peers_sn/venv/bin/python"))
 CACHE = Path(__file__).with_name("peer_snsynth.json")
-
-
-def _median_time(fn, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def _peer_runs(n_runs: int) -> tuple[list[dict], str]:
@@ -69,7 +61,7 @@ def run() -> str:
         h *= 1e5 / h.sum()
         q = M.thresholds(n_cells)
         rounds = 5
-        t = _median_time(
+        t = median_seconds(
             lambda h=h, q=q, rounds=rounds: M.mwem(
                 h, q, epsilon=1.0, rounds=rounds, rng=0, snapshots=2
             )
@@ -126,7 +118,7 @@ def _page_section() -> list[str]:
             "dims": kw["dims"],
         }
         ex = E.run_experiment("bump", kw["bins"], **run_kw)
-        main = _median_time(
+        main = median_seconds(
             lambda run_kw=run_kw, kw=kw: E.run_experiment("bump", kw["bins"], **run_kw)
         )
         sweep_kw = {"sigma": kw["sigma"], "variants": ("projected",), "trials": min(kw["trials"], 5), "epsilon": 1.0,
@@ -151,9 +143,9 @@ def _page_section() -> list[str]:
 
         thr = "—"
         if kw["dims"] == 1:
-            thr = f"{_median_time(lambda ex=ex: E.private_threshold_experiment(ex.hist.counts, sigma=0.1, alpha=0.3, epsilon=1.0, target=0.55, flip=0.1, trials=20)):.3f}"
+            thr = f"{median_seconds(lambda ex=ex: E.private_threshold_experiment(ex.hist.counts, sigma=0.1, alpha=0.3, epsilon=1.0, target=0.55, flip=0.1, trials=20)):.3f}"
         lines.append(
-            f"| {name} | {main:.3f} | {_median_time(sweeps, repeats=1):.2f} | {_median_time(scan, repeats=1):.2f} | {thr} |"
+            f"| {name} | {main:.3f} | {median_seconds(sweeps, repeats=1):.2f} | {median_seconds(scan, repeats=1):.2f} | {thr} |"
         )
     return lines
 

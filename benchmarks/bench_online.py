@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from benchtime import median_seconds
 
 from smoothviz import online
 
@@ -29,15 +30,6 @@ ALL = online.ADVERSARIES
 CACHE = Path(__file__).with_name("peer_river.json")
 #: The shared stream of the peer comparison: our adaptive σ-smooth adversary against our Hedge.
 PEER_STREAM = {"k": 1000, "horizon": 1000, "sigma": 0.05, "seed": 0}
-
-
-def _median_s(fn, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -108,7 +100,7 @@ def _page_rows() -> list[str]:
         figs = min(_figures_ms(results) for _ in range(3 if horizon <= 300 else 1))
         ms = [float("inf")] * len(parts)
         for _ in range(reps):  # interleaved: a burst of load on the shared cores hits one pass
-            ms = [min(m, 1000 * _median_s(part, 1)) for m, part in zip(ms, parts, strict=True)]
+            ms = [min(m, 1000 * median_seconds(part, 1)) for m, part in zip(ms, parts, strict=True)]
         model = 1000 * online.page_cost_s(horizon, n, 4, trials, n_actions=k)
         cells = " | ".join(f"{v:,.0f}" for v in ms)
         lines.append(
@@ -140,13 +132,13 @@ def _per_round_rows() -> list[str]:
             return online.hedge_thresholds(s, 10_000, adversaries=a, trials=1, rng=0)
 
         n = run().n_experts
-        secs = _median_s(run, 1)
+        secs = median_seconds(run, 1)
         lines.append(f"| {label} | {n:,} | {1000 * secs:,.0f} | {1e6 * secs / 10_000:,.1f} |")
     rng = np.random.default_rng(0)
     for n, horizon in ((1_001, 10_000), (100_001, 2_000), (100_001, 10_000)):
         xs, ys = rng.random(horizon), rng.random(horizon) < 0.5
         grid = np.linspace(0, 1, n)
-        secs = _median_s(lambda x=xs, y=ys, g=grid: online.hedge_replay(x, y, g, eta=0.05), 1)
+        secs = median_seconds(lambda x=xs, y=ys, g=grid: online.hedge_replay(x, y, g, eta=0.05), 1)
         lines.append(
             f"| `hedge_replay` of a fixed stream, T = {horizon:,} | {n:,} | {1000 * secs:,.0f} | "
             f"{1e6 * secs / horizon:,.1f} |"
@@ -237,8 +229,8 @@ def _peer_section() -> list[str]:
     res, eta = _stream()
     xs, ys, grid = res.xs[0], res.ys[0], res.grid
     horizon = xs.size
-    engine = _median_s(_stream)
-    replay = _median_s(lambda: online.hedge_replay(xs, ys, grid, eta=eta, update="exp"))
+    engine = median_seconds(_stream)
+    replay = median_seconds(lambda: online.hedge_replay(xs, ys, grid, eta=eta, update="exp"))
     _, final = online.hedge_replay(xs, ys, grid, eta=eta, update="exp")
     river_w = np.asarray(data["final_weights"])
     diff_replay = float(np.abs(final - river_w).max())

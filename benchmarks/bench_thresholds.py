@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-import statistics
-import time
+from benchtime import median_seconds
 
 from smoothviz.plots import thresholds as figures
 from smoothviz.thresholds import run_experiment, snapshot_rounds
-
-
-def _median_seconds(fn, repeats: int = 7) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def _page_compute(sigma: float, horizon: int, trials: int) -> None:
@@ -46,8 +36,8 @@ def run() -> str:
         "|---|---|---|---|---|---|",
     ]
     for name, sigma, horizon, trials in settings:
-        core = _median_seconds(lambda s=sigma, h=horizon, n=trials: _page_compute(s, h, n))
-        full = _median_seconds(
+        core = median_seconds(lambda s=sigma, h=horizon, n=trials: _page_compute(s, h, n), 7)
+        full = median_seconds(
             lambda s=sigma, h=horizon, n=trials: _page_figures(s, h, n), repeats=3
         )
         lines.append(
