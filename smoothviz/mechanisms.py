@@ -118,6 +118,24 @@ def gaussian_mechanism(
     return values + rng.normal(0.0, scale, size=values.shape)
 
 
+def _candidate_scores(scores: np.ndarray) -> np.ndarray:
+    """``scores`` as floats, with at least one candidate along the last axis."""
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim == 0 or scores.shape[-1] == 0:
+        raise ValueError(f"`scores` must have at least one candidate, got shape {scores.shape}")
+    return scores
+
+
+def _exponential_logits(scores: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
+    """Validated, max-shifted logits ε·(score − max score)/(2Δ) of the exponential mechanism (all ≤ 0)."""
+    epsilon = _check_positive("epsilon", epsilon)
+    sensitivity = _check_positive("sensitivity", sensitivity)
+    scores = _candidate_scores(scores)
+    if not np.all(np.isfinite(scores)):
+        raise ValueError("`scores` must be finite")
+    return (epsilon / (2.0 * sensitivity)) * (scores - scores.max(axis=-1, keepdims=True))
+
+
 def exponential_mechanism_probabilities(
     scores: np.ndarray, *, epsilon: float, sensitivity: float
 ) -> np.ndarray:
@@ -131,15 +149,7 @@ def exponential_mechanism_probabilities(
     Returns:
         Probabilities of the same shape, summing to 1 along the last axis.
     """
-    epsilon = _check_positive("epsilon", epsilon)
-    sensitivity = _check_positive("sensitivity", sensitivity)
-    scores = np.asarray(scores, dtype=float)
-    if scores.ndim == 0 or scores.shape[-1] == 0:
-        raise ValueError(f"`scores` must have at least one candidate, got shape {scores.shape}")
-    if not np.all(np.isfinite(scores)):
-        raise ValueError("`scores` must be finite")
-    logits = (epsilon / (2.0 * sensitivity)) * (scores - scores.max(axis=-1, keepdims=True))
-    return softmax(logits, axis=-1)
+    return softmax(_exponential_logits(scores, epsilon, sensitivity), axis=-1)
 
 
 def exponential_mechanism(
@@ -165,19 +175,12 @@ def exponential_mechanism(
     Returns:
         Integer indices of shape ``scores.shape[:-1]``.
     """
-    epsilon = _check_positive("epsilon", epsilon)
-    sensitivity = _check_positive("sensitivity", sensitivity)
-    scores = np.asarray(scores, dtype=float)
-    if scores.ndim == 0 or scores.shape[-1] == 0:
-        raise ValueError(f"`scores` must have at least one candidate, got shape {scores.shape}")
-    if not np.all(np.isfinite(scores)):
-        raise ValueError("`scores` must be finite")
+    logits = _exponential_logits(scores, epsilon, sensitivity)
     rng = np.random.default_rng(rng)
-    logits = (epsilon / (2.0 * sensitivity)) * (scores - scores.max(axis=-1, keepdims=True))
     cumulative = np.cumsum(np.exp(logits), axis=-1)
-    u = rng.random((*scores.shape[:-1], 1)) * cumulative[..., -1:]
+    u = rng.random((*logits.shape[:-1], 1)) * cumulative[..., -1:]
     # the first index whose running sum exceeds u (clipped: u < total, but guard rounding)
-    return np.minimum(np.sum(cumulative <= u, axis=-1), scores.shape[-1] - 1)
+    return np.minimum(np.sum(cumulative <= u, axis=-1), logits.shape[-1] - 1)
 
 
 def report_noisy_max(
@@ -205,9 +208,7 @@ def report_noisy_max(
     """
     epsilon = _check_positive("epsilon", epsilon)
     sensitivity = _check_positive("sensitivity", sensitivity)
-    scores = np.asarray(scores, dtype=float)
-    if scores.ndim == 0 or scores.shape[-1] == 0:
-        raise ValueError(f"`scores` must have at least one candidate, got shape {scores.shape}")
+    scores = _candidate_scores(scores)
     rng = np.random.default_rng(rng)
     scale = (1.0 if monotone else 2.0) * sensitivity / epsilon
     return np.argmax(scores + rng.laplace(0.0, scale, size=scores.shape), axis=-1)
