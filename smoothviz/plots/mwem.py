@@ -282,14 +282,10 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
         y_title="mass D(x)",
         height=560,
     )
-    # legend at the right, fixed margins: the plot is 560 − 30 − 170 = 360 px tall, so the scrubber
-    # sits 80 px below the axis line, under the tick labels and the axis title
     fig.update_layout(
-        margin={"t": 30, "b": 170},
-        legend={"orientation": "v", "yref": "paper", "y": 1.0, "yanchor": "top", "x": 1.02},
+        legend={"orientation": "v", "yref": "paper", "y": 1.0, "yanchor": "top", "x": 1.02}
     )
-    add_player(fig, frames, label_prefix="after round ", y=-80 / 360, start=-1)
-    return fig
+    return _round_player(fig, frames)
 
 
 def table_figure(
@@ -333,14 +329,22 @@ def table_figure(
     fig = go.Figure(data=[heatmap(truth, 1, "true D_B"), heatmap(released[-1], 2, released_name)])
     apply_style(fig, height=560)  # first: it resets axis titles
     fig.update_layout(
-        margin={"t": 30, "b": 170},
         xaxis={"domain": [0.0, 0.44], "title": {"text": f"true D_B: {axis_titles[0]}"}},
         xaxis2={"domain": [0.52, 0.96], "title": {"text": f"released: {axis_titles[0]}"}},
         yaxis={"title": {"text": axis_titles[1]}, "scaleanchor": "x"},
         yaxis2={"anchor": "x2", "scaleanchor": "x2", "showticklabels": False},
     )
-    add_player(fig, frames, label_prefix="after round ", y=-80 / 360, start=-1)
-    return fig
+    return _round_player(fig, frames)
+
+
+def _round_player(fig: go.Figure, frames: list[dict]) -> go.Figure:
+    """Play over rounds below a 560 px figure, opening on the final round.
+
+    Fixed margins make the plot 560 − 30 − 170 = 360 px tall, so the scrubber sits 80 px below the
+    axis line, under the tick labels and the axis title.
+    """
+    fig.update_layout(margin={"t": 30, "b": 170})
+    return add_player(fig, frames, label_prefix="after round ", y=-80 / 360, start=-1)
 
 
 def ledger_figure(result: MWEMResult) -> go.Figure:

@@ -89,17 +89,9 @@ def _render(param: Param, page: str, container: Any) -> Any:
             key=wkey,
             help=param.help,
         )
-    if param.kind == "float":
-        return container.slider(
-            param.label,
-            min_value=float(param.low),
-            max_value=float(param.high),
-            step=float(param.step) if param.step else None,
-            key=wkey,
-            help=param.help,
-        )
-    if param.kind == "number":
-        return container.number_input(
+    if param.kind in ("float", "number"):  # a slider, or a typed-in value
+        widget = container.slider if param.kind == "float" else container.number_input
+        return widget(
             param.label,
             min_value=float(param.low),
             max_value=float(param.high),
