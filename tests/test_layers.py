@@ -40,27 +40,26 @@ def _tour() -> list[tuple[str, dict[str, str]]]:
     """The home page's guided tour, read from app.py: (page file stem, query preset) pairs."""
     import ast
 
-    tree = ast.parse((ROOT / "app.py").read_text())
-    pages = {
-        node.args[0].value: None
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and getattr(node.func, "attr", "") == "Page"
-        and isinstance(node.args[0], ast.Constant)
+    assigned: dict[str, ast.expr] = {}  # app.py's top-level names, tuple assignments unpacked
+    for node in ast.parse((ROOT / "app.py").read_text()).body:
+        if isinstance(node, ast.Assign):
+            target = node.targets[0]
+            if isinstance(target, ast.Tuple):
+                assigned.update(zip((t.id for t in target.elts), node.value.elts, strict=True))
+            elif isinstance(target, ast.Name):
+                assigned[target.id] = node.value
+    # PAGES = {section: [st.Page("pages/x.py", ...), ...]}; ONLINE = PAGES["Online learning"], ...
+    pages = assigned["PAGES"]
+    stems = {
+        section.value: [Path(call.args[0].value).stem for call in calls.elts]
+        for section, calls in zip(pages.keys, pages.values, strict=True)
+        if section.value  # the home page has no file
     }
-    sections = {"ONLINE": [], "PRIVACY": []}
-    for path in pages:
-        stem = Path(path).stem
-        sections["PRIVACY" if stem == "mwem" else "ONLINE"].append(stem)
-    tour = next(
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "TOUR"
-    )
     out = []
-    for entry in tour.elts:
-        page, preset, _ = entry.elts
-        out.append((sections[page.value.id][page.slice.value], ast.literal_eval(preset)))
+    for entry in assigned["TOUR"].elts:
+        page, preset, _ = entry.elts  # e.g. ONLINE[2], {...}, "text"
+        section = assigned[page.value.id].slice.value
+        out.append((stems[section][page.slice.value], ast.literal_eval(preset)))
     return out
 
 

@@ -130,7 +130,7 @@ def _value_of(param: Param, state: Any) -> Any:
     """Inverse of :func:`_widget_state`, for controls drawn on the page rather than in the sidebar."""
     if param.kind == "tab":
         return next((k for k, label in param.options.items() if label == state), param.default)
-    return tuple(state) if param.kind == "multi" else state
+    return state
 
 
 def controls(page: str, params: Sequence[Param], *, heading: str = "Parameters") -> dict[str, Any]:
