@@ -1,7 +1,7 @@
 """Every bound that a smoothviz page draws, in one place, each with its source and its kind.
 
 A bound here is two things: a vectorised function that evaluates it, and a :class:`BoundInfo` that says
-where it comes from (paper file and theorem), what kind of statement it is, and which constant was chosen
+where it comes from (author–year and theorem, see :mod:`smoothviz.references`), what kind of statement it is, and which constant was chosen
 when the paper only gives an O(·). Pages draw the function and show the info on the theory card, so the
 plot, the caption and the card can never disagree.
 
@@ -12,9 +12,8 @@ Kinds:
 * ``"high-probability"``: holds with the probability stated in ``note``.
 * ``"envelope"``: an O(·) shape with the constant stated in ``note``; a trend, not a guarantee.
 
-Papers: ``001``/``000`` = Haghtalab, Roughgarden & Shetty (2020), main text / appendix; ``002`` = lecture
-notes on MW and MWEM; ``003`` = Neel, Roth & Wu (2018). Natural logarithms throughout unless a name says
-``log2``.
+Citations are built by :func:`smoothviz.references.cite` from each entry's ``ref`` and ``where``, so every
+card names its source the same way. Natural logarithms throughout unless a name says ``log2``.
 """
 
 from __future__ import annotations
@@ -22,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from smoothviz.references import REFERENCES, cite
 
 KINDS = ("exact", "expectation", "high-probability", "envelope")
 
@@ -34,22 +35,57 @@ class BoundInfo:
         key: stable identifier (the name of the function that evaluates it).
         title: short human name, used in legends.
         latex: the statement as LaTeX, for ``st.latex``.
-        source: paper file and theorem, e.g. ``"papers/001, Theorem 4.1 (Hardt–Ligett–McSherry)"``.
+        ref: key of :data:`smoothviz.references.REFERENCES`, or a tuple of keys.
+        where: the place in each work, e.g. ``"Thm 4.1"``, ``"Lemma E.3"``, ``"App. B"`` (``""`` for the
+            work as a whole); a tuple as long as ``ref`` when ``ref`` is a tuple.
         kind: one of :data:`KINDS`.
         note: the probability, the constant chosen, or how it was derived.
+        lead: words put before the citations, e.g. ``"derived here from the bounded-precision argument
+            of"`` for a statement that is in none of the works.
+        remark: a short gloss put in parentheses after the citations.
     """
 
     key: str
     title: str
     latex: str
-    source: str
+    ref: str | tuple[str, ...]
+    where: str | tuple[str, ...]
     kind: str
     note: str
+    lead: str = ""
+    remark: str = ""
 
     def __post_init__(self) -> None:
-        """Reject an unknown kind at import time."""
+        """Reject an unknown kind or reference key, or a ``where`` that does not match ``ref``, at import."""
         if self.kind not in KINDS:
             raise ValueError(f"`kind` must be one of {KINDS}, got {self.kind!r}")
+        if not self.refs:
+            raise ValueError(f"bound {self.key!r} cites no reference")
+        unknown = [k for k in self.refs if k not in REFERENCES]
+        if unknown:
+            raise ValueError(f"bound {self.key!r}: unknown reference key(s) {unknown}")
+        if isinstance(self.where, tuple) and len(self.where) != len(self.refs):
+            raise ValueError(f"bound {self.key!r}: `where` needs one entry per reference in `ref`")
+        if isinstance(self.where, str) and len(self.refs) != 1:
+            raise ValueError(f"bound {self.key!r}: give `where` as a tuple when `ref` is a tuple")
+
+    @property
+    def refs(self) -> tuple[str, ...]:
+        """The cited reference keys, as a tuple."""
+        return (self.ref,) if isinstance(self.ref, str) else tuple(self.ref)
+
+    @property
+    def wheres(self) -> tuple[str, ...]:
+        """The place cited in each reference, aligned with :attr:`refs`."""
+        return (self.where,) if isinstance(self.where, str) else tuple(self.where)
+
+    @property
+    def source(self) -> str:
+        """The citation shown on cards, e.g. ``"Haghtalab, Roughgarden & Shetty 2020, Thm 4.1"``."""
+        text = "; ".join(cite(k, w) for k, w in zip(self.refs, self.wheres, strict=True))
+        if self.lead:
+            text = f"{self.lead} {text}"
+        return f"{text} ({self.remark})" if self.remark else text
 
 
 #: Registry of every bound's provenance, keyed by the evaluating function's name.
@@ -77,7 +113,9 @@ _register(
         key="worst_case_mistakes",
         title="worst case: a mistake every round",
         latex=r"\mathrm{mistakes}(t) = t",
-        source="papers/001, §1 (thresholds have infinite Littlestone dimension)",
+        ref="hrs2020",
+        where="§1",
+        remark="thresholds have infinite Littlestone dimension",
         kind="exact",
         note="With exact dyadic arithmetic the adversary can always pick a point inside the version "
         "space and label it against the learner, so every round is a mistake.",
@@ -95,7 +133,9 @@ _register(
         key="smoothed_mistakes_envelope",
         title="derived: log₂(1/σ) + log₂ t + 4",
         latex=r"\mathbb{E}[\mathrm{mistakes}(t)] \le \log_2\tfrac{1}{\sigma} + \log_2 t + 4",
-        source="derived in REFERENCE.md §4 E1 from the bounded-precision argument of papers/001, §1",
+        ref="hrs2020",
+        where="§1",
+        lead="derived here from the bounded-precision argument of",
         kind="expectation",
         note="Not a theorem of the papers. While the version space is wider than σ the adversary can "
         "force a mistake (each halves the width: ≤ ⌈log₂(1/σ)⌉ + 1 of them); afterwards a "
@@ -107,7 +147,8 @@ _register(
 def smoothed_mistakes_envelope(sigma: float, t: np.ndarray | float) -> np.ndarray:
     """Derived envelope log₂(1/σ) + log₂(t) + 4 on the expected mistakes of midpoint binary search.
 
-    Holds in expectation against any σ-smoothed adaptive adversary on thresholds (REFERENCE.md E1).
+    Holds in expectation against any σ-smoothed adaptive adversary on thresholds. Derived here from the
+    bounded-precision argument of Haghtalab, Roughgarden & Shetty 2020, §1 (see its BoundInfo's note).
     """
     t = np.asarray(t, dtype=float)
     return np.log2(1.0 / sigma) + np.log2(np.maximum(t, 1.0)) + 4.0
@@ -116,7 +157,8 @@ def smoothed_mistakes_envelope(sigma: float, t: np.ndarray | float) -> np.ndarra
 def hit_probability(width: np.ndarray | float, sigma: float) -> np.ndarray:
     """Largest chance a density-≤1/σ adversary has to land in an interval of this width: min(1, w/σ).
 
-    Exact: a σ-smooth distribution gives any interval of width w at most w/σ mass (papers/001, §2).
+    Exact: a σ-smooth distribution gives any interval of width w at most w/σ mass (Haghtalab,
+    Roughgarden & Shetty 2020, §2).
     """
     return np.minimum(1.0, np.asarray(width, dtype=float) / sigma)
 
@@ -126,7 +168,9 @@ _register(
         key="hit_probability",
         title="min(1, width/σ)",
         latex=r"\Pr_{x\sim D_t}[x \in [\ell_t, h_t)] \le \min\!\left(1, \tfrac{h_t-\ell_t}{\sigma}\right)",
-        source="papers/001, §2 (definition of σ-smooth: density ≤ 1/σ times uniform)",
+        ref="hrs2020",
+        where="§2",
+        remark="definition of σ-smooth: density ≤ 1/σ times uniform",
         kind="exact",
         note="Holds for every σ-smooth distribution; the window adversary attains it.",
     )
@@ -143,7 +187,8 @@ _register(
         title="Thm 4.1: 2√(ln|X|/T) + 10T ln|Q|/(εn)",
         latex=r"\begin{aligned}\max_{q\in Q}|q(\bar D)-q(D_B)| &\le 2\sqrt{\tfrac{\ln|\mathcal X|}{T}}\\"
         r"&\quad + \tfrac{10\,T\ln|Q|}{\varepsilon n}\end{aligned}",
-        source="papers/001, Theorem 4.1 (Hardt–Ligett–McSherry 2012); papers/000, Theorem E.5",
+        ref=("hrs2020", "hlm2012"),
+        where=("Thm 4.1 and Thm E.5", ""),
         kind="high-probability",
         note="Holds with probability ≥ 1 − 2T/|Q| (mwem_thm41_probability); exact constants from the "
         "paper, natural logarithms. Vacuous (says nothing) where it is ≥ 1; see is_vacuous.",
@@ -170,10 +215,12 @@ _register(
         title="Thm 4.2: 1/n + 2√(ln(1/σ)/T) + 10Td ln(2n/σ)/(εn)",
         latex=r"\begin{aligned}\max_{q\in Q}|v_q-q(D_B)| &\le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}\\"
         r"&\quad + \tfrac{10\,T d\ln(2n/\sigma)}{\varepsilon n}\end{aligned}",
-        source="papers/001, Theorem 4.2; papers/000, App. E (Algorithm 2, γ = σ/(2n))",
+        ref="hrs2020",
+        where="Thm 4.2 and App. E",
+        remark="Algorithm 2, γ = σ/(2n)",
         kind="high-probability",
         note="For (σ,0)-smooth data, d = VC dimension; holds with probability ≥ 1 − 2T(γ/41)^d. As "
-        "printed: the proof's last term strictly has ln(41/γ) = ln(82n/σ) (REFERENCE.md §2.4).",
+        "printed in Thm 4.2: the App. E proof's last term strictly has ln(41/γ) = ln(82n/σ).",
     )
 )
 
@@ -209,7 +256,9 @@ _register(
         title="Thm 4.3 (App. F): 1/n + 2√(ln(1/σ)/T) + 10Td ln(4n/σ)/(εn)",
         latex=r"\begin{aligned}\max_{q\in Q}|q(\bar D)-q(D_B)| &\le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}\\"
         r"&\quad + \tfrac{10\,T d\ln(4n/\sigma)}{\varepsilon n}\end{aligned}",
-        source="papers/000, App. F.2 error decomposition for Algorithm 3 (γ = σ/(4n)), behind Theorem 4.3",
+        ref="hrs2020",
+        where="App. F.2",
+        remark="error decomposition for Algorithm 3 with γ = σ/(4n), behind Thm 4.3",
         kind="high-probability",
         note="[reconstructed] γ = σ/(4n) and this explicit form are read off the App. F.2 proof "
         "(4γ/σ + 2√(ln(1/σ)/T) + 10Td ln(41/γ)/(εn), printed with ln(4n/σ)); pure ε-DP version, "
@@ -231,10 +280,13 @@ _register(
         title="Thm 4.3 rate √(d/(εn))·ln^¼(1/σ)·ln^½(n/σ)·ln^¼(1/δ)",
         latex=r"\begin{aligned}&\max_{q}|q(\bar D)-q(D_B)|\\ &\quad= O\!\left(\sqrt{\tfrac{d}{\varepsilon n}}\,"
         r"\ln^{1/4}\tfrac1\sigma\,\ln^{1/2}\tfrac n\sigma\,\ln^{1/4}\tfrac1\delta\right)\end{aligned}",
-        source="papers/001, Theorem 4.3 (Smooth Data Release), (ε, δ)-DP via k-fold composition",
+        ref="hrs2020",
+        where="Thm 4.3",
+        remark="Smooth Data Release; (ε, δ)-DP via k-fold composition",
         kind="envelope",
-        note="[reconstructed] the printed formula is unreadable; this is the shape REFERENCE.md §2.4 "
-        "derives. Constant chosen: 1. A trend, not a guarantee.",
+        note="[reconstructed] we could not read the printed formula reliably; this is the shape that "
+        "optimising the App. F bound with adaptive k-fold composition gives. Constant chosen: 1. A trend, "
+        "not a guarantee.",
     )
 )
 
@@ -257,7 +309,8 @@ _register(
         key="mwem_potential_start_bound",
         title="Fact E.2: Ψ₀ ≤ ln(1/σ)",
         latex=r"\Psi_0 = D_{\mathrm{KL}}(D_B\,\|\,U) \le \ln\tfrac1\sigma",
-        source="papers/000, Fact E.2",
+        ref="hrs2020",
+        where="Fact E.2",
         kind="exact",
         note="For a σ-smooth D_B (density ≤ 1/σ times uniform); equals ln|X| for a point mass.",
     )
@@ -275,7 +328,8 @@ _register(
         title="Lemma E.3: Ψ_{i−1} − Ψ_i ≥ ((q_i(D_{i−1}) − q_i(D_B))/2)² − ((m_i − q_i(D_B))/2)²",
         latex=r"\begin{aligned}\Psi_{i-1}-\Psi_i &\ge \Big(\tfrac{q_i(D_{i-1})-q_i(D_B)}{2}\Big)^2\\"
         r"&\quad - \Big(\tfrac{m_i-q_i(D_B)}{2}\Big)^2\end{aligned}",
-        source="papers/000, Lemma E.3 (Lemma A.4 of Hardt–Ligett–McSherry 2012)",
+        ref=("hrs2020", "hlm2012"),
+        where=("Lemma E.3", "Lemma A.4"),
         kind="exact",
         note="Deterministic, every round, with the measurement m_i clipped to [0, 1] (post-processing). "
         "After a KL projection onto the σ-smooth polytope it still holds for σ-smooth D_B (Pythagoras).",
@@ -301,7 +355,9 @@ _register(
         title="E10: grid thresholds lose ≤ α",
         latex=r"\begin{aligned}&\min_{t\in\sigma\alpha\mathbb Z}\mathrm{err}(h_t)\\"
         r"&\quad - \min_{t\in[0,1]}\mathrm{err}(h_t) \le \alpha\end{aligned}",
-        source="papers/001, §1 (DP paragraph): a σ-smooth distribution puts ≤ α mass on any width-σα interval",
+        ref="hrs2020",
+        where="§1",
+        remark="DP paragraph: a σ-smooth distribution puts ≤ α mass on any width-σα interval",
         kind="exact",
         note="For σ-smooth data (marginal density ≤ 1/σ) and a threshold grid of spacing ≤ σα.",
     )
@@ -319,8 +375,9 @@ _register(
         title="E10: α + 2 ln(K/β)/(εn)",
         latex=r"\begin{aligned}\mathrm{err}(h_{\hat t}) &\le \min_t \mathrm{err}(h_t)\\"
         r"&\quad + \alpha + \tfrac{2\ln(K/\beta)}{\varepsilon n}\end{aligned}",
-        source="papers/001, §1 (discretisation) + the standard exponential-mechanism accuracy "
-        "[standard, not in the papers]",
+        ref=("hrs2020", "mt2007", "dr2014"),
+        where=("§1", "", "Thm 3.11"),
+        remark="discretisation from the first; the exponential mechanism's accuracy from the others",
         kind="high-probability",
         note="With probability ≥ 1 − β, K = number of grid thresholds, score = −n·err (sensitivity 1).",
     )
@@ -336,7 +393,7 @@ def private_threshold_bound(
 
 
 # ----------------------------------------------------------------------------------------------
-# Covers and bracketings (E2, E3, E5): papers/001 §2–3, papers/000 App. B–C
+# Covers and bracketings (E2, E3, E5): Haghtalab, Roughgarden & Shetty 2020, §2–3 and App. B–C
 # ----------------------------------------------------------------------------------------------
 
 _register(
@@ -344,7 +401,9 @@ _register(
         key="haussler_cover_bound",
         title="Haussler: (41/ε)^d",
         latex=r"|\mathcal H'| \le \left(\tfrac{41}{\varepsilon}\right)^{\mathrm{VCDim}(\mathcal H)}",
-        source="papers/001, §2 (Haussler 1995): an ε-cover under any D of this size exists",
+        ref=("hrs2020", "haussler1995"),
+        where=("§2", ""),
+        remark="an ε-cover under any D of this size exists",
         kind="exact",
         note="A deterministic upper bound on the smallest ε-cover (not a bracketing), any measure; "
         "constant 41 as printed.",
@@ -362,7 +421,9 @@ _register(
         key="threshold_bracketing_number",
         title="thresholds: ⌈1/ε⌉",
         latex=r"N_{[\,]}(\{\mathbb 1(x\ge b)\}, \mu, \varepsilon) = \lceil 1/\varepsilon \rceil",
-        source="derived (REFERENCE.md §4 E3) from papers/001, Definition 2.1",
+        ref="hrs2020",
+        where="Def. 2.1",
+        lead="derived here from",
         kind="exact",
         note="Any atomless μ: brackets [1(x ≥ b_{i+1}), 1(x ≥ b_i)] at the μ-quantiles i/N have mass "
         "1/N; fewer cannot work, the brackets' gaps must cover μ-mass 1.",
@@ -381,7 +442,9 @@ _register(
         title="Thm 3.7: product of the factors' numbers",
         latex=r"\begin{aligned}&N_{[\,]}(F_1\cdots F_k, \mu, k\varepsilon) \le \prod_{i=1}^{k} N_{[\,]}(F_i, \mu, \varepsilon)\\"
         r"&\quad(\text{same for } F_1+\dots+F_k)\end{aligned}",
-        source="papers/001, Theorem 3.7 (proof: papers/000, App. C.5)",
+        ref="hrs2020",
+        where="Thm 3.7",
+        remark="proof in App. C.5",
         kind="exact",
         note="Deterministic; intersections and unions. Intervals = up- ∩ down-thresholds, so "
         "N_[](intervals, ε) ≤ ⌈2/ε⌉²; unions of k intervals ≤ ⌈2k/ε⌉^{2k}.",
@@ -399,8 +462,9 @@ _register(
         key="symdiff_bracketing_bound",
         title="Thm 3.7: N_[](F, ε/4)⁴ for symmetric differences",
         latex=r"N_{[\,]}(\{f\,\Delta\, f'\}, \mu, 4\varepsilon) \le N_{[\,]}(F, \mu, \varepsilon)^4",
-        source="papers/001, Theorem 3.7 (exponent 4 reconstructed, REFERENCE.md §2.3); "
-        "papers/000, App. C.5",
+        ref="hrs2020",
+        where="Thm 3.7 and App. C.5",
+        remark="exponent 4 reconstructed from f Δ f′ = (f ∪ f′) ∩ ¬(f ∩ f′)",
         kind="exact",
         note="Deterministic; from f Δ f' = (f ∪ f') ∩ ¬(f ∩ f') and complements having the same "
         "bracketing number.",
@@ -420,7 +484,9 @@ _register(
         latex=r"\begin{aligned}\varepsilon^\star &= \frac{\sigma}{4\sqrt T},\\"
         r"N_{[\,]}(\text{thresholds}, U, \varepsilon^\star) &= \left\lceil \frac{4\sqrt T}{\sigma}\right\rceil"
         r"\end{aligned}",
-        source="papers/001, Theorem 3.3 (proof: papers/000, App. C.3, ε = σ/√T then ε/4)",
+        ref="hrs2020",
+        where="Thm 3.3",
+        remark="proof in App. C.3, ε = σ/√T then ε/4",
         kind="exact",
         note="The scale at which Theorem 3.3 needs brackets; for thresholds the number is exact "
         "(threshold_bracketing_number at ε*). The regret bound itself is O(·).",
@@ -444,7 +510,9 @@ _register(
         title="Lemma 3.2: √(Tp ln|F|) + 2Tp",
         latex=r"\begin{aligned}\mathbb E\Big[\max_{f\in F}\sum_{t=1}^T f(x_t)\Big] &\le \sqrt{Tp\ln|F|} + 2Tp,\\"
         r"p &= \varepsilon/\sigma\end{aligned}",
-        source="papers/001, Lemma 3.2; explicit form from its proof, papers/000, App. C.2",
+        ref="hrs2020",
+        where="Lemma 3.2",
+        remark="explicit form from its proof in App. C.2",
         kind="expectation",
         note="For any adaptive sequence of σ-smooth D_t and E_U[f] ≤ ε, σ ≥ ε, valid when "
         "Tp ≥ ln|F| (then s = √(ln|F|/(Tp)) ≤ 1 and e^s ≤ 1 + 2s). The paper states O(T(ε/σ)√ln|F|).",
@@ -466,8 +534,9 @@ _register(
         title="non-adaptive: 1/(2√T)",
         latex=r"\operatorname{sd}\Big(\tfrac1T\sum_{t} g_{1/2}(x_t+\eta_t)\Big) = "
         r"\begin{cases}\tfrac{1}{2\sqrt T} & x_t \equiv \tfrac12\\ \tfrac12 & \text{adaptive}\end{cases}",
-        source="papers/000, Appendix B (example of Haghtalab 2018); the 1/(2√T) is the Binomial(T, 1/2) "
-        "standard deviation [standard]",
+        ref=("hrs2020", "haghtalab2018"),
+        where=("App. B", ""),
+        remark="the example is Haghtalab's; the 1/(2√T) is the Binomial(T, 1/2) standard deviation",
         kind="exact",
         note="Identities for the true standard deviation: the adaptive average is 0 or 1 w.p. 1/2 "
         "each for every T; the non-adaptive one is Binomial(T, 1/2)/T.",
@@ -489,7 +558,9 @@ _register(
         key="mw_regret_bound",
         title="MW: 2√(T ln N)",
         latex=r"\sum_{t=1}^T \langle p^t, c^t\rangle - \min_a \sum_{t=1}^T c^t_a \le 2\sqrt{T\ln N}",
-        source="papers/002, MW theorem (update (1−η)^c, η = √(ln N / T))",
+        ref="ahk2012",
+        where="Thm 2.1",
+        remark="update (1−η)^c, η = √(ln N / T)",
         kind="exact",
         note="Holds on every cost sequence in [0,1]^N when η = √(ln N/T) ≤ 1/2 (T ≥ 4 ln N), for the "
         "expected loss ⟨p_t, c_t⟩. Also holds for the exp(−ηc) update at η = √(8 ln N/T), whose "
@@ -511,8 +582,10 @@ _register(
         title="MW at fixed η: ηt + ln N/η",
         latex=r"\mathrm{Regret}_t \le \begin{cases}\eta\,t + \frac{\ln N}{\eta} & (1-\eta)^c,\ \eta\le\tfrac12\\"
         r"\frac{\ln N}{\eta} + \frac{\eta t}{8} & e^{-\eta c}\end{cases}",
-        source="papers/002, proof of the MW theorem (Claims 1–2, with OPT ≤ t); the exp(−ηc) line is "
-        "the standard Hoeffding-lemma Hedge bound [standard, not in the papers]",
+        ref=("ahk2012", "cbl2006"),
+        where=("Thm 2.1", "Thm 2.2"),
+        remark="(1−η)^c line from the first with OPT ≤ t; the exp(−ηc) line is the Hoeffding-lemma "
+        "bound of the second",
         kind="exact",
         note="Pathwise after every round t for a learning rate fixed in advance; equals 2√(T ln N) at "
         "t = T, η = √(ln N/T).",
@@ -537,8 +610,9 @@ _register(
         title="Thm 3.1 shape: 2√(T ln(T/σ))",
         latex=r"\begin{aligned}\mathbb E[\mathrm{Regret}] &\in O\big(\sqrt{d\,T\ln(T/\sigma)}\big)\\"
         r"\text{drawn: }&\ 2\sqrt{d\,T\ln(T/\sigma)}\end{aligned}",
-        source="papers/001, Theorem 3.1 (non-adaptive σ-smooth adversaries; garbled in the text, read "
-        "as √(dT ln(T/σ)), see REFERENCE.md §2.3)",
+        ref=("hrs2020", "haghtalab2018"),
+        where=("Thm 3.1", ""),
+        remark="non-adaptive σ-smooth adversaries; rate reconstructed as √(dT ln(T/σ))",
         kind="envelope",
         note="The paper gives only O(·); the constant 2 is our choice, matching MW's leading constant. "
         "d = VC dimension (1 for thresholds). A trend, not a guarantee.",
@@ -561,8 +635,9 @@ _register(
         latex=r"\begin{aligned}\mathbb E[\mathrm{Regret}] &\in O\Big(\sqrt{T\ln N_{[\,]}\big(\mathcal H, U, "
         r"\tfrac{\sigma}{4\sqrt T}\big)}\Big)\\"
         r"\text{drawn: }&\ 2\sqrt{T\ln\lceil 4\sqrt T/\sigma\rceil}\end{aligned}",
-        source="papers/001, Theorem 3.3 (adaptive σ-smooth adversaries); thresholds have "
-        "N_[](σ/(4√T)) = ⌈4√T/σ⌉ brackets",
+        ref="hrs2020",
+        where="Thm 3.3",
+        remark="adaptive σ-smooth adversaries; thresholds have N_[](σ/(4√T)) = ⌈4√T/σ⌉ brackets",
         kind="envelope",
         note="The paper gives only O(·); the constant 2 is our choice, matching MW's leading constant. "
         "A trend, not a guarantee.",
@@ -585,8 +660,11 @@ _register(
         title="MW bound + Lemma 3.2: 2√(T ln N) + 2√T + √(√T ln N)",
         latex=r"\begin{aligned}\mathbb E[\mathrm{Regret}_{\mathcal H}] &\le 2\sqrt{T\ln N} + 2\sqrt T\\"
         r"&\quad + \sqrt{\sqrt T\,\ln N}\end{aligned}",
-        source="derived in REFERENCE.md §4 E4: papers/002 MW bound on the cover plus the explicit "
-        "Lemma 3.2 bound (papers/000, App. C.2) on the most points in one cell, γ = σ/√T",
+        ref=("ahk2012", "hrs2020"),
+        where=("Thm 2.1", "Lemma 3.2 and App. C.2"),
+        lead="derived here from",
+        remark="the MW bound on the cover plus the explicit Lemma 3.2 bound on the most points in "
+        "one cell, γ = σ/√T",
         kind="expectation",
         note="Not a theorem of the papers. Regret against the class ≤ regret against the cover + the "
         "largest cell count (pathwise); the first ≤ 2√(T ln N) (MW, η = √(ln N/T) ≤ 1/2), the second "
@@ -610,7 +688,10 @@ _register(
         key="ftl_alternating_regret",
         title="FTL on alternating costs: ⌈T/2⌉",
         latex=r"\mathrm{Regret}_{\mathrm{FTL}}(T) = \lceil T/2\rceil",
-        source="papers/002, FTL counterexample (exact count derived in REFERENCE.md §3.2)",
+        ref=("kv2005", "cbl2006"),
+        where=("§1", ""),
+        lead="the standard Follow-the-Leader counterexample, e.g.",
+        remark="the exact count ⌈T/2⌉ is derived here",
         kind="exact",
         note="Costs (1,0), (0,1), (1,0), …; ties broken to the lowest index. FTL pays every round, the "
         "best action ⌊T/2⌋.",
@@ -628,8 +709,10 @@ _register(
         key="laplace_expected_max_abs",
         title="E‖Z‖∞ = b·H_k (Laplace)",
         latex=r"\mathbb E\|Z\|_\infty = b\,H_k = b\sum_{i=1}^k \tfrac1i,\qquad Z_i \sim \mathrm{Lap}(b)",
-        source="REFERENCE.md §4 E14 [standard, not in the papers: |Lap(b)| ~ Exp(mean b), and the max of "
-        "k i.i.d. exponentials has mean b·H_k]",
+        ref="dr2014",
+        where="Fact 3.7",
+        remark="|Lap(b)| ~ Exp(mean b); the max of k i.i.d. exponentials has mean b·H_k, a standard "
+        "order-statistics fact",
         kind="exact",
         note="An identity for i.i.d. Laplace perturbations; for Gumbel the page integrates numerically.",
     )
@@ -655,11 +738,13 @@ _register(
         key="ftpl_regret_bound",
         title="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε + δ",
         latex=r"R(T) \le \frac{(2+4\varepsilon)\,\mathbb E\|Z\|_\infty}{T} + 2\varepsilon + \delta",
-        source="papers/003, Theorem 13 (explicit constants from its proof, App. D)",
+        ref="nrw2019",
+        where="Thm 13",
+        remark="explicit constants from its proof in App. D",
         kind="expectation",
         note="Expected average regret of Follow the Private Leader with an (ε, δ)-DP pERM, ε, δ ∈ (0,1) "
         "(uses e^ε ≤ 1 + 2ε). For i.i.d. Laplace(b) or Gumbel(b) perturbations of cumulative losses in "
-        "[0,1] we use ε = 1/b, δ = 0 [standard, not in the papers: monotone scores, Dwork–Roth 3.9]; "
+        "[0,1] we use ε = 1/b, δ = 0 (monotone scores: Dwork & Roth 2014, Claim 3.9); "
         "drawn only where b > 1.",
     )
 )
@@ -690,8 +775,9 @@ _register(
         title="E max G_i = b(ln k + γ) (Gumbel)",
         latex=r"\begin{aligned}\mathbb E\max_{i\le k} G_i &= b\,(\ln k + \gamma),\quad \gamma = 0.5772\ldots\\"
         r"&\quad G_i \sim \mathrm{Gumbel}(0, b)\ \text{i.i.d.}\end{aligned}",
-        source="REFERENCE.md §4 E14 [standard, not in the papers: the largest of k i.i.d. Gumbel(0, b) "
-        "draws is Gumbel(b ln k, b)]",
+        ref="gumbel1958",
+        where="",
+        remark="the largest of k i.i.d. Gumbel(0, b) draws is Gumbel(b ln k, b): max-stability",
         kind="exact",
         note="An identity for the largest noisy score of the exponential mechanism. It is a lower bound "
         "on E‖Z‖∞ = b·E max|G_i| (|G| ≥ G); the two differ by 0.44b at k = 1 and by under 1% from k = 10 "
@@ -711,8 +797,10 @@ _register(
         title="E‖Z‖∞ for Gumbel(b) perturbations (integral)",
         latex=r"\begin{aligned}\mathbb E\|Z\|_\infty &= b\int_0^\infty \Big(1 - \big(e^{-e^{-a}} - e^{-e^{a}}\big)^{k}"
         r"\Big)\,da\\&\quad Z_i = -b\,G_i,\ G_i \sim \mathrm{Gumbel}(0, 1)\end{aligned}",
-        source="[standard, not in the papers: E X = ∫₀^∞ P(X > a) da for X ≥ 0, and "
-        "P(|G| ≤ a) = e^{−e^{−a}} − e^{−e^{a}} for a standard Gumbel G]",
+        ref="gumbel1958",
+        where="",
+        lead="standard, from E X = ∫₀^∞ P(X > a) da for X ≥ 0 and the Gumbel distribution function;",
+        remark="P(|G| ≤ a) = e^{−e^{−a}} − e^{−e^{a}} for a standard Gumbel G",
         kind="exact",
         note="An identity with no closed form, evaluated by Simpson's rule on a fine grid (error below "
         "1e-9·b). For Laplace(b) the same quantity is b·H_k.",

@@ -15,14 +15,15 @@ def test_every_registered_bound_has_a_function_a_source_and_a_kind():
         assert callable(getattr(bounds, key, None)), key
         assert info.kind in bounds.KINDS
         assert info.source
-        assert "paper" in info.source or "REFERENCE" in info.source or "standard" in info.source
+        assert info.refs
+        assert len(info.wheres) == len(info.refs)
         assert info.latex
         assert info.title
 
 
 def test_unknown_kind_is_rejected():
     with pytest.raises(ValueError, match="kind"):
-        bounds.BoundInfo("k", "t", "x", "papers/001", "probably", "n")
+        bounds.BoundInfo("k", "t", "x", "hrs2020", "Thm 3.3", "probably", "n")
 
 
 def test_threshold_bounds():
