@@ -1,8 +1,9 @@
 """Every bound that a smoothviz page draws, in one place, each with its source and its kind.
 
 A bound here is two things: a vectorised function that evaluates it, and a :class:`BoundInfo` that says
-where it comes from (author–year and theorem, see :mod:`smoothviz.references`), what kind of statement it is, and which constant was chosen
-when the paper only gives an O(·). Pages draw the function and show the info on the theory card, so the
+where it comes from (author–year and theorem, see :mod:`smoothviz.references`), what kind of
+statement it is, and which constant was chosen when the paper only gives an O(·). Pages draw the
+function and show the info on the theory card, so the
 plot, the caption and the card can never disagree.
 
 Kinds:
@@ -570,7 +571,7 @@ _register(
 
 
 def mw_regret_bound(horizon: np.ndarray | float, n_experts: np.ndarray | float) -> np.ndarray:
-    """2√(T ln N): total regret of the lecture notes' MW at η = √(ln N / T) ≤ 1/2, on every sequence."""
+    """2√(T ln N): total regret of (1 − η)^c MW at η = √(ln N / T) ≤ 1/2, on every sequence."""
     return 2.0 * np.sqrt(
         np.asarray(horizon, dtype=float) * np.log(np.asarray(n_experts, dtype=float))
     )

@@ -3,10 +3,10 @@
 An ε-cover of a class H under a measure μ is a finite set H' with, for every h, some h' that disagrees
 with h on μ-mass at most ε. An ε-*bracket* [f_ℓ, f_u] is stronger: f_ℓ ≤ f ≤ f_u *pointwise* and
 μ(f_ℓ ≠ f_u) ≤ ε; an ε-bracketing is a set of ε-brackets holding every member of the class
-(papers/001, §2, Definition 2.1). Pointwise sandwiching is what survives adaptivity: an adaptive
-σ-smooth adversary can pile its points where one cover element is wrong (Appendix B of papers/000 shows
-uniform convergence itself fails), but it can never make Σ_t f(x_t) exceed Σ_t f_u(x_t), and a finite family of
-upper brackets is controlled by Lemma 3.2 (papers/001; proof in papers/000, App. C.2):
+(Haghtalab, Roughgarden & Shetty 2020, Def. 2.1). Pointwise sandwiching is what survives adaptivity:
+an adaptive σ-smooth adversary can pile its points where one cover element is wrong (their App. B
+shows uniform convergence itself fails), but it can never make Σ_t f(x_t) exceed Σ_t f_u(x_t), and a
+finite family of upper brackets is controlled by their Lemma 3.2 (proof in App. C.2):
 E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp with p = ε/σ. Theorem 3.3 then needs brackets at scale
 σ/(4√T), and Theorem 3.7 says intersections, unions and symmetric differences of k bracketed classes
 stay bracketable with a product of the sizes.
@@ -138,7 +138,10 @@ class Measure:
 
     @property
     def sigma(self) -> float:
-        """The largest σ with density ≤ 1/σ: this measure is σ-smooth (papers/001, §2) for this σ."""
+        """The largest σ with density ≤ 1/σ: this measure is σ-smooth for this σ.
+
+        σ-smooth means density ≤ 1/σ times uniform (Haghtalab, Roughgarden & Shetty 2020, §2).
+        """
         return 1.0 / self.max_density
 
 
@@ -172,7 +175,7 @@ def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0
     """A σ-smooth mixture: ``background``·U plus bumps of density 1/σ on windows of width σ.
 
     Each bump is uniform on the window [c − σ/2, c + σ/2) taken mod 1 (wrap-around, never clipped:
-    clipping would put atoms at the ends and break σ-smoothness, REFERENCE.md §0). The density is
+    clipping would put atoms at the ends and break σ-smoothness). The density is
     piecewise constant and at most ``background + (1 − background)/σ ≤ 1/σ``.
 
     Args:
@@ -304,7 +307,7 @@ def class_label(cls: str, *, k: int = 2) -> str:
 
 
 def vc_dimension(cls: str, *, k: int = 2) -> int:
-    """VC dimension of the class on [0, 1] [standard, not in the papers].
+    """VC dimension of the class on [0, 1] (standard).
 
     Thresholds 1; intervals, symmetric differences of thresholds and intersections of intervals 2;
     unions of k intervals 2k.
@@ -351,7 +354,7 @@ def _bracket_sets(cls: str, grid: np.ndarray, idx: np.ndarray) -> tuple[np.ndarr
     Factor brackets on the grid g: an up-threshold in bracket i is sandwiched by
     [g_{i+1}, 1] ⊆ [b, 1] ⊆ [g_i, 1]; a down-threshold 1(x < b) in bracket j by [0, g_j) ⊆ [0, b) ⊆
     [0, g_{j+1}). Intersections / unions take the intersection / union of the factors' lower and of
-    their upper functions (papers/000, proof of Theorem 3.7).
+    their upper functions (Haghtalab, Roughgarden & Shetty 2020, proof of Thm 3.7 in App. C.5).
     """
     g0, g1 = grid[idx], grid[idx + 1]  # bracket cell [g_i, g_{i+1}] of every factor
     if cls == "thresholds":
@@ -531,7 +534,8 @@ def factor_scale(cls: str, eps: float, *, k: int = 2) -> float:
     """Scale per threshold factor so that the product bracket has mass ≤ ε (Theorem 3.7).
 
     ε for thresholds; ε/2 for intervals (an up- and a down-threshold); ε/(2k) for unions and
-    intersections of k intervals; ε/4 for symmetric differences (papers/001, Thm 3.7: N_[](G, 4ε)).
+    intersections of k intervals; ε/4 for symmetric differences (Haghtalab, Roughgarden & Shetty 2020,
+    Thm 3.7: N_[](G, 4ε)).
     """
     _check_class(cls, k)
     _check_eps(eps)
@@ -710,8 +714,9 @@ def max_count_experiment(
       broken at random by the adversary's coins;
     * non-adaptive: the same r cells every round, fixed before the game.
 
-    Either way every cell has conditional probability ≤ p = ε/σ per round, so (papers/000, App.
-    C.2) E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp once Tp ≥ ln|F|.
+    Either way every cell has conditional probability ≤ p = ε/σ per round, so
+    (Haghtalab, Roughgarden & Shetty 2020, App. C.2) E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp once Tp ≥
+    ln|F|.
 
     What the experiment shows: only window cells ever gain, so the adaptive window freezes as soon
     as it holds r cells that have been hit, and by symmetry the adaptive maximum has the same law as
@@ -846,7 +851,9 @@ class UniformConvergenceResult:
 def uniform_convergence_experiment(
     *, horizon: int, trials: int, rng=None
 ) -> UniformConvergenceResult:
-    """Appendix B (papers/000): an adaptive σ-smooth sequence on which averages never concentrate.
+    """An adaptive σ-smooth sequence on which averages never concentrate.
+
+    The example is from Haghtalab, Roughgarden & Shetty 2020, App. B.
 
     Nature adds η_t ∼ Uniform(−1/4, 1/4) (density 2, so σ = 1/2) to the adversary's x_t, and we
     watch g_{1/2}(z) = 1(z > 1/2). Adaptive: x_1 = 1/2, then x_2 = … = x_T = 1/4 if η_1 ≤ 0 and

@@ -7,11 +7,12 @@ the extremes of the data). Everything here therefore takes a :class:`Domain` fir
 values; values outside it are counted and reported, never used to move the domain.
 
 Smoothness is the other half of the story. A distribution P on N cells is σ-smooth when
-P(x) ≤ u(x)/σ = 1/(σN) for every cell (papers/001, §2), equivalently max_x P(x)·N ≤ 1/σ. Then the MWEM
-potential starts at Ψ₀ = KL(P‖U) ≤ ln(1/σ) instead of ln N (papers/000, Fact E.2), which is what lets
-Smooth MWEM (papers/001, Theorem 4.2) replace log|𝒳| by log(1/σ). A histogram of n samples drawn from a
-σ-smooth density is only (σ, χ)-smooth (REFERENCE.md E8), so for exact checks
-:func:`exact_smooth_histogram` builds integer counts with every count ≤ n/(σN) deterministically.
+P(x) ≤ u(x)/σ = 1/(σN) for every cell (Haghtalab, Roughgarden & Shetty 2020, §2), equivalently
+max_x P(x)·N ≤ 1/σ. Then the MWEM potential starts at Ψ₀ = KL(P‖U) ≤ ln(1/σ) instead of ln N (their
+Fact E.2), which is what lets Smooth MWEM (their Thm 4.2) replace log|𝒳| by log(1/σ). A histogram of
+n samples drawn from a σ-smooth density is only (σ, χ)-smooth (sampling noise lifts some cells above
+1/(σN)), so for exact checks :func:`exact_smooth_histogram` builds integer counts with every count ≤
+n/(σN) deterministically.
 """
 
 from __future__ import annotations
@@ -262,7 +263,8 @@ def bump_probs(
     """Cell masses of a σ-smooth bump on [0, 1] (wrapped mod 1), discretised exactly into N cells.
 
     The density has peak exactly 1/σ (``"triangle"``: half-width σ; ``"window"``: uniform on a width-σ
-    arc), so it is σ-smooth and no smoother; wrapping instead of clipping keeps it so (REFERENCE.md §0).
+    arc), so it is σ-smooth and no smoother; wrapping instead of clipping keeps it so
+    (clipping would put atoms at the ends).
     Each cell gets the exact integral of the density, hence every mass is ≤ 1/(σN).
 
     Args:
@@ -355,7 +357,8 @@ def exact_smooth_counts(
 
     n records are spread as evenly as possible over m = ⌈n / ⌊n/(σN)⌋⌉ cells, so the largest count is
     ⌈n/m⌉ ≤ n/(σN) and D_B(x) ≤ 1/(σN) holds exactly (the finite-universe form of σ-smoothness,
-    papers/001 §2). This is the data on which Ψ₀ ≤ ln(1/σ) (papers/000, Fact E.2) is an exact check.
+    Haghtalab, Roughgarden & Shetty 2020, §2). This is the data on which Ψ₀ ≤ ln(1/σ) (their
+    Fact E.2) is an exact check.
 
     Args:
         shape: N, or the grid shape (bx, by).

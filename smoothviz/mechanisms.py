@@ -1,19 +1,23 @@
 """Differential-privacy building blocks: Laplace, Gaussian, exponential mechanism, report-noisy-max, ledger.
 
 A mechanism is ε-differentially private when changing one record changes the probability of any output by a
-factor of at most e^ε (papers/003, Def 1). Each mechanism here takes the *sensitivity* explicitly, the
-largest change of its input when one record is replaced:
+factor of at most e^ε (Dwork, McSherry, Nissim & Smith 2006; Neel, Roth & Wu 2019, Def 1). Each
+mechanism here takes the *sensitivity* explicitly, the largest change of its input when one record is
+replaced:
 
-* Laplace (papers/003, Thm 3): add ``Lap(Δ₁/ε)`` to each coordinate of a query with ℓ₁ sensitivity Δ₁.
-  For a normalised counting query q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n, so the scale is 1/(εn)
-  (REFERENCE.md §1.9: scales stated for counts must be divided by n for normalised answers).
-* Gaussian: add ``N(0, s²)`` with s = Δ₂ √(2 ln(1.25/δ))/ε, (ε, δ)-DP for ε < 1 [standard, not in the papers].
-* Exponential mechanism: pick candidate r with probability ∝ exp(ε·score(r)/(2Δ)); the scores are shifted
-  by their maximum before exponentiating, so huge scores never overflow. Sampling uses the Gumbel-max
-  trick, which draws from exactly these probabilities.
-* Report-noisy-max: argmax of score + Lap(2Δ/ε) (the safe scale for non-monotone scores, REFERENCE.md §1.9).
-* :class:`PrivacyLedger`: one entry per mechanism call, whose ε's add up (basic composition, papers/003
-  Thm 2) to the total budget.
+* Laplace (Neel, Roth & Wu 2019, Thm 3, after Dwork, McSherry, Nissim & Smith 2006): add
+  ``Lap(Δ₁/ε)`` to each coordinate of a query with ℓ₁ sensitivity Δ₁. For a normalised counting query
+  q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n, so the scale is 1/(εn) (noise scales stated for counts
+  must be divided by n for normalised answers).
+* Gaussian: add ``N(0, s²)`` with s = Δ₂ √(2 ln(1.25/δ))/ε, (ε, δ)-DP for ε < 1 (Dwork & Roth 2014,
+  Thm A.1).
+* Exponential mechanism (McSherry & Talwar 2007): pick candidate r with probability
+  ∝ exp(ε·score(r)/(2Δ)); the scores are shifted by their maximum before exponentiating, so huge scores
+  never overflow. Sampling uses the Gumbel-max trick, which draws from exactly these probabilities.
+* Report-noisy-max: argmax of score + Lap(2Δ/ε) (the safe scale for non-monotone scores; Dwork & Roth
+  2014, Claim 3.9, has Lap(1/ε) for counts).
+* :class:`PrivacyLedger`: one entry per mechanism call, whose ε's add up (basic composition, Neel,
+  Roth & Wu 2019, Thm 2; Dwork & Roth 2014, Thm 3.14) to the total budget.
 
 Noise comes from numpy's generator, seeded for teaching: this illustrates the mathematics and is not a
 hardened production release (floating-point attacks on naive Laplace sampling are real).
@@ -55,7 +59,7 @@ def laplace_mechanism(
     size: int | tuple[int, ...] | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> np.ndarray:
-    """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (papers/003, Thm 3).
+    """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
 
     Args:
         values: the exact answers; any shape.
@@ -194,7 +198,7 @@ def report_noisy_max(
     """Index of the largest ``score + Lap(b)`` along the last axis, ε-DP.
 
     The scale is b = 2Δ/ε in general and Δ/ε when every score moves in the same direction under a change
-    of one record (``monotone=True``; e.g. counts under add/remove). REFERENCE.md §1.9.
+    of one record (``monotone=True``; e.g. counts under add/remove); Dwork & Roth 2014, Claim 3.9.
 
     Args:
         scores: utility of each candidate; shape ``(..., k)``.
@@ -237,7 +241,9 @@ class LedgerEntry:
 
 @dataclass(frozen=True, eq=False)
 class PrivacyLedger:
-    """Every ε spent by a computation; by basic composition (papers/003, Thm 2) the total is their sum.
+    """Every ε spent by a computation; by basic composition the total is their sum.
+
+    Basic composition: Neel, Roth & Wu 2019, Thm 2 (after Dwork, McSherry, Nissim & Smith 2006).
 
     Attributes:
         budget: the total ε the computation was allowed.

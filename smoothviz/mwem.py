@@ -1,7 +1,8 @@
 """MWEM, Smooth MWEM and Projected Smooth MWEM: private query release by multiplicative weights.
 
-MWEM (Hardt, Ligett & McSherry 2012; papers/001 Theorem 4.1) keeps a synthetic distribution D over a
-finite universe X, starting uniform. In each of T rounds it spends ε/(2T) on the exponential mechanism to
+MWEM (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020, Thm 4.1) keeps a
+synthetic distribution D over a finite universe X, starting uniform. In each of T rounds it spends
+ε/(2T) on the exponential mechanism to
 pick a query q the synthetic data answers badly (score n·|q(D) − q(B)|), ε/(2T) on a Laplace measurement
 m = q(B) + Lap(2T/ε)/n, and then reweights D(x) ∝ D(x)·exp(q(x)(m − q(D))/2). It releases the average of
 the iterates. The potential Ψ = KL(D_B‖D) starts at ≤ ln|X| and drops every round by about the squared
@@ -9,9 +10,10 @@ error of the chosen query (Lemma E.3), which gives the error bound 2√(ln|X|/T)
 
 On σ-smooth data (density ≤ 1/σ times uniform) the potential starts at ≤ ln(1/σ) instead (Fact E.2), and
 an infinite query class can be replaced by a data-independent γ-cover under the uniform measure,
-γ = σ/(2n), paying only 2γ/σ = 1/n (Lemma E.1): Smooth MWEM, Theorem 4.2 (papers/000 App. E,
-Algorithm 2). Projected Smooth MWEM (Algorithm 3, Theorem 4.3) also KL-projects each iterate onto the
-σ-smooth distributions {x ≥ 0, Σx = 1, x ≤ 1/(σN)}; the exact projection is min(c·x̃, u) and never undoes
+γ = σ/(2n), paying only 2γ/σ = 1/n (Lemma E.1): Smooth MWEM, Theorem 4.2 of
+Haghtalab, Roughgarden & Shetty 2020 (App. E, Algorithm 2). Projected Smooth MWEM (Algorithm 3,
+Theorem 4.3) also KL-projects each iterate onto the σ-smooth distributions {x ≥ 0, Σx = 1, x ≤ 1/(σN)};
+the exact projection is min(c·x̃, u) and never undoes
 progress (generalised Pythagorean inequality), so the released distribution answers queries off the cover.
 
 Queries are axis-aligned boxes on a 1-, 2- or d-dimensional table (thresholds with complements and
@@ -383,7 +385,8 @@ def kl_project_capped_simplex(x: np.ndarray, cap: float) -> np.ndarray:
     """Exact KL projection argmin_{y ∈ K} KL(y‖x) onto K = {y ≥ 0, Σy = 1, y ≤ cap}, along the last axis.
 
     By the KKT conditions the solution is y = min(c·x, cap) with c ≥ 1 chosen so that Σy = 1 (water
-    filling; REFERENCE.md §2.4, derived, not in the papers). Sorting once gives c exactly: if the k largest
+    filling; derived here, the paper does not spell the projection out). Sorting once gives c exactly:
+    if the k largest
     coordinates are capped, c = (1 − k·cap)/(sum of the rest).
 
     Args:
@@ -417,7 +420,9 @@ def kl_project_capped_simplex(x: np.ndarray, cap: float) -> np.ndarray:
 
 
 def smooth_cover(queries: BoxQueries, gamma: float) -> tuple[BoxQueries, np.ndarray, float]:
-    """A data-independent γ-cover Q′ ⊆ Q under the uniform distribution (papers/000 App. E.1, step 2).
+    """A data-independent γ-cover Q′ ⊆ Q under the uniform distribution.
+
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, step 2.
 
     Each query's corners are rounded to the nearest point of a per-axis grid of spacing
     k_j = max(1, ⌊γ·N_j/d⌋) cells (ends kept), so Pr_U[q ≠ q′] ≤ Σ_j k_j/N_j ≤ γ whenever the grid is
@@ -980,7 +985,9 @@ def mwem(
     snapshots: int = 40,
     rng: np.random.Generator | int | None = None,
 ) -> MWEMResult:
-    """MWEM exactly as in Theorem 4.1 (papers/001), unless an option below says otherwise.
+    """MWEM exactly as in Theorem 4.1, unless an option below says otherwise.
+
+    Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which restates Hardt, Ligett & McSherry 2012.
 
     D₀ uniform; each round the exponential mechanism with ε/(2T) and score n·|q(D_{t−1}) − q(B)|
     (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the update D ∝ D·exp(q(m − q(D))/2); output the
@@ -1040,12 +1047,15 @@ def mwem_notes(
     snapshots: int = 40,
     rng: np.random.Generator | int | None = None,
 ) -> MWEMResult:
-    """The lecture-notes MWEM (papers/002 §"MWEM"): fixed η, signed score, no measurement.
+    """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
+
+    The original is Hardt, Ligett & McSherry 2012; :func:`mwem` follows it exactly.
 
     Each round the exponential mechanism with ε/T (basic composition) picks i_t by the signed score
     n·(q_i(p_t) − q_i(B)) (sensitivity 1), then p ← p·(1 − η)^{q_{i_t}} (lower the weight where the
     synthetic data over-counts); output the average. Meant for classes closed under complement, e.g.
-    :func:`thresholds` with complements. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes (which needs η ≤ 1/2).
+    :func:`thresholds` with complements. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes
+    (which needs η ≤ 1/2).
     """
     return _run(
         hist,
@@ -1074,7 +1084,7 @@ def smooth_mwem(
     snapshots: int = 40,
     rng: np.random.Generator | int | None = None,
 ) -> MWEMResult:
-    """Smooth MWEM (papers/000 App. E, Algorithm 2; Theorem 4.2).
+    """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
 
     MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
     each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
@@ -1109,7 +1119,7 @@ def projected_smooth_mwem(
     snapshots: int = 40,
     rng: np.random.Generator | int | None = None,
 ) -> MWEMResult:
-    """Projected Smooth MWEM (papers/000 App. F, Algorithm 3; Theorem 4.3).
+    """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
 
     Smooth MWEM on a γ-cover (γ = σ/(4n) by default, reconstructed from the F.2 proof) whose every
     iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
@@ -1138,7 +1148,9 @@ def projected_smooth_mwem(
 
 @dataclass(frozen=True, eq=False)
 class PrivateThresholdResult:
-    """Private threshold learning on a grid of spacing σα (papers/001 §1, DP paragraph).
+    """Private threshold learning on a grid of spacing σα.
+
+    Haghtalab, Roughgarden & Shetty 2020, §1, DP paragraph.
 
     Attributes:
         sigma: smoothness σ assumed of the data.

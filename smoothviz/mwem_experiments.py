@@ -1,11 +1,12 @@
-"""The MWEM page's experiments (REFERENCE.md E7–E9), assembled from :mod:`smoothviz.data` and :mod:`smoothviz.mwem`.
+"""The MWEM page's experiments (E7–E9), assembled from :mod:`smoothviz.data` and :mod:`smoothviz.mwem`.
 
 One call builds the data on its declared public domain, the query class, and runs MWEM (Theorem 4.1),
 Smooth MWEM (Theorem 4.2) and Projected Smooth MWEM (Theorem 4.3) on it with independent coins. The
 sweeps rerun the algorithms over a grid of T (the U-shape: the convergence term 2√(ln|X|/T) falls while
-the privacy term 10T ln|Q|/(εn) grows, papers/001 Theorem 4.1) or of ε; the density scan reruns Smooth
-and Projected Smooth MWEM over a grid of σ and records max_x D̄(x)·N against the cap 1/σ that the KL
-projection enforces (papers/000 App. F). The off-cover probe measures the released distribution on
+the privacy term 10T ln|Q|/(εn) grows, Haghtalab, Roughgarden & Shetty 2020, Thm 4.1) or of ε; the
+density scan reruns Smooth and Projected Smooth MWEM over a grid of σ and records max_x D̄(x)·N against
+the cap 1/σ that the KL
+projection enforces (their App. F). The off-cover probe measures the released distribution on
 narrow intervals that no algorithm selected from.
 
 Each function here is deterministic given its ``rng`` (SPEC 7): independent runs get children from

@@ -1,17 +1,17 @@
 """Online learning with expert advice: Hedge on a cover, Follow-the-Leader, and perturbed leaders.
 
 A learner facing thresholds h_b(x) = 1[x ≥ b] on [0, 1] cannot run Hedge over the continuum, so
-Algorithm 1 of Haghtalab, Roughgarden & Shetty (papers/000, App. C.1) runs it over a finite γ-cover with
+Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020 (App. C.1) runs it over a finite γ-cover with
 γ = σ/√T (Theorem 3.3 uses brackets at σ/(4√T)). Regret against the whole class then splits, on every
-run, into regret against the cover plus the most points that fell into one cover cell (eq. (1) of
-papers/001): the first is at most 2√(T ln N) for the lecture notes' Multiplicative Weights (papers/002),
+run, into regret against the cover plus the most points that fell into one cover cell (their eq. (1)):
+the first is at most 2√(T ln N) for Multiplicative Weights (Arora, Hazan & Kale 2012, Thm 2.1),
 the second is small because a σ-smooth adversary lands in a cell of width γ with probability ≤ γ/σ
 (Lemma 3.2). A worst-case adversary instead puts every point inside the cell that holds the target, on
 the side where the learner's mass errs, and forces regret ≥ T/2.
 
-The same module holds the finite-expert toolbox of the lecture notes (MW with the update (1 − η)^c or
-exp(−ηc), and the Follow-the-Leader counterexample) and Follow the Perturbed (Private) Leader of Neel,
-Roth & Wu (papers/003, §5 and App. D: Theorem 13 and the Kalai–Vempala Lemmas 19 and 20).
+The same module holds the finite-expert toolbox (MW with the update (1 − η)^c or
+exp(−ηc), and the Follow-the-Leader counterexample) and Follow the Perturbed (Private) Leader of
+Neel, Roth & Wu 2019 (§5 and App. D: Thm 13 and their Lemmas 19 and 20, after Kalai & Vempala 2005).
 
 Losses are 0/1 (or costs in [0, 1]) and "loss" of a randomised learner always means its expected loss
 ⟨p_t, ℓ_t⟩ over its own coins, so the MW bound can be checked on every run. Natural logarithms throughout.
@@ -76,7 +76,9 @@ def _check_float(
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
-    """Cover scale γ: σ/√T (Algorithm 1, papers/000 App. C.1) or σ/(4√T) (Theorem 3.3's brackets).
+    """Cover scale γ: σ/√T (Algorithm 1) or σ/(4√T) (Theorem 3.3's brackets).
+
+    Both from Haghtalab, Roughgarden & Shetty 2020 (Algorithm 1 is in their App. C.1).
 
     Args:
         sigma: smoothness parameter σ ∈ (0, 1].
@@ -114,7 +116,7 @@ def log_weight_rate(eta: float, *, update: str = "notes") -> float:
 
     Args:
         eta: learning rate η (in (0, 1) for the notes' update, > 0 for exp).
-        update: ``"notes"`` ((1 − η)^c, papers/002) or ``"exp"`` (exp(−ηc)).
+        update: ``"notes"`` ((1 − η)^c, Arora, Hazan & Kale 2012) or ``"exp"`` (exp(−ηc)).
 
     Returns:
         λ > 0.
@@ -125,10 +127,11 @@ def log_weight_rate(eta: float, *, update: str = "notes") -> float:
 
 
 def default_eta(n_experts: int, horizon: int, *, update: str = "notes") -> float:
-    """Learning rate of the lecture notes, min(1/2, √(ln N / T)); for exp(−ηc), min(1, √(8 ln N / T)).
+    """Learning rate of the (1 − η)^c update, min(1/2, √(ln N / T)); for exp(−ηc), min(1, √(8 ln N / T)).
 
-    The first gives total regret ≤ 2√(T ln N) when it is ≤ 1/2 (papers/002); the second is the standard
-    Hedge tuning with regret ≤ √(T ln N / 2) [standard, not in the papers].
+    The first gives total regret ≤ 2√(T ln N) when it is ≤ 1/2 (Arora, Hazan & Kale
+    2012, Thm 2.1); the second is the
+    standard Hedge tuning with regret ≤ √(T ln N / 2) (Cesa-Bianchi & Lugosi 2006, Thm 2.2).
 
     Args:
         n_experts: number of experts N ≥ 2.
@@ -682,7 +685,9 @@ def hedge_thresholds(
     snapshot_adversary: str | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> HedgeThresholdsResult:
-    """Run Hedge/MW over a threshold γ-cover against the named adversaries (Algorithm 1, papers/000).
+    """Run Hedge/MW over a threshold γ-cover against the named adversaries.
+
+    This is Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020.
 
     Adversaries (the adversary's coins draw the points, nature's the target b* ~ U(0.1, 0.9) and flips):
 
@@ -819,12 +824,14 @@ def hedge_thresholds(
 
 
 # ------------------------------------------------------------------------------------------------
-# finite experts: MW (both updates), Follow-the-Leader, Follow-the-Perturbed-Leader (papers/002, 003)
+# finite experts: MW (both updates), Follow-the-Leader, Follow-the-Perturbed-Leader
 # ------------------------------------------------------------------------------------------------
 
 
 def alternating_costs(horizon: int, *, n_actions: int = 2) -> np.ndarray:
-    """The lecture notes' Follow-the-Leader killer: costs (1, 0), (0, 1), (1, 0), … (papers/002).
+    """The standard Follow-the-Leader killer: costs (1, 0), (0, 1), (1, 0), ….
+
+    See e.g. Kalai & Vempala 2005, §1.
 
     Actions beyond the first two (if any) cost 1 every round, so they never lead.
 
@@ -927,7 +934,9 @@ def _finish(algorithm: str, costs: np.ndarray, probs: np.ndarray, **kw: float) -
 def multiplicative_weights(
     costs: np.ndarray, *, eta: float | None = None, update: str = "notes"
 ) -> ExpertsResult:
-    """Multiplicative Weights: p_t ∝ (1 − η)^{C^{<t}} (papers/002) or ∝ exp(−η C^{<t}), in log-space.
+    """Multiplicative Weights: p_t ∝ (1 − η)^{C^{<t}} or ∝ exp(−η C^{<t}), in log-space.
+
+    The first is the update of Arora, Hazan & Kale 2012.
 
     With the notes' update and η ≤ 1/2 the total regret is at most η·OPT + ln k / η ≤ ηT + ln k / η,
     which is 2√(T ln k) at η = √(ln k / T), on every sequence.
@@ -958,7 +967,7 @@ def _one_hot_argmin(scores: np.ndarray) -> np.ndarray:
 
 
 def follow_the_leader(costs: np.ndarray) -> ExpertsResult:
-    """Follow-the-Leader: a_t = argmin_a C_a^{<t}, ties to the lowest index (papers/002).
+    """Follow-the-Leader: a_t = argmin_a C_a^{<t}, ties to the lowest index.
 
     On :func:`alternating_costs` it pays every round while the best action pays ⌊T/2⌋: regret ⌈T/2⌉.
 
@@ -1006,12 +1015,14 @@ def follow_the_perturbed_leader(
     resample: bool = True,
     rng: np.random.Generator | int | None = None,
 ) -> ExpertsResult:
-    """Follow the Perturbed (Private) Leader: a_t = argmin_a (C_a^{<t} + Z_a^t) (papers/003, Def 14).
+    """Follow the Perturbed (Private) Leader: a_t = argmin_a (C_a^{<t} + Z_a^t).
+
+    Neel, Roth & Wu 2019, Def 14.
 
     Z^t is i.i.d. Laplace(b) (report-noisy-min) or negated Gumbel(b) (the exponential mechanism), drawn
     afresh every round (``resample=True``, the learner's coins) or once. Theorem 13 (App. D) bounds the
     expected average regret by (2 + 4ε) E‖Z‖∞ / T + 2ε + δ; with losses in [0, 1] added one round at a time
-    both perturbations are (1/b, 0)-DP [standard, not in the papers: monotone scores, Dwork & Roth 3.9].
+    both perturbations are (1/b, 0)-DP (monotone scores: Dwork & Roth 2014, Claim 3.9).
 
     Args:
         costs: costs in [0, 1], shape (..., T, k).
@@ -1031,7 +1042,7 @@ def follow_the_perturbed_leader(
 
 
 def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
-    """Be-the-(perturbed-)leader loss Σ_t M(ℓ^{1:t} + Z^t)·ℓ^t (papers/003, Lemmas 19 and 20).
+    """Be-the-(perturbed-)leader loss Σ_t M(ℓ^{1:t} + Z^t)·ℓ^t (Neel, Roth & Wu 2019, Lemmas 19 and 20).
 
     Lemma 19 (Z ≡ 0): this is ≤ min_a ℓ_a^{1:T}. Lemma 20: with Z^0 ≡ 0 it is
     ≤ min_a ℓ_a^{1:T} + 2 Σ_t ‖Z^t − Z^{t−1}‖∞. Both hold on every sequence.
@@ -1287,7 +1298,8 @@ def ftpl_sweep(
 
 
 # ------------------------------------------------------------------------------------------------
-# 2-D halfspaces (Corollary 3.8, papers/001): Hedge over an angle × offset cover of the unit square
+# 2-D halfspaces (Haghtalab, Roughgarden & Shetty 2020, Cor. 3.8): Hedge over an angle × offset
+# cover of the unit square
 # ------------------------------------------------------------------------------------------------
 
 

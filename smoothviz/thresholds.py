@@ -1,4 +1,6 @@
-"""Binary search on thresholds against worst-case and σ-smoothed adversaries (papers/001, §1).
+"""Binary search on thresholds against worst-case and σ-smoothed adversaries.
+
+The game is the motivating example of Haghtalab, Roughgarden & Shetty 2020, §1.
 
 A threshold ``h_b(x) = 1[x ≥ b]`` on [0, 1] is learned online by *midpoint binary search*: the learner keeps
 the version space — the interval ``[lo, hi)`` of points whose label is not yet determined by the past —
@@ -16,7 +18,8 @@ all), so mistakes equal regret.
 Two σ-smooth adversaries are offered: the *adaptive window* (uniform on a width-σ window over the
 version space, shifted to stay inside [0, 1]; never clipped, since clipping makes point masses) and the
 *perturbed worst case* (the worst-case point plus nature's uniform noise of width σ, wrapped mod 1).
-Both attain the largest possible hit probability ``min(1, width/σ)`` (REFERENCE.md §4 E1).
+Both attain the largest possible hit probability ``min(1, width/σ)`` (see
+:func:`smoothviz.bounds.hit_probability`).
 
 Because the version space only changes on a mistake, the smoothed runs are simulated mistake by mistake:
 the wait until the next hit is geometric with the current hit probability, and the hit point is uniform
@@ -173,8 +176,8 @@ def naive_float_worst_case(horizon: int) -> int:
     """Mistakes the worst-case adversary forces when the same game is played in plain float64.
 
     The version space halves every round, so after about 53 rounds ``lo + (hi − lo)/2`` rounds to ``lo``
-    or ``hi`` and no float lies strictly inside: the "adversary" runs out of points. This is the trap
-    REFERENCE.md §0 warns about; :func:`worst_case_run` avoids it.
+    or ``hi`` and no float lies strictly inside: the "adversary" runs out of points. This is the
+    floating-point trap that :func:`worst_case_run` avoids with exact dyadic integers.
     """
     _check(0.5, horizon, 1)
     lo, hi, mistakes = 0.0, 1.0, 0
@@ -354,7 +357,7 @@ def run_experiment(
     adversaries: tuple[str, ...] = tuple(ADVERSARIES),
     max_points: int = 400,
 ) -> ThresholdsExperiment:
-    """Run the chosen adversaries against midpoint binary search with one seed (REFERENCE.md E1).
+    """Run the chosen adversaries against midpoint binary search with one seed (experiment E1).
 
     Args:
         sigma: smoothness σ of the smoothed adversaries.

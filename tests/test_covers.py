@@ -238,7 +238,7 @@ def test_lemma_32_mean_below_bound(sigma, n_cells, horizon):
 
 
 def test_lemma_32_reference_value():
-    # REFERENCE.md E5 (sim): (σ, ε, T) = (0.1, 0.01, 1000) gives about 116 against the bound 221.5
+    # a throw-away simulation: (σ, ε, T) = (0.1, 0.01, 1000) gives about 116 against the bound 221.5
     res = cv.max_count_experiment(sigma=0.1, n_cells=100, horizon=1000, trials=60, rng=3)
     assert float(bounds.lemma32_max_count_bound(1000, res.p, 100)) == pytest.approx(
         221.46, abs=0.01

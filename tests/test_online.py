@@ -153,7 +153,7 @@ def test_mw_probabilities_equal_plain_loop_both_updates():
 def test_ftl_alternating_regret_is_exactly_half(horizon):
     res = online.follow_the_leader(online.alternating_costs(horizon))
     assert res.regret[-1] == bounds.ftl_alternating_regret(horizon) == np.ceil(horizon / 2)
-    assert res.losses.sum() == horizon  # FTL pays every round (the table of papers/002)
+    assert res.losses.sum() == horizon  # FTL pays every round (the alternating-costs table)
     mw = online.multiplicative_weights(online.alternating_costs(horizon))
     assert mw.regret[-1] <= bounds.mw_regret_bound(horizon, 2) + 1e-12 or horizon < 4 * np.log(2)
 

@@ -1,4 +1,4 @@
-"""Core tests for binary search on thresholds (REFERENCE.md §4 E1)."""
+"""Core tests for binary search on thresholds (experiment E1; Haghtalab, Roughgarden & Shetty 2020, §1)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_worst_case_matches_an_exact_fraction_simulation():
 
 
 def test_float64_collapses_where_exact_arithmetic_does_not():
-    # the trap REFERENCE.md §0 warns about: a float64 game stops after ~53 forced mistakes
+    # the floating-point trap: a float64 game stops after ~53 forced mistakes
     assert th.naive_float_worst_case(1000) < 60
     assert th.worst_case_run(1000).mistakes[0] == 1000
 
@@ -108,7 +108,7 @@ def test_mean_smoothed_mistakes_stay_inside_the_envelope(adversary):
 
 
 def test_reference_values_of_e1():
-    # REFERENCE.md E1 (sim, 200 runs): σ = 0.01 gives 9.6 / 10.8 / 12.1 at T = 1e2 / 1e3 / 1e4
+    # a throw-away simulation (200 runs): σ = 0.01 gives 9.6 / 10.8 / 12.1 at T = 1e2 / 1e3 / 1e4
     for horizon, expected in ((100, 9.6), (1000, 10.8), (10_000, 12.1)):
         run = th.smoothed_run("smoothed_adaptive", sigma=0.01, horizon=horizon, trials=200, rng=3)
         assert run.mistakes.mean() == pytest.approx(expected, abs=0.6)
