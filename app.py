@@ -45,11 +45,7 @@ O(·) shape with a chosen constant.
 PAGES = {
     "": [st.Page(home, title="Home", icon=":material/home:", default=True)],
     "Online learning": [
-        st.Page(
-            "pages/thresholds.py",
-            title="Thresholds: binary search vs adversaries",
-            icon=":material/linear_scale:",
-        ),
+        st.Page("pages/thresholds.py", title="Thresholds", icon=":material/linear_scale:"),
         st.Page("pages/covers.py", title="Covers and brackets", icon=":material/view_week:"),
         st.Page(
             "pages/regret.py", title="Regret: Hedge on a cover", icon=":material/trending_down:"

@@ -11,7 +11,7 @@ from smoothviz.plots import mwem_page as more_figures
 
 PAGE = "mwem"
 BOUND_NAME = {"mwem": "Thm 4.1 bound", "smooth": "Thm 4.2 bound", "projected": "Thm 4.3 bound"}
-SHORT = {"mwem": "MWEM", "smooth": "Smooth MWEM", "projected": "Projected"}
+SHORT = {"mwem": "MWEM", "smooth": "Smooth", "projected": "Projected"}
 EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 SIGMA_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
 # The T and ε sweeps rerun one algorithm 12 times, the σ scan two algorithms at five σ: capping their
@@ -24,16 +24,18 @@ VIEWS = {
     "smooth": "What smoothness buys",
     "ledger": "Privacy ledger",
     "threshold": "Private thresholds (E10)",
+    "theory": "Theory",
 }
 DOMAIN = {"low": 0.0, "high": 100.0}
 PARAMS = [
     ui.Param("data", "Data", "choice", "bump", options=E.DATA_OPTIONS),
     ui.Param("dims", "Public domain", "choice", "1", options=E.DIMS_OPTIONS),
-    ui.Param("N", "N = |X| (cells of the public domain)", "log_int", 128, low=16, high=1024),
-    ui.Param("n", "n (records, synthetic data)", "log_int", 2000, low=100, high=1_000_000),
-    ui.Param("sigma", "σ (smoothness)", "log_float", 0.1, low=0.01, high=1.0),
-    ui.Param("epsilon", "ε (total privacy budget)", "log_float", 1.0, low=0.05, high=10.0),
-    ui.Param("T", "T (rounds)", "log_int", 30, low=1, high=200),
+    ui.Param("N", "N = |X| (cells of the public domain)", "log_int", 1024, low=16, high=1024),
+    ui.Param("n", "n (records, synthetic data)", "log_int", 100_000, low=100, high=1_000_000),
+    ui.Param("sigma", "σ (smoothness)", "log_float", 0.05, low=0.01, high=1.0, hero=True),
+    ui.Param("epsilon", "ε (total privacy budget)", "log_float", 1.0, low=0.05, high=10.0,
+             hero=True),
+    ui.Param("T", "T (rounds)", "log_int", 50, low=1, high=200, hero=True),
     ui.Param("queries", "Query class Q", "choice", "thresholds", options=E.QUERY_OPTIONS),
     ui.Param("variant", "Detailed view of", "choice", "projected",
              options={v: VARIANTS[v] for v in E.COMPARED}),
@@ -100,13 +102,10 @@ def density(key):
                           rounds=rounds, trials=min(trials, SCAN_TRIALS), rng=E.seeds(seed)[3])  # fmt: skip
 
 
-ui.header(
-    "MWEM: private query release, and what smoothness buys",
-    "MWEM keeps a synthetic distribution over a public domain of N cells. Each round it privately picks "
-    "the query the synthetic data answers worst (exponential mechanism), measures it with Laplace noise, "
-    "and reweights. Its error bound grows with ln N; on σ-smooth data **Smooth MWEM** pays ln(1/σ) "
-    "instead, and **Projected Smooth MWEM** keeps every iterate σ-smooth so the released data also answers "
-    "queries it never saw.",
+ui.page(
+    "MWEM: private query release",
+    "each release's error after t rounds (solid) under its theorem (dash-dot): MWEM's bound pays "
+    "ln N, the smooth variants' only ln(1/σ). Raise ε or T and watch both fall.",
 )
 p = ui.controls(PAGE, PARAMS)
 upload, low, high = None, 0.0, 1.0
@@ -139,19 +138,6 @@ except (
 hist, res, summary = ex.hist, ex.results, ex.summary().set_index("variant")
 variant, detail = p["variant"], res[p["variant"]]
 name = VARIANTS[variant]
-for note in (f"Data: {hist.source}.", *hist.messages):
-    st.caption(note)
-ui.metrics(
-    {
-        f"{SHORT[v]}: max error": (
-            f"{summary.loc[v, 'max_error_mean']:.3f}",
-            f"mean over {p['trials']} trial(s); theorem bound {summary.loc[v, 'bound']:.2f}"
-            + (" (vacuous)" if summary.loc[v, "bound_vacuous"] else ""),
-        )
-        for v in E.COMPARED
-    }
-    | {"data: max D_B·N": (f"{hist.density_ratio:.2f}", f"σ-smooth for σ ≤ {hist.smoothness:.3g}")}
-)
 table = hist.counts.shape
 cells = f"{hist.size}" if len(table) == 1 else f"{hist.size} ({table[0]} × {table[1]})"
 setting = (
@@ -165,16 +151,42 @@ ui.chart(
     data=ex.to_frame(),
     caption=f"Max error of the released D̄ after each round (mean, 10–90% band; {setting}). Dash-dot: "
     "each theorem's high-probability bound for a run of t rounds"
-    + (f"; vacuous here (≥ 1, drawn dotted at 1.05): {', '.join(vacuous)}." if vacuous else "."),
+    + (f"; vacuous here (≥ 1, drawn dotted at 1.05): {', '.join(vacuous)}." if vacuous else ".")
+    + " "
+    + " ".join((f"Data: {hist.source}.", *hist.messages)),
 )
+ui.metrics(
+    {
+        SHORT[v]: (
+            f"{summary.loc[v, 'max_error_mean']:.3f}",
+            f"{VARIANTS[v]}: max error after T rounds, mean over {p['trials']} trial(s); theorem "
+            f"bound {summary.loc[v, 'bound']:.2f}"
+            + (" (vacuous)" if summary.loc[v, "bound_vacuous"] else ""),
+        )
+        for v in E.COMPARED
+    }
+    | {"data D·N": (f"{hist.density_ratio:.2f}",
+                    f"max_x D_B(x)·N: the data is σ-smooth for σ ≤ {hist.smoothness:.3g}")}
+)  # fmt: skip
 cover = int(summary.loc["smooth", "selection_size"])
+binds = summary.loc["smooth", "max_density_output"] > 1 / p["sigma"]
+same_cover = cover == len(ex.queries)
 st.markdown(
     f"Smooth MWEM selects from a γ-cover, γ = σ/(2n) = {p['sigma'] / (2 * hist.n):.2g}: "
     + (
-        f"finer than one cell (1/N = {1 / hist.size:.2g}), so the cover is Q itself ({cover:,} queries) "
-        "and Smooth MWEM differs from MWEM only in its bound, ln(1/σ) in place of ln N."
-        if cover == len(ex.queries)
+        f"finer than one cell (1/N = {1 / hist.size:.2g}), so the cover is Q itself ({cover:,} "
+        "queries) and Smooth MWEM differs from MWEM only in its bound, ln(1/σ) in place of ln N."
+        if same_cover
         else f"{cover:,} cover queries stand in for the {len(ex.queries):,} of Q."
+    )
+    + (
+        " Projection binds here (the unprojected release exceeds density 1/σ), so Projected "
+        "Smooth MWEM releases a different, σ-smooth D̄."
+        if binds
+        else f" The release stays below density 1/σ = {1 / p['sigma']:g}, so projection never "
+        "binds"
+        + (": the three curves coincide and only the theorems differ." if same_cover else ".")
+        + " Try the point-mass data to see it bind."
     )
 )
 
@@ -201,7 +213,7 @@ with views["run"]:
                 f"(trial 1), one colour scale; {hist.domain.describe()}. Cells are flattened row by row in "
                 "the data table.",
             )
-        left, right = st.columns(2)
+        left, right = st.container(), st.container()  # stacked: full width on a projector
         with left:
             ui.chart(
                 figures.potential_figure(detail),
@@ -225,7 +237,7 @@ with views["sweeps"]:
     if views["sweeps"].open:
         with ui.computing(f"Rerunning {name} over a grid of T and {len(EPS_GRID)} values of ε…"):
             by_t, by_eps = sweeps(key, variant)
-        left, right = st.columns(2)
+        left, right = st.container(), st.container()  # stacked: full width on a projector
         with left:
             ui.chart(
                 figures.error_vs_rounds_figure(by_t.values, by_t.error[0], variant=variant,
@@ -253,7 +265,7 @@ with views["smooth"]:
         ):
             scan = density(key)
         peak = {v: summary.loc[v, "max_density_output"] for v in ("smooth", "projected")}
-        left, right = st.columns(2)
+        left, right = st.container(), st.container()  # stacked: full width on a projector
         with left:
             ui.chart(
                 more_figures.density_figure(scan),
@@ -337,29 +349,28 @@ with views["threshold"]:
             f"{within:.0%} of {learned.chosen.size} draws within α + 2 ln(K/β)/(εn) = {bound:.4f}.",
         )
 
-card_left, card_right = st.columns(2)
-with card_left:
-    ui.theory_card(
-        bounds.BOUNDS["mwem_thm41_bound"],
-        f"at T = {p['T']} the bound is {summary.loc['mwem', 'bound']:.3f}"
-        f"{' (vacuous)' if summary.loc['mwem', 'bound_vacuous'] else ''}; measured "
-        f"{summary.loc['mwem', 'max_error_mean']:.3f}.",
-    )
-    ui.theory_card(
-        bounds.BOUNDS["lemma_e3_potential_drop"],
-        f"held in {int(detail.lemma_holds.sum())} of {detail.lemma_holds.size} rounds.",
-    )
-with card_right:
-    ui.theory_card(
-        bounds.BOUNDS["smooth_mwem_thm42_bound"],
-        f"bound {summary.loc['smooth', 'bound']:.3f} at σ = {p['sigma']:g}; the data is "
-        f"σ-smooth only for σ ≤ {hist.smoothness:.3g}.",
-    )
-    ui.theory_card(
-        bounds.BOUNDS["projected_mwem_thm43_bound"],
-        f"bound {summary.loc['projected', 'bound']:.3f}; released max D̄·N = "
-        f"{summary.loc['projected', 'max_density_output']:.3f} ≤ 1/σ = {1 / p['sigma']:g}.",
-    )
+with views["theory"]:
+    if views["theory"].open:
+        ui.theory_card(
+            bounds.BOUNDS["mwem_thm41_bound"],
+            f"at T = {p['T']} the bound is {summary.loc['mwem', 'bound']:.3f}"
+            f"{' (vacuous)' if summary.loc['mwem', 'bound_vacuous'] else ''}; measured "
+            f"{summary.loc['mwem', 'max_error_mean']:.3f}.",
+        )
+        ui.theory_card(
+            bounds.BOUNDS["smooth_mwem_thm42_bound"],
+            f"bound {summary.loc['smooth', 'bound']:.3f} at σ = {p['sigma']:g}; the data is "
+            f"σ-smooth only for σ ≤ {hist.smoothness:.3g}.",
+        )
+        ui.theory_card(
+            bounds.BOUNDS["projected_mwem_thm43_bound"],
+            f"bound {summary.loc['projected', 'bound']:.3f}; released max D̄·N = "
+            f"{summary.loc['projected', 'max_density_output']:.3f} ≤ 1/σ = {1 / p['sigma']:g}.",
+        )
+        ui.theory_card(
+            bounds.BOUNDS["lemma_e3_potential_drop"],
+            f"held in {int(detail.lemma_holds.sum())} of {detail.lemma_holds.size} rounds.",
+        )
 upload_args = (
     f", upload=open('your.csv', 'rb').read(), low={low!r}, high={high!r}" if upload else ""
 )

@@ -8,23 +8,26 @@ from smoothviz.plots import regret as figures
 
 PAGE = "regret"
 ADV = {a: figures.NAMES[a] for a in online.ADVERSARIES}
-SHORT = {
-    "worst_case": "worst",
-    "smoothed_adaptive": "adaptive σ",
-    "smoothed_nonadaptive": "fixed σ",
-    "iid": "i.i.d.",
-}
 COVERS = {"alg1": "σ/√T (Algorithm 1)", "thm33": "σ/(4√T) (Theorem 3.3)"}
 UPDATES = {"notes": "(1 − η)^c", "exp": "exp(−ηc)"}
 LABELS = {"realizable": "realizable", "noisy": "noisy"}
 SEQS = {"alternating": "alternating (FTL killer)", "coin_flips": "i.i.d. coin flips"}
 NOISES = {"laplace": "Laplace (report-noisy-min)", "gumbel": "Gumbel (exponential mechanism)"}
 AXES = {"linear": "linear (shapes)", "loglog": "log–log (slopes: 1 linear, ½ for √T)"}
+VIEWS = {
+    "split": "Regret split",
+    "weights": "Hedge's weights",
+    "experts": "MW vs FTL, perturbed leaders",
+    "halfspaces": "2-D halfspaces",
+    "theory": "Theory",
+}
 PARAMS = [
-    ui.Param("sigma", "σ (adversary's smoothness)", "log_float", 0.05, low=1e-3, high=1.0),
-    ui.Param("T", "T (rounds)", "log_int", 300, low=10, high=10_000),
-    ui.Param("axes", "regret axes", "choice", "linear", options=AXES),
-    ui.Param("adv", "Adversaries", "multi", tuple(ADV), options=ADV),
+    ui.Param("sigma", "σ (adversary's smoothness)", "log_float", 0.05, low=1e-3, high=1.0,
+             hero=True),
+    ui.Param("T", "T (rounds)", "log_int", 300, low=10, high=10_000, hero=True),
+    ui.Param("axes", "regret axes", "choice", "linear", options=AXES, hero=True),
+    ui.Param("adv", "Adversaries", "multi", tuple(ADV), options=figures.SHORT),
+    ui.Param("shapes", "draw the O(·) shapes of Thms 3.1 and 3.3", "bool", False),
     ui.Param("cover", "cover scale γ", "choice", "alg1", options=COVERS),
     ui.Param("update", "MW update", "choice", "notes", options=UPDATES),
     ui.Param("eta", "η ÷ tuned η*", "log_float", 1.0, low=0.1, high=10.0, help="η* = √(ln N/T)."),
@@ -37,7 +40,9 @@ PARAMS = [
     ui.Param("pert", "perturbation", "choice", "laplace", options=NOISES),
     ui.Param("b", "b (perturbation scale)", "log_float", 10.0, low=0.1, high=1e4),
     ui.Param("T2", "T, 2-D halfspaces", "log_int", 100, low=10, high=500),
-]
+    ui.Param("view", "view", "tab", "split", options=VIEWS),
+]  # fmt: skip
+BY_KEY = {p.key: p for p in PARAMS}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -66,12 +71,10 @@ def halfspaces(sigma, horizon, noise, seed):
     return online.hedge_halfspaces(sigma, horizon, noise=noise, trials=2, rng=seed)
 
 
-ui.header(
-    "Regret: Hedge on a cover against worst-case and σ-smoothed adversaries",
-    "Thresholds on [0, 1] form an infinite class, so the learner runs Multiplicative Weights over a "
-    "**γ-cover** of N grid thresholds (Algorithm 1). A **worst-case** adversary puts every point in the "
-    "cover cell that holds the target, on the side the learner gets wrong: regret ≥ T/2. A "
-    "**σ-smoothed** adversary lands in a cell of width γ with probability ≤ γ/σ, so regret grows like √T.",
+ui.page(
+    "Regret: Hedge on a cover",
+    "the worst case keeps regret a straight line (≥ t/2), σ-smoothed adversaries bend over like √t. "
+    "Raise T, or lower σ, and see the gap open.",
 )
 p = ui.controls(PAGE, PARAMS)
 sigma, horizon, advs, seed = p["sigma"], p["T"], p["adv"], p["seed"]
@@ -81,154 +84,165 @@ cap = online.trials_cap(
     budget_s=1.0, most=10,
 )  # fmt: skip
 trials = min(p["trials"], cap)
-if trials < p["trials"]:
-    st.info(f"trials = {p['trials']} would take over ~2 s at N = {n_cover:,}; using {trials}.")
+reduced = ui.use_instead(
+    PAGE, BY_KEY["trials"], p["trials"], trials, f"more would take over ~2 s at N = {n_cover:,}"
+)
 log_log = p["axes"] == "loglog"
 with ui.computing("Running Hedge against the adversaries…"):
     tuning = (p["cover"], p["update"], p["eta"], p["labels"], p["noise"])
     res = hedge(sigma, horizon, advs, *tuning, trials, seed)
-    runs, sweep = experts(p["seq"], horizon, p["n"], p["pert"], p["b"], trials, seed)
 summary = res.summary().set_index("adversary")
+
+setting = f"σ = {sigma:g}, T = {horizon:,}, N = {n_cover:,}, η = {res.eta:.4f}, {trials} trials, seed {seed}"
+ui.chart(
+    figures.regret_figure(res, log_log=log_log, shapes=p["shapes"]),
+    key="regret",
+    caption=f"Regret against all thresholds (exact, by sorting), mean and 10–90% band ({setting}; "
+    "points: the adversary's coins; target and label flips: nature's). "
+    + " ".join(f"{ADV[a]}: {summary.loc[a, 'regret_class']:,.1f}." for a in advs)
+    + (f" {reduced}" if reduced else ""),
+    data=res.to_frame(),
+)
 items = {
-    f"regret · {SHORT[a]}": (
+    figures.SHORT[a]: (
         f"{summary.loc[a, 'regret_class']:,.1f}",
         f"{ADV[a]}: regret at T against all thresholds, mean of {trials} trials",
     )
     for a in advs
 }
 items["MW bound"] = (f"{bounds.mw_regret_bound(horizon, n_cover):,.1f}", f"N = {n_cover:,}")
-items["FTL regret"] = (f"{runs[1].regret[..., -1].mean():,.1f}", f"at T, {p['seq']} costs")
 ui.metrics(items)
 if "worst_case" in advs and len(advs) > 1:
     other = next(a for a in advs if a != "worst_case")
     worst, smooth = summary.loc["worst_case", "regret_class"], summary.loc[other, "regret_class"]
     st.markdown(
         f"At T = {horizon:,} the worst case holds regret at {worst / horizon:.2f}·T, while the "
-        f"{ADV[other]} adversary gets {smooth / np.sqrt(horizon):.2f}·√T: try a larger T or σ."
+        f"{ADV[other]} adversary gets {smooth / np.sqrt(horizon):.2f}·√T."
     )
 
-setting = f"σ = {sigma:g}, T = {horizon:,}, N = {n_cover:,}, η = {res.eta:.4f}, {trials} trials, seed {seed}"
-frame = res.to_frame()
-ui.chart(
-    figures.regret_figure(res, log_log=log_log),
-    key="regret",
-    caption=f"Regret against all thresholds (exact, by sorting), mean and 10–90% band ({setting}; "
-    "points: the adversary's coins; target and label flips: nature's). "
-    + " ".join(f"{ADV[a]}: {summary.loc[a, 'regret_class']:,.1f}." for a in advs),
-    data=frame,
-)
-ui.chart(
-    figures.decomposition_figure(res),
-    key="decomposition",
-    caption="At T: regret against the cover plus the class–cover gap; the bar never passes the mark "
-    "(cover regret + most points in one cell), on every run.",
-    data=res.summary(),
-)
-st.subheader(f"Hedge's weights over the cover: {ADV[res.adversaries[res.snapshot_row]]}, trial 1")
-ui.chart(
-    figures.weights_player_figure(res),
-    key="weights_player",
-    caption="Opens on the last round; ▶ replays from round 0, or drag: the learner's weight density over thresholds (log scale) after each recorded "
-    f"round; dashed: the target b* = {res.targets[res.snapshot_row]:.3f}.",
-    data=res.weights_frame(),
-)
-ui.chart(
-    figures.weights_heatmap_figure(res),
-    key="weights_heatmap",
-    caption="The same weights as a heatmap over rounds.",
-    data=res.weights_frame(),
-)
-
-st.subheader("Multiplicative Weights vs Follow the Leader, and perturbed leaders")
-ui.chart(
-    figures.experts_figure(runs, log_log=log_log),
-    key="experts",
-    caption=f"{p['seq']} costs, k = {p['n']}, T = {horizon:,}; perturbed leader: {p['pert'].capitalize()}(b = {p['b']:g}), "
-    f"the learner's coins. FTL regret at T: {runs[1].regret[..., -1].mean():,.1f}.",
-    data=online.learners_frame(runs),
-)
-ui.chart(
-    figures.ftpl_figure(sweep),
-    key="ftpl",
-    caption=f"Average regret of Follow the Perturbed Leader against b (fresh Z each round, the same "
-    f"standard draws scaled by b), {trials} trials; Theorem 13's bound with ε = 1/b where b > 1.",
-    data=sweep.to_frame(),
-)
-curve = max_abs(p["pert"], p["b"], seed)
-at_k = online.expected_max_abs(p["n"], scale=p["b"], noise=p["pert"])
-exact = (
-    "dashed: b·H_k, exact"
-    if p["pert"] == "laplace"
-    else "dashed: b·E max|Gᵢ| (exact, by quadrature); grey: b(ln k + γ), the mean of the largest Gᵢ "
-    "itself, a different quantity below it (by 0.44b at k = 1, under 1% from k = 10)"
-)
-ui.chart(
-    figures.max_abs_figure(curve, k_mark=p["n"]),
-    key="max_abs",
-    caption=f"E‖Z‖∞ for k i.i.d. {p['pert'].capitalize()} perturbations, b = {p['b']:g}: mean and 10–90% band of "
-    f"‖Z‖∞ over {curve.trials:,} draws (the learner's coins, seed {seed}); {exact}. It grows like "
-    f"b·ln k; at k = {p['n']} it is {at_k:,.2f}, the E‖Z‖∞ in Theorem 13 above (Neel, Roth & Wu, "
-    "Follow the Private Leader).",
-    data=curve.to_frame(),
-)
-
-st.subheader("2-D halfspaces (Corollary 3.8)")
-noise_2d = p["noise"] if p["labels"] == "noisy" else 0.0
-with ui.computing("Running Hedge over halfspaces…"):
-    half = halfspaces(sigma, p["T2"], noise_2d, seed)
-row = int(np.flatnonzero(half.adversaries == "smoothed_adaptive")[0])
-half_sum = half.summary().set_index("adversary")
-adaptive = half_sum.loc["smoothed_adaptive"]
-ui.metrics(
-    {
-        "best halfspace": (
-            f"{adaptive['best_class']:,.1f}",
-            "exact: every line through two points",
-        ),
-        "best in cover": (f"{adaptive['best_cover']:,.1f}", f"of {half.offsets.size:,} halfspaces"),
-        "target": (f"{adaptive['target_mistakes']:,.1f}", "b*'s mistakes: the label flips"),
-        "2-D regret": (f"{adaptive['regret_class']:,.1f}", "against all halfspaces, at T"),
-    }
-)
-st.caption(
-    f"Adaptive σ-smooth adversary, T = {p['T2']}, label flips {noise_2d:g}, mean of 2 trials: mistakes "
-    "of the best halfspace in hindsight, of the best in the cover, of the target; the learner's regret."
-)
-ui.chart(
-    figures.halfspace_figure(half, row=row),
-    key="halfspaces",
-    caption=f"Adaptive σ-smooth adversary (square window of area σ = {sigma:g}), T = {p['T2']}: points, the "
-    f"target and the learner's 12 heaviest of {half.offsets.size:,} cover halfspaces.",
-    data=half.to_frame(),
-)
-ui.chart(
-    figures.halfspace_regret_figure(half, log_log=log_log),
-    key="halfspace_regret",
-    caption="Regret against the cover, mean and 10–90% band over 2 trials; diamonds at T: against every "
-    "halfspace (exact). "
-    + " ".join(
-        f"{ADV[a]}: {r['regret_cover']:,.1f} vs the cover, {r['regret_class']:,.1f} vs all."
-        for a, r in half_sum.iterrows()
-    ),
-    data=half.summary(),
-)
-
-cards = {
-    "mw_regret_bound": "the dashed MW curve bounds the cover regret on every run.",
-    "smoothed_hedge_envelope": "the long-dashed curve caps the smoothed means.",
-    "thm33_envelope": "the dotted shape, constant 2.",
-    "ftpl_regret_bound": "compare with the FTPL curve for b > 1.",
-    "ftl_alternating_regret": "FTL's curve on alternating costs lies on it.",
-    "thm31_envelope": "the grey dotted shape, constant 2, for the non-adaptive adversaries.",
-}
-if p["pert"] == "laplace":
-    cards["laplace_expected_max_abs"] = "the dashed curve of E‖Z‖∞ against k."
-else:
-    cards["gumbel_expected_max_abs"] = "the dashed curve of E‖Z‖∞ against k."
-    cards["gumbel_expected_max"] = "the grey curve, below E‖Z‖∞."
-for column, (key, comparison) in zip(st.columns(2) * 4, cards.items(), strict=False):
-    with column:
-        ui.theory_card(bounds.BOUNDS[key], comparison)
+views = ui.tabs(PAGE, BY_KEY["view"])
+with views["split"]:
+    if views["split"].open:
+        ui.chart(
+            figures.decomposition_figure(res),
+            key="decomposition",
+            caption="At T: regret against the cover plus the class–cover gap; the bar never passes "
+            "the mark (cover regret + most points in one cell), on every run.",
+            data=res.summary(),
+        )
+with views["weights"]:
+    if views["weights"].open:
+        who = ADV[res.adversaries[res.snapshot_row]]
+        ui.chart(
+            figures.weights_player_figure(res),
+            key="weights_player",
+            caption=f"{who}, trial 1. Opens on the last round; ▶ replays from round 0, or drag: the "
+            "learner's weight density over thresholds (log scale) after each recorded round; "
+            f"dashed: the target b* = {res.targets[res.snapshot_row]:.3f}.",
+            data=res.weights_frame(),
+        )
+        ui.chart(
+            figures.weights_heatmap_figure(res),
+            key="weights_heatmap",
+            caption="The same weights as a heatmap over rounds.",
+            data=res.weights_frame(),
+        )
+with views["experts"]:
+    if views["experts"].open:
+        with ui.computing("Running MW, FTL and FTPL…"):
+            runs, sweep = experts(p["seq"], horizon, p["n"], p["pert"], p["b"], trials, seed)
+            curve = max_abs(p["pert"], p["b"], seed)
+        ftl = runs[1].regret[..., -1].mean()
+        ui.chart(
+            figures.experts_figure(runs, log_log=log_log),
+            key="experts",
+            caption=f"{SEQS[p['seq']]} costs, k = {p['n']}, T = {horizon:,}; perturbed leader: "
+            f"{p['pert'].capitalize()}(b = {p['b']:g}), the learner's coins. FTL regret at T: "
+            f"{ftl:,.1f}.",
+            data=online.learners_frame(runs),
+        )
+        ui.chart(
+            figures.ftpl_figure(sweep),
+            key="ftpl",
+            caption="Average regret of Follow the Perturbed Leader against b (fresh Z each round, the "
+            f"same standard draws scaled by b), {trials} trials; the FTPL bound of Neel, Roth & Wu "
+            "(Follow the Private Leader) with ε = 1/b where b > 1.",
+            data=sweep.to_frame(),
+        )
+        at_k = online.expected_max_abs(p["n"], scale=p["b"], noise=p["pert"])
+        exact = (
+            "dashed: b·H_k, exact"
+            if p["pert"] == "laplace"
+            else "dashed: b·E max|Gᵢ| (exact, by quadrature); grey: b(ln k + γ), the mean of the "
+            "largest Gᵢ itself, a different quantity below it (by 0.44b at k = 1, under 1% from k = 10)"
+        )
+        ui.chart(
+            figures.max_abs_figure(curve, k_mark=p["n"]),
+            key="max_abs",
+            caption=f"E‖Z‖∞ for k i.i.d. {p['pert'].capitalize()} perturbations, b = {p['b']:g}: mean "
+            f"and 10–90% band of ‖Z‖∞ over {curve.trials:,} draws (the learner's coins, seed {seed}); "
+            f"{exact}. It grows like b·ln k; at k = {p['n']} it is {at_k:,.2f}, the E‖Z‖∞ in the "
+            "FTPL bound above.",
+            data=curve.to_frame(),
+        )
+with views["halfspaces"]:
+    if views["halfspaces"].open:
+        noise_2d = p["noise"] if p["labels"] == "noisy" else 0.0
+        with ui.computing("Running Hedge over halfspaces…"):
+            half = halfspaces(sigma, p["T2"], noise_2d, seed)
+        row = int(np.flatnonzero(half.adversaries == "smoothed_adaptive")[0])
+        half_sum = half.summary().set_index("adversary")
+        adaptive = half_sum.loc["smoothed_adaptive"]
+        ui.chart(
+            figures.halfspace_figure(half, row=row),
+            key="halfspaces",
+            caption=f"Adaptive σ-smooth adversary (square window of area σ = {sigma:g}), T = "
+            f"{p['T2']}: points, the target and the learner's 12 heaviest of {half.offsets.size:,} "
+            "cover halfspaces.",
+            data=half.to_frame(),
+        )
+        ui.metrics(
+            {
+                "best halfspace": (
+                    ui.count(adaptive["best_class"]),
+                    "mistakes of the best halfspace in hindsight, exact: every line through two "
+                    "points; adaptive σ-smooth adversary, mean of 2 trials",
+                ),
+                "best in cover": (
+                    ui.count(adaptive["best_cover"]),
+                    f"mistakes of the best of {half.offsets.size:,} cover halfspaces",
+                ),
+                "target": (ui.count(adaptive["target_mistakes"]), "b*'s mistakes: the label flips"),
+                "regret": (f"{adaptive['regret_class']:,.1f}", "against all halfspaces, at T"),
+            }
+        )
+        ui.chart(
+            figures.halfspace_regret_figure(half, log_log=log_log),
+            key="halfspace_regret",
+            caption="Regret against the cover, mean and 10–90% band over 2 trials; diamonds at T: "
+            "against every halfspace (exact). "
+            + " ".join(
+                f"{ADV[a]}: {r['regret_cover']:,.1f} vs the cover, {r['regret_class']:,.1f} vs all."
+                for a, r in half_sum.iterrows()
+            ),
+            data=half.summary(),
+        )
+with views["theory"]:
+    if views["theory"].open:
+        cards = {
+            "mw_regret_bound": "the dashed MW curve bounds the cover regret on every run.",
+            "smoothed_hedge_envelope": "the long-dashed curve caps the smoothed means.",
+            "thm33_envelope": "the dotted shape, constant 2 (drawn with “O(·) shapes” on).",
+            "ftpl_regret_bound": "compare with the FTPL curve for b > 1.",
+            "ftl_alternating_regret": "FTL's curve on alternating costs lies on it.",
+            "thm31_envelope": "the grey dotted shape, constant 2, for the non-adaptive adversaries "
+            "(drawn with “O(·) shapes” on).",
+            "laplace_expected_max_abs": "the dashed curve of E‖Z‖∞ against k (Laplace).",
+            "gumbel_expected_max_abs": "the dashed curve of E‖Z‖∞ against k (Gumbel).",
+            "gumbel_expected_max": "the grey curve, below E‖Z‖∞ (Gumbel).",
+        }
+        for key, comparison in cards.items():
+            ui.theory_card(bounds.BOUNDS[key], comparison)
 ui.reproduce(
     f"""from smoothviz import online
 
@@ -242,6 +256,6 @@ costs = online.make_costs({p["seq"]!r}, {horizon!r}, {p["n"]!r}, trials={trials!
 ftl_regret = online.follow_the_leader(costs).regret[..., -1].mean()
 print(ftl_regret)
 curve = online.max_abs_curve(200, noise={p["pert"]!r}, scale={p["b"]!r}, trials=1000, rng={seed!r})
-half = online.hedge_halfspaces({sigma!r}, {p["T2"]!r}, noise={noise_2d!r}, trials=2, rng={seed!r})
+half = online.hedge_halfspaces({sigma!r}, {p["T2"]!r}, noise={p["noise"] if p["labels"] == "noisy" else 0.0!r}, trials=2, rng={seed!r})
 print(half.summary())"""
 )

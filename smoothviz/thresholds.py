@@ -38,20 +38,27 @@ import pandas as pd
 ADVERSARIES: dict[str, str] = {
     "worst_case": "worst case",
     "smoothed_adaptive": "σ-smoothed adaptive window",
-    "smoothed_perturbed": "σ-perturbed worst case",
+    "smoothed_perturbed": "σ-perturbed worst case (the same process as the adaptive window)",
+    "smoothed_nonadaptive": "σ-smoothed non-adaptive (fixed window, fixed target)",
 }
-#: short names for metric labels.
+#: The adversaries a page shows by default: three different processes (the perturbed worst case
+#: attains the same hit probability as the adaptive window, so its curve would hide under it).
+DEFAULT_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive")
+#: short names for legends and metric labels.
 SHORT_NAMES: dict[str, str] = {
     "worst_case": "worst case",
-    "smoothed_adaptive": "σ-window",
-    "smoothed_perturbed": "σ-perturbed",
+    "smoothed_adaptive": "σ adaptive",
+    "smoothed_nonadaptive": "σ non-adaptive",
+    "smoothed_perturbed": "σ perturbed",
 }
 #: whose coins drive each adversary (shown on the page).
 COINS: dict[str, str] = {
     "worst_case": "none (deterministic)",
     "smoothed_adaptive": "the adversary's",
+    "smoothed_nonadaptive": "the adversary's",
     "smoothed_perturbed": "nature's",
 }
+SMOOTHED = ("smoothed_adaptive", "smoothed_nonadaptive", "smoothed_perturbed")
 SIGMA_RANGE = (1e-6, 0.5)
 MAX_HORIZON = 10**6
 MAX_TRIALS = 10_000
@@ -92,6 +99,10 @@ class ThresholdRun:
         log2_width: ``(trials, K + 1)`` log₂ of the version-space width after k mistakes (exact for the
             worst case, where it is −k).
         mistakes: ``(trials,)`` total mistakes in T rounds.
+        mistake_mask: ``(trials, K)`` for the non-adaptive adversary, whose points also shrink the
+            version space when the learner is right: which of the events in ``mistake_rounds`` (then
+            every version-space update) were mistakes. ``None`` when every update is a mistake.
+        targets: ``(trials,)`` the non-adaptive adversary's fixed target b* (its window's centre).
     """
 
     adversary: str
@@ -102,6 +113,8 @@ class ThresholdRun:
     lo: np.ndarray
     log2_width: np.ndarray
     mistakes: np.ndarray
+    mistake_mask: np.ndarray | None = None
+    targets: np.ndarray | None = None
 
     @property
     def trials(self) -> int:
@@ -111,16 +124,25 @@ class ThresholdRun:
     def mistakes_by(self, rounds: np.ndarray) -> np.ndarray:
         """Cumulative mistakes after each of ``rounds`` (1-based), shape ``(trials, len(rounds))``."""
         rounds = np.asarray(rounds)
-        events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
         if self.adversary == "worst_case":
             return np.broadcast_to(
                 np.minimum(rounds, self.horizon), (self.trials, rounds.size)
             ).copy()
+        events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
+        if self.mistake_mask is not None:
+            events = np.where(self.mistake_mask, events, self.horizon + 1)
         return (events[:, :, None] <= rounds[None, None, :]).sum(axis=1)
+
+    def updates_by(self, rounds: np.ndarray) -> np.ndarray:
+        """Version-space updates after each of ``rounds`` (the mistakes, unless ``mistake_mask``)."""
+        if self.mistake_mask is None:
+            return self.mistakes_by(rounds)
+        events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
+        return (events[:, :, None] <= np.asarray(rounds)[None, None, :]).sum(axis=1)
 
     def log2_width_after(self, rounds: np.ndarray) -> np.ndarray:
         """log₂ of the version-space width after each of ``rounds``, shape ``(trials, len(rounds))``."""
-        counts = self.mistakes_by(rounds)
+        counts = self.updates_by(rounds)
         return np.take_along_axis(self.log2_width, counts, axis=1)
 
     def first_round_below(self, sigma: float) -> np.ndarray:
@@ -262,12 +284,76 @@ def smoothed_run(
     )
 
 
+def nonadaptive_run(
+    *,
+    sigma: float,
+    horizon: int,
+    trials: int,
+    rng: np.random.Generator | int | None = None,
+) -> ThresholdRun:
+    """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
+
+    The adversary commits before round 1: a target b* uniform on [σ/2, 1 − σ/2] and the window
+    [b* − σ/2, b* + σ/2]. Every point is drawn uniformly from the window (density exactly 1/σ) and
+    labelled by b*, whatever the learner does. A point inside the version space now shrinks it even when
+    the learner is right, and it is a mistake only if it falls between the learner's midpoint and b*, so
+    this adversary forces far fewer mistakes than the adaptive window, which re-aims every round and
+    labels against the learner. Simulated update by update, like :func:`smoothed_run`.
+    """
+    _check(sigma, horizon, trials)
+    rng = np.random.default_rng(rng)
+    target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
+    left, right = target - sigma / 2.0, target + sigma / 2.0
+    lo, hi = np.zeros(trials), np.ones(trials)
+    t = np.zeros(trials, dtype=np.int64)
+    active = np.ones(trials, dtype=bool)
+    rounds_k, points_k, mask_k, lo_k, width_k = [], [], [], [lo.copy()], [np.zeros(trials)]
+    while active.any():
+        a, b = np.maximum(lo, left), np.minimum(hi, right)
+        p_hit = np.clip((b - a) / sigma, np.finfo(float).tiny, 1.0)
+        gap = rng.geometric(p_hit)  # rounds until a point lands in the version space
+        x = a + rng.random(trials) * (b - a)
+        t_next = t + gap
+        hit = active & (t_next <= horizon) & (b > a)
+        mid = (lo + hi) / 2.0
+        above = x >= target  # true label 1: b* ≤ x, so the version space keeps [lo, x)
+        mistake = hit & ((x >= mid) != above)
+        hi = np.where(hit & above, x, hi)
+        lo = np.where(hit & ~above, x, lo)
+        rounds_k.append(np.where(hit, t_next, 0))
+        points_k.append(np.where(hit, x, np.nan))
+        mask_k.append(mistake)
+        lo_k.append(lo.copy())
+        width_k.append(np.log2(hi - lo))
+        t = np.where(hit, t_next, t)
+        active = hit
+    k = len(rounds_k) - 1  # the last pass hit nothing
+    rounds = np.stack(rounds_k, axis=1)[:, :k] if k else np.zeros((trials, 0), dtype=np.int64)
+    mask = np.stack(mask_k, axis=1)[:, :k] if k else np.zeros((trials, 0), dtype=bool)
+    return ThresholdRun(
+        adversary="smoothed_nonadaptive",
+        sigma=float(sigma),
+        horizon=int(horizon),
+        mistake_rounds=rounds.astype(np.int64),
+        points=np.stack(points_k, axis=1)[:, :k],
+        lo=np.stack(lo_k, axis=1)[:, : k + 1],
+        log2_width=np.stack(width_k, axis=1)[:, : k + 1],
+        mistakes=mask.sum(axis=1),
+        mistake_mask=mask,
+        targets=target,
+    )
+
+
 def run_adversary(
     adversary: str, *, sigma: float, horizon: int, trials: int, seed: int
 ) -> ThresholdRun:
     """Run one adversary with its own stream of the page seed (see :func:`adversary_rng`)."""
     if adversary == "worst_case":
         return worst_case_run(horizon)
+    if adversary == "smoothed_nonadaptive":
+        return nonadaptive_run(
+            sigma=sigma, horizon=horizon, trials=trials, rng=adversary_rng(seed, adversary)
+        )
     return smoothed_run(
         adversary, sigma=sigma, horizon=horizon, trials=trials, rng=adversary_rng(seed, adversary)
     )
@@ -425,18 +511,23 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     if not 1 <= t <= run.horizon:
         raise ValueError(f"`t` must be in [1, {run.horizon}], got {t}")
     rounds = run.mistake_rounds[trial]
-    k = int(((rounds > 0) & (rounds < t)).sum())  # mistakes before round t
+    k = int(((rounds > 0) & (rounds < t)).sum())  # version-space updates before round t
     lo = float(run.lo[trial, k])
     log2_w = float(run.log2_width[trial, k])
     width = 2.0**log2_w
     threshold = lo + width / 2.0
-    is_mistake = k < rounds.size and rounds[k] == t
+    is_update = k < rounds.size and rounds[k] == t
+    mask = run.mistake_mask[trial] if run.mistake_mask is not None else np.ones(rounds.size, bool)
+    is_mistake = bool(is_update and mask[k])
     if run.adversary == "worst_case":
         return RoundSnapshot(t, lo, log2_w, threshold, (), threshold, 0.5, True, t)
     sigma = run.sigma
-    centre = float(_window(run.adversary, np.array([lo]), np.array([lo + width]), sigma)[0])
+    if run.targets is not None:  # the non-adaptive window never moves
+        centre = float(run.targets[trial])
+    else:
+        centre = float(_window(run.adversary, np.array([lo]), np.array([lo + width]), sigma)[0])
     left, right = centre - sigma / 2.0, centre + sigma / 2.0
-    if is_mistake:
+    if is_update:
         x = float(run.points[trial, k])
     else:
         a, b = max(lo, left), min(lo + width, right)
@@ -459,8 +550,8 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
         window=window,
         point=x,
         point_relative=(x - lo) / width,
-        mistake=bool(is_mistake),
-        mistakes_so_far=k + int(is_mistake),
+        mistake=is_mistake,
+        mistakes_so_far=int(mask[:k].sum()) + int(is_mistake),
     )
 
 

@@ -106,7 +106,7 @@ def brackets_figure(
             line={"color": COLORS["truth"], "width": 2.5},
             fill="tozeroy",
             fillcolor=hex_to_rgba(COLORS["reference"], 0.25),
-            name=f"density of μ = {bracketing.measure.label}",
+            name="density of μ",
         ),
         row=1,
         col=1,
@@ -119,7 +119,7 @@ def brackets_figure(
             y=[v for _ in grid for v in (0.0, top, None)],
             mode="lines",
             line={"color": GAP_COLOR, "width": 1},
-            name="quantile grid μ⁻¹(i/N)",
+            name="grid μ⁻¹(i/N)",
         ),
         row=1,
         col=1,
@@ -132,23 +132,19 @@ def brackets_figure(
                 y=np.zeros(centres.size),
                 mode="markers",
                 marker={"symbol": "triangle-up", "size": 12, "color": COLORS["ftpl"]},
-                name=f"ε-cover centres ({cover.size})",
+                name=f"cover ({cover.size})",
             ),
             row=1,
             col=1,
         )
 
     fig.add_trace(
-        _rect_trace(
-            bs.upper, rows, name="f_u = 1 only (gap, μ-mass ≤ ε)", fill=hex_to_rgba(GAP_COLOR, 0.55)
-        ),
+        _rect_trace(bs.upper, rows, name="gap: only f_u = 1", fill=hex_to_rgba(GAP_COLOR, 0.55)),
         row=2,
         col=1,
     )
     fig.add_trace(
-        _rect_trace(
-            bs.lower, rows, name="f_ℓ = 1 (every member is 1)", fill=hex_to_rgba(LOWER_COLOR, 0.75)
-        ),
+        _rect_trace(bs.lower, rows, name="f_ℓ = 1", fill=hex_to_rgba(LOWER_COLOR, 0.75)),
         row=2,
         col=1,
     )
@@ -159,7 +155,7 @@ def brackets_figure(
             _rect_trace(
                 bs.upper[sel],
                 r,
-                name=f"bracket #{hyp_index} holding h",
+                name=f"h's bracket #{hyp_index}",
                 fill=hex_to_rgba(HIGHLIGHT_COLOR, 0.35),
                 line=HIGHLIGHT_COLOR,
             ),
@@ -176,13 +172,13 @@ def brackets_figure(
                 fill="toself",
                 fillcolor=COLORS["truth"],
                 line={"color": COLORS["truth"], "width": 1},
-                name="h(x) = 1",
+                name="h = 1",
             ),
             row=2,
             col=1,
         )
     shown = "all" if index.size >= bracketing.size else f"{index.size} of {bracketing.size:,}"
-    apply_style(fig, height=620)
+    apply_style(fig, height=560)
     fig.update_yaxes(title_text="density", row=1, col=1)
     fig.update_yaxes(title_text=f"bracket ({shown})", showticklabels=False, row=2, col=1)
     fig.update_xaxes(title_text="x", range=[0, 1], row=2, col=1)
@@ -328,7 +324,7 @@ def uniform_convergence_histogram_figure(
     if play:
         frames = [
             {
-                "name": str(int(t)),
+                "name": f"{int(t):,}",
                 "data": [
                     {"type": "bar", "x": centres.tolist(), "y": fractions(a).tolist()},
                     {"type": "bar", "x": centres.tolist(), "y": fractions(n).tolist()},
@@ -344,7 +340,7 @@ def uniform_convergence_histogram_figure(
         add_player(fig, frames, label_prefix="t = ")
         fig.layout.sliders[0].active = len(frames) - 1
         # below the x-axis title rather than on top of it
-        fig.layout.updatemenus[0].y = -0.3
+        fig.layout.updatemenus[0].y = -0.27
         fig.layout.sliders[0].y = -0.27
         fig.update_layout(margin={"b": 190}, height=540)
     return fig

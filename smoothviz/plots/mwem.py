@@ -29,6 +29,8 @@ _BOUND_NAME = {
     "smooth": "Thm 4.2 bound",
     "projected": "Thm 4.3 (App. F) bound",
 }
+#: Legend names of the variants on the hero chart: one legend row at 1024 px.
+SHORT = {"mwem": "MWEM", "notes": "MWEM (notes)", "smooth": "Smooth MWEM", "projected": "Projected"}
 
 
 def _bound_traces(
@@ -51,7 +53,7 @@ def _bound_traces(
         traces = []
     if vac.any():
         capped = theory_trace(
-            x, bad, name="theorem bound ≥ 1: vacuous (drawn at 1.05)", kind="envelope"
+            x, bad, name="bound ≥ 1: vacuous (at 1.05)", kind="envelope", on_plot=False
         )
         capped.update(legendgroup="vacuous", showlegend=vacuous_legend)
         traces.append(capped)
@@ -70,7 +72,7 @@ def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = 
     """Max error over Q of each variant's output after t rounds (mean, 10–90% band) with its theorem curve."""
     fig = go.Figure()
     for r in results:
-        fig.add_traces(_band(r, r.error_by_round, r.label))
+        fig.add_traces(_band(r, r.error_by_round, SHORT.get(r.variant, r.label)))
     if show_bounds:
         first_vacuous = True
         for r in results:
@@ -81,16 +83,15 @@ def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = 
                     _bound_traces(
                         t,
                         y,
-                        f"{_BOUND_NAME[r.variant]} (run of t rounds)",
+                        _BOUND_NAME[r.variant].removesuffix(" bound").replace(" (App. F)", ""),
                         color=_COLOR[r.variant],
                         vacuous_legend=first_vacuous,
                     )
                 )
                 first_vacuous &= not bounds.is_vacuous(y).any()
     fig.add_hline(y=1.0, line={"color": COLORS["reference"], "width": 1})
-    return apply_style(
-        fig, title="Max error over the query class", x_title="round t", y_title="max error over Q"
-    )
+    fig = apply_style(fig, x_title="round t", y_title="max error over Q", height=430)
+    return fig.update_xaxes(rangemode="tozero")
 
 
 def _sweep_figure(

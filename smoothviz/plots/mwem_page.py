@@ -1,7 +1,7 @@
 """The MWEM page's figures that :mod:`smoothviz.plots.mwem` does not draw: smoothness and off-cover probes.
 
 Pure: a :class:`smoothviz.mwem_experiments.DensityScan` in, a ``go.Figure`` out, styled by
-:mod:`smoothviz.plots.style`. The σ-smooth cap y = 1/σ is an exact constraint (papers/000, App. F), drawn
+:mod:`smoothviz.plots.style`. The σ-smooth cap y = 1/σ is an exact constraint (Haghtalab, Roughgarden & Shetty 2020, App. F), drawn
 as an exact theory line; the data's own max D_B·N is a dotted reference.
 """
 

@@ -35,13 +35,24 @@ NAMES = {
     "smoothed_nonadaptive": "non-adaptive σ-smooth",
     "iid": "i.i.d. uniform",
 }
+#: Legend and metric names, short enough for one legend row on a projector.
+SHORT = {
+    "worst_case": "worst case",
+    "smoothed_adaptive": "σ adaptive",
+    "smoothed_nonadaptive": "σ non-adaptive",
+    "iid": "i.i.d.",
+}
 
 
-def regret_figure(result: HedgeThresholdsResult, *, log_log: bool = False) -> go.Figure:
+def regret_figure(
+    result: HedgeThresholdsResult, *, log_log: bool = False, shapes: bool = False
+) -> go.Figure:
     """Regret against all thresholds vs t per adversary (mean, 10–90% band) with the theory curves.
 
     Linear axes by default: the worst case's regret is a straight line (slope ≥ 1/2), a σ-smooth
-    adversary's bends over like √t. ``log_log=True`` shows the same curves as slopes.
+    adversary's bends over like √t. ``log_log=True`` shows the same curves as slopes. The bounds
+    (exact and in expectation) are always drawn; ``shapes=True`` adds the O(·) shapes of Theorems 3.1
+    and 3.3 with their chosen constants.
     """
     t = result.checkpoints.astype(float)
     fig = go.Figure()
@@ -53,48 +64,48 @@ def regret_figure(result: HedgeThresholdsResult, *, log_log: bool = False) -> go
                 reg.mean(axis=0),
                 np.quantile(reg, 0.1, axis=0),
                 np.quantile(reg, 0.9, axis=0),
-                name=NAMES[adv],
+                name=SHORT[adv],
                 color=COLORS[adv],
             )
         )
     n = result.n_experts
     if "worst_case" in result.adversaries:
-        fig.add_trace(
-            theory_trace(t, t / 2, name="worst case ≥ t/2 (exact)", color=COLORS["worst_case"])
-        )
+        fig.add_trace(theory_trace(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
     fig.add_trace(
         theory_trace(
             t,
             bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
-            name=f"MW on the cover: ηt + ln N/η (exact, N = {n:,})",
+            name=f"MW bound ηt + ln N/η (N = {n:,})",
         )
     )
     fig.add_trace(
         theory_trace(
             t,
             bounds.smoothed_hedge_envelope(t, n),
-            name="E[regret] ≤ 2√(t ln N) + 2√t + √(√t ln N) (σ-smooth)",
+            name="σ-smooth E[regret] bound",
             kind="expectation",
         )
     )
-    if "smoothed_nonadaptive" in result.adversaries or "iid" in result.adversaries:
+    nonadaptive = "smoothed_nonadaptive" in result.adversaries or "iid" in result.adversaries
+    if shapes and nonadaptive:
         fig.add_trace(
             theory_trace(
                 t,
                 bounds.thm31_envelope(t, result.sigma),
-                name="Thm 3.1 shape 2√(t ln(t/σ)) (non-adaptive)",
+                name="Thm 3.1 shape (non-adaptive)",
                 kind="envelope",
                 color=COLORS["reference"],
             )
         )
-    fig.add_trace(
-        theory_trace(
-            t,
-            bounds.thm33_envelope(t, result.sigma),
-            name="Thm 3.3 shape 2√(t ln⌈4√t/σ⌉)",
-            kind="envelope",
+    if shapes:
+        fig.add_trace(
+            theory_trace(
+                t,
+                bounds.thm33_envelope(t, result.sigma),
+                name="Thm 3.3 shape",
+                kind="envelope",
+            )
         )
-    )
     apply_style(
         fig,
         x_title="round t",

@@ -43,6 +43,8 @@ TITLE_SIZE = 22
 FONT_FAMILY = "Source Sans Pro, Arial, sans-serif"
 MAX_POINTS_PER_TRACE = 2000
 LEGEND_ROW_PX = 26
+#: Where along the x-range the on-plot names of theory lines sit (1st, 2nd, 3rd line, then again).
+LABEL_STOPS = (0.98, 0.72, 0.46)
 #: Width assumed when wrapping a bottom legend: a figure in one of two columns on a laptop.
 LEGEND_WIDTH_PX = 520
 
@@ -123,7 +125,29 @@ def apply_style(
         gridcolor="#e5e5e5",
         ticks="outside",
     )
+    for axis, is_log in (("x", log_x), ("y", log_y)):
+        if is_log and _decades(fig, axis) >= 2:
+            # one label per power of ten: "2 5 2 5" labels between them run together at 1024 px
+            (fig.update_xaxes if axis == "x" else fig.update_yaxes)(dtick=1)
+    _label_lines_on_plot(fig, log_x=log_x, log_y=log_y)
     return fig
+
+
+def _decades(fig: go.Figure, axis: str) -> float:
+    """How many powers of ten the positive data on one axis spans (0 when there is none)."""
+    low, high = np.inf, -np.inf
+    for trace in fig.data:
+        values = getattr(trace, axis, None)
+        if values is None or trace.type not in ("scatter", "bar"):
+            continue
+        try:
+            v = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            continue
+        v = v[np.isfinite(v) & (v > 0)]
+        if v.size:
+            low, high = min(low, v.min()), max(high, v.max())
+    return float(np.log10(high / low)) if np.isfinite(low) and high > low else 0.0
 
 
 def downsample_index(
@@ -197,6 +221,7 @@ def theory_trace(
     name: str,
     kind: str = "exact",
     color: str | None = None,
+    on_plot: bool = True,
 ) -> go.Scatter:
     """A theory curve: dashed black for exact / high-probability bounds, dotted grey for envelopes.
 
@@ -207,6 +232,8 @@ def theory_trace(
         kind: ``"exact"``, ``"expectation"``, ``"high-probability"`` or ``"envelope"`` (O(·) with a
             chosen constant, or derived); the dash style tells them apart.
         color: override the default colour.
+        on_plot: write ``name`` on the plot beside the line instead of in the legend (placed by
+            :func:`apply_style`), so legends keep to the data and stay short on a projector.
     """
     dash = {
         "exact": "dash",
@@ -221,7 +248,50 @@ def theory_trace(
         mode="lines",
         line={"color": color or default, "width": 2.5, "dash": dash},
         name=name,
+        showlegend=not on_plot,
+        meta={"label_on_plot": on_plot},
     )
+
+
+def _label_position(values: np.ndarray, log: bool) -> np.ndarray:
+    """Coordinates as plotly annotations take them (log₁₀ of the value on a log axis)."""
+    values = np.asarray(values, dtype=float)
+    return np.log10(values) if log else values
+
+
+def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
+    """Write the name of every ``label_on_plot`` trace beside its line, near its right end.
+
+    Theory lines carry their names on the plot instead of in the legend, so the legend keeps to the data
+    (at most two rows on a projector) and the reader sees which dashed line is which where it is drawn.
+    """
+    placed = 0
+    for trace in fig.data:
+        meta = trace.meta if isinstance(trace.meta, dict) else {}
+        if not meta.get("label_on_plot") or trace.x is None or len(trace.x) == 0:
+            continue
+        x = np.asarray(trace.x, dtype=float)
+        y = np.asarray(trace.y, dtype=float)
+        keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log_x else True)
+        keep &= (y > 0) if log_y else True
+        if not keep.any():
+            continue
+        x, y = x[keep], y[keep]
+        px = _label_position(x, log_x)
+        # successive labels step left along their lines, so lines ending close together stay legible
+        target = px.min() + LABEL_STOPS[placed % len(LABEL_STOPS)] * (px.max() - px.min())
+        placed += 1
+        i = int(np.argmin(np.abs(px - target)))
+        fig.add_annotation(
+            x=float(px[i]),
+            y=float(_label_position(y[i : i + 1], log_y)[0]),
+            text=trace.name,
+            showarrow=False,
+            xanchor="right",
+            yanchor="bottom",
+            font={"size": FONT_SIZE - 3, "color": trace.line.color or COLORS["bound"]},
+            bgcolor="rgba(255,255,255,0.7)",
+        )
 
 
 def add_player(
@@ -260,12 +330,12 @@ def add_player(
                 "type": "buttons",
                 "direction": "left",
                 "x": 0.0,
-                "y": y - 0.04,
+                "y": y,
                 "xanchor": "left",
                 "yanchor": "top",
-                "pad": {"r": 10, "t": 10},
+                "pad": {"r": 10, "t": 42},
                 "showactive": False,
-                "font": {"size": FONT_SIZE - 2},
+                "font": {"size": FONT_SIZE - 4},
                 "buttons": [
                     {
                         "label": "▶ Play",
@@ -293,17 +363,20 @@ def add_player(
         sliders=[
             {
                 "active": start,
-                "x": 0.3,
+                "x": 0.0,
                 "y": y,
-                "len": 0.7,
+                "len": 1.0,
                 "xanchor": "left",
                 "yanchor": "top",
+                # the buttons sit left of the rail, inside this fixed pixel pad: never on its label
+                "pad": {"l": 175, "t": 30},
                 "currentvalue": {
                     "prefix": label_prefix,
                     "xanchor": "right",
-                    "font": {"size": FONT_SIZE},
+                    "font": {"size": FONT_SIZE - 2, "color": "#111111"},
                 },
-                "font": {"size": FONT_SIZE - 6},
+                # step names are for the current-value label; hundreds of tick labels only collide
+                "font": {"size": 10, "color": "rgba(0,0,0,0)"},
                 "steps": steps,
             }
         ],

@@ -16,6 +16,7 @@ from smoothviz.plots.style import (
 )
 from smoothviz.thresholds import (
     ADVERSARIES,
+    SHORT_NAMES,
     RoundSnapshot,
     ThresholdRun,
     ThresholdsExperiment,
@@ -36,24 +37,26 @@ def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
                 rows["mistakes_mean"].to_numpy(),
                 rows["mistakes_p10"].to_numpy(),
                 rows["mistakes_p90"].to_numpy(),
-                name=ADVERSARIES[name],
+                name=SHORT_NAMES[name],
                 color=COLORS[name],
             )
         )
-    fig.add_trace(
-        theory_trace(t, bounds.worst_case_mistakes(t), name="theory: worst case = t (exact)")
-    )
+    if "worst_case" not in experiment.runs:
+        fig.add_trace(
+            theory_trace(t, bounds.worst_case_mistakes(t), name="worst case: t", on_plot=True)
+        )
     if any(name != "worst_case" for name in experiment.runs):
         fig.add_trace(
             theory_trace(
                 t,
                 bounds.smoothed_mistakes_envelope(experiment.sigma, t),
-                name="derived envelope: log₂(1/σ) + log₂ t + 4",
-                kind="envelope",
+                name="log₂(1/σ) + log₂ t + 4",
+                kind="expectation",
+                on_plot=True,
             )
         )
     return apply_style(
-        fig, x_title="round t", y_title="cumulative mistakes", log_x=True, log_y=True
+        fig, x_title="round t", y_title="cumulative mistakes", log_x=True, log_y=True, height=430
     )
 
 
@@ -158,7 +161,7 @@ def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], Round
             "mode": "lines",
             "line": {"width": 0},
             "fillcolor": "rgba(230,159,0,0.35)",
-            "name": "adversary's window (density 1/σ)",
+            "name": "window (density 1/σ)",
             "hoverinfo": "skip",
         },
         {
@@ -169,7 +172,7 @@ def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], Round
             "mode": "lines",
             "line": {"width": 2, "color": "#333"},
             "fillcolor": "rgba(86,180,233,0.6)",
-            "name": "version space (labels undetermined)",
+            "name": "version space",
             "hoverinfo": "skip",
         },
         {
@@ -191,7 +194,7 @@ def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], Round
                 "color": point_color,
                 "line": {"width": 2, "color": "#000"},
             },
-            "name": "x_t: mistake" if snap.mistake else "x_t: no mistake",
+            "name": "xₜ: mistake" if snap.mistake else "xₜ: no mistake",
         },
     ]
     return traces, snap
@@ -199,9 +202,12 @@ def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], Round
 
 def _title(snap: RoundSnapshot) -> str:
     verdict = "mistake" if snap.mistake else "no mistake"
+    count = snap.mistakes_so_far
+    exponent = -snap.log2_width
+    width = "1" if exponent < 0.05 else f"2<sup>−{exponent:.1f}</sup>".replace(".0<", "<")
     return (
-        f"round {snap.round}: {verdict}; {snap.mistakes_so_far} mistakes so far; "
-        f"width = 2^{snap.log2_width:.1f}"
+        f"round {snap.round:,}: {verdict}; {count:,} mistake{'s' if count != 1 else ''} so far; "
+        f"width {width}"
     )
 
 
@@ -215,27 +221,22 @@ def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> g
     for r in rounds:
         data, snap = _frame_data(run, int(r), seed)
         frames.append(
-            {"name": str(int(r)), "data": data, "layout": {"title": {"text": _title(snap)}}}
+            {"name": f"{int(r):,}", "data": data, "layout": {"title": {"text": _title(snap)}}}
         )
     first_data, first = _frame_data(run, int(rounds[0]), seed)
     fig = go.Figure(data=first_data)
     fig = apply_style(fig, title=_title(first), height=430)
+    # the legend sits between the title and the plot, so the number line keeps the full width
     fig.update_layout(
-        legend={
-            "orientation": "v",
-            "x": 1.02,
-            "xanchor": "left",
-            "yref": "paper",
-            "y": 1.0,
-            "yanchor": "top",
-        }
+        legend={"yref": "paper", "y": 1.0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
+        margin={"t": 120, "b": 120, "l": 90},
+        title={"yref": "container", "y": 0.98, "yanchor": "top"},
     )
-    fig.update_xaxes(range=[-0.25, 1.25], zeroline=False)
+    fig.update_xaxes(range=[-0.05, 1.05], zeroline=False)
     fig.update_yaxes(
-        range=[-0.6, 1.6],
+        range=[-0.5, 1.5],
         tickvals=[0.0, 1.0],
-        ticktext=["zoom: version<br>space → [0, 1)", "[0, 1]"],
+        ticktext=["zoom", "[0, 1]"],
         showgrid=False,
     )
-    fig.update_layout(margin={"b": 130})
     return add_player(fig, frames)

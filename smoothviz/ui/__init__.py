@@ -4,34 +4,42 @@ Unlike the core, this package imports Streamlit; :mod:`smoothviz.ui.params` alon
 """
 
 from smoothviz.ui.kit import (
+    PRESENT,
     chart,
     computing,
     controls,
+    count,
     export_format_selector,
     field,
-    header,
     metrics,
+    page,
+    presenting,
     privacy_note,
     reproduce,
     tabs,
     theory_card,
+    use_instead,
 )
 from smoothviz.ui.params import Param, nice_log_grid, parse_query, parse_value
 
 __all__ = [
+    "PRESENT",
     "Param",
     "chart",
     "computing",
     "controls",
+    "count",
     "export_format_selector",
     "field",
-    "header",
     "metrics",
     "nice_log_grid",
+    "page",
     "parse_query",
     "parse_value",
+    "presenting",
     "privacy_note",
     "reproduce",
     "tabs",
     "theory_card",
+    "use_instead",
 ]

@@ -1,14 +1,18 @@
 """The page kit: the Streamlit pieces every smoothviz page is built from.
 
-A page declares its parameters (:class:`~smoothviz.ui.params.Param`) and calls, in order:
+Every page has the same shape, a projector first and a report second (see the README, "The page
+shape"). A page declares its parameters (:class:`~smoothviz.ui.params.Param`; the 2–4 that drive its
+story with ``hero=True``) and calls, in order:
 
-1. :func:`header` — title and a short introduction;
-2. :func:`controls` — renders the declared controls in the sidebar, seeded from the URL on first load
-   (with a visible warning for every value that could not be used), and writes the current values back to
-   the URL so that the address bar is always a link to the current view;
-3. a cached core call wrapped in :func:`computing` (a spinner appears if it takes over half a second);
-4. :func:`chart` for every figure (caption from state, "Show data", CSV download, PNG/SVG export);
-5. :func:`metrics`, :func:`theory_card`, :func:`reproduce` ("Reproduce in Python").
+1. :func:`page` — a one-line title and one "Watch:" sentence (and presenter mode, ``present=1``);
+2. :func:`controls` — the story controls in a row above the hero chart, every other control under
+   "More settings" in the sidebar, all seeded from the URL on first load (with a visible warning for
+   every value that could not be used) and written back to it, so the address bar links to the view;
+3. a cached core call wrapped in :func:`computing`; :func:`use_instead` when the page reduces a value
+   (a budget cap), which writes the value that ran into the URL and says so;
+4. :func:`chart` for the hero figure, then :func:`metrics` (short labels, long text in help);
+5. :func:`tabs` for everything else: secondary charts, theory cards (:func:`theory_card`); only the
+   open tab computes; then :func:`reproduce` ("Reproduce in Python").
 
 Play/step lives in the figures themselves (:func:`smoothviz.plots.style.add_player`), so scrubbing and
 playing never rerun the page.
@@ -25,7 +29,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from smoothviz.bounds import BoundInfo
-from smoothviz.ui.params import Param, parse_query
+from smoothviz.ui.params import Param, parse_query, parse_value
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
 KIND_BADGES = {
@@ -34,6 +38,44 @@ KIND_BADGES = {
     "high-probability": ("holds with high probability", "violet"),
     "envelope": ("O(·) envelope: a trend, constant chosen by us", "orange"),
 }
+
+
+#: The presenter-mode parameter every page gets (``present=1`` in a link, or the toggle).
+PRESENT = Param(
+    "present",
+    "Presenter mode",
+    "bool",
+    False,
+    help="Hides the sidebar and Streamlit's chrome and enlarges the type, for a projector.",
+)
+
+# Layout for a projector and a laptop: less padding above the title, metric labels and values that wrap
+# instead of truncating (their long text lives in the help tooltip), a one-line title.
+_PAGE_CSS = """
+<style>
+.stMainBlockContainer { padding-top: 2.6rem; padding-bottom: 3rem;
+  padding-left: 1.5rem; padding-right: 1.5rem; }
+.stMainBlockContainer h1 { font-size: 1.85rem; padding: 0.1rem 0 0.2rem 0; line-height: 1.25; }
+[data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
+[data-testid="stMetricValue"] div { white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; }
+[data-testid="stMetricValue"] { font-size: 1.7rem; line-height: 1.2; }
+[data-testid="stMetric"] { min-width: 0; }
+</style>
+"""
+# Presenter mode: no sidebar or chrome, body type ≥ 22 px; figures enlarge their own type.
+_PRESENT_CSS = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+[data-testid="stToolbar"], [data-testid="stDecoration"] { display: none !important; }
+.stMainBlockContainer { padding-top: 1rem; max-width: 100%; }
+.stMainBlockContainer p, .stMainBlockContainer li, .stMainBlockContainer label,
+.stMainBlockContainer [data-testid="stWidgetLabel"] p,
+[data-testid="stCaptionContainer"] { font-size: 22px !important; }
+.stMainBlockContainer h1 { font-size: 2.3rem; }
+[data-testid="stMetricValue"] { font-size: 2.2rem; }
+</style>
+"""
 
 
 def _use_app_navigation() -> None:
@@ -54,11 +96,23 @@ def _use_app_navigation() -> None:
         st.rerun()
 
 
-def header(title: str, intro: str) -> None:
-    """Page title and two to four sentences of prose (may quote numbers from the current state)."""
+def presenting() -> bool:
+    """Whether this session is in presenter mode (``present=1`` in the link, or the toggle)."""
+    raw = st.query_params.get("present")
+    if "smoothviz.present" in st.session_state:
+        return bool(st.session_state["smoothviz.present"])
+    return raw is not None and parse_value(PRESENT, raw)[0] is True
+
+
+def page(title: str, watch: str) -> None:
+    """The top of every page: a one-line title and one "Watch:" sentence saying what to look at.
+
+    Also applies the page CSS, and presenter mode when it is on.
+    """
     _use_app_navigation()
-    st.title(title)
-    st.markdown(intro)
+    st.html(_PAGE_CSS + (_PRESENT_CSS if presenting() else ""))
+    st.title(title, anchor=False)
+    st.markdown(f"**Watch:** {watch}")
 
 
 def _widget_key(page: str, key: str) -> str:
@@ -133,14 +187,24 @@ def _value_of(param: Param, state: Any) -> Any:
     return state
 
 
-def controls(page: str, params: Sequence[Param], *, heading: str = "Parameters") -> dict[str, Any]:
-    """Render a page's controls in the sidebar, bound to the URL, and return the current values.
+def _seed_presenter_mode(query: Mapping[str, list[str]], values: Mapping[str, Any]) -> None:
+    """A link that says ``present=…`` sets presenter mode; otherwise the session keeps its mode."""
+    if "present" in query or "smoothviz.present" not in st.session_state:
+        st.session_state["smoothviz.present"] = bool(values["present"])
 
-    On the first run of the page in a session, values come from the URL query string, validated by
+
+def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
+    """Render a page's controls, bound to the URL, and return the current values.
+
+    Parameters declared with ``hero=True`` (the 2–4 that drive the page's story) are drawn in one row
+    here, just above the hero chart; the others under "More settings" in the sidebar; ``main=True`` ones
+    later, by :func:`field` or :func:`tabs`. On the first run of the page in a session, and whenever a
+    new link arrives, values come from the URL query string, validated by
     :func:`~smoothviz.ui.params.parse_query`; every value that could not be used as received is reported
     in a visible warning naming the parameter, the value received and the value used. The warning stays
     until the user changes a control. On every run the URL is rewritten with all current values.
     """
+    params = [*params, PRESENT]
     seeded_key, messages_key, values_key = (
         f"{page}.__seeded",
         f"{page}.__messages",
@@ -153,36 +217,53 @@ def controls(page: str, params: Sequence[Param], *, heading: str = "Parameters")
     if seeded_key not in st.session_state or fresh_link:
         # first visit, or a new link (a preset from the tour, back/forward): the URL wins
         values, messages = parse_query(params, query)
-        st.session_state[seeded_key] = dict(values)
+        _seed_presenter_mode(query, values)
+        st.session_state[seeded_key] = {k: v for k, v in values.items() if k != "present"}
         st.session_state[messages_key] = messages
         st.session_state[values_key] = dict(values)
-        for p in params:
+        # a link that names a tab lands on that tab's content (see tabs())
+        st.session_state[f"{page}.__scroll"] = any(
+            p.kind == "tab" and p.key in query for p in params
+        )
+        for p in params[:-1]:
             st.session_state[_widget_key(page, p.key)] = _widget_state(p, values[p.key])
     stored = st.session_state[values_key]
-    for p in params:  # restore widgets Streamlit dropped (e.g. after visiting another page)
+    for p in params[:-1]:  # restore widgets Streamlit dropped (e.g. after visiting another page)
         wkey = _widget_key(page, p.key)
         if wkey not in st.session_state:
             st.session_state[wkey] = _widget_state(p, stored.get(p.key, p.default))
 
-    st.sidebar.header(heading)
+    hero = [p for p in params if p.hero]
+    present = bool(st.session_state["smoothviz.present"])
+    widths = [*([1.0] * len(hero)), *([0.55] if present else [])]
+    columns = st.columns(widths, gap="medium") if widths else []
+    toggle_at = columns[-1] if present else st.sidebar
+    toggle_at.toggle("Presenter" if present else PRESENT.label, key="smoothviz.present",
+                     help=PRESENT.help)  # fmt: skip
+    st.sidebar.header("More settings")
     values: dict[str, Any] = {}
     notes: list[str] = []
-    for p in params:
-        if p.main:  # drawn later on the page by field() / tabs(); its value is already in state
+    hero_columns = iter(columns)
+    for p in params[:-1]:
+        if p.main and not p.hero:  # drawn later on the page by field() / tabs()
             values[p.key] = _value_of(p, st.session_state[_widget_key(page, p.key)])
             continue
-        value = _render(p, page, st.sidebar)
+        value = _render(p, page, next(hero_columns) if p.hero else st.sidebar)
         if p.kind == "multi" and not value:
             notes.append(f"Choose at least one of **{p.label}**; showing `{p.format(p.default)}`.")
             value = p.default
         values[p.key] = value
+    values["present"] = bool(st.session_state["smoothviz.present"])
     st.session_state[values_key] = dict(values)
-    written = {p.key: p.format(values[p.key]) for p in params}
+    written = {p.key: p.format(values[p.key]) for p in params[:-1]}
+    if values["present"]:
+        written["present"] = "1"
     st.query_params.from_dict(written)
     st.session_state[written_key] = written
 
     messages = st.session_state[messages_key]
-    if messages and values == st.session_state[seeded_key]:
+    shown = {k: v for k, v in values.items() if k != "present"}
+    if messages and shown == st.session_state[seeded_key]:
         st.warning(
             "**This link had values the page could not use as given:**\n\n"
             + "\n".join(f"- {m}" for m in messages),
@@ -191,6 +272,23 @@ def controls(page: str, params: Sequence[Param], *, heading: str = "Parameters")
     for note in notes:
         st.info(note)
     return values
+
+
+def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) -> str:
+    """Record that the page ran ``param`` at ``used`` instead of ``wanted`` (a cap or a clamp).
+
+    The URL is rewritten with the value that ran, so a shared link reproduces exactly what is shown, and
+    the returned sentence, which names the parameter, both values and the reason, belongs in the
+    caption of the chart the value affects.
+    """
+    if used == wanted:
+        return ""
+    text = param.format(used)
+    st.query_params[param.key] = text
+    written = dict(st.session_state.get(f"{page}.__written", {}))
+    written[param.key] = text
+    st.session_state[f"{page}.__written"] = written
+    return f"{param.key} = {param.format(wanted)} reduced to {text}: {reason}."
 
 
 def field(page: str, param: Param, container: Any = None) -> Any:
@@ -207,7 +305,34 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
     containers = st.tabs(
         list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
     )
+    if st.session_state.pop(f"{page}.__scroll", False):
+        _scroll_to_tabs()
     return dict(zip(param.options, containers, strict=True))
+
+
+def _scroll_to_tabs() -> None:
+    """Bring the tabs to the top of the screen once the open tab's first chart is drawn.
+
+    Used when a link names a tab (a tour stop such as "MWEM's U"), so it opens on the chart it promises
+    rather than two screens above it.
+    """
+    st.html(
+        """<script>
+(() => {
+  let tries = 0;
+  const timer = setInterval(() => {
+    const panel = [...document.querySelectorAll('[data-testid="stTabs"] [role="tabpanel"]')]
+      .find((p) => !p.hidden && p.querySelector('.js-plotly-plot .main-svg'));
+    if (panel || ++tries > 100) {
+      clearInterval(timer);
+      const tabs = document.querySelector('[data-testid="stTabs"]');
+      if (tabs) tabs.scrollIntoView({block: "start"});
+    }
+  }, 100);
+})();
+</script>""",
+        unsafe_allow_javascript=True,
+    )
 
 
 @contextlib.contextmanager
@@ -265,6 +390,11 @@ def chart(
                 key=f"{key}.csv",
                 on_click="ignore",
             )
+
+
+def count(value: float) -> str:
+    """A count for a metric or caption: ``1,000`` when whole, ``12.3`` when a mean."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:

@@ -59,6 +59,8 @@ class Param:
         help: tooltip text.
         main: draw the control on the page (``ui.field``) rather than in the sidebar; it is still
             part of the URL. Always true for ``tab``.
+        hero: one of the 2–4 controls that drive the page's story, drawn in a row just above the hero
+            chart (implies ``main``).
     """
 
     key: str
@@ -71,9 +73,12 @@ class Param:
     options: Mapping[str, str] = field(default_factory=dict)
     help: str | None = None
     main: bool = False
+    hero: bool = False
 
     def __post_init__(self) -> None:
         """Check the declaration itself (a programming error, so it raises)."""
+        if self.hero:
+            object.__setattr__(self, "main", True)
         if self.kind not in KINDS:
             raise ValueError(f"`kind` must be one of {KINDS}, got {self.kind!r}")
         if self.kind == "multi":
