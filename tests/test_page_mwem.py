@@ -10,8 +10,10 @@ from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, r
 
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
 E_VIEWS = {"run": "Inside one run", "sweeps": "Error against T and ε", "smooth": "What smoothness buys",
-           "ledger": "Privacy ledger", "threshold": "Private thresholds (E10)"}  # fmt: skip
-LABELS = ("MWEM: max error", "Smooth MWEM: max error", "Projected: max error")
+           "ledger": "Privacy ledger", "threshold": "Private thresholds (E10)",
+           "theory": "Theory"}  # fmt: skip
+# short metric labels: "max error after T rounds" lives in each metric's help
+LABELS = ("MWEM", "Smooth", "Projected")
 
 
 def page_errors(at) -> tuple[str, ...]:
@@ -30,6 +32,7 @@ VIEW_CHARTS = {
     "smooth": {"error_by_round", "density", "probe"},
     "ledger": {"error_by_round", "ledger"},
     "threshold": {"error_by_round", "private_threshold"},
+    "theory": {"error_by_round"},
 }
 
 
@@ -49,15 +52,18 @@ def test_defaults_render_the_main_view_and_only_the_open_tab():
     assert not at.warning
     assert not at.error
     assert chart_keys(at) == VIEW_CHARTS["run"]  # the sweeps and the σ scan are not computed
-    assert set(metric_values(at)) == {*LABELS, "data: max D_B·N"}
+    assert set(metric_values(at)) == {*LABELS, "data D·N"}
     text = " ".join(m.value for m in at.markdown)
-    assert "Theory: Thm 4.1" in text
+    assert "Theory: Thm 4.1" not in text  # the theory cards live in their own tab now
+    theory = run_page("mwem", {"view": "theory"})
+    assert not theory.exception
+    assert "Theory: Thm 4.1" in " ".join(m.value for m in theory.markdown)
     assert "the cover is Q itself" in text  # γ = σ/(2n) is far below one cell at the defaults
     assert any("samples from a σ-smooth bump" in c.value for c in at.caption)
     assert str(at.query_params["view"]).strip("[]'") == "run"
 
 
-@pytest.mark.parametrize("view", ["sweeps", "smooth", "ledger", "threshold"])
+@pytest.mark.parametrize("view", ["sweeps", "smooth", "ledger", "threshold", "theory"])
 def test_each_tab_from_a_link_draws_its_charts(view):
     at = run_page("mwem", {**SMALL, "view": view})
     assert not at.exception
@@ -67,6 +73,10 @@ def test_each_tab_from_a_link_draws_its_charts(view):
         text = " ".join(m.value for m in at.markdown)
         assert "Total spent: **ε = 1**" in text
         assert any("not a hardened production release" in c.value for c in at.caption)
+    if view == "theory":
+        text = " ".join(m.value for m in at.markdown)
+        for card in ("Theory: Thm 4.1", "Theory: Thm 4.2", "Theory: Thm 4.3", "Theory: Lemma E.3"):
+            assert card in text
 
 
 def test_switching_tabs_writes_the_view_into_the_url():
@@ -274,3 +284,34 @@ def test_private_thresholds_tab_matches_the_core_and_its_controls_travel_in_the_
     at = run_page("mwem", {**SMALL, "view": "threshold", "dims": "2", "data": "iris"})
     assert not at.exception
     assert any("1-D public domain" in i.value for i in at.info)
+
+
+def test_defaults_contrast_two_informative_bounds_and_why_the_curves_coincide():
+    """The page's contrast at the defaults (bump, N = 1,024, n = 100,000, σ = 0.05, ε = 1, T = 50).
+
+    Measured: Thm 4.1 (MWEM) 0.783, Thm 4.2 (Smooth MWEM) 0.642, Thm 4.3 0.649; measured max errors
+    0.269 for all three, because γ = σ/(2n) is finer than a cell (the cover is Q itself) and the release
+    stays below density 1/σ (projection never binds).
+    """
+    at = run_page("mwem", {"view": "theory"})
+    assert not at.exception
+    assert not at.warning
+    ex = E.run_experiment("bump", 1024, n=100_000, sigma=0.05, epsilon=1.0, rounds=50,
+                          queries="thresholds", trials=3, seed=0)  # fmt: skip
+    s = ex.summary().set_index("variant")
+    assert page_errors(at) == expected_errors(ex)
+    mwem, smooth = float(s.loc["mwem", "bound"]), float(s.loc["smooth", "bound"])
+    assert mwem < 1  # both theorems say something at the defaults
+    assert smooth < 1
+    assert not s.loc["mwem", "bound_vacuous"]
+    assert not s.loc["smooth", "bound_vacuous"]
+    assert mwem - smooth >= 0.1  # ln N against ln(1/σ): measured 0.783 vs 0.642
+    text = " ".join(m.value for m in at.markdown)
+    assert f"at T = 50 the bound is {mwem:.3f}; measured" in text
+    assert f"bound {smooth:.3f} at σ = 0.05" in text
+    assert "vacuous" not in at.caption[0].value
+    # why the measured curves coincide, in the page's own words
+    assert "the cover is Q itself" in text
+    assert "projection never binds: the three curves coincide and only the theorems differ" in text
+    errors = [float(v) for v in page_errors(at)]
+    assert max(errors) - min(errors) <= 0.005  # measured 0.2691–0.2694

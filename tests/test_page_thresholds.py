@@ -5,11 +5,15 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from smoothviz import bounds
 from smoothviz.thresholds import run_experiment
+from smoothviz.ui import count
 from tests.apptest_helpers import ROOT, exec_snippet, metric_values, reproduce_code, run_page
 
-WORST = "worst case: mistakes at T"
-ADAPTIVE = "σ-window: mistakes at T"
+# metric labels are short; "mistakes at T" lives in each metric's help
+WORST = "worst case"
+ADAPTIVE = "σ adaptive"
+NONADAPTIVE = "σ non-adaptive"
 
 
 def test_defaults_render_without_exception():
@@ -20,10 +24,19 @@ def test_defaults_render_without_exception():
     assert values[WORST] == "1,000"
     assert float(values[ADAPTIVE]) < 20
     assert at.query_params["sigma"] == ["0.01"] or at.query_params["sigma"] == "0.01"
-    charts = at.get("plotly_chart")
-    assert len(charts) == 4
-    assert any("Theory" in m.value for m in at.markdown)
+    # only the open tab draws: the hero chart plus the "Version space" tab's width and hit charts
+    assert str(at.query_params["view"]).strip("[]'") == "space"
+    assert len(at.get("plotly_chart")) == 3
     assert len(at.get("download_button")) == 3  # one CSV per data chart
+    assert not any("Theory" in m.value for m in at.markdown)
+    # the other tabs, opened from a link: the number line (no CSV: no data table) and the theory
+    rounds = run_page("thresholds", {"view": "rounds"})
+    assert not rounds.exception
+    assert len(rounds.get("plotly_chart")) == 2  # hero + number line: 4 charts over the two tabs
+    assert len(rounds.get("download_button")) == 1
+    theory = run_page("thresholds", {"view": "theory"})
+    assert not theory.exception
+    assert any("Theory" in m.value for m in theory.markdown)
 
 
 def test_moving_sigma_changes_the_numbers_and_the_url():
@@ -43,7 +56,8 @@ def test_shared_link_reproduces_its_metrics():
     expected = run_experiment(0.01, 5000, trials=50, seed=3).summary().set_index("adversary")
     values = metric_values(at)
     assert values[WORST] == "5,000"
-    assert values[ADAPTIVE] == f"{expected.loc['smoothed_adaptive', 'mistakes_mean']:,.1f}"
+    assert values[ADAPTIVE] == count(expected.loc["smoothed_adaptive", "mistakes_mean"])
+    assert values[NONADAPTIVE] == count(expected.loc["smoothed_nonadaptive", "mistakes_mean"])
     again = run_page("thresholds", {"sigma": "0.01", "T": "5000", "seed": "3"})
     assert metric_values(again) == values
 
@@ -74,7 +88,8 @@ def test_reproduce_snippet_matches_the_page():
     namespace = exec_snippet(reproduce_code(at))
     summary = namespace["result"].summary().set_index("adversary")
     values = metric_values(at)
-    assert values[ADAPTIVE] == f"{summary.loc['smoothed_adaptive', 'mistakes_mean']:,.1f}"
+    assert values[ADAPTIVE] == count(summary.loc["smoothed_adaptive", "mistakes_mean"])
+    assert values[NONADAPTIVE] == count(summary.loc["smoothed_nonadaptive", "mistakes_mean"])
     assert values[WORST] == f"{summary.loc['worst_case', 'mistakes_mean']:,.0f}"
 
 
@@ -82,10 +97,12 @@ def test_only_one_adversary_and_an_off_grid_value():
     at = run_page("thresholds", {"adv": "smoothed_perturbed", "sigma": "0.0123"})
     assert not at.exception
     assert not at.warning
-    assert list(metric_values(at)) == [
-        "σ-perturbed: mistakes at T",
-        "width < σ from round",
-    ]
+    assert list(metric_values(at)) == ["σ perturbed", "bound"]
+    # "width < σ from round" is now a sentence in the "Version space" tab (the default view)
+    expected = run_experiment(0.0123, 1000, trials=50, seed=0, adversaries=("smoothed_perturbed",))
+    first = expected.summary().set_index("adversary").loc["smoothed_perturbed"]
+    sentence = f"narrower than σ from round {first['first_round_width_below_sigma']:,.0f} (median)"
+    assert any(sentence in m.value for m in at.markdown)
     assert at.select_slider(key="thresholds.sigma").value == 0.0123
 
 
@@ -95,3 +112,26 @@ def test_home_page_and_navigation():
     assert not at.exception
     assert "smoothviz" in at.title[0].value
     assert len(at.get("page_link")) >= 2
+
+
+def test_defaults_contrast_three_distinct_adversaries():
+    """The page's contrast at the defaults (σ = 0.01, T = 1,000, 50 trials, seed 0).
+
+    Measured: worst case 1,000 (= T), σ adaptive 11.0, σ non-adaptive 4.2, bound 20.6. Over seeds 0–7
+    the adaptive mean stays in [10.7, 11.1] and the non-adaptive in [4.0, 4.4], each with a standard
+    error ≈ 0.17, so a margin of 4 is over ten standard errors of the difference.
+    """
+    at = run_page("thresholds")
+    values = metric_values(at)
+    assert list(values) == [WORST, ADAPTIVE, NONADAPTIVE, "bound"]
+    horizon = 1000
+    worst, adaptive, nonadaptive = (
+        float(values[k].replace(",", "")) for k in (WORST, ADAPTIVE, NONADAPTIVE)
+    )
+    assert worst == horizon  # a mistake every round
+    assert adaptive - nonadaptive >= 4.0  # re-aiming every round buys the adversary mistakes
+    assert nonadaptive >= 1.0
+    assert max(adaptive, nonadaptive) <= horizon / 40  # both far below T
+    bound = float(bounds.smoothed_mistakes_envelope(0.01, horizon))
+    assert values["bound"] == f"{bound:.1f}"
+    assert adaptive <= bound

@@ -11,7 +11,9 @@ from smoothviz.plots import covers as pc
 
 
 def _names(fig: go.Figure) -> list[str]:
-    return [t.name for t in fig.data]
+    """Legend names plus the names written on the plot (theory lines carry theirs as annotations)."""
+    legend = [t.name for t in fig.data if t.showlegend is not False]
+    return legend + [a.text for a in fig.layout.annotations]
 
 
 def _points(fig: go.Figure) -> int:
@@ -25,12 +27,12 @@ def test_brackets_figure(cls, params):
     fig = pc.brackets_figure(br, hypothesis=params, max_rows=50)
     names = _names(fig)
     assert names[0].startswith("density of μ")
-    assert "quantile grid μ⁻¹(i/N)" in names
-    assert "f_u = 1 only (gap, μ-mass ≤ ε)" in names
-    assert "f_ℓ = 1 (every member is 1)" in names
+    assert "grid μ⁻¹(i/N)" in names
+    assert "gap: only f_u = 1" in names
+    assert "f_ℓ = 1" in names
     hyp = int(br.lookup([params])[0])
-    assert f"bracket #{hyp} holding h" in names
-    assert "h(x) = 1" in names
+    assert f"h's bracket #{hyp}" in names
+    assert "h = 1" in names
     assert fig.layout.xaxis2.title.text == "x"
     assert fig.layout.yaxis.title.text == "density"
     assert fig.layout.yaxis2.title.text.startswith("bracket (")
@@ -44,23 +46,23 @@ def test_brackets_figure_downsamples_large_bracketings():
     fig = pc.brackets_figure(br, hypothesis=[0.5], cover=cover, max_rows=100)
     assert fig.layout.yaxis2.title.text == "bracket (101 of 100,000)"
     assert _points(fig) < 5000
-    assert "ε-cover centres (50000)" in _names(fig)
+    assert "cover (50000)" in _names(fig)
     # every bracket drawn when few: no "of" in the title
     small = pc.brackets_figure(cv.bracketing("thresholds", cv.uniform_measure(), eps=0.25))
     assert small.layout.yaxis2.title.text == "bracket (all)"
-    assert "h(x) = 1" not in _names(small)
+    assert "h = 1" not in _names(small)
 
 
 def test_sizes_figure():
     eps = np.geomspace(1, 1e-3, 20)
     fig = pc.sizes_figure(cv.bracketing_sizes("thresholds", eps), eps=0.1, thm33_eps=0.01)
-    assert _names(fig) == [
+    assert _names(fig) == [  # the legend, then the theory lines' names written on the plot
         "ε-bracketing built here (exact size)",
         "ε-cover of thresholds ⌈1/(2ε)⌉",
-        "N_[] = ⌈1/ε⌉ (exact)",
-        "Haussler cover (41/ε)^d",
         "current ε = 0.1",
         "Thm 3.3 scale σ/(4√T) = 0.01",
+        "N_[] = ⌈1/ε⌉ (exact)",
+        "Haussler cover (41/ε)^d",
     ]
     assert fig.layout.xaxis.type == "log"
     assert fig.layout.yaxis.type == "log"
@@ -101,13 +103,13 @@ def test_uniform_convergence_figures():
     assert hist.layout.xaxis.title.text == "empirical average at t"
     assert sum(hist.data[0].y) == pytest.approx(1.0)
     # play/step: one frame per snapshot round, opening on T
-    assert [f.name for f in hist.frames] == [str(t) for t in res.snapshot_rounds]
+    assert [f.name for f in hist.frames] == [f"{t:,}" for t in res.snapshot_rounds]
     assert hist.frames[-1].name == "50"
     assert hist.layout.sliders[0].active == len(hist.frames) - 1
     assert list(hist.frames[-1].data[1].y) == pytest.approx(list(hist.data[1].y))
     assert not pc.uniform_convergence_histogram_figure(res, play=False).frames
     sd = pc.uniform_convergence_std_figure(res)
-    assert _names(sd) == [
+    assert _names(sd) == [  # the legend, then the theory lines' names written on the plot
         "adaptive: sd over 200 trials",
         "non-adaptive: sd over 200 trials",
         "1/(2√t) (non-adaptive)",

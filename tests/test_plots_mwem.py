@@ -23,22 +23,39 @@ def runs():
 
 
 def names(fig):
-    return [t.name for t in fig.data]
+    """Legend names plus the names written on the plot (theory lines carry theirs as annotations)."""
+    legend = [t.name for t in fig.data if t.showlegend is not False]
+    return legend + [a.text for a in fig.layout.annotations]
 
 
 def test_error_by_round_has_bands_and_vacuous_bound(runs):
     fig = P.error_by_round_figure([runs["mwem"], runs["projected"]])
     assert isinstance(fig, go.Figure)
     ns = names(fig)
-    assert runs["mwem"].label in ns
+    assert P.SHORT["mwem"] in ns  # short legend names: one row on a projector
+    assert P.SHORT["projected"] in ns
     # n = 1000: both bounds are vacuous at every t; one legend entry says so for both
     vacuous = [t for t in fig.data if t.name and "vacuous" in t.name]
     assert len(vacuous) == 2
     assert [t.showlegend for t in vacuous] == [True, False]
-    assert not any(n.startswith("Thm 4.1 bound") for n in ns)  # nothing informative to draw
+    assert not any(n.startswith(("Thm 4.1", "Thm 4.3")) for n in ns)  # nothing informative to draw
     assert fig.layout.xaxis.title.text == "round t"
     assert fig.layout.yaxis.title.text == "max error over Q"
     assert not any(isinstance(t, go.Scattergl) for t in fig.data)
+
+
+def test_error_by_round_names_an_informative_bound_on_the_plot():
+    h = np.zeros(128)
+    h[20:52] = 10**7 / 32  # n = 10⁷: Thm 4.2's bound drops below 1, Thm 4.1's does not
+    q = M.intervals(128, step=4)
+    kw = {"epsilon": 1.0, "rounds": 12, "trials": 1, "rng": 0}
+    fig = P.error_by_round_figure(
+        [M.mwem(h, q, **kw), M.smooth_mwem(h, q, sigma=0.25, gamma=0.05, **kw)]
+    )
+    bound = next(t for t in fig.data if t.name == "Thm 4.2")
+    assert bound.showlegend is False  # named on the plot, not in the legend
+    assert "Thm 4.2" in [a.text for a in fig.layout.annotations]
+    assert "Thm 4.2" in names(fig)
 
 
 def test_sweeps():

@@ -15,7 +15,9 @@ def run() -> online.HedgeThresholdsResult:
 
 
 def _names(fig) -> list[str]:
-    return [tr.name for tr in fig.data if tr.showlegend is not False]
+    """Legend names plus the names written on the plot (theory lines carry theirs as annotations)."""
+    legend = [tr.name for tr in fig.data if tr.showlegend is not False]
+    return legend + [a.text for a in fig.layout.annotations]
 
 
 def _no_webgl(fig) -> None:
@@ -27,12 +29,15 @@ def test_regret_figure(run):
     _no_webgl(fig)
     names = _names(fig)
     for adv in online.ADVERSARIES:
-        assert figures.NAMES[adv] in names
-    assert any(n.startswith("MW on the cover") for n in names)
-    assert any(n.startswith("E[regret]") for n in names)
-    assert any(n.startswith("Thm 3.3") for n in names)
-    assert any(n.startswith("Thm 3.1") for n in names)
-    assert "worst case ≥ t/2 (exact)" in names
+        assert figures.SHORT[adv] in names
+    assert any(n.startswith("MW bound ηt + ln N/η") for n in names)
+    assert "σ-smooth E[regret] bound" in names
+    # the O(·) shapes of Thms 3.1 and 3.3 are drawn only on request ("shapes")
+    assert not any(n.startswith(("Thm 3.3", "Thm 3.1")) for n in names)
+    shaped = _names(figures.regret_figure(run, shapes=True))
+    assert any(n.startswith("Thm 3.3") for n in shaped)
+    assert any(n.startswith("Thm 3.1") for n in shaped)
+    assert "worst case ≥ t/2" in names
     assert fig.layout.xaxis.title.text == "round t"
     assert fig.layout.yaxis.title.text == "regret against all thresholds"
     # linear axes: linear regret is a straight line, √t regret bends over (a log t axis with a

@@ -1,0 +1,64 @@
+"""The shared figure style: theory lines named on the plot, one tick label per decade on long log axes."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from smoothviz.plots.style import apply_style, theory_trace
+
+
+def _figure(x, *, on_plot=True) -> go.Figure:
+    fig = go.Figure(go.Scatter(x=x, y=np.sqrt(x), mode="lines", name="data"))
+    fig.add_trace(theory_trace(x, 2 * np.sqrt(x), name="bound A"))
+    fig.add_trace(theory_trace(x, x / 2, name="bound B", kind="envelope", on_plot=on_plot))
+    return fig
+
+
+def test_theory_lines_carry_their_names_on_the_plot():
+    x = np.linspace(1.0, 100.0, 100)
+    fig = _figure(x)
+    assert [t.showlegend for t in fig.data[1:]] == [False, False]  # not in the legend...
+    assert not fig.layout.annotations  # ...and placed by apply_style
+    apply_style(fig)
+    notes = {a.text: a for a in fig.layout.annotations}
+    assert set(notes) == {"bound A", "bound B"}  # the data trace is not labelled
+    for trace in fig.data[1:]:
+        note = notes[trace.name]
+        i = int(np.flatnonzero(np.isclose(trace.x, note.x))[0])  # on a point of its own line
+        assert note.y == pytest.approx(trace.y[i])
+        assert note.font.color == trace.line.color
+        assert note.showarrow is False
+    # successive labels step left, so lines ending close together stay legible
+    assert notes["bound A"].x > notes["bound B"].x
+
+
+def test_a_theory_line_can_keep_its_legend_entry():
+    fig = apply_style(_figure(np.linspace(1.0, 100.0, 50), on_plot=False))
+    assert [a.text for a in fig.layout.annotations] == ["bound A"]
+    assert fig.data[2].showlegend is True
+
+
+def test_labels_on_log_axes_sit_at_log10_coordinates():
+    x = np.geomspace(1.0, 1e4, 60)
+    fig = apply_style(_figure(x), log_x=True, log_y=True)
+    note = next(a for a in fig.layout.annotations if a.text == "bound A")
+    assert 0.0 <= note.x <= 4.0  # plotly places annotations on a log axis by log₁₀
+    i = int(np.argmin(np.abs(np.log10(x) - note.x)))
+    assert note.y == pytest.approx(np.log10(2 * np.sqrt(x[i])))
+
+
+def test_log_axes_spanning_two_decades_get_one_tick_per_decade():
+    x = np.geomspace(1.0, 1000.0, 40)  # three decades on x
+    fig = go.Figure(go.Scatter(x=x, y=1 + x / 1000.0))  # y within one decade
+    apply_style(fig, log_x=True, log_y=True)
+    assert fig.layout.xaxis.dtick == 1
+    assert fig.layout.yaxis.dtick is None  # less than two decades: plotly's own ticks
+    exactly_two = apply_style(go.Figure(go.Scatter(x=[1.0, 100.0], y=[1.0, 2.0])), log_x=True)
+    assert exactly_two.layout.xaxis.dtick == 1
+    short = apply_style(go.Figure(go.Scatter(x=[1.0, 99.0], y=[1.0, 2.0])), log_x=True)
+    assert short.layout.xaxis.dtick is None
+    linear = apply_style(go.Figure(go.Scatter(x=x, y=x)))  # linear axes are never touched
+    assert linear.layout.xaxis.dtick is None
+    assert linear.layout.yaxis.dtick is None
