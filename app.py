@@ -3,12 +3,13 @@
 import streamlit as st
 
 from smoothviz import ui
+from smoothviz.references import references_markdown
 
 st.set_page_config(page_title="smoothviz", page_icon=":material/insights:", layout="wide")
 
 
 def home() -> None:
-    st.title("smoothviz: smoothed online learning and differential privacy, live")
+    st.title("smoothviz: smoothed learning and privacy, live", anchor=False)
     st.markdown(
         """
 Thresholds on [0, 1] have VC dimension 1 but **infinite Littlestone dimension**: a worst-case adversary
@@ -22,7 +23,10 @@ O(·) shape with a chosen constant.
     )
     st.subheader("Guided tour")
     st.markdown(
-        "Each link opens a page with a preset; every control is in the sidebar and in the URL."
+        "Each link opens a page with a preset, on the chart it promises; the story controls sit "
+        "above each page's main chart, the rest under **More settings**, and all of them in the URL. "
+        "Add `present=1` to any link (or use the sidebar toggle) for presenter mode: no sidebar, "
+        "large type."
     )
     for page, preset, text in TOUR:
         st.page_link(page, label=text, query_params=preset)
@@ -33,13 +37,15 @@ O(·) shape with a chosen constant.
 - **Black dashed** lines are theorems that hold exactly or in expectation; **dash-dot** ones hold with
   high probability; **grey dotted** ones are O(·) envelopes or derived bounds (the theory card says which).
 - Colours are fixed on every page: vermillion = worst case, blue = σ-smoothed adaptive,
-  green = σ-perturbed, orange = non-adaptive.
+  orange = σ-smoothed non-adaptive, green = σ-perturbed.
+- Theory lines carry their names on the plot; the legend keeps to the data.
 - Every chart has a caption written from the current settings, **Show data** with a CSV download, and a
   camera icon for PNG/SVG. The address bar always links to exactly the current view, seed included.
 - **Reproduce in Python** under each page gives code that recomputes its numbers with `smoothviz`.
 - **Tabs** compute only when opened, and the open tab is part of the link too.
 """
     )
+    st.markdown(references_markdown())
 
 
 PAGES = {
@@ -66,7 +72,7 @@ TOUR = [
     ),
     (
         ONLINE[0],
-        {"sigma": "0.0001", "T": "100000", "show": "worst_case"},
+        {"sigma": "0.0001", "T": "100000", "show": "worst_case", "view": "rounds"},
         "2. Tiny σ, long horizon: the worst case never stops; watch its version space shrink",
     ),
     (
@@ -91,7 +97,7 @@ TOUR = [
     ),
     (
         PRIVACY[0],
-        {"dims": "2", "data": "iris", "queries": "intervals", "T": "20"},
+        {"dims": "2", "data": "iris", "queries": "intervals", "T": "20", "view": "run"},
         "7. A 2-D table: iris petals released privately through rectangle queries",
     ),
     (

@@ -19,11 +19,11 @@ SIGMA_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
 TAB_TRIALS = 5
 SCAN_TRIALS = 3
 VIEWS = {
-    "run": "Inside one run",
-    "sweeps": "Error against T and ε",
+    "run": "One run",
+    "sweeps": "Error vs T and ε",
     "smooth": "What smoothness buys",
     "ledger": "Privacy ledger",
-    "threshold": "Private thresholds (E10)",
+    "threshold": "Private thresholds",
     "theory": "Theory",
 }
 DOMAIN = {"low": 0.0, "high": 100.0}
@@ -63,7 +63,7 @@ def experiment(
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def sweeps(key, variant):
-    """Final error of ``variant`` over the T and ε grids (the "Error against T and ε" tab)."""
+    """Final error of ``variant`` over the T and ε grids (the "Error vs T and ε" tab)."""
     ex, (_, _, _, sigma, epsilon, rounds, _, trials, seed, *_) = experiment(*key), key
     t_rng, e_rng = E.seeds(seed)[2].spawn(2)
     common = {

@@ -1,8 +1,17 @@
-"""Every page in a real headless Chromium against a running server (marker ``browser``).
+"""Every page and every tab in a real headless Chromium against a running server (marker ``browser``).
 
-Starts ``streamlit run app.py`` on a free loopback port, opens the home page and every page in
-``pages/``, and checks that no exception box is shown and that a chart was drawn. A full-page screenshot
-of each page is kept in ``tests/artifacts/``. Skipped (with the reason) only if Chromium is missing.
+Starts ``streamlit run app.py`` on a free loopback port and checks what a person sees, at a projector's
+1024×768 and a laptop's 1280×800 with the sidebar open:
+
+* the page shape: the hero chart's plotting area starts inside the first screen with at least 45% of
+  it visible; a link that names a tab lands with that tab's first chart in view;
+* nothing truncates: no metric label or value overflows its box; legends stay within two rows;
+* no exception box and no JavaScript error;
+* presenter mode hides the sidebar; the URL holds the values that ran (clamped link values, capped
+  trials).
+
+A screenshot of the first screen of each page at both sizes is kept in ``tests/artifacts/``. Skipped
+(with the reason) only if Chromium is missing.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -21,7 +31,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
-PAGES = ["", *sorted(p.stem for p in (ROOT / "pages").glob("*.py"))]
+PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+SIZES = {"1024x768": (1024, 768), "1280x800": (1280, 800)}
+#: Two legend rows at the figures' legend font (one row measures 34 px, three 102 px).
+MAX_LEGEND_PX = 70
+#: Each page's tabs (its ``view`` options), read from the page files so a new tab is tested too.
+TABS = {
+    name: [
+        line.split('"')[1]
+        for line in (ROOT / "pages" / f"{name}.py").read_text().split("VIEWS = {", 1)[1].split("}")[0].splitlines()
+        if line.strip().startswith('"')
+    ]
+    for name in PAGES
+}  # fmt: skip
 
 pytestmark = pytest.mark.browser
 
@@ -37,24 +59,14 @@ def server():
     port = _free_port()
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
+            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+            "--server.port", str(port), "--server.address", "127.0.0.1",
+            "--server.headless", "true", "--browser.gatherUsageStats", "false",
         ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-    )
+    )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -85,22 +97,16 @@ def browser():
         instance = p.chromium.launch(
             executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
             args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-component-update",
-                "--disable-sync",
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync",
             ],
-        )
+        )  # fmt: skip
         yield instance
         instance.close()
 
 
-def _open(browser, url: str):
-    page = browser.new_page(viewport={"width": 1600, "height": 3400})
+def _open(browser, url: str, size: tuple[int, int] = (1280, 800)):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url, wait_until="domcontentloaded", timeout=60_000)
@@ -110,19 +116,123 @@ def _open(browser, url: str):
 
 def _settle(page) -> None:
     """Wait until the script run is over (no running indicator) and the DOM is quiet."""
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(1000)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        running = page.locator("[data-testid='stStatusWidget']").count()
-        if not running:
+        if not page.locator("[data-testid='stStatusWidget']").count():
             break
-        page.wait_for_timeout(500)
-    page.wait_for_timeout(1000)
+        page.wait_for_timeout(300)
+    page.wait_for_timeout(800)
+
+
+_LAYOUT = """() => {
+  const plots = [...document.querySelectorAll('.js-plotly-plot')].filter(p => p.offsetParent);
+  const area = (p) => {
+    const r = (p.querySelector('.nsewdrag') || p.querySelector('.bglayer rect') || p).getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, height: r.height, width: r.width};
+  };
+  const legends = plots.map(p => p.querySelector('.legend'))
+    .filter(Boolean).map(l => l.getBoundingClientRect().height);
+  const overflowing = [...document.querySelectorAll('[data-testid=stMetric] *')]
+    .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent.slice(0, 40));
+  const h1 = document.querySelector('h1');
+  return {
+    viewport: window.innerHeight,
+    hero: plots.length ? area(plots[0]) : null,
+    tabPlot: (() => {
+      const panel = [...document.querySelectorAll('[data-testid=stTabs] [role=tabpanel]')]
+        .find(p => !p.hidden && p.querySelector('.js-plotly-plot'));
+      return panel ? area(panel.querySelector('.js-plotly-plot')) : null;
+    })(),
+    legends, overflowing,
+    titleLines: h1 ? Math.round(h1.getBoundingClientRect().height / parseFloat(getComputedStyle(h1).lineHeight)) : 0,
+    sidebar: (() => { const s = document.querySelector('[data-testid=stSidebar]');
+                      return s ? s.getBoundingClientRect().width * (s.offsetParent ? 1 : 0) : 0; })(),
+  };
+}"""
+
+
+def _visible_fraction(box: dict, viewport: int) -> float:
+    return max(0.0, min(box["bottom"], viewport) - max(box["top"], 0.0)) / box["height"]
+
+
+def _query(url: str) -> dict[str, str]:
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", PAGES)
+def test_the_first_screen_holds_title_story_controls_and_hero(server, browser, name, size):
+    page, errors = _open(browser, f"{server}/{name}", SIZES[size])
+    try:
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
+        layout = page.evaluate(_LAYOUT)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"))
+        assert page.locator("[data-testid='stException']").count() == 0
+        assert layout["titleLines"] == 1, "the title must fit one line"
+        assert page.get_by_text("Watch:").count() == 1
+        hero = layout["hero"]
+        assert hero["top"] < layout["viewport"], f"hero starts below the first screen: {hero}"
+        assert _visible_fraction(hero, layout["viewport"]) >= 0.45, hero
+        assert hero["width"] >= 0.5 * (SIZES[size][0] - layout["sidebar"]) - 60
+        # the story controls sit above the hero, inside the first screen
+        sliders = page.locator("[data-testid='stMain'] [data-testid='stSlider']").first
+        box = sliders.bounding_box() if sliders.count() else None
+        assert box is None or box["y"] + box["height"] < hero["top"]
+        assert not layout["overflowing"], f"truncated metrics: {layout['overflowing']}"
+        assert max(layout["legends"], default=0) <= MAX_LEGEND_PX, layout["legends"]
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+def test_the_home_page_has_the_tour_and_references(server, browser):
+    page, errors = _open(browser, server, (1024, 768))
+    try:
+        _settle(page)
+        page.get_by_text("Guided tour").wait_for(timeout=30_000)
+        assert page.get_by_text("References").count() >= 1
+        assert (
+            page.get_by_text(
+                "Smoothed Analysis of Online and Differentially Private Learning"
+            ).count()
+            >= 1
+        )
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "home-1024x768.png"))
+        assert page.locator("[data-testid='stException']").count() == 0
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "tab"), [(name, tab) for name in PAGES for tab in TABS[name]]
+)  # fmt: skip
+def test_a_link_to_a_tab_lands_on_its_first_chart(server, browser, name, tab):
+    page, errors = _open(browser, f"{server}/{name}?view={tab}", (1024, 768))
+    try:
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
+        layout = page.evaluate(_LAYOUT)
+        assert page.locator("[data-testid='stException']").count() == 0
+        assert _query(page.url)["view"] == tab
+        if layout["tabPlot"] is not None:  # tabs without a chart (e.g. a card-only theory tab)
+            assert _visible_fraction(layout["tabPlot"], layout["viewport"]) >= 0.45, layout
+            assert layout["tabPlot"]["width"] >= 0.5 * (1024 - layout["sidebar"]) - 60, layout
+        assert not layout["overflowing"], f"truncated metrics: {layout['overflowing']}"
+        assert max(layout["legends"], default=0) <= MAX_LEGEND_PX, layout["legends"]
+        assert not errors, errors
+    finally:
+        page.close()
 
 
 def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(server, browser):
-    # First request of a fresh server: a shared link must run app.py's navigation (wide layout, page
-    # titles, export selector), not Streamlit's automatic one-file-per-page fallback.
+    # a shared link must run app.py's navigation (wide layout, page titles, export selector), not
+    # Streamlit's automatic one-file-per-page fallback
     page, _ = _open(browser, f"{server}/thresholds?sigma=0.05")
     try:
         _settle(page)
@@ -131,29 +241,43 @@ def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(server, browser
         links.first.wait_for(timeout=30_000)
         texts = " | ".join(links.all_inner_texts())
         assert "Home" in texts
-        assert "Thresholds: binary search" in texts
+        assert "Thresholds" in texts
         assert "sigma=0.05" in page.url
     finally:
         page.close()
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_page_loads_with_a_chart_and_no_exception(server, browser, name):
-    page, errors = _open(browser, f"{server}/{name}")
+def test_presenter_mode_hides_the_sidebar_and_keeps_the_hero(server, browser):
+    page, errors = _open(browser, f"{server}/regret?present=1", (1024, 768))
     try:
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
         _settle(page)
-        if name:
-            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
-            assert page.locator(".js-plotly-plot").count() >= 1
-        assert page.locator("[data-testid='stException']").count() == 0
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name or 'home'}.png"), full_page=True)
+        layout = page.evaluate(_LAYOUT)
+        assert layout["sidebar"] == 0
+        assert _query(page.url)["present"] == "1"
+        assert _visible_fraction(layout["hero"], layout["viewport"]) >= 0.45
+        assert layout["hero"]["width"] > 700  # full width without the sidebar
+        body = page.evaluate(
+            "() => parseFloat(getComputedStyle(document.querySelector("
+            "'[data-testid=stMain] [data-testid=stMarkdownContainer] p')).fontSize)"
+        )
+        assert body >= 22
+        tick = page.evaluate(
+            "() => parseFloat(document.querySelector('.js-plotly-plot .xtick text').style.fontSize)"
+        )
+        assert tick >= 18
+        page.screenshot(path=str(ARTIFACTS / "regret-present-1024x768.png"))
+        # the toggle on the page turns it off again: the sidebar comes back
+        page.get_by_text("Presenter", exact=True).click()
+        _settle(page)
+        assert page.evaluate(_LAYOUT)["sidebar"] > 0
+        assert "present" not in _query(page.url)
         assert not errors, errors
     finally:
         page.close()
 
 
-def test_a_hostile_link_shows_a_warning_in_the_browser(server, browser):
+def test_a_hostile_link_shows_a_warning_and_the_url_holds_what_ran(server, browser):
     page, _ = _open(browser, f"{server}/thresholds?sigma=-1&T=nan&foo=bar")
     try:
         _settle(page)
@@ -163,6 +287,23 @@ def test_a_hostile_link_shows_a_warning_in_the_browser(server, browser):
         assert "sigma" in text
         assert "foo" in text
         assert page.locator("[data-testid='stException']").count() == 0
+        query = _query(page.url)
+        assert query["sigma"] == "0.0001"  # clamped into range: the value that ran
+        assert query["T"] == "1000"  # the default that ran
+        assert "foo" not in query
+    finally:
+        page.close()
+
+
+def test_a_capped_value_is_written_back_to_the_url(server, browser):
+    # Regret caps its trials to keep a rerun near 2 s; the link must then say what ran
+    page, _ = _open(browser, f"{server}/regret?T=10000&sigma=0.001&trials=10")
+    try:
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
+        trials = int(_query(page.url)["trials"])
+        assert trials < 10
+        assert page.get_by_text(f"trials = 10 reduced to {trials}").count() == 1
     finally:
         page.close()
 
@@ -171,9 +312,15 @@ def test_the_url_follows_the_controls(server, browser):
     page, _ = _open(browser, f"{server}/thresholds?sigma=0.05&T=2000&seed=7")
     try:
         _settle(page)
-        assert "sigma=0.05" in page.url
-        assert "seed=7" in page.url
-        assert "trials=50" in page.url  # every parameter is written back
+        query = _query(page.url)
+        assert query["sigma"] == "0.05"
+        assert query["seed"] == "7"
+        assert query["trials"] == "50"  # every parameter is written back
+        slider = page.locator("[data-testid='stMain'] input[type=range]").first
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        _settle(page)
+        assert _query(page.url)["sigma"] == "0.07"  # the next stop of the log slider
     finally:
         page.close()
 
@@ -181,12 +328,12 @@ def test_the_url_follows_the_controls(server, browser):
 def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
     page, errors = _open(browser, f"{server}/mwem?N=64&T=10&trials=1")
     try:
-        _settle(page)
         page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
         assert "view=run" in page.url
         for label, view in (
-            ("Error against T and ε", "sweeps"),
-            ("Private thresholds (E10)", "threshold"),
+            ("Error vs T and ε", "sweeps"),
+            ("Private thresholds", "threshold"),
         ):
             page.get_by_role("tab", name=label).click()
             _settle(page)
@@ -194,7 +341,6 @@ def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
                 f"() => window.location.search.includes('view={view}')", timeout=60_000
             )
             assert page.locator("[data-testid='stException']").count() == 0
-        # the threshold tab's own controls and chart are drawn
         page.get_by_text("true threshold b*").wait_for(timeout=30_000)
         assert page.locator(".js-plotly-plot").count() >= 2
         page.reload(wait_until="domcontentloaded")

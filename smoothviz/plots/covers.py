@@ -198,7 +198,7 @@ def sizes_figure(
         sizes: a frame from :func:`smoothviz.covers.bracketing_sizes`.
         eps: the current scale, marked with a vertical line.
         thm33_eps: Theorem 3.3's scale σ/(4√T), marked with a vertical line.
-        label: class name for the legend.
+        label: class name, for the y-axis title.
     """
     x = sizes["inv_eps"].to_numpy()
     fig = go.Figure()
@@ -209,7 +209,7 @@ def sizes_figure(
             mode="lines+markers",
             line={"color": LOWER_COLOR, "width": 3},
             marker={"size": 7},
-            name=f"ε-bracketing built here (exact size){': ' + label if label else ''}",
+            name="brackets built here",
         ),
     )
     if sizes["threshold_cover"].notna().any():
@@ -220,7 +220,7 @@ def sizes_figure(
                 mode="lines+markers",
                 line={"color": COLORS["ftpl"], "width": 3},
                 marker={"size": 7},
-                name="ε-cover of thresholds ⌈1/(2ε)⌉",
+                name="cover ⌈1/(2ε)⌉",
             ),
         )
         fig.add_trace(
@@ -246,8 +246,8 @@ def sizes_figure(
     top = float(np.nanmax(sizes[["brackets", "thm37_bound", "haussler_cover"]].to_numpy()))
     low = float(np.nanmin(sizes["brackets"].to_numpy()))
     marks = (
-        (eps, "current ε", HIGHLIGHT_COLOR),
-        (thm33_eps, "Thm 3.3 scale σ/(4√T)", COLORS["iid"]),
+        (eps, "ε", HIGHLIGHT_COLOR),
+        (thm33_eps, "Thm 3.3: σ/(4√T)", COLORS["iid"]),
     )
     for value, text, color in marks:
         if value is not None:
@@ -260,7 +260,8 @@ def sizes_figure(
                     name=f"{text} = {value:.3g}",
                 )
             )
-    return apply_style(fig, x_title="1/ε", y_title="number of sets", log_x=True, log_y=True)
+    y_title = f"number of sets ({label})" if label else "number of sets"
+    return apply_style(fig, x_title="1/ε", y_title=y_title, log_x=True, log_y=True)
 
 
 def max_count_figure(result: MaxCountResult) -> go.Figure:

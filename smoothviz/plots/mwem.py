@@ -252,7 +252,7 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
         "name": "true D_B",
         "line": {"color": COLORS["truth"], "width": 3},
     }
-    released = "released (last iterate)" if "last" in result.label else "released (average so far)"
+    released = "released D̄ (last iterate)" if "last" in result.label else "released D̄"
 
     def traces(k: int, *, full: bool) -> list[dict]:
         if not full:  # a frame: trace 0 unchanged, new y for traces 1 and 2
@@ -289,9 +289,6 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
         x_title="cell x" if len(result.shape) == 1 else "cell x (flattened table)",
         y_title="mass D(x)",
         height=560,
-    )
-    fig.update_layout(
-        legend={"orientation": "v", "yref": "paper", "y": 1.0, "yanchor": "top", "x": 1.02}
     )
     return _round_player(fig, frames)
 

@@ -77,14 +77,14 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
-            x=b, y=result.errors, mode="lines", name="error of h_b (all thresholds)",
+            x=b, y=result.errors, mode="lines", name="error of h_b",
             line={"color": COLORS["truth"], "width": 2},
         )
     )  # fmt: skip
     fig.add_trace(
         go.Scatter(
             x=b[result.grid], y=result.errors[result.grid], mode="markers",
-            name=f"grid candidates (spacing ≤ σα; K = {result.grid.size})",
+            name=f"grid (K = {result.grid.size})",
             marker={"color": COLORS["reference"], "size": 6},
         )
     )  # fmt: skip
@@ -92,7 +92,7 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
     fig.add_trace(
         go.Scatter(
             x=b[picked], y=result.errors[picked], mode="markers",
-            name=f"picked by the exponential mechanism ({result.chosen.size} draws)",
+            name=f"picked ({result.chosen.size} draws)",
             marker={"color": COLORS["projected_mwem"], "size": 10 + 20 * np.sqrt(times / times.max()),
                     "line": {"color": "#000", "width": 1}},
             customdata=times, hovertemplate="b = %{x:.3f}: error %{y:.3f}, picked %{customdata}×",

@@ -132,11 +132,11 @@ def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
     cell = [result.max_cell[result.adversaries == a, -1].mean() for a in advs]
     fig = go.Figure(
         [
-            go.Bar(x=names, y=cover, name="regret against the cover", marker_color=COLORS["hedge"]),
+            go.Bar(x=names, y=cover, name="cover regret", marker_color=COLORS["hedge"]),
             go.Bar(
                 x=names,
                 y=gap,
-                name="class − cover (approximation)",
+                name="class − cover",
                 marker_color=COLORS["smoothed_nonadaptive"],
             ),
             go.Scatter(
@@ -149,7 +149,7 @@ def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
                     "line": {"width": 4},
                     "color": "#000",
                 },
-                name="cover regret + max cell count (pathwise cap)",
+                name="cap: cover regret + max cell",
             ),
         ]
     )
@@ -383,7 +383,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
                 reg.mean(axis=0),
                 np.quantile(reg, 0.1, axis=0),
                 np.quantile(reg, 0.9, axis=0),
-                name=f"{NAMES[adv]}: against the cover",
+                name=SHORT[adv],
                 color=COLORS[adv],
             )
         )
@@ -400,6 +400,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
                     "line": {"color": "#000", "width": 1.5},
                 },
                 "name": f"{NAMES[adv]}: against all halfspaces at T (exact)",
+                "showlegend": False,  # the caption says what the diamonds are
             }
         )
     fig.add_trace(

@@ -15,7 +15,6 @@ from smoothviz.plots.style import (
     theory_trace,
 )
 from smoothviz.thresholds import (
-    ADVERSARIES,
     SHORT_NAMES,
     RoundSnapshot,
     ThresholdRun,
@@ -74,7 +73,7 @@ def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
                 rows["log2_width_median"].to_numpy(),
                 rows["log2_width_p10"].to_numpy(),
                 rows["log2_width_p90"].to_numpy(),
-                name=ADVERSARIES[name],
+                name=SHORT_NAMES[name],
                 color=COLORS[name],
             )
         )
@@ -118,7 +117,7 @@ def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
                 rows["hit_probability_mean"].to_numpy(),
                 rows["hit_probability_p10"].to_numpy(),
                 rows["hit_probability_p90"].to_numpy(),
-                name=ADVERSARIES[name],
+                name=SHORT_NAMES[name],
                 color=COLORS[name],
             )
         )

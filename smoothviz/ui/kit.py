@@ -372,6 +372,8 @@ def chart(
         filename: base name for the PNG/SVG and CSV downloads (defaults to ``key``).
     """
     name = filename or key
+    if presenting():
+        _enlarge_type(fig)
     fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
     config = {
         "displaylogo": False,
@@ -390,6 +392,17 @@ def chart(
                 key=f"{key}.csv",
                 on_click="ignore",
             )
+
+
+def _enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
+    """Presenter mode: every font of the figure (ticks, titles, legend, labels) scaled for the back row."""
+    base = fig.layout.font.size or 18
+    fig.update_layout(font={"size": round(base * factor)})
+    if fig.layout.legend.font.size:
+        fig.update_layout(legend={"font": {"size": round(fig.layout.legend.font.size * factor)}})
+    for note in fig.layout.annotations:
+        if note.font.size:
+            note.font.size = round(note.font.size * factor)
 
 
 def count(value: float) -> str:
