@@ -108,5 +108,6 @@ TOUR = [
 ]
 
 navigation = st.navigation(PAGES)
+ui.preload_charts()
 ui.export_format_selector()
 navigation.run()

@@ -28,7 +28,7 @@ VIEWS = {
 }
 DOMAIN = {"low": 0.0, "high": 100.0}
 PARAMS = [
-    ui.Param("data", "Data", "choice", "bump", options=E.DATA_OPTIONS),
+    ui.Param("data", "Data", "choice", "exact", options=E.DATA_OPTIONS),
     ui.Param("dims", "Public domain", "choice", "1", options=E.DIMS_OPTIONS),
     ui.Param("N", "N = |X| (cells of the public domain)", "log_int", 1024, low=16, high=1024),
     ui.Param("n", "n (records, synthetic data)", "log_int", 100_000, low=100, high=1_000_000),
@@ -326,7 +326,8 @@ with views["threshold"]:
                     f"≤ α = {alpha:g} on σ-smooth data",
                 ),
                 "picked: excess error": (
-                    f"{np.mean(learned.chosen_error) - learned.best_error:.4f}",
+                    # ≥ 0 by definition; clipped so float rounding never prints "-0.0000"
+                    f"{max(0.0, np.mean(learned.chosen_error) - learned.best_error):.4f}",
                     f"mean over {learned.chosen.size} draws of the mechanism",
                 ),
                 "bound (β = 0.05)": (f"{bound:.4f}", "α + 2 ln(K/β)/(εn)"),

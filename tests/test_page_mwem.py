@@ -9,8 +9,8 @@ from smoothviz import mwem_experiments as E
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
-E_VIEWS = {"run": "Inside one run", "sweeps": "Error against T and ε", "smooth": "What smoothness buys",
-           "ledger": "Privacy ledger", "threshold": "Private thresholds (E10)",
+E_VIEWS = {"run": "One run", "sweeps": "Error vs T and ε", "smooth": "What smoothness buys",
+           "ledger": "Privacy ledger", "threshold": "Private thresholds",
            "theory": "Theory"}  # fmt: skip
 # short metric labels: "max error after T rounds" lives in each metric's help
 LABELS = ("MWEM", "Smooth", "Projected")
@@ -59,7 +59,7 @@ def test_defaults_render_the_main_view_and_only_the_open_tab():
     assert not theory.exception
     assert "Theory: Thm 4.1" in " ".join(m.value for m in theory.markdown)
     assert "the cover is Q itself" in text  # γ = σ/(2n) is far below one cell at the defaults
-    assert any("samples from a σ-smooth bump" in c.value for c in at.caption)
+    assert any("exactly σ-smooth counts" in c.value for c in at.caption)
     assert str(at.query_params["view"]).strip("[]'") == "run"
 
 
@@ -287,16 +287,17 @@ def test_private_thresholds_tab_matches_the_core_and_its_controls_travel_in_the_
 
 
 def test_defaults_contrast_two_informative_bounds_and_why_the_curves_coincide():
-    """The page's contrast at the defaults (bump, N = 1,024, n = 100,000, σ = 0.05, ε = 1, T = 50).
+    """The page's contrast at the defaults (exactly σ-smooth counts, N = 1,024, n = 100,000, σ = 0.05,
+    ε = 1, T = 50).
 
     Measured: Thm 4.1 (MWEM) 0.783, Thm 4.2 (Smooth MWEM) 0.642, Thm 4.3 0.649; measured max errors
-    0.269 for all three, because γ = σ/(2n) is finer than a cell (the cover is Q itself) and the release
+    0.300–0.301 for all three, because γ = σ/(2n) is finer than a cell (the cover is Q itself) and the release
     stays below density 1/σ (projection never binds).
     """
     at = run_page("mwem", {"view": "theory"})
     assert not at.exception
     assert not at.warning
-    ex = E.run_experiment("bump", 1024, n=100_000, sigma=0.05, epsilon=1.0, rounds=50,
+    ex = E.run_experiment("exact", 1024, n=100_000, sigma=0.05, epsilon=1.0, rounds=50,
                           queries="thresholds", trials=3, seed=0)  # fmt: skip
     s = ex.summary().set_index("variant")
     assert page_errors(at) == expected_errors(ex)
@@ -314,4 +315,5 @@ def test_defaults_contrast_two_informative_bounds_and_why_the_curves_coincide():
     assert "the cover is Q itself" in text
     assert "projection never binds: the three curves coincide and only the theorems differ" in text
     errors = [float(v) for v in page_errors(at)]
-    assert max(errors) - min(errors) <= 0.005  # measured 0.2691–0.2694
+    assert max(errors) - min(errors) <= 0.005  # measured 0.300–0.301
+    assert ex.hist.density_ratio <= 1 / 0.05  # the data meets Thm 4.2's σ-smoothness assumption

@@ -57,10 +57,10 @@ def test_sizes_figure():
     eps = np.geomspace(1, 1e-3, 20)
     fig = pc.sizes_figure(cv.bracketing_sizes("thresholds", eps), eps=0.1, thm33_eps=0.01)
     assert _names(fig) == [  # the legend, then the theory lines' names written on the plot
-        "ε-bracketing built here (exact size)",
-        "ε-cover of thresholds ⌈1/(2ε)⌉",
-        "current ε = 0.1",
-        "Thm 3.3 scale σ/(4√T) = 0.01",
+        "brackets built here",
+        "cover ⌈1/(2ε)⌉",
+        "ε = 0.1",
+        "Thm 3.3: σ/(4√T) = 0.01",
         "N_[] = ⌈1/ε⌉ (exact)",
         "Haussler cover (41/ε)^d",
     ]
@@ -70,10 +70,11 @@ def test_sizes_figure():
     assert list(fig.data[-1].x) == [100.0, 100.0]  # the marks sit at 1/ε
     sym = pc.sizes_figure(cv.bracketing_sizes("symdiff", eps), label="symmetric differences")
     assert _names(sym) == [
-        "ε-bracketing built here (exact size): symmetric differences",
+        "brackets built here",
         "Thm 3.7 product bound",
         "Haussler cover (41/ε)^d",
     ]
+    assert sym.layout.yaxis.title.text == "number of sets (symmetric differences)"
     uni = pc.sizes_figure(cv.bracketing_sizes("union", eps, k=2))
     assert "Thm 3.7 product bound" in _names(uni)
 

@@ -84,7 +84,7 @@ def test_histogram_figure_has_frames_for_play(runs):
     r = runs["mwem"]
     fig = P.histogram_figure(r)
     assert len(fig.frames) == len(r.snapshot_rounds)
-    assert names(fig) == ["true D_B", "released (average so far)", "iterate D_t"]
+    assert names(fig) == ["true D_B", "released D̄", "iterate D_t"]
     assert fig.layout.sliders[0].currentvalue.prefix == "after round "
     assert fig.layout.sliders[0].active == len(r.snapshot_rounds) - 1  # opens on the final release
     assert fig.frames[0].data[1].y != fig.frames[-1].data[1].y

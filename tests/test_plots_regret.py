@@ -63,7 +63,7 @@ def test_decomposition_figure_stacks_to_class_regret(run):
     fig = figures.decomposition_figure(run)
     assert fig.layout.barmode == "stack"
     cover, gap, cap = fig.data
-    assert cover.name == "regret against the cover"
+    assert cover.name == "cover regret"
     assert gap.name.startswith("class − cover")
     total = np.add(cover.y, gap.y)
     for k, adv in enumerate(dict.fromkeys(run.adversaries)):
@@ -133,13 +133,16 @@ def test_halfspace_regret_figure():
     names = _names(fig)
     for adv in online.ADVERSARIES_2D:
         rows = res.adversaries == adv
-        assert f"{figures.NAMES[adv]}: against the cover" in names
+        assert figures.SHORT[adv] in names
         diamond = next(
             tr for tr in fig.data if tr.name.startswith(f"{figures.NAMES[adv]}: against all")
         )
+        assert diamond.showlegend is False  # the caption explains the diamonds
         assert diamond.x == (80.0,)
         assert diamond.y[0] == pytest.approx(res.class_regret[rows].mean())
-        mean = next(tr for tr in fig.data if tr.name == f"{figures.NAMES[adv]}: against the cover")
+        mean = next(
+            tr for tr in fig.data if tr.name == figures.SHORT[adv] and tr.showlegend is not False
+        )
         np.testing.assert_allclose(mean.y, res.cover_regret[rows].mean(0))
     assert any(n.startswith("MW on the cover") for n in names)
     assert fig.layout.xaxis.title.text == "round t"

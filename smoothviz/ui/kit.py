@@ -96,6 +96,22 @@ def _use_app_navigation() -> None:
         st.rerun()
 
 
+def preload_charts() -> None:
+    """Start loading the browser's chart library while the page's script is still computing.
+
+    Streamlit fetches plotly.js (several MB, over a second to parse on a laptop) only when the first
+    chart of a session arrives, so the first chart waited for the computation *and* the library. An
+    invisible one-point chart sent before the page runs starts the download at once
+    (benchmarks/bench_browser.py measures the difference).
+    """
+    holder = st.sidebar.container(key="smoothviz-preload")
+    holder.html("<style>.st-key-smoothviz-preload { display: none; }</style>")
+    holder.plotly_chart(_PRELOAD_FIGURE, config={"staticPlot": True}, theme=None, key="preload")
+
+
+_PRELOAD_FIGURE = go.Figure(layout={"width": 10, "height": 10})
+
+
 def presenting() -> bool:
     """Whether this session is in presenter mode (``present=1`` in the link, or the toggle)."""
     raw = st.query_params.get("present")
@@ -382,11 +398,15 @@ def chart(
     st.plotly_chart(fig, key=key, config=config, theme=None)
     st.caption(caption)
     if data is not None:
-        with st.expander("Show data"):
-            st.dataframe(data, hide_index=True)
+        # the table is sent only while its expander is open, the CSV only when it is downloaded:
+        # a rerun ships the figures, not every chart's data
+        shown = st.expander("Show data", key=f"{key}.data", on_change="rerun")
+        with shown:
+            if shown.open:
+                st.dataframe(data, hide_index=True)
             st.download_button(
                 "Download CSV",
-                data=data.to_csv(index=False).encode("utf-8"),
+                data=lambda: data.to_csv(index=False).encode("utf-8"),
                 file_name=f"{name}.csv",
                 mime="text/csv",
                 key=f"{key}.csv",
