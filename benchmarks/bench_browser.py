@@ -3,7 +3,7 @@
 Starts ``streamlit run app.py`` on a free loopback port (the flags of tests/test_browser.py), drives
 Debian's Chromium through Playwright and times, per page, from the start of ``page.goto``:
 
-- **first chart**: the first ``.js-plotly-plot .main-svg`` in the DOM (plotly has drawn a plot);
+- **first chart**: the first ``.js-plotly-plot .main-svg`` in the main area (plotly has drawn a plot);
 - **idle**: Streamlit's running indicator is gone, the server has finished its last script run, every
   chart it sent is drawn (plotly's bundle loads lazily, after a quiet gap) and the DOM has not changed
   for 300 ms (the quiet window is not counted);
@@ -70,7 +70,7 @@ _INIT_JS = """
   const sv = (window.__sv = { lastMutation: now(), firstChart: null, wsOpen: null, frames: [] });
   const observer = new MutationObserver(() => {
     sv.lastMutation = now();
-    if (sv.firstChart === null && document.querySelector('.js-plotly-plot .main-svg')) {
+    if (sv.firstChart === null && document.querySelector('[data-testid=stMain] .js-plotly-plot .main-svg')) {
       sv.firstChart = sv.lastMutation;
     }
   });
@@ -93,7 +93,7 @@ _IDLE_JS = """
   const sv = window.__sv;
   const t = performance.timeOrigin + performance.now();
   if (document.querySelector("[data-testid='stStatusWidget']")) return false;
-  const drawn = [...document.querySelectorAll('.js-plotly-plot')].filter(
+  const drawn = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].filter(
     (p) => p.querySelector('.main-svg')).length;
   if (drawn < charts) return false;  // plotly's bundle still loading, or charts still drawing
   return t - Math.max(sv.lastMutation, since) >= quiet;
@@ -114,7 +114,7 @@ _TIMELINE_JS = """
     plotlyJs: end(plotly),
     plotlyJsBytes: plotly.reduce((s, r) => s + (r.encodedBodySize || 0), 0),
     jsFiles: js.length,
-    charts: document.querySelectorAll('.js-plotly-plot').length,
+    charts: document.querySelectorAll('[data-testid=stMain] .js-plotly-plot').length,
     exceptions: document.querySelectorAll("[data-testid='stException']").length,
     wsOpen: window.__sv.wsOpen,
     firstChart: window.__sv.firstChart,

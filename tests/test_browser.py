@@ -166,7 +166,7 @@ def _query(url: str) -> dict[str, str]:
 def test_the_first_screen_holds_title_story_controls_and_hero(server, browser, name, size):
     page, errors = _open(browser, f"{server}/{name}", SIZES[size])
     try:
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
         _settle(page)
         layout = page.evaluate(_LAYOUT)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -215,7 +215,7 @@ def test_the_home_page_has_the_tour_and_references(server, browser):
 def test_a_link_to_a_tab_lands_on_its_first_chart(server, browser, name, tab):
     page, errors = _open(browser, f"{server}/{name}?view={tab}", (1024, 768))
     try:
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
         _settle(page)
         layout = page.evaluate(_LAYOUT)
         assert page.locator("[data-testid='stException']").count() == 0
@@ -250,7 +250,7 @@ def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(server, browser
 def test_presenter_mode_hides_the_sidebar_and_keeps_the_hero(server, browser):
     page, errors = _open(browser, f"{server}/regret?present=1", (1024, 768))
     try:
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
         _settle(page)
         layout = page.evaluate(_LAYOUT)
         assert layout["sidebar"] == 0
@@ -263,7 +263,7 @@ def test_presenter_mode_hides_the_sidebar_and_keeps_the_hero(server, browser):
         )
         assert body >= 22
         tick = page.evaluate(
-            "() => parseFloat(document.querySelector('.js-plotly-plot .xtick text').style.fontSize)"
+            "() => parseFloat(document.querySelector('[data-testid=stMain] .js-plotly-plot .xtick text').style.fontSize)"
         )
         assert tick >= 18
         page.screenshot(path=str(ARTIFACTS / "regret-present-1024x768.png"))
@@ -299,7 +299,7 @@ def test_a_capped_value_is_written_back_to_the_url(server, browser):
     # Regret caps its trials to keep a rerun near 2 s; the link must then say what ran
     page, _ = _open(browser, f"{server}/regret?T=10000&sigma=0.001&trials=10")
     try:
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
         _settle(page)
         trials = int(_query(page.url)["trials"])
         assert trials < 10
@@ -328,7 +328,7 @@ def test_the_url_follows_the_controls(server, browser):
 def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
     page, errors = _open(browser, f"{server}/mwem?N=64&T=10&trials=1")
     try:
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
         _settle(page)
         assert "view=run" in page.url
         for label, view in (
