@@ -1,0 +1,91 @@
+"""Argument checks shared by the core modules: each names the parameter and the value it rejects.
+
+Core functions validate first and raise ``ValueError`` with a message a reader can act on, e.g.
+``"`sigma` must be in (0, 1], got 0"`` (the style of the Scientific Python guide and SciPy). One σ
+range serves every module built on these checks: a σ-smooth distribution has density at most 1/σ
+with respect to the uniform measure, which is possible exactly for σ ∈ (0, 1] (the σ-smooth adversaries of
+Haghtalab, Roughgarden & Shetty 2020). The checkers return the value normalised (``int`` or
+``float``) so a caller can write ``horizon = check_int("horizon", horizon, 1)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "SIGMA_RANGE",
+    "check_choice",
+    "check_choices",
+    "check_float",
+    "check_int",
+    "check_sigma",
+]
+
+#: σ ∈ (0, 1]: the open lower end and the closed upper end of :func:`check_sigma`.
+SIGMA_RANGE = (0.0, 1.0)
+
+
+def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
+    """Reject a ``value`` not among ``choices``; return it unchanged.
+
+    Raises:
+        ValueError: ``"`name` must be one of (...), got 'value'"``.
+    """
+    if value not in choices:
+        raise ValueError(f"`{name}` must be one of {choices}, got {value!r}")
+    return value
+
+
+def check_choices(name: str, values: tuple[str, ...], choices: tuple[str, ...]) -> tuple[str, ...]:
+    """Reject an empty ``values`` or one with a member not among ``choices``; return it unchanged.
+
+    Raises:
+        ValueError: ``"`name` must name at least one of (...), got ()"``, or as :func:`check_choice`.
+    """
+    if not values:
+        raise ValueError(f"`{name}` must name at least one of {choices}, got {tuple(values)!r}")
+    for value in values:
+        check_choice(name, value, choices)
+    return values
+
+
+def check_int(name: str, value: int, low: int, high: float = np.inf) -> int:
+    """Reject anything but an integer (``bool`` excluded) in [low, high]; return it as ``int``.
+
+    Raises:
+        ValueError: ``"`name` must be an integer in [low, high], got value"``.
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | np.integer)
+        or not low <= value <= high
+    ):
+        raise ValueError(f"`{name}` must be an integer in [{low}, {high}], got {value!r}")
+    return int(value)
+
+
+def check_float(
+    name: str, value: float, low: float, high: float, *, low_open: bool = True
+) -> float:
+    """Reject a non-finite ``value`` or one outside (low, high] (or [low, high]); return it as ``float``.
+
+    Raises:
+        ValueError: ``"`name` must be in (low, high], got value"``.
+    """
+    ok = np.isfinite(value) and (low < value if low_open else low <= value) and value <= high
+    if not ok:
+        bracket = "(" if low_open else "["
+        raise ValueError(f"`{name}` must be in {bracket}{low}, {high}], got {value!r}")
+    return float(value)
+
+
+def check_sigma(sigma: float) -> float:
+    """Reject a smoothness parameter outside :data:`SIGMA_RANGE`, (0, 1]; return it as ``float``.
+
+    Raises:
+        ValueError: ``"`sigma` must be in (0, 1], got value"``.
+    """
+    low, high = SIGMA_RANGE
+    if not (np.isfinite(sigma) and low < sigma <= high):
+        raise ValueError(f"`sigma` must be in ({low:g}, {high:g}], got {sigma!r}")
+    return float(sigma)
