@@ -7,7 +7,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = sorted(p.stem for p in (ROOT / "smoothviz").glob("*.py") if p.stem != "__init__")
+#: Core modules: smoothviz/*.py and the experiments package (not the plots and ui layers above).
+CORE = sorted(
+    [p.stem for p in (ROOT / "smoothviz").glob("*.py") if p.stem != "__init__"]
+    + [
+        f"experiments.{p.stem}".removesuffix(".__init__")
+        for p in (ROOT / "smoothviz" / "experiments").glob("*.py")
+    ]
+)
 
 
 def test_core_modules_import_neither_streamlit_nor_plotly():

@@ -1,0 +1,362 @@
+"""Adversaries, worst-case and σ-smooth: who picks the points the online learner is tested on.
+
+A worst-case adversary may put x_t anywhere; against thresholds h_b(x) = 1[x ≥ b] it keeps every point
+inside the cover cell that holds the target b*, on the side where the learner errs, and forces regret
+linear in T (Littlestone dimension ∞). A σ-smooth adversary must draw x_t from a distribution whose
+density is at most 1/σ, adaptively chosen from the past; it lands in any set of measure γ with
+probability ≤ γ/σ (Haghtalab, Roughgarden & Shetty 2020, Lemma 3.2), so a γ-cover costs little and
+Hedge on it has regret O(√(T ln(T/σ))) (their Thm 3.3, and Cor. 3.8 for halfspaces in the plane).
+
+Nature's coins draw the target and the label flips; the adversary's coins are the uniforms ``unif``
+each function takes as an argument, so the same draws can be reused across adversaries and every
+stream stays reproducible from one seed (the caller draws them, SPEC 7).
+
+* Against Hedge on a threshold cover (:mod:`smoothviz.hedge`), one function per name in
+  :data:`ADVERSARIES`: :func:`worst_case_stream`, :func:`smoothed_adaptive_stream`,
+  :func:`smoothed_nonadaptive_stream`, :func:`iid_stream`.
+* Against Hedge on halfspaces in [0, 1]² (:mod:`smoothviz.halfspaces`), per round, for
+  :data:`ADVERSARIES_2D`: :func:`halfspace_candidates`, :func:`worst_case_points`,
+  :func:`smoothed_offsets`, :func:`smoothed_points`.
+* Against midpoint binary search on thresholds, re-exported from :mod:`smoothviz.thresholds`:
+  :func:`worst_case_run`, :func:`smoothed_run`, :func:`nonadaptive_run`, :func:`run_adversary`,
+  :func:`adversary_rng` (names and display labels in :data:`BINARY_SEARCH_ADVERSARIES`).
+  The adaptive and non-adaptive adversaries of Lemma 3.2's max-count experiment live inside
+  :func:`smoothviz.covers.max_count_experiment`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import expit
+
+from smoothviz.thresholds import ADVERSARIES as BINARY_SEARCH_ADVERSARIES
+from smoothviz.thresholds import (
+    adversary_rng,
+    nonadaptive_run,
+    run_adversary,
+    smoothed_run,
+    worst_case_run,
+)
+
+__all__ = [
+    "ADVERSARIES",
+    "ADVERSARIES_2D",
+    "BINARY_SEARCH_ADVERSARIES",
+    "adversary_rng",
+    "halfspace_candidates",
+    "iid_stream",
+    "nonadaptive_run",
+    "run_adversary",
+    "smoothed_adaptive_stream",
+    "smoothed_nonadaptive_stream",
+    "smoothed_offsets",
+    "smoothed_points",
+    "smoothed_run",
+    "worst_case_points",
+    "worst_case_run",
+    "worst_case_stream",
+]
+
+#: Adversaries against Hedge on a threshold cover, in the order results list them.
+ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive", "iid")
+#: Adversaries against Hedge on a cover of halfspaces in [0, 1]².
+ADVERSARIES_2D = ("worst_case", "smoothed_adaptive", "iid")
+
+
+# ------------------------------------------------------------------------------------------------
+# thresholds on [0, 1] against Hedge on a cover: whole streams, rows = independent runs
+# ------------------------------------------------------------------------------------------------
+
+
+def _labels(xs: np.ndarray, targets: np.ndarray, flips: np.ndarray) -> np.ndarray:
+    """Labels 1[x ≥ b*], flipped where nature's coin says so."""
+    return (xs >= targets[:, None]) ^ flips
+
+
+def iid_stream(
+    targets: np.ndarray, unif: np.ndarray, flips: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The oblivious i.i.d. adversary: x_t ~ U[0, 1), σ-smooth for every σ.
+
+    Args:
+        targets: target thresholds b* per row, shape (R,).
+        unif: the adversary's uniforms in [0, 1), shape (R, T).
+        flips: label flips per round, shape (R, T).
+
+    Returns:
+        ``(xs, ys)``, each of shape (R, T).
+    """
+    xs = np.array(unif, dtype=float)
+    return xs, _labels(xs, targets, flips)
+
+
+def smoothed_nonadaptive_stream(
+    targets: np.ndarray, unif: np.ndarray, flips: np.ndarray, *, sigma: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The non-adaptive σ-smooth adversary: x uniform on the width-σ window centred at b*, mod 1.
+
+    Fixed in advance (it never looks at the learner), with density exactly 1/σ on its window.
+
+    Args:
+        targets: target thresholds b* per row, shape (R,).
+        unif: the adversary's uniforms in [0, 1), shape (R, T).
+        flips: label flips per round, shape (R, T).
+        sigma: smoothness σ ∈ (0, 1].
+
+    Returns:
+        ``(xs, ys)``, each of shape (R, T).
+    """
+    xs = np.mod(targets[:, None] - 0.5 * sigma + sigma * unif, 1.0)
+    xs[xs >= 1.0] = 0.0  # x mod 1 can round up to 1.0
+    return xs, _labels(xs, targets, flips)
+
+
+def worst_case_stream(
+    grid: np.ndarray, targets: np.ndarray, unif: np.ndarray, flips: np.ndarray, lam: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The worst-case adversary against Hedge on the cover ``grid``, from a two-number state per row.
+
+    Every point lies in the cover cell [lo, hi) that holds b*, so the n_low experts g_i ≤ lo predict 1
+    and the others predict 0: all of Hedge's weight sits on two groups whose cumulative losses are the
+    numbers of 0-labels (n₀) and of 1-labels (n₁) so far. The learner's chance of predicting 1 in the
+    cell is n_low·e^{−λn₀} / (n_low·e^{−λn₀} + n_high·e^{−λn₁}) ≥ 1/2 exactly when
+    λ(n₁ − n₀) ≥ ln(n_high/n_low); the adversary then plays below b* (label 0), otherwise above it.
+    The same two numbers give Hedge's expected loss in every round, so no replay is needed.
+
+    Args:
+        grid: the learner's cover thresholds, sorted, shape (N,).
+        targets: target thresholds b* per row, shape (R,).
+        unif: the adversary's uniforms (where in the half-cell it plays), shape (R, T).
+        flips: label flips per round, shape (R, T).
+        lam: the learner's log-weight rate λ (see :func:`smoothviz.experts.log_weight_rate`).
+
+    Returns:
+        ``(xs, ys, losses)``: points, labels and Hedge's expected loss ⟨p_t, ℓ_t⟩, each (R, T).
+    """
+    rows, horizon = unif.shape
+    n_experts = grid.size
+    t_cell = np.minimum(np.searchsorted(grid, targets, side="right") - 1, n_experts - 2)
+    lo, hi, n_low = grid[t_cell], grid[t_cell + 1], t_cell + 1
+    below_b = np.nextafter(targets, -np.inf)[:, None]
+    x_below = np.maximum(
+        lo[:, None], np.minimum(lo[:, None] + unif * (targets - lo)[:, None], below_b)
+    )
+    x_above = np.minimum(
+        targets[:, None] + unif * (hi - targets)[:, None], np.nextafter(hi, -np.inf)[:, None]
+    )
+    y_below = (x_below >= targets[:, None]) ^ flips
+    y_above = (x_above >= targets[:, None]) ^ flips
+    edge = np.log((n_experts - n_low) / n_low) / lam
+    below = np.empty((rows, horizon), dtype=bool)
+    for r in range(rows):  # a scalar recursion: one comparison and one addition per round
+        d, cut, yb, ya, side = 0, float(edge[r]), y_below[r].tolist(), y_above[r].tolist(), []
+        for t in range(horizon):
+            b = d >= cut
+            side.append(b)
+            d += 1 if (yb[t] if b else ya[t]) else -1
+        below[r] = side
+    ys = np.where(below, y_below, y_above)
+    zeros_before = np.cumsum(~ys, axis=1) - ~ys
+    ones_before = np.cumsum(ys, axis=1) - ys
+    p1 = expit(lam * (ones_before - zeros_before) - np.log((n_experts - n_low) / n_low)[:, None])
+    return np.where(below, x_below, x_above), ys, np.where(ys, 1.0 - p1, p1)
+
+
+def smoothed_adaptive_stream(
+    grid: np.ndarray,
+    targets: np.ndarray,
+    unif: np.ndarray,
+    flips: np.ndarray,
+    lam: float,
+    *,
+    sigma: float,
+    block: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The adaptive σ-smooth adversary: x_t uniform on the width-σ window at Hedge's weighted median.
+
+    x_t = (median_t + σ·u_t − σ/2) mod 1, the median taken of Hedge's current weights over ``grid``:
+    density 1/σ, so σ-smooth, yet aimed where the learner is least sure. Only this adversary needs
+    Hedge's weights inside the round loop, and only for the median. The weights are kept relative
+    (rescaled now and then, never in log-space) and multiplied by e^{−λ} on the erring side after
+    each round. Small covers are kept dense (a round is ~20 array operations on rows × N numbers);
+    large ones in blocks of B ≈ √N experts with one factor per block, so a round touches
+    rows × (N/B + B) numbers.
+
+    Args:
+        grid: the learner's cover thresholds, sorted, shape (N,).
+        targets: target thresholds b* per row, shape (R,).
+        unif: the adversary's uniforms (where in the window it plays), shape (R, T).
+        flips: label flips per round, shape (R, T).
+        lam: the learner's log-weight rate λ.
+        sigma: smoothness σ ∈ (0, 1], the window's width.
+        block: experts per block (default: dense when that is faster, else ⌈√N⌉).
+
+    Returns:
+        ``(xs, ys, medians)``: points, labels and the median the window was centred on, each (R, T).
+    """
+    shifts = sigma * unif - 0.5 * sigma
+    rows, horizon = shifts.shape
+    n = grid.size
+    out = (
+        np.empty((rows, horizon)),
+        np.empty((rows, horizon), dtype=bool),
+        np.empty((rows, horizon)),
+    )
+    if block is None:  # cost model on 2 cores: dense ≈ 30 µs + 10 ns·rows·N, blocks ≈ 25 µs·rows
+        block = n if rows * n < 2_600 * rows - 3_000 else int(np.ceil(np.sqrt(n)))
+    # weights are multiplied by β = e^{−λ} and rescaled every ⌊200/λ⌋ rounds: they stay above e^{−200}
+    beta, rescale = float(np.exp(-lam)), max(1, int(200.0 / lam))
+    if block >= n:
+        _adaptive_dense(grid, targets, shifts, flips, beta, rescale, out)
+    else:
+        _adaptive_blocked(grid, targets, shifts, flips, beta, rescale, out, block)
+    return out
+
+
+def _adaptive_dense(
+    grid: np.ndarray,
+    targets: np.ndarray,
+    shifts: np.ndarray,
+    flips: np.ndarray,
+    beta: float,
+    rescale: int,
+    out: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> None:
+    """:func:`smoothed_adaptive_stream` with one row of relative weights per trial; fills ``out``."""
+    xs, ys, meds = out
+    rows, horizon = shifts.shape
+    n = grid.size
+    w = np.ones((rows, n))
+    cw = np.empty((rows, n))
+    kk = np.arange(n)
+    for t in range(horizon):
+        np.add.accumulate(w, axis=1, out=cw)
+        med = grid[(cw >= 0.5 * cw[:, -1:]).argmax(axis=1)]  # first i with Σ_{≤i} p ≥ 1/2
+        x = (med + shifts[:, t]) % 1.0
+        x[x >= 1.0] = 0.0
+        y = (x >= targets) ^ flips[:, t]
+        j = np.searchsorted(grid, x, side="right")  # experts i < j predict 1
+        np.multiply(w, beta, out=w, where=(kk < j[:, None]) != y[:, None])
+        if t % rescale == rescale - 1:
+            w /= w.max(axis=1, keepdims=True)
+        xs[:, t], ys[:, t], meds[:, t] = x, y, med
+
+
+def _adaptive_blocked(
+    grid: np.ndarray,
+    targets: np.ndarray,
+    shifts: np.ndarray,
+    flips: np.ndarray,
+    beta: float,
+    rescale: int,
+    out: tuple[np.ndarray, np.ndarray, np.ndarray],
+    block: int,
+) -> None:
+    """:func:`smoothed_adaptive_stream` with blocks of ``block`` experts, row by row; fills ``out``."""
+    xs, ys, meds = out
+    rows, horizon = shifts.shape
+    n = grid.size
+    nb = -(-n // block)
+    bb, kk = np.arange(nb), np.arange(block)
+    # factor rows: [y, b] multiplies the blocks that err when the label is y and the cut is in block b
+    block_fac = np.where(
+        np.stack([bb[None, :] < bb[:, None], bb[None, :] > bb[:, None]]), beta, 1.0
+    )
+    cut = np.arange(block + 1)[:, None]
+    in_fac = np.where(np.stack([kk[None, :] < cut, kk[None, :] >= cut]), beta, 1.0)
+    for r in range(rows):  # few rows at this size: one row at a time, with scalar bookkeeping
+        win = np.zeros(nb * block)
+        win[:n] = 1.0  # padding experts carry no weight
+        win = win.reshape(nb, block)
+        size = win.sum(axis=1)  # in-block sums of the relative weights
+        scale = np.ones(nb)  # one factor per block
+        target, shift, flip = float(targets[r]), shifts[r].tolist(), flips[r].tolist()
+        row_x, row_y, row_m = xs[r], ys[r], meds[r]
+        for t in range(horizon):
+            mass = scale * size
+            cm = np.cumsum(mass)
+            half = 0.5 * cm[-1]
+            mb = int(cm.searchsorted(half))  # block holding the median
+            rest = (half - (cm[mb] - mass[mb])) / scale[mb]
+            mk = min(int(np.cumsum(win[mb]).searchsorted(rest)), block - 1)
+            med = grid[min(mb * block + mk, n - 1)]
+            x = (med + shift[t]) % 1.0
+            x = 0.0 if x >= 1.0 else x
+            y = (x >= target) != flip[t]
+            j = int(grid.searchsorted(x, side="right"))
+            blk = min(j // block, nb - 1)
+            scale *= block_fac[int(y), blk]
+            part = win[blk]
+            part *= in_fac[int(y), j - blk * block]
+            size[blk] = part.sum()
+            if t % rescale == rescale - 1:
+                top = win.max(axis=1)
+                win /= top[:, None]
+                size /= top
+                scale *= top
+                scale /= scale.max()
+            row_x[t], row_y[t], row_m[t] = x, y, med
+
+
+# ------------------------------------------------------------------------------------------------
+# halfspaces in [0, 1]² against Hedge on a cover: one round at a time (the learner's weights move)
+# ------------------------------------------------------------------------------------------------
+
+
+def halfspace_candidates(n_candidates: int) -> np.ndarray:
+    """The points an adaptive 2-D adversary chooses among: the grid ((k + ½)/n, (l + ½)/n).
+
+    A power of two n keeps them exact in binary, so candidates on one line are exactly collinear and
+    :func:`smoothviz.erm.best_halfspace_mistakes` stays fast.
+
+    Args:
+        n_candidates: grid side n.
+
+    Returns:
+        The n² candidate points, shape (n², 2).
+    """
+    g = (np.arange(n_candidates) + 0.5) / n_candidates
+    return np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
+
+
+def worst_case_points(p_one: np.ndarray, candidates: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The worst-case 2-D adversary: per row, the candidate where the learner's expected loss is largest.
+
+    At a candidate with target label y the learner, predicting 1 with probability p, loses
+    y + (1 − 2y)·p in expectation.
+
+    Args:
+        p_one: the learner's probability of predicting 1 at each candidate, shape (R, M).
+        candidates: the candidate points, shape (M, 2).
+        labels: the target's 0/1 label at each candidate, per row, shape (R, M).
+
+    Returns:
+        One point per row, shape (R, 2).
+    """
+    return candidates[np.argmax(labels + (1.0 - 2.0 * labels) * p_one, axis=1)]
+
+
+def smoothed_offsets(unif: np.ndarray, sigma: float) -> np.ndarray:
+    """The σ-smooth 2-D adversary's offsets: uniform on the square of side √σ (area σ) centred at 0.
+
+    Args:
+        unif: the adversary's uniforms in [0, 1), shape (..., 2).
+        sigma: smoothness σ ∈ (0, 1].
+
+    Returns:
+        Offsets of the shape of ``unif``.
+    """
+    return np.sqrt(sigma) * (unif - 0.5)
+
+
+def smoothed_points(points: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The σ-smooth adaptive 2-D adversary: its aim plus an offset, wrapped mod 1 (density ≤ 1/σ).
+
+    Args:
+        points: where the adversary aims (e.g. :func:`worst_case_points`), shape (R, 2).
+        offsets: :func:`smoothed_offsets` for this round, shape (R, 2).
+
+    Returns:
+        Points in [0, 1]², shape (R, 2).
+    """
+    return np.mod(points + offsets, 1.0)

@@ -1,0 +1,241 @@
+"""Exact empirical risk minimisation (ERM) oracles: the fewest mistakes any hypothesis makes on a sample.
+
+Regret is measured against the best hypothesis in hindsight, so every regret curve on the Regret page
+needs min_h Σ_t 1[h(x_t) ≠ y_t] over the whole class, not just over the learner's cover. These oracles
+compute it exactly: for thresholds h_b(x) = 1[x ≥ b] by one sort and running sums (a threshold is a gap
+between sorted points), for halfspaces in the plane by rotating a line about each data point (some best
+halfspace can be moved onto a line through two data points without changing its labels; derived here,
+the argument is in :func:`best_halfspace_mistakes`). With these, regret against the class splits on
+every run into regret against the cover plus the cover's approximation error (Haghtalab, Roughgarden
+& Shetty 2020, eq. (1) and Thm 3.3).
+
+Oracle-efficient learners (Follow the Perturbed Leader calls an optimisation oracle once a round,
+Neel, Roth & Wu 2019, Thm 13; Kalai & Vempala 2005) need exactly such oracles, with weights; the
+weighted optimisation oracles of the oracle-efficient pages belong here, beside these.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cmp_to_key
+
+import numpy as np
+
+__all__ = ["best_halfspace_mistakes", "best_threshold_mistakes", "prefix_best_mistakes"]
+
+
+def best_threshold_mistakes(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Fewest mistakes of any threshold h_b(x) = 1[x ≥ b], b ∈ [0, 1], on each row, computed exactly.
+
+    Sorting the points puts every threshold in one of T + 1 gaps; its mistakes are the 1-labels below
+    plus the 0-labels at or above. Gaps between equal points are not thresholds and are skipped.
+
+    Args:
+        xs: points in [0, 1), shape (..., T).
+        ys: labels in {0, 1}, same shape.
+
+    Returns:
+        Minimum mistakes per row, shape (...,).
+    """
+    xs = np.asarray(xs, dtype=float)
+    ys = np.asarray(ys)
+    if xs.shape != ys.shape or xs.ndim == 0:
+        raise ValueError(
+            f"`xs` and `ys` must have the same non-scalar shape, got {xs.shape}, {ys.shape}"
+        )
+    order = np.argsort(xs, axis=-1, kind="stable")
+    xs_s = np.take_along_axis(xs, order, axis=-1)
+    ys_s = np.take_along_axis(ys, order, axis=-1).astype(np.int64)
+    zero = np.zeros((*xs.shape[:-1], 1), dtype=np.int64)
+    ones_below = np.concatenate([zero, np.cumsum(ys_s, axis=-1)], axis=-1)
+    zeros_below = np.concatenate([zero, np.cumsum(1 - ys_s, axis=-1)], axis=-1)
+    mistakes = ones_below + (zeros_below[..., -1:] - zeros_below)
+    tie = np.concatenate(
+        [zero.astype(bool), xs_s[..., 1:] == xs_s[..., :-1], zero.astype(bool)], -1
+    )
+    return np.where(tie, np.iinfo(np.int64).max, mistakes).min(axis=-1)
+
+
+def prefix_best_mistakes(
+    xs: np.ndarray, ys: np.ndarray, checkpoints: np.ndarray, cells: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact fewest mistakes on the first t points, for t in ``checkpoints``: all thresholds and the cover.
+
+    After sorting, a threshold is a gap between consecutive points; the continuum realises every gap
+    between distinct points, the cover only the gaps that contain a grid point (the two points lie in
+    different cells), plus both ends (grid points 0 and 1). A gap's mistakes on the first t points are
+    the 0-labels seen so far plus the running sum of ±1 (+1 for a seen 1-label below the gap, −1 for a
+    seen 0-label below it), so one cumulative sum serves every gap; checkpoints go in batches.
+
+    Args:
+        xs: points in [0, 1), shape (R, T).
+        ys: labels in {0, 1}, shape (R, T).
+        checkpoints: sorted rounds t ∈ [1, T], shape (C,).
+        cells: the cover cell of each point (points in one cell are not split by a cover threshold),
+            shape (R, T).
+
+    Returns:
+        ``(best_class, best_cover)``: the fewest mistakes on the first t points of any threshold and of
+        any cover threshold, each of shape (R, C).
+    """
+    rows, horizon = xs.shape
+    order = np.argsort(xs, axis=-1, kind="stable")
+    xs_s = np.take_along_axis(xs, order, axis=-1)
+    ys_s = np.take_along_axis(ys, order, axis=-1)
+    cells_s = np.take_along_axis(cells, order, axis=-1)
+    bad_class = np.zeros((rows, 1, horizon + 1), dtype=bool)
+    bad_class[..., 1:-1] = (xs_s[:, 1:] == xs_s[:, :-1])[:, None]
+    bad_cover = np.zeros((rows, 1, horizon + 1), dtype=bool)
+    bad_cover[..., 1:-1] = (cells_s[:, 1:] == cells_s[:, :-1])[:, None]
+    sign = np.where(ys_s, 1, -1).astype(np.int32)[:, None, :]
+    zeros_seen = checkpoints - np.cumsum(ys, axis=1)[:, checkpoints - 1]  # (rows, C)
+    big = np.iinfo(np.int32).max
+    best_class = np.empty((rows, checkpoints.size), dtype=np.int64)
+    best_cover = np.empty((rows, checkpoints.size), dtype=np.int64)
+    step = max(1, 2_000_000 // (rows * (horizon + 1)))
+    for c0 in range(0, checkpoints.size, step):
+        t = checkpoints[c0 : c0 + step]
+        run = np.zeros((rows, t.size, horizon + 1), dtype=np.int32)
+        np.cumsum(np.where(order[:, None, :] < t[:, None], sign, 0), axis=-1, out=run[..., 1:])
+        best_class[:, c0 : c0 + step] = np.where(bad_class, big, run).min(axis=-1)
+        best_cover[:, c0 : c0 + step] = np.where(bad_cover, big, run).min(axis=-1)
+    return best_class + zeros_seen, best_cover + zeros_seen
+
+
+def _orientation(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Exact sign of (a − c) × (b − c) for rows of 2-D points: a float filter, exact arithmetic if unsure.
+
+    The filter is Shewchuk's orient2d error bound: when |det| exceeds it the float sign is right. The
+    near-degenerate rest (collinear points, say) is decided in integers when the coordinates are
+    multiples of 2^−24 (grids like (k + ½)/16), else with ``fractions``.
+    """
+    left = (a[:, 0] - c[:, 0]) * (b[:, 1] - c[:, 1])
+    right = (a[:, 1] - c[:, 1]) * (b[:, 0] - c[:, 0])
+    det = left - right
+    sign = np.sign(det).astype(np.int64)
+    unsure = np.flatnonzero(np.abs(det) <= 3.3306690738754716e-16 * (np.abs(left) + np.abs(right)))
+    scaled = np.concatenate([a[unsure], b[unsure], c[unsure]], axis=1) * 2.0**24
+    dyadic = np.all((scaled == np.round(scaled)) & (np.abs(scaled) < 2.0**26), axis=1)
+    ax, ay, bx, by, cx, cy = scaled[dyadic].astype(np.int64).T  # products stay below 2^55
+    sign[unsure[dyadic]] = np.sign((ax - cx) * (by - cy) - (ay - cy) * (bx - cx))
+    for i in unsure[~dyadic]:
+        ax, ay, bx, by, cx, cy = (Fraction(float(v)) for v in (*a[i], *b[i], *c[i]))
+        exact = (ax - cx) * (by - cy) - (ay - cy) * (bx - cx)
+        sign[i] = (exact > 0) - (exact < 0)
+    return sign
+
+
+def _line_turn(
+    pts: np.ndarray,
+    pivot: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    up_a: np.ndarray,
+    up_b: np.ndarray,
+) -> np.ndarray:
+    """Compare the lines through pts[pivot] and pts[a], pts[b] by angle in [0, π), exactly.
+
+    +1 if the first has the smaller angle, −1 if the larger, 0 if they are one line (valid for
+    nearly equal angles, which is where it is used). ``up_*``: the point lies on the ray whose
+    angle is in [0, π) (else on the opposite one).
+    """
+    ray = np.where(up_a, 1, -1) * np.where(up_b, 1, -1)
+    return ray * _orientation(pts[a], pts[b], pts[pivot])
+
+
+def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
+    """Fewest mistakes of any halfspace h(x) = 1[⟨u, x⟩ ≥ c] in the plane (u any direction), exactly.
+
+    Take a best halfspace and slide its boundary line until it touches a point p, then turn it about p
+    until it touches another point: the labels never change, so some best halfspace is "a line through
+    two data points, the points strictly on either side labelled by side, the points on the line split
+    at p (one ray each way, p's copies either way)" — or a constant. Every such choice is also
+    realised by a halfspace (turn the line a little about p, shift it a little). So the minimum runs
+    over pivots p and the lines through p and another point: sorting the other points by the angle of
+    their line through p gives, by running sums, the labels on each side of every line at once, in
+    O(n² log n) for n distinct points. Collinearity is decided exactly (see :func:`_orientation`).
+
+    Args:
+        points: shape (n, 2).
+        labels: 0/1, shape (n,).
+
+    Returns:
+        The minimum number of mistakes (0 when the labels are realisable by a halfspace).
+    """
+    points = np.asarray(points, dtype=float)
+    labels = np.asarray(labels)
+    if points.ndim != 2 or points.shape[1] != 2 or labels.shape != points.shape[:1]:
+        raise ValueError(
+            f"`points` must have shape (n, 2) and `labels` shape (n,), got {points.shape}, {labels.shape}"
+        )
+    if not np.all(np.isfinite(points)):
+        raise ValueError("`points` must be finite")
+    uniq, inv = np.unique(points, axis=0, return_inverse=True)
+    ones = np.bincount(inv.ravel(), weights=labels == 1, minlength=len(uniq)).astype(np.int64)
+    zeros = np.bincount(inv.ravel(), weights=labels != 1, minlength=len(uniq)).astype(np.int64)
+    best = int(min(ones.sum(), zeros.sum()))  # the two constant functions
+    m = len(uniq)
+    if m < 2:
+        return best
+    # row i: pivot i; columns: the other distinct points, sorted by the angle ψ ∈ [0, π) of their line
+    other = (np.arange(m)[:, None] + np.arange(1, m)[None, :]) % m
+    dx, dy = (
+        np.lib.stride_tricks.sliding_window_view(np.tile(u, 2), m - 1)[1 : m + 1] - u[:, None]
+        for u in uniq.T
+    )  # the coordinates of other − pivot, without gathering
+    up = (dy > 0) | ((dy == 0) & (dx > 0))  # on the ray with angle in [0, π)
+    lx = np.where(up, dx, -dx)
+    psi = 1.0 - lx / (np.abs(lx) + np.abs(dy))  # a pseudo-angle in [0, 2), increasing with ψ
+    order = (np.argsort(psi, axis=1) + (m - 1) * np.arange(m)[:, None]).ravel()
+    other, up, psi = (v.ravel().take(order).reshape(m, m - 1) for v in (other, up, psi))
+    # neighbours with (nearly) the same ψ: decide exactly whether they lie on one line through the
+    # pivot, and if not, which comes first
+    same = np.zeros((m, m - 1), dtype=bool)  # column k on the same line as column k − 1
+    near = np.zeros((m, m + 1), dtype=bool)
+    near[:, 2:-1] = psi[:, 1:] - psi[:, :-1] < 1e-9  # near[:, k + 1]: columns k − 1 and k
+    row, k = np.nonzero(near[:, 1:-1])
+    turn = _line_turn(uniq, row, other[row, k - 1], other[row, k], up[row, k - 1], up[row, k])
+    same[row, k] = turn == 0
+    runs = set()  # runs of neighbours with a pair out of order: sort them exactly (rare)
+    for r, c in zip(row[turn < 0], k[turn < 0], strict=True):
+        start, end = c, c
+        while near[r, start]:
+            start -= 1
+        while near[r, end + 2]:
+            end += 1
+        runs.add((r, start, end))
+    for r, start, end in runs:
+        cols = list(range(start - 1, end + 1))
+
+        def first(i: int, j: int, r: int = r) -> int:
+            return int(_line_turn(uniq, np.array([r]), other[r, [i]], other[r, [j]],
+                                  up[r, [i]], up[r, [j]])[0])  # fmt: skip
+
+        ranked = sorted(cols, key=cmp_to_key(lambda i, j: -first(i, j)))
+        other[r, cols], up[r, cols] = other[r, ranked], up[r, ranked]
+        for i in cols[1:]:
+            same[r, i] = first(i - 1, i) == 0
+    o1, o0 = ones[other].astype(np.int32), zeros[other].astype(np.int32)
+    counts = np.stack([np.where(up, o1, 0), np.where(up, o0, 0), o1, o0])
+    counts[2:] -= counts[:2]  # ray +: ones, zeros; ray −: ones, zeros; one column per point …
+    if same.any():  # … or per line, when several points share a line through the pivot
+        group = np.cumsum(~same, axis=1) - 1
+        flat = (group + (m - 1) * np.arange(m)[:, None]).ravel()
+        counts = (
+            np.stack([np.bincount(flat, weights=c.ravel(), minlength=m * (m - 1)) for c in counts])
+            .reshape(4, m, m - 1)
+            .astype(np.int32)
+        )
+        valid = np.arange(m - 1)[None, :] <= group[:, -1:]
+    else:
+        valid = np.ones((m, m - 1), dtype=bool)
+    upto = np.cumsum(counts, axis=2, dtype=np.int32)
+    later = upto[..., -1:] - upto  # Σ over later lines
+    earlier = upto - counts  # Σ over earlier lines
+    a1, a0, b1, b0 = counts
+    # left of the line (direction ψ): later lines' ray + and earlier lines' ray −
+    left1, left0 = later[0] + earlier[2], later[1] + earlier[3]
+    right1, right0 = later[2] + earlier[0], later[3] + earlier[1]
+    on_line = np.minimum(a0 + b1, a1 + b0) + np.minimum(ones, zeros)[:, None].astype(np.int32)
+    mistakes = np.minimum(left0 + right1, left1 + right0) + on_line
+    return int(min(best, mistakes[valid].min()))

@@ -1,0 +1,295 @@
+"""Hedge on a cover of halfspaces in the plane: the σ-smooth regret argument beyond thresholds.
+
+Corollary 3.8 of Haghtalab, Roughgarden & Shetty 2020 applies the cover argument of their Theorem 3.3
+to halfspaces in n dimensions: against a σ-smooth adversary a fine enough cover loses little, because
+the adversary rarely lands in the thin region where a halfspace and its cover neighbour disagree, so
+Hedge on the cover has regret sublinear in T. Here n = 2: halfspaces h(x) = 1[⟨u, x⟩ ≥ c] on [0, 1]²
+and a cover of n_angles directions × n_offsets offsets. Regret is measured against the best cover
+halfspace (tracked each round) and against every halfspace in the plane (exactly, by
+:func:`smoothviz.erm.best_halfspace_mistakes`). The adversaries are in :mod:`smoothviz.adversaries`:
+a worst-case one that plays where the learner's expected loss is largest, its σ-smooth version that
+adds a uniform offset of area σ, and i.i.d. points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz.adversaries import (
+    ADVERSARIES_2D,
+    halfspace_candidates,
+    smoothed_offsets,
+    smoothed_points,
+    worst_case_points,
+)
+from smoothviz.erm import best_halfspace_mistakes
+from smoothviz.experts import default_eta, log_weight_rate
+from smoothviz.validation import (
+    check_choices,
+    check_float,
+    check_int,
+    check_sigma,
+)
+
+__all__ = ["HalfspaceResult", "halfspace_cover", "hedge_halfspaces"]
+
+
+def halfspace_cover(n_angles: int, n_offsets: int) -> tuple[np.ndarray, np.ndarray]:
+    """Halfspaces h(x) = 1[⟨u_θ, x⟩ ≥ c] on [0, 1]² with θ on a grid of [0, 2π) and c on [−√2, √2].
+
+    Args:
+        n_angles: number of angles (≥ 4).
+        n_offsets: number of offsets (≥ 2).
+
+    Returns:
+        ``(normals, offsets)`` of shapes (N, 2) and (N,), N = n_angles · n_offsets.
+    """
+    check_int("n_angles", n_angles, 4, 4096)
+    check_int("n_offsets", n_offsets, 2, 4096)
+    theta = 2 * np.pi * np.arange(n_angles) / n_angles
+    normals = np.repeat(np.column_stack([np.cos(theta), np.sin(theta)]), n_offsets, axis=0)
+    offsets = np.tile(np.linspace(-np.sqrt(2), np.sqrt(2), n_offsets), n_angles)
+    return normals, offsets
+
+
+@dataclass(frozen=True, eq=False)
+class HalfspaceResult:
+    """Hedge over a 2-D halfspace cover against the named adversaries (rows = adversary × trial).
+
+    Attributes:
+        sigma: smoothness σ (the smoothed adversary's square window has area σ).
+        horizon: rounds T.
+        normals: cover normals, shape (N, 2).
+        offsets: cover offsets, shape (N,).
+        eta: learning rate η.
+        adversaries: adversary per row, shape (R,).
+        trial: trial per row, shape (R,).
+        target_normal: target normal per row, shape (R, 2).
+        target_offset: target offset per row, shape (R,).
+        xs: points, shape (R, T, 2).
+        ys: labels in {0, 1}, shape (R, T).
+        losses: expected loss per round, shape (R, T).
+        cover_regret: regret against the best cover halfspace after each round, shape (R, T).
+        target_regret: cumulative loss minus the target's mistakes after each round; with realizable
+            labels the target makes no mistakes, so this is exactly the regret against all halfspaces.
+        final_weights: the learner's final distribution over the cover, per row, shape (R, N).
+        best_cover: fewest mistakes of a cover halfspace on all T points, shape (R,).
+        best_class: fewest mistakes of any halfspace on all T points (exact, see
+            :func:`best_halfspace_mistakes`), shape (R,).
+        target_mistakes: the target's mistakes (the flipped labels), shape (R,).
+    """
+
+    sigma: float
+    horizon: int
+    normals: np.ndarray
+    offsets: np.ndarray
+    eta: float
+    adversaries: np.ndarray
+    trial: np.ndarray
+    target_normal: np.ndarray
+    target_offset: np.ndarray
+    xs: np.ndarray
+    ys: np.ndarray
+    losses: np.ndarray
+    cover_regret: np.ndarray
+    target_regret: np.ndarray
+    final_weights: np.ndarray
+    best_cover: np.ndarray
+    best_class: np.ndarray
+    target_mistakes: np.ndarray
+
+    @property
+    def class_regret(self) -> np.ndarray:
+        """Regret at T against every halfspace in the plane: cumulative loss − best_class, shape (R,)."""
+        return self.losses.sum(axis=1) - self.best_class
+
+    def summary(self) -> pd.DataFrame:
+        """Means at T per adversary: losses, best mistakes (cover, any halfspace, target), regrets."""
+        return (
+            pd.DataFrame(
+                {
+                    "adversary": self.adversaries,
+                    "learner_loss": self.losses.sum(axis=1),
+                    "best_cover": self.best_cover,
+                    "best_class": self.best_class,
+                    "target_mistakes": self.target_mistakes,
+                    "regret_cover": self.cover_regret[:, -1],
+                    "regret_class": self.class_regret,
+                }
+            )
+            .groupby("adversary", sort=False)
+            .mean()
+            .reset_index()
+        )
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy frame: one row per (adversary, trial, round t) with both regrets."""
+        rows, horizon = self.losses.shape
+        return pd.DataFrame(
+            {
+                "adversary": np.repeat(self.adversaries, horizon),
+                "trial": np.repeat(self.trial, horizon),
+                "t": np.tile(np.arange(1, horizon + 1), rows),
+                "regret_cover": self.cover_regret.ravel(),
+                "regret_target": self.target_regret.ravel(),
+            }
+        )
+
+
+def hedge_halfspaces(
+    sigma: float,
+    horizon: int,
+    *,
+    n_angles: int = 24,
+    n_offsets: int = 24,
+    adversaries: tuple[str, ...] = ADVERSARIES_2D,
+    eta: float | None = None,
+    update: str = "notes",
+    noise: float = 0.0,
+    trials: int = 3,
+    n_candidates: int = 16,
+    rng: np.random.Generator | int | None = None,
+) -> HalfspaceResult:
+    """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
+
+    The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). Adversaries
+    (:mod:`smoothviz.adversaries`): ``"worst_case"`` plays the point of an ``n_candidates``² grid where
+    the learner's expected loss under the target's label is largest; ``"smoothed_adaptive"`` adds a
+    uniform offset on a square of area σ (wrapped mod 1, so density ≤ 1/σ) to that point; ``"iid"``
+    plays x ~ U[0, 1]².
+
+    Args:
+        sigma: smoothness σ ∈ (0, 1].
+        horizon: rounds T ∈ [1, 5000].
+        n_angles: angles in the cover.
+        n_offsets: offsets in the cover.
+        adversaries: names from :data:`~smoothviz.adversaries.ADVERSARIES_2D`.
+        eta: learning rate; default :func:`~smoothviz.experts.default_eta`.
+        update: ``"notes"`` or ``"exp"``.
+        noise: label-flip rate in [0, 1/2].
+        trials: runs per adversary.
+        n_candidates: grid side of the adaptive adversaries' candidate points ((k + ½)/n; a power
+            of two keeps them exact in binary, so candidates on one line are exactly collinear and
+            :func:`~smoothviz.erm.best_halfspace_mistakes` stays fast).
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`HalfspaceResult`.
+    """
+    check_sigma(sigma)
+    horizon = check_int("horizon", horizon, 1, 5000)
+    check_choices("adversaries", adversaries, ADVERSARIES_2D)
+    check_float("noise", noise, 0.0, 0.5, low_open=False)
+    trials = check_int("trials", trials, 1, 1000)
+    check_int("n_candidates", n_candidates, 2, 64)
+    normals, offsets = halfspace_cover(n_angles, n_offsets)
+    eta = default_eta(offsets.size, horizon, update=update) if eta is None else eta
+    lam = log_weight_rate(eta, update=update)
+    rng = np.random.default_rng(rng)
+
+    adv = np.repeat(np.asarray(adversaries), trials)
+    rows = adv.size
+    angle = rng.uniform(0, 2 * np.pi, rows)
+    t_normal = np.column_stack([np.cos(angle), np.sin(angle)])
+    t_offset = (t_normal * rng.uniform(0.3, 0.7, (rows, 2))).sum(axis=1)
+    unif = rng.random((rows, horizon, 2))
+    flips = rng.random((rows, horizon)) < noise
+    xs, ys, losses, cover_min, final = _play(
+        adv, normals, offsets, n_angles, lam, t_normal, t_offset, unif, flips, sigma, n_candidates
+    )
+    cum_loss = np.cumsum(losses, axis=1)
+    target_mistakes = np.cumsum(flips, axis=1)  # the target errs exactly on the flipped labels
+    return HalfspaceResult(
+        sigma=float(sigma),
+        horizon=horizon,
+        normals=normals,
+        offsets=offsets,
+        eta=float(eta),
+        adversaries=adv,
+        trial=np.tile(np.arange(trials), len(adversaries)),
+        target_normal=t_normal,
+        target_offset=t_offset,
+        xs=xs,
+        ys=ys,
+        losses=losses,
+        cover_regret=cum_loss - cover_min,
+        target_regret=cum_loss - target_mistakes,
+        final_weights=final,
+        best_cover=cover_min[:, -1],
+        best_class=np.array(  # with no flipped label the target errs nowhere: the best is 0
+            [
+                best_halfspace_mistakes(x, y) if f.any() else 0
+                for x, y, f in zip(xs, ys, flips, strict=True)
+            ]
+        ),
+        target_mistakes=target_mistakes[:, -1],
+    )
+
+
+def _play(
+    adv: np.ndarray,
+    normals: np.ndarray,
+    offsets: np.ndarray,
+    n_angles: int,
+    lam: float,
+    t_normal: np.ndarray,
+    t_offset: np.ndarray,
+    unif: np.ndarray,
+    flips: np.ndarray,
+    sigma: float,
+    n_candidates: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rounds of :func:`hedge_halfspaces`: each row's adversary against Hedge on the cover.
+
+    Returns:
+        ``(xs, ys, losses, cover_min, final)``: points (R, T, 2), labels (R, T), expected losses
+        (R, T), the best cover halfspace's mistakes after each round (R, T), final weights (R, N).
+    """
+    rows, horizon = flips.shape
+    n_offsets = offsets.size // n_angles
+    cand = halfspace_candidates(n_candidates)
+    cand_label = (np.einsum("rd,md->rm", t_normal, cand) >= t_offset[:, None]).astype(float)
+    # within one angle the offsets ascend, so the cover halfspaces predicting 1 at x are a prefix:
+    # P(predict 1 at x) is a sum over angles of one running sum each, read off at a fixed index.
+    # Arrays are (rows, offsets, angles) so the running sums and the sums over angles are vectorised.
+    units, grid = normals[::n_offsets], offsets[:n_offsets]
+    cand_k = (grid <= (cand[:, :1] * units[:, 0] + cand[:, 1:] * units[:, 1])[..., None]).sum(-1)
+    cand_at = (cand_k * n_angles + np.arange(n_angles)).T.ravel()  # (A·M,) into the running sums
+    jitter = smoothed_offsets(unif, sigma)
+    is_wc, is_sm = (adv == "worst_case")[:, None], (adv == "smoothed_adaptive")[:, None]
+
+    cum = np.zeros((rows, n_offsets, n_angles), dtype=np.int64)  # each cover halfspace's mistakes
+    act = np.flatnonzero(adv != "iid")  # rows whose adversary scans the candidates
+    run = np.zeros((act.size, n_offsets + 1, n_angles))
+    power = np.exp(-lam * np.arange(horizon + 1))  # e^{−λk}: weights relative to the best
+    xs = np.empty((rows, horizon, 2))
+    ys = np.empty((rows, horizon), dtype=np.int8)
+    losses = np.empty((rows, horizon))
+    cover_min = np.empty((rows, horizon))
+    low = np.zeros((rows, 1, 1), dtype=np.int64)
+    for t in range(horizon):
+        p = power[cum - low]
+        p /= p.reshape(rows, -1).sum(axis=1)[:, None, None]
+        x = unif[:, t]
+        if act.size:
+            np.cumsum(p[act] if act.size < rows else p, axis=1, out=run[:, 1:])
+            p1 = np.take(run.reshape(act.size, -1), cand_at, axis=1)
+            p1 = p1.reshape(act.size, n_angles, -1).sum(axis=1)
+            worst = np.zeros((rows, 2))
+            worst[act] = worst_case_points(p1, cand, cand_label[act])
+            x = np.where(is_wc, worst, np.where(is_sm, smoothed_points(worst, jitter[:, t]), x))
+        y = (np.einsum("rd,rd->r", x, t_normal) >= t_offset) ^ flips[:, t]
+        proj = x[:, :1] * units[:, 0] + x[:, 1:] * units[:, 1]  # (R, A)
+        loss = (grid[:, None] <= proj[:, None, :]) != y[:, None, None]
+        losses[:, t] = np.einsum("rok,rok->r", p, loss)
+        cum += loss
+        low = cum.reshape(rows, -1).min(axis=1)[:, None, None]
+        cover_min[:, t] = low[:, 0, 0]
+        xs[:, t] = x
+        ys[:, t] = y
+    final = power[cum - low].transpose(0, 2, 1).reshape(rows, -1)  # back to the cover's order
+    final /= final.sum(axis=1, keepdims=True)
+    return xs, ys, losses, cover_min, final

@@ -1,0 +1,649 @@
+"""Hedge on a cover: Multiplicative Weights over finitely many thresholds stands in for the continuum.
+
+A learner facing thresholds h_b(x) = 1[x ≥ b] on [0, 1] cannot run Hedge over the continuum, so
+Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020 (App. C.1) runs it over a finite γ-cover with
+γ = σ/√T (Theorem 3.3 uses brackets at σ/(4√T)). Regret against the whole class then splits, on every
+run, into regret against the cover plus the most points that fell into one cover cell (their eq. (1)):
+the first is at most 2√(T ln N) for Multiplicative Weights (Arora, Hazan & Kale 2012, Thm 2.1),
+the second is small because a σ-smooth adversary lands in a cell of width γ with probability ≤ γ/σ
+(Lemma 3.2). A worst-case adversary instead puts every point inside the cell that holds the target, on
+the side where the learner's mass errs, and forces regret ≥ T/2.
+
+:func:`hedge_thresholds` is the engine: the adversaries of :mod:`smoothviz.adversaries` play their
+streams, then an exact replay of Hedge on those streams (:func:`hedge_replay` for one recorded stream)
+gives the learner's expected losses in O(T·N^{1/3}) per run instead of O(T·N), and the ERM oracles of
+:mod:`smoothviz.erm` give the regrets against the cover and the class. Losses are 0/1 and "loss" means
+the expectation ⟨p_t, ℓ_t⟩ over the learner's coins, so the MW bound can be checked on every run.
+Halfspaces in the plane are in :mod:`smoothviz.halfspaces`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.special import logsumexp
+
+from smoothviz.adversaries import (
+    ADVERSARIES,
+    iid_stream,
+    smoothed_adaptive_stream,
+    smoothed_nonadaptive_stream,
+    worst_case_stream,
+)
+from smoothviz.erm import prefix_best_mistakes
+from smoothviz.experts import UPDATES, default_eta, log_weight_rate
+from smoothviz.validation import (
+    check_choice,
+    check_choices,
+    check_float,
+    check_int,
+    check_sigma,
+)
+
+__all__ = [
+    "COVER_SCALES",
+    "LABELS",
+    "HedgeThresholdsResult",
+    "cover_gamma",
+    "hedge_replay",
+    "hedge_thresholds",
+    "threshold_cover",
+]
+
+LABELS = ("realizable", "noisy")
+COVER_SCALES = ("alg1", "thm33")
+
+
+# ------------------------------------------------------------------------------------------------
+# the cover and its cells
+# ------------------------------------------------------------------------------------------------
+
+
+def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
+    """Cover scale γ: σ/√T (Algorithm 1) or σ/(4√T) (Theorem 3.3's brackets).
+
+    Both from Haghtalab, Roughgarden & Shetty 2020 (Algorithm 1 is in their App. C.1).
+
+    Args:
+        sigma: smoothness parameter σ ∈ (0, 1].
+        horizon: number of rounds T ≥ 1.
+        scale: ``"alg1"`` for σ/√T, ``"thm33"`` for σ/(4√T).
+
+    Returns:
+        The cover scale γ.
+    """
+    check_sigma(sigma)
+    check_int("horizon", horizon, 1)
+    check_choice("scale", scale, COVER_SCALES)
+    factor = 1.0 if scale == "alg1" else 4.0
+    return sigma / (factor * np.sqrt(horizon))
+
+
+def threshold_cover(gamma: float) -> np.ndarray:
+    """Grid thresholds 0 = g_0 < … < g_{N−1} = 1 with spacing ≤ γ: a γ-cover under the uniform measure.
+
+    Every threshold b ∈ [0, 1] lies in a cell [g_i, g_{i+1}) and disagrees with h_{g_i} only inside it, so
+    Pr_U[h_b ≠ h_{g_i}] ≤ γ. The size is N = ⌈1/γ⌉ + 1.
+
+    Args:
+        gamma: cover scale γ ∈ (0, 1].
+
+    Returns:
+        The sorted grid, shape (N,).
+    """
+    check_float("gamma", gamma, 0.0, 1.0)
+    return np.linspace(0.0, 1.0, int(np.ceil(1.0 / gamma - 1e-9)) + 1)
+
+
+def _running_max_count(cells: np.ndarray) -> np.ndarray:
+    """After each round, the most points that have fallen into one cell so far (per row)."""
+    rows, horizon = cells.shape
+    order = np.argsort(cells, axis=1, kind="stable")  # groups equal cells, keeping time order
+    c_s = np.take_along_axis(cells, order, axis=1)
+    pos = np.arange(horizon)
+    start = np.where(
+        np.concatenate([np.ones((rows, 1), bool), c_s[:, 1:] != c_s[:, :-1]], 1), pos, 0
+    )
+    rank_s = pos - np.maximum.accumulate(start, axis=1) + 1  # 1 + earlier points in the same cell
+    rank = np.empty_like(rank_s)
+    np.put_along_axis(rank, order, rank_s, axis=1)
+    return np.maximum.accumulate(rank, axis=1)
+
+
+def _checkpoints(horizon: int, n: int) -> np.ndarray:
+    """About ``n`` rounds in 1..T, half log-spaced and half evenly spaced, always including 1 and T."""
+    half = max(2, n // 2)
+    logs = np.round(np.geomspace(1, horizon, half)).astype(np.int64)
+    even = np.round(np.linspace(1, horizon, half)).astype(np.int64)
+    return np.union1d(np.union1d(logs, even), [1, horizon])
+
+
+# ------------------------------------------------------------------------------------------------
+# Hedge replayed exactly on fixed streams, in chunks whose cuts make segments of equal losses
+# ------------------------------------------------------------------------------------------------
+
+
+_DENSE_EXPERTS = 64  # at or below this many experts the replay evaluates every (round, expert) pair
+
+
+def _replay_dense(
+    cuts: np.ndarray, ys: np.ndarray, log_w: np.ndarray, lam: float, stops: np.ndarray, row: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_replay_level` for few experts: every (round, expert) loss at once, in blocks of rounds.
+
+    Within a block the weights are the block's starting weights (largest 1) times e^{−λk} from a
+    table, k the losses so far in the block; a block is short enough (λ·rounds ≤ 600) that the
+    leading expert's weight stays far above underflow.
+    """
+    rows, horizon = cuts.shape
+    n = log_w.shape[1]
+    losses = np.empty((rows, horizon))
+    gain = np.zeros((rows, n), dtype=np.int32)
+    at_stops = np.empty((stops.size, n), dtype=np.int32)
+    step = int(max(1, min(500_000 // (rows * n), 600.0 / lam)))
+    power = np.exp(-lam * np.arange(step + 1))
+    kk = np.arange(n)
+    for t0 in range(0, horizon, step):
+        t1 = min(t0 + step, horizon)
+        start = log_w - lam * gain
+        start = np.exp(start - start.max(axis=1, keepdims=True))[:, None, :]
+        err = (kk < cuts[:, t0:t1, None]) != ys[:, t0:t1, None]  # (rows, rounds, experts)
+        seen = np.cumsum(err, axis=1, dtype=np.int32)
+        before = seen - err  # each expert's losses in the block before each round
+        p = power[before] * start
+        losses[:, t0:t1] = np.einsum("rtk,rtk->rt", p, err.astype(float)) / p.sum(axis=2)
+        inside = (stops >= t0) & (stops < t1)
+        at_stops[inside] = before[row, stops[inside] - t0] + gain[row]
+        gain += seen[:, -1, :]
+    return losses, gain, at_stops
+
+
+def _segments(cuts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sort each row's cuts: segment edges 0 ≤ e_1 ≤ … ≤ e_τ ≤ N, and each round's rank (e_rank = cut)."""
+    rows, tau = cuts.shape
+    order = np.argsort(cuts, axis=1, kind="stable")
+    edges = np.empty((rows, tau + 2), dtype=np.int64)
+    edges[:, 0], edges[:, -1] = 0, n
+    edges[:, 1:-1] = np.take_along_axis(cuts, order, axis=1)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(1, tau + 1)[None, :], axis=1)
+    return edges, rank
+
+
+def _segment_log_weights(log_w: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Per segment, log Σ e^{log w_i} over its members (−inf if empty); sums, not differences of sums."""
+    rows, n = log_w.shape
+    top = log_w.max(axis=1, keepdims=True)
+    flat = np.zeros(rows * n + 1)  # the rows one after another, and a 0 that ends the last one
+    np.exp(log_w - top, out=flat[:-1].reshape(rows, n))
+    starts = (edges[:, :-1] + n * np.arange(rows)[:, None]).ravel()
+    seg = np.add.reduceat(flat, starts).reshape(rows, -1)
+    seg[edges[:, 1:] == edges[:, :-1]] = 0.0
+    with np.errstate(divide="ignore"):
+        return np.log(seg) + top
+
+
+def _binned(log_w: np.ndarray, bins: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """Normalised mass per bin of rows of log-weights (bins = first index of each bin, from 0).
+
+    With ``groups`` the columns are pieces and ``groups`` names each piece's bin.
+    """
+    w = np.exp(log_w - log_w.max(axis=-1, keepdims=True))
+    if groups is None:
+        mass = np.add.reduceat(w, bins, axis=-1)
+    else:
+        mass = np.stack([np.bincount(groups, weights=r, minlength=bins.size) for r in w])
+    return mass / mass.sum(axis=-1, keepdims=True)
+
+
+def _replay_level(
+    cuts: np.ndarray,
+    ys: np.ndarray,
+    log_w: np.ndarray,
+    lam: float,
+    stops: np.ndarray,
+    row: int,
+    *,
+    bins: np.ndarray | None = None,
+    chunk: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hedge on fixed streams from initial log-weights: expected losses and each expert's losses.
+
+    Expert i predicts 1 exactly when i < cut_t, so every round's loss vector is 1 on a prefix or on a
+    suffix of the experts. Within a chunk of τ rounds the chunk's cuts split the experts into τ + 1
+    segments whose members gain identical losses, so for the chunk each segment acts as one expert
+    whose log-weight is the log-sum-exp of its members': the chunk is the same problem with τ + 1
+    experts, solved by recursion (down to :data:`_DENSE_EXPERTS`, then every pair at once). With
+    τ ≈ N^{2/3} a stream of T rounds costs about T·N^{1/3} operations per row, in a few hundred
+    vectorised steps.
+
+    Args:
+        cuts: experts predicting 1 per round, in [0, N], shape (R, T).
+        ys: labels, shape (R, T).
+        log_w: initial log-weights (−inf allowed), shape (R, N).
+        lam: log-weight rate λ.
+        stops: sorted rounds s ∈ [0, T) before which row ``row``'s weights are wanted.
+        row: the recorded row.
+        bins: if given, report those weights as normalised mass per bin (first expert of each bin).
+        chunk: rounds per chunk at this level (default N^{2/3}).
+
+    Returns:
+        ``(losses, gain, at_stops)``: expected loss per round (R, T); each expert's total loss over
+        the T rounds (R, N); row ``row``'s per-expert losses before each stop (S, N), or with ``bins``
+        its mass per bin there (S, K).
+    """
+    rows, horizon = cuts.shape
+    n = log_w.shape[1]
+    if n <= _DENSE_EXPERTS:
+        losses, gain, at_stops = _replay_dense(cuts, ys, log_w, lam, stops, row)
+        if bins is not None:
+            at_stops = _binned(log_w[row] - lam * at_stops, bins)
+        return losses, gain, at_stops
+    tau = chunk or int(min(n - 2, max(32, np.ceil(n ** (2 / 3)))))
+    losses = np.empty((rows, horizon))
+    gain = np.zeros((rows, n), dtype=np.int32)
+    at_stops = np.empty((stops.size, n if bins is None else bins.size))
+    for t0 in range(0, horizon, tau):
+        t1 = min(t0 + tau, horizon)
+        edges, rank = _segments(cuts[:, t0:t1], n)
+        inside = (stops >= t0) & (stops < t1)
+        now = log_w - lam * gain
+        sub = _replay_level(
+            rank, ys[:, t0:t1], _segment_log_weights(now, edges), lam, stops[inside] - t0, row
+        )
+        losses[:, t0:t1] = sub[0]
+        sizes = np.diff(edges, axis=1)
+        if inside.any() and bins is None:
+            at_stops[inside] = gain[row] + np.repeat(sub[2], sizes[row], axis=1)
+        elif inside.any():  # pieces: the segments cut at the bin starts, each within one bin
+            pieces = np.union1d(bins, edges[row, :-1])
+            pieces = pieces[pieces < n]
+            piece_log = _segment_log_weights(now[row : row + 1], np.append(pieces, n)[None, :])[0]
+            seg = np.searchsorted(edges[row], pieces, side="right") - 1
+            group = np.searchsorted(bins, pieces, side="right") - 1
+            at_stops[inside] = _binned(piece_log - lam * sub[2][:, seg], bins, group)
+        gain += np.repeat(sub[1].ravel(), sizes.ravel()).reshape(rows, n)
+    return losses, gain, at_stops
+
+
+def _replay(
+    cuts: np.ndarray,
+    ys: np.ndarray,
+    n_experts: int,
+    lam: float,
+    *,
+    chunk: int | None = None,
+    record_row: int = 0,
+    record_rounds: np.ndarray | None = None,
+    bin_starts: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hedge over N experts from uniform weights on fixed streams (:func:`_replay_level`), with snapshots.
+
+    Args:
+        cuts: experts predicting 1 per round, shape (R, T).
+        ys: labels, shape (R, T).
+        n_experts: N.
+        lam: log-weight rate λ (weights e^{−λ·cumulative loss}).
+        chunk: rounds per top-level chunk (default N^{2/3}).
+        record_row: the row whose weights are recorded.
+        record_rounds: sorted rounds t ∈ [0, T] after which that row's weights are recorded.
+        bin_starts: first expert of each recording bin (sorted, starting at 0).
+
+    Returns:
+        ``(losses, recorded, final_log_weights)``: expected loss per round (R, T), the recorded row's
+        mass per bin after each recorded round (S, K), and −λ·(cumulative loss) after round T (R, N).
+    """
+    rows, horizon = cuts.shape
+    rounds = np.zeros(0, np.int64) if record_rounds is None else np.asarray(record_rounds)
+    bins = np.zeros(1, np.int64) if bin_starts is None else np.asarray(bin_starts)
+    inner = rounds[rounds < horizon]
+    losses, gain, recorded = _replay_level(
+        cuts, ys, np.zeros((rows, n_experts)), lam, inner, record_row, bins=bins, chunk=chunk
+    )
+    final = -lam * (gain - gain.min(axis=1, keepdims=True))
+    last = np.repeat(_binned(final[record_row], bins)[None, :], rounds.size - inner.size, axis=0)
+    return losses, np.concatenate([recorded, last]), final
+
+
+def hedge_replay(
+    xs: np.ndarray,
+    ys: np.ndarray,
+    grid: np.ndarray,
+    *,
+    eta: float,
+    update: str = "notes",
+    chunk: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Hedge over thresholds 1[x ≥ g] replayed on a fixed stream, vectorised over rounds and experts.
+
+    When the points do not react to the learner (a recorded stream, a non-adaptive adversary) the
+    rounds can be processed in chunks: a chunk's cuts split the experts into segments that gain equal
+    losses, so a chunk of τ rounds costs O(N + τ²) and the stream O(T√N) (see :func:`_replay`).
+
+    Args:
+        xs: points, shape (T,).
+        ys: labels in {0, 1}, shape (T,).
+        grid: expert thresholds, sorted, shape (N,).
+        eta: learning rate η.
+        update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
+        chunk: rounds per chunk (default: about √N).
+
+    Returns:
+        ``(losses, final_probs)``: expected loss ⟨p_t, ℓ_t⟩ per round (T,), and p_{T+1} (N,).
+    """
+    xs = np.asarray(xs, dtype=float)
+    ys = np.asarray(ys).astype(bool)
+    grid = np.asarray(grid, dtype=float)
+    if xs.ndim != 1 or xs.shape != ys.shape or xs.size == 0:
+        raise ValueError(f"`xs` and `ys` must be 1-D of equal length, got {xs.shape}, {ys.shape}")
+    if grid.ndim != 1 or grid.size < 2 or np.any(np.diff(grid) < 0):
+        raise ValueError(f"`grid` must be 1-D, sorted, with at least 2 thresholds, got {grid!r}")
+    if chunk is not None:
+        check_int("chunk", chunk, 1)
+    lam = log_weight_rate(eta, update=update)
+    cuts = np.searchsorted(grid, xs, side="right")[None, :]
+    losses, _, final = _replay(cuts, ys[None, :], grid.size, lam, chunk=chunk)
+    return losses[0], np.exp(final[0] - logsumexp(final[0]))
+
+
+# ------------------------------------------------------------------------------------------------
+# the engine: adversaries' streams, the replay, exact regrets
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class HedgeThresholdsResult:
+    """Hedge/MW over a threshold cover against one or more adversaries, several trials each.
+
+    Rows are (adversary, trial) pairs in the order ``adversaries × trials``; rounds are t = 1..T.
+
+    Attributes:
+        sigma: smoothness σ of the smoothed adversaries.
+        horizon: number of rounds T.
+        gamma: cover scale γ.
+        grid: the cover thresholds, shape (N,).
+        eta: learning rate η.
+        update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
+        adversaries: adversary name per row, shape (R,).
+        trial: trial index per row, shape (R,).
+        targets: target threshold b* per row (nature's coin), shape (R,).
+        noise: label-flip rate (0 for realizable labels).
+        xs: points, shape (R, T).
+        ys: labels in {0, 1}, shape (R, T).
+        losses: learner's expected loss ⟨p_t, ℓ_t⟩ per round, shape (R, T).
+        cum_loss: cumulative expected loss after each round, shape (R, T).
+        medians: learner's weighted-median threshold before each round (NaN when no row is the
+            adaptive adversary, which is the only one that needs it), shape (R, T).
+        checkpoints: rounds t (log-spaced, 1 and T included) with exact regrets, shape (C,).
+        class_regret: regret against all thresholds on [0, 1] after t rounds, shape (R, C).
+        cover_regret: regret against the best cover threshold after t rounds, shape (R, C).
+        max_cell: most points in one cover cell after t rounds, shape (R, C).
+        snapshot_row: the row whose weights were recorded (first row of ``snapshot_adversary``).
+        snapshot_rounds: rounds at which that row's weights were recorded, shape (S,).
+        snapshot_edges: threshold-bin edges of the weight snapshots (each grid threshold stands for the
+            width-h interval centred on it, h the grid spacing), shape (K + 1,).
+        snapshots: that row's mass per threshold bin at each snapshot round, shape (S, K).
+    """
+
+    sigma: float
+    horizon: int
+    gamma: float
+    grid: np.ndarray
+    eta: float
+    update: str
+    adversaries: np.ndarray
+    trial: np.ndarray
+    targets: np.ndarray
+    noise: float
+    xs: np.ndarray
+    ys: np.ndarray
+    losses: np.ndarray
+    cum_loss: np.ndarray
+    medians: np.ndarray
+    checkpoints: np.ndarray
+    class_regret: np.ndarray
+    cover_regret: np.ndarray
+    max_cell: np.ndarray
+    snapshot_row: int
+    snapshot_rounds: np.ndarray
+    snapshot_edges: np.ndarray
+    snapshots: np.ndarray
+
+    @property
+    def n_experts(self) -> int:
+        """Cover size N."""
+        return int(self.grid.size)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy frame: one row per (adversary, trial, checkpoint t) with both regrets and the cell count."""
+        rows, c = self.class_regret.shape
+        return pd.DataFrame(
+            {
+                "adversary": np.repeat(self.adversaries, c),
+                "trial": np.repeat(self.trial, c),
+                "t": np.tile(self.checkpoints, rows),
+                "regret_class": self.class_regret.ravel(),
+                "regret_cover": self.cover_regret.ravel(),
+                "max_cell_count": self.max_cell.ravel(),
+            }
+        )
+
+    def weights_frame(self) -> pd.DataFrame:
+        """Tidy frame of the recorded weights: one row per (round, threshold bin) with mass and density."""
+        lo, hi = self.snapshot_edges[:-1], self.snapshot_edges[1:]
+        s, k = self.snapshots.shape
+        return pd.DataFrame(
+            {
+                "round": np.repeat(self.snapshot_rounds, k),
+                "b_low": np.tile(lo, s),
+                "b_high": np.tile(hi, s),
+                "mass": self.snapshots.ravel(),
+                "density": (self.snapshots / (hi - lo)).ravel(),
+            }
+        )
+
+    def summary(self) -> pd.DataFrame:
+        """Final-round means per adversary: regret against class and cover, max cell count."""
+        frame = self.to_frame()
+        last = frame[frame["t"] == self.horizon]
+        return (
+            last.groupby("adversary", sort=False)[
+                ["regret_class", "regret_cover", "max_cell_count"]
+            ]
+            .mean()
+            .reset_index()
+        )
+
+
+def hedge_thresholds(
+    sigma: float,
+    horizon: int,
+    *,
+    adversaries: tuple[str, ...] = ADVERSARIES,
+    cover_scale: str = "alg1",
+    gamma: float | None = None,
+    eta: float | None = None,
+    update: str = "notes",
+    labels: str = "realizable",
+    noise: float = 0.1,
+    trials: int = 10,
+    n_checkpoints: int = 60,
+    n_snapshots: int = 60,
+    snapshot_bins: int = 100,
+    snapshot_adversary: str | None = None,
+    rng: np.random.Generator | int | None = None,
+) -> HedgeThresholdsResult:
+    """Run Hedge/MW over a threshold γ-cover against the named adversaries.
+
+    Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020. The adversaries' coins draw the points (one
+    function each in :mod:`smoothviz.adversaries`), nature's the target b* ~ U(0.1, 0.9) and the
+    flips: labels are 1[x ≥ b*], flipped with probability ``noise`` when ``labels="noisy"``.
+
+    Args:
+        sigma: smoothness σ ∈ (0, 1].
+        horizon: rounds T ∈ [1, 10^5].
+        adversaries: names from :data:`~smoothviz.adversaries.ADVERSARIES`.
+        cover_scale: ``"alg1"`` (γ = σ/√T) or ``"thm33"`` (γ = σ/(4√T)); ignored when ``gamma`` is given.
+        gamma: explicit cover scale in (0, 1].
+        eta: learning rate; default :func:`~smoothviz.experts.default_eta`.
+        update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
+        labels: ``"realizable"`` or ``"noisy"``.
+        noise: label-flip rate in [0, 1/2] used when ``labels="noisy"``.
+        trials: independent runs per adversary.
+        n_checkpoints: about how many log-spaced rounds get the exact class regret.
+        n_snapshots: how many rounds of the recorded row's weights to keep for the heatmap.
+        snapshot_bins: at most this many threshold bins in the heatmap.
+        snapshot_adversary: whose first trial's weights to record (default: the first adversary).
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`HedgeThresholdsResult`.
+    """
+    horizon, trials = _check_engine_args(
+        sigma, horizon, adversaries, update, labels, noise, trials,
+        n_checkpoints, n_snapshots, snapshot_bins, snapshot_adversary,
+    )  # fmt: skip
+    gamma, grid = _engine_cover(sigma, horizon, cover_scale, gamma)
+    n = grid.size
+    eta = default_eta(n, horizon, update=update) if eta is None else eta
+    lam = log_weight_rate(eta, update=update)
+    flip_rate = noise if labels == "noisy" else 0.0
+    rng = np.random.default_rng(rng)
+
+    adv = np.repeat(np.asarray(adversaries), trials)
+    rows = adv.size
+    srow = 0 if snapshot_adversary is None else adversaries.index(snapshot_adversary) * trials
+    targets = rng.uniform(0.1, 0.9, size=rows)
+    unif = rng.random((rows, horizon))
+    flips = rng.random((rows, horizon)) < flip_rate
+    xs, ys, losses, medians = _play(adv, grid, targets, unif, flips, lam, sigma)
+
+    snap_rounds, starts, edges = _snapshot_plan(grid, horizon, n_snapshots, snapshot_bins)
+    replay = adv != "worst_case"  # its losses came with its stream; the recorded row is replayed
+    replay[srow] = True
+    losses[replay], snapshots, _ = _replay(
+        np.searchsorted(grid, xs[replay], side="right"), ys[replay], n, lam,
+        record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
+    )  # fmt: skip
+    cum = np.cumsum(losses, axis=1)
+    checkpoints = _checkpoints(horizon, n_checkpoints)
+    cells = np.minimum(np.searchsorted(grid, xs, side="right") - 1, n - 2)
+    best_class, best_cover = prefix_best_mistakes(xs, ys, checkpoints, cells)
+    return HedgeThresholdsResult(
+        sigma=float(sigma),
+        horizon=horizon,
+        gamma=float(gamma),
+        grid=grid,
+        eta=float(eta),
+        update=update,
+        adversaries=adv,
+        trial=np.tile(np.arange(trials), len(adversaries)),
+        targets=targets,
+        noise=float(flip_rate),
+        xs=xs,
+        ys=ys,
+        losses=losses,
+        medians=medians,
+        cum_loss=cum,
+        checkpoints=checkpoints,
+        class_regret=cum[:, checkpoints - 1] - best_class,
+        cover_regret=cum[:, checkpoints - 1] - best_cover,
+        max_cell=_running_max_count(cells)[:, checkpoints - 1],
+        snapshot_row=srow,
+        snapshot_rounds=snap_rounds,
+        snapshot_edges=edges,
+        snapshots=snapshots,
+    )
+
+
+def _check_engine_args(
+    sigma: float,
+    horizon: int,
+    adversaries: tuple[str, ...],
+    update: str,
+    labels: str,
+    noise: float,
+    trials: int,
+    n_checkpoints: int,
+    n_snapshots: int,
+    snapshot_bins: int,
+    snapshot_adversary: str | None,
+) -> tuple[int, int]:
+    """Validate :func:`hedge_thresholds`'s arguments; return ``(horizon, trials)`` as ``int``."""
+    check_sigma(sigma)
+    horizon = check_int("horizon", horizon, 1, 100_000)
+    check_choices("adversaries", adversaries, ADVERSARIES)
+    check_choice("update", update, UPDATES)
+    check_choice("labels", labels, LABELS)
+    check_float("noise", noise, 0.0, 0.5, low_open=False)
+    trials = check_int("trials", trials, 1, 10_000)
+    check_int("n_checkpoints", n_checkpoints, 2, 10_000)
+    check_int("n_snapshots", n_snapshots, 1, 10_000)
+    check_int("snapshot_bins", snapshot_bins, 1, 10_000)
+    if snapshot_adversary is not None and snapshot_adversary not in adversaries:
+        raise ValueError(
+            f"`snapshot_adversary` must be one of {adversaries}, got {snapshot_adversary!r}"
+        )
+    return horizon, trials
+
+
+def _engine_cover(
+    sigma: float, horizon: int, cover_scale: str, gamma: float | None
+) -> tuple[float, np.ndarray]:
+    """The cover scale (explicit, or from ``cover_scale``) and the cover, at most 2,000,001 experts."""
+    gamma = cover_gamma(sigma, horizon, scale=cover_scale) if gamma is None else gamma
+    grid = threshold_cover(gamma)
+    if grid.size > 2_000_001:
+        raise ValueError(
+            f"`gamma` gives a cover of {grid.size} experts, more than 2,000,001; got gamma={gamma}"
+        )
+    return gamma, grid
+
+
+def _play(
+    adv: np.ndarray,
+    grid: np.ndarray,
+    targets: np.ndarray,
+    unif: np.ndarray,
+    flips: np.ndarray,
+    lam: float,
+    sigma: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's adversary (``adv``, a name per row) plays its stream against Hedge on ``grid``.
+
+    Returns:
+        ``(xs, ys, losses, medians)``, each (R, T): ``losses`` is filled only on the worst-case rows
+        (the others are replayed), ``medians`` only on the adaptive σ-smooth rows (NaN elsewhere).
+    """
+    xs, ys = iid_stream(targets, unif, flips)
+    losses = np.empty(unif.shape)
+    medians = np.full(unif.shape, np.nan)
+    on = adv == "smoothed_nonadaptive"
+    if on.any():
+        xs[on], ys[on] = smoothed_nonadaptive_stream(targets[on], unif[on], flips[on], sigma=sigma)
+    on = adv == "worst_case"
+    if on.any():
+        xs[on], ys[on], losses[on] = worst_case_stream(grid, targets[on], unif[on], flips[on], lam)
+    on = adv == "smoothed_adaptive"
+    if on.any():
+        xs[on], ys[on], medians[on] = smoothed_adaptive_stream(
+            grid, targets[on], unif[on], flips[on], lam, sigma=sigma
+        )
+    return xs, ys, losses, medians
+
+
+def _snapshot_plan(
+    grid: np.ndarray, horizon: int, n_snapshots: int, snapshot_bins: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rounds to record the weights at, the first expert of each threshold bin, and the bins' edges.
+
+    Expert i stands for the width-h interval centred on g_i (h the grid spacing), so no bin is empty.
+    """
+    n = grid.size
+    rounds = np.unique(np.linspace(0, horizon, min(n_snapshots, horizon + 1)).round().astype(int))
+    n_bins = min(snapshot_bins, n)
+    starts = np.searchsorted((np.arange(n) * n_bins) // n, np.arange(n_bins))
+    half = 0.5 * (grid[1] - grid[0])
+    return rounds, starts, np.append(grid[starts] - half, 1.0 + half)
