@@ -2,11 +2,11 @@
 
 MWEM (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020, Thm 4.1) keeps a
 synthetic distribution D over a finite universe X, starting uniform. In each of T rounds it spends
-ε/(2T) on the exponential mechanism to
-pick a query q the synthetic data answers badly (score n·|q(D) − q(B)|), ε/(2T) on a Laplace measurement
-m = q(B) + Lap(2T/ε)/n, and then reweights D(x) ∝ D(x)·exp(q(x)(m − q(D))/2). It releases the average of
-the iterates. The potential Ψ = KL(D_B‖D) starts at ≤ ln|X| and drops every round by about the squared
-error of the chosen query (Lemma E.3), which gives the error bound 2√(ln|X|/T) + 10T ln|Q|/(εn).
+ε/(2T) on the exponential mechanism to pick a query q the synthetic data answers badly (score
+n·|q(D) − q(B)|), ε/(2T) on a Laplace measurement m = q(B) + Lap(2T/ε)/n, and then reweights
+D(x) ∝ D(x)·exp(q(x)(m − q(D))/2). It releases the average of the iterates. The potential
+Ψ = KL(D_B‖D) starts at ≤ ln|X| and drops every round by about the squared error of the chosen query
+(Lemma E.3), which gives the error bound 2√(ln|X|/T) + 10T ln|Q|/(εn).
 
 On σ-smooth data (density ≤ 1/σ times uniform) the potential starts at ≤ ln(1/σ) instead (Fact E.2), and
 an infinite query class can be replaced by a data-independent γ-cover under the uniform measure,
@@ -16,353 +16,289 @@ Theorem 4.3) also KL-projects each iterate onto the σ-smooth distributions {x �
 the exact projection is min(c·x̃, u) and never undoes
 progress (generalised Pythagorean inequality), so the released distribution answers queries off the cover.
 
-Queries are axis-aligned boxes on a 1-, 2- or d-dimensional table (thresholds with complements and
-intervals on a line, rectangles and marginals on tables) and are evaluated through summed-area tables in
-O(N + |Q|) per round, never as a dense |Q| × N matrix. Everything is vectorised over a leading trials axis.
+How this module is built, top to bottom:
+
+* the papers' algorithms as configurations (:class:`Variant`, :data:`CONFIGS`, :data:`VARIANTS`);
+* the public steps of a round: :func:`select_query` (exponential mechanism), :func:`measure` (Laplace
+  mechanism, both from :mod:`smoothviz.mechanisms`), :func:`multiplicative_update`, and
+  :func:`project_smooth` (with :func:`kl_project_capped_simplex`), plus the γ-cover :func:`smooth_cover`;
+* :func:`make_plan` (what is fixed before the first coin) and :func:`release_rounds`, the loop;
+* :func:`release`, which runs the loop and keeps the release apart from the diagnostics that read the
+  true data (:class:`MWEMResult`, :class:`MWEMDiagnostics`), and the entry points :func:`mwem`,
+  :func:`mwem_notes`, :func:`smooth_mwem`, :func:`projected_smooth_mwem`.
+
+The practical options (replay, grouped measurement, combined repeats, the neighbour relation) are layered
+on the same steps in :mod:`smoothviz.mwem_practical`; the box queries live in :mod:`smoothviz.queries`
+and are re-exported here. Everything is vectorised over a leading trials axis.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
 from scipy.special import xlogy
 
 from smoothviz import bounds
-from smoothviz.mechanisms import PrivacyLedger, exponential_mechanism
+from smoothviz.mechanisms import PrivacyLedger, exponential_mechanism, laplace_mechanism
+from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
+from smoothviz.queries import (
+    BoxQueries,
+    box_field,
+    box_sums,
+    boxes,
+    concat_queries,
+    intervals,
+    marginals,
+    prefixes,
+    rectangles,
+    thresholds,
+)
+from smoothviz.references import cite
 
 __all__ = [
+    "CONFIGS",
+    "EXACT",
     "VARIANTS",
     "BoxQueries",
+    "Exact",
+    "MWEMDiagnostics",
     "MWEMResult",
+    "Plan",
     "PrivateThresholdResult",
+    "Round",
+    "RoundLayer",
+    "Variant",
     "boxes",
     "concat_queries",
+    "fixed_step_update",
     "intervals",
     "kl_divergence",
     "kl_project_capped_simplex",
+    "make_plan",
     "marginals",
+    "measure",
+    "multiplicative_update",
     "mwem",
     "mwem_notes",
     "prefixes",
     "private_threshold",
+    "project_smooth",
     "projected_smooth_mwem",
     "rectangles",
+    "release",
+    "release_rounds",
+    "reweight",
+    "select_query",
     "smooth_cover",
     "smooth_mwem",
     "thresholds",
 ]
 
-#: Algorithms offered, with a one-line description used in legends and captions.
-VARIANTS: dict[str, str] = {
-    "mwem": "MWEM (Thm 4.1)",
-    "notes": "MWEM, lecture-notes variant (fixed η, signed score, no measurement)",
-    "smooth": "Smooth MWEM (Thm 4.2, γ-cover)",
-    "projected": "Projected Smooth MWEM (Thm 4.3)",
-}
-
 
 # ----------------------------------------------------------------------------------------------
-# Query classes: boxes evaluated by summed-area tables
+# The papers' algorithms as configurations of one loop
 # ----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
-class BoxQueries:
-    """A finite class of counting queries q(x) = 1[lo ≤ x < hi] (per axis) on a table of ``shape`` cells.
+@dataclass(frozen=True)
+class Variant:
+    """One paper's MWEM, as a configuration of the shared steps.
 
     Attributes:
-        shape: the universe's cells per axis; |X| = prod(shape).
-        lo: inclusive lower corners, integer array ``(|Q|, d)``.
-        hi: exclusive upper corners, integer array ``(|Q|, d)``.
-        name: human name of the class (e.g. ``"thresholds ∪ complements"``).
-        vc_dim: VC dimension of the class it stands for (d in Theorems 4.2/4.3).
-        group: optional integer array ``(|Q|,)``; queries sharing a group are disjoint cells of one
-            marginal table and can be measured together (``measure_groups=True``).
+        key: short name (a key of :data:`CONFIGS` and :data:`VARIANTS`).
+        label: legend text.
+        ref: key of :data:`smoothviz.references.REFERENCES` for the algorithm.
+        where: the theorem or algorithm in that reference.
+        cover: None to select from Q itself; k to select from a γ-cover of Q with γ = σ/(k·n) unless γ
+            is given (Smooth MWEM: 2; Projected Smooth MWEM: 4).
+        answer_through_cover: answer each q ∈ Q by its cover query q′(D̄) (Smooth MWEM) instead of q(D̄).
+        project: KL-project every iterate onto the σ-smooth distributions (Algorithm 3).
+        measured: spend ε/(2T) of each round on a Laplace measurement and step towards it; False: the
+            lecture notes' fixed step p·(1 − η)^q with the round's whole ε/T on the selection.
+        signed_score: score n·(q(D) − q(B)) instead of n·|q(D) − q(B)|.
     """
 
-    shape: tuple[int, ...]
-    lo: np.ndarray
-    hi: np.ndarray
-    name: str
-    vc_dim: int
-    group: np.ndarray | None = None
-    _corners: tuple[np.ndarray, np.ndarray] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        """Validate the boxes and precompute the summed-area-table corner indices."""
-        shape = tuple(int(s) for s in self.shape)
-        if not shape or min(shape) < 1:
-            raise ValueError(f"`shape` must be non-empty with positive sizes, got {self.shape}")
-        lo = np.asarray(self.lo, dtype=np.int64).reshape(-1, len(shape))
-        hi = np.asarray(self.hi, dtype=np.int64).reshape(-1, len(shape))
-        if lo.shape != hi.shape or lo.shape[0] == 0:
-            raise ValueError(
-                f"`lo` and `hi` must have the same non-empty shape, got {lo.shape}, {hi.shape}"
-            )
-        if np.any(lo < 0) or np.any(hi > np.array(shape)) or np.any(lo > hi):
-            raise ValueError("`lo`/`hi` must satisfy 0 ≤ lo ≤ hi ≤ shape on every axis")
-        if self.group is not None:
-            g = np.asarray(self.group, dtype=np.int64)
-            if g.shape != (lo.shape[0],) or g.min() < 0:
-                raise ValueError(f"`group` must be non-negative with shape ({lo.shape[0]},)")
-            object.__setattr__(self, "group", g)
-        object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "lo", lo)
-        object.__setattr__(self, "hi", hi)
-        object.__setattr__(self, "_corners", _corner_index(shape, lo, hi))
-
-    def __len__(self) -> int:
-        """Number of queries |Q|."""
-        return self.lo.shape[0]
+    key: str
+    label: str
+    ref: str
+    where: str
+    cover: int | None = None
+    answer_through_cover: bool = False
+    project: bool = False
+    measured: bool = True
+    signed_score: bool = False
 
     @property
-    def n_cells(self) -> int:
-        """Universe size N = |X|."""
-        return math.prod(self.shape)
-
-    @property
-    def volume(self) -> np.ndarray:
-        """q(U): the fraction of cells each query covers (its value on the uniform distribution)."""
-        return np.prod(self.hi - self.lo, axis=1) / self.n_cells
-
-    def _summed_area(self, dist: np.ndarray) -> tuple[tuple[int, ...], np.ndarray]:
-        """Leading shape of ``dist`` and its zero-padded summed-area tables, flattened ``(R, P)``."""
-        dist = np.asarray(dist, dtype=float)
-        d = len(self.shape)
-        if dist.shape[dist.ndim - d :] != self.shape:
-            raise ValueError(f"`dist` must end with shape {self.shape}, got {dist.shape}")
-        lead = dist.shape[: dist.ndim - d]
-        return lead, _summed_area_table(dist.reshape((-1, *self.shape)))
-
-    def answers(self, dist: np.ndarray) -> np.ndarray:
-        """Answers q(D) of every query on distribution(s) ``dist`` of shape ``(..., *shape)``.
-
-        Costs O(N + 2^d |Q|) per distribution (summed-area table, then 2^d corners per query).
-
-        Returns:
-            Array ``(..., |Q|)``.
-        """
-        lead, s = self._summed_area(dist)
-        return _corner_sum(s, *self._corners).reshape((*lead, len(self)))
-
-    def answers_per_row(self, dist: np.ndarray) -> np.ndarray:
-        """Block r of the queries on distribution r only: ``dist`` ``(R, *shape)`` -> ``(R, |Q|/R)``.
-
-        What one MW step needs for R independent trials, without evaluating every trial's queries on
-        every trial's distribution (R times the work of :meth:`answers`).
-        """
-        _, s = self._summed_area(dist)
-        rows = s.shape[0]
-        if len(self) % rows:
-            raise ValueError(f"{len(self)} queries do not split into {rows} equal blocks")
-        flats, signs = self._corners
-        return _corner_sum(s, flats.reshape(len(flats), rows, -1), signs, per_row=True)
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per query: its index, group, corners per axis and uniform volume."""
-        data: dict[str, np.ndarray] = {"query": np.arange(len(self))}
-        if self.group is not None:
-            data["group"] = self.group
-        for j in range(len(self.shape)):
-            data[f"lo_{j}"] = self.lo[:, j]
-            data[f"hi_{j}"] = self.hi[:, j]
-        data["volume"] = self.volume
-        return pd.DataFrame(data)
+    def source(self) -> str:
+        """The citation, e.g. ``"Haghtalab, Roughgarden & Shetty 2020, Thm 4.2"``."""
+        return cite(self.ref, self.where)
 
 
-def _corner_index(
-    shape: tuple[int, ...], lo: np.ndarray, hi: np.ndarray
+#: The algorithms, keyed as :data:`VARIANTS`.
+CONFIGS: dict[str, Variant] = {
+    v.key: v
+    for v in (
+        Variant("mwem", "MWEM (Thm 4.1)", "hrs2020", "Thm 4.1"),
+        Variant(
+            "notes",
+            "MWEM, lecture-notes variant (fixed η, signed score, no measurement)",
+            "ahk2012",
+            "Thm 2.1 (the fixed-η multiplicative weights rule)",
+            measured=False,
+            signed_score=True,
+        ),
+        Variant(
+            "smooth",
+            "Smooth MWEM (Thm 4.2, γ-cover)",
+            "hrs2020",
+            "Thm 4.2 (App. E.1, Algorithm 2)",
+            cover=2,
+            answer_through_cover=True,
+        ),
+        Variant(
+            "projected",
+            "Projected Smooth MWEM (Thm 4.3)",
+            "hrs2020",
+            "Thm 4.3 (App. F.1, Algorithm 3)",
+            cover=4,
+            project=True,
+        ),
+    )
+}
+#: Algorithms offered, with a one-line description used in legends and captions.
+VARIANTS: dict[str, str] = {key: v.label for key, v in CONFIGS.items()}
+
+
+# ----------------------------------------------------------------------------------------------
+# The steps of a round
+# ----------------------------------------------------------------------------------------------
+
+
+def select_query(
+    errors: np.ndarray,
+    *,
+    n: float,
+    epsilon: float,
+    sensitivity: float = 1.0,
+    signed: bool = False,
+    rng: np.random.Generator | int | None = None,
+) -> np.ndarray:
+    """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
+
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (after Hardt, Ligett &
+    McSherry 2012); the mechanism is McSherry & Talwar 2007's, through
+    :func:`smoothviz.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
+    is replaced.
+
+    Args:
+        errors: q(D) − q(B) for every candidate, ``(trials, |Q|)``.
+        n: number of records.
+        epsilon: the ε this selection spends (ε/(2T) in MWEM).
+        sensitivity: Δ of the scores.
+        signed: score n·(q(D) − q(B)) (the lecture notes' variant) instead of its absolute value.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        The selected index per trial, ``(trials,)``.
+    """
+    scores = n * (errors if signed else np.abs(errors))
+    return exponential_mechanism(scores, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
+
+
+def measure(
+    true_answers: np.ndarray,
+    *,
+    epsilon: float,
+    sensitivity: float,
+    clip: bool = True,
+    rng: np.random.Generator | int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Flat positions in the zero-padded summed-area table of each box's 2^d corners, and their signs.
+    """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.mechanisms.laplace_mechanism`.
 
-    q(D) = Σ_corners sign · S[corner], where S is the summed-area table of D padded by one zero row
-    at the start of every axis (inclusion–exclusion).
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n,
+    i.e. ε/(2T) with sensitivity 1/n. Clipping m to [0, 1] is post-processing and keeps Lemma E.3 exact.
+
+    Args:
+        true_answers: q(D_B) of the selected queries, any shape.
+        epsilon: the ε this measurement spends.
+        sensitivity: ℓ₁ sensitivity of the answers (1/n for one normalised counting query).
+        clip: also return m clipped to [0, 1].
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        ``(raw, used)``: the noisy answers, and the values the update uses (clipped unless ``clip``
+        is False).
     """
-    padded = tuple(s + 1 for s in shape)
-    flats, signs = [], []
-    for bits in itertools.product((0, 1), repeat=len(shape)):
-        coords = tuple(np.where(b, hi[:, j], lo[:, j]) for j, b in enumerate(bits))
-        flats.append(np.ravel_multi_index(coords, padded))
-        signs.append((-1.0) ** (len(shape) - sum(bits)))
-    return np.array(flats), np.array(signs)
+    raw = laplace_mechanism(true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
+    return raw, (np.clip(raw, 0.0, 1.0) if clip else raw)
 
 
-def _summed_area_table(tables: np.ndarray) -> np.ndarray:
-    """Zero-padded summed-area tables of ``tables`` ``(R, *shape)``, flattened to ``(R, prod(shape + 1))``."""
-    rows, shape = tables.shape[0], tables.shape[1:]
-    out = np.zeros((rows, *(s + 1 for s in shape)))
-    inner = out[(slice(None), *(slice(1, None) for _ in shape))]
-    inner[...] = tables
-    for ax in range(1, len(shape) + 1):
-        np.cumsum(inner, axis=ax, out=inner)
-    return out.reshape(rows, -1)
+def reweight(dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, exponents: np.ndarray) -> np.ndarray:
+    """D ∝ D·exp(Σ_j exponents_j·1[box_j]) per trial: the multiplicative-weights rule on boxes.
+
+    Arora, Hazan & Kale 2012, §2 (multiplicative weights); ``dist`` ``(trials, *shape)``, ``lo``/``hi``
+    ``(trials, k, d)``, ``exponents`` ``(trials, k)``.
+    """
+    new = dist * np.exp(box_field(dist.shape[1:], lo, hi, exponents))
+    new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
+    return new
 
 
-def _corner_sum(
-    tables: np.ndarray, flats: np.ndarray, signs: np.ndarray, *, per_row: bool = False
+def multiplicative_update(
+    dist: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    m: np.ndarray,
+    *,
+    weight: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Σ_corners sign · table[corner]: every box's answer from flattened summed-area tables ``(R, P)``.
+    """Update: D ∝ D·exp(q(x)(m − q(D))/2) for each measured box q (boxes of one trial are disjoint).
 
-    ``flats`` is ``(2^d, |Q|)``, or ``(2^d, R, k)`` with ``per_row`` (row r's own k boxes). Gathers
-    with ``np.take`` (several times faster than fancy indexing) and adds or subtracts (signs are ±1).
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (the update of Hardt, Ligett & McSherry 2012); its
+    potential drop is Lemma E.3. ``weight`` ``(trials, k)`` scales each box's step (0 leaves it out;
+    k applies k equal steps at once).
+
+    Args:
+        dist: current distributions, ``(trials, *shape)``.
+        lo: lower corners of the measured boxes, ``(trials, k, d)``.
+        hi: upper corners, ``(trials, k, d)``.
+        m: the measurements, ``(trials, k)``.
+        weight: optional step weights, ``(trials, k)``.
+
+    Returns:
+        The updated, normalised distributions.
     """
-
-    def gather(f: np.ndarray) -> np.ndarray:
-        return np.take_along_axis(tables, f, axis=1) if per_row else np.take(tables, f, axis=1)
-
-    out = signs[0] * gather(flats[0])
-    for f, sg in zip(flats[1:], signs[1:], strict=True):
-        if sg > 0:
-            out += gather(f)
-        else:
-            out -= gather(f)
-    return out
+    cur = box_sums(dist, lo, hi)
+    step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
+    return reweight(dist, lo, hi, step)
 
 
-def _check_cells(name: str, value: int) -> int:
-    if int(value) != value or value < 1:
-        raise ValueError(f"`{name}` must be a positive integer, got {value}")
-    return int(value)
-
-
-def thresholds(n_cells: int, *, complements: bool = True) -> BoxQueries:
-    """Thresholds 1[x < t] (and complements 1[x ≥ t]) for t = 1..N−1 on a line of ``n_cells`` cells."""
-    n = _check_cells("n_cells", n_cells)
-    if n < 2:
-        raise ValueError(f"`n_cells` must be ≥ 2 for thresholds, got {n_cells}")
-    t = np.arange(1, n)
-    lo = np.zeros_like(t)
-    hi = t
-    if complements:
-        lo, hi = np.concatenate([lo, t]), np.concatenate([hi, np.full_like(t, n)])
-    return BoxQueries(
-        (n,),
-        lo[:, None],
-        hi[:, None],
-        "thresholds ∪ complements" if complements else "thresholds",
-        2 if complements else 1,
-    )
-
-
-def intervals(n_cells: int, *, step: int = 1) -> BoxQueries:
-    """All intervals [a, b) with endpoints on a grid of spacing ``step`` cells (plus N)."""
-    n = _check_cells("n_cells", n_cells)
-    step = _check_cells("step", step)
-    grid = np.union1d(np.arange(0, n, step), [n])
-    a, b = np.triu_indices(grid.size, k=1)
-    return BoxQueries((n,), grid[a][:, None], grid[b][:, None], "intervals", 2)
-
-
-def rectangles(shape: tuple[int, int], *, step: int = 1) -> BoxQueries:
-    """All axis-aligned rectangles on a 2-D table with corners on a grid of spacing ``step``."""
-    if len(shape) != 2:
-        raise ValueError(f"`shape` must have 2 axes, got {shape}")
-    n0, n1 = (_check_cells("shape", s) for s in shape)
-    step = _check_cells("step", step)
-    g0, g1 = np.union1d(np.arange(0, n0, step), [n0]), np.union1d(np.arange(0, n1, step), [n1])
-    a0, b0 = np.triu_indices(g0.size, k=1)
-    a1, b1 = np.triu_indices(g1.size, k=1)
-    i, j = np.meshgrid(np.arange(a0.size), np.arange(a1.size), indexing="ij")
-    i, j = i.ravel(), j.ravel()
-    lo = np.stack([g0[a0][i], g1[a1][j]], axis=1)
-    hi = np.stack([g0[b0][i], g1[b1][j]], axis=1)
-    return BoxQueries((n0, n1), lo, hi, "rectangles", 4)
-
-
-def marginals(shape: tuple[int, ...], *, ways: tuple[int, ...] = (1, 2)) -> BoxQueries:
-    """Every cell of every k-way marginal table (k in ``ways``); each table is one ``group``."""
-    shape = tuple(_check_cells("shape", s) for s in shape)
-    if not ways or any(k < 1 or k > len(shape) for k in ways):
-        raise ValueError(f"`ways` must be in 1..{len(shape)}, got {ways}")
-    los, his, groups = [], [], []
-    g = 0
-    for k in ways:
-        for axes in itertools.combinations(range(len(shape)), k):
-            cells = np.stack(
-                np.meshgrid(*[np.arange(shape[a]) for a in axes], indexing="ij"), axis=-1
-            ).reshape(-1, k)
-            lo = np.zeros((cells.shape[0], len(shape)), dtype=np.int64)
-            hi = np.tile(np.array(shape, dtype=np.int64), (cells.shape[0], 1))
-            lo[:, axes] = cells
-            hi[:, axes] = cells + 1
-            los.append(lo)
-            his.append(hi)
-            groups.append(np.full(cells.shape[0], g))
-            g += 1
-    name = "+".join(f"{k}-way" for k in ways) + " marginals"
-    return BoxQueries(
-        shape,
-        np.concatenate(los),
-        np.concatenate(his),
-        name,
-        2 * len(shape),
-        np.concatenate(groups),
-    )
-
-
-def prefixes(shape: tuple[int, ...]) -> BoxQueries:
-    """Per-axis prefix ranges x_j < t (t = 1..N_j), the other axes free (no groups: they overlap)."""
-    shape = tuple(_check_cells("shape", s) for s in shape)
-    los, his = [], []
-    for j, s in enumerate(shape):
-        t = np.arange(1, s + 1)
-        lo = np.zeros((t.size, len(shape)), dtype=np.int64)
-        hi = np.tile(np.array(shape, dtype=np.int64), (t.size, 1))
-        hi[:, j] = t
-        los.append(lo)
-        his.append(hi)
-    return BoxQueries(shape, np.concatenate(los), np.concatenate(his), "prefixes", 2 * len(shape))
-
-
-def boxes(
-    shape: tuple[int, ...], lo: np.ndarray, hi: np.ndarray, *, name: str = "boxes"
-) -> BoxQueries:
-    """A custom class of boxes [lo, hi) (integer corners, exclusive ``hi``) on a table of ``shape``."""
-    return BoxQueries(tuple(shape), lo, hi, name, 2 * len(shape))
-
-
-def concat_queries(*classes: BoxQueries, name: str | None = None) -> BoxQueries:
-    """The union of several box classes on the same table (groups are renumbered, kept if all have them)."""
-    if not classes or any(c.shape != classes[0].shape for c in classes):
-        raise ValueError("`classes` must be non-empty and share one shape")
-    group = None
-    if all(c.group is not None for c in classes):
-        offsets = np.cumsum([0] + [int(c.group.max()) + 1 for c in classes[:-1]])
-        group = np.concatenate([c.group + o for c, o in zip(classes, offsets, strict=True)])
-    return BoxQueries(
-        classes[0].shape,
-        np.concatenate([c.lo for c in classes]),
-        np.concatenate([c.hi for c in classes]),
-        name or " ∪ ".join(c.name for c in classes),
-        max(c.vc_dim for c in classes),
-        group,
-    )
-
-
-def _box_field(
-    shape: tuple[int, ...], lo: np.ndarray, hi: np.ndarray, values: np.ndarray
+def fixed_step_update(
+    dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, *, eta: float, valid: np.ndarray
 ) -> np.ndarray:
-    """Σ_j values[l, j]·1[box_j] for each row l: ``lo``/``hi`` are ``(L, k, d)``, ``values`` ``(L, k)``.
+    """The lecture notes' update p ← p·(1 − η)^q on the selected boxes (no measurement).
 
-    Built with a d-dimensional difference array and cumulative sums: O(L·(N + 2^d k)).
+    Arora, Hazan & Kale 2012, Thm 2.1 (multiplicative weights with a fixed η ≤ 1/2); ``valid``
+    ``(trials, k)`` marks the boxes that take the step.
     """
-    d = len(shape)
-    big, k = values.shape
-    padded = tuple(s + 1 for s in shape)
-    acc = np.zeros((big, math.prod(padded)))
-    rows = np.repeat(np.arange(big), k)
-    for bits in itertools.product((0, 1), repeat=d):
-        coords = tuple(np.where(b, hi[..., j], lo[..., j]).ravel() for j, b in enumerate(bits))
-        flat = np.ravel_multi_index(coords, padded)
-        np.add.at(acc, (rows, flat), (-1.0) ** sum(bits) * values.ravel())
-    acc = acc.reshape((big, *padded))
-    for ax in range(1, d + 1):
-        acc = np.cumsum(acc, axis=ax)
-    return acc[(slice(None), *(slice(0, s) for s in shape))]
+    return reweight(dist, lo, hi, np.where(valid, math.log1p(-eta), 0.0))
+
+
+def project_smooth(dist: np.ndarray, sigma: float) -> np.ndarray:
+    """Project: the exact KL projection of each trial's D onto the σ-smooth distributions.
+
+    Haghtalab, Roughgarden & Shetty 2020, App. F.1, Algorithm 3 (the polytope {x ≥ 0, Σx = 1,
+    x ≤ 1/(σN)}); by their Claim F.1 (generalised Pythagorean inequality) it never undoes the potential's
+    progress. Computed by :func:`kl_project_capped_simplex`.
+    """
+    trials, n_cells = dist.shape[0], math.prod(dist.shape[1:])
+    cap = 1.0 / (sigma * n_cells)
+    return kl_project_capped_simplex(dist.reshape(trials, -1), cap).reshape(dist.shape)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -462,17 +398,398 @@ def smooth_cover(queries: BoxQueries, gamma: float) -> tuple[BoxQueries, np.ndar
 
 
 # ----------------------------------------------------------------------------------------------
-# The algorithms
+# The plan and the loop
 # ----------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
+class Plan:
+    """What is fixed before the first coin: the selection class, the budget split and the ledger.
+
+    Attributes:
+        variant: the algorithm's configuration.
+        queries: the class Q on which answers are released.
+        selection: the class the mechanism selects from (Q, or the γ-cover Q′).
+        cover_index: for each q ∈ Q its cover query's index in ``selection`` (identity without a cover).
+        cover_radius: achieved max Pr_U[q ≠ q′] of the cover (0 without a cover).
+        n: number of records n.
+        epsilon: total privacy budget ε.
+        rounds: T.
+        sigma: smoothness σ the variant uses (None for MWEM and the notes variant).
+        gamma: cover radius γ used (None without a cover).
+        eta: fixed step η of the notes variant (None otherwise).
+        output: ``"average"`` (the theorems) or ``"last"``.
+        clip: whether measurements are clipped to [0, 1] before the update.
+        eps_select: ε of each round's selection.
+        eps_measure: ε of each round's measurement (0 without one).
+        sens_select: sensitivity of the selection scores.
+        sens_measure: ℓ₁ sensitivity of one measurement.
+        ledger: every ε the run spends (per round: selection, then measurement).
+    """
+
+    variant: Variant
+    queries: BoxQueries
+    selection: BoxQueries
+    cover_index: np.ndarray
+    cover_radius: float
+    n: float
+    epsilon: float
+    rounds: int
+    sigma: float | None
+    gamma: float | None
+    eta: float | None
+    output: str
+    clip: bool
+    eps_select: float
+    eps_measure: float
+    sens_select: float
+    sens_measure: float
+    ledger: PrivacyLedger
+
+    def step(
+        self,
+        dist: np.ndarray,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        m: np.ndarray,
+        weight: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """:func:`multiplicative_update`, then :func:`project_smooth` when the variant projects."""
+        new = multiplicative_update(dist, lo, hi, m, weight=weight)
+        return project_smooth(new, self.sigma) if self.variant.project else new
+
+    def release_answers(self, synthetic: np.ndarray) -> np.ndarray:
+        """The released answers v_q for q ∈ Q on ``synthetic`` (through the cover for Smooth MWEM)."""
+        if self.variant.answer_through_cover:
+            return self.selection.answers(synthetic)[:, self.cover_index]
+        return self.queries.answers(synthetic)
+
+
+@dataclass(frozen=True, eq=False)
+class Round:
+    """One round of the loop, per trial (leading axis); k measured boxes per trial.
+
+    Attributes:
+        t: the round, 1..T.
+        selected: the selected query's index in the selection class (a group id in group mode).
+        valid: which of the k boxes are real (False on padding), ``(trials, k)``.
+        lo: lower corners of the measured boxes, ``(trials, k, d)``.
+        hi: upper corners, ``(trials, k, d)``.
+        synthetic_value: q(D_{t−1}) of the measured boxes, ``(trials, k)``.
+        true_value: q(D_B) of the measured boxes (reads the true data), ``(trials, k)``.
+        measurement: the raw noisy measurement m_t (NaN without a measurement).
+        measurement_used: m_t as the update used it (clipped unless the layer says otherwise).
+        fresh: D after this round's own step, before any replay.
+        dist: D_t, after the layer's replay.
+        answers: the selection class's answers on D_t (what the next round selects with).
+    """
+
+    t: int
+    selected: np.ndarray
+    valid: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    synthetic_value: np.ndarray
+    true_value: np.ndarray
+    measurement: np.ndarray
+    measurement_used: np.ndarray
+    fresh: np.ndarray
+    dist: np.ndarray | None = None
+    answers: np.ndarray | None = None
+
+
+class RoundLayer(Protocol):
+    """What a layer decides in a round: what to select and measure, how to step, what to replay."""
+
+    grouped: bool
+    clip: bool
+
+    def sensitivities(self, n: float) -> tuple[float, float]:
+        """Sensitivity of the selection scores and ℓ₁ sensitivity of one measurement."""
+        ...
+
+    def departures(self, variant: Variant) -> list[str]:
+        """How this layer departs from the analysed algorithm (empty for the theorems' round)."""
+        ...
+
+    def check(self, variant: Variant, queries: BoxQueries) -> None:
+        """Raise ``ValueError`` when the layer cannot run ``variant`` on ``queries``."""
+        ...
+
+    def choose(
+        self, errors: np.ndarray, plan: Plan, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(selected, idx, valid)``: the selection per trial and the boxes it measures."""
+        ...
+
+    def update(
+        self, plan: Plan, dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray
+    ) -> np.ndarray:
+        """The round's own MW step towards the measurements ``m``."""
+        ...
+
+    def after_round(self, plan: Plan, rnd: Round) -> np.ndarray:
+        """D_t from the round's fresh iterate (e.g. after replaying past measurements)."""
+        ...
+
+
+class Exact:
+    """The analysed round: one query selected, measured and stepped on, nothing replayed.
+
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1 (Algorithms 2 and 3). Its hooks
+    are the ones :mod:`smoothviz.mwem_practical` extends.
+    """
+
+    grouped = False
+    clip = True
+
+    def sensitivities(self, n: float) -> tuple[float, float]:
+        """The score n·|q(D) − q(B)| moves by ≤ 1, a normalised count by ≤ 1/n."""
+        return 1.0, 1.0 / n
+
+    def departures(self, variant: Variant) -> list[str]:
+        """None: this is the algorithm the theorems analyse."""
+        return []
+
+    def check(self, variant: Variant, queries: BoxQueries) -> None:
+        """Every variant runs on every class."""
+
+    def choose(
+        self, errors: np.ndarray, plan: Plan, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`select_query` on the selection class; each trial measures its one query."""
+        q = select_query(
+            errors,
+            n=plan.n,
+            epsilon=plan.eps_select,
+            sensitivity=plan.sens_select,
+            signed=plan.variant.signed_score,
+            rng=rng,
+        )
+        return q, q[:, None], np.ones((q.size, 1), dtype=bool)
+
+    def update(
+        self, plan: Plan, dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`Plan.step`: the multiplicative update (and the projection when configured)."""
+        return plan.step(dist, lo, hi, m)
+
+    def after_round(self, plan: Plan, rnd: Round) -> np.ndarray:
+        """The fresh iterate itself."""
+        return rnd.fresh
+
+
+#: The analysed round, shared (it keeps no state).
+EXACT = Exact()
+
+
+def _check_inputs(hist: np.ndarray, queries: BoxQueries, epsilon: float, rounds: int) -> np.ndarray:
+    if not isinstance(queries, BoxQueries):
+        raise ValueError(f"`queries` must be a BoxQueries, got {type(queries).__name__}")
+    hist = np.asarray(hist, dtype=float)
+    if hist.shape != queries.shape:
+        raise ValueError(f"`hist` must have shape {queries.shape}, got {hist.shape}")
+    if np.any(hist < 0) or not np.all(np.isfinite(hist)) or hist.sum() <= 0:
+        raise ValueError("`hist` must hold finite non-negative counts with a positive total")
+    if not np.isfinite(epsilon) or epsilon <= 0:
+        raise ValueError(f"`epsilon` must be positive and finite, got {epsilon}")
+    if int(rounds) != rounds or rounds < 1:
+        raise ValueError(f"`rounds` must be a positive integer, got {rounds}")
+    return hist
+
+
+def make_plan(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    variant: Variant,
+    *,
+    epsilon: float,
+    rounds: int,
+    sigma: float | None = None,
+    gamma: float | None = None,
+    eta: float | None = None,
+    output: str = "average",
+    layer: RoundLayer = EXACT,
+) -> Plan:
+    """Validate the inputs, build the selection class, split the budget and write the ledger.
+
+    Args:
+        hist: counts per cell, shape ``queries.shape``; n = hist.sum().
+        queries: the class Q.
+        variant: the algorithm (a value of :data:`CONFIGS`).
+        epsilon: total privacy budget ε > 0.
+        rounds: T ≥ 1.
+        sigma: σ in (0, 1] for the variants with a cover.
+        gamma: cover radius γ (default σ/(k·n) for the variant's k).
+        eta: the notes variant's step (default min(1/2, √(ln N / T))).
+        output: ``"average"`` or ``"last"``.
+        layer: the round's layer (its sensitivities and checks).
+
+    Returns:
+        The :class:`Plan`.
+    """
+    hist = _check_inputs(hist, queries, epsilon, rounds)
+    if output not in ("average", "last"):
+        raise ValueError(f"`output` must be 'average' or 'last', got {output!r}")
+    layer.check(variant, queries)
+    rounds, n = int(rounds), float(hist.sum())
+    cover_radius = 0.0
+    if variant.cover is not None:
+        if sigma is None or not np.isfinite(sigma) or not 0 < sigma <= 1:
+            raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
+        gamma = sigma / (variant.cover * n) if gamma is None else gamma
+        selection, cover_index, cover_radius = smooth_cover(queries, gamma)
+    else:
+        selection, cover_index = queries, np.arange(len(queries))
+    if not variant.measured:
+        eta = min(0.5, math.sqrt(math.log(queries.n_cells) / rounds)) if eta is None else eta
+        if not np.isfinite(eta) or not 0 < eta <= 0.5:
+            raise ValueError(f"`eta` must be in (0, 1/2], got {eta}")
+    # Basic composition: ε/(2T) to select and ε/(2T) to measure per round (ε/T without measurement).
+    eps_select = epsilon / (2 * rounds) if variant.measured else epsilon / rounds
+    eps_measure = epsilon / (2 * rounds) if variant.measured else 0.0
+    sens_select, sens_measure = layer.sensitivities(n)
+    steps = [("exponential", "select query", eps_select, sens_select, float("nan"))]
+    if eps_measure > 0:
+        scale = sens_measure / eps_measure
+        steps.append(("laplace", "measure query", eps_measure, sens_measure, scale))
+    return Plan(
+        variant=variant,
+        queries=queries,
+        selection=selection,
+        cover_index=cover_index,
+        cover_radius=cover_radius,
+        n=n,
+        epsilon=float(epsilon),
+        rounds=rounds,
+        sigma=None if sigma is None else float(sigma),
+        gamma=None if gamma is None else float(gamma),
+        eta=None if eta is None else float(eta),
+        output=output,
+        clip=layer.clip,
+        eps_select=eps_select,
+        eps_measure=eps_measure,
+        sens_select=sens_select,
+        sens_measure=sens_measure,
+        ledger=PrivacyLedger.per_round(epsilon, rounds, steps),
+    )
+
+
+def release_rounds(
+    hist: np.ndarray,
+    plan: Plan,
+    *,
+    layer: RoundLayer = EXACT,
+    trials: int = 1,
+    rng: np.random.Generator | int | None = None,
+) -> Iterator[Round]:
+    """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
+
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (MWEM), App. E.1 Algorithm 2 (Smooth MWEM) and
+    App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by ``plan.variant``; ``layer`` decides
+    what is selected and measured and what is replayed (:class:`Exact` for the theorems). Yields each
+    :class:`Round`; the caller averages the iterates (:func:`release` does).
+
+    Args:
+        hist: counts per cell (the private data), shape ``plan.queries.shape``.
+        plan: from :func:`make_plan` (with the same ``layer``).
+        layer: the round's layer.
+        trials: independent runs along a leading axis.
+        rng: seed or generator (SPEC 7): the mechanisms' coins, drawn in round order (selection,
+            then measurement).
+
+    Yields:
+        One :class:`Round` per round t = 1..T.
+    """
+    rng = np.random.default_rng(rng)
+    true_sel = plan.selection.answers(np.asarray(hist, dtype=float) / plan.n)
+    dist = np.full((trials, *plan.queries.shape), 1.0 / plan.queries.n_cells)
+    ans = plan.selection.answers(dist)
+    for t in range(1, plan.rounds + 1):
+        selected, idx, valid = layer.choose(ans - true_sel, plan, rng)
+        lo, hi = plan.selection.lo[idx], plan.selection.hi[idx]
+        b, p = true_sel[idx], np.take_along_axis(ans, idx, axis=1)
+        if plan.variant.measured:
+            eps, sens = plan.eps_measure, plan.sens_measure
+            m_raw, m_used = measure(b, epsilon=eps, sensitivity=sens, clip=plan.clip, rng=rng)
+            m_used = np.where(valid, m_used, p)  # padding cells: zero step
+            fresh = layer.update(plan, dist, lo, hi, m_used)
+        else:
+            m_raw = m_used = np.full(b.shape, np.nan)
+            fresh = fixed_step_update(dist, lo, hi, eta=plan.eta, valid=valid)
+        rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
+        dist = layer.after_round(plan, rnd)
+        ans = plan.selection.answers(dist)
+        yield replace(rnd, dist=dist, answers=ans)
+
+
+# ----------------------------------------------------------------------------------------------
+# The release and its diagnostics
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class MWEMDiagnostics:
+    """What one run looks like against the true data: never part of the release.
+
+    Shapes: ``trials`` leading; per-round arrays are ``(trials, T)``, round t at index t−1. In group mode
+    the selected query is a marginal table and ``selected_true``/``noise`` hold its ℓ₁ error and its
+    largest measurement error.
+
+    Attributes:
+        true_hist: D_B as a distribution, shape ``shape``.
+        data_sigma: largest σ for which D_B is σ-smooth, 1/(N·max D_B).
+        error: max_q |v_q − q(D_B)| of the released answers, per trial.
+        error_by_round: the same error for the output formed after each round.
+        iterate_error: max_q |q(D_t) − q(D_B)| of the iterate itself.
+        selected_true: q_t(D_B) of the selected query.
+        noise: m_t − q_t(D_B).
+        psi: Ψ_t = KL(D_B‖D_t) for t = 0..T, ``(trials, T+1)``.
+        lemma_lhs: Ψ_{t−1} − Ψ_t over the fresh update (before any replay).
+        lemma_rhs: Lemma E.3's right-hand side (summed over the cells in group mode); NaN when the
+            lemma does not apply (notes variant).
+    """
+
+    true_hist: np.ndarray
+    data_sigma: float
+    error: np.ndarray
+    error_by_round: np.ndarray
+    iterate_error: np.ndarray
+    selected_true: np.ndarray
+    noise: np.ndarray
+    psi: np.ndarray
+    lemma_lhs: np.ndarray
+    lemma_rhs: np.ndarray
+
+    @property
+    def lemma_holds(self) -> np.ndarray:
+        """Lemma E.3 per trial and round (True where it does not apply), with 1e-12 float slack."""
+        rhs = np.where(np.isnan(self.lemma_rhs), -np.inf, self.lemma_rhs)
+        return self.lemma_lhs >= rhs - 1e-12
+
+    def release_error(self, probe: BoxQueries, synthetic: np.ndarray) -> np.ndarray:
+        """max_q |q(D̄) − q(D_B)| of the released ``synthetic`` on another class ``probe``."""
+        if probe.shape != self.true_hist.shape:
+            raise ValueError(f"`probe` must have shape {self.true_hist.shape}, got {probe.shape}")
+        return np.max(np.abs(probe.answers(synthetic) - probe.answers(self.true_hist)), axis=-1)
+
+
+def _from_diagnostics(name: str) -> property:
+    """A read-only attribute of :class:`MWEMResult` that reads ``diagnostics.<name>``."""
+    return property(
+        lambda self: getattr(self.diagnostics, name),
+        doc=f"``diagnostics.{name}`` (see :class:`MWEMDiagnostics`).",
+    )
+
+
+@dataclass(frozen=True, eq=False)
 class MWEMResult:
-    """Everything one MWEM run computed, per trial and per round.
+    """One MWEM run's release (per trial and per round), with its diagnostics kept apart.
 
     Shapes: ``trials`` leading, ``T`` = ``rounds``; per-round arrays are ``(trials, T)``, round t at
     index t−1. In group mode (``measure_groups``) a "selected query" is a marginal table and the value
-    fields hold its ℓ₁ error in place of single answers.
+    fields are NaN. The diagnostics that read the true data (``error``, ``psi``, ``lemma_*``,
+    ``true_hist``, ...) are in :attr:`diagnostics` and readable here under their own names.
 
     Attributes:
         variant: key of :data:`VARIANTS`.
@@ -489,28 +806,18 @@ class MWEMResult:
         queries: the class Q on which the error is measured.
         selection: the class the mechanism selects from (Q, or the cover Q′).
         cover_index: for each q ∈ Q its cover query's index in ``selection`` (identity without a cover).
-        true_hist: D_B as a distribution, shape ``shape``.
-        data_sigma: largest σ for which D_B is σ-smooth, 1/(N·max D_B).
         synthetic: the released distribution per trial (average or last iterate), ``(trials, *shape)``.
         answers: the released answers v_q for q ∈ Q (through the cover for Smooth MWEM), ``(trials, |Q|)``.
-        error: max_q |v_q − q(D_B)| per trial.
-        error_by_round: the same error for the output formed after each round, ``(trials, T)``.
-        iterate_error: max_q |q(D_t) − q(D_B)| of the iterate itself, ``(trials, T)``.
         selected: index (in ``selection``; group id in group mode) chosen each round.
-        selected_true: q_t(D_B) of the selected query.
         selected_synthetic: q_t(D_{t−1}) of the selected query.
         measurement: the raw noisy measurement m_t (NaN for the notes variant).
         measurement_used: m_t as used in the update (clipped to [0, 1] unless ``clip_measurement=False``).
-        noise: m_t − q_t(D_B).
-        psi: Ψ_t = KL(D_B‖D_t) for t = 0..T, ``(trials, T+1)``.
-        lemma_lhs: Ψ_{t−1} − Ψ_t over the fresh update (before any replay).
-        lemma_rhs: Lemma E.3's right-hand side (summed over the cells in group mode); NaN when the
-            lemma does not apply (notes variant).
         max_density: max_x D_t(x)·N of each iterate, ``(trials, T)``.
         ledger: the privacy ledger (per round: selection ε and measurement ε; total = ε).
         snapshot_rounds: rounds at which trial 0's iterate and running output were stored.
         snapshots_iterate: trial 0's D_t at those rounds, ``(k, N)``.
         snapshots_output: trial 0's output (average so far, or last iterate) at those rounds.
+        diagnostics: the :class:`MWEMDiagnostics` of this run.
     """
 
     variant: str
@@ -527,38 +834,35 @@ class MWEMResult:
     queries: BoxQueries
     selection: BoxQueries
     cover_index: np.ndarray
-    true_hist: np.ndarray
-    data_sigma: float
     synthetic: np.ndarray
     answers: np.ndarray
-    error: np.ndarray
-    error_by_round: np.ndarray
-    iterate_error: np.ndarray
     selected: np.ndarray
-    selected_true: np.ndarray
     selected_synthetic: np.ndarray
     measurement: np.ndarray
     measurement_used: np.ndarray
-    noise: np.ndarray
-    psi: np.ndarray
-    lemma_lhs: np.ndarray
-    lemma_rhs: np.ndarray
     max_density: np.ndarray
     ledger: PrivacyLedger
     snapshot_rounds: np.ndarray
     snapshots_iterate: np.ndarray
     snapshots_output: np.ndarray
+    diagnostics: MWEMDiagnostics
+
+    true_hist = _from_diagnostics("true_hist")
+    data_sigma = _from_diagnostics("data_sigma")
+    error = _from_diagnostics("error")
+    error_by_round = _from_diagnostics("error_by_round")
+    iterate_error = _from_diagnostics("iterate_error")
+    selected_true = _from_diagnostics("selected_true")
+    noise = _from_diagnostics("noise")
+    psi = _from_diagnostics("psi")
+    lemma_lhs = _from_diagnostics("lemma_lhs")
+    lemma_rhs = _from_diagnostics("lemma_rhs")
+    lemma_holds = _from_diagnostics("lemma_holds")
 
     @property
     def trials(self) -> int:
         """Number of independent runs."""
-        return self.error.shape[0]
-
-    @property
-    def lemma_holds(self) -> np.ndarray:
-        """Lemma E.3 per trial and round (True where it does not apply), with 1e-12 float slack."""
-        rhs = np.where(np.isnan(self.lemma_rhs), -np.inf, self.lemma_rhs)
-        return self.lemma_lhs >= rhs - 1e-12
+        return self.synthetic.shape[0]
 
     def theorem_bound(self, rounds: np.ndarray | int | None = None) -> np.ndarray:
         """The variant's theorem bound at ``rounds`` (default: this run's T), NaN for the notes variant.
@@ -586,11 +890,7 @@ class MWEMResult:
 
     def release_error(self, probe: BoxQueries) -> np.ndarray:
         """max_q |q(D̄) − q(D_B)| of the released distribution itself on another class (e.g. narrow probes)."""
-        if probe.shape != self.shape:
-            raise ValueError(f"`probe` must have shape {self.shape}, got {probe.shape}")
-        return np.max(
-            np.abs(probe.answers(self.synthetic) - probe.answers(self.true_hist)), axis=-1
-        )
+        return self.diagnostics.release_error(probe, self.synthetic)
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy per-round table: one row per (trial, round)."""
@@ -630,343 +930,185 @@ class MWEMResult:
         )
 
 
-def _validate_common(
-    hist: np.ndarray, queries: BoxQueries, epsilon: float, rounds: int, trials: int
-):
-    if not isinstance(queries, BoxQueries):
-        raise ValueError(f"`queries` must be a BoxQueries, got {type(queries).__name__}")
-    hist = np.asarray(hist, dtype=float)
-    if hist.shape != queries.shape:
-        raise ValueError(f"`hist` must have shape {queries.shape}, got {hist.shape}")
-    if np.any(hist < 0) or not np.all(np.isfinite(hist)) or hist.sum() <= 0:
-        raise ValueError("`hist` must hold finite non-negative counts with a positive total")
-    if not np.isfinite(epsilon) or epsilon <= 0:
-        raise ValueError(f"`epsilon` must be positive and finite, got {epsilon}")
-    if int(rounds) != rounds or rounds < 1:
-        raise ValueError(f"`rounds` must be a positive integer, got {rounds}")
-    if int(trials) != trials or trials < 1:
-        raise ValueError(f"`trials` must be a positive integer, got {trials}")
-    return hist
+class _ReleaseTrace:
+    """The release side of a run: the running output, trial 0's snapshots, the public per-round values."""
+
+    def __init__(self, plan: Plan, trials: int, snapshots: int, grouped: bool) -> None:
+        rounds, n_cells = plan.rounds, plan.queries.n_cells
+        self.plan, self.grouped = plan, grouped
+        self.avg_sum = np.zeros((trials, *plan.queries.shape))
+        self.dist = np.full(self.avg_sum.shape, 1.0 / n_cells)
+        self.selected = np.zeros((trials, rounds), dtype=np.int64)
+        self.values = {
+            k: np.full((trials, rounds), np.nan)
+            for k in ("selected_synthetic", "measurement", "measurement_used", "max_density")
+        }
+        snap = np.unique(np.linspace(0, rounds, min(snapshots, rounds) + 1).round().astype(int))
+        max_snaps = max(2, int(4_000_000 // n_cells))
+        if snap.size > max_snaps:
+            snap = np.unique(np.linspace(0, rounds, max_snaps).round().astype(int))
+        self.snap_rounds = snap
+        self.snaps_it, self.snaps_out = [self.dist[0].ravel().copy()], [self.dist[0].ravel().copy()]
+
+    def record(self, rnd: Round) -> np.ndarray:
+        """Record round t and return the output formed after it (average so far, or D_t)."""
+        t, self.dist = rnd.t, rnd.dist
+        self.selected[:, t - 1] = rnd.selected
+        if not self.grouped:
+            self.values["selected_synthetic"][:, t - 1] = rnd.synthetic_value[:, 0]
+            self.values["measurement"][:, t - 1] = rnd.measurement[:, 0]
+            self.values["measurement_used"][:, t - 1] = rnd.measurement_used[:, 0]
+        self.avg_sum += rnd.dist
+        out_t = self.avg_sum / t if self.plan.output == "average" else rnd.dist
+        trials = rnd.dist.shape[0]
+        self.values["max_density"][:, t - 1] = (
+            rnd.dist.reshape(trials, -1).max(axis=1) * self.plan.queries.n_cells
+        )
+        if t in self.snap_rounds:
+            self.snaps_it.append(rnd.dist[0].ravel().copy())
+            self.snaps_out.append(out_t[0].ravel().copy())
+        return out_t
+
+    def synthetic(self) -> np.ndarray:
+        """The released distribution: the average of the iterates, or the last one."""
+        return self.avg_sum / self.plan.rounds if self.plan.output == "average" else self.dist
 
 
-def _run(
+class _DiagnosticsTrace:
+    """The diagnostic side of a run: everything that compares the run with the true data."""
+
+    def __init__(self, plan: Plan, hist: np.ndarray, trials: int, grouped: bool) -> None:
+        self.plan, self.grouped = plan, grouped
+        self.d_b = hist / plan.n
+        self.true_q = plan.queries.answers(self.d_b)
+        self.same_class = plan.selection is plan.queries or (
+            len(plan.selection) == len(plan.queries)
+            and np.array_equal(plan.selection.lo, plan.queries.lo)
+            and np.array_equal(plan.selection.hi, plan.queries.hi)
+        )
+        self.psi = np.zeros((trials, plan.rounds + 1))
+        self.psi[:, 0] = kl_divergence(self.d_b, np.full((trials, *hist.shape), 1.0 / hist.size))
+        self.per = {
+            k: np.full((trials, plan.rounds), np.nan)
+            for k in (
+                "selected_true",
+                "noise",
+                "error_by_round",
+                "iterate_error",
+                "lemma_lhs",
+                "lemma_rhs",
+            )
+        }
+
+    def record(self, rnd: Round, out_t: np.ndarray) -> None:
+        """Ψ, Lemma E.3's two sides, and the errors of the iterate and the output after round t."""
+        t, per, valid = rnd.t, self.per, rnd.valid
+        p, b, m_raw = rnd.synthetic_value, rnd.true_value, rnd.measurement
+        if self.plan.variant.measured:
+            drop = bounds.lemma_e3_potential_drop(p, b, rnd.measurement_used)
+            per["lemma_rhs"][:, t - 1] = np.sum(np.where(valid, drop, 0.0), axis=1)
+        if self.grouped:
+            per["selected_true"][:, t - 1] = np.sum(np.where(valid, np.abs(p - b), 0), axis=1)
+            per["noise"][:, t - 1] = np.max(np.where(valid, np.abs(m_raw - b), 0), axis=1)
+        else:
+            per["selected_true"][:, t - 1] = b[:, 0]
+            per["noise"][:, t - 1] = m_raw[:, 0] - b[:, 0]
+        per["lemma_lhs"][:, t - 1] = self.psi[:, t - 1] - kl_divergence(self.d_b, rnd.fresh)
+        self.psi[:, t] = kl_divergence(self.d_b, rnd.dist)
+        on_iterate = rnd.answers if self.same_class else self.plan.queries.answers(rnd.dist)
+        v = self.plan.release_answers(out_t)
+        per["error_by_round"][:, t - 1] = np.max(np.abs(v - self.true_q), axis=1)
+        per["iterate_error"][:, t - 1] = np.max(np.abs(on_iterate - self.true_q), axis=1)
+
+    def diagnostics(self, answers: np.ndarray) -> MWEMDiagnostics:
+        """The run's :class:`MWEMDiagnostics`, given the released answers."""
+        return MWEMDiagnostics(
+            true_hist=self.d_b,
+            data_sigma=float(1.0 / (self.d_b.size * self.d_b.max())),
+            error=np.max(np.abs(answers - self.true_q), axis=1),
+            psi=self.psi,
+            **self.per,
+        )
+
+
+def release(
     hist: np.ndarray,
     queries: BoxQueries,
+    variant: str = "mwem",
     *,
-    variant: str,
     epsilon: float,
     rounds: int,
     sigma: float | None = None,
     gamma: float | None = None,
     eta: float | None = None,
     output: str = "average",
-    replay: int = 0,
-    measure_groups: bool = False,
-    neighbours: str = "replace",
-    clip_measurement: bool = True,
-    combine_repeats: bool = False,
+    layer: RoundLayer = EXACT,
     trials: int = 1,
     snapshots: int = 40,
     rng: np.random.Generator | int | None = None,
 ) -> MWEMResult:
-    hist = _validate_common(hist, queries, epsilon, rounds, trials)
-    if output not in ("average", "last"):
-        raise ValueError(f"`output` must be 'average' or 'last', got {output!r}")
-    if int(replay) != replay or replay < 0:
-        raise ValueError(f"`replay` must be a non-negative integer, got {replay}")
-    if neighbours not in ("replace", "add_remove"):
-        raise ValueError(f"`neighbours` must be 'replace' or 'add_remove', got {neighbours!r}")
-    if measure_groups and (queries.group is None or variant != "mwem"):
-        raise ValueError(
-            "`measure_groups` needs a class with groups (e.g. marginals) and variant 'mwem'"
-        )
-    if combine_repeats and (variant != "mwem" or not replay):
-        raise ValueError(
-            "`combine_repeats` acts on the replay: it needs variant 'mwem' and `replay` ≥ 1"
-        )
-    rng = np.random.default_rng(rng)
-    rounds, trials, replay = int(rounds), int(trials), int(replay)
-    shape, n_cells = queries.shape, queries.n_cells
-    n = float(hist.sum())
-    d_b = hist / n
-    data_sigma = float(1.0 / (n_cells * d_b.max()))
+    """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
 
-    # --- selection class (cover for the smooth variants) ---
-    cover_radius = 0.0
-    if variant in ("smooth", "projected"):
-        if sigma is None or not np.isfinite(sigma) or not 0 < sigma <= 1:
-            raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
-        gamma = sigma / (2 * n) if variant == "smooth" and gamma is None else gamma
-        gamma = sigma / (4 * n) if gamma is None else gamma
-        selection, cover_index, cover_radius = smooth_cover(queries, gamma)
-    else:
-        selection, cover_index = queries, np.arange(len(queries))
-    if variant == "notes":
-        eta = min(0.5, math.sqrt(math.log(n_cells) / rounds)) if eta is None else eta
-        if not np.isfinite(eta) or not 0 < eta <= 0.5:
-            raise ValueError(f"`eta` must be in (0, 1/2], got {eta}")
-
-    departures = []
-    if output == "last":
-        departures.append("last iterate instead of the average")
-    if replay:
-        departures.append(f"replays past measurements ({replay} passes per round)")
-    if measure_groups:
-        departures.append("selects and measures whole marginal tables")
-    if neighbours == "add_remove":
-        departures.append("add/remove neighbours")
-    if not clip_measurement and variant != "notes":
-        departures.append("unclipped measurements")
-    if combine_repeats:
-        departures.append("replays repeated measurements as their mean")
-    label = VARIANTS[variant] + (" — departs: " + "; ".join(departures) if departures else "")
-
-    # --- budget split and ledger ---
-    eps_round = epsilon / rounds
-    if variant == "notes":
-        eps_sel, eps_meas = eps_round, 0.0
-    else:
-        eps_sel = eps_meas = epsilon / (2 * rounds)
-    if measure_groups:
-        table_sens = 2.0 if neighbours == "replace" else 1.0
-        sel_sens, meas_sens = table_sens, table_sens / n
-        n_groups = int(queries.group.max()) + 1
-    else:
-        sel_sens, meas_sens = 1.0, 1.0 / n
-    steps = [("exponential", "select query", eps_sel, sel_sens, float("nan"))]
-    if eps_meas > 0:
-        steps.append(("laplace", "measure query", eps_meas, meas_sens, meas_sens / eps_meas))
-    ledger = PrivacyLedger.per_round(epsilon, rounds, steps)
-    lap_scale = meas_sens / eps_meas if eps_meas > 0 else 0.0
-
-    true_sel = selection.answers(d_b)
-    true_q = queries.answers(d_b)
-    cap = 1.0 / (sigma * n_cells) if variant == "projected" else None
-
-    dsh = (trials, *shape)
-    dist = np.full(dsh, 1.0 / n_cells)
-    psi = np.zeros((trials, rounds + 1))
-    psi[:, 0] = kl_divergence(d_b, dist)
-    per = {
-        k: np.full((trials, rounds), np.nan)
-        for k in (
-            "selected_true",
-            "selected_synthetic",
-            "measurement",
-            "measurement_used",
-            "noise",
-            "error_by_round",
-            "iterate_error",
-            "lemma_lhs",
-            "lemma_rhs",
-            "max_density",
-        )
-    }
-    selected = np.zeros((trials, rounds), dtype=np.int64)
-    avg_sum = np.zeros(dsh)
-    snap_rounds = np.unique(np.linspace(0, rounds, min(snapshots, rounds) + 1).round().astype(int))
-    max_snaps = max(2, int(4_000_000 // n_cells))
-    if snap_rounds.size > max_snaps:
-        snap_rounds = np.unique(np.linspace(0, rounds, max_snaps).round().astype(int))
-    snaps_it, snaps_out = [dist[0].ravel().copy()], [dist[0].ravel().copy()]
-    history: list[tuple] = []  # (lo, hi, m, plans, weights): the steps of one replay pass
-    merged: list[dict] = [{} for _ in range(trials)]  # combine_repeats: slot -> [Σ raw m, count]
-    plan_of: dict[int, tuple | None] = {}
-    unclipped = not clip_measurement
-
-    full = np.array(shape)
-
-    def table_plan(lo: np.ndarray, hi: np.ndarray) -> tuple | None:
-        # (summed-out axes, flat cell positions) when one trial's cells form a full marginal table
-        # (the fast path of mw_step), else None.
-        axes = tuple(int(a) for a in np.flatnonzero(np.any((lo != 0) | (hi != full), axis=0)))
-        if not axes or np.any(hi[:, axes] - lo[:, axes] != 1):
-            return None
-        if lo.shape[0] != math.prod(shape[a] for a in axes):
-            return None
-        other = tuple(a for a in range(len(shape)) if a not in axes)
-        return other, np.ravel_multi_index(lo[:, axes].T, tuple(shape[a] for a in axes))
-
-    def cells_of(slot: int) -> np.ndarray:
-        # The queries measured together when `slot` is selected (a table's cells, or the query).
-        return np.flatnonzero(queries.group == slot) if measure_groups else np.array([slot])
-
-    def padded(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        # One row of query indices per trial, padded to equal width by repeating the last cell.
-        width = max(len(c) for c in cells)
-        idx = np.array([np.pad(c, (0, width - len(c)), mode="edge") for c in cells])
-        return idx, np.array([np.arange(width) < len(c) for c in cells])
-
-    def mw_step(
-        dist: np.ndarray,
-        lo: np.ndarray,
-        hi: np.ndarray,
-        m: np.ndarray,
-        plans: list | None = None,
-        weight: np.ndarray | None = None,
-    ) -> np.ndarray:
-        # lo/hi (trials, k, d), m (trials, k): D ∝ D·exp(Σ_c w_c·1[c]·(m_c − q_c(D))/2), cells
-        # disjoint; w_c = 1, or `weight` (trials, k): 0 on padding, k per merged measurement.
-        if measure_groups:
-            plans = plans or [table_plan(lo[i], hi[i]) for i in range(trials)]
-            if all(pl is not None for pl in plans):
-                new = np.empty_like(dist)
-                for i, (other, pos) in enumerate(plans):  # sum out, then broadcast back
-                    cur = dist[i].sum(axis=other, keepdims=True)
-                    tab = np.zeros(cur.shape)
-                    tab.reshape(-1)[pos] = m[i]
-                    step = (tab - cur) / 2.0
-                    if weight is not None:
-                        w_tab = np.zeros(cur.shape)
-                        w_tab.reshape(-1)[pos] = weight[i]
-                        step = w_tab * step
-                    new[i] = dist[i] * np.exp(step)
-                    new[i] /= new[i].sum()
-                return new
-        flats, signs = _corner_index(shape, lo.reshape(-1, len(shape)), hi.reshape(-1, len(shape)))
-        sat = _summed_area_table(dist)
-        cur = _corner_sum(sat, flats.reshape(len(flats), trials, -1), signs, per_row=True)
-        step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
-        new = dist * np.exp(_box_field(shape, lo, hi, step))
-        new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
-        if cap is not None:
-            new = kl_project_capped_simplex(new.reshape(trials, -1), cap).reshape(dsh)
-        return new
-
-    same_class = selection is queries or (
-        len(selection) == len(queries)
-        and np.array_equal(selection.lo, queries.lo)
-        and np.array_equal(selection.hi, queries.hi)
+    The entry points below call this; a new layer (see :mod:`smoothviz.mwem_practical`) plugs in
+    through ``layer``. Arguments as in :func:`make_plan` and :func:`release_rounds`; ``snapshots`` is
+    how many rounds of trial 0 to keep for the play view.
+    """
+    if variant not in CONFIGS:
+        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
+    config = CONFIGS[variant]
+    settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output}
+    plan = make_plan(hist, queries, config, epsilon=epsilon, rounds=rounds, layer=layer, **settings)
+    if int(trials) != trials or trials < 1:
+        raise ValueError(f"`trials` must be a positive integer, got {trials}")
+    hist, trials = np.asarray(hist, dtype=float), int(trials)
+    trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
+    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped)
+    for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
+        diag.record(rnd, trace.record(rnd))
+    synthetic = trace.synthetic()
+    answers = plan.release_answers(synthetic)
+    departures = (["last iterate instead of the average"] if output == "last" else []) + list(
+        layer.departures(config)
     )
-    ans_next = None  # the selection class's answers on the current iterate, when already computed
-    for t in range(1, rounds + 1):
-        ans = selection.answers(dist) if ans_next is None else ans_next
-        err_sel = ans - true_sel
-        if measure_groups:
-            scores = np.zeros((trials, n_groups))
-            np.add.at(scores, (slice(None), queries.group), n * np.abs(err_sel))
-            g = exponential_mechanism(scores, epsilon=eps_sel, sensitivity=sel_sens, rng=rng)
-            selected[:, t - 1] = g
-            idx, valid = padded([cells_of(gi) for gi in g])
-        else:
-            scores = n * (err_sel if variant == "notes" else np.abs(err_sel))
-            q = exponential_mechanism(scores, epsilon=eps_sel, sensitivity=sel_sens, rng=rng)
-            selected[:, t - 1] = q
-            idx, valid = q[:, None], np.ones((trials, 1), dtype=bool)
-        lo, hi = selection.lo[idx], selection.hi[idx]
-        b = true_sel[idx]
-        p = np.take_along_axis(ans, idx, axis=1)
-        if variant == "notes":
-            field_vals = np.where(valid, math.log1p(-eta), 0.0)
-            new = dist * np.exp(_box_field(shape, lo, hi, field_vals))
-            new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
-            rhs = np.full(trials, np.nan)
-            per["selected_true"][:, t - 1] = b[:, 0]
-            per["selected_synthetic"][:, t - 1] = p[:, 0]
-        else:
-            m_raw = b + rng.laplace(0.0, lap_scale, size=b.shape)
-            m_used = m_raw if unclipped else np.clip(m_raw, 0.0, 1.0)
-            m_used = np.where(valid, m_used, p)  # padding cells: zero step
-            new = mw_step(dist, lo, hi, m_used)
-            rhs = np.sum(np.where(valid, bounds.lemma_e3_potential_drop(p, b, m_used), 0.0), axis=1)
-            if measure_groups:
-                per["selected_true"][:, t - 1] = np.sum(np.where(valid, np.abs(p - b), 0), axis=1)
-                per["selected_synthetic"][:, t - 1] = np.nan
-                per["measurement"][:, t - 1] = np.nan
-                per["noise"][:, t - 1] = np.max(np.where(valid, np.abs(m_raw - b), 0), axis=1)
-            else:
-                per["selected_true"][:, t - 1] = b[:, 0]
-                per["selected_synthetic"][:, t - 1] = p[:, 0]
-                per["measurement"][:, t - 1] = m_raw[:, 0]
-                per["measurement_used"][:, t - 1] = m_used[:, 0]
-                per["noise"][:, t - 1] = m_raw[:, 0] - b[:, 0]
-            plans_t = [table_plan(lo[i], hi[i]) for i in range(trials)] if measure_groups else None
-            if not combine_repeats:
-                w_t = None if valid.all() else valid.astype(float)  # no step on padding cells
-                history.append((lo, hi, m_used, plans_t, w_t))
-            else:
-                for i, slot in enumerate(selected[:, t - 1].tolist()):
-                    k = int(valid[i].sum())
-                    acc = merged[i].setdefault(slot, [np.zeros(k), 0])
-                    acc[0] += m_raw[i, :k]
-                    acc[1] += 1
-                history = []  # step j of a pass: each trial's j-th slot, in its own order
-                for j in range(max(len(mg) for mg in merged)):
-                    slots = [list(mg)[j] if j < len(mg) else None for mg in merged]
-                    fill = next(sl for sl in slots if sl is not None)
-                    idx_j, valid_j = padded([cells_of(fill if sl is None else sl) for sl in slots])
-                    m_j, w_j = np.zeros(idx_j.shape), np.zeros(idx_j.shape)
-                    for i, sl in enumerate(slots):
-                        if sl is not None:
-                            total, count = merged[i][sl]
-                            m_j[i, : total.size] = total / count  # all m share one variance
-                            w_j[i, : total.size] = count
-                    m_j = m_j if unclipped else np.clip(m_j, 0.0, 1.0)
-                    lo_j, hi_j = selection.lo[idx_j], selection.hi[idx_j]
-                    plans_j = [None] * trials if measure_groups else None
-                    for i, sl in enumerate(slots if measure_groups else ()):
-                        sl = fill if sl is None else sl  # a slot's plan never changes: cache it
-                        if valid_j[i].all() and sl not in plan_of:
-                            plan_of[sl] = table_plan(lo_j[i], hi_j[i])
-                        plans_j[i] = plan_of[sl] if valid_j[i].all() else None
-                    history.append((lo_j, hi_j, m_j, plans_j, w_j))
-        psi_fresh = kl_divergence(d_b, new)
-        per["lemma_lhs"][:, t - 1] = psi[:, t - 1] - psi_fresh
-        per["lemma_rhs"][:, t - 1] = rhs
-        for _ in range(replay if variant != "notes" else 0):
-            for lo_s, hi_s, m_s, plans_s, w_s in history:
-                new = mw_step(new, lo_s, hi_s, m_s, plans_s, w_s)
-        dist = new
-        psi[:, t] = kl_divergence(d_b, dist)
-        avg_sum += dist
-        out_t = avg_sum / t if output == "average" else dist
-        if variant == "smooth":
-            v, on_iterate = selection.answers(out_t)[:, cover_index], queries.answers(dist)
-            ans_next = None
-        else:  # one summed-area pass for the output and the iterate; reused to select next round
-            both = queries.answers(np.stack([out_t, dist])) if output == "average" else None
-            v, on_iterate = (both[0], both[1]) if both is not None else (queries.answers(dist),) * 2
-            ans_next = on_iterate if same_class else None
-        per["error_by_round"][:, t - 1] = np.max(np.abs(v - true_q), axis=1)
-        per["iterate_error"][:, t - 1] = np.max(np.abs(on_iterate - true_q), axis=1)
-        per["max_density"][:, t - 1] = dist.reshape(trials, -1).max(axis=1) * n_cells
-        if t in snap_rounds:
-            snaps_it.append(dist[0].ravel().copy())
-            snaps_out.append(out_t[0].ravel().copy())
-
-    synthetic = avg_sum / rounds if output == "average" else dist
-    if variant == "smooth":
-        answers = selection.answers(synthetic)[:, cover_index]
-    else:
-        answers = queries.answers(synthetic)
+    label = config.label + (" — departs: " + "; ".join(departures) if departures else "")
     return MWEMResult(
         variant=variant,
         label=label,
         departures=tuple(departures),
-        shape=shape,
-        n=n,
-        epsilon=float(epsilon),
-        rounds=rounds,
-        sigma=None if sigma is None else float(sigma),
-        gamma=None if gamma is None else float(gamma),
-        cover_radius=cover_radius,
-        eta=None if eta is None else float(eta),
+        shape=queries.shape,
+        n=plan.n,
+        epsilon=plan.epsilon,
+        rounds=plan.rounds,
+        sigma=plan.sigma,
+        gamma=plan.gamma,
+        cover_radius=plan.cover_radius,
+        eta=plan.eta,
         queries=queries,
-        selection=selection,
-        cover_index=cover_index,
-        true_hist=d_b,
-        data_sigma=data_sigma,
+        selection=plan.selection,
+        cover_index=plan.cover_index,
         synthetic=synthetic,
         answers=answers,
-        error=np.max(np.abs(answers - true_q), axis=1),
-        selected=selected,
-        psi=psi,
-        ledger=ledger,
-        snapshot_rounds=snap_rounds,
-        snapshots_iterate=np.array(snaps_it),
-        snapshots_output=np.array(snaps_out),
-        **per,
+        selected=trace.selected,
+        ledger=plan.ledger,
+        snapshot_rounds=trace.snap_rounds,
+        snapshots_iterate=np.array(trace.snaps_it),
+        snapshots_output=np.array(trace.snaps_out),
+        diagnostics=diag.diagnostics(answers),
+        **trace.values,
     )
+
+
+# ----------------------------------------------------------------------------------------------
+# Entry points: the papers' algorithms
+# ----------------------------------------------------------------------------------------------
+
+
+def _layer(**options: object) -> RoundLayer:
+    """:data:`EXACT`, or the practical layer when an option departs from the theorem."""
+    # The practical options build on this module's steps, so they are imported when first asked for.
+    from smoothviz.mwem_practical import PracticalOptions
+
+    return PracticalOptions(**options).layer()
 
 
 def mwem(
@@ -991,7 +1133,8 @@ def mwem(
 
     D₀ uniform; each round the exponential mechanism with ε/(2T) and score n·|q(D_{t−1}) − q(B)|
     (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the update D ∝ D·exp(q(m − q(D))/2); output the
-    average of D₁..D_T. Clipping m to [0, 1] is post-processing (it keeps Lemma E.3 exact).
+    average of D₁..D_T. Clipping m to [0, 1] is post-processing (it keeps Lemma E.3 exact). The options
+    that depart are layered on the same steps by :mod:`smoothviz.mwem_practical`.
 
     Args:
         hist: counts per cell of the public domain, shape ``queries.shape``; n = hist.sum().
@@ -1018,22 +1161,15 @@ def mwem(
     Returns:
         An :class:`MWEMResult`.
     """
-    return _run(
-        hist,
-        queries,
-        variant="mwem",
-        epsilon=epsilon,
-        rounds=rounds,
-        output=output,
+    layer = _layer(
         replay=replay,
         measure_groups=measure_groups,
         neighbours=neighbours,
         clip_measurement=clip_measurement,
         combine_repeats=combine_repeats,
-        trials=trials,
-        snapshots=snapshots,
-        rng=rng,
     )
+    run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
+    return release(hist, queries, "mwem", epsilon=epsilon, rounds=rounds, layer=layer, **run)
 
 
 def mwem_notes(
@@ -1057,17 +1193,8 @@ def mwem_notes(
     :func:`thresholds` with complements. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes
     (which needs η ≤ 1/2).
     """
-    return _run(
-        hist,
-        queries,
-        variant="notes",
-        epsilon=epsilon,
-        rounds=rounds,
-        eta=eta,
-        trials=trials,
-        snapshots=snapshots,
-        rng=rng,
-    )
+    run = {"trials": trials, "snapshots": snapshots, "rng": rng}
+    return release(hist, queries, "notes", epsilon=epsilon, rounds=rounds, eta=eta, **run)
 
 
 def smooth_mwem(
@@ -1089,20 +1216,9 @@ def smooth_mwem(
     MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
     each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
     """
-    return _run(
-        hist,
-        queries,
-        variant="smooth",
-        epsilon=epsilon,
-        rounds=rounds,
-        sigma=sigma,
-        gamma=gamma,
-        output=output,
-        replay=replay,
-        trials=trials,
-        snapshots=snapshots,
-        rng=rng,
-    )
+    run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
+    smooth = {"sigma": sigma, "gamma": gamma, "layer": _layer(replay=replay)}
+    return release(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
 
 
 def projected_smooth_mwem(
@@ -1125,154 +1241,6 @@ def projected_smooth_mwem(
     iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
     released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
     """
-    return _run(
-        hist,
-        queries,
-        variant="projected",
-        epsilon=epsilon,
-        rounds=rounds,
-        sigma=sigma,
-        gamma=gamma,
-        output=output,
-        replay=replay,
-        trials=trials,
-        snapshots=snapshots,
-        rng=rng,
-    )
-
-
-# ----------------------------------------------------------------------------------------------
-# E10: private thresholds by σ-discretisation
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class PrivateThresholdResult:
-    """Private threshold learning on a grid of spacing σα.
-
-    Haghtalab, Roughgarden & Shetty 2020, §1, DP paragraph.
-
-    Attributes:
-        sigma: smoothness σ assumed of the data.
-        alpha: target discretisation error α.
-        epsilon: privacy budget ε.
-        n: number of labelled records.
-        boundaries: cell boundaries b = 0..N (threshold h_b(x) = 1[x ≥ b/N]).
-        errors: empirical error of every boundary threshold, ``(N+1,)``.
-        grid: the boundary indices of the σα grid (the candidates).
-        best_error: min error over all boundaries (the continuum's best, at cell resolution).
-        grid_best_error: min error over the grid.
-        discretisation_error: grid_best_error − best_error (≤ α for σ-smooth data).
-        chosen: chosen grid boundary per trial.
-        chosen_error: its error per trial.
-        ledger: one exponential-mechanism entry spending ε.
-    """
-
-    sigma: float
-    alpha: float
-    epsilon: float
-    n: float
-    boundaries: np.ndarray
-    errors: np.ndarray
-    grid: np.ndarray
-    best_error: float
-    grid_best_error: float
-    discretisation_error: float
-    chosen: np.ndarray
-    chosen_error: np.ndarray
-    ledger: PrivacyLedger
-
-    def to_frame(self) -> pd.DataFrame:
-        """Tidy table: one row per boundary with its threshold, error and whether it is a candidate."""
-        n_cells = self.boundaries.size - 1
-        return pd.DataFrame(
-            {
-                "boundary": self.boundaries,
-                "threshold": self.boundaries / n_cells,
-                "error": self.errors,
-                "candidate": np.isin(self.boundaries, self.grid),
-            }
-        )
-
-
-def private_threshold(
-    positives: np.ndarray,
-    negatives: np.ndarray,
-    *,
-    sigma: float,
-    alpha: float,
-    epsilon: float,
-    trials: int = 1,
-    rng: np.random.Generator | int | None = None,
-) -> PrivateThresholdResult:
-    """Learn a threshold privately on [0, 1] by discretising at scale σα (E10).
-
-    A σ-smooth distribution puts ≤ α mass on any interval of width σα, so the thresholds on a grid of
-    spacing ≤ σα lose at most α; the exponential mechanism (score −n·error, sensitivity 1) then picks
-    among ≈ 1/(σα) candidates.
-
-    Args:
-        positives: counts of label-1 records per cell of a uniform grid of N cells on [0, 1].
-        negatives: counts of label-0 records per cell (same shape).
-        sigma: smoothness σ in (0, 1].
-        alpha: target discretisation error α in (0, 1].
-        epsilon: privacy budget ε > 0.
-        trials: independent draws of the mechanism.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`PrivateThresholdResult`.
-    """
-    pos = np.asarray(positives, dtype=float)
-    neg = np.asarray(negatives, dtype=float)
-    if pos.ndim != 1 or pos.shape != neg.shape or pos.size < 1:
-        raise ValueError(
-            f"`positives` and `negatives` must be 1-D of equal length, got {pos.shape}, {neg.shape}"
-        )
-    if np.any(pos < 0) or np.any(neg < 0) or pos.sum() + neg.sum() <= 0:
-        raise ValueError(
-            "`positives`/`negatives` must be non-negative counts with a positive total"
-        )
-    for name, v in (("sigma", sigma), ("alpha", alpha)):
-        if not np.isfinite(v) or not 0 < v <= 1:
-            raise ValueError(f"`{name}` must be in (0, 1], got {v}")
-    if not np.isfinite(epsilon) or epsilon <= 0:
-        raise ValueError(f"`epsilon` must be positive, got {epsilon}")
-    if int(trials) != trials or trials < 1:
-        raise ValueError(f"`trials` must be a positive integer, got {trials}")
-    rng = np.random.default_rng(rng)
-    n_cells = pos.size
-    n = float(pos.sum() + neg.sum())
-    # h_b(x) = 1[x ≥ b/N]: mistakes are positives below b and negatives at or above b.
-    pos_below = np.concatenate([[0.0], np.cumsum(pos)])
-    neg_above = neg.sum() - np.concatenate([[0.0], np.cumsum(neg)])
-    errors = (pos_below + neg_above) / n
-    step = max(1, math.floor(sigma * alpha * n_cells))
-    grid = np.union1d(np.arange(0, n_cells + 1, step), [n_cells])
-    best, grid_best = float(errors.min()), float(errors[grid].min())
-    scores = np.broadcast_to(-n * errors[grid], (int(trials), grid.size))
-    pick = exponential_mechanism(scores, epsilon=epsilon, sensitivity=1.0, rng=rng)
-    chosen = grid[pick]
-    ledger = PrivacyLedger(
-        float(epsilon),
-        (
-            PrivacyLedger.per_round(
-                epsilon, 1, [("exponential", "select threshold", epsilon, 1.0, float("nan"))]
-            ).entries[0],
-        ),
-    )
-    return PrivateThresholdResult(
-        sigma=float(sigma),
-        alpha=float(alpha),
-        epsilon=float(epsilon),
-        n=n,
-        boundaries=np.arange(n_cells + 1),
-        errors=errors,
-        grid=grid,
-        best_error=best,
-        grid_best_error=grid_best,
-        discretisation_error=grid_best - best,
-        chosen=chosen,
-        chosen_error=errors[chosen],
-        ledger=ledger,
-    )
+    run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
+    smooth = {"sigma": sigma, "gamma": gamma, "layer": _layer(replay=replay)}
+    return release(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)

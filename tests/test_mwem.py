@@ -7,6 +7,7 @@ from scipy.optimize import minimize
 
 from smoothviz import bounds
 from smoothviz import mwem as M
+from smoothviz import queries as Q
 
 
 def smooth_hist(n_cells, sigma, n, start=0):
@@ -57,7 +58,7 @@ def test_box_field_is_inverse_of_indicator():
     vals = np.random.default_rng(1).random((2, 12))
     lo = np.broadcast_to(q.lo[:12], (2, 12, 3))
     hi = np.broadcast_to(q.hi[:12], (2, 12, 3))
-    f = M._box_field(q.shape, lo, hi, vals)
+    f = Q.box_field(q.shape, lo, hi, vals)
     want = vals @ dense(q)[:12].astype(float)
     np.testing.assert_allclose(f.reshape(2, -1), want, atol=1e-12)
 

@@ -1,0 +1,289 @@
+"""Practical options for MWEM, layered on the same steps: replay, grouped measurement, combined repeats.
+
+The theorems analyse a round that selects one query, measures it and takes one multiplicative-weights
+step (:class:`smoothviz.mwem.Exact`). Practical implementations change that round in ways that cost no
+extra privacy but are not what Theorem 4.1 bounds (Haghtalab, Roughgarden & Shetty 2020; after Hardt,
+Ligett & McSherry 2012, who suggest reusing past measurements):
+
+* **replay**: after each round, make more MW passes over every past measurement. Post-processing of
+  released values (Dwork & Roth 2014, Prop 2.1), so the ledger is unchanged.
+* **combined repeats** (with replay): a query (or table) measured k times is replayed as the mean of its
+  k raw measurements, clipped, in one step of weight k.
+* **grouped measurement**: select a whole marginal table by the exponential mechanism on n·Σ|cell
+  error| and measure all its cells at once. The cells are disjoint, so one record moves the table's
+  counts by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove): Dwork & Roth 2014, §3.3, histogram queries.
+* **neighbour relation**: ``"replace"`` (the papers') or ``"add_remove"`` (the table sensitivities halve).
+* **unclipped measurements**: the raw m in the update (clipping is post-processing that keeps Lemma E.3
+  exact, so not clipping departs).
+
+:class:`PracticalOptions` holds the choices; :meth:`PracticalOptions.layer` gives the object that
+:func:`smoothviz.mwem.release_rounds` calls in each round. It uses the loop's own steps
+(:func:`smoothviz.mwem.select_query`, :meth:`smoothviz.mwem.Plan.step`); the one addition is
+:func:`table_update`, the same MW step for a full marginal table computed on the table's margin.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from smoothviz.mechanisms import exponential_mechanism
+from smoothviz.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant
+from smoothviz.queries import BoxQueries
+
+__all__ = ["NEIGHBOURS", "Practical", "PracticalOptions", "table_plan", "table_update"]
+
+#: Neighbour relations: replace one record (the papers'), or add/remove one.
+NEIGHBOURS = ("replace", "add_remove")
+
+#: (summed-out axes, flat cell positions in the table) of a full marginal table, or None.
+TablePlan = tuple[tuple[int, ...], np.ndarray] | None
+
+
+@dataclass(frozen=True)
+class PracticalOptions:
+    """The practical options of one run (all default to the theorem's round).
+
+    Attributes:
+        replay: MW passes over all past measurements after each round (0: none).
+        measure_groups: select and measure whole marginal tables (needs a class with groups).
+        neighbours: ``"replace"`` or ``"add_remove"``; sets the table sensitivities in group mode.
+        clip_measurement: clip measurements to [0, 1] before the update (the analysed algorithm).
+        combine_repeats: replay repeated measurements of a query as their mean (needs ``replay`` ≥ 1).
+    """
+
+    replay: int = 0
+    measure_groups: bool = False
+    neighbours: str = "replace"
+    clip_measurement: bool = True
+    combine_repeats: bool = False
+
+    def __post_init__(self) -> None:
+        """Validate each option on its own (:meth:`check` validates them against a run)."""
+        if int(self.replay) != self.replay or self.replay < 0:
+            raise ValueError(f"`replay` must be a non-negative integer, got {self.replay}")
+        if self.neighbours not in NEIGHBOURS:
+            raise ValueError(
+                f"`neighbours` must be 'replace' or 'add_remove', got {self.neighbours!r}"
+            )
+        object.__setattr__(self, "replay", int(self.replay))
+
+    def layer(self) -> RoundLayer:
+        """:data:`smoothviz.mwem.EXACT` when nothing departs, else a fresh :class:`Practical`.
+
+        A :class:`Practical` keeps the replay history, so make one per run.
+        """
+        return EXACT if self == PracticalOptions() else Practical(self)
+
+
+class Practical(Exact):
+    """The round with the practical options: grouped selection and measurement, replay, merging.
+
+    Hooks as in :class:`smoothviz.mwem.Exact`; the state is the replay history of one run.
+    """
+
+    def __init__(self, options: PracticalOptions) -> None:
+        """Start a run with ``options`` and an empty history."""
+        self.options = options
+        self.grouped = options.measure_groups
+        self.clip = options.clip_measurement
+        self._history: list[tuple] = []  # (lo, hi, m, plans, weights): the steps of one replay pass
+        self._merged: list[dict] | None = None  # per trial, slot -> [Σ raw m, count]
+        self._plan_of: dict[int, TablePlan] = {}
+
+    def sensitivities(self, n: float) -> tuple[float, float]:
+        """A table's counts move by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove); one query as in Exact."""
+        if not self.grouped:
+            return super().sensitivities(n)
+        table = 2.0 if self.options.neighbours == "replace" else 1.0
+        return table, table / n
+
+    def departures(self, variant: Variant) -> list[str]:
+        """The options in use, in words (they label the run)."""
+        o, out = self.options, []
+        if o.replay:
+            out.append(f"replays past measurements ({o.replay} passes per round)")
+        if o.measure_groups:
+            out.append("selects and measures whole marginal tables")
+        if o.neighbours == "add_remove":
+            out.append("add/remove neighbours")
+        if not o.clip_measurement and variant.measured:
+            out.append("unclipped measurements")
+        if o.combine_repeats:
+            out.append("replays repeated measurements as their mean")
+        return out
+
+    def check(self, variant: Variant, queries: BoxQueries) -> None:
+        """Grouped measurement needs groups; both it and merging act on MWEM's measurements."""
+        if self.grouped and (queries.group is None or variant.key != "mwem"):
+            raise ValueError(
+                "`measure_groups` needs a class with groups (e.g. marginals) and variant 'mwem'"
+            )
+        if self.options.combine_repeats and (variant.key != "mwem" or not self.options.replay):
+            raise ValueError(
+                "`combine_repeats` acts on the replay: it needs variant 'mwem' and `replay` ≥ 1"
+            )
+
+    def choose(
+        self, errors: np.ndarray, plan: Plan, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A table by the exponential mechanism on n·Σ_cells |error| (group mode), else one query."""
+        if not self.grouped:
+            return super().choose(errors, plan, rng)
+        group = plan.queries.group
+        scores = np.zeros((errors.shape[0], int(group.max()) + 1))
+        np.add.at(scores, (slice(None), group), plan.n * np.abs(errors))
+        g = exponential_mechanism(
+            scores, epsilon=plan.eps_select, sensitivity=plan.sens_select, rng=rng
+        )
+        idx, valid = _padded([self._cells(plan, gi) for gi in g])
+        return g, idx, valid
+
+    def update(
+        self,
+        plan: Plan,
+        dist: np.ndarray,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        m: np.ndarray,
+        weight: np.ndarray | None = None,
+        plans: list[TablePlan] | None = None,
+    ) -> np.ndarray:
+        """:func:`table_update` when every trial measured a full table, else :meth:`Plan.step`."""
+        if self.grouped:
+            plans = plans or [table_plan(plan.queries.shape, lo[i], hi[i]) for i in range(len(lo))]
+            if all(pl is not None for pl in plans):
+                return table_update(dist, plans, m, weight)
+        return plan.step(dist, lo, hi, m, weight)
+
+    def after_round(self, plan: Plan, rnd: Round) -> np.ndarray:
+        """Add the round's measurement to the history, then replay it ``replay`` times."""
+        new = rnd.fresh
+        if not plan.variant.measured or not self.options.replay:
+            return new
+        if self.options.combine_repeats:
+            self._merge(plan, rnd)
+        else:
+            shape, lo, hi, plans = plan.queries.shape, rnd.lo, rnd.hi, None
+            if self.grouped:
+                plans = [table_plan(shape, a, b) for a, b in zip(lo, hi, strict=True)]
+            weight = None if rnd.valid.all() else rnd.valid.astype(float)  # no step on padding
+            self._history.append((lo, hi, rnd.measurement_used, plans, weight))
+        for _ in range(self.options.replay):
+            for lo_s, hi_s, m_s, plans_s, w_s in self._history:
+                new = self.update(plan, new, lo_s, hi_s, m_s, w_s, plans_s)
+        return new
+
+    def _cells(self, plan: Plan, slot: int) -> np.ndarray:
+        """The queries measured together when ``slot`` is selected (a table's cells, or the query)."""
+        return np.flatnonzero(plan.queries.group == slot) if self.grouped else np.array([slot])
+
+    def _merge(self, plan: Plan, rnd: Round) -> None:
+        """Fold the round's raw measurements into each trial's per-slot sums; rebuild the history.
+
+        Step j of a pass takes each trial's j-th distinct slot, in first-measured order, as the clipped
+        mean of its raw measurements with weight = their count.
+        """
+        merged = self._merged = self._merged or [{} for _ in range(len(rnd.selected))]
+        for i, slot in enumerate(rnd.selected.tolist()):
+            k = int(rnd.valid[i].sum())
+            acc = merged[i].setdefault(slot, [np.zeros(k), 0])
+            acc[0] += rnd.measurement[i, :k]
+            acc[1] += 1
+        self._history = []
+        for j in range(max(len(mg) for mg in merged)):
+            slots = [list(mg)[j] if j < len(mg) else None for mg in merged]
+            fill = next(sl for sl in slots if sl is not None)
+            idx, valid = _padded([self._cells(plan, fill if sl is None else sl) for sl in slots])
+            m, w = np.zeros(idx.shape), np.zeros(idx.shape)
+            for i, sl in enumerate(slots):
+                if sl is not None:
+                    total, count = merged[i][sl]
+                    m[i, : total.size] = total / count  # all m share one variance
+                    w[i, : total.size] = count
+            m = np.clip(m, 0.0, 1.0) if self.clip else m
+            lo, hi = plan.selection.lo[idx], plan.selection.hi[idx]
+            self._history.append((lo, hi, m, self._slot_plans(plan, slots, fill, lo, hi, valid), w))
+
+    def _slot_plans(
+        self,
+        plan: Plan,
+        slots: list,
+        fill: int,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        valid: np.ndarray,
+    ) -> list[TablePlan] | None:
+        """Each trial's table plan for one merged step (cached per slot: a slot's plan never changes)."""
+        if not self.grouped:
+            return None
+        plans: list[TablePlan] = [None] * len(slots)
+        for i, sl in enumerate(slots):
+            sl = fill if sl is None else sl
+            if valid[i].all() and sl not in self._plan_of:
+                self._plan_of[sl] = table_plan(plan.queries.shape, lo[i], hi[i])
+            plans[i] = self._plan_of[sl] if valid[i].all() else None
+        return plans
+
+
+def _padded(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """One row of query indices per trial, padded to equal width by repeating the last cell."""
+    width = max(len(c) for c in cells)
+    idx = np.array([np.pad(c, (0, width - len(c)), mode="edge") for c in cells])
+    return idx, np.array([np.arange(width) < len(c) for c in cells])
+
+
+def table_plan(shape: tuple[int, ...], lo: np.ndarray, hi: np.ndarray) -> TablePlan:
+    """(summed-out axes, flat cell positions) when one trial's boxes form a full marginal table, else None.
+
+    Args:
+        shape: the universe's table shape.
+        lo: the boxes' lower corners, ``(k, d)``.
+        hi: their upper corners, ``(k, d)``.
+    """
+    full = np.array(shape)
+    axes = tuple(int(a) for a in np.flatnonzero(np.any((lo != 0) | (hi != full), axis=0)))
+    if not axes or np.any(hi[:, axes] - lo[:, axes] != 1):
+        return None
+    if lo.shape[0] != math.prod(shape[a] for a in axes):
+        return None
+    other = tuple(a for a in range(len(shape)) if a not in axes)
+    return other, np.ravel_multi_index(lo[:, axes].T, tuple(shape[a] for a in axes))
+
+
+def table_update(
+    dist: np.ndarray,
+    plans: list[TablePlan],
+    m: np.ndarray,
+    weight: np.ndarray | None = None,
+) -> np.ndarray:
+    """The MW step D ∝ D·exp(w·(m − q(D))/2) on a full marginal table, computed on its margin.
+
+    The same update as :func:`smoothviz.mwem.multiplicative_update` (Haghtalab, Roughgarden & Shetty
+    2020, Thm 4.1) when the measured cells tile the table: sum out the other axes, step every cell,
+    broadcast back; O(N) per trial without summed-area tables.
+
+    Args:
+        dist: distributions, ``(trials, *shape)``.
+        plans: each trial's :func:`table_plan` (none may be None).
+        m: the measurements, ``(trials, k)``.
+        weight: optional step weights, ``(trials, k)``.
+
+    Returns:
+        The updated, normalised distributions.
+    """
+    new = np.empty_like(dist)
+    for i, (other, pos) in enumerate(plans):
+        cur = dist[i].sum(axis=other, keepdims=True)
+        tab = np.zeros(cur.shape)
+        tab.reshape(-1)[pos] = m[i]
+        step = (tab - cur) / 2.0
+        if weight is not None:
+            w_tab = np.zeros(cur.shape)
+            w_tab.reshape(-1)[pos] = weight[i]
+            step = w_tab * step
+        new[i] = dist[i] * np.exp(step)
+        new[i] /= new[i].sum()
+    return new
