@@ -1,0 +1,132 @@
+"""The online-learning core split by concept: each module one hop away, the façade unchanged."""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+import numpy as np
+import pytest
+
+from smoothviz import adversaries, erm, experts, halfspaces, hedge, online, thresholds, validation
+from smoothviz.experiments import regret as regret_experiment
+
+MODULES = [adversaries, erm, experts, halfspaces, hedge, online, validation, regret_experiment]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_every_split_module_declares_and_defines_its_public_names(module):
+    assert module.__doc__
+    assert module.__all__ == sorted(module.__all__, key=lambda n: (not n.isupper(), n))
+    for name in module.__all__:
+        assert hasattr(module, name), (module.__name__, name)
+
+
+def test_the_facade_re_exports_the_same_objects():
+    homes = [adversaries, erm, experts, halfspaces, hedge, regret_experiment]
+    for name in online.__all__:
+        owners = [m for m in homes if name in m.__all__]
+        assert owners, name
+        assert getattr(online, name) is getattr(owners[0], name), name
+
+
+def test_adversaries_are_one_hop_from_every_page():
+    assert adversaries.worst_case_run is thresholds.worst_case_run
+    assert adversaries.nonadaptive_run is thresholds.nonadaptive_run
+    assert set(adversaries.BINARY_SEARCH_ADVERSARIES) == set(thresholds.ADVERSARIES)
+    assert set(adversaries.ADVERSARIES_2D) < set(adversaries.ADVERSARIES)
+    assert importlib.import_module("smoothviz.online").ADVERSARIES is adversaries.ADVERSARIES
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: validation.check_sigma(0.0), ["`sigma`", "(0, 1]", "0.0"]),
+        (lambda: validation.check_sigma(1.5), ["`sigma`", "1.5"]),
+        (lambda: validation.check_int("trials", 2.5, 1), ["`trials`", "2.5"]),
+        (lambda: validation.check_int("trials", True, 1), ["`trials`", "True"]),
+        (lambda: validation.check_float("noise", -0.1, 0.0, 0.5), ["`noise`", "-0.1"]),
+        (lambda: validation.check_choice("update", "sgd", ("notes",)), ["`update`", "'sgd'"]),
+        (lambda: validation.check_choices("adversaries", (), ("iid",)), ["`adversaries`", "()"]),
+        (
+            lambda: validation.check_choices("adversaries", ("x",), ("iid",)),
+            ["`adversaries`", "'x'"],
+        ),
+    ],
+)
+def test_validation_messages_name_the_parameter_and_the_value(call, words):
+    with pytest.raises(ValueError, match=re.escape(words[0])) as info:
+        call()
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_validation_returns_normalised_values():
+    assert validation.check_sigma(1) == 1.0
+    assert type(validation.check_int("n", np.int64(3), 1)) is int
+    assert validation.check_float("x", 0.0, 0.0, 1.0, low_open=False) == 0.0
+    assert validation.check_choices("a", ("iid",), ("iid", "x")) == ("iid",)
+
+
+def test_the_nonadaptive_adversary_stays_in_its_window():
+    rng = np.random.default_rng(0)
+    targets, unif = rng.uniform(0.1, 0.9, 5), rng.random((5, 400))
+    xs, ys = adversaries.smoothed_nonadaptive_stream(
+        targets, unif, np.zeros((5, 400), bool), sigma=0.2
+    )
+    gap = np.abs((xs - targets[:, None] + 0.5) % 1.0 - 0.5)  # distance to b* on the circle
+    assert gap.max() <= 0.1 + 1e-12
+    assert np.array_equal(ys, xs >= targets[:, None])
+
+
+def test_the_adaptive_adversary_blocks_follow_the_dense_weights():
+    rng = np.random.default_rng(1)
+    grid = hedge.threshold_cover(1 / 200)
+    targets, unif, flips = (
+        rng.uniform(0.1, 0.9, 2),
+        rng.random((2, 300)),
+        rng.random((2, 300)) < 0.1,
+    )
+    dense = adversaries.smoothed_adaptive_stream(
+        grid, targets, unif, flips, 0.3, sigma=0.1, block=10**6
+    )
+    blocked = adversaries.smoothed_adaptive_stream(
+        grid, targets, unif, flips, 0.3, sigma=0.1, block=15
+    )
+    for a, b in zip(dense, blocked, strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+
+
+def test_the_worst_case_adversary_keeps_the_learner_at_half_or_worse():
+    grid = hedge.threshold_cover(0.05)
+    rng = np.random.default_rng(2)
+    targets = rng.uniform(0.1, 0.9, 3)
+    xs, _, losses = adversaries.worst_case_stream(
+        grid, targets, rng.random((3, 200)), np.zeros((3, 200), bool), 0.2
+    )
+    assert losses.min() >= 0.5 - 1e-12
+    cell = np.searchsorted(grid, targets, side="right") - 1
+    assert np.all((xs >= grid[cell][:, None]) & (xs < grid[cell + 1][:, None]))
+
+
+def test_the_erm_oracles_agree_with_brute_force():
+    rng = np.random.default_rng(3)
+    xs, ys = rng.random((3, 30)), rng.random((3, 30)) < 0.5
+    brute = np.array(
+        [
+            min(((x >= b) != y).sum() for b in np.append(np.sort(x), 1.0))
+            for x, y in zip(xs, ys, strict=True)
+        ]
+    )
+    assert np.array_equal(erm.best_threshold_mistakes(xs, ys), brute)
+    checkpoints = np.array([1, 10, 30])
+    cells = np.zeros_like(xs, dtype=np.int64)  # one cell: the cover is the two constants
+    best_class, best_cover = erm.prefix_best_mistakes(xs, ys, checkpoints, cells)
+    assert np.array_equal(best_class[:, -1], brute)
+    ones = np.cumsum(ys, axis=1)[:, checkpoints - 1]
+    assert np.array_equal(best_cover, np.minimum(ones, checkpoints - ones))
+
+
+def test_experts_and_hedge_share_one_learning_rate():
+    assert hedge.default_eta is experts.default_eta
+    assert halfspaces.log_weight_rate is experts.log_weight_rate
