@@ -1,4 +1,4 @@
-"""The MWEM page's experiments (E7–E9), assembled from :mod:`smoothviz.data` and :mod:`smoothviz.mwem`.
+"""The MWEM page's experiments (E7–E10), assembled from :mod:`smoothviz.data`, queries and MWEM.
 
 One call builds the data on its declared public domain, the query class, and runs MWEM (Theorem 4.1),
 Smooth MWEM (Theorem 4.2) and Projected Smooth MWEM (Theorem 4.3) on it with independent coins. The
@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds, data, mwem
+from smoothviz import queries as Q
+from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
 
 #: The page's data choices (URL values) with their labels.
 DATA_OPTIONS: dict[str, str] = {
@@ -106,7 +108,7 @@ def make_histogram(
     return data.parse_csv(upload, domain)
 
 
-def make_queries(kind: str, shape: int | tuple[int, ...]) -> mwem.BoxQueries:
+def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
     """The query class on a line of N cells or on a 2-D table.
 
     1-D: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`. 2-D, their
@@ -119,35 +121,35 @@ def make_queries(kind: str, shape: int | tuple[int, ...]) -> mwem.BoxQueries:
     if len(shape) == 1:
         (bins,) = shape
         if kind == "thresholds":
-            return mwem.thresholds(bins)
+            return Q.thresholds(bins)
         step = 1
         while (bins // step + 1) * (bins // step + 2) // 2 > MAX_INTERVALS:
             step += 1
-        return mwem.intervals(bins, step=step)
+        return Q.intervals(bins, step=step)
     if len(shape) != 2:
         raise ValueError(f"`shape` must have 1 or 2 axes, got {shape}")
     if kind == "thresholds":
         a, b = np.meshgrid(np.arange(1, shape[0] + 1), np.arange(1, shape[1] + 1), indexing="ij")
         corner = np.stack([a.ravel(), b.ravel()], axis=1)
         # no complements needed: |q(D) − q(B)| is the same for q and 1 − q
-        return mwem.boxes(shape, np.zeros_like(corner), corner, name="orthants")
+        return Q.boxes(shape, np.zeros_like(corner), corner, name="orthants")
     step = 1
     while (
         math.comb(-(-shape[0] // step) + 1, 2) * math.comb(-(-shape[1] // step) + 1, 2)
     ) > MAX_RECTANGLES:
         step += 1
-    return mwem.rectangles(shape, step=step)
+    return Q.rectangles(shape, step=step)
 
 
-def probe_intervals(bins: int, *, width: int) -> mwem.BoxQueries:
+def probe_intervals(bins: int, *, width: int) -> Q.BoxQueries:
     """Off-cover probe: every interval [a, a + width) of ``width`` cells (narrow, so rarely selected)."""
     if int(width) != width or not 1 <= width <= bins:
         raise ValueError(f"`width` must be an integer in [1, {bins}], got {width!r}")
     lo = np.arange(0, bins - width + 1)
-    return mwem.boxes((bins,), lo[:, None], (lo + width)[:, None], name=f"width-{width} intervals")
+    return Q.boxes((bins,), lo[:, None], (lo + width)[:, None], name=f"width-{width} intervals")
 
 
-def probe_boxes(shape: int | tuple[int, ...], *, width: int) -> mwem.BoxQueries:
+def probe_boxes(shape: int | tuple[int, ...], *, width: int) -> Q.BoxQueries:
     """Off-cover probe: every interval of ``width`` cells (2-D: every ``width`` × ``width`` square)."""
     shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
     if len(shape) == 1:
@@ -158,13 +160,13 @@ def probe_boxes(shape: int | tuple[int, ...], *, width: int) -> mwem.BoxQueries:
         np.arange(shape[0] - width + 1), np.arange(shape[1] - width + 1), indexing="ij"
     )
     lo = np.stack([a.ravel(), b.ravel()], axis=1)
-    return mwem.boxes(shape, lo, lo + width, name=f"{width}×{width} squares")
+    return Q.boxes(shape, lo, lo + width, name=f"{width}×{width} squares")
 
 
 def run_variant(
     variant: str,
     counts: np.ndarray,
-    queries: mwem.BoxQueries,
+    queries: Q.BoxQueries,
     *,
     epsilon: float,
     rounds: int,
@@ -194,7 +196,7 @@ def run_variant(
 
 def run_all(
     counts: np.ndarray,
-    queries: mwem.BoxQueries,
+    queries: Q.BoxQueries,
     *,
     epsilon: float,
     rounds: int,
@@ -281,7 +283,7 @@ class Sweep:
 
 def sweep(
     counts: np.ndarray,
-    queries: mwem.BoxQueries,
+    queries: Q.BoxQueries,
     *,
     parameter: str,
     values: Sequence[float],
@@ -376,7 +378,7 @@ class DensityScan:
 
 def density_scan(
     counts: np.ndarray,
-    queries: mwem.BoxQueries,
+    queries: Q.BoxQueries,
     *,
     sigmas: Sequence[float],
     epsilon: float,
@@ -429,7 +431,7 @@ class Experiment:
     """
 
     hist: data.Histogram
-    queries: mwem.BoxQueries
+    queries: Q.BoxQueries
     results: dict[str, mwem.MWEMResult]
     probe_widths: np.ndarray
     probe_error: dict[str, np.ndarray]
@@ -562,13 +564,13 @@ def private_threshold_experiment(
     flip: float,
     trials: int = 1,
     seed: int = 0,
-) -> mwem.PrivateThresholdResult:
+) -> PrivateThresholdResult:
     """E10 on the page's 1-D data: label it (``target``, ``flip``), then learn a threshold privately.
 
     Nature's label flips and the mechanism's coins are the fifth child of :func:`seeds` and its child.
     """
     label_rng, mech_rng = seeds(seed, 5)[4].spawn(2)
     pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
-    return mwem.private_threshold(
+    return private_threshold(
         pos, neg, sigma=sigma, alpha=alpha, epsilon=epsilon, trials=trials, rng=mech_rng
     )
