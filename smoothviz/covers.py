@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from smoothviz.validation import check_int, check_sigma
+
 __all__ = [
     "CLASSES",
     "MEASURES",
@@ -637,18 +639,6 @@ def threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
 # ----------------------------------------------------------------------------------------------
 
 
-def _check_int(name: str, value, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-        raise ValueError(f"`{name}` must be an integer in [{lo}, {hi}], got {value!r}")
-    return int(value)
-
-
-def _check_sigma(sigma: float) -> float:
-    if isinstance(sigma, bool) or not (np.isfinite(sigma) and 0 < sigma <= 1):
-        raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
-    return float(sigma)
-
-
 @dataclass(frozen=True, eq=False)
 class MaxCountResult:
     """Running maximum of Σ_t f(x_t) over F = the n_cells cells of width ε = 1/n_cells.
@@ -733,10 +723,10 @@ def max_count_experiment(
     Raises:
         ValueError: on a parameter out of range.
     """
-    sigma = _check_sigma(sigma)
-    n_cells = _check_int("n_cells", n_cells, 1, 10_000)
-    horizon = _check_int("horizon", horizon, 1, 100_000)
-    trials = _check_int("trials", trials, 1, 10_000)
+    sigma = check_sigma(sigma)
+    n_cells = check_int("n_cells", n_cells, 1, 10_000)
+    horizon = check_int("horizon", horizon, 1, 100_000)
+    trials = check_int("trials", trials, 1, 10_000)
     rng = np.random.default_rng(rng)
     eps = 1.0 / n_cells
     r = min(math.ceil(sigma * n_cells - 1e-9), n_cells)
@@ -869,8 +859,8 @@ def uniform_convergence_experiment(
     Raises:
         ValueError: on a parameter out of range.
     """
-    horizon = _check_int("horizon", horizon, 1, 100_000)
-    trials = _check_int("trials", trials, 2, 100_000)
+    horizon = check_int("horizon", horizon, 1, 100_000)
+    trials = check_int("trials", trials, 2, 100_000)
     if horizon * trials > 10_000_000:
         raise ValueError(f"`trials`·`horizon` must be at most 10^7, got {horizon * trials}")
     rng = np.random.default_rng(rng)

@@ -80,12 +80,12 @@ def check_float(
 
 
 def check_sigma(sigma: float) -> float:
-    """Reject a smoothness parameter outside :data:`SIGMA_RANGE`, (0, 1]; return it as ``float``.
+    """Reject a smoothness parameter outside :data:`SIGMA_RANGE`, (0, 1], or a ``bool``; return a ``float``.
 
     Raises:
         ValueError: ``"`sigma` must be in (0, 1], got value"``.
     """
     low, high = SIGMA_RANGE
-    if not (np.isfinite(sigma) and low < sigma <= high):
-        raise ValueError(f"`sigma` must be in ({low:g}, {high:g}], got {sigma!r}")
+    if isinstance(sigma, bool) or not (np.isfinite(sigma) and low < sigma <= high):
+        raise ValueError(f"`sigma` must be in ({low:g}, {high:g}], got {sigma}")
     return float(sigma)

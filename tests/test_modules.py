@@ -43,6 +43,7 @@ def test_adversaries_are_one_hop_from_every_page():
     [
         (lambda: validation.check_sigma(0.0), ["`sigma`", "(0, 1]", "0.0"]),
         (lambda: validation.check_sigma(1.5), ["`sigma`", "1.5"]),
+        (lambda: validation.check_sigma(True), ["`sigma`", "True"]),
         (lambda: validation.check_int("trials", 2.5, 1), ["`trials`", "2.5"]),
         (lambda: validation.check_int("trials", True, 1), ["`trials`", "True"]),
         (lambda: validation.check_float("noise", -0.1, 0.0, 0.5), ["`noise`", "-0.1"]),
