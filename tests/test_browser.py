@@ -140,6 +140,8 @@ _LAYOUT = """() => {
   return {
     viewport: window.innerHeight,
     hero: plots.length ? area(plots[0]) : null,
+    tabsTop: (() => { const t = document.querySelector('[data-testid=stTabs]');
+                      return t ? t.getBoundingClientRect().top : null; })(),
     tabPlot: (() => {
       const panel = [...document.querySelectorAll('[data-testid=stTabs] [role=tabpanel]')]
         .find(p => !p.hidden && p.querySelector('.js-plotly-plot'));
@@ -220,6 +222,7 @@ def test_a_link_to_a_tab_lands_on_its_first_chart(server, browser, name, tab):
         layout = page.evaluate(_LAYOUT)
         assert page.locator("[data-testid='stException']").count() == 0
         assert _query(page.url)["view"] == tab
+        assert 0 <= layout["tabsTop"] < 120, "the link's tab is scrolled to the top of the screen"
         if layout["tabPlot"] is not None:  # tabs without a chart (e.g. a card-only theory tab)
             assert _visible_fraction(layout["tabPlot"], layout["viewport"]) >= 0.45, layout
             assert layout["tabPlot"]["width"] >= 0.5 * (1024 - layout["sidebar"]) - 60, layout

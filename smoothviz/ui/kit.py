@@ -327,7 +327,7 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
 
 
 def _scroll_to_tabs() -> None:
-    """Bring the tabs to the top of the screen once the open tab's first chart is drawn.
+    """Bring the tabs to the top of the screen, and keep them there while the charts are drawn.
 
     Used when a link names a tab (a tour stop such as "MWEM's U"), so it opens on the chart it promises
     rather than two screens above it.
@@ -335,15 +335,14 @@ def _scroll_to_tabs() -> None:
     st.html(
         """<script>
 (() => {
+  // scroll now, and again while the charts above (and in the tab) are still being drawn
   let tries = 0;
   const timer = setInterval(() => {
-    const panel = [...document.querySelectorAll('[data-testid="stTabs"] [role="tabpanel"]')]
-      .find((p) => !p.hidden && p.querySelector('.js-plotly-plot .main-svg'));
-    if (panel || ++tries > 100) {
-      clearInterval(timer);
-      const tabs = document.querySelector('[data-testid="stTabs"]');
-      if (tabs) tabs.scrollIntoView({block: "start"});
-    }
+    const tabs = document.querySelector('[data-testid="stTabs"]');
+    if (tabs) tabs.scrollIntoView({block: "start"});
+    const plots = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')];
+    const settled = plots.length > 0 && plots.every((p) => p.querySelector('.main-svg'));
+    if ((tabs && settled && tries > 5) || ++tries > 80) clearInterval(timer);
   }, 100);
 })();
 </script>""",
