@@ -87,7 +87,7 @@ def test_histogram_figure_has_frames_for_play(runs):
     assert names(fig) == ["true D_B", "released D̄", "iterate D_t"]
     assert fig.layout.sliders[0].currentvalue.prefix == "after round "
     assert fig.layout.sliders[0].active == len(r.snapshot_rounds) - 1  # opens on the final release
-    assert fig.frames[0].data[1].y != fig.frames[-1].data[1].y
+    assert not np.array_equal(fig.frames[0].data[1].y, fig.frames[-1].data[1].y)
 
 
 def test_selection_ledger_density_offcover(runs):
@@ -140,7 +140,8 @@ def test_a_player_opening_on_its_last_frame_replays_from_the_first(runs):
     play = fig.layout.updatemenus[0].buttons[0]
     assert play.args[1]["fromcurrent"] is False  # ▶ at the last frame would otherwise do nothing
     assert fig.layout.sliders[0].active == len(fig.frames) - 1
-    assert fig.data[1].y == fig.frames[-1].data[1].y  # the figure shows the frame the slider names
+    # the figure shows the frame the slider names
+    np.testing.assert_array_equal(fig.data[1].y, fig.frames[-1].data[1].y)
 
 
 def test_the_white_template_survives_streamlit_changing_the_default(runs):

