@@ -1,4 +1,4 @@
-"""What a user waits for in a real browser: every page and MWEM tab in headless Chromium.
+"""What a user waits for in a real browser: every page and every tab in headless Chromium.
 
 Starts ``streamlit run app.py`` on a free loopback port (the flags of tests/test_browser.py), drives
 Debian's Chromium through Playwright and times, per page, from the start of ``page.goto``:
@@ -29,6 +29,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import os
 import re
@@ -47,13 +48,18 @@ RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PAGES = ["", "thresholds", "covers", "regret", "mwem"]
-MWEM_TABS = {
-    "run": "Inside one run",
-    "sweeps": "Error against T and ε",
-    "smooth": "What smoothness buys",
-    "ledger": "Privacy ledger",
-    "threshold": "Private thresholds (E10)",
-}
+
+
+def _tabs(name: str) -> dict[str, str]:
+    """A page's tabs (its ``VIEWS`` declaration: URL value → label), read from the page file."""
+    tree = ast.parse((ROOT / "pages" / f"{name}.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "VIEWS":
+            return ast.literal_eval(node.value)
+    return {}
+
+
+TABS = {name: _tabs(name) for name in PAGES if name}
 QUIET_MS = 300
 SERVER_FLAGS = [  # as tests/test_browser.py; the port goes last
     "--server.address", "127.0.0.1", "--server.headless", "true",
@@ -93,7 +99,8 @@ _IDLE_JS = """
   const sv = window.__sv;
   const t = performance.timeOrigin + performance.now();
   if (document.querySelector("[data-testid='stStatusWidget']")) return false;
-  const drawn = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].filter(
+  // every chart the run sent, the hidden plotly.js preload in the sidebar included
+  const drawn = [...document.querySelectorAll('.js-plotly-plot')].filter(
     (p) => p.querySelector('.main-svg')).length;
   if (drawn < charts) return false;  // plotly's bundle still loading, or charts still drawing
   return t - Math.max(sv.lastMutation, since) >= quiet;
@@ -358,24 +365,27 @@ def measure(
                             press = tab.act(tab.press_sigma)
                             if rep:
                                 row(f"/{name}: σ →").warm.append(press)
-                        if name == "mwem" and rep and not visit.error:
-                            order = [*list(MWEM_TABS.items())[1:], ("run", MWEM_TABS["run"])]
-                            for view, label in order:
-                                click = tab.act(lambda t=tab, name=label: t.click_tab(name))
-                                row(f"/mwem: click {view}").warm.append(click)
+                        views = TABS.get(name, {})
+                        if views and rep and not visit.error:
+                            first, *others = views.items()
+                            for view, label in [*others, first]:
+                                click = tab.act(lambda t=tab, label=label: t.click_tab(label))
+                                row(f"/{name}: click {view}").warm.append(click)
                     finally:
                         tab.close()
-                if "mwem" in pages:
-                    for view in list(MWEM_TABS)[1 : (2 if small else None)]:
+                for name in pages:
+                    for view in list(TABS.get(name, {}))[1 : (2 if small else None)]:
                         tab = Tab(browser, viewport)
                         try:
-                            visit = tab.navigate(f"{url}/mwem?view={view}")
-                            link = row(f"/mwem?view={view}")
+                            visit = tab.navigate(f"{url}/{name}?view={view}")
+                            link = row(f"/{name}?view={view}")
                             if rep == 0:
                                 link.cold = visit
                             else:
                                 link.warm.append(visit)
-                            log(f"  rep {rep} ?view={view}: {visit.first_chart} {visit.idle}")
+                            log(
+                                f"  rep {rep} /{name}?view={view}: {visit.first_chart} {visit.idle}"
+                            )
                         finally:
                             tab.close()
         finally:
