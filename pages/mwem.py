@@ -1,23 +1,17 @@
-"""MWEM, Smooth MWEM and Projected Smooth MWEM: private query release (experiments E7–E9)."""
+"""MWEM, Smooth MWEM and Projected Smooth MWEM: private query release (experiments E7–E10)."""
 
 import numpy as np
 import streamlit as st
 
 from smoothviz import bounds, data, ui
-from smoothviz import mwem_experiments as E
+from smoothviz.experiments import mwem as E
 from smoothviz.mwem import VARIANTS
+from smoothviz.names import MWEM_BOUND_NAME as BOUND_NAME
+from smoothviz.names import MWEM_METRIC as SHORT
 from smoothviz.plots import mwem as figures
 from smoothviz.plots import mwem_page as more_figures
 
 PAGE = "mwem"
-BOUND_NAME = {"mwem": "Thm 4.1 bound", "smooth": "Thm 4.2 bound", "projected": "Thm 4.3 bound"}
-SHORT = {"mwem": "MWEM", "smooth": "Smooth", "projected": "Projected"}
-EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
-SIGMA_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
-# The T and ε sweeps rerun one algorithm 12 times, the σ scan two algorithms at five σ: capping their
-# trials keeps each tab near 1–2 s at the page's largest settings (benchmarks/RESULTS.md).
-TAB_TRIALS = 5
-SCAN_TRIALS = 3
 VIEWS = {
     "run": "One run",
     "sweeps": "Error vs T and ε",
@@ -52,54 +46,25 @@ BY_KEY = {p.key: p for p in PARAMS}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def experiment(
-    source, bins, n, sigma, epsilon, rounds, queries, trials, seed, upload, low, high, dims
-):
-    return E.run_experiment(
-        source, bins, n=n, sigma=sigma, epsilon=epsilon, rounds=rounds, queries=queries,
-        trials=trials, seed=seed, upload=upload, low=low, high=high, dims=dims,
-    )  # fmt: skip
+def experiment(**settings):
+    """The main view: data, query class and the three runs (keyed on the named settings)."""
+    return E.run_experiment(**settings)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def sweeps(key, variant):
-    """Final error of ``variant`` over the T and ε grids (the "Error vs T and ε" tab)."""
-    ex, (_, _, _, sigma, epsilon, rounds, _, trials, seed, *_) = experiment(*key), key
-    t_rng, e_rng = E.seeds(seed)[2].spawn(2)
-    common = {
-        "sigma": sigma,
-        "variants": (variant,),
-        "trials": min(trials, TAB_TRIALS),
-        "epsilon": epsilon,
-        "rounds": rounds,
-    }
-    by_t = E.sweep(
-        ex.hist.counts,
-        ex.queries,
-        parameter="rounds",
-        rng=t_rng,
-        **common,
-        values=E.rounds_grid(ex.hist.size, len(ex.queries), common["trials"]),
-    )
-    by_eps = E.sweep(
-        ex.hist.counts, ex.queries, parameter="epsilon", values=EPS_GRID, rng=e_rng, **common
-    )
-    return by_t, by_eps
+def sweeps(variant, **settings):
+    return experiment(**settings).sweeps(variant)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def private_threshold(counts, sigma, alpha, epsilon, target, flip, trials, seed):
-    """E10 on the page's 1-D data (the "Private thresholds" tab)."""
-    return E.private_threshold_experiment(counts, sigma=sigma, alpha=alpha, epsilon=epsilon,
-                                          target=target, flip=flip, trials=trials, seed=seed)  # fmt: skip
+def density(**settings):
+    return experiment(**settings).density_scan()
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def density(key):
-    """max D̄·N of Smooth and Projected Smooth MWEM over the σ grid (the "What smoothness buys" tab)."""
-    ex, (_, _, _, _, epsilon, rounds, _, trials, seed, *_) = experiment(*key), key
-    return E.density_scan(ex.hist.counts, ex.queries, sigmas=SIGMA_GRID, epsilon=epsilon,
-                          rounds=rounds, trials=min(trials, SCAN_TRIALS), rng=E.seeds(seed)[3])  # fmt: skip
+def private_threshold(alpha, target, flip, draws, **settings):
+    return experiment(**settings).private_threshold(alpha=alpha, target=target, flip=flip,
+                                                    trials=draws)  # fmt: skip
 
 
 ui.page(
@@ -124,11 +89,12 @@ if p["data"] == "upload":
         st.info("Upload a CSV to continue; its values are binned into the declared domain.")
         st.stop()
     upload = file.getvalue()
-key = (p["data"], p["N"], p["n"], p["sigma"], p["epsilon"], p["T"], p["queries"], p["trials"],
-       p["seed"], upload, low, high, int(p["dims"]))  # fmt: skip
+settings = {"source": p["data"], "bins": p["N"], "n": p["n"], "sigma": p["sigma"],
+            "epsilon": p["epsilon"], "rounds": p["T"], "queries": p["queries"], "trials": p["trials"],
+            "seed": p["seed"], "upload": upload, "low": low, "high": high, "dims": int(p["dims"])}  # fmt: skip
 try:
     with ui.computing("Running MWEM, Smooth and Projected Smooth MWEM…"):
-        ex = experiment(*key)
+        ex = experiment(**settings)
 except (
     ValueError
 ) as err:  # a bad upload or an impossible data setting: a message, never a traceback
@@ -235,8 +201,8 @@ with views["run"]:
             )
 with views["sweeps"]:
     if views["sweeps"].open:
-        with ui.computing(f"Rerunning {name} over a grid of T and {len(EPS_GRID)} values of ε…"):
-            by_t, by_eps = sweeps(key, variant)
+        with ui.computing(f"Rerunning {name} over a grid of T and {len(E.EPS_GRID)} values of ε…"):
+            by_t, by_eps = sweeps(variant, **settings)
         left, right = st.container(), st.container()  # stacked: full width on a projector
         with left:
             ui.chart(
@@ -245,7 +211,7 @@ with views["sweeps"]:
                 key="error_vs_T",
                 data=by_t.to_frame(),
                 caption=f"{name}: final error against T at ε = {p['epsilon']:g}, "
-                f"{min(p['trials'], TAB_TRIALS)} trial(s) per point (the U: convergence "
+                f"{min(p['trials'], E.TAB_TRIALS)} trial(s) per point (the U: convergence "
                 "2√(ln|X|/T) falls, privacy noise 10T ln|Q|/(εn) grows). Best T on this grid: "
                 f"{by_t.best(variant):g}.",
             )  # fmt: skip
@@ -261,9 +227,9 @@ with views["sweeps"]:
 with views["smooth"]:
     if views["smooth"].open:
         with ui.computing(
-            f"Rerunning Smooth and Projected Smooth MWEM at {len(SIGMA_GRID)} values of σ…"
+            f"Rerunning Smooth and Projected Smooth MWEM at {len(E.SIGMA_GRID)} values of σ…"
         ):
-            scan = density(key)
+            scan = density(**settings)
         peak = {v: summary.loc[v, "max_density_output"] for v in ("smooth", "projected")}
         left, right = st.container(), st.container()  # stacked: full width on a projector
         with left:
@@ -313,8 +279,7 @@ with views["threshold"]:
         alpha = ui.field(PAGE, BY_KEY["alpha"], c1)
         target = ui.field(PAGE, BY_KEY["target"], c2)
         flip = ui.field(PAGE, BY_KEY["flip"], c3)
-        learned = private_threshold(hist.counts, p["sigma"], alpha, p["epsilon"], target, flip,
-                                    max(20, p["trials"]), p["seed"])  # fmt: skip
+        learned = private_threshold(alpha, target, flip, max(20, p["trials"]), **settings)
         bound = bounds.private_threshold_bound(
             alpha, learned.grid.size, p["epsilon"], learned.n, 0.05
         )
@@ -372,15 +337,4 @@ with views["theory"]:
             bounds.BOUNDS["lemma_e3_potential_drop"],
             f"held in {int(detail.lemma_holds.sum())} of {detail.lemma_holds.size} rounds.",
         )
-upload_args = (
-    f", upload=open('your.csv', 'rb').read(), low={low!r}, high={high!r}" if upload else ""
-)
-upload_args += f", dims={p['dims']}" if p["dims"] != "1" else ""
-ui.reproduce(
-    f"""from smoothviz import mwem_experiments as E
-
-ex = E.run_experiment({p["data"]!r}, {p["N"]}, n={p["n"]}, sigma={p["sigma"]!r},
-                      epsilon={p["epsilon"]!r}, rounds={p["T"]}, queries={p["queries"]!r},
-                      trials={p["trials"]}, seed={p["seed"]}{upload_args})
-print(ex.summary())"""
-)
+ui.reproduce(ex.code())

@@ -3,18 +3,14 @@
 import streamlit as st
 
 from smoothviz import bounds, ui
+from smoothviz.experiments.thresholds import run_experiment
+from smoothviz.names import ADVERSARY_SHORT, COINS
+from smoothviz.names import BINARY_SEARCH_ADVERSARIES as ADVERSARIES
 from smoothviz.plots import thresholds as figures
-from smoothviz.thresholds import (
-    ADVERSARIES,
-    COINS,
-    DEFAULT_ADVERSARIES,
-    SHORT_NAMES,
-    naive_float_worst_case,
-    run_experiment,
-    snapshot_rounds,
-)
+from smoothviz.thresholds import DEFAULT_ADVERSARIES, naive_float_worst_case, snapshot_rounds
 
 PAGE = "thresholds"
+SHORTS = {a: name for a, name in ADVERSARY_SHORT.items() if a in ADVERSARIES}
 VIEWS = {"space": "Version space", "rounds": "Round by round", "theory": "Theory"}
 PARAMS = [
     ui.Param(
@@ -33,7 +29,7 @@ PARAMS = [
         "Adversaries",
         "multi",
         DEFAULT_ADVERSARIES,
-        options=SHORT_NAMES,
+        options=SHORTS,
         help="σ perturbed (the worst-case point plus uniform noise of width σ) attains the same hit "
         "probability min(1, width/σ) as σ adaptive: the same process, so its curve lies on top.",
     ),
@@ -47,7 +43,7 @@ PARAMS = [
         help="Independent runs of each smoothed adversary; bands show the 10–90% range.",
     ),
     ui.Param("seed", "seed", "seed", 0, help="Seeds the adversary's and nature's coins."),
-    ui.Param("show", "Number line shows", "choice", "smoothed_adaptive", options=SHORT_NAMES),
+    ui.Param("show", "Number line shows", "choice", "smoothed_adaptive", options=SHORTS),
     ui.Param("view", "view", "tab", "space", options=VIEWS),
 ]
 BY_KEY = {p.key: p for p in PARAMS}
@@ -82,7 +78,7 @@ ui.chart(
     data=frame,
 )
 items = {
-    SHORT_NAMES[a]: (
+    SHORTS[a]: (
         ui.count(mean[a]),
         f"{ADVERSARIES[a]}: mistakes at T = {horizon:,}, "
         + ("exact, deterministic" if a == "worst_case" else f"mean over {trials} trials"),
@@ -144,10 +140,4 @@ with views["theory"]:
             f"{float(bounds.smoothed_mistakes_envelope(sigma, horizon)):.1f}; the smoothed means "
             f"are at most {worst_smoothed:.1f}.",
         )
-ui.reproduce(
-    f"""from smoothviz.thresholds import run_experiment
-
-result = run_experiment({sigma!r}, {horizon!r}, trials={trials!r}, seed={seed!r},
-                        adversaries={tuple(adversaries)!r})
-print(result.summary())"""
-)
+ui.reproduce(result.code())

@@ -19,7 +19,7 @@ stream stays reproducible from one seed (the caller draws them, SPEC 7).
   :func:`smoothed_offsets`, :func:`smoothed_points`.
 * Against midpoint binary search on thresholds, re-exported from :mod:`smoothviz.thresholds`:
   :func:`worst_case_run`, :func:`smoothed_run`, :func:`nonadaptive_run`, :func:`run_adversary`,
-  :func:`adversary_rng` (names and display labels in :data:`BINARY_SEARCH_ADVERSARIES`).
+  :func:`adversary_rng` (keys in :data:`BINARY_SEARCH_ADVERSARIES`, display names in :mod:`smoothviz.names`).
   The adaptive and non-adaptive adversaries of Lemma 3.2's max-count experiment live inside
   :func:`smoothviz.covers.max_count_experiment`.
 """

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from smoothviz.random import make_rng
 from smoothviz.validation import check_int, check_sigma
 
 __all__ = [
@@ -516,9 +517,7 @@ class Bracketing:
             return np.arange(self.size, dtype=np.int64)
         if self.n_factors == 1:
             return np.unique(np.round(np.linspace(0, self.size - 1, max_rows)).astype(np.int64))
-        draws = np.random.default_rng(20201).integers(
-            self.n_per_factor, size=(max_rows, self.n_factors)
-        )
+        draws = make_rng(20201).integers(self.n_per_factor, size=(max_rows, self.n_factors))
         flat = (draws.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
         return np.array(sorted(set(flat.tolist())), dtype=self._index_dtype)
 
@@ -727,7 +726,7 @@ def max_count_experiment(
     n_cells = check_int("n_cells", n_cells, 1, 10_000)
     horizon = check_int("horizon", horizon, 1, 100_000)
     trials = check_int("trials", trials, 1, 10_000)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     eps = 1.0 / n_cells
     r = min(math.ceil(sigma * n_cells - 1e-9), n_cells)
     rows = np.arange(trials)
@@ -863,7 +862,7 @@ def uniform_convergence_experiment(
     trials = check_int("trials", trials, 2, 100_000)
     if horizon * trials > 10_000_000:
         raise ValueError(f"`trials`·`horizon` must be at most 10^7, got {horizon * trials}")
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     # Open interval (−1/4, 1/4): the low end is nudged up so x + η never equals 1/2 exactly.
     eta = rng.uniform(np.nextafter(-0.25, 0.0), 0.25, size=(trials, horizon))
     x = np.where(eta[:, :1] > 0, 0.75, 0.25) * np.ones((1, horizon))

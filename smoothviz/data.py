@@ -29,6 +29,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from smoothviz.random import make_rng
+
 #: Largest accepted upload, in bytes (5 MB: about half a million rows of two numbers; parses in < 1 s).
 MAX_UPLOAD_BYTES = 5_000_000
 #: Largest universe a :class:`Domain` may declare (cells), so a histogram never exceeds 8 MB.
@@ -337,7 +339,7 @@ def sample_counts(
         raise ValueError(f"`probs` must sum to 1, got {probs.sum()!r}")
     if trials is not None:
         trials = _validate_rng_free(trials, "trials")
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     flat = probs.ravel() / probs.sum()
     counts = rng.multinomial(n, flat, size=trials)
     shape = probs.shape if trials is None else (trials, *probs.shape)
@@ -397,7 +399,7 @@ def exact_smooth_counts(
     per_cell = np.full(m, n // m, dtype=np.int64)
     per_cell[: n % m] += 1
     if placement == "random":
-        cells = np.random.default_rng(rng).choice(size, size=m, replace=False)
+        cells = make_rng(rng).choice(size, size=m, replace=False)
     elif len(shape) == 1:
         start = round(center * shape[0] - m / 2)
         cells = (start + np.arange(m)) % shape[0]
@@ -449,7 +451,7 @@ def synthetic_histogram(
     n = _validate_rng_free(n)
     sigma = _validate_sigma(sigma)
     domain = Domain.unit_interval(bins) if dims == 1 else Domain.unit_square(bins)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     s_axis = sigma if dims == 1 else math.sqrt(sigma)
 
     def along(center: float) -> np.ndarray:

@@ -26,6 +26,7 @@ import pandas as pd
 from scipy.special import logsumexp
 
 from smoothviz import bounds
+from smoothviz.random import make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -146,7 +147,7 @@ def coin_flip_costs(
     horizon = check_int("horizon", horizon, 1)
     k = check_int("n_actions", n_actions, 2)
     trials = check_int("trials", trials, 1)
-    return (np.random.default_rng(rng).random((trials, horizon, k)) < 0.5).astype(float)
+    return (make_rng(rng).random((trials, horizon, k)) < 0.5).astype(float)
 
 
 def make_costs(
@@ -313,7 +314,7 @@ def perturbations(
     """
     check_choice("noise", noise, NOISES)
     check_float("scale", scale, 0.0, 1e12)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     if noise == "laplace":
         return rng.laplace(0.0, scale, size=shape)
     return -rng.gumbel(0.0, scale, size=shape)
@@ -347,7 +348,7 @@ def follow_the_perturbed_leader(
         An :class:`ExpertsResult` with the realised loss of the chosen action each round.
     """
     costs = _check_costs(costs)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     shape = costs.shape if resample else (*costs.shape[:-2], 1, costs.shape[-1])
     z = perturbations(shape, noise=noise, scale=scale, rng=rng)
     return _finish("ftpl", costs, _one_hot_argmin(_before(costs) + z), scale=float(scale))
@@ -574,7 +575,7 @@ def ftpl_sweep(
         raise ValueError(
             f"`scales` must be a non-empty 1-D array of positive numbers, got {scales!r}"
         )
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=rng)
     before = _before(costs)
     best = costs.sum(axis=1).min(axis=-1)

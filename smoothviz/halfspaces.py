@@ -27,6 +27,7 @@ from smoothviz.adversaries import (
 )
 from smoothviz.erm import best_halfspace_mistakes
 from smoothviz.experts import default_eta, log_weight_rate
+from smoothviz.random import make_rng
 from smoothviz.validation import (
     check_choices,
     check_float,
@@ -188,7 +189,7 @@ def hedge_halfspaces(
     normals, offsets = halfspace_cover(n_angles, n_offsets)
     eta = default_eta(offsets.size, horizon, update=update) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
 
     adv = np.repeat(np.asarray(adversaries), trials)
     rows = adv.size

@@ -34,6 +34,7 @@ from smoothviz.adversaries import (
 )
 from smoothviz.erm import prefix_best_mistakes
 from smoothviz.experts import UPDATES, default_eta, log_weight_rate
+from smoothviz.random import make_rng
 from smoothviz.validation import (
     check_choice,
     check_choices,
@@ -510,7 +511,7 @@ def hedge_thresholds(
     eta = default_eta(n, horizon, update=update) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     flip_rate = noise if labels == "noisy" else 0.0
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
 
     adv = np.repeat(np.asarray(adversaries), trials)
     rows = adv.size

@@ -32,6 +32,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import softmax
 
+from smoothviz.random import make_rng
+
 __all__ = [
     "LedgerEntry",
     "PrivacyLedger",
@@ -77,7 +79,7 @@ def laplace_mechanism(
     """
     epsilon = _check_positive("epsilon", epsilon)
     sensitivity = _check_positive("sensitivity", sensitivity)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     values = np.asarray(values, dtype=float)
     lead = () if size is None else ((size,) if np.isscalar(size) else tuple(size))
     return values + rng.laplace(0.0, sensitivity / epsilon, size=lead + values.shape)
@@ -117,7 +119,7 @@ def gaussian_mechanism(
         The noisy answers, same shape as ``values``.
     """
     scale = gaussian_scale(epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     values = np.asarray(values, dtype=float)
     return values + rng.normal(0.0, scale, size=values.shape)
 
@@ -180,7 +182,7 @@ def exponential_mechanism(
         Integer indices of shape ``scores.shape[:-1]``.
     """
     logits = _exponential_logits(scores, epsilon, sensitivity)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     cumulative = np.cumsum(np.exp(logits), axis=-1)
     u = rng.random((*logits.shape[:-1], 1)) * cumulative[..., -1:]
     # the first index whose running sum exceeds u (clipped: u < total, but guard rounding)
@@ -213,7 +215,7 @@ def report_noisy_max(
     epsilon = _check_positive("epsilon", epsilon)
     sensitivity = _check_positive("sensitivity", sensitivity)
     scores = _candidate_scores(scores)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     scale = (1.0 if monotone else 2.0) * sensitivity / epsilon
     return np.argmax(scores + rng.laplace(0.0, scale, size=scores.shape), axis=-1)
 

@@ -58,6 +58,7 @@ from smoothviz.queries import (
     rectangles,
     thresholds,
 )
+from smoothviz.random import make_rng
 from smoothviz.references import cite
 
 __all__ = [
@@ -701,7 +702,7 @@ def release_rounds(
     Yields:
         One :class:`Round` per round t = 1..T.
     """
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     true_sel = plan.selection.answers(np.asarray(hist, dtype=float) / plan.n)
     dist = np.full((trials, *plan.queries.shape), 1.0 / plan.queries.n_cells)
     ans = plan.selection.answers(dist)

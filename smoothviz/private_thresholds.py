@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.mechanisms import PrivacyLedger, exponential_mechanism
+from smoothviz.random import make_rng
 
 __all__ = ["PrivateThresholdResult", "private_threshold"]
 
@@ -113,7 +114,7 @@ def private_threshold(
         raise ValueError(f"`epsilon` must be positive, got {epsilon}")
     if int(trials) != trials or trials < 1:
         raise ValueError(f"`trials` must be a positive integer, got {trials}")
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     n_cells = pos.size
     n = float(pos.sum() + neg.sum())
     # h_b(x) = 1[x ≥ b/N]: mistakes are positives below b and negatives at or above b.

@@ -33,38 +33,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-ADVERSARIES: dict[str, str] = {
-    "worst_case": "worst case",
-    "smoothed_adaptive": "σ-smoothed adaptive window",
-    "smoothed_perturbed": "σ-perturbed worst case (the same process as the adaptive window)",
-    "smoothed_nonadaptive": "σ-smoothed non-adaptive (fixed window, fixed target)",
-}
+from smoothviz.random import make_rng, streams
+
+__all__ = [
+    "ADVERSARIES",
+    "DEFAULT_ADVERSARIES",
+    "MAX_HORIZON",
+    "MAX_TRIALS",
+    "SIGMA_RANGE",
+    "SMOOTHED",
+    "RoundSnapshot",
+    "ThresholdRun",
+    "adversary_rng",
+    "check_game",
+    "naive_float_worst_case",
+    "nonadaptive_run",
+    "round_grid",
+    "round_snapshot",
+    "run_adversary",
+    "smoothed_run",
+    "snapshot_rounds",
+    "worst_case_run",
+]
+
+#: The adversaries of the game, in the order their seed streams are numbered (display names:
+#: :data:`smoothviz.names.BINARY_SEARCH_ADVERSARIES`).
+ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_perturbed", "smoothed_nonadaptive")
 #: The adversaries a page shows by default: three different processes (the perturbed worst case
 #: attains the same hit probability as the adaptive window, so its curve would hide under it).
 DEFAULT_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive")
-#: short names for legends and metric labels.
-SHORT_NAMES: dict[str, str] = {
-    "worst_case": "worst case",
-    "smoothed_adaptive": "σ adaptive",
-    "smoothed_nonadaptive": "σ non-adaptive",
-    "smoothed_perturbed": "σ perturbed",
-}
-#: whose coins drive each adversary (shown on the page).
-COINS: dict[str, str] = {
-    "worst_case": "none (deterministic)",
-    "smoothed_adaptive": "the adversary's",
-    "smoothed_nonadaptive": "the adversary's",
-    "smoothed_perturbed": "nature's",
-}
 SMOOTHED = ("smoothed_adaptive", "smoothed_nonadaptive", "smoothed_perturbed")
 SIGMA_RANGE = (1e-6, 0.5)
 MAX_HORIZON = 10**6
 MAX_TRIALS = 10_000
 
 
-def _check(sigma: float, horizon: int, trials: int) -> None:
+def check_game(sigma: float, horizon: int, trials: int) -> None:
+    """Reject a σ outside :data:`SIGMA_RANGE` (the window must fit in [0, 1] twice over), a horizon or a trials count out of range."""
     if not (SIGMA_RANGE[0] <= sigma <= SIGMA_RANGE[1]):
         raise ValueError(f"`sigma` must be in [{SIGMA_RANGE[0]}, {SIGMA_RANGE[1]}], got {sigma}")
     if int(horizon) != horizon or not 1 <= horizon <= MAX_HORIZON:
@@ -77,8 +83,7 @@ def adversary_rng(seed: int, adversary: str) -> np.random.Generator:
     """The generator of one adversary under a page seed; stable whichever adversaries are shown."""
     if adversary not in ADVERSARIES:
         raise ValueError(f"`adversary` must be one of {list(ADVERSARIES)}, got {adversary!r}")
-    children = np.random.SeedSequence(seed).spawn(len(ADVERSARIES))
-    return np.random.default_rng(children[list(ADVERSARIES).index(adversary)])
+    return streams(seed, ADVERSARIES)[adversary]
 
 
 @dataclass(frozen=True, eq=False)
@@ -166,7 +171,7 @@ def worst_case_run(horizon: int) -> ThresholdRun:
     round). So nothing collapses after 53 rounds, unlike a float64 simulation
     (:func:`naive_float_worst_case`).
     """
-    _check(0.5, horizon, 1)
+    check_game(0.5, horizon, 1)
     rel_point = np.full(
         horizon, 0.5
     )  # the adversary's point, relative to [lo, hi) rescaled to [0, 1)
@@ -201,7 +206,7 @@ def naive_float_worst_case(horizon: int) -> int:
     or ``hi`` and no float lies strictly inside: the "adversary" runs out of points. This is the
     floating-point trap that :func:`worst_case_run` avoids with exact dyadic integers.
     """
-    _check(0.5, horizon, 1)
+    check_game(0.5, horizon, 1)
     lo, hi, mistakes = 0.0, 1.0, 0
     for _ in range(horizon):
         x = lo + (hi - lo) / 2.0
@@ -241,8 +246,8 @@ def smoothed_run(
     """
     if adversary not in ("smoothed_adaptive", "smoothed_perturbed"):
         raise ValueError(f"`adversary` must be a smoothed adversary, got {adversary!r}")
-    _check(sigma, horizon, trials)
-    rng = np.random.default_rng(rng)
+    check_game(sigma, horizon, trials)
+    rng = make_rng(rng)
     lo = np.zeros(trials)
     hi = np.ones(trials)
     t = np.zeros(trials, dtype=np.int64)
@@ -300,8 +305,8 @@ def nonadaptive_run(
     this adversary forces far fewer mistakes than the adaptive window, which re-aims every round and
     labels against the learner. Simulated update by update, like :func:`smoothed_run`.
     """
-    _check(sigma, horizon, trials)
-    rng = np.random.default_rng(rng)
+    check_game(sigma, horizon, trials)
+    rng = make_rng(rng)
     target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
     left, right = target - sigma / 2.0, target + sigma / 2.0
     lo, hi = np.zeros(trials), np.ones(trials)
@@ -367,112 +372,6 @@ def round_grid(horizon: int, *, max_points: int = 400) -> np.ndarray:
     return np.union1d(grid, [horizon])
 
 
-@dataclass(frozen=True, eq=False)
-class ThresholdsExperiment:
-    """Several adversaries against midpoint binary search under one seed (experiment E1).
-
-    Attributes:
-        sigma: smoothness σ.
-        horizon: rounds T.
-        trials: trials per smoothed adversary.
-        seed: the page seed.
-        runs: one :class:`ThresholdRun` per adversary, in display order.
-        rounds: the rounds at which curves are summarised.
-    """
-
-    sigma: float
-    horizon: int
-    trials: int
-    seed: int
-    runs: dict[str, ThresholdRun]
-    rounds: np.ndarray
-
-    def to_frame(self) -> pd.DataFrame:
-        """Tidy curves: one row per (adversary, round) with mean and 10–90% bands."""
-        frames = []
-        for name, run in self.runs.items():
-            mistakes = run.mistakes_by(self.rounds).astype(float)
-            width = run.log2_width_after(self.rounds)
-            hit = np.minimum(1.0, np.exp2(width) / self.sigma) if name != "worst_case" else 1.0
-            hit = np.broadcast_to(hit, width.shape)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "adversary": name,
-                        "round": self.rounds,
-                        "mistakes_mean": mistakes.mean(axis=0),
-                        "mistakes_p10": np.quantile(mistakes, 0.1, axis=0),
-                        "mistakes_p90": np.quantile(mistakes, 0.9, axis=0),
-                        "log2_width_median": np.median(width, axis=0),
-                        "log2_width_p10": np.quantile(width, 0.1, axis=0),
-                        "log2_width_p90": np.quantile(width, 0.9, axis=0),
-                        "hit_probability_mean": hit.mean(axis=0),
-                        "hit_probability_p10": np.quantile(hit, 0.1, axis=0),
-                        "hit_probability_p90": np.quantile(hit, 0.9, axis=0),
-                    }
-                )
-            )
-        return pd.concat(frames, ignore_index=True)
-
-    def summary(self) -> pd.DataFrame:
-        """One row per adversary: mean mistakes at T, 10–90% range, first round the width fell below σ."""
-        rows = []
-        for name, run in self.runs.items():
-            below = run.first_round_below(self.sigma)
-            reached = below[below <= self.horizon]
-            rows.append(
-                {
-                    "adversary": name,
-                    "mistakes_mean": float(run.mistakes.mean()),
-                    "mistakes_p10": float(np.quantile(run.mistakes, 0.1)),
-                    "mistakes_p90": float(np.quantile(run.mistakes, 0.9)),
-                    "first_round_width_below_sigma": float(np.median(reached))
-                    if reached.size
-                    else None,
-                }
-            )
-        return pd.DataFrame(rows)
-
-
-def run_experiment(
-    sigma: float,
-    horizon: int,
-    *,
-    trials: int = 50,
-    seed: int = 0,
-    adversaries: tuple[str, ...] = tuple(ADVERSARIES),
-    max_points: int = 400,
-) -> ThresholdsExperiment:
-    """Run the chosen adversaries against midpoint binary search with one seed (experiment E1).
-
-    Args:
-        sigma: smoothness σ of the smoothed adversaries.
-        horizon: rounds T.
-        trials: independent trials for each smoothed adversary (the worst case is deterministic).
-        seed: page seed; each adversary draws from its own child stream (:func:`adversary_rng`).
-        adversaries: which adversaries to run, in display order.
-        max_points: at most this many rounds are summarised in :meth:`ThresholdsExperiment.to_frame`.
-    """
-    _check(sigma, horizon, trials)
-    unknown = [a for a in adversaries if a not in ADVERSARIES]
-    if unknown or not adversaries:
-        raise ValueError(
-            f"`adversaries` must be a non-empty subset of {list(ADVERSARIES)}, got {adversaries}"
-        )
-    runs = {
-        a: run_adversary(a, sigma=sigma, horizon=horizon, trials=trials, seed=seed)
-        for a in adversaries
-    }
-    return ThresholdsExperiment(
-        sigma=float(sigma),
-        horizon=int(horizon),
-        trials=int(trials),
-        seed=int(seed),
-        runs=runs,
-        rounds=round_grid(horizon, max_points=max_points),
-    )
-
-
 @dataclass(frozen=True)
 class RoundSnapshot:
     """What the number line shows at round t of one trial, before the learner updates.
@@ -531,7 +430,7 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
         x = float(run.points[trial, k])
     else:
         a, b = max(lo, left), min(lo + width, right)
-        stream = np.random.default_rng([seed, list(ADVERSARIES).index(run.adversary), t, trial])
+        stream = make_rng([seed, list(ADVERSARIES).index(run.adversary), t, trial])
         u = stream.random() * ((a - left) + (right - b))
         x = left + u if u < a - left else b + (u - (a - left))
         x %= 1.0
@@ -566,3 +465,16 @@ def snapshot_rounds(run: ThresholdRun, *, trial: int = 0, max_frames: int = 120)
         keep = np.unique(np.round(np.linspace(0, chosen.size - 1, max_frames)).astype(np.int64))
         chosen = chosen[keep]
     return chosen
+
+
+def __getattr__(name: str) -> object:
+    """Old home of the page's experiment: ``smoothviz.thresholds.run_experiment`` still works.
+
+    The experiment lives in :mod:`smoothviz.experiments.thresholds` (page orchestration, not the
+    game); it imports this module, so it is re-exported lazily here to avoid an import cycle.
+    """
+    if name in ("ThresholdsExperiment", "run_experiment"):
+        from smoothviz.experiments import thresholds as experiment
+
+        return getattr(experiment, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The MWEM page's experiments (E7–E10), assembled from :mod:`smoothviz.data`, queries and MWEM.
+"""The MWEM page's experiment (E7–E10), assembled from :mod:`smoothviz.data`, queries and MWEM.
 
 One call builds the data on its declared public domain, the query class, and runs MWEM (Theorem 4.1),
 Smooth MWEM (Theorem 4.2) and Projected Smooth MWEM (Theorem 4.3) on it with independent coins. The
@@ -10,7 +10,11 @@ projection enforces (their App. F). The off-cover probe measures the released di
 narrow intervals that no algorithm selected from.
 
 Each function here is deterministic given its ``rng`` (SPEC 7): independent runs get children from
-``rng.spawn``, so a page and the "Reproduce in Python" snippet get the same numbers from the same seed.
+``rng.spawn``, and the page's visible seed is split into streams named by role (:data:`STREAMS`:
+nature's data, the three runs, the sweeps, the σ scan, the private thresholds), so a page and the
+"Reproduce in Python" snippet (:meth:`Experiment.code`) get the same numbers from the same seed.
+:func:`run_experiment` is the page's one call; :meth:`Experiment.sweeps`, :meth:`Experiment.density_scan`
+and :meth:`Experiment.private_threshold` compute its tabs from the same data on their own streams.
 The mechanisms' noise comes from numpy's generator, seeded for teaching: not a hardened release.
 """
 
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -26,6 +30,53 @@ import pandas as pd
 from smoothviz import bounds, data, mwem
 from smoothviz import queries as Q
 from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
+from smoothviz.random import make_rng, streams
+
+__all__ = [
+    "COMPARED",
+    "DATA_OPTIONS",
+    "DIMS_OPTIONS",
+    "EPS_GRID",
+    "MAX_INTERVALS",
+    "MAX_RECTANGLES",
+    "PROBE_WIDTHS",
+    "QUERY_OPTIONS",
+    "SCAN_TRIALS",
+    "SIGMA_GRID",
+    "STREAMS",
+    "SWEEP_BUDGET",
+    "TAB_TRIALS",
+    "DensityScan",
+    "Experiment",
+    "Sweep",
+    "density_scan",
+    "label_counts",
+    "make_histogram",
+    "make_queries",
+    "private_threshold_experiment",
+    "probe_boxes",
+    "probe_intervals",
+    "rounds_grid",
+    "run_all",
+    "run_experiment",
+    "run_variant",
+    "seeds",
+    "sweep",
+    "table_side",
+]
+
+#: The page seed's child streams, by role, in the order they are spawned (see :func:`streams`).
+STREAMS = ("data", "runs", "sweeps", "scan", "thresholds")
+#: ε grid of the error-against-ε sweep.
+EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
+#: σ grid of the density scan.
+SIGMA_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
+# The T and ε sweeps rerun one algorithm 12 times, the σ scan two algorithms at five σ: capping their
+# trials keeps each tab near 1–2 s at the page's largest settings (benchmarks/RESULTS.md).
+#: Most trials per point of the T and ε sweeps.
+TAB_TRIALS = 5
+#: Most trials per σ of the density scan.
+SCAN_TRIALS = 3
 
 #: The page's data choices (URL values) with their labels.
 DATA_OPTIONS: dict[str, str] = {
@@ -206,7 +257,7 @@ def run_all(
     rng: object = None,
 ) -> dict[str, mwem.MWEMResult]:
     """Run each variant with its own child generator of ``rng`` (the mechanism's coins)."""
-    children = np.random.default_rng(rng).spawn(len(variants))
+    children = make_rng(rng).spawn(len(variants))
     return {
         v: run_variant(
             v, counts, queries, epsilon=epsilon, rounds=rounds, sigma=sigma, trials=trials, rng=g
@@ -316,7 +367,7 @@ def sweep(
     grid = np.asarray(values, dtype=float)
     if grid.ndim != 1 or grid.size == 0 or np.any(~np.isfinite(grid)) or np.any(grid <= 0):
         raise ValueError(f"`values` must be a non-empty list of positive numbers, got {values!r}")
-    children = np.random.default_rng(rng).spawn(len(variants) * grid.size)
+    children = make_rng(rng).spawn(len(variants) * grid.size)
     error = np.empty((len(variants), grid.size, trials))
     bound = np.empty((len(variants), grid.size))
     for i, v in enumerate(variants):
@@ -391,7 +442,7 @@ def density_scan(
     if grid.ndim != 1 or grid.size == 0 or np.any(~(grid > 0)) or np.any(grid > 1):
         raise ValueError(f"`sigmas` must be a non-empty list in (0, 1], got {sigmas!r}")
     variants = ("smooth", "projected")
-    children = np.random.default_rng(rng).spawn(len(variants) * grid.size)
+    children = make_rng(rng).spawn(len(variants) * grid.size)
     out = np.empty((2, grid.size, trials))
     it = np.empty((2, grid.size, trials))
     n_cells = int(np.asarray(counts).size)
@@ -428,6 +479,8 @@ class Experiment:
         results: one :class:`smoothviz.mwem.MWEMResult` per variant of :data:`COMPARED`.
         probe_widths: widths of the off-cover probe intervals.
         probe_error: per variant, max error of D̄ on width-w intervals, ``(len(widths), trials)``.
+        settings: the arguments of :func:`run_experiment` that built it (``upload``: whether a file
+            was given), for :meth:`code` and the tabs' seeds.
     """
 
     hist: data.Histogram
@@ -435,6 +488,61 @@ class Experiment:
     results: dict[str, mwem.MWEMResult]
     probe_widths: np.ndarray
     probe_error: dict[str, np.ndarray]
+    settings: dict[str, object] = field(default_factory=dict)
+
+    def _stream(self, role: str) -> np.random.Generator:
+        return streams(self.settings.get("seed", 0), STREAMS)[role]
+
+    def sweeps(self, variant: str, *, eps_grid: Sequence[float] = EPS_GRID) -> tuple[Sweep, Sweep]:
+        """Final error of ``variant`` over a grid of T and of ε (the "Error vs T and ε" tab).
+
+        At most :data:`TAB_TRIALS` trials per point, on the ``"sweeps"`` stream (one child each).
+        """
+        t_rng, e_rng = self._stream("sweeps").spawn(2)
+        trials = min(int(self.settings["trials"]), TAB_TRIALS)
+        common = {"sigma": self.settings["sigma"], "variants": (variant,), "trials": trials,
+                  "epsilon": self.settings["epsilon"], "rounds": self.settings["rounds"]}  # fmt: skip
+        counts = self.hist.counts
+        grid = rounds_grid(self.hist.size, len(self.queries), trials)
+        by_t = sweep(counts, self.queries, parameter="rounds", values=grid, rng=t_rng, **common)
+        by_eps = sweep(
+            counts, self.queries, parameter="epsilon", values=eps_grid, rng=e_rng, **common
+        )
+        return by_t, by_eps
+
+    def density_scan(self, *, sigmas: Sequence[float] = SIGMA_GRID) -> DensityScan:
+        """Max D̄·N of Smooth and Projected Smooth MWEM over σ (the "What smoothness buys" tab)."""
+        return density_scan(
+            self.hist.counts, self.queries, sigmas=sigmas, epsilon=self.settings["epsilon"],
+            rounds=self.settings["rounds"], trials=min(int(self.settings["trials"]), SCAN_TRIALS),
+            rng=self._stream("scan"),
+        )  # fmt: skip
+
+    def private_threshold(
+        self, *, alpha: float, target: float, flip: float, trials: int
+    ) -> PrivateThresholdResult:
+        """E10 on this 1-D data (the "Private thresholds" tab), on the ``"thresholds"`` stream."""
+        return private_threshold_experiment(
+            self.hist.counts, sigma=self.settings["sigma"], alpha=alpha,
+            epsilon=self.settings["epsilon"], target=target, flip=flip, trials=trials,
+            seed=self.settings["seed"],
+        )  # fmt: skip
+
+    def code(self) -> str:
+        """Python source that recomputes this experiment (the page's "Reproduce in Python")."""
+        s = self.settings
+        extra = (
+            f", upload=open('your.csv', 'rb').read(), low={s['low']!r}, high={s['high']!r}"
+            if s["upload"]
+            else ""
+        )
+        extra += f", dims={s['dims']}" if s["dims"] != 1 else ""
+        return f"""from smoothviz.experiments import mwem as E
+
+ex = E.run_experiment({s["source"]!r}, {s["bins"]}, n={s["n"]}, sigma={s["sigma"]!r},
+                      epsilon={s["epsilon"]!r}, rounds={s["rounds"]}, queries={s["queries"]!r},
+                      trials={s["trials"]}, seed={s["seed"]}{extra})
+print(ex.summary())"""
 
     def summary(self) -> pd.DataFrame:
         """One row per variant: mean final error, theorem bound at T, vacuity, Lemma E.3, max D̄·N."""
@@ -473,11 +581,11 @@ class Experiment:
 
 
 def seeds(seed: int, count: int = 4) -> tuple[np.random.Generator, ...]:
-    """Independent generators from one visible seed: data (nature), runs, sweeps, σ scan, then E10.
+    """The first ``count`` streams of :data:`STREAMS`, by position (kept for old callers; prefer names).
 
     Children are numbered, so asking for more never changes the first four.
     """
-    return tuple(np.random.default_rng(seed).spawn(count))
+    return tuple(streams(seed, STREAMS).values())[:count]
 
 
 def run_experiment(
@@ -516,22 +624,41 @@ def run_experiment(
     Returns:
         An :class:`Experiment`.
     """
-    data_rng, run_rng, _, _ = seeds(seed)
+    coins = streams(seed, STREAMS)
     hist = make_histogram(
-        source, bins, n=n, sigma=sigma, rng=data_rng, upload=upload, low=low, high=high, dims=dims
+        source,
+        bins,
+        n=n,
+        sigma=sigma,
+        rng=coins["data"],
+        upload=upload,
+        low=low,
+        high=high,
+        dims=dims,
     )
     if hist.n == 0:
         raise data.UploadError("No record fell inside the declared domain; nothing to release.")
     q = make_queries(queries, hist.counts.shape)
     results = run_all(
-        hist.counts, q, epsilon=epsilon, rounds=rounds, sigma=sigma, trials=trials, rng=run_rng
+        hist.counts,
+        q,
+        epsilon=epsilon,
+        rounds=rounds,
+        sigma=sigma,
+        trials=trials,
+        rng=coins["runs"],
     )
     widths = np.array([w for w in PROBE_WIDTHS if w <= min(hist.counts.shape)])
     probe = {
         v: np.stack([r.release_error(probe_boxes(hist.counts.shape, width=int(w))) for w in widths])
         for v, r in results.items()
     }
-    return Experiment(hist, q, results, widths, probe)
+    settings = {
+        "source": source, "bins": bins, "n": n, "sigma": sigma, "epsilon": epsilon,
+        "rounds": rounds, "queries": queries, "trials": trials, "seed": seed,
+        "upload": upload is not None, "low": low, "high": high, "dims": dims,
+    }  # fmt: skip
+    return Experiment(hist, q, results, widths, probe, settings)
 
 
 def label_counts(
@@ -547,7 +674,7 @@ def label_counts(
     if not 0.0 <= target <= 1.0 or not 0.0 <= flip <= 0.5:
         raise ValueError(f"need target in [0, 1] and flip in [0, 0.5], got {target}, {flip}")
     c = c.astype(np.int64)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     centres = (np.arange(c.size) + 0.5) / c.size
     clean = np.where(centres >= target, c, 0)
     pos = clean - rng.binomial(clean, flip) + rng.binomial(c - clean, flip)
@@ -567,9 +694,9 @@ def private_threshold_experiment(
 ) -> PrivateThresholdResult:
     """E10 on the page's 1-D data: label it (``target``, ``flip``), then learn a threshold privately.
 
-    Nature's label flips and the mechanism's coins are the fifth child of :func:`seeds` and its child.
+    Nature's label flips and the mechanism's coins are the children of the ``"thresholds"`` stream.
     """
-    label_rng, mech_rng = seeds(seed, 5)[4].spawn(2)
+    label_rng, mech_rng = streams(seed, STREAMS)["thresholds"].spawn(2)
     pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
     return private_threshold(
         pos, neg, sigma=sigma, alpha=alpha, epsilon=epsilon, trials=trials, rng=mech_rng

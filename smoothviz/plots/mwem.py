@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.mwem import MWEMResult
+from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -24,13 +25,8 @@ _COLOR = {
     "smooth": COLORS["smooth_mwem"],
     "projected": COLORS["projected_mwem"],
 }
-_BOUND_NAME = {
-    "mwem": "Thm 4.1 bound",
-    "smooth": "Thm 4.2 bound",
-    "projected": "Thm 4.3 (App. F) bound",
-}
 #: Legend names of the variants on the hero chart: one legend row at 1024 px.
-SHORT = {"mwem": "MWEM", "notes": "MWEM (notes)", "smooth": "Smooth MWEM", "projected": "Projected"}
+SHORT = MWEM_LEGEND
 
 
 def _bound_traces(
@@ -76,14 +72,14 @@ def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = 
     if show_bounds:
         first_vacuous = True
         for r in results:
-            if r.variant in _BOUND_NAME:
+            if r.variant in MWEM_BOUND_NAME:
                 t = np.arange(1, r.rounds + 1)
                 y = r.theorem_bound(t)
                 fig.add_traces(
                     _bound_traces(
                         t,
                         y,
-                        _BOUND_NAME[r.variant].removesuffix(" bound").replace(" (App. F)", ""),
+                        MWEM_BOUND_NAME[r.variant].removesuffix(" bound"),
                         color=_COLOR[r.variant],
                         vacuous_legend=first_vacuous,
                     )
@@ -392,12 +388,7 @@ def ledger_figure(result: MWEMResult) -> go.Figure:
     )
 
 
-VARIANTS_SHORT = {
-    "mwem": "MWEM",
-    "notes": "notes MWEM",
-    "smooth": "Smooth (unprojected)",
-    "projected": "Projected",
-}
+VARIANTS_SHORT = MWEM_SMOOTHNESS_LEGEND
 
 
 def max_density_figure(results: Sequence[MWEMResult]) -> go.Figure:

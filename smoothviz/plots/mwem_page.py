@@ -1,6 +1,6 @@
 """The MWEM page's figures that :mod:`smoothviz.plots.mwem` does not draw: smoothness and off-cover probes.
 
-Pure: a :class:`smoothviz.mwem_experiments.DensityScan` in, a ``go.Figure`` out, styled by
+Pure: a :class:`smoothviz.experiments.mwem.DensityScan` in, a ``go.Figure`` out, styled by
 :mod:`smoothviz.plots.style`. The σ-smooth cap y = 1/σ is an exact constraint (Haghtalab, Roughgarden & Shetty 2020, App. F), drawn
 as an exact theory line; the data's own max D_B·N is a dotted reference.
 """
@@ -11,8 +11,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
+from smoothviz.experiments.mwem import DensityScan, Experiment
 from smoothviz.mwem import PrivateThresholdResult
-from smoothviz.mwem_experiments import DensityScan, Experiment
+from smoothviz.names import MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 
 _COLOR = {
@@ -20,7 +21,7 @@ _COLOR = {
     "smooth": COLORS["smooth_mwem"],
     "projected": COLORS["projected_mwem"],
 }
-_SHORT = {"mwem": "MWEM", "smooth": "Smooth (unprojected)", "projected": "Projected"}
+_SHORT = MWEM_SMOOTHNESS_LEGEND
 
 
 def probe_figure(experiment: Experiment) -> go.Figure:

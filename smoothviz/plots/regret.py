@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
+from smoothviz.names import ADVERSARY_SHORT, HEDGE_ADVERSARIES
 from smoothviz.online import (
     ExpertsResult,
     FTPLSweepResult,
@@ -29,19 +30,10 @@ from smoothviz.plots.style import (
     theory_trace,
 )
 
-NAMES = {
-    "worst_case": "worst case",
-    "smoothed_adaptive": "adaptive σ-smooth",
-    "smoothed_nonadaptive": "non-adaptive σ-smooth",
-    "iid": "i.i.d. uniform",
-}
+#: Caption names of the adversaries Hedge faces.
+NAMES = HEDGE_ADVERSARIES
 #: Legend and metric names, short enough for one legend row on a projector.
-SHORT = {
-    "worst_case": "worst case",
-    "smoothed_adaptive": "σ adaptive",
-    "smoothed_nonadaptive": "σ non-adaptive",
-    "iid": "i.i.d.",
-}
+SHORT = ADVERSARY_SHORT
 
 
 def regret_figure(

@@ -6,6 +6,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
+from smoothviz.experiments.thresholds import ThresholdsExperiment
+from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.plots.style import (
     COLORS,
     FONT_SIZE,
@@ -14,13 +16,7 @@ from smoothviz.plots.style import (
     band_traces,
     theory_trace,
 )
-from smoothviz.thresholds import (
-    SHORT_NAMES,
-    RoundSnapshot,
-    ThresholdRun,
-    ThresholdsExperiment,
-    round_snapshot,
-)
+from smoothviz.thresholds import RoundSnapshot, ThresholdRun, round_snapshot
 
 
 def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:

@@ -1,0 +1,142 @@
+"""The Thresholds page's experiment (E1): midpoint binary search against the chosen adversaries.
+
+One call runs every chosen adversary of :mod:`smoothviz.thresholds` against midpoint binary search
+under one visible seed, each adversary on its own named stream (:func:`smoothviz.thresholds.adversary_rng`,
+so a curve does not change when another adversary is added), and returns a frozen
+:class:`ThresholdsExperiment` with its ``summary()``, tidy ``to_frame()`` and ``code()``: the page
+caches the call and prints its "Reproduce in Python" block from the same object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz.thresholds import ADVERSARIES, ThresholdRun, check_game, round_grid, run_adversary
+
+__all__ = ["ThresholdsExperiment", "run_experiment"]
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdsExperiment:
+    """Several adversaries against midpoint binary search under one seed (experiment E1).
+
+    Attributes:
+        sigma: smoothness σ.
+        horizon: rounds T.
+        trials: trials per smoothed adversary.
+        seed: the page seed.
+        runs: one :class:`ThresholdRun` per adversary, in display order.
+        rounds: the rounds at which curves are summarised.
+        max_points: at most this many rounds in :attr:`rounds`.
+    """
+
+    sigma: float
+    horizon: int
+    trials: int
+    seed: int
+    runs: dict[str, ThresholdRun]
+    rounds: np.ndarray
+    max_points: int = 400
+
+    @property
+    def adversaries(self) -> tuple[str, ...]:
+        """The adversaries run, in display order."""
+        return tuple(self.runs)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy curves: one row per (adversary, round) with mean and 10–90% bands."""
+        frames = []
+        for name, run in self.runs.items():
+            mistakes = run.mistakes_by(self.rounds).astype(float)
+            width = run.log2_width_after(self.rounds)
+            hit = np.minimum(1.0, np.exp2(width) / self.sigma) if name != "worst_case" else 1.0
+            hit = np.broadcast_to(hit, width.shape)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "adversary": name,
+                        "round": self.rounds,
+                        "mistakes_mean": mistakes.mean(axis=0),
+                        "mistakes_p10": np.quantile(mistakes, 0.1, axis=0),
+                        "mistakes_p90": np.quantile(mistakes, 0.9, axis=0),
+                        "log2_width_median": np.median(width, axis=0),
+                        "log2_width_p10": np.quantile(width, 0.1, axis=0),
+                        "log2_width_p90": np.quantile(width, 0.9, axis=0),
+                        "hit_probability_mean": hit.mean(axis=0),
+                        "hit_probability_p10": np.quantile(hit, 0.1, axis=0),
+                        "hit_probability_p90": np.quantile(hit, 0.9, axis=0),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per adversary: mean mistakes at T, 10–90% range, first round the width fell below σ."""
+        rows = []
+        for name, run in self.runs.items():
+            below = run.first_round_below(self.sigma)
+            reached = below[below <= self.horizon]
+            rows.append(
+                {
+                    "adversary": name,
+                    "mistakes_mean": float(run.mistakes.mean()),
+                    "mistakes_p10": float(np.quantile(run.mistakes, 0.1)),
+                    "mistakes_p90": float(np.quantile(run.mistakes, 0.9)),
+                    "first_round_width_below_sigma": float(np.median(reached))
+                    if reached.size
+                    else None,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def code(self) -> str:
+        """Python source that recomputes this experiment (the page's "Reproduce in Python")."""
+        extra = f", max_points={self.max_points!r}" if self.max_points != 400 else ""
+        return f"""from smoothviz.experiments.thresholds import run_experiment
+
+result = run_experiment({self.sigma!r}, {self.horizon!r}, trials={self.trials!r}, seed={self.seed!r},
+                        adversaries={self.adversaries!r}{extra})
+print(result.summary())"""
+
+
+def run_experiment(
+    sigma: float,
+    horizon: int,
+    *,
+    trials: int = 50,
+    seed: int = 0,
+    adversaries: tuple[str, ...] = tuple(ADVERSARIES),
+    max_points: int = 400,
+) -> ThresholdsExperiment:
+    """Run the chosen adversaries against midpoint binary search with one seed (experiment E1).
+
+    Args:
+        sigma: smoothness σ of the smoothed adversaries.
+        horizon: rounds T.
+        trials: independent trials for each smoothed adversary (the worst case is deterministic).
+        seed: page seed; each adversary draws from its own child stream (:func:`adversary_rng`).
+        adversaries: which adversaries to run, in display order.
+        max_points: at most this many rounds are summarised in :meth:`ThresholdsExperiment.to_frame`.
+    """
+    check_game(sigma, horizon, trials)
+    unknown = [a for a in adversaries if a not in ADVERSARIES]
+    if unknown or not adversaries:
+        raise ValueError(
+            f"`adversaries` must be a non-empty subset of {list(ADVERSARIES)}, got {adversaries}"
+        )
+    runs = {
+        a: run_adversary(a, sigma=sigma, horizon=horizon, trials=trials, seed=seed)
+        for a in adversaries
+    }
+    return ThresholdsExperiment(
+        sigma=float(sigma),
+        horizon=int(horizon),
+        trials=int(trials),
+        seed=int(seed),
+        runs=runs,
+        rounds=round_grid(horizon, max_points=max_points),
+        max_points=int(max_points),
+    )
