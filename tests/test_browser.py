@@ -353,3 +353,59 @@ def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
         assert not errors, errors
     finally:
         page.close()
+
+
+def test_the_offline_snapshot_opens_with_no_network(server, browser, tmp_path):
+    page, _ = _open(browser, f"{server}/thresholds?T=500&sigma=0.02")
+    try:
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
+        charts = page.evaluate(_LAYOUT)["legends"]  # one entry per visible chart with a legend
+        with page.expect_download(timeout=60_000) as info:
+            page.get_by_role("button", name="Download this view (offline HTML)").click()
+        path = tmp_path / "view.html"
+        info.value.save_as(path)
+    finally:
+        page.close()
+    context = browser.new_context(offline=True)  # no network at all: only the file itself
+    try:
+        offline = context.new_page()
+        errors: list[str] = []
+        offline.on("pageerror", lambda exc: errors.append(str(exc)))
+        offline.goto(path.as_uri())
+        offline.wait_for_function(
+            f"() => document.querySelectorAll('.js-plotly-plot .main-svg').length >= {len(charts)}",
+            timeout=60_000,
+        )
+        text = offline.inner_text("body")
+        assert "Thresholds" in text
+        assert "σ = 0.02" in text  # the captions of the view
+        assert "run_experiment(0.02, 500" in text  # the reproduce code
+        assert "sigma=0.02" in offline.locator("a").first.get_attribute("href")
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_embed_mode_inside_an_iframe_reads_the_link(server, browser, tmp_path):
+    course_page = tmp_path / "course.html"
+    course_page.write_text(
+        "<!DOCTYPE html><html><body><h1>Lecture 3</h1>"
+        f"<iframe src='{server}/thresholds?embed=true&sigma=0.05&T=2000' width='1000' "
+        "height='760'></iframe></body></html>"
+    )
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    try:
+        page.goto(course_page.as_uri())
+        frame = page.frame_locator("iframe")
+        frame.locator("[data-testid=stMain] .js-plotly-plot .main-svg").first.wait_for(
+            timeout=60_000
+        )
+        page.wait_for_timeout(1500)
+        inner = next(f for f in page.frames if "thresholds" in f.url)
+        assert "σ = 0.05, T = 2,000" in inner.inner_text("[data-testid=stMain]")
+        assert "embed=true" in inner.url  # Streamlit keeps its embed flag in the rewritten link
+        assert frame.locator("[data-testid='stAlert']").count() == 0  # `embed` is not "unknown"
+        assert frame.locator("[data-testid='stException']").count() == 0
+    finally:
+        page.close()

@@ -27,13 +27,15 @@ def test_defaults_render_without_exception():
     # only the open tab draws: the hero chart plus the "Version space" tab's width and hit charts
     assert str(at.query_params["view"]).strip("[]'") == "space"
     assert len(at.get("plotly_chart")) == 3
-    assert len(at.get("download_button")) == 3  # one CSV per data chart
+    assert (
+        len([b for b in at.get("download_button") if b.label == "Download CSV"]) == 3
+    )  # one CSV per data chart
     assert not any("Theory" in m.value for m in at.markdown)
     # the other tabs, opened from a link: the number line (no CSV: no data table) and the theory
     rounds = run_page("thresholds", {"view": "rounds"})
     assert not rounds.exception
     assert len(rounds.get("plotly_chart")) == 2  # hero + number line: 4 charts over the two tabs
-    assert len(rounds.get("download_button")) == 1
+    assert len([b for b in rounds.get("download_button") if b.label == "Download CSV"]) == 1
     theory = run_page("thresholds", {"view": "theory"})
     assert not theory.exception
     assert any("Theory" in m.value for m in theory.markdown)

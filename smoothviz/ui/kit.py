@@ -21,6 +21,7 @@ playing never rerun the page.
 from __future__ import annotations
 
 import contextlib
+import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -29,9 +30,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from smoothviz.bounds import BoundInfo
+from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.ui.params import Param, parse_query, parse_value
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
+#: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
+_VIEW_KEY = "smoothviz.__view"
 KIND_BADGES = {
     "exact": ("exact: holds on every run", "green"),
     "expectation": ("holds in expectation", "blue"),
@@ -126,6 +130,7 @@ def page(title: str, watch: str) -> None:
     Also applies the page CSS, and presenter mode when it is on.
     """
     _use_app_navigation()
+    st.session_state[_VIEW_KEY] = {"title": title, "watch": watch, "figures": []}
     st.html(_PAGE_CSS + (_PRESENT_CSS if presenting() else ""))
     st.title(title, anchor=False)
     st.markdown(f"**Watch:** {watch}")
@@ -396,6 +401,7 @@ def chart(
     }
     st.plotly_chart(fig, key=key, config=config, theme=None)
     st.caption(caption)
+    st.session_state.get(_VIEW_KEY, {}).setdefault("figures", []).append((fig, caption))
     if data is not None:
         # the table is sent only while its expander is open, the CSV only when it is downloaded:
         # a rerun ships the figures, not every chart's data
@@ -447,9 +453,38 @@ def theory_card(info: BoundInfo, comparison: str) -> None:
 
 
 def reproduce(code: str) -> None:
-    """A "Reproduce in Python" block: code that recomputes the page's numbers with ``smoothviz``."""
+    """A "Reproduce in Python" block, and "Download this view": the page as one offline HTML file.
+
+    The snapshot holds every chart drawn in this run (interactive, plotly.js inlined once), their
+    captions, the parameters, this code and the link back to the live view; it is built only when the
+    button is pressed.
+    """
     with st.expander("Reproduce in Python"):
         st.code(code, language="python")
+    view = st.session_state.get(_VIEW_KEY, {})
+    params = {k: st.query_params[k] for k in st.query_params}
+    link = (st.context.url or "") + ("?" + urllib.parse.urlencode(params) if params else "")
+    st.download_button(
+        "Download this view (offline HTML)",
+        data=lambda: snapshot_html(
+            title=view.get("title", ""),
+            watch=view.get("watch", ""),
+            figures=view.get("figures", []),
+            params=params,
+            code=code,
+            link=link,
+        ),
+        file_name=f"smoothviz-{_slug(view.get('title', 'view'))}.html",
+        mime="text/html",
+        key="smoothviz.snapshot",
+        on_click="ignore",
+        help="One HTML file with the charts (interactive), captions, parameters and code; it opens "
+        "with no server and no network.",
+    )
+
+
+def _slug(text: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())[:40]
 
 
 def privacy_note() -> None:
