@@ -1,0 +1,443 @@
+"""Weighted optimisation oracles for the boolean classes: exact, certifiable, heuristic and lying.
+
+A *weighted optimisation oracle* (cost-sensitive classification oracle) takes a weighted labelled
+dataset WD = {(x_i, y_i, w_i)} and returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i]; the weights
+may be negative, as RSPM's noise is (Neel, Roth & Wu 2019, Def 5). Writing
+1[h(x) ≠ y] = y + (1 − 2y)·h(x), the objective is a constant plus Σ_x c_x h(x) with one coefficient
+c_x per distinct point, which is what every oracle here minimises. They join the exact ERM oracles
+of :mod:`smoothviz.erm` (thresholds and planar halfspaces) as the weighted oracles for {0,1}^d.
+
+Four forms, all with the signature ``oracle(cls, x, y, w) -> OracleAnswer`` (``w`` of shape (N,) or
+(trials, N), one answer per row of ``w``):
+
+* :func:`exhaustive_oracle`: exact, by one matrix product over the enumerated class (d ≤ 12).
+* :func:`ip_oracle`: an integer program solved by HiGHS through :func:`scipy.optimize.milp` under a
+  time limit. It either proves optimality or answers ⊥ (code −1): a *certifiable heuristic*
+  (Neel, Roth & Wu 2019, Def 6), and it reaches d = 30 and beyond, where 2^d hypotheses cannot be listed.
+* :func:`greedy_oracle`: bit-flip local search from the empty set. A *non-certifiable heuristic*
+  (Def 7): it always answers and may be wrong with no warning.
+* :func:`lying_oracle`: exact, except that whenever a chosen record is present with weight 1 it
+  answers the un-noised ERM of the weight-1 rows (it ignores the noisy fake examples). It is built to
+  show that RSPM's privacy proof needs a correct oracle (Thm 6): an audit on neighbouring datasets
+  that differ in that record sees the difference.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from smoothviz.separators import MAX_D, bits_to_codes, codes_to_bits, evaluate
+from smoothviz.validation import check_choice, check_float, check_int
+
+__all__ = [
+    "MAX_EXHAUSTIVE_D",
+    "ORACLES",
+    "Oracle",
+    "OracleAnswer",
+    "exhaustive_oracle",
+    "get_oracle",
+    "greedy_oracle",
+    "ip_oracle",
+    "lying_oracle",
+    "weighted_objective",
+]
+
+#: Largest d for the exhaustive oracle (2^12 = 4096 hypotheses).
+MAX_EXHAUSTIVE_D = 12
+_CHUNK = 1024  # hypotheses per matrix product
+_GAP = 0.0  # relative MIP gap: 0 makes "optimal" a proof
+
+
+@dataclass(frozen=True, eq=False)
+class OracleAnswer:
+    """What an oracle returned for each weighted dataset (one per row of the weights).
+
+    Attributes:
+        codes: hypothesis codes (see :mod:`smoothviz.separators`), shape (trials,); −1 means ⊥.
+        objective: Σ w_i·1[h(x_i) ≠ y_i] of the returned hypothesis, recomputed exactly (NaN for ⊥).
+        certified: whether optimality was proven (exhaustive search, or the integer program's
+            optimality certificate); a heuristic or lying oracle reports what it claims.
+        status: one word per answer: ``"optimal"``, ``"time limit"``, ``"heuristic"``, ``"lie"``, ….
+        calls: oracle calls made (one per weighted dataset).
+        seconds: wall time of the whole batch.
+    """
+
+    codes: np.ndarray
+    objective: np.ndarray
+    certified: np.ndarray
+    status: tuple[str, ...]
+    calls: int
+    seconds: float
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per answer: code, objective, certified, status."""
+        return pd.DataFrame(
+            {
+                "code": self.codes,
+                "objective": self.objective,
+                "certified": self.certified,
+                "status": list(self.status),
+            }
+        )
+
+    def summary(self) -> dict[str, float]:
+        """Counts for captions: calls, ⊥ answers, certified answers, seconds per call."""
+        return {
+            "calls": self.calls,
+            "failures": int(np.sum(self.codes < 0)),
+            "certified": int(np.sum(self.certified)),
+            "seconds_per_call": self.seconds / max(self.calls, 1),
+        }
+
+
+#: An oracle: ``(cls, x, y, w) -> OracleAnswer``.
+Oracle = Callable[[str, np.ndarray, np.ndarray, np.ndarray], OracleAnswer]
+
+
+def _inputs(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    x = np.asarray(x, dtype=np.uint8)
+    y = np.asarray(y, dtype=np.uint8)
+    w = np.asarray(w, dtype=float)
+    if x.ndim != 2 or not 1 <= x.shape[1] <= MAX_D:
+        raise ValueError(f"`x` must have shape (N, d) with 1 ≤ d ≤ {MAX_D}, got {x.shape}")
+    if y.shape != (x.shape[0],):
+        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
+    if w.ndim == 1:
+        w = w[None, :]
+    if w.ndim != 2 or w.shape[1] != x.shape[0]:
+        raise ValueError(
+            f"`w` must have shape (N,) or (trials, N) with N = {x.shape[0]}, got {w.shape}"
+        )
+    if not np.all(np.isfinite(w)):
+        raise ValueError("`w` must be finite")
+    return x, y, w
+
+
+def _reduce(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct points, their coefficients c (trials, u) and the constant Σ w_i y_i (trials,)."""
+    codes = bits_to_codes(x)
+    uniq, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    signed = w * (1.0 - 2.0 * y.astype(float))[None, :]
+    if uniq.size == 0:
+        return x[:0], np.zeros((w.shape[0], 0)), np.zeros(w.shape[0])
+    for_sum = np.argsort(inverse, kind="stable")
+    starts = np.searchsorted(inverse[for_sum], np.arange(uniq.size))
+    coeff = np.add.reduceat(signed[:, for_sum], starts, axis=1)
+    return x[first], coeff, w @ y.astype(float)
+
+
+def weighted_objective(
+    cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, codes: np.ndarray
+) -> np.ndarray:
+    """Σ_i w_i·1[h(x_i) ≠ y_i] for the given hypothesis of each trial (NaN where the code is −1).
+
+    Args:
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        x: points, shape (N, d).
+        y: labels in {0, 1}, shape (N,).
+        w: weights, shape (N,) or (trials, N).
+        codes: one hypothesis code per trial, shape (trials,).
+
+    Returns:
+        float array (trials,).
+    """
+    x, y, w = _inputs(x, y, w)
+    codes = np.broadcast_to(np.asarray(codes, dtype=np.int64), (w.shape[0],))
+    ok = codes >= 0
+    out = np.full(w.shape[0], np.nan)
+    if ok.any():
+        h = evaluate(cls, x, codes_to_bits(codes[ok], x.shape[1]))  # (N, k)
+        loss = (h != y[:, None]).astype(float)
+        out[ok] = np.einsum("tn,nt->t", w[ok], loss)
+    return out
+
+
+def exhaustive_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
+    """Exact minimiser by enumerating all 2^d hypotheses: one matrix product (d ≤ 12).
+
+    Columns of ``w`` that are the same in every trial (the real data, weight 1) are summed once;
+    only the columns that vary (the fake examples' noise) enter the per-trial product. Ties go to the
+    smallest code.
+
+    Args:
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        x: points in {0,1}^d, shape (N, d).
+        y: labels in {0, 1}, shape (N,).
+        w: weights, shape (N,) or (trials, N); negative weights allowed.
+
+    Returns:
+        An :class:`OracleAnswer`, always certified.
+    """
+    start = time.perf_counter()
+    x, y, w = _inputs(x, y, w)
+    d = check_int("d", x.shape[1], 1, MAX_EXHAUSTIVE_D)
+    fixed = np.all(w == w[:1], axis=0)
+    pts_f, c_f, k_f = _reduce(x[fixed], y[fixed], w[:1, fixed])
+    pts_v, c_v, k_v = _reduce(x[~fixed], y[~fixed], w[:, ~fixed])
+    best = np.full(w.shape[0], np.inf)
+    arg = np.zeros(w.shape[0], dtype=np.int64)
+    for lo in range(0, 2**d, _CHUNK):
+        codes = np.arange(lo, min(lo + _CHUNK, 2**d), dtype=np.int64)
+        bits = codes_to_bits(codes, d)
+        obj = c_f @ evaluate(cls, pts_f, bits) + c_v @ evaluate(cls, pts_v, bits)  # (trials, chunk)
+        j = np.argmin(obj, axis=1)
+        val = obj[np.arange(obj.shape[0]), j]
+        better = val < best
+        best[better], arg[better] = val[better], codes[j[better]]
+    objective = best + k_f + k_v
+    trials = w.shape[0]
+    return OracleAnswer(
+        codes=arg,
+        objective=objective,
+        certified=np.ones(trials, dtype=bool),
+        status=("optimal",) * trials,
+        calls=trials,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _ip_model(cls: str, pts: np.ndarray, c: np.ndarray):
+    """Variables [b (d), z (u), k (u, parity only)]; constraints making z_x = h_b(x) where it matters."""
+    u, d = pts.shape
+    rows, cols, vals, lo, hi = [], [], [], [], []
+    r = 0
+
+    def add(cols_r: list[int], vals_r: list[float], low: float, high: float) -> None:
+        nonlocal r
+        rows.extend([r] * len(cols_r))
+        cols.extend(cols_r)
+        vals.extend(vals_r)
+        lo.append(low)
+        hi.append(high)
+        r += 1
+
+    n_var = d + u + (u if cls == "parity" else 0)
+    for i in range(u):
+        supp = np.flatnonzero(pts[i]).tolist()
+        zeros = np.flatnonzero(pts[i] == 0).tolist()
+        z = d + i
+        s = len(supp)
+        pos = c[i] > 0
+        if cls == "conjunction":  # h = 1 − max_{j ∉ supp} b_j
+            if pos:
+                add([z, *zeros], [1.0] * (1 + len(zeros)), 1.0, np.inf)
+            else:
+                for j in zeros:
+                    add([z, j], [1.0, 1.0], -np.inf, 1.0)
+        elif cls == "disjunction":  # h = max_{j ∈ supp} b_j
+            if pos:
+                for j in supp:
+                    add([z, j], [1.0, -1.0], 0.0, np.inf)
+            else:
+                add([z, *supp], [1.0] + [-1.0] * s, -np.inf, 0.0)
+        elif cls == "parity":  # Σ_supp b − 2k − z = 0
+            add([*supp, d + u + i, z], [1.0] * s + [-2.0, -1.0], 0.0, 0.0)
+        else:  # halfspace: h = 1[Σ_supp b ≥ t], t = ⌊s/2⌋ + 1
+            t = s // 2 + 1
+            if pos:
+                add([*supp, z], [1.0] * s + [-(s - t + 1.0)], -np.inf, t - 1.0)
+            else:
+                add([*supp, z], [1.0] * s + [-float(t)], 0.0, np.inf)
+    upper = np.ones(n_var)
+    if cls == "parity":
+        upper[d + u :] = pts.sum(axis=1) // 2
+    objective = np.zeros(n_var)
+    objective[d : d + u] = c
+    if r == 0:
+        return objective, [], upper
+    matrix = sparse.coo_array((vals, (rows, cols)), shape=(r, n_var)).tocsr()
+    return objective, [LinearConstraint(matrix, lo, hi)], upper
+
+
+def ip_oracle(
+    cls: str,
+    x: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    *,
+    time_limit: float = 1.0,
+) -> OracleAnswer:
+    """Certifiable heuristic: an integer program solved by HiGHS (branch and cut) under a time limit.
+
+    Binary b ∈ {0,1}^d codes the hypothesis; one binary z_x per distinct point with c_x ≠ 0 is tied to
+    h_b(x) by linear constraints (only in the direction the objective pushes; parities need an integer
+    k_x with Σ_{j∈x} b_j = 2k_x + z_x). HiGHS runs with relative gap 0, so status "optimal" is a proof
+    of optimality (up to HiGHS's absolute tolerance 1e-6); when the time limit stops it first, the
+    answer is ⊥ (code −1), never a guess.
+
+    Args:
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        x: points in {0,1}^d, shape (N, d), any d ≤ 62.
+        y: labels in {0, 1}, shape (N,).
+        w: weights, shape (N,) or (trials, N); one integer program per row.
+        time_limit: seconds per integer program, > 0.
+
+    Returns:
+        An :class:`OracleAnswer`; ``certified`` is True exactly where the code is not −1.
+    """
+    start = time.perf_counter()
+    time_limit = check_float("time_limit", time_limit, 0.0, 3600.0)
+    x, y, w = _inputs(x, y, w)
+    d = x.shape[1]
+    pts, coeff, _ = _reduce(x, y, w)
+    codes, objective, status = [], [], []
+    for t in range(w.shape[0]):
+        keep = coeff[t] != 0
+        obj, cons, upper = _ip_model(cls, pts[keep], coeff[t, keep])
+        res = milp(
+            obj,
+            constraints=cons,
+            integrality=np.ones(obj.size),
+            bounds=Bounds(0, upper),
+            options={"time_limit": time_limit, "mip_rel_gap": _GAP},
+        )
+        if res.status == 0 and res.x is not None:
+            code = int(bits_to_codes(np.round(res.x[:d]).astype(np.int64)))
+            codes.append(code)
+            status.append("optimal")
+        else:
+            codes.append(-1)
+            status.append("time limit" if res.status == 1 else f"failed ({res.status})")
+    codes_arr = np.asarray(codes, dtype=np.int64)
+    objective = weighted_objective(cls, x, y, w, codes_arr)
+    return OracleAnswer(
+        codes=codes_arr,
+        objective=objective,
+        certified=codes_arr >= 0,
+        status=tuple(status),
+        calls=w.shape[0],
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _flip_objectives(cls: str, pts: np.ndarray, coeff: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    """Objective Σ_x c_x h(x) after flipping each single bit: (trials, d); and of no flip: (trials,)."""
+    p = pts.astype(np.int32)  # (u, d)
+    b = bits.astype(np.int32)  # (T, d)
+    overlap = p @ b.T  # (u, T)
+    delta = 1 - 2 * b  # (T, d) change of b_j when flipped
+    flipped = overlap[:, :, None] + p[:, None, :] * delta[None, :, :]  # (u, T, d)
+    size = b.sum(axis=1)[None, :, None] + delta[None, :, :]
+    s_x = p.sum(axis=1)[:, None, None]
+    if cls == "conjunction":
+        h = flipped == size
+    elif cls == "disjunction":
+        h = flipped >= 1
+    elif cls == "parity":
+        h = (flipped & 1) == 1
+    else:
+        h = 2 * flipped - s_x >= 1
+    return np.einsum("tu,utd->td", coeff, h.astype(float))
+
+
+def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
+    """Non-certifiable heuristic: bit-flip local search from the empty hypothesis, any d.
+
+    Each step flips the single coordinate that lowers the weighted objective most, and stops at a local
+    minimum (at most 2d steps). It always answers and reports nothing about optimality; on parities and
+    on noisy data it is often wrong, silently. Vectorised over trials.
+
+    Args:
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        x: points in {0,1}^d, shape (N, d).
+        y: labels in {0, 1}, shape (N,).
+        w: weights, shape (N,) or (trials, N).
+
+    Returns:
+        An :class:`OracleAnswer` with ``certified`` all False and status ``"heuristic"``.
+    """
+    start = time.perf_counter()
+    x, y, w = _inputs(x, y, w)
+    d = x.shape[1]
+    pts, coeff, _ = _reduce(x, y, w)
+    trials = w.shape[0]
+    bits = np.zeros((trials, d), dtype=np.uint8)
+    h0 = evaluate(cls, pts, np.zeros((1, d), dtype=np.uint8))[:, 0].astype(float)
+    current = coeff @ h0
+    for _ in range(2 * d):
+        flips = _flip_objectives(cls, pts, coeff, bits)
+        j = np.argmin(flips, axis=1)
+        gain = flips[np.arange(trials), j]
+        move = gain < current - 1e-12
+        if not move.any():
+            break
+        bits[move, j[move]] ^= 1
+        current = np.where(move, gain, current)
+    codes = bits_to_codes(bits)
+    return OracleAnswer(
+        codes=codes,
+        objective=weighted_objective(cls, x, y, w, codes),
+        certified=np.zeros(trials, dtype=bool),
+        status=("heuristic",) * trials,
+        calls=trials,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def lying_oracle(record: np.ndarray, label: int) -> Oracle:
+    """A data-dependent wrong oracle: exact, unless ``(record, label)`` appears with weight exactly 1.
+
+    Then it returns the un-noised ERM: the exact minimiser over the weight-1 rows only, ignoring the
+    fake examples and their noise. (The fake examples carry continuous noise and never weigh exactly 1.)
+    It claims optimality either way, so nothing flags the lie.
+
+    Args:
+        record: the point x* ∈ {0,1}^d that triggers the lie.
+        label: its label y* ∈ {0, 1}.
+
+    Returns:
+        An oracle with the signature of :func:`exhaustive_oracle` (d ≤ 12).
+    """
+    record = np.asarray(record, dtype=np.uint8)
+    label = check_int("label", label, 0, 1)
+
+    def oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
+        start = time.perf_counter()
+        x, y, w = _inputs(x, y, w)
+        if record.shape != (x.shape[1],):
+            raise ValueError(f"`record` must have shape ({x.shape[1]},), got {record.shape}")
+        match = np.all(x == record, axis=1) & (y == label)
+        present = np.any((w == 1.0) & match[None, :], axis=1)
+        honest = exhaustive_oracle(cls, x, y, w)
+        codes = honest.codes.copy()
+        if present.any():
+            data = np.all(w[present] == 1.0, axis=0)  # the rows of weight 1
+            erm = exhaustive_oracle(cls, x[data], y[data], np.ones(int(data.sum())))
+            codes[present] = erm.codes[0]
+        status = tuple("lie" if p else "optimal" for p in present)
+        return OracleAnswer(
+            codes=codes,
+            objective=weighted_objective(cls, x, y, w, codes),
+            certified=np.ones(w.shape[0], dtype=bool),
+            status=status,
+            calls=w.shape[0],
+            seconds=time.perf_counter() - start,
+        )
+
+    return oracle
+
+
+#: The oracles selectable by name.
+ORACLES: dict[str, Oracle] = {
+    "exhaustive": exhaustive_oracle,
+    "integer_program": ip_oracle,
+    "greedy": greedy_oracle,
+}
+
+
+def get_oracle(oracle: str | Oracle) -> Oracle:
+    """An oracle from its name in :data:`ORACLES`, or the callable itself."""
+    if callable(oracle):
+        return oracle
+    return ORACLES[check_choice("oracle", oracle, tuple(ORACLES))]

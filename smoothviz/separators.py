@@ -1,0 +1,200 @@
+"""Boolean hypothesis classes over {0,1}^d, their loss queries, and separator sets.
+
+A *separator set* (universal identification set) for a class Q is a set of points U = {e_1, …, e_m}
+on which every two distinct hypotheses disagree somewhere: the labels of U name the hypothesis
+(Neel, Roth & Wu 2019, Def 2, with the primes put right: q(x) ≠ q′(x) for some x ∈ U). A class with a
+separator set of size m has at most 2^m members. The four classes here have separator sets of size d,
+so |Q| = 2^d exactly (Neel, Roth & Wu 2019, App. A, Fact 1 and Lemma 15):
+
+* monotone conjunctions ∧_{j∈S} x_j, separated by ē_j (all ones but coordinate j): the labels on
+  (ē_1, …, ē_d) spell out the complement of S;
+* monotone disjunctions ∨_{j∈S} x_j, separated by the unit vectors e_j: the labels spell out S;
+* parities ⊕_{j∈S} x_j, separated by e_j as well;
+* discrete halfspaces q_w(x) = 1{w·x ≥ 1} with weights w ∈ 𝒱^d, 𝒱 = {−1, 1}, separated by e_j,
+  since q_w(e_j) = 1{w_j ≥ 1}. (The general construction c_v·e_j with c_v ∈ [1/v_{k+1}, 1/v_k) is
+  empty for 𝒱 = {−1, 1}; c = 1 is the working choice.)
+
+Every hypothesis is coded by an integer whose bit j is 1 when j ∈ S (for halfspaces: when w_j = 1), so
+the class is enumerated as the codes 0, …, 2^d − 1 and the code of a hypothesis equals its label vector
+on the separator set read as binary (for conjunctions, of the complemented labels).
+
+Learning uses *loss queries* on labelled data (x, y): q_h((x, y)) = 1[h(x) ≠ y]. If U separates the
+hypotheses then {(u, 0) : u ∈ U} separates the loss queries, since q_h((u, 0)) = h(u) (Neel, Roth & Wu
+2019, Claim 1): a private learner adds m fake examples labelled 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from smoothviz.validation import check_choice, check_int
+
+__all__ = [
+    "CLASSES",
+    "MAX_ENUMERATE_D",
+    "all_codes",
+    "bits_to_codes",
+    "codes_to_bits",
+    "describe",
+    "evaluate",
+    "labels_on",
+    "loss_matrix",
+    "loss_separator_set",
+    "separates",
+    "separator_set",
+]
+
+#: The hypothesis classes over {0,1}^d with separator sets of size d.
+CLASSES = ("conjunction", "disjunction", "parity", "halfspace")
+
+#: Largest d for which the whole class (2^d hypotheses) is enumerated.
+MAX_ENUMERATE_D = 16
+
+#: Largest d handled at all (codes are int64 bit masks).
+MAX_D = 62
+
+
+def _check_class(cls: str) -> str:
+    return check_choice("cls", cls, CLASSES)
+
+
+def codes_to_bits(codes: np.ndarray | int, d: int) -> np.ndarray:
+    """Hypothesis codes as 0/1 parameter vectors: bit j of the code is coordinate j.
+
+    Args:
+        codes: integer codes, any shape.
+        d: dimension.
+
+    Returns:
+        uint8 array of shape ``codes.shape + (d,)``.
+    """
+    d = check_int("d", d, 1, MAX_D)
+    codes = np.asarray(codes, dtype=np.int64)
+    return ((codes[..., None] >> np.arange(d, dtype=np.int64)) & 1).astype(np.uint8)
+
+
+def bits_to_codes(bits: np.ndarray) -> np.ndarray:
+    """Inverse of :func:`codes_to_bits`: 0/1 vectors along the last axis to int64 codes."""
+    bits = np.asarray(bits).astype(np.int64)
+    return (bits << np.arange(bits.shape[-1], dtype=np.int64)).sum(axis=-1)
+
+
+def all_codes(d: int) -> np.ndarray:
+    """The whole class: codes 0, …, 2^d − 1 (d ≤ :data:`MAX_ENUMERATE_D`)."""
+    d = check_int("d", d, 1, MAX_ENUMERATE_D)
+    return np.arange(2**d, dtype=np.int64)
+
+
+def evaluate(cls: str, x: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    """Every hypothesis on every point, by one matrix product.
+
+    Args:
+        cls: one of :data:`CLASSES`.
+        x: points in {0,1}^d, shape (N, d).
+        bits: hypothesis parameters in {0,1}^d (S's indicator, or (w + 1)/2 for halfspaces), shape (K, d).
+
+    Returns:
+        uint8 array (N, K) with entry h_k(x_i).
+    """
+    _check_class(cls)
+    x = np.asarray(x, dtype=np.int32)
+    bits = np.asarray(bits, dtype=np.int32)
+    if x.ndim != 2 or bits.ndim != 2 or x.shape[1] != bits.shape[1]:
+        raise ValueError(
+            f"`x` and `bits` must be 2-D with the same number of columns, got {x.shape} and {bits.shape}"
+        )
+    overlap = x @ bits.T  # |S ∩ supp(x)|
+    if cls == "conjunction":
+        out = overlap == bits.sum(axis=1)[None, :]
+    elif cls == "disjunction":
+        out = overlap >= 1
+    elif cls == "parity":
+        out = (overlap & 1) == 1
+    else:  # w = 2b − 1: w·x = 2|S ∩ supp x| − |x| ≥ 1
+        out = 2 * overlap - x.sum(axis=1)[:, None] >= 1
+    return out.astype(np.uint8)
+
+
+def separator_set(cls: str, d: int) -> np.ndarray:
+    """A separator set of size d for the class over {0,1}^d (Neel, Roth & Wu 2019, App. A).
+
+    Args:
+        cls: one of :data:`CLASSES`.
+        d: dimension, 1 ≤ d ≤ 62.
+
+    Returns:
+        uint8 array (d, d): row j is ē_j (all ones but j) for conjunctions, the unit vector e_j otherwise.
+    """
+    _check_class(cls)
+    d = check_int("d", d, 1, MAX_D)
+    eye = np.eye(d, dtype=np.uint8)
+    return (1 - eye).astype(np.uint8) if cls == "conjunction" else eye
+
+
+def loss_separator_set(cls: str, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """The separator set of the loss queries: {(u, 0) : u ∈ U} (Neel, Roth & Wu 2019, Claim 1).
+
+    Returns:
+        ``(points, labels)``: the rows of :func:`separator_set` and a zero label for each.
+    """
+    points = separator_set(cls, d)
+    return points, np.zeros(points.shape[0], dtype=np.uint8)
+
+
+def labels_on(cls: str, u: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Label table of hypotheses on the points of ``u``: shape (len(u), len(codes))."""
+    u = np.asarray(u)
+    return evaluate(cls, u, codes_to_bits(codes, u.shape[1]))
+
+
+def separates(cls: str, u: np.ndarray, codes: np.ndarray | None = None) -> bool:
+    """Whether ``u`` separates every pair of the given hypotheses (default: the whole class).
+
+    Vectorised: the label columns on U are packed into one integer each (or compared as rows when
+    |U| > 62), and U separates exactly when no two columns coincide.
+
+    Args:
+        cls: one of :data:`CLASSES`.
+        u: candidate separator set, shape (m, d).
+        codes: hypotheses to separate; default all 2^d (d ≤ :data:`MAX_ENUMERATE_D`).
+
+    Returns:
+        True when every two distinct hypotheses disagree on some point of ``u``.
+    """
+    u = np.asarray(u)
+    if u.ndim != 2:
+        raise ValueError(f"`u` must be 2-D (points × d), got shape {u.shape}")
+    codes = all_codes(u.shape[1]) if codes is None else np.unique(np.asarray(codes, np.int64))
+    table = labels_on(cls, u, codes)  # (m, K)
+    if table.shape[0] <= 62:
+        packed = (table.astype(np.int64) << np.arange(table.shape[0], dtype=np.int64)[:, None]).sum(
+            0
+        )
+        return bool(np.unique(packed).size == codes.size)
+    return bool(np.unique(table.T, axis=0).shape[0] == codes.size)
+
+
+def loss_matrix(cls: str, x: np.ndarray, y: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Loss queries q_h((x, y)) = 1[h(x) ≠ y] for every point and hypothesis, shape (N, K)."""
+    x = np.asarray(x)
+    y = np.asarray(y, dtype=np.uint8)
+    h = evaluate(cls, x, codes_to_bits(codes, x.shape[1]))
+    return (h != y[:, None]).astype(np.uint8)
+
+
+def describe(cls: str, code: int, d: int) -> str:
+    """A hypothesis as a formula, e.g. ``"x1 ∧ x3"`` (coordinates numbered from 1), for tables and captions."""
+    _check_class(cls)
+    bits = codes_to_bits(int(code), d)
+    members = [f"x{j + 1}" for j in range(d) if bits[j]]
+    if cls == "halfspace":
+        terms = " ".join(("+" if b else "−") + f"x{j + 1}" for j, b in enumerate(bits))
+        return f"1[{terms.lstrip('+')} ≥ 1]"
+    if not members:
+        return {
+            "conjunction": "1 (empty ∧)",
+            "disjunction": "0 (empty ∨)",
+            "parity": "0 (empty ⊕)",
+        }[cls]
+    joiner = {"conjunction": " ∧ ", "disjunction": " ∨ ", "parity": " ⊕ "}[cls]
+    return joiner.join(members)
