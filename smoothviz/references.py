@@ -105,6 +105,19 @@ _ENTRIES = (
         note="Preprint 2018; theorem numbers follow the arXiv version",
     ),
     Reference(
+        key="kln2011",
+        authors=(
+            "Shiva Prasad Kasiviswanathan",
+            "Homin K. Lee",
+            "Kobbi Nissim",
+            "Sofya Raskhodnikova",
+            "Adam Smith",
+        ),
+        year=2011,
+        title="What Can We Learn Privately?",
+        venue="SIAM Journal on Computing 40(3)",
+    ),
+    Reference(
         key="ahk2012",
         authors=("Sanjeev Arora", "Elad Hazan", "Satyen Kale"),
         year=2012,

@@ -1,0 +1,220 @@
+"""Labelled data over {0,1}^d for the private-learning pages: planted hypotheses and one real table.
+
+* :func:`planted_data`: points with independent Bernoulli(p) coordinates, labelled by a planted
+  hypothesis of a class in :data:`smoothviz.separators.CLASSES`, each label flipped with probability
+  ``label_noise`` (the agnostic setting of private ERM, Neel, Roth & Wu 2019, §3).
+* :func:`gapminder_data`: the Gapminder table (1,704 country-years, 1952–2007) that ships with the
+  plotly package, read from its files without importing plotly, binarised by the rule in
+  :data:`GAPMINDER_RULE`; the label says whether life expectancy is at least 60 years.
+* :func:`neighbouring_pair`: a dataset and its neighbour with one record replaced (Neel, Roth & Wu
+  2019, §2: neighbours differ by replacing one point), for privacy audits.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from smoothviz.separators import CLASSES, MAX_D, bits_to_codes, codes_to_bits, describe, evaluate
+from smoothviz.validation import check_choice, check_float, check_int
+
+__all__ = [
+    "GAPMINDER_RULE",
+    "LabelledData",
+    "gapminder_data",
+    "neighbouring_pair",
+    "planted_data",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class LabelledData:
+    """A labelled dataset over {0,1}^d.
+
+    Attributes:
+        x: points, uint8 array (n, d).
+        y: labels in {0, 1}, uint8 array (n,).
+        features: a name per coordinate.
+        source: where the data came from, for captions.
+        planted: code of the planted hypothesis (−1 for a real table).
+        cls: the class of the planted hypothesis (``""`` for a real table).
+        label_noise: probability with which each planted label was flipped (NaN for a real table).
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    features: tuple[str, ...]
+    source: str
+    planted: int = -1
+    cls: str = ""
+    label_noise: float = float("nan")
+
+    @property
+    def n(self) -> int:
+        """Number of records."""
+        return int(self.x.shape[0])
+
+    @property
+    def d(self) -> int:
+        """Dimension."""
+        return int(self.x.shape[1])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per record: the features as 0/1 columns and the label ``y``."""
+        frame = pd.DataFrame(self.x, columns=list(self.features))
+        frame["y"] = self.y
+        return frame
+
+    def summary(self) -> dict[str, object]:
+        """Size, positive rate and the planted hypothesis as a formula."""
+        out: dict[str, object] = {
+            "n": self.n,
+            "d": self.d,
+            "positive_rate": float(self.y.mean()) if self.n else float("nan"),
+            "source": self.source,
+        }
+        if self.planted >= 0:
+            out["planted"] = describe(self.cls, self.planted, self.d)
+        return out
+
+
+def planted_data(
+    cls: str,
+    d: int,
+    n: int,
+    *,
+    planted: int | None = None,
+    label_noise: float = 0.1,
+    p_one: float = 0.5,
+    rng: np.random.Generator | int | None = None,
+) -> LabelledData:
+    """N points from Bernoulli(p_one)^d labelled by a planted hypothesis, labels flipped w.p. ``label_noise``.
+
+    Args:
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        d: dimension, 1 ≤ d ≤ 62.
+        n: number of records, ≥ 1.
+        planted: code of the planted hypothesis; default a random one drawn from ``rng``.
+        label_noise: flip probability in [0, 0.5].
+        p_one: probability that a coordinate is 1, in (0, 1).
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`LabelledData`.
+    """
+    check_choice("cls", cls, CLASSES)
+    d = check_int("d", d, 1, MAX_D)
+    n = check_int("n", n, 1, 10**7)
+    label_noise = check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
+    p_one = check_float("p_one", p_one, 0.0, 1.0)
+    if p_one == 1.0:
+        raise ValueError(f"`p_one` must be in (0, 1), got {p_one}")
+    rng = np.random.default_rng(rng)
+    if planted is None:
+        planted = int(bits_to_codes(rng.integers(0, 2, d)))
+    planted = check_int("planted", planted, 0, 2**d - 1)
+    x = (rng.random((n, d)) < p_one).astype(np.uint8)
+    clean = evaluate(cls, x, codes_to_bits(np.array([planted]), d))[:, 0]
+    y = (clean ^ (rng.random(n) < label_noise)).astype(np.uint8)
+    return LabelledData(
+        x=x,
+        y=y,
+        features=tuple(f"x{j + 1}" for j in range(d)),
+        source=f"planted {describe(cls, planted, d)}, label noise {label_noise:g}",
+        planted=planted,
+        cls=cls,
+        label_noise=label_noise,
+    )
+
+
+#: How :func:`gapminder_data` binarises the table: (feature name, rule) pairs, then the label.
+GAPMINDER_RULE: tuple[tuple[str, str], ...] = (
+    ("africa", "continent is Africa"),
+    ("americas", "continent is Americas"),
+    ("asia", "continent is Asia"),
+    ("europe", "continent is Europe"),
+    ("since_1980", "year ≥ 1980"),
+    ("pop_10m", "population ≥ 10 million"),
+    ("gdp_1k", "GDP per capita ≥ 1,000 (2005 US$, PPP)"),
+    ("gdp_5k", "GDP per capita ≥ 5,000"),
+    ("gdp_20k", "GDP per capita ≥ 20,000"),
+    ("y", "label: life expectancy ≥ 60 years"),
+)
+
+
+def _gapminder_path() -> Path:
+    """The gzipped Gapminder csv inside the installed plotly package, found without importing it."""
+    spec = importlib.util.find_spec("plotly")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(
+            "the plotly package (which ships the Gapminder table) is not installed"
+        )
+    return (
+        Path(next(iter(spec.submodule_search_locations)))
+        / "package_data"
+        / "datasets"
+        / "gapminder.csv.gz"
+    )
+
+
+def gapminder_data() -> LabelledData:
+    """The Gapminder table binarised by :data:`GAPMINDER_RULE`: n = 1,704, d = 9.
+
+    Returns:
+        A :class:`LabelledData` whose label is 1 when life expectancy is at least 60 years.
+    """
+    table = pd.read_csv(_gapminder_path(), compression="gzip")
+    columns = {
+        "africa": table["continent"] == "Africa",
+        "americas": table["continent"] == "Americas",
+        "asia": table["continent"] == "Asia",
+        "europe": table["continent"] == "Europe",
+        "since_1980": table["year"] >= 1980,
+        "pop_10m": table["pop"] >= 1e7,
+        "gdp_1k": table["gdpPercap"] >= 1e3,
+        "gdp_5k": table["gdpPercap"] >= 5e3,
+        "gdp_20k": table["gdpPercap"] >= 2e4,
+    }
+    x = np.column_stack([v.to_numpy() for v in columns.values()]).astype(np.uint8)
+    y = (table["lifeExp"] >= 60).to_numpy().astype(np.uint8)
+    return LabelledData(
+        x=x, y=y, features=tuple(columns), source="Gapminder (plotly's bundled copy), binarised"
+    )
+
+
+def neighbouring_pair(
+    data: LabelledData,
+    *,
+    index: int = 0,
+    record: np.ndarray | None = None,
+    label: int | None = None,
+) -> tuple[LabelledData, LabelledData]:
+    """``data`` and its neighbour with record ``index`` replaced by ``(record, label)``.
+
+    Args:
+        data: the dataset S.
+        index: which record to replace, in [0, n).
+        record: the replacement point (default: the complement of the old point).
+        label: the replacement label (default: the flipped old label).
+
+    Returns:
+        ``(S, S′)``.
+    """
+    index = check_int("index", index, 0, data.n - 1)
+    x2, y2 = data.x.copy(), data.y.copy()
+    x2[index] = 1 - data.x[index] if record is None else np.asarray(record, dtype=np.uint8)
+    y2[index] = 1 - data.y[index] if label is None else check_int("label", label, 0, 1)
+    neighbour = LabelledData(
+        x=x2,
+        y=y2,
+        features=data.features,
+        source=f"{data.source}; record {index} replaced",
+        planted=data.planted,
+        cls=data.cls,
+        label_noise=data.label_noise,
+    )
+    return data, neighbour

@@ -1,0 +1,411 @@
+"""RSPM, Report Separator-Perturbed Min: private learning with one call to a non-private oracle.
+
+Report-noisy-min perturbs the score of every hypothesis independently, which takes |Q| = 2^d noise
+draws. RSPM perturbs the *data* instead (Neel, Roth & Wu 2019, §3.1): it adds the m points of a
+separator set U = {e_1, …, e_m}, labelled 0, with random weights η_i, and calls a weighted optimisation
+oracle once on
+
+    WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U},
+
+whose minimiser is argmin_q  n·q(S) + Σ_i q(e_i) η_i. Every hypothesis is perturbed by
+Z_q = Σ_i q(e_i) η_i: correlated noise from only m draws.
+
+* Laplace RSPM: η_i ~ Lap(m/ε), ε-DP given a perfect oracle (Thm 6), excess error at most
+  2m² ln(m/β)/(εn) with probability 1 − β (Thm 5) and 2m²(1 + ln m)/(εn) in expectation (Remark 1).
+* Gaussian RSPM: η_i ~ N(0, σ_G²) with σ_G = 3.5 √(m ln(1/δ))/ε, δ ∈ (0, 1/e), (ε, δ)-DP given a
+  perfect oracle (App. B, Thm 19), error O(m^1.5 √(ln(2m/β) ln(1/δ))/(εn)) (Thm 18).
+
+Privacy holds only while the oracle is right: with a wrong answer the proof's shift argument
+(Lemma 2) breaks, which :mod:`smoothviz.audit` shows with :func:`smoothviz.oracles.lying_oracle`.
+
+The baselines enumerate the class (d ≤ 16): report-noisy-min on the error counts with Lap(2/ε) noise
+(the safe scale for scores that can move either way when a record is replaced; Dwork & Roth 2014,
+Claim 3.9) and the exponential-mechanism learner of Kasiviswanathan, Lee, Nissim, Raskhodnikova &
+Smith 2011 with score −count (sensitivity 1). Both come from :mod:`smoothviz.mechanisms`.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz.mechanisms import exponential_mechanism, report_noisy_max
+from smoothviz.oracles import (
+    MAX_EXHAUSTIVE_D,
+    Oracle,
+    exhaustive_oracle,
+    get_oracle,
+    ip_oracle,
+)
+from smoothviz.separators import (
+    CLASSES,
+    MAX_ENUMERATE_D,
+    all_codes,
+    labels_on,
+    loss_matrix,
+    loss_separator_set,
+    separator_set,
+)
+from smoothviz.validation import check_choice, check_float, check_int
+
+__all__ = [
+    "METHODS",
+    "NOISES",
+    "LearnerResult",
+    "correlated_perturbation",
+    "empirical_errors",
+    "exponential_learner",
+    "gaussian_rspm_scale",
+    "laplace_rspm_scale",
+    "report_noisy_min",
+    "rspm",
+]
+
+#: RSPM's noise families.
+NOISES = ("laplace", "gaussian")
+#: Every learner of this module, as named in :attr:`LearnerResult.method`.
+METHODS = ("rspm_laplace", "rspm_gaussian", "report_noisy_min", "exponential")
+MAX_TRIALS = 100_000
+
+
+def laplace_rspm_scale(m: int, epsilon: float) -> float:
+    """Scale m/ε of Laplace RSPM's noise (Neel, Roth & Wu 2019, §3.1)."""
+    m = check_int("m", m, 1)
+    return m / check_float("epsilon", epsilon, 0.0, 1e6)
+
+
+def gaussian_rspm_scale(m: int, epsilon: float, delta: float) -> float:
+    """σ_G = 3.5 √(m ln(1/δ))/ε of Gaussian RSPM, for δ ∈ (0, 1/e) (Neel, Roth & Wu 2019, App. B)."""
+    m = check_int("m", m, 1)
+    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
+    delta = check_float("delta", delta, 0.0, 1.0 / np.e)
+    if delta >= 1.0 / np.e:
+        raise ValueError(f"`delta` must be in (0, 1/e), got {delta}")
+    return 3.5 * np.sqrt(m * np.log(1.0 / delta)) / epsilon
+
+
+@dataclass(frozen=True, eq=False)
+class LearnerResult:
+    """Outputs of a private learner over many independent runs (leading trials axis).
+
+    Attributes:
+        method: one of :data:`METHODS`.
+        cls: the hypothesis class.
+        d: dimension.
+        n: number of records.
+        epsilon: privacy parameter ε.
+        delta: privacy parameter δ (0 for pure ε-DP).
+        codes: the hypothesis output by each run, shape (trials,); −1 means ⊥ (an oracle failure).
+        errors: q(S), the empirical error of each output (NaN for ⊥), shape (trials,).
+        best_error: min_q q(S) over the class (NaN when no oracle could certify it).
+        noise: RSPM's weights η, shape (trials, m); an empty (trials, 0) array for the baselines.
+        noise_scale: Laplace scale, Gaussian σ_G, report-noisy-min's Laplace scale in counts, or
+            the exponential mechanism's ε/2 (its logits are (ε/2)·score).
+        noise_draws: random numbers drawn per run (m, m, 2^d, 1).
+        oracle_calls: oracle calls per run (1 for RSPM, 0 for the baselines).
+        enumerated: hypotheses the mechanism itself scores per run (0 for RSPM, 2^d for the baselines).
+        certified: per run, whether the oracle proved its answer optimal.
+        seconds: wall time of the whole batch.
+    """
+
+    method: str
+    cls: str
+    d: int
+    n: int
+    epsilon: float
+    delta: float
+    codes: np.ndarray
+    errors: np.ndarray
+    best_error: float
+    noise: np.ndarray
+    noise_scale: float
+    noise_draws: int
+    oracle_calls: int
+    enumerated: int
+    certified: np.ndarray
+    seconds: float
+
+    @property
+    def excess(self) -> np.ndarray:
+        """Excess empirical error q(S) − min_q q(S) of each run (NaN for ⊥)."""
+        return self.errors - self.best_error
+
+    @property
+    def trials(self) -> int:
+        """Number of runs."""
+        return int(self.codes.size)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per run: method, trial, code, error, excess, failed, certified."""
+        return pd.DataFrame(
+            {
+                "method": self.method,
+                "trial": np.arange(self.trials),
+                "code": self.codes,
+                "error": self.errors,
+                "excess": self.excess,
+                "failed": self.codes < 0,
+                "certified": self.certified,
+            }
+        )
+
+    def summary(self) -> dict[str, float]:
+        """Mean, median and 95th percentile of the excess error, failure rate and costs per run."""
+        ok = self.excess[np.isfinite(self.excess)]
+        return {
+            "method": self.method,
+            "mean_excess": float(ok.mean()) if ok.size else float("nan"),
+            "median_excess": float(np.median(ok)) if ok.size else float("nan"),
+            "p95_excess": float(np.quantile(ok, 0.95)) if ok.size else float("nan"),
+            "failure_rate": float(np.mean(self.codes < 0)),
+            "noise_draws": self.noise_draws,
+            "oracle_calls": self.oracle_calls,
+            "enumerated": self.enumerated,
+            "seconds": self.seconds,
+        }
+
+
+def _check_data(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x = np.asarray(x, dtype=np.uint8)
+    y = np.asarray(y, dtype=np.uint8)
+    if x.ndim != 2 or x.shape[0] < 1:
+        raise ValueError(f"`x` must have shape (n, d) with n ≥ 1, got {x.shape}")
+    if y.shape != (x.shape[0],):
+        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
+    return x, y
+
+
+def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
+    """q(S) = (1/n) Σ 1[h(x_i) ≠ y_i] for each code (NaN for −1)."""
+    x, y = _check_data(x, y)
+    codes = np.asarray(codes, dtype=np.int64)
+    out = np.full(codes.shape, np.nan)
+    ok = codes >= 0
+    if ok.any():
+        uniq, inverse = np.unique(codes[ok], return_inverse=True)
+        out[ok] = loss_matrix(cls, x, y, uniq).mean(axis=0)[inverse]
+    return out
+
+
+def _best_error(x: np.ndarray, y: np.ndarray, cls: str, time_limit: float) -> float:
+    """min_q q(S): exhaustive when d ≤ 12, else the integer program (NaN if it cannot certify)."""
+    ones = np.ones(x.shape[0])
+    if x.shape[1] <= MAX_EXHAUSTIVE_D:
+        return float(exhaustive_oracle(cls, x, y, ones).objective[0]) / x.shape[0]
+    answer = ip_oracle(cls, x, y, ones, time_limit=max(time_limit, 10.0))
+    return float(answer.objective[0]) / x.shape[0]
+
+
+def rspm(
+    x: np.ndarray,
+    y: np.ndarray,
+    cls: str,
+    *,
+    epsilon: float,
+    noise: str = "laplace",
+    delta: float = 0.0,
+    oracle: str | Oracle = "exhaustive",
+    time_limit: float = 1.0,
+    failure_rate: float = 0.0,
+    trials: int = 1,
+    best_error: float | None = None,
+    rng: np.random.Generator | int | None = None,
+) -> LearnerResult:
+    """Report Separator-Perturbed Min, ``trials`` independent runs (Neel, Roth & Wu 2019, §3.1, App. B).
+
+    Args:
+        x: points in {0,1}^d, shape (n, d).
+        y: labels in {0, 1}, shape (n,).
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        epsilon: privacy parameter ε > 0.
+        noise: ``"laplace"`` (η_i ~ Lap(m/ε)) or ``"gaussian"`` (η_i ~ N(0, σ_G²)).
+        delta: δ ∈ (0, 1/e) for the Gaussian variant (ignored, and reported as 0, for Laplace).
+        oracle: a name in :data:`smoothviz.oracles.ORACLES` or an oracle callable.
+        time_limit: seconds per integer program (``oracle="integer_program"`` only).
+        failure_rate: probability that a run's oracle answers ⊥ regardless (a certifiable heuristic
+            that fails at random), in [0, 1).
+        trials: independent runs, ≥ 1.
+        best_error: min_q q(S) if already known (skips computing it).
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`LearnerResult` with ``method`` ``"rspm_laplace"`` or ``"rspm_gaussian"``.
+    """
+    start = time.perf_counter()
+    x, y = _check_data(x, y)
+    check_choice("cls", cls, CLASSES)
+    noise = check_choice("noise", noise, NOISES)
+    trials = check_int("trials", trials, 1, MAX_TRIALS)
+    failure_rate = check_float("failure_rate", failure_rate, 0.0, 1.0, low_open=False)
+    if failure_rate >= 1.0:
+        raise ValueError(f"`failure_rate` must be in [0, 1), got {failure_rate}")
+    rng = np.random.default_rng(rng)
+    n, d = x.shape
+    u, u_labels = loss_separator_set(cls, d)
+    m = u.shape[0]
+    if noise == "laplace":
+        scale = laplace_rspm_scale(m, epsilon)
+        delta = 0.0
+        eta = rng.laplace(0.0, scale, size=(trials, m))
+    else:
+        scale = gaussian_rspm_scale(m, epsilon, delta)
+        eta = rng.normal(0.0, scale, size=(trials, m))
+    if oracle == "integer_program":
+        oracle = functools.partial(ip_oracle, time_limit=time_limit)
+    answer = get_oracle(oracle)(
+        cls,
+        np.vstack([x, u]),
+        np.concatenate([y, u_labels]),
+        np.hstack([np.ones((trials, n)), eta]),
+    )
+    codes = answer.codes.copy()
+    if failure_rate > 0:
+        codes[rng.random(trials) < failure_rate] = -1
+    if best_error is None:
+        best_error = _best_error(x, y, cls, time_limit)
+    return LearnerResult(
+        method=f"rspm_{noise}",
+        cls=cls,
+        d=d,
+        n=n,
+        epsilon=float(epsilon),
+        delta=float(delta),
+        codes=codes,
+        errors=empirical_errors(x, y, cls, codes),
+        best_error=float(best_error),
+        noise=eta,
+        noise_scale=float(scale),
+        noise_draws=m,
+        oracle_calls=1,
+        enumerated=0,
+        certified=answer.certified & (codes >= 0),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _counts(x: np.ndarray, y: np.ndarray, cls: str) -> np.ndarray:
+    """n·q(S) for every hypothesis of the enumerated class (d ≤ 16), shape (2^d,)."""
+    d = check_int("d", x.shape[1], 1, MAX_ENUMERATE_D)
+    codes = all_codes(d)
+    keys, first, weight = np.unique(
+        np.column_stack([x, y]), axis=0, return_index=True, return_counts=True
+    )
+    del keys
+    return weight.astype(float) @ loss_matrix(cls, x[first], y[first], codes)
+
+
+def _baseline(
+    method: str,
+    x: np.ndarray,
+    y: np.ndarray,
+    cls: str,
+    epsilon: float,
+    trials: int,
+    rng: np.random.Generator | int | None,
+) -> LearnerResult:
+    start = time.perf_counter()
+    x, y = _check_data(x, y)
+    check_choice("cls", cls, CLASSES)
+    trials = check_int("trials", trials, 1, MAX_TRIALS)
+    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
+    rng = np.random.default_rng(rng)
+    counts = _counts(x, y, cls)
+    scores = np.broadcast_to(-counts, (trials, counts.size))
+    if method == "report_noisy_min":
+        codes = report_noisy_max(scores, epsilon=epsilon, sensitivity=1.0, rng=rng)
+        scale, draws = 2.0 / epsilon, counts.size
+    else:
+        codes = exponential_mechanism(scores, epsilon=epsilon, sensitivity=1.0, rng=rng)
+        scale, draws = epsilon / 2.0, 1
+    n, d = x.shape
+    codes = np.asarray(codes, dtype=np.int64)
+    return LearnerResult(
+        method=method,
+        cls=cls,
+        d=d,
+        n=n,
+        epsilon=epsilon,
+        delta=0.0,
+        codes=codes,
+        errors=counts[codes] / n,
+        best_error=float(counts.min()) / n,
+        noise=np.zeros((trials, 0)),
+        noise_scale=scale,
+        noise_draws=draws,
+        oracle_calls=0,
+        enumerated=counts.size,
+        certified=np.ones(trials, dtype=bool),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def report_noisy_min(
+    x: np.ndarray,
+    y: np.ndarray,
+    cls: str,
+    *,
+    epsilon: float,
+    trials: int = 1,
+    rng: np.random.Generator | int | None = None,
+) -> LearnerResult:
+    """Report-noisy-min over the enumerated class: argmin of n·q(S) + Lap(2/ε), 2^d draws per run.
+
+    Args:
+        x: points in {0,1}^d, shape (n, d), d ≤ 16.
+        y: labels, shape (n,).
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        epsilon: privacy parameter ε > 0.
+        trials: independent runs.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`LearnerResult` with ``method="report_noisy_min"``.
+    """
+    return _baseline("report_noisy_min", x, y, cls, epsilon, trials, rng)
+
+
+def exponential_learner(
+    x: np.ndarray,
+    y: np.ndarray,
+    cls: str,
+    *,
+    epsilon: float,
+    trials: int = 1,
+    rng: np.random.Generator | int | None = None,
+) -> LearnerResult:
+    """The exponential-mechanism learner: P(q) ∝ exp(−ε·n·q(S)/2) over the enumerated class.
+
+    Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011; sampled by
+    :func:`smoothviz.mechanisms.exponential_mechanism` (score −n·q(S), sensitivity 1).
+
+    Args:
+        x: points in {0,1}^d, shape (n, d), d ≤ 16.
+        y: labels, shape (n,).
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        epsilon: privacy parameter ε > 0.
+        trials: independent runs.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`LearnerResult` with ``method="exponential"``.
+    """
+    return _baseline("exponential", x, y, cls, epsilon, trials, rng)
+
+
+def correlated_perturbation(cls: str, d: int, noise: np.ndarray) -> np.ndarray:
+    """RSPM's implied perturbation Z_q = Σ_i q(e_i) η_i of every hypothesis (d ≤ 16).
+
+    Args:
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        d: dimension.
+        noise: η, shape (..., m) with m = d.
+
+    Returns:
+        Array (..., 2^d), column k the perturbation of the hypothesis with code k.
+    """
+    table = labels_on(cls, separator_set(cls, d), all_codes(d))  # (m, 2^d)
+    return np.asarray(noise, dtype=float) @ table

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from smoothviz import bounds, rspm
+from smoothviz import separators as sp
+from smoothviz.boolean_data import gapminder_data, planted_data
+
+
+@pytest.mark.parametrize("cls", sp.CLASSES)
+@pytest.mark.parametrize("noise", ["laplace", "gaussian"])
+def test_rspm_is_the_argmin_of_the_perturbed_objective(cls, noise):
+    data = planted_data(cls, 6, 300, planted=0b000101, label_noise=0.2, rng=0)
+    res = rspm.rspm(data.x, data.y, cls, epsilon=0.5, noise=noise, delta=1e-5, trials=200, rng=1)
+    codes = sp.all_codes(6)
+    q_s = sp.loss_matrix(cls, data.x, data.y, codes).sum(axis=0)  # n·q(S)
+    z = res.noise @ sp.labels_on(cls, sp.separator_set(cls, 6), codes)  # Σ_i q(e_i) η_i
+    assert np.array_equal(res.codes, np.argmin(q_s + z, axis=1))
+    assert res.noise_draws == 6
+    assert res.oracle_calls == 1
+    np.testing.assert_allclose(res.excess, q_s[res.codes] / 300 - q_s.min() / 300)
+
+
+def test_noise_scales():
+    assert rspm.laplace_rspm_scale(10, 2.0) == 5.0
+    assert rspm.gaussian_rspm_scale(10, 1.0, 1e-5) == pytest.approx(37.6, abs=0.05)
+    with pytest.raises(ValueError, match="`delta` must be in"):
+        rspm.gaussian_rspm_scale(10, 1.0, 0.5)
+
+
+def test_thm5_bound_holds_at_rate_at_least_one_minus_beta():
+    # m = d = 8, n = 2000, ε = 1, β = 0.05: bound 2·64·ln(160)/2000 ≈ 0.325
+    beta, n = 0.05, 2000
+    data = planted_data("parity", 8, n, planted=0b1011, label_noise=0.45, rng=2)
+    res = rspm.rspm(data.x, data.y, "parity", epsilon=1.0, trials=4000, rng=3)
+    bound = bounds.rspm_laplace_bound(8, 1.0, n, beta)
+    exceed = int(np.sum(res.excess > bound))
+    # H0: exceedance rate = β is rejected only if far above; one-sided test at level 1e-3
+    assert binomtest(exceed, res.trials, beta, alternative="greater").pvalue > 1e-3
+    assert res.excess.mean() <= bounds.rspm_laplace_expected_bound(8, 1.0, n)
+    # near-ties (label noise 0.45) make errors common: the 90th percentile is ≈ 0.0145, so the
+    # same check fails for a bound 30× too small (≈ 0.011)
+    assert np.quantile(res.excess, 0.9) > 0
+    exceed_small = int(np.sum(res.excess > bound / 30))
+    assert binomtest(exceed_small, res.trials, beta, alternative="greater").pvalue < 1e-3
+
+
+def test_reference_numbers_of_the_bounds():
+    assert bounds.rspm_laplace_bound(10, 1.0, 1e4, 0.05) == pytest.approx(0.106, abs=5e-4)
+    assert bounds.rspm_laplace_expected_bound(10, 1.0, 1e4) == pytest.approx(0.066, abs=5e-4)
+    for key in (
+        "rspm_laplace_bound",
+        "rspm_gaussian_bound",
+        "exponential_learner_bound",
+        "prsma_privacy",
+        "prsma_accuracy_bound",
+    ):
+        assert bounds.BOUNDS[key].source.startswith(("Neel", "Kasiviswanathan"))
+
+
+def test_baselines_cost_and_accuracy():
+    data = planted_data("disjunction", 8, 1000, planted=0b11, label_noise=0.1, rng=4)
+    rnm = rspm.report_noisy_min(data.x, data.y, "disjunction", epsilon=1.0, trials=500, rng=5)
+    em = rspm.exponential_learner(data.x, data.y, "disjunction", epsilon=1.0, trials=500, rng=6)
+    assert rnm.noise_draws == 256
+    assert em.enumerated == 256
+    assert rnm.oracle_calls == 0
+    for res in (rnm, em):
+        bound = bounds.exponential_learner_bound(8, 1.0, 1000, 0.05)
+        assert np.mean(res.excess > bound) <= 0.05
+    frame = rnm.to_frame()
+    assert list(frame.columns[:3]) == ["method", "trial", "code"]
+    assert len(frame) == 500
+
+
+def test_certifiable_failures_and_integer_program_oracle():
+    data = planted_data("conjunction", 5, 200, planted=0b11, label_noise=0.1, rng=7)
+    res = rspm.rspm(data.x, data.y, "conjunction", epsilon=1.0, failure_rate=0.5, trials=400, rng=8)
+    assert 0.4 < np.mean(res.codes < 0) < 0.6
+    assert np.isnan(res.excess[res.codes < 0]).all()
+    ip = rspm.rspm(
+        data.x, data.y, "conjunction", epsilon=1.0, oracle="integer_program", trials=3, rng=9
+    )
+    ex = rspm.rspm(data.x, data.y, "conjunction", epsilon=1.0, trials=3, rng=9)
+    assert np.array_equal(ip.codes, ex.codes)
+
+
+def test_gapminder_table_is_read_without_plotly():
+    data = gapminder_data()
+    assert (data.n, data.d) == (1704, 9)
+    assert 0.4 < data.y.mean() < 0.6
