@@ -1,0 +1,419 @@
+"""PRSMA, the Private Robust Subsampling Meta Algorithm: privacy that survives a failing heuristic.
+
+RSPM is private only while its oracle is right. A *certifiable* heuristic (an integer-program solver)
+never answers wrongly but may answer ⊥, and its failures can depend on the data. PRSMA (Neel, Roth &
+Wu 2019, §3.2) turns any such oracle-dependent private algorithm A into a robustly (ε, δ)-private one:
+
+1. split S at random into K = (1/ε)(1 + ln(2/δ)) equal pieces (drop n mod K records at random);
+2. run A with ε′ = 1/√(8 (n/K) ln(2K/δ)) on each piece ln(K/δ)/δ times; a piece passes when no run
+   answered ⊥ (the printed "π/K" in ε′ is n/K);
+3. T = number of passing pieces, T̃ = T + Lap(1/ε); if T̃ ≤ (1/ε)(1 + ln(1/δ)) output ⊥;
+4. otherwise output one of the passing pieces' answers, uniformly at random (⊥ if no piece passed,
+   which the printed algorithm leaves undefined: T̃ can clear the threshold with T = 0).
+
+Thm 8: run with (ε/62, δ/11) (both ≤ 1/2) this is (ε, δ)-DP; internally, parameters (ε, δ) give
+(8e²ε + ε + ε², 4δ + εδe²/(1 − δ)). The price: about K·ln(K/δ)/δ oracle calls (~1.2·10⁸ at (ε, δ) =
+(1, 10⁻³) with the rescaling) and, with RSPM inside, error of order 1/√n instead of 1/n (Thm 9).
+
+:func:`prsma_plan` is the calculator. :func:`prsma` runs it with Laplace RSPM and the exhaustive oracle
+wrapped as a certifiable heuristic that fails at a data-dependent rate (:class:`FailureModel`). With
+``simulate=True`` a piece's R repetitions are not run: with failures independent across calls at rate
+p_i, the piece passes with probability (1 − p_i)^R exactly, and a passing piece's answer is a fresh
+RSPM draw on it (a certifiable oracle that did not fail answered exactly); so 10⁸ calls cost nothing.
+With ``simulate=False`` every call is made, as printed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
+from smoothviz.rspm import empirical_errors, laplace_rspm_scale
+from smoothviz.separators import (
+    CLASSES,
+    all_codes,
+    bits_to_codes,
+    codes_to_bits,
+    labels_on,
+    loss_matrix,
+    loss_separator_set,
+    separator_set,
+)
+from smoothviz.validation import check_choice, check_float, check_int
+
+__all__ = [
+    "FailureModel",
+    "PRSMAPlan",
+    "PRSMAResult",
+    "prsma",
+    "prsma_plan",
+]
+
+MAX_TRIALS = 100_000
+#: Most oracle calls a ``simulate=False`` run may make (it makes every one of them).
+MAX_PLAIN_CALLS = 2_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class PRSMAPlan:
+    """PRSMA's sizes for a target (ε, δ) and n: the calculator.
+
+    Attributes:
+        epsilon: target ε.
+        delta: target δ.
+        n: dataset size.
+        rescale: whether the run uses (ε/62, δ/11) so that Thm 8 gives the target (ε, δ).
+        epsilon_run: ε used inside PRSMA (ε/62 with the rescaling).
+        delta_run: δ used inside PRSMA (δ/11 with the rescaling).
+        k_formula: K = (1/ε)(1 + ln(2/δ)) as a real number (run parameters).
+        pieces: K rounded up, the number of pieces used.
+        repetitions_formula: ln(K/δ)/δ with the real K.
+        repetitions: ⌈ln(K/δ)/δ⌉ with the integer K, the runs per piece.
+        oracle_calls: pieces × repetitions.
+        oracle_calls_formula: k_formula × repetitions_formula (the real-valued count).
+        piece_size: ⌊n/K⌋ records per piece.
+        discarded: n mod K records dropped at random.
+        epsilon_prime: ε′ = 1/√(8 (n/K) ln(2K/δ)) of each inner run (NaN when a piece is empty).
+        threshold: (1/ε)(1 + ln(1/δ)); T̃ at or below it outputs ⊥.
+        guarantee: Thm 8's (ε, δ) for the run parameters, (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)).
+    """
+
+    epsilon: float
+    delta: float
+    n: int
+    rescale: bool
+    epsilon_run: float
+    delta_run: float
+    k_formula: float
+    pieces: int
+    repetitions_formula: float
+    repetitions: int
+    oracle_calls: int
+    oracle_calls_formula: float
+    piece_size: int
+    discarded: int
+    epsilon_prime: float
+    threshold: float
+    guarantee: tuple[float, float]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The plan as a two-column table (quantity, value) for display and export."""
+        rows = [
+            ("ε (target)", self.epsilon),
+            ("δ (target)", self.delta),
+            ("ε used inside", self.epsilon_run),
+            ("δ used inside", self.delta_run),
+            ("K (formula)", self.k_formula),
+            ("pieces K", self.pieces),
+            ("repetitions per piece (formula)", self.repetitions_formula),
+            ("repetitions per piece", self.repetitions),
+            ("oracle calls", self.oracle_calls),
+            ("oracle calls (formula)", self.oracle_calls_formula),
+            ("n", self.n),
+            ("piece size n/K", self.piece_size),
+            ("records discarded", self.discarded),
+            ("ε′ per inner run", self.epsilon_prime),
+            ("pass threshold", self.threshold),
+            ("Thm 8 ε", self.guarantee[0]),
+            ("Thm 8 δ", self.guarantee[1]),
+        ]
+        return pd.DataFrame(rows, columns=["quantity", "value"])
+
+    def summary(self) -> dict[str, float]:
+        """The plan as a flat dict keyed by attribute name (Thm 8's pair as two entries)."""
+        out = {k: v for k, v in vars(self).items() if k != "guarantee"}
+        out["guarantee_epsilon"], out["guarantee_delta"] = self.guarantee
+        return out
+
+
+def prsma_plan(epsilon: float, delta: float, n: int, *, rescale: bool = False) -> PRSMAPlan:
+    """The calculator: K, repetitions, oracle calls, piece size, ε′ and threshold (Neel, Roth & Wu 2019, §3.2).
+
+    Args:
+        epsilon: target ε > 0; with ``rescale`` at most 31, so that ε/62 ≤ 1/2 as Thm 8 requires.
+        delta: target δ in (0, 1) (with ``rescale``, δ/11 ≤ 1/2 holds automatically).
+        n: dataset size, ≥ 1.
+        rescale: run with (ε/62, δ/11), the parameters for which Thm 8 proves (ε, δ)-DP.
+
+    Returns:
+        A :class:`PRSMAPlan`.
+    """
+    epsilon = check_float("epsilon", epsilon, 0.0, 31.0 if rescale else 1e6)
+    delta = check_float("delta", delta, 0.0, 1.0)
+    if delta >= 1.0:
+        raise ValueError(f"`delta` must be in (0, 1), got {delta}")
+    n = check_int("n", n, 1)
+    eps, dlt = (epsilon / 62.0, delta / 11.0) if rescale else (epsilon, delta)
+    k_formula = (1.0 + math.log(2.0 / dlt)) / eps
+    pieces = math.ceil(k_formula - 1e-9)
+    reps_formula = math.log(k_formula / dlt) / dlt
+    reps = math.ceil(math.log(pieces / dlt) / dlt - 1e-9)
+    piece_size = n // pieces
+    eps_prime = (
+        1.0 / math.sqrt(8.0 * piece_size * math.log(2.0 * pieces / dlt)) if piece_size else math.nan
+    )
+    e2 = math.e**2
+    guarantee = (8 * e2 * eps + eps + eps**2, 4 * dlt + eps * dlt * e2 / (1.0 - dlt))
+    return PRSMAPlan(
+        epsilon=epsilon,
+        delta=delta,
+        n=n,
+        rescale=bool(rescale),
+        epsilon_run=eps,
+        delta_run=dlt,
+        k_formula=k_formula,
+        pieces=pieces,
+        repetitions_formula=reps_formula,
+        repetitions=reps,
+        oracle_calls=pieces * reps,
+        oracle_calls_formula=k_formula * reps_formula,
+        piece_size=piece_size,
+        discarded=n - pieces * piece_size,
+        epsilon_prime=eps_prime,
+        threshold=(1.0 + math.log(1.0 / dlt)) / eps,
+        guarantee=guarantee,
+    )
+
+
+@dataclass(frozen=True)
+class FailureModel:
+    """A certifiable heuristic's failure rate per call, as a function of the piece it runs on.
+
+    Each call on a piece fails (answers ⊥) independently with probability ``when_present`` if the piece
+    contains the record ``(record, label)`` and ``base`` otherwise; without a record, always ``base``.
+
+    Attributes:
+        base: failure probability per call, in [0, 1].
+        when_present: failure probability per call on a piece holding the record, in [0, 1].
+        record: the trigger point x* ∈ {0,1}^d as a tuple, or ``None``.
+        label: the trigger's label y*.
+    """
+
+    base: float = 0.0
+    when_present: float = 0.0
+    record: tuple[int, ...] | None = field(default=None)
+    label: int = 0
+
+    def __post_init__(self) -> None:
+        """Validate the probabilities and the label."""
+        check_float("base", self.base, 0.0, 1.0, low_open=False)
+        check_float("when_present", self.when_present, 0.0, 1.0, low_open=False)
+        check_int("label", self.label, 0, 1)
+
+    def probabilities(self, piece_x: np.ndarray, piece_y: np.ndarray) -> np.ndarray:
+        """Failure probability per call of each piece.
+
+        Args:
+            piece_x: points, shape (..., s, d).
+            piece_y: labels, shape (..., s).
+
+        Returns:
+            Array of shape ``piece_x.shape[:-2]``.
+        """
+        base = np.full(piece_x.shape[:-2], self.base)
+        if self.record is None:
+            return base
+        record = np.asarray(self.record, dtype=np.uint8)
+        hit = np.any(np.all(piece_x == record, axis=-1) & (piece_y == self.label), axis=-1)
+        return np.where(hit, self.when_present, base)
+
+
+@dataclass(frozen=True, eq=False)
+class PRSMAResult:
+    """PRSMA with Laplace RSPM inside, over many independent runs (leading trials axis).
+
+    Attributes:
+        plan: the sizes used (:class:`PRSMAPlan`).
+        cls: the hypothesis class.
+        d: dimension.
+        codes: output hypothesis per run, −1 for ⊥, shape (trials,).
+        passed: T, the number of passing pieces per run.
+        noisy_count: T̃ = T + Lap(1/ε) per run.
+        failure_probabilities: per-call failure rate of each piece, shape (trials, K).
+        errors: q(S) of each output on the full dataset (NaN for ⊥).
+        best_error: min_q q(S).
+        simulated: whether the repetitions were simulated (True) or all run (False).
+        oracle_calls: calls per run that the printed algorithm makes (made only when not simulated).
+        seconds: wall time of the batch.
+    """
+
+    plan: PRSMAPlan
+    cls: str
+    d: int
+    codes: np.ndarray
+    passed: np.ndarray
+    noisy_count: np.ndarray
+    failure_probabilities: np.ndarray
+    errors: np.ndarray
+    best_error: float
+    simulated: bool
+    oracle_calls: int
+    seconds: float
+
+    @property
+    def excess(self) -> np.ndarray:
+        """q(S) − min_q q(S) per run (NaN for ⊥)."""
+        return self.errors - self.best_error
+
+    @property
+    def bottom_rate(self) -> float:
+        """Fraction of runs that output ⊥."""
+        return float(np.mean(self.codes < 0))
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per run: trial, code, ⊥, passing pieces, T̃, error, excess."""
+        return pd.DataFrame(
+            {
+                "trial": np.arange(self.codes.size),
+                "code": self.codes,
+                "bottom": self.codes < 0,
+                "passed": self.passed,
+                "noisy_count": self.noisy_count,
+                "error": self.errors,
+                "excess": self.excess,
+            }
+        )
+
+    def summary(self) -> dict[str, float]:
+        """⊥ rate, mean passing pieces, mean excess error of the non-⊥ outputs, calls per run."""
+        ok = self.excess[np.isfinite(self.excess)]
+        return {
+            "bottom_rate": self.bottom_rate,
+            "mean_passed": float(self.passed.mean()),
+            "pieces": self.plan.pieces,
+            "mean_excess": float(ok.mean()) if ok.size else float("nan"),
+            "oracle_calls": self.oracle_calls,
+            "seconds": self.seconds,
+        }
+
+
+def _rspm_on_pieces(
+    cls: str, d: int, cell_counts: np.ndarray, epsilon: float, rng: np.random.Generator
+) -> np.ndarray:
+    """Laplace RSPM with the exact oracle on each row's piece, given its (x, y) cell counts.
+
+    ``cell_counts`` has shape (r, 2^(d+1)), cell = 2·code(x) + y. Returns codes (r,).
+    """
+    codes = all_codes(d)
+    cells = np.arange(2 ** (d + 1))
+    table = loss_matrix(cls, codes_to_bits(cells // 2, d), (cells % 2).astype(np.uint8), codes)
+    u = separator_set(cls, d)
+    eta = rng.laplace(
+        0.0, laplace_rspm_scale(u.shape[0], epsilon), size=(cell_counts.shape[0], u.shape[0])
+    )
+    objective = cell_counts @ table + eta @ labels_on(cls, u, codes)
+    return np.argmin(objective, axis=1).astype(np.int64)
+
+
+def prsma(
+    x: np.ndarray,
+    y: np.ndarray,
+    cls: str,
+    *,
+    epsilon: float,
+    delta: float,
+    rescale: bool = False,
+    failure: FailureModel | None = None,
+    trials: int = 1,
+    simulate: bool = True,
+    rng: np.random.Generator | int | None = None,
+) -> PRSMAResult:
+    """PRSMA (Neel, Roth & Wu 2019, §3.2) around Laplace RSPM with a failing certifiable oracle.
+
+    Args:
+        x: points in {0,1}^d, shape (n, d), d ≤ 12.
+        y: labels, shape (n,).
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        epsilon: target ε (see :func:`prsma_plan`).
+        delta: target δ.
+        rescale: run with (ε/62, δ/11) as Thm 8 asks.
+        failure: the heuristic's failure model (default: never fails).
+        trials: independent runs.
+        simulate: simulate each piece's repetitions exactly (pass w.p. (1 − p_i)^R) instead of running them.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`PRSMAResult`.
+    """
+    start = time.perf_counter()
+    x = np.asarray(x, dtype=np.uint8)
+    y = np.asarray(y, dtype=np.uint8)
+    check_choice("cls", cls, CLASSES)
+    if x.ndim != 2 or y.shape != (x.shape[0],):
+        raise ValueError(f"`x` must be (n, d) and `y` (n,), got {x.shape} and {y.shape}")
+    n, d = x.shape
+    check_int("d", d, 1, MAX_EXHAUSTIVE_D)
+    trials = check_int("trials", trials, 1, MAX_TRIALS)
+    failure = FailureModel() if failure is None else failure
+    plan = prsma_plan(epsilon, delta, n, rescale=rescale)
+    if plan.piece_size == 0:
+        raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
+    rng = np.random.default_rng(rng)
+    k, s, reps = plan.pieces, plan.piece_size, plan.repetitions
+    order = rng.permuted(np.tile(np.arange(n), (trials, 1)), axis=1)[:, : k * s].reshape(
+        trials, k, s
+    )
+    px, py = x[order], y[order]  # (trials, K, s, d), (trials, K, s)
+    p_fail = failure.probabilities(px, py)
+    cells = 2 * bits_to_codes(px) + py  # (trials, K, s)
+    codes = np.full(trials, -1, dtype=np.int64)
+    if simulate:
+        passes = rng.random((trials, k)) < (1.0 - p_fail) ** reps
+        z = rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
+        noisy = passes.sum(axis=1) + z
+        go = (noisy > plan.threshold) & passes.any(axis=1)  # no passing piece: nothing to sample, ⊥
+        pick = np.argmax(np.where(passes, rng.random((trials, k)), -1.0), axis=1)
+        rows = np.flatnonzero(go)
+        if rows.size:
+            chosen = cells[rows, pick[rows]]  # (r, s)
+            counts = np.zeros((rows.size, 2 ** (d + 1)))
+            np.add.at(counts, (np.repeat(np.arange(rows.size), s), chosen.ravel()), 1.0)
+            codes[rows] = _rspm_on_pieces(cls, d, counts, plan.epsilon_prime, rng)
+    else:
+        if trials * plan.oracle_calls > MAX_PLAIN_CALLS:
+            raise ValueError(
+                f"`simulate=False` would make {trials * plan.oracle_calls} oracle calls "
+                f"(limit {MAX_PLAIN_CALLS}); simulate, or use fewer trials or larger ε, δ"
+            )
+        u, u_labels = loss_separator_set(cls, d)
+        scale = laplace_rspm_scale(u.shape[0], plan.epsilon_prime)
+        passes = np.ones((trials, k), dtype=bool)
+        noisy = np.zeros(trials)
+        for t in range(trials):
+            answers = np.zeros((k, reps), dtype=np.int64)
+            for i in range(k):
+                eta = rng.laplace(0.0, scale, size=(reps, u.shape[0]))
+                answer = exhaustive_oracle(
+                    cls,
+                    np.vstack([px[t, i], u]),
+                    np.concatenate([py[t, i], u_labels]),
+                    np.hstack([np.ones((reps, s)), eta]),
+                )
+                failed = rng.random(reps) < p_fail[t, i]  # the certifiable oracle's ⊥ answers
+                answers[i] = np.where(failed, -1, answer.codes)
+                passes[t, i] = not failed.any()
+            noisy[t] = passes[t].sum() + rng.laplace(0.0, 1.0 / plan.epsilon_run)
+            if noisy[t] > plan.threshold and passes[t].any():
+                pool = answers[passes[t]].ravel()
+                codes[t] = pool[rng.integers(pool.size)]
+    errors = empirical_errors(x, y, cls, codes)
+    best = float(exhaustive_oracle(cls, x, y, np.ones(n)).objective[0]) / n
+    return PRSMAResult(
+        plan=plan,
+        cls=cls,
+        d=d,
+        codes=codes,
+        passed=passes.sum(axis=1),
+        noisy_count=noisy,
+        failure_probabilities=p_fail,
+        errors=errors,
+        best_error=best,
+        simulated=bool(simulate),
+        oracle_calls=plan.oracle_calls,
+        seconds=time.perf_counter() - start,
+    )
