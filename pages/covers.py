@@ -4,6 +4,7 @@ import streamlit as st
 
 from smoothviz import bounds, ui
 from smoothviz import covers as cv
+from smoothviz.experiments import covers as C
 from smoothviz.plots import covers as figures
 
 PAGE = "covers"
@@ -54,16 +55,9 @@ PARAMS = [
 BY_KEY = {p.key: p for p in PARAMS}
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def lemma32(sigma: float, cells: int, horizon: int, trials: int, seed: int):
-    return cv.max_count_experiment(
-        sigma=sigma, n_cells=cells, horizon=horizon, trials=trials, rng=seed
-    )
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def appendix_b(horizon: int, reps: int, seed: int):
-    return cv.uniform_convergence_experiment(horizon=horizon, trials=reps, rng=seed)
+experiment = st.cache_data(max_entries=32, show_spinner=False)(C.run_experiment)
+lemma32 = st.cache_data(max_entries=16, show_spinner=False)(C.lemma32)
+appendix_b = st.cache_data(max_entries=16, show_spinner=False)(C.appendix_b)
 
 
 ui.page(
@@ -73,20 +67,19 @@ ui.page(
 )
 p = ui.controls(PAGE, PARAMS)
 cls, k, eps, sigma, horizon, seed = p["cls"], p["k"], p["scale"], p["sigma"], p["T"], p["seed"]
-measure = cv.make_measure(p["measure"], sigma=sigma)
-br = cv.bracketing(cls, measure, eps=eps, k=k)
-hyp = cv.example_hypothesis(cls, p["h"], width=p["w"], k=k)
-found = br.brackets(br.lookup([hyp]))
-cover = cv.threshold_cover(measure, eps=eps) if cls == "thresholds" else None
-star = float(bounds.thm33_bracket_scale(sigma, horizon))
+ex = experiment(cls, k=k, measure=p["measure"], scale=eps, position=p["h"], width=p["w"],
+                sigma=sigma, cells=p["cells"], horizon=horizon, trials=p["trials"], reps=p["reps"],
+                seed=seed)  # fmt: skip
+measure, br, found, star = ex.measure, ex.bracketing, ex.found, ex.thm33_scale
+row = ex.summary().iloc[0]
 
 ui.chart(
-    figures.brackets_figure(br, hypothesis=hyp, cover=cover),
+    figures.brackets_figure(br, hypothesis=ex.hypothesis, cover=ex.cover),
     key="brackets",
     caption=f"ε = {eps:g}-brackets of {br.label} under μ = {measure.label} (σ-smooth with σ = "
     f"{measure.sigma:.3g}). Each row is one bracket: dark where f_ℓ = 1, light where only f_u = 1. "
     f"h is in bracket #{int(found.index[0]):,} (outlined), whose gap has μ-mass {found.mass[0]:.4g}.",
-    data=br.to_frame(max_brackets=500),
+    data=ex.to_frame(),
 )
 ui.metrics(
     {
@@ -96,7 +89,7 @@ ui.metrics(
         ),
         "Thm 3.7": (f"{br.bound:,}", "Theorem 3.7's bound: the product of the factors' ⌈1/ε′⌉"),
         "Haussler": (
-            f"{float(bounds.haussler_cover_bound(eps, br.vc_dim)):.3g}",
+            f"{row['haussler_bound']:.3g}",
             f"Haussler's cover bound (41/ε)^d with d = {br.vc_dim}",
         ),
         "h's bracket": (f"#{int(found.index[0]):,}", f"its μ-gap is {found.mass[0]:.4g} ≤ ε"),
@@ -106,7 +99,7 @@ ui.metrics(
 views = ui.tabs(PAGE, BY_KEY["view"])
 with views["sizes"]:
     if views["sizes"].open:
-        sizes = cv.bracketing_sizes(cls, ui.nice_log_grid(1e-4, 0.5), k=k)
+        sizes = ex.sizes(ui.nice_log_grid(1e-4, 0.5))
         ui.chart(
             figures.sizes_figure(sizes, eps=eps, thm33_eps=star, label=br.label),
             key="sizes",
@@ -184,16 +177,4 @@ with views["appb"]:
             f"sd {uc.adaptive_std[-1]:.4f} (adaptive) and {uc.nonadaptive_std[-1]:.4f} "
             f"(non-adaptive, theory {theory:.4f}).",
         )
-ui.reproduce(
-    f"""from smoothviz import covers as cv
-
-measure = cv.make_measure({p["measure"]!r}, sigma={sigma!r})
-br = cv.bracketing({cls!r}, measure, eps={eps!r}, k={k!r})
-hyp = cv.example_hypothesis({cls!r}, {p["h"]!r}, width={p["w"]!r}, k={k!r})
-print("brackets:", br.size, "bound:", br.bound, "bracket of h:", br.lookup([hyp])[0])
-res = cv.max_count_experiment(sigma={sigma!r}, n_cells={p["cells"]!r}, horizon={horizon!r},
-                              trials={p["trials"]!r}, rng={seed!r})
-print("Lemma 3.2 means:", res.adaptive[:, -1].mean(), res.nonadaptive[:, -1].mean())
-uc = cv.uniform_convergence_experiment(horizon={horizon!r}, trials={p["reps"]!r}, rng={seed!r})
-print("App. B sd:", uc.adaptive_std[-1], uc.nonadaptive_std[-1])"""
-)
+ui.reproduce(ex.code())

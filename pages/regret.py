@@ -3,11 +3,16 @@
 import numpy as np
 import streamlit as st
 
-from smoothviz import bounds, online, ui
+from smoothviz import bounds, ui
+from smoothviz.adversaries import ADVERSARIES
+from smoothviz.experiments import regret as R
+from smoothviz.experts import expected_max_abs
+from smoothviz.names import ADVERSARY_SHORT, HEDGE_ADVERSARIES
 from smoothviz.plots import regret as figures
 
 PAGE = "regret"
-ADV = {a: figures.NAMES[a] for a in online.ADVERSARIES}
+ADV = {a: HEDGE_ADVERSARIES[a] for a in ADVERSARIES}
+SHORT = {a: ADVERSARY_SHORT[a] for a in ADVERSARIES}
 COVERS = {"alg1": "σ/√T (Algorithm 1)", "thm33": "σ/(4√T) (Theorem 3.3)"}
 UPDATES = {"notes": "(1 − η)^c", "exp": "exp(−ηc)"}
 LABELS = {"realizable": "realizable", "noisy": "noisy"}
@@ -26,7 +31,7 @@ PARAMS = [
              hero=True),
     ui.Param("T", "T (rounds)", "log_int", 300, low=10, high=10_000, hero=True),
     ui.Param("axes", "regret axes", "choice", "linear", options=AXES, hero=True),
-    ui.Param("adv", "Adversaries", "multi", tuple(ADV), options=figures.SHORT),
+    ui.Param("adv", "Adversaries", "multi", tuple(ADV), options=SHORT),
     ui.Param("shapes", "draw the O(·) shapes of Thms 3.1 and 3.3", "bool", False),
     ui.Param("cover", "cover scale γ", "choice", "alg1", options=COVERS),
     ui.Param("update", "MW update", "choice", "notes", options=UPDATES),
@@ -46,29 +51,13 @@ BY_KEY = {p.key: p for p in PARAMS}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def hedge(sigma, horizon, adversaries, cover, update, eta_factor, labels, noise, trials, seed):
-    n = online.cover_size(sigma, horizon, scale=cover)
-    eta = online.scaled_eta(n, horizon, factor=eta_factor, update=update)
-    return online.hedge_thresholds(
-        sigma, horizon, adversaries=adversaries, cover_scale=cover, eta=eta, update=update,
-        labels=labels, noise=noise, trials=trials, rng=seed,
-        snapshot_adversary="smoothed_adaptive" if "smoothed_adaptive" in adversaries else None,
-    )  # fmt: skip
+def experiment(sigma, horizon, **settings):
+    return R.run_experiment(sigma, horizon, **settings)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def experts(seq, horizon, k, pert, b, trials, seed):
-    return online.compare_learners(seq, horizon, k, noise=pert, scale=b, trials=trials, rng=seed)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def max_abs(pert, b, seed):
-    return online.max_abs_curve(200, noise=pert, scale=b, trials=1000, rng=seed)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def halfspaces(sigma, horizon, noise, seed):
-    return online.hedge_halfspaces(sigma, horizon, noise=noise, trials=2, rng=seed)
+experts = st.cache_data(max_entries=16, show_spinner=False)(R.learners)
+max_abs = st.cache_data(max_entries=16, show_spinner=False)(R.max_abs)
+halfspaces = st.cache_data(max_entries=16, show_spinner=False)(R.halfspaces)
 
 
 ui.page(
@@ -78,20 +67,18 @@ ui.page(
 )
 p = ui.controls(PAGE, PARAMS)
 sigma, horizon, advs, seed = p["sigma"], p["T"], p["adv"], p["seed"]
-n_cover = online.cover_size(sigma, horizon, scale=p["cover"])
-cap = online.trials_cap(
-    horizon, n_cover, len(advs), adaptive="smoothed_adaptive" in advs, n_actions=p["n"],
-    budget_s=1.0, most=10,
-)  # fmt: skip
+cap, n_cover = R.page_trials(sigma, horizon, advs, cover=p["cover"], n_actions=p["n"])
 trials = min(p["trials"], cap)
 reduced = ui.use_instead(
     PAGE, BY_KEY["trials"], p["trials"], trials, f"more would take over ~2 s at N = {n_cover:,}"
 )
 log_log = p["axes"] == "loglog"
 with ui.computing("Running Hedge against the adversaries…"):
-    tuning = (p["cover"], p["update"], p["eta"], p["labels"], p["noise"])
-    res = hedge(sigma, horizon, advs, *tuning, trials, seed)
-summary = res.summary().set_index("adversary")
+    ex = experiment(sigma, horizon, adversaries=advs, cover=p["cover"], update=p["update"],
+                    eta_factor=p["eta"], labels=p["labels"], noise=p["noise"], trials=trials,
+                    seed=seed, sequence=p["seq"], n_actions=p["n"], perturbation=p["pert"],
+                    scale=p["b"], horizon_2d=p["T2"])  # fmt: skip
+res, summary = ex.hedge, ex.summary().set_index("adversary")
 
 setting = f"σ = {sigma:g}, T = {horizon:,}, N = {n_cover:,}, η = {res.eta:.4f}, {trials} trials, seed {seed}"
 ui.chart(
@@ -104,7 +91,7 @@ ui.chart(
     data=res.to_frame(),
 )
 items = {
-    figures.SHORT[a]: (
+    SHORT[a]: (
         f"{summary.loc[a, 'regret_class']:,.1f}",
         f"{ADV[a]}: regret at T against all thresholds, mean of {trials} trials",
     )
@@ -150,7 +137,8 @@ with views["weights"]:
 with views["experts"]:
     if views["experts"].open:
         with ui.computing("Running MW, FTL and FTPL…"):
-            runs, sweep = experts(p["seq"], horizon, p["n"], p["pert"], p["b"], trials, seed)
+            runs, sweep = experts(p["seq"], horizon, p["n"], noise=p["pert"], scale=p["b"],
+                                  trials=trials, seed=seed)  # fmt: skip
             curve = max_abs(p["pert"], p["b"], seed)
         ftl = runs[1].regret[..., -1].mean()
         ui.chart(
@@ -159,7 +147,7 @@ with views["experts"]:
             caption=f"{SEQS[p['seq']]} costs, k = {p['n']}, T = {horizon:,}; perturbed leader: "
             f"{p['pert'].capitalize()}(b = {p['b']:g}), the learner's coins. FTL regret at T: "
             f"{ftl:,.1f}.",
-            data=online.learners_frame(runs),
+            data=R.learners_frame(runs),
         )
         ui.chart(
             figures.ftpl_figure(sweep),
@@ -169,7 +157,7 @@ with views["experts"]:
             "(Follow the Private Leader) with ε = 1/b where b > 1.",
             data=sweep.to_frame(),
         )
-        at_k = online.expected_max_abs(p["n"], scale=p["b"], noise=p["pert"])
+        at_k = expected_max_abs(p["n"], scale=p["b"], noise=p["pert"])
         exact = (
             "dashed: b·H_k, exact"
             if p["pert"] == "laplace"
@@ -187,9 +175,8 @@ with views["experts"]:
         )
 with views["halfspaces"]:
     if views["halfspaces"].open:
-        noise_2d = p["noise"] if p["labels"] == "noisy" else 0.0
         with ui.computing("Running Hedge over halfspaces…"):
-            half = halfspaces(sigma, p["T2"], noise_2d, seed)
+            half = halfspaces(sigma, p["T2"], ex.noise_2d, seed)
         row = int(np.flatnonzero(half.adversaries == "smoothed_adaptive")[0])
         half_sum = half.summary().set_index("adversary")
         adaptive = half_sum.loc["smoothed_adaptive"]
@@ -206,7 +193,7 @@ with views["halfspaces"]:
                 "best halfspace": (
                     ui.count(adaptive["best_class"]),
                     "mistakes of the best halfspace in hindsight, exact: every line through two "
-                    "points; adaptive σ-smooth adversary, mean of 2 trials",
+                    f"points; adaptive σ-smooth adversary, mean of {R.HALFSPACE_TRIALS} trials",
                 ),
                 "best in cover": (
                     ui.count(adaptive["best_cover"]),
@@ -219,7 +206,7 @@ with views["halfspaces"]:
         ui.chart(
             figures.halfspace_regret_figure(half, log_log=log_log),
             key="halfspace_regret",
-            caption="Regret against the cover, mean and 10–90% band over 2 trials; diamonds at T: "
+            caption=f"Regret against the cover, mean and 10–90% band over {R.HALFSPACE_TRIALS} trials; diamonds at T: "
             "against every halfspace (exact). "
             + " ".join(
                 f"{ADV[a]}: {r['regret_cover']:,.1f} vs the cover, {r['regret_class']:,.1f} vs all."
@@ -243,19 +230,4 @@ with views["theory"]:
         }
         for key, comparison in cards.items():
             ui.theory_card(bounds.BOUNDS[key], comparison)
-ui.reproduce(
-    f"""from smoothviz import online
-
-n = online.cover_size({sigma!r}, {horizon!r}, scale={p["cover"]!r})
-eta = online.scaled_eta(n, {horizon!r}, factor={p["eta"]!r}, update={p["update"]!r})
-result = online.hedge_thresholds({sigma!r}, {horizon!r}, adversaries={tuple(advs)!r},
-    cover_scale={p["cover"]!r}, eta=eta, update={p["update"]!r}, labels={p["labels"]!r},
-    noise={p["noise"]!r}, trials={trials!r}, rng={seed!r})
-print(result.summary())
-costs = online.make_costs({p["seq"]!r}, {horizon!r}, {p["n"]!r}, trials={trials!r}, rng={seed!r})
-ftl_regret = online.follow_the_leader(costs).regret[..., -1].mean()
-print(ftl_regret)
-curve = online.max_abs_curve(200, noise={p["pert"]!r}, scale={p["b"]!r}, trials=1000, rng={seed!r})
-half = online.hedge_halfspaces({sigma!r}, {p["T2"]!r}, noise={p["noise"] if p["labels"] == "noisy" else 0.0!r}, trials=2, rng={seed!r})
-print(half.summary())"""
-)
+ui.reproduce(ex.code())

@@ -38,7 +38,6 @@ __all__ = [
     "MaxAbsResult",
     "alternating_costs",
     "coin_flip_costs",
-    "compare_learners",
     "default_eta",
     "expected_max_abs",
     "follow_the_leader",
@@ -46,7 +45,6 @@ __all__ = [
     "ftpl_sweep",
     "harmonic",
     "leader_loss",
-    "learners_frame",
     "log_weight_rate",
     "make_costs",
     "max_abs_curve",
@@ -591,50 +589,13 @@ def ftpl_sweep(
     return FTPLSweepResult(sequence, noise, horizon, n_actions, scales, regret, emax)
 
 
-def learners_frame(results: list[ExpertsResult]) -> pd.DataFrame:
-    """The tidy frames of several learners stacked (column ``algorithm`` tells them apart)."""
-    return pd.concat([r.to_frame() for r in results], ignore_index=True)
+def __getattr__(name: str) -> object:
+    """Old home of the Regret page's learner comparison, now :mod:`smoothviz.experiments.regret`.
 
-
-def compare_learners(
-    sequence: str,
-    horizon: int,
-    n_actions: int,
-    *,
-    noise: str = "laplace",
-    scale: float = 10.0,
-    n_scales: int = 12,
-    trials: int = 5,
-    rng: int | None = None,
-) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """MW, FTL and FTPL(b) on the same cost sequences, plus FTPL's regret over a grid of scales.
-
-    Args:
-        sequence: ``"alternating"`` or ``"coin_flips"``.
-        horizon: rounds T.
-        n_actions: k.
-        noise: FTPL's perturbation, ``"laplace"`` or ``"gumbel"``.
-        scale: FTPL's scale b for the single run.
-        n_scales: number of log-spaced scales in [0.1, max(T, 10)] for the sweep.
-        trials: cost sequences (coin flips) and perturbation draws.
-        rng: an integer seed (costs use it, FTPL uses seed + 1, the sweep uses it again), or None.
-
-    Returns:
-        ``([mw, ftl, ftpl], sweep)``.
+    That module imports this one, so the two names are re-exported lazily here (no import cycle).
     """
-    if rng is not None and not isinstance(rng, int | np.integer):
-        raise ValueError(f"`rng` must be an integer seed or None, got {rng!r}")
-    costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=rng)
-    runs = [
-        multiplicative_weights(costs),
-        follow_the_leader(costs),
-        follow_the_perturbed_leader(
-            costs, scale=scale, noise=noise, rng=None if rng is None else rng + 1
-        ),
-    ]
-    n_scales = check_int("n_scales", n_scales, 2, 1000)
-    scales = np.geomspace(0.1, max(horizon, 10), n_scales)
-    sweep = ftpl_sweep(
-        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=rng
-    )
-    return runs, sweep
+    if name in ("compare_learners", "learners_frame"):
+        from smoothviz.experiments import regret
+
+        return getattr(regret, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,14 @@ from __future__ import annotations
 
 from smoothviz.adversaries import ADVERSARIES, ADVERSARIES_2D
 from smoothviz.erm import best_halfspace_mistakes, best_threshold_mistakes
-from smoothviz.experiments.regret import cover_size, page_cost_s, scaled_eta, trials_cap
+from smoothviz.experiments.regret import (
+    compare_learners,
+    cover_size,
+    learners_frame,
+    page_cost_s,
+    scaled_eta,
+    trials_cap,
+)
 from smoothviz.experts import (
     NOISES,
     SEQUENCES,
@@ -33,7 +40,6 @@ from smoothviz.experts import (
     MaxAbsResult,
     alternating_costs,
     coin_flip_costs,
-    compare_learners,
     default_eta,
     expected_max_abs,
     follow_the_leader,
@@ -41,7 +47,6 @@ from smoothviz.experts import (
     ftpl_sweep,
     harmonic,
     leader_loss,
-    learners_frame,
     log_weight_rate,
     make_costs,
     max_abs_curve,

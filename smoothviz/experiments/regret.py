@@ -1,4 +1,11 @@
-"""The Regret page's helpers: its cost model, its trials cap, and the knobs it turns into parameters.
+"""The Regret page's experiment, and what it needs to decide how much to run.
+
+:func:`run_experiment` takes the page's parameters and a seed and returns a :class:`RegretExperiment`:
+Hedge on a threshold cover against the chosen adversaries (the main view), with ``summary()``,
+``to_frame()`` and ``code()`` (the page's "Reproduce in Python"); its tabs (:meth:`~RegretExperiment.experts`,
+:meth:`~RegretExperiment.max_abs`, :meth:`~RegretExperiment.halfspaces`) are the module functions
+:func:`learners`, :func:`max_abs` and :func:`halfspaces`, which a page may cache on their own
+parameters. MW, FTL and FTPL are compared on the same costs by :func:`compare_learners`.
 
 The page runs Hedge on a threshold cover of scale γ = σ/√T (Algorithm 1 of Haghtalab, Roughgarden &
 Shetty 2020) or σ/(4√T) (their Thm 3.3), so the cover has N ≈ √T/σ experts and one run costs
@@ -10,13 +17,56 @@ where the (1 − η)^c update's bound 2√(T ln N) needs it (Arora, Hazan & Kale
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
 
-from smoothviz.experts import UPDATES
-from smoothviz.hedge import cover_gamma, threshold_cover
+import numpy as np
+import pandas as pd
+
+from smoothviz.experts import (
+    UPDATES,
+    ExpertsResult,
+    FTPLSweepResult,
+    MaxAbsResult,
+    follow_the_leader,
+    follow_the_perturbed_leader,
+    ftpl_sweep,
+    make_costs,
+    max_abs_curve,
+    multiplicative_weights,
+)
+from smoothviz.halfspaces import HalfspaceResult, hedge_halfspaces
+from smoothviz.hedge import HedgeThresholdsResult, cover_gamma, hedge_thresholds, threshold_cover
+from smoothviz.random import make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
-__all__ = ["cover_size", "page_cost_s", "scaled_eta", "trials_cap"]
+__all__ = [
+    "BUDGET_S",
+    "HALFSPACE_TRIALS",
+    "MAX_ABS_K",
+    "MAX_ABS_TRIALS",
+    "MOST_TRIALS",
+    "RegretExperiment",
+    "compare_learners",
+    "cover_size",
+    "halfspaces",
+    "learners",
+    "learners_frame",
+    "max_abs",
+    "page_cost_s",
+    "page_trials",
+    "run_experiment",
+    "scaled_eta",
+    "trials_cap",
+]
+
+#: The page's time budget for the main view and the MW/FTL tab, in seconds (see :func:`page_trials`).
+BUDGET_S = 1.0
+#: The most trials per adversary the page runs.
+MOST_TRIALS = 10
+#: Trials of the 2-D halfspaces tab.
+HALFSPACE_TRIALS = 2
+#: Largest k of the E‖Z‖∞ curve, and its draws.
+MAX_ABS_K, MAX_ABS_TRIALS = 200, 1000
 
 
 def page_cost_s(
@@ -125,3 +175,206 @@ def scaled_eta(
     check_choice("update", update, UPDATES)
     eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
     return min(eta, 0.5) if update == "notes" else eta
+
+
+def learners_frame(results: list[ExpertsResult]) -> pd.DataFrame:
+    """The tidy frames of several learners stacked (column ``algorithm`` tells them apart)."""
+    return pd.concat([r.to_frame() for r in results], ignore_index=True)
+
+
+def compare_learners(
+    sequence: str,
+    horizon: int,
+    n_actions: int,
+    *,
+    noise: str = "laplace",
+    scale: float = 10.0,
+    n_scales: int = 12,
+    trials: int = 5,
+    rng: int | None = None,
+) -> tuple[list[ExpertsResult], FTPLSweepResult]:
+    """MW, FTL and FTPL(b) on the same cost sequences, plus FTPL's regret over a grid of scales.
+
+    Args:
+        sequence: ``"alternating"`` or ``"coin_flips"``.
+        horizon: rounds T.
+        n_actions: k.
+        noise: FTPL's perturbation, ``"laplace"`` or ``"gumbel"``.
+        scale: FTPL's scale b for the single run.
+        n_scales: number of log-spaced scales in [0.1, max(T, 10)] for the sweep.
+        trials: cost sequences (coin flips) and perturbation draws.
+        rng: an integer seed (costs use it, FTPL uses seed + 1, the sweep uses it again), or None.
+            This older convention predates :func:`smoothviz.random.streams`; it is kept because
+            moving FTPL to a named child stream would change every seeded number of the tab.
+
+    Returns:
+        ``([mw, ftl, ftpl], sweep)``.
+    """
+    if rng is not None and not isinstance(rng, int | np.integer):
+        raise ValueError(f"`rng` must be an integer seed or None, got {rng!r}")
+    costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=rng)
+    runs = [
+        multiplicative_weights(costs),
+        follow_the_leader(costs),
+        follow_the_perturbed_leader(
+            costs, scale=scale, noise=noise, rng=None if rng is None else make_rng(rng + 1)
+        ),
+    ]
+    n_scales = check_int("n_scales", n_scales, 2, 1000)
+    scales = np.geomspace(0.1, max(horizon, 10), n_scales)
+    sweep = ftpl_sweep(
+        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=rng
+    )
+    return runs, sweep
+
+
+def page_trials(
+    sigma: float, horizon: int, adversaries: tuple[str, ...], *, cover: str, n_actions: int
+) -> tuple[int, int]:
+    """The page's cap on trials per adversary and the cover size N it is computed for.
+
+    :func:`trials_cap` at the page's budget (:data:`BUDGET_S`, at most :data:`MOST_TRIALS`), counting
+    the MW/FTL/FTPL tab's k actions.
+    """
+    n_cover = cover_size(sigma, horizon, scale=cover)
+    cap = trials_cap(
+        horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
+        n_actions=n_actions, budget_s=BUDGET_S, most=MOST_TRIALS,
+    )  # fmt: skip
+    return cap, n_cover
+
+
+def learners(
+    sequence: str, horizon: int, n_actions: int, *, noise: str, scale: float, trials: int, seed: int
+) -> tuple[list[ExpertsResult], FTPLSweepResult]:
+    """The "MW vs FTL, perturbed leaders" tab: :func:`compare_learners` under the page seed."""
+    return compare_learners(
+        sequence, horizon, n_actions, noise=noise, scale=scale, trials=trials, rng=seed
+    )
+
+
+def max_abs(noise: str, scale: float, seed: int) -> MaxAbsResult:
+    """E‖Z‖∞ against k ≤ :data:`MAX_ABS_K` for the tab's perturbation, from :data:`MAX_ABS_TRIALS` draws."""
+    return max_abs_curve(MAX_ABS_K, noise=noise, scale=scale, trials=MAX_ABS_TRIALS, rng=seed)
+
+
+def halfspaces(sigma: float, horizon: int, noise: float, seed: int) -> HalfspaceResult:
+    """The 2-D tab: Hedge over halfspaces, :data:`HALFSPACE_TRIALS` trials per adversary."""
+    return hedge_halfspaces(sigma, horizon, noise=noise, trials=HALFSPACE_TRIALS, rng=seed)
+
+
+@dataclass(frozen=True, eq=False)
+class RegretExperiment:
+    """The Regret page's run: Hedge on a threshold cover, and the parameters of its tabs.
+
+    Attributes:
+        hedge: the main view's :class:`~smoothviz.hedge.HedgeThresholdsResult`.
+        n_cover: N, the cover size.
+        settings: the arguments of :func:`run_experiment` that built it.
+    """
+
+    hedge: HedgeThresholdsResult
+    n_cover: int
+    settings: dict[str, object]
+
+    def summary(self) -> pd.DataFrame:
+        """One row per adversary (:meth:`HedgeThresholdsResult.summary`)."""
+        return self.hedge.summary()
+
+    def to_frame(self) -> pd.DataFrame:
+        """The regret curves, tidy (:meth:`HedgeThresholdsResult.to_frame`)."""
+        return self.hedge.to_frame()
+
+    @property
+    def noise_2d(self) -> float:
+        """The 2-D tab's label noise: the page's rate when labels are noisy, else 0."""
+        return self.settings["noise"] if self.settings["labels"] == "noisy" else 0.0
+
+    def experts(self) -> tuple[list[ExpertsResult], FTPLSweepResult]:
+        """MW, FTL and FTPL on the tab's costs (:func:`learners`)."""
+        s = self.settings
+        return learners(s["sequence"], s["horizon"], s["n_actions"], noise=s["perturbation"],
+                        scale=s["scale"], trials=s["trials"], seed=s["seed"])  # fmt: skip
+
+    def max_abs(self) -> MaxAbsResult:
+        """E‖Z‖∞ against k (:func:`max_abs`)."""
+        return max_abs(self.settings["perturbation"], self.settings["scale"], self.settings["seed"])
+
+    def halfspaces(self) -> HalfspaceResult:
+        """Hedge over 2-D halfspaces (:func:`halfspaces`)."""
+        s = self.settings
+        return halfspaces(s["sigma"], s["horizon_2d"], self.noise_2d, s["seed"])
+
+    def code(self) -> str:
+        """Python source that recomputes this experiment and its tabs ("Reproduce in Python")."""
+        args = ", ".join(
+            f"{k}={v!r}" for k, v in self.settings.items() if k not in ("sigma", "horizon")
+        )
+        s = self.settings
+        return f"""from smoothviz.experiments.regret import run_experiment
+
+ex = run_experiment({s["sigma"]!r}, {s["horizon"]!r}, {args})
+result = ex.hedge
+print(result.summary())
+runs, sweep = ex.experts()
+ftl_regret = runs[1].regret[..., -1].mean()
+print(ftl_regret)
+curve = ex.max_abs()
+half = ex.halfspaces()
+print(half.summary())"""
+
+
+def run_experiment(
+    sigma: float,
+    horizon: int,
+    *,
+    adversaries: tuple[str, ...],
+    cover: str = "alg1",
+    update: str = "notes",
+    eta_factor: float = 1.0,
+    labels: str = "realizable",
+    noise: float = 0.1,
+    trials: int = 5,
+    seed: int = 0,
+    sequence: str = "alternating",
+    n_actions: int = 2,
+    perturbation: str = "laplace",
+    scale: float = 10.0,
+    horizon_2d: int = 100,
+) -> RegretExperiment:
+    """Run Hedge on the threshold cover against ``adversaries`` (the Regret page's main view).
+
+    Args:
+        sigma: the adversaries' smoothness σ.
+        horizon: rounds T.
+        adversaries: keys of :data:`smoothviz.adversaries.ADVERSARIES`.
+        cover: cover scale, ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)).
+        update: MW update, ``"notes"`` or ``"exp"``.
+        eta_factor: η as a multiple of the tuned rate (:func:`scaled_eta`).
+        labels: ``"realizable"`` or ``"noisy"``.
+        noise: label-flip rate of noisy labels.
+        trials: trials per adversary.
+        seed: the page seed (adversaries' and nature's coins).
+        sequence: the MW/FTL tab's costs, ``"alternating"`` or ``"coin_flips"``.
+        n_actions: k, the MW/FTL tab's actions.
+        perturbation: FTPL's noise, ``"laplace"`` or ``"gumbel"``.
+        scale: FTPL's scale b.
+        horizon_2d: T of the 2-D halfspaces tab.
+
+    Returns:
+        A :class:`RegretExperiment` (the tabs are computed when asked for).
+    """
+    n_cover = cover_size(sigma, horizon, scale=cover)
+    eta = scaled_eta(n_cover, horizon, factor=eta_factor, update=update)
+    snapshot = "smoothed_adaptive" if "smoothed_adaptive" in adversaries else None
+    hedge = hedge_thresholds(
+        sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta=eta, update=update,
+        labels=labels, noise=noise, trials=trials, rng=seed, snapshot_adversary=snapshot,
+    )  # fmt: skip
+    settings = {
+        "sigma": sigma, "horizon": horizon, "adversaries": tuple(adversaries), "cover": cover,
+        "update": update, "eta_factor": eta_factor, "labels": labels, "noise": noise,
+        "trials": trials, "seed": seed, "sequence": sequence, "n_actions": n_actions,
+        "perturbation": perturbation, "scale": scale, "horizon_2d": horizon_2d,
+    }  # fmt: skip
+    return RegretExperiment(hedge, n_cover, settings)
