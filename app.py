@@ -49,7 +49,10 @@ O(·) shape with a chosen constant.
 
 
 PAGES = {
-    "": [st.Page(home, title="Home", icon=":material/home:", default=True)],
+    "": [
+        st.Page(home, title="Home", icon=":material/home:", default=True),
+        st.Page("pages/lectures.py", title="Lectures", icon=":material/school:"),
+    ],
     "Online learning": [
         st.Page("pages/thresholds.py", title="Thresholds", icon=":material/linear_scale:"),
         st.Page("pages/covers.py", title="Covers and brackets", icon=":material/view_week:"),

@@ -16,6 +16,7 @@ A screenshot of the first screen of each page at both sizes is kept in ``tests/a
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import socket
@@ -31,19 +32,23 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
-PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+#: The explorable pages (they use the page shape: ``ui.page``); Home and Lectures are directories.
+PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py") if "ui.page(" in p.read_text())
 SIZES = {"1024x768": (1024, 768), "1280x800": (1280, 800)}
 #: Two legend rows at the figures' legend font (one row measures 34 px, three 102 px).
 MAX_LEGEND_PX = 70
-#: Each page's tabs (its ``view`` options), read from the page files so a new tab is tested too.
-TABS = {
-    name: [
-        line.split('"')[1]
-        for line in (ROOT / "pages" / f"{name}.py").read_text().split("VIEWS = {", 1)[1].split("}")[0].splitlines()
-        if line.strip().startswith('"')
-    ]
-    for name in PAGES
-}  # fmt: skip
+
+
+def _tabs(name: str) -> list[str]:
+    """A page's tabs (the keys of its ``VIEWS`` declaration), read from the page file."""
+    for node in ast.parse((ROOT / "pages" / f"{name}.py").read_text()).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "VIEWS":
+            return list(ast.literal_eval(node.value))
+    return []
+
+
+#: Each page's tabs (its ``view`` options), so a new tab is tested too.
+TABS = {name: _tabs(name) for name in PAGES}
 
 pytestmark = pytest.mark.browser
 
@@ -407,5 +412,48 @@ def test_embed_mode_inside_an_iframe_reads_the_link(server, browser, tmp_path):
         assert "embed=true" in inner.url  # Streamlit keeps its embed flag in the rewritten link
         assert frame.locator("[data-testid='stAlert']").count() == 0  # `embed` is not "unknown"
         assert frame.locator("[data-testid='stException']").count() == 0
+    finally:
+        page.close()
+
+
+def test_a_lecture_scene_opens_on_its_hero_and_next_walks_the_lecture(server, browser):
+    page, errors = _open(
+        browser, f"{server}/thresholds?sigma=0.0001&T=1000&lecture=online&scene=2&lock=T",
+        (1024, 768),
+    )  # fmt: skip
+    try:
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
+        layout = page.evaluate(_LAYOUT)
+        assert page.get_by_text("Scene 2/7").count() == 1
+        assert page.get_by_text("Predict first:").count() == 1
+        assert _visible_fraction(layout["hero"], layout["viewport"]) >= 0.45  # bar + hero fit
+        assert page.get_by_text("fixed by this scene").count() == 1  # T is locked, visibly
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "lecture-scene-1024x768.png"))
+        page.get_by_role("link", name="Next ▶").click()
+        page.wait_for_function("() => window.location.search.includes('scene=3')", timeout=60_000)
+        _settle(page)
+        query = _query(page.url)
+        assert query["lecture"] == "online"
+        assert query["view"] == "rounds"  # scene 3's preset
+        assert page.get_by_text("Scene 3/7").count() == 1
+        assert "lock" not in query  # scene 3 locks nothing
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+def test_the_lectures_page_links_open_their_scenes(server, browser):
+    page, errors = _open(browser, f"{server}/lectures", (1024, 768))
+    try:
+        _settle(page)
+        page.get_by_role("link", name="4. A bracket sandwiches h").click()
+        page.wait_for_function("() => window.location.pathname.endsWith('/covers')")
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
+        assert page.get_by_text("Scene 4/7").count() == 1
+        assert _query(page.url)["scene"] == "4"
+        assert not errors, errors
     finally:
         page.close()

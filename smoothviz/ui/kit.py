@@ -31,6 +31,7 @@ import streamlit as st
 
 from smoothviz.bounds import BoundInfo
 from smoothviz.plots.snapshot import snapshot_html
+from smoothviz.ui.lecture import LECTURE_KEYS, lecture_bar, lecture_from_link, lecture_link
 from smoothviz.ui.params import Param, parse_query, parse_value
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
@@ -140,56 +141,49 @@ def _widget_key(page: str, key: str) -> str:
     return f"{page}.{key}"
 
 
-def _render(param: Param, page: str, container: Any) -> Any:
-    """Draw the widget of one parameter; its value lives in session state under a page-prefixed key."""
-    wkey = _widget_key(page, param.key)
+def _render(param: Param, page: str, container: Any, *, locked: bool = False) -> Any:
+    """Draw the widget of one parameter; its value lives in session state under a page-prefixed key.
+
+    A ``locked`` control (a lecture scene fixed it) is drawn disabled and its label says so.
+    """
+    label = f"{param.label} 🔒 (fixed by this scene)" if locked else param.label
+    common = {"key": _widget_key(page, param.key), "help": param.help, "disabled": locked}
     if param.kind in ("log_float", "log_int"):
         options = list(param.grid())
-        current = st.session_state[wkey]
+        current = st.session_state[common["key"]]
         if current not in options:  # an exact value from a link stays exact
             options = sorted([*options, current])
         return container.select_slider(
-            param.label,
+            label,
             options=options,
-            key=wkey,
-            help=param.help,
             format_func=lambda v: f"{v:,}" if param.kind == "log_int" else f"{v:g}",
+            **common,
         )
     if param.kind == "int":
         return container.slider(
-            param.label,
-            min_value=int(param.low),
-            max_value=int(param.high),
-            step=int(param.step or 1),
-            key=wkey,
-            help=param.help,
-        )
+            label, min_value=int(param.low), max_value=int(param.high),
+            step=int(param.step or 1), **common,
+        )  # fmt: skip
     if param.kind in ("float", "number"):  # a slider, or a typed-in value
         widget = container.slider if param.kind == "float" else container.number_input
         return widget(
-            param.label,
-            min_value=float(param.low),
-            max_value=float(param.high),
-            step=float(param.step) if param.step else None,
-            key=wkey,
-            help=param.help,
-        )
+            label, min_value=float(param.low), max_value=float(param.high),
+            step=float(param.step) if param.step else None, **common,
+        )  # fmt: skip
     if param.kind == "seed":
         return container.number_input(
-            param.label, min_value=0, max_value=int(param.high), step=1, key=wkey, help=param.help
+            label, min_value=0, max_value=int(param.high), step=1, **common
         )
     if param.kind == "choice":
-        keys = list(param.options)
         return container.selectbox(
-            param.label, keys, key=wkey, format_func=param.options.get, help=param.help
+            label, list(param.options), format_func=param.options.get, **common
         )
     if param.kind == "multi":
-        keys = list(param.options)
         chosen = container.multiselect(
-            param.label, keys, key=wkey, format_func=param.options.get, help=param.help
+            label, list(param.options), format_func=param.options.get, **common
         )
         return tuple(chosen)
-    return container.toggle(param.label, key=wkey, help=param.help)
+    return container.toggle(label, **common)
 
 
 def _widget_state(param: Param, value: Any) -> Any:
@@ -226,6 +220,7 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
     until the user changes a control. On every run the URL is rewritten with all current values.
     """
     params = [*params, PRESENT]
+    lecture_key = f"{page}.__lecture"
     seeded_key, messages_key, values_key = (
         f"{page}.__seeded",
         f"{page}.__messages",
@@ -237,7 +232,11 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
     fresh_link = bool(query) and flat != st.session_state.get(written_key)
     if seeded_key not in st.session_state or fresh_link:
         # first visit, or a new link (a preset from the tour, back/forward): the URL wins
-        values, messages = parse_query(params, query)
+        lecture, lecture_messages = lecture_from_link(page, query, params)
+        st.session_state[lecture_key] = lecture
+        page_query = {k: v for k, v in query.items() if k not in LECTURE_KEYS}
+        values, messages = parse_query(params, page_query)
+        messages = [*lecture_messages, *messages]
         _seed_presenter_mode(query, values)
         st.session_state[seeded_key] = {k: v for k, v in values.items() if k != "present"}
         st.session_state[messages_key] = messages
@@ -254,6 +253,10 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
         if wkey not in st.session_state:
             st.session_state[wkey] = _widget_state(p, stored.get(p.key, p.default))
 
+    lecture = st.session_state.get(lecture_key)
+    if lecture:
+        lecture_bar(lecture)
+    locked = set(lecture["lock"]) if lecture else set()
     hero = [p for p in params if p.hero]
     present = bool(st.session_state["smoothviz.present"])
     widths = [*([1.0] * len(hero)), *([0.55] if present else [])]
@@ -269,7 +272,9 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
         if p.main and not p.hero:  # drawn later on the page by field() / tabs()
             values[p.key] = _value_of(p, st.session_state[_widget_key(page, p.key)])
             continue
-        value = _render(p, page, next(hero_columns) if p.hero else st.sidebar)
+        value = _render(
+            p, page, next(hero_columns) if p.hero else st.sidebar, locked=p.key in locked
+        )
         if p.kind == "multi" and not value:
             notes.append(f"Choose at least one of **{p.label}**; showing `{p.format(p.default)}`.")
             value = p.default
@@ -279,6 +284,8 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
     written = {p.key: p.format(values[p.key]) for p in params[:-1]}
     if values["present"]:
         written["present"] = "1"
+    if lecture:
+        written |= lecture_link(lecture)
     st.query_params.from_dict(written)
     st.session_state[written_key] = written
 

@@ -1,0 +1,161 @@
+"""Lecture scenes: scripted sequences of views for teaching from the dashboard in a fixed order.
+
+A :class:`Scene` is a page, a preset of its parameters, the one sentence the lecturer says and a
+"predict first" question to put to the class before the chart is read. A :class:`Lecture` is a list of
+scenes. A scene's link carries ``lecture=<key>&scene=<n>`` beside its preset, so the scene list can go
+into the slides, and every page shows the current scene with Previous / Next. ``lock`` names the
+controls a scene wants fixed: they are drawn disabled and marked as locked, never changed silently.
+
+Pure data and pure functions (no Streamlit): the page kit draws it, tests check that every preset is
+valid for its page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["LECTURES", "Lecture", "Scene", "scene_query"]
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One step of a lecture.
+
+    Attributes:
+        page: the page's URL path (``thresholds``, ``covers``, ``regret``, ``mwem``).
+        preset: URL parameters of the view (strings, as in a link).
+        say: the sentence to say while the chart is on the screen.
+        predict: the question to ask before revealing the answer.
+        lock: parameter keys drawn disabled in this scene.
+    """
+
+    page: str
+    preset: dict[str, str]
+    say: str
+    predict: str
+    lock: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Lecture:
+    """A titled sequence of 4–8 scenes."""
+
+    title: str
+    scenes: tuple[Scene, ...]
+
+
+def scene_query(key: str, number: int, *, present: bool = False) -> dict[str, str]:
+    """The URL parameters that open scene ``number`` (1-based) of lecture ``key``."""
+    scene = LECTURES[key].scenes[number - 1]
+    query = {**scene.preset, "lecture": key, "scene": str(number)}
+    if scene.lock:
+        query["lock"] = ",".join(scene.lock)
+    if present:
+        query["present"] = "1"
+    return query
+
+
+LECTURES: dict[str, Lecture] = {
+    "online": Lecture(
+        "Smoothed online learning: thresholds → covers → regret",
+        (
+            Scene(
+                "thresholds",
+                {"sigma": "0.01", "T": "1000"},
+                "A worst-case adversary forces a mistake on every round; a σ-smoothed one cannot.",
+                "At σ = 0.01 and T = 1,000, how many mistakes does the σ-smoothed adaptive adversary "
+                "force: about 10, 100 or 1,000?",
+            ),
+            Scene(
+                "thresholds",
+                {"sigma": "0.0001", "T": "1000"},
+                "A hundred times more precision costs the learner only about log₂ 100 ≈ 7 more "
+                "mistakes.",
+                "σ falls from 0.01 to 0.0001. How many more mistakes: 7, 100 or 10,000?",
+                ("T",),
+            ),
+            Scene(
+                "thresholds",
+                {"sigma": "0.01", "T": "1000", "view": "rounds", "show": "smoothed_adaptive"},
+                "Once the version space is narrower than σ, the smoothed adversary hits it only by "
+                "luck: probability width/σ.",
+                "Press ▶. From which round on does the adversary stop landing in the version space?",
+            ),
+            Scene(
+                "covers",
+                {"cls": "thresholds", "scale": "0.1"},
+                "A bracket sandwiches h pointwise: f_ℓ ≤ h ≤ f_u, with a gap of μ-mass at most ε.",
+                "How many brackets does ε = 0.1 need for thresholds: 10, 100 or infinitely many?",
+            ),
+            Scene(
+                "covers",
+                {"view": "lemma32", "sigma": "0.1", "T": "500"},
+                "Adaptivity buys nothing against a sandwich: the maximum count stays under "
+                "Lemma 3.2's bound.",
+                "Will the adaptive adversary's maximum count beat the non-adaptive one's?",
+            ),
+            Scene(
+                "regret",
+                {"sigma": "0.05", "T": "1000"},
+                "Hedge on a cover: linear regret against the worst case, √T against σ-smoothed "
+                "adversaries.",
+                "At T = 1,000, is the σ-smoothed regret closer to 30, 300 or 1,000?",
+                ("sigma",),
+            ),
+            Scene(
+                "regret",
+                {"sigma": "0.05", "T": "3000", "axes": "loglog"},
+                "On log–log axes the worst case has slope 1 and the smoothed adversaries slope ½.",
+                "Which slope will the σ-smoothed curves have: 1, ½ or 0?",
+            ),
+        ),
+    ),
+    "release": Lecture(
+        "Private query release: MWEM, smoothness, private thresholds",
+        (
+            Scene(
+                "mwem",
+                {},
+                "MWEM's bound pays ln N; on σ-smooth data Smooth MWEM's pays only ln(1/σ).",
+                "Which theorem line will sit lower: MWEM's or Smooth MWEM's?",
+            ),
+            Scene(
+                "mwem",
+                {"epsilon": "0.1"},
+                "A tenth of the budget means ten times the noise in every measurement.",
+                "ε falls from 1 to 0.1. Does the error grow by 10×, by less, or not at all?",
+                ("T",),
+            ),
+            Scene(
+                "mwem",
+                {
+                    "view": "sweeps",
+                    "data": "gapminder",
+                    "N": "64",
+                    "epsilon": "0.3",
+                    "variant": "mwem",
+                },
+                "More rounds help until the privacy noise of each round takes over: a U in T.",
+                "Where is the best T: 1, about 10, or as large as possible?",
+            ),
+            Scene(
+                "mwem",
+                {"view": "smooth", "sigma": "0.5"},
+                "Projection keeps the release σ-smooth, so it also answers queries no round asked.",
+                "Without projection, can the release's density exceed 1/σ?",
+            ),
+            Scene(
+                "mwem",
+                {"view": "threshold", "n": "300", "epsilon": "0.3"},
+                "Discretise at scale σα, then let the exponential mechanism choose a threshold.",
+                "With n = 300 records and ε = 0.3, will the picked threshold be within α of the best?",
+            ),
+            Scene(
+                "mwem",
+                {"view": "ledger"},
+                "Basic composition: ε/(2T) per selection and per measurement adds up to ε exactly.",
+                "With T = 50 rounds and ε = 1, what does each measurement spend?",
+            ),
+        ),
+    ),
+}
