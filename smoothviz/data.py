@@ -31,6 +31,27 @@ import pandas as pd
 
 from smoothviz.random import make_rng
 
+__all__ = [
+    "DATASETS",
+    "MAX_CELLS",
+    "MAX_UPLOAD_BYTES",
+    "SYNTHETIC_KINDS",
+    "DatasetSpec",
+    "Domain",
+    "Histogram",
+    "UploadError",
+    "bin_values",
+    "bump_probs",
+    "dataset_path",
+    "exact_smooth_counts",
+    "load_dataset",
+    "mixture_probs",
+    "parse_csv",
+    "point_mass_probs",
+    "sample_counts",
+    "synthetic_histogram",
+]
+
 #: Largest accepted upload, in bytes (5 MB: about half a million rows of two numbers; parses in < 1 s).
 MAX_UPLOAD_BYTES = 5_000_000
 #: Largest universe a :class:`Domain` may declare (cells), so a histogram never exceeds 8 MB.

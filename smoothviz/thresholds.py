@@ -70,7 +70,12 @@ MAX_TRIALS = 10_000
 
 
 def check_game(sigma: float, horizon: int, trials: int) -> None:
-    """Reject a σ outside :data:`SIGMA_RANGE` (the window must fit in [0, 1] twice over), a horizon or a trials count out of range."""
+    """Reject σ outside :data:`SIGMA_RANGE`, a horizon outside [1, :data:`MAX_HORIZON`], or bad trials.
+
+    The game keeps its own σ range, [1e-6, 0.5], inside the (0, 1] of
+    :data:`smoothviz.validation.SIGMA_RANGE` that the other modules share: its messages and the
+    values it accepts are unchanged.
+    """
     if not (SIGMA_RANGE[0] <= sigma <= SIGMA_RANGE[1]):
         raise ValueError(f"`sigma` must be in [{SIGMA_RANGE[0]}, {SIGMA_RANGE[1]}], got {sigma}")
     if int(horizon) != horizon or not 1 <= horizon <= MAX_HORIZON:
