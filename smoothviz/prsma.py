@@ -205,6 +205,13 @@ class FailureModel:
         check_float("when_present", self.when_present, 0.0, 1.0, low_open=False)
         check_int("label", self.label, 0, 1)
 
+    def triggers(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Whether each record is the trigger record, shape (n,) (all False without a record)."""
+        if self.record is None:
+            return np.zeros(np.shape(y), dtype=bool)
+        record = np.asarray(self.record, dtype=np.uint8)
+        return np.all(np.asarray(x) == record, axis=-1) & (np.asarray(y) == self.label)
+
     def probabilities(self, piece_x: np.ndarray, piece_y: np.ndarray) -> np.ndarray:
         """Failure probability per call of each piece.
 
@@ -358,9 +365,9 @@ def prsma(
     order = rng.permuted(np.tile(np.arange(n), (trials, 1)), axis=1)[:, : k * s].reshape(
         trials, k, s
     )
-    px, py = x[order], y[order]  # (trials, K, s, d), (trials, K, s)
-    p_fail = failure.probabilities(px, py)
-    cells = 2 * bits_to_codes(px) + py  # (trials, K, s)
+    hit = failure.triggers(x, y)[order].any(axis=2)  # (trials, K): piece holds the trigger record
+    p_fail = np.where(hit, failure.when_present, failure.base)
+    cells = (2 * bits_to_codes(x) + y)[order]  # (trials, K, s), cell = 2·code(x) + y
     codes = np.full(trials, -1, dtype=np.int64)
     if simulate:
         passes = rng.random((trials, k)) < (1.0 - p_fail) ** reps
@@ -390,8 +397,8 @@ def prsma(
                 eta = rng.laplace(0.0, scale, size=(reps, u.shape[0]))
                 answer = exhaustive_oracle(
                     cls,
-                    np.vstack([px[t, i], u]),
-                    np.concatenate([py[t, i], u_labels]),
+                    np.vstack([x[order[t, i]], u]),
+                    np.concatenate([y[order[t, i]], u_labels]),
                     np.hstack([np.ones((reps, s)), eta]),
                 )
                 failed = rng.random(reps) < p_fail[t, i]  # the certifiable oracle's ⊥ answers
