@@ -1,6 +1,7 @@
 """Regret: Hedge on a cover vs worst-case and σ-smoothed adversaries; MW vs FTL; perturbed leaders (E4, E6, E14)."""
 
-import numpy as np
+import math
+
 import streamlit as st
 
 from smoothviz import bounds, ui
@@ -104,7 +105,7 @@ if "worst_case" in advs and len(advs) > 1:
     worst, smooth = summary.loc["worst_case", "regret_class"], summary.loc[other, "regret_class"]
     st.markdown(
         f"At T = {horizon:,} the worst case holds regret at {worst / horizon:.2f}·T, while the "
-        f"{ADV[other]} adversary gets {smooth / np.sqrt(horizon):.2f}·√T."
+        f"{ADV[other]} adversary gets {smooth / math.sqrt(horizon):.2f}·√T."
     )
 
 views = ui.tabs(PAGE, BY_KEY["view"])
@@ -177,7 +178,7 @@ with views["halfspaces"]:
     if views["halfspaces"].open:
         with ui.computing("Running Hedge over halfspaces…"):
             half = halfspaces(sigma, p["T2"], ex.noise_2d, seed)
-        row = int(np.flatnonzero(half.adversaries == "smoothed_adaptive")[0])
+        row = list(half.adversaries).index("smoothed_adaptive")
         half_sum = half.summary().set_index("adversary")
         adaptive = half_sum.loc["smoothed_adaptive"]
         ui.chart(

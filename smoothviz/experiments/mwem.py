@@ -49,6 +49,7 @@ __all__ = [
     "DensityScan",
     "Experiment",
     "Sweep",
+    "ThresholdCheck",
     "density_scan",
     "label_counts",
     "make_histogram",
@@ -63,6 +64,7 @@ __all__ = [
     "seeds",
     "sweep",
     "table_side",
+    "threshold_check",
 ]
 
 #: The page seed's child streams, by role, in the order they are spawned (see :func:`streams`).
@@ -701,3 +703,29 @@ def private_threshold_experiment(
     return private_threshold(
         pos, neg, sigma=sigma, alpha=alpha, epsilon=epsilon, trials=trials, rng=mech_rng
     )
+
+
+@dataclass(frozen=True)
+class ThresholdCheck:
+    """How the private threshold's draws compare with their bound (the "Private thresholds" tab).
+
+    Attributes:
+        bound: α + 2 ln(K/β)/(εn) (:func:`smoothviz.bounds.private_threshold_bound`).
+        within: the fraction of the mechanism's draws whose excess error is at most the bound.
+        excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
+            rounding never prints "-0.0000").
+    """
+
+    bound: float
+    within: float
+    excess: float
+
+
+def threshold_check(
+    learned: PrivateThresholdResult, *, alpha: float, epsilon: float, beta: float = 0.05
+) -> ThresholdCheck:
+    """Compare the private threshold's draws with the bound α + 2 ln(K/β)/(εn) at confidence 1 − β."""
+    bound = bounds.private_threshold_bound(alpha, learned.grid.size, epsilon, learned.n, beta)
+    within = float(np.mean(learned.chosen_error - learned.best_error <= bound))
+    excess = max(0.0, np.mean(learned.chosen_error) - learned.best_error)
+    return ThresholdCheck(bound, within, excess)
