@@ -77,8 +77,8 @@ log_log = p["axes"] == "loglog"
 with ui.computing("Running Hedge against the adversaries…"):
     ex = experiment(sigma, horizon, adversaries=advs, cover=p["cover"], update=p["update"],
                     eta_factor=p["eta"], labels=p["labels"], noise=p["noise"], trials=trials,
-                    seed=seed, sequence=p["seq"], n_actions=p["n"], perturbation=p["pert"],
-                    scale=p["b"], horizon_2d=p["T2"])  # fmt: skip
+                    seed=seed).with_tabs(sequence=p["seq"], n_actions=p["n"],
+                                         perturbation=p["pert"], scale=p["b"], horizon_2d=p["T2"])  # fmt: skip
 res, summary = ex.hedge, ex.summary().set_index("adversary")
 
 setting = f"σ = {sigma:g}, T = {horizon:,}, N = {n_cover:,}, η = {res.eta:.4f}, {trials} trials, seed {seed}"

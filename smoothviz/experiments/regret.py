@@ -17,7 +17,7 @@ where the (1 − η)^c update's bound 2√(T ln N) needs it (Arora, Hazan & Kale
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -45,6 +45,7 @@ __all__ = [
     "MAX_ABS_K",
     "MAX_ABS_TRIALS",
     "MOST_TRIALS",
+    "TAB_SETTINGS",
     "RegretExperiment",
     "compare_learners",
     "cover_size",
@@ -65,6 +66,8 @@ BUDGET_S = 1.0
 MOST_TRIALS = 10
 #: Trials of the 2-D halfspaces tab.
 HALFSPACE_TRIALS = 2
+#: The parameters of the tabs only (see :meth:`RegretExperiment.with_tabs`).
+TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
 #: Largest k of the E‖Z‖∞ curve, and its draws.
 MAX_ABS_K, MAX_ABS_TRIALS = 200, 1000
 
@@ -284,6 +287,16 @@ class RegretExperiment:
     def to_frame(self) -> pd.DataFrame:
         """The regret curves, tidy (:meth:`HedgeThresholdsResult.to_frame`)."""
         return self.hedge.to_frame()
+
+    def with_tabs(self, **tabs: object) -> RegretExperiment:
+        """The same Hedge run with other tab parameters (keys of :data:`TAB_SETTINGS`).
+
+        A page caches the run without them, so turning a tab's knob never reruns Hedge.
+        """
+        unknown = set(tabs) - set(TAB_SETTINGS)
+        if unknown:
+            raise ValueError(f"`tabs` must be among {TAB_SETTINGS}, got {sorted(unknown)}")
+        return replace(self, settings=self.settings | tabs)
 
     @property
     def noise_2d(self) -> float:
