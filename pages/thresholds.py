@@ -70,13 +70,20 @@ smoothed = [a for a in adversaries if a != "worst_case"]
 setting = f"σ = {sigma:g}, T = {horizon:,}, {trials} trials, seed {seed}"
 coins = "; ".join(f"{ADVERSARIES[a]}: {COINS[a]} coins" for a in adversaries)
 frame = result.to_frame()
+pins = [
+    (label, figures.mistakes_figure(experiment(q["sigma"], q["T"], trials, seed, adversaries)))
+    for label, q in ui.pinned(PAGE, p)
+]
 ui.chart(
     figures.mistakes_figure(result),
     key="mistakes",
     caption=f"Cumulative mistakes of midpoint binary search, mean and 10–90% band ({setting}; {coins}). "
-    + " ".join(f"{ADVERSARIES[a]}: {ui.count(mean[a])} at T." for a in adversaries),
+    + " ".join(f"{ADVERSARIES[a]}: {ui.count(mean[a])} at T." for a in adversaries)
+    + (f" Dotted: pinned runs ({'; '.join(label for label, _ in pins)})." if pins else ""),
     data=frame,
+    pinned=pins,
 )
+ui.pin_bar(PAGE, p)
 items = {
     SHORTS[a]: (
         ui.count(mean[a]),

@@ -22,6 +22,7 @@ from smoothviz.ui.kit import (
     use_instead,
 )
 from smoothviz.ui.params import Param, nice_log_grid, parse_query, parse_value
+from smoothviz.ui.pins import pin_bar, pinned
 
 __all__ = [
     "PRESENT",
@@ -37,6 +38,8 @@ __all__ = [
     "page",
     "parse_query",
     "parse_value",
+    "pin_bar",
+    "pinned",
     "preload_charts",
     "presenting",
     "privacy_note",

@@ -33,6 +33,7 @@ from smoothviz.bounds import BoundInfo
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.ui.lecture import LECTURE_KEYS, lecture_bar, lecture_from_link, lecture_link
 from smoothviz.ui.params import Param, parse_query, parse_value
+from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
@@ -234,9 +235,13 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
         # first visit, or a new link (a preset from the tour, back/forward): the URL wins
         lecture, lecture_messages = lecture_from_link(page, query, params)
         st.session_state[lecture_key] = lecture
-        page_query = {k: v for k, v in query.items() if k not in LECTURE_KEYS}
+        pins, pin_messages = parse_pins(
+            (query.get("pins") or [""])[-1], [p for p in params if p.hero]
+        )
+        st.session_state[f"{page}.__pins"] = pins
+        page_query = {k: v for k, v in query.items() if k not in (*LECTURE_KEYS, "pins")}
         values, messages = parse_query(params, page_query)
-        messages = [*lecture_messages, *messages]
+        messages = [*lecture_messages, *pin_messages, *messages]
         _seed_presenter_mode(query, values)
         st.session_state[seeded_key] = {k: v for k, v in values.items() if k != "present"}
         st.session_state[messages_key] = messages
@@ -258,6 +263,7 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
         lecture_bar(lecture)
     locked = set(lecture["lock"]) if lecture else set()
     hero = [p for p in params if p.hero]
+    st.session_state[f"{page}.__hero"] = hero
     present = bool(st.session_state["smoothviz.present"])
     widths = [*([1.0] * len(hero)), *([0.55] if present else [])]
     columns = st.columns(widths, gap="medium") if widths else []
@@ -286,6 +292,8 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
         written["present"] = "1"
     if lecture:
         written |= lecture_link(lecture)
+    if st.session_state.get(f"{page}.__pins"):
+        written["pins"] = format_pins(st.session_state[f"{page}.__pins"], hero)
     st.query_params.from_dict(written)
     st.session_state[written_key] = written
 
@@ -388,6 +396,7 @@ def chart(
     caption: str,
     data: pd.DataFrame | None = None,
     filename: str | None = None,
+    pinned: Sequence[tuple[str, go.Figure]] = (),
 ) -> None:
     """Draw a figure with its caption, a "Show data" table and a CSV download of the tidy frame.
 
@@ -397,8 +406,11 @@ def chart(
         caption: generated from the current state: what is drawn, with which parameters and seed.
         data: the tidy frame behind the figure; omitted only for purely illustrative figures.
         filename: base name for the PNG/SVG and CSV downloads (defaults to ``key``).
+        pinned: ``(label, figure)`` of pinned runs (see :mod:`smoothviz.ui.pins`), drawn muted.
     """
     name = filename or key
+    if pinned:
+        overlay_pins(fig, pinned)
     if presenting():
         _enlarge_type(fig)
     fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")

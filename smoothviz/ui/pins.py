@@ -1,0 +1,166 @@
+"""Pin and compare: keep the hero chart's curves of earlier settings beside the current ones.
+
+"Pin this run" stores the page's story controls (its ``hero=True`` parameters) as they are now. Up to
+:data:`MAX_PINS` pins are drawn on the hero chart in muted, dotted copies of its data curves, labelled
+with their settings ("σ = 0.001"); each can be removed. Pins travel in the link as
+``pins=sigma:0.001,T:1000;sigma:0.1,T:1000``, so a shared link reproduces the comparison exactly; a pin
+a link gets wrong (unknown key, bad value, too many) is reported in the page's warning, never raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from smoothviz.ui.params import Param, parse_value
+
+__all__ = [
+    "MAX_PINS",
+    "format_pins",
+    "overlay_pins",
+    "parse_pins",
+    "pin_bar",
+    "pin_label",
+    "pinned",
+]
+
+MAX_PINS = 4
+
+
+def _state_key(page: str) -> str:
+    return f"{page}.__pins"
+
+
+def parse_pins(raw: str, hero: Sequence[Param]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Pins from a link's ``pins`` value, and a message for everything not used as given."""
+    by_key = {p.key: p for p in hero}
+    pins: list[dict[str, Any]] = []
+    messages: list[str] = []
+    for chunk in [c for c in raw.split(";") if c.strip()]:
+        pin: dict[str, Any] = {}
+        for item in [i for i in chunk.split(",") if i.strip()]:
+            key, _, value = item.partition(":")
+            key = key.strip()
+            if key not in by_key:
+                messages.append(f"`pins`: `{key[:40]}` is not a story control here; ignored.")
+                continue
+            used, message = parse_value(by_key[key], value)
+            if message:
+                messages.append(f"`pins`: {message}")
+            pin[key] = used
+        if pin and pin not in pins:
+            pins.append(pin)
+    if len(pins) > MAX_PINS:
+        messages.append(f"`pins` holds {len(pins)} runs; kept the first {MAX_PINS}.")
+        pins = pins[:MAX_PINS]
+    return pins, messages
+
+
+def format_pins(pins: Sequence[Mapping[str, Any]], hero: Sequence[Param]) -> str:
+    """The ``pins`` value of the URL."""
+    by_key = {p.key: p for p in hero}
+    return ";".join(",".join(f"{k}:{by_key[k].format(v)}" for k, v in pin.items()) for pin in pins)
+
+
+def pin_label(pin: Mapping[str, Any], hero: Sequence[Param]) -> str:
+    """A pin's settings as the chart shows them, e.g. ``σ = 0.001, T = 1,000``."""
+    by_key = {p.key: p for p in hero}
+    parts = []
+    for key, value in pin.items():
+        symbol = by_key[key].label.split(" (")[0]
+        shown = f"{value:,}" if by_key[key].is_integer else by_key[key].format(value)
+        parts.append(f"{symbol} = {shown}")
+    return ", ".join(parts)
+
+
+def pinned(page: str, values: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``(label, settings)`` of every pin: the page's current values with the pin's story controls."""
+    hero = st.session_state.get(f"{page}.__hero", [])
+    return [
+        (pin_label(pin, hero), {**values, **pin})
+        for pin in st.session_state.get(_state_key(page), [])
+    ]
+
+
+def pin_bar(page: str, values: Mapping[str, Any]) -> None:
+    """The "Pin this run" button and a remove button per pin, just under the hero chart."""
+    hero: list[Param] = st.session_state.get(f"{page}.__hero", [])
+    pins: list[dict[str, Any]] = st.session_state.setdefault(_state_key(page), [])
+    current = {p.key: values[p.key] for p in hero}
+    columns = st.columns([1.3, *([1] * MAX_PINS)], vertical_alignment="center")
+
+    def add() -> None:
+        pins.append(current)
+
+    def remove(i: int) -> None:
+        pins.pop(i)
+
+    columns[0].button(
+        "Pin this run",
+        key=f"{page}.pin",
+        on_click=add,
+        disabled=len(pins) >= MAX_PINS or current in pins,
+        help=f"Keep these curves on the chart (up to {MAX_PINS}); the pins travel in the link.",
+    )
+    for i, pin in enumerate(pins):
+        columns[i + 1].button(
+            f"✕ {pin_label(pin, hero)}",
+            key=f"{page}.unpin.{i}",
+            on_click=remove,
+            args=(i,),
+            help="Remove this pin",
+        )
+
+
+def overlay_pins(fig: go.Figure, pinned_figures: Sequence[tuple[str, go.Figure]]) -> go.Figure:
+    """Draw each pinned figure's data curves on ``fig``: same colours, dotted, muted, labelled.
+
+    The label ("pinned: σ = 0.001") sits on the pinned line that ends farthest from its current
+    counterpart, where the difference the pin was made for shows.
+    """
+    current = {t.name: t for t in fig.data if t.type == "scatter" and t.showlegend is not False}
+    for label, other in pinned_figures:
+        top, gap = None, -1.0
+        for trace in other.data:
+            meta = trace.meta if isinstance(trace.meta, dict) else {}
+            if trace.type != "scatter" or trace.showlegend is False or meta.get("label_on_plot"):
+                continue
+            if "lines" not in (trace.mode or "lines"):
+                continue
+            color = trace.line.color
+            fig.add_trace(
+                go.Scatter(
+                    x=trace.x, y=trace.y, mode="lines", opacity=0.6, showlegend=False,
+                    line={"color": color, "width": 2, "dash": "dot"},
+                    name=f"{label}: {trace.name}",
+                    hovertemplate=f"{label}: {trace.name}<br>%{{x}}, %{{y}}<extra></extra>",
+                )
+            )  # fmt: skip
+            # the label goes on the pinned line that ends farthest from its current counterpart
+            y = np.asarray(trace.y, dtype=float)
+            now = current.get(trace.name)
+            end = float(np.asarray(now.y, dtype=float)[-1]) if now is not None else np.nan
+            apart = abs(np.log(max(y[-1], 1e-12) / max(end, 1e-12))) if np.isfinite(end) else 0.0
+            if y.size and np.isfinite(y[-1]) and apart > gap:
+                # label 55% of the way along the axis: clear of the theory names at the right end
+                x = np.asarray(trace.x, dtype=float)
+                px = np.log10(np.maximum(x, 1e-300)) if fig.layout.xaxis.type == "log" else x
+                i = int(np.argmin(np.abs(px - (px.min() + 0.55 * (px.max() - px.min())))))
+                top, gap = (x[i], float(y[i])), apart
+        if top is not None:
+            log_x, log_y = fig.layout.xaxis.type == "log", fig.layout.yaxis.type == "log"
+            fig.add_annotation(
+                x=np.log10(top[0]) if log_x else top[0],
+                y=np.log10(top[1]) if log_y and top[1] > 0 else top[1],
+                text=f"pinned: {label}",
+                showarrow=False,
+                xanchor="center",
+                yanchor="bottom",
+                font={"size": 14, "color": "#444"},
+                bgcolor="rgba(255,255,255,0.7)",
+            )
+    return fig
