@@ -110,16 +110,22 @@ setting = (
     f"σ = {p['sigma']:g}, |Q| = {len(ex.queries):,}, {p['trials']} trial(s), seed {p['seed']}"
 )
 vacuous = [BOUND_NAME[v] for v in E.COMPARED if summary.loc[v, "bound_vacuous"]]
+pins = ui.pinned_figures(PAGE, p, lambda q: figures.error_by_round_figure(
+    list(experiment(**settings | {"sigma": q["sigma"], "epsilon": q["epsilon"],
+                                  "rounds": q["T"]}).results.values()), show_bounds=False))  # fmt: skip
 ui.chart(
     figures.error_by_round_figure(list(res.values())),
     key="error_by_round",
     data=ex.to_frame(),
+    pinned=pins,
     caption=f"Max error of the released D̄ after each round (mean, 10–90% band; {setting}). Dash-dot: "
     "each theorem's high-probability bound for a run of t rounds"
     + (f"; vacuous here (≥ 1, drawn dotted at 1.05): {', '.join(vacuous)}." if vacuous else ".")
     + " "
-    + " ".join((f"Data: {hist.source}.", *hist.messages)),
+    + " ".join((f"Data: {hist.source}.", *hist.messages))
+    + (f" Dotted: pinned runs ({'; '.join(label for label, _ in pins)})." if pins else ""),
 )
+ui.pin_bar(PAGE, p)
 ui.metrics(
     {
         SHORT[v]: (

@@ -82,15 +82,29 @@ with ui.computing("Running Hedge against the adversaries…"):
 res, summary = ex.hedge, ex.summary().set_index("adversary")
 
 setting = f"σ = {sigma:g}, T = {horizon:,}, N = {n_cover:,}, η = {res.eta:.4f}, {trials} trials, seed {seed}"
+
+
+def pinned_run(q):
+    """Hedge at a pin's σ and T, with the trials that fit the budget there."""
+    cap_q, _ = R.page_trials(q["sigma"], q["T"], advs, cover=p["cover"], n_actions=p["n"])
+    return experiment(q["sigma"], q["T"], adversaries=advs, cover=p["cover"], update=p["update"],
+                      eta_factor=p["eta"], labels=p["labels"], noise=p["noise"],
+                      trials=min(trials, cap_q), seed=seed).hedge  # fmt: skip
+
+
+pins = ui.pinned_figures(PAGE, p, lambda q: figures.regret_figure(pinned_run(q), log_log=log_log))
 ui.chart(
     figures.regret_figure(res, log_log=log_log, shapes=p["shapes"]),
     key="regret",
+    pinned=pins,
     caption=f"Regret against all thresholds (exact, by sorting), mean and 10–90% band ({setting}; "
     "points: the adversary's coins; target and label flips: nature's). "
     + " ".join(f"{ADV[a]}: {summary.loc[a, 'regret_class']:,.1f}." for a in advs)
-    + (f" {reduced}" if reduced else ""),
+    + (f" {reduced}" if reduced else "")
+    + (f" Dotted: pinned runs ({'; '.join(label for label, _ in pins)})." if pins else ""),
     data=res.to_frame(),
 )
+ui.pin_bar(PAGE, p)
 items = {
     SHORT[a]: (
         f"{summary.loc[a, 'regret_class']:,.1f}",

@@ -22,7 +22,7 @@ from smoothviz.ui.kit import (
     use_instead,
 )
 from smoothviz.ui.params import Param, nice_log_grid, parse_query, parse_value
-from smoothviz.ui.pins import pin_bar, pinned
+from smoothviz.ui.pins import pin_bar, pinned, pinned_figures
 
 __all__ = [
     "PRESENT",
@@ -40,6 +40,7 @@ __all__ = [
     "parse_value",
     "pin_bar",
     "pinned",
+    "pinned_figures",
     "preload_charts",
     "presenting",
     "privacy_note",

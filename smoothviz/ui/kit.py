@@ -33,7 +33,7 @@ from smoothviz.bounds import BoundInfo
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.ui.lecture import LECTURE_KEYS, lecture_bar, lecture_from_link, lecture_link
 from smoothviz.ui.params import Param, parse_query, parse_value
-from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins
+from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
@@ -235,9 +235,7 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
         # first visit, or a new link (a preset from the tour, back/forward): the URL wins
         lecture, lecture_messages = lecture_from_link(page, query, params)
         st.session_state[lecture_key] = lecture
-        pins, pin_messages = parse_pins(
-            (query.get("pins") or [""])[-1], [p for p in params if p.hero]
-        )
+        pins, pin_messages = parse_pins((query.get("pins") or [""])[-1], pinnable(params))
         st.session_state[f"{page}.__pins"] = pins
         page_query = {k: v for k, v in query.items() if k not in (*LECTURE_KEYS, "pins")}
         values, messages = parse_query(params, page_query)
@@ -263,7 +261,7 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
         lecture_bar(lecture)
     locked = set(lecture["lock"]) if lecture else set()
     hero = [p for p in params if p.hero]
-    st.session_state[f"{page}.__hero"] = hero
+    st.session_state[f"{page}.__hero"] = pinnable(params)
     present = bool(st.session_state["smoothviz.present"])
     widths = [*([1.0] * len(hero)), *([0.55] if present else [])]
     columns = st.columns(widths, gap="medium") if widths else []
@@ -293,7 +291,7 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
     if lecture:
         written |= lecture_link(lecture)
     if st.session_state.get(f"{page}.__pins"):
-        written["pins"] = format_pins(st.session_state[f"{page}.__pins"], hero)
+        written["pins"] = format_pins(st.session_state[f"{page}.__pins"], pinnable(params))
     st.query_params.from_dict(written)
     st.session_state[written_key] = written
 

@@ -9,7 +9,7 @@ a link gets wrong (unknown key, bad value, too many) is reported in the page's w
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,9 @@ __all__ = [
     "parse_pins",
     "pin_bar",
     "pin_label",
+    "pinnable",
     "pinned",
+    "pinned_figures",
 ]
 
 MAX_PINS = 4
@@ -75,6 +77,18 @@ def pin_label(pin: Mapping[str, Any], hero: Sequence[Param]) -> str:
         shown = f"{value:,}" if by_key[key].is_integer else by_key[key].format(value)
         parts.append(f"{symbol} = {shown}")
     return ", ".join(parts)
+
+
+def pinnable(params: Sequence[Param]) -> list[Param]:
+    """The story controls a pin keeps: the numeric ones (σ, T, ε, …), not display choices."""
+    return [p for p in params if p.hero and p.kind in ("log_float", "log_int", "int", "float")]
+
+
+def pinned_figures(
+    page: str, values: Mapping[str, Any], build: Callable[[dict[str, Any]], go.Figure]
+) -> list[tuple[str, go.Figure]]:
+    """``(label, figure)`` for every pin: ``build`` draws the hero figure at the pin's settings."""
+    return [(label, build(settings)) for label, settings in pinned(page, values)]
 
 
 def pinned(page: str, values: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
