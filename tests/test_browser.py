@@ -457,3 +457,22 @@ def test_the_lectures_page_links_open_their_scenes(server, browser):
         assert not errors, errors
     finally:
         page.close()
+
+
+def test_pin_this_run_survives_a_reload_through_the_link(server, browser):
+    page, errors = _open(browser, f"{server}/thresholds?sigma=0.001&T=1000", (1024, 768))
+    try:
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
+        page.get_by_role("button", name="Pin this run").click()
+        page.wait_for_function("() => window.location.search.includes('pins=')", timeout=30_000)
+        _settle(page)
+        assert _query(page.url)["pins"] == "sigma:0.001,T:1000"
+        page.reload(wait_until="domcontentloaded")
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
+        _settle(page)
+        assert page.get_by_role("button", name="✕ σ = 0.001, T = 1,000").count() == 1
+        assert page.get_by_text("pinned: σ = 0.001, T = 1,000").count() >= 1  # on the chart
+        assert not errors, errors
+    finally:
+        page.close()

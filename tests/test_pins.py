@@ -61,3 +61,16 @@ def test_at_most_four_pins():
     at = run_page("thresholds", {"pins": "sigma:0.001;sigma:0.002;sigma:0.003;sigma:0.005"})
     assert at.button(key="thresholds.pin").disabled
     assert len([b for b in at.button if b.label.startswith("✕")]) == MAX_PINS
+
+
+def test_regret_and_mwem_heroes_take_pins_from_the_link():
+    for page, pins, label in (
+        ("regret", "sigma:0.001,T:1000", "σ = 0.001, T = 1,000"),
+        ("mwem", "sigma:0.1,epsilon:0.3,T:20", "σ = 0.1, ε = 0.3, T = 20"),
+    ):
+        at = run_page(page, {"pins": pins})
+        assert not at.exception
+        assert not at.warning
+        assert _query(at)["pins"] == pins
+        assert f"✕ {label}" in [b.label for b in at.button]
+        assert f"Dotted: pinned runs ({label})." in at.caption[0].value
