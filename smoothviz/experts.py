@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
+from scipy.special import gammaln, logsumexp
 
 from smoothviz import bounds
 from smoothviz.random import make_rng
@@ -50,10 +50,12 @@ __all__ = [
     "max_abs_curve",
     "multiplicative_weights",
     "perturbations",
+    "rspm_bits",
+    "rspm_expected_max_abs",
 ]
 
 UPDATES = ("notes", "exp")
-NOISES = ("laplace", "gumbel")
+NOISES = ("laplace", "gumbel", "rspm")
 SEQUENCES = ("alternating", "coin_flips")
 
 
@@ -299,11 +301,17 @@ def perturbations(
     scale: float = 1.0,
     rng: np.random.Generator | int | None = None,
 ) -> np.ndarray:
-    """I.i.d. perturbations Z: Laplace(0, b), or b·(−Gumbel) so argmin(C + Z) is the exponential mechanism.
+    """Perturbations Z of k = shape[-1] actions: i.i.d. Laplace(0, b), b·(−Gumbel), or RSPM-correlated.
+
+    Laplace is report-noisy-min; with −Gumbel, argmin(C + Z) is the exponential mechanism. ``"rspm"``
+    perturbs the data instead of the scores (Neel, Roth & Wu 2019, §3.1 and App. D): m = ⌈log₂ k⌉
+    separator points (:func:`rspm_bits`) get weights η_i ~ Lap(m·b), and action a is perturbed by
+    Z_a = Σ_i bit_i(a) η_i: only m draws, correlated across actions. The scale m·b is RSPM's m/ε at
+    ε = 1/b, so all three are (1/b)-DP per round; the price is a larger E‖Z‖∞ (:func:`expected_max_abs`).
 
     Args:
         shape: output shape.
-        noise: ``"laplace"`` or ``"gumbel"``.
+        noise: ``"laplace"``, ``"gumbel"`` or ``"rspm"``.
         scale: b > 0.
         rng: seed or generator (SPEC 7).
 
@@ -315,7 +323,22 @@ def perturbations(
     rng = make_rng(rng)
     if noise == "laplace":
         return rng.laplace(0.0, scale, size=shape)
+    if noise == "rspm":
+        table = rspm_bits(shape[-1])  # (m, k)
+        m = table.shape[0]
+        return rng.laplace(0.0, m * scale, size=(*shape[:-1], m)) @ table
     return -rng.gumbel(0.0, scale, size=shape)
+
+
+def rspm_bits(k: int) -> np.ndarray:
+    """The separator set of k actions: bit i of action a's index, shape (m, k) with m = max(1, ⌈log₂ k⌉).
+
+    Action a's loss on the i-th separator point is bit i of a, so any two actions differ on some point:
+    the m points separate the k actions (Neel, Roth & Wu 2019, Def 2).
+    """
+    k = check_int("k", k, 1)
+    m = max(1, (k - 1).bit_length())
+    return ((np.arange(k)[None, :] >> np.arange(m)[:, None]) & 1).astype(float)
 
 
 def follow_the_perturbed_leader(
@@ -338,7 +361,7 @@ def follow_the_perturbed_leader(
     Args:
         costs: costs in [0, 1], shape (..., T, k).
         scale: perturbation scale b > 0.
-        noise: ``"laplace"`` or ``"gumbel"``.
+        noise: ``"laplace"``, ``"gumbel"`` or ``"rspm"`` (see :func:`perturbations`).
         resample: draw Z^t every round (True) or once (False).
         rng: seed or generator (SPEC 7).
 
@@ -389,7 +412,7 @@ def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> f
     Args:
         k: number of coordinates.
         scale: b > 0.
-        noise: ``"laplace"`` or ``"gumbel"``.
+        noise: ``"laplace"``, ``"gumbel"`` or ``"rspm"`` (see :func:`perturbations`).
 
     Returns:
         E max_i |Z_i|.
@@ -399,7 +422,25 @@ def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> f
     check_choice("noise", noise, NOISES)
     if noise == "laplace":
         return float(bounds.laplace_expected_max_abs(k, scale))
+    if noise == "rspm":
+        return rspm_expected_max_abs(rspm_bits(k).shape[0], scale)
     return float(bounds.gumbel_expected_max_abs(k, scale))
+
+
+def rspm_expected_max_abs(m: int | np.ndarray, scale: float = 1.0) -> float | np.ndarray:
+    """E‖Z‖∞ of the RSPM-correlated perturbation of all 2^m actions: (b m²/2)(1 + 2·C(2m, m)/4^m).
+
+    Over all subsets, max_a Z_a = Σ η_i⁺ and min_a Z_a = −Σ η_i⁻, so ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2
+    (derived here; Neel, Roth & Wu 2019 use only E‖Z‖∞ in Thm 13). With η_i ~ Lap(s), s = m·b:
+    E Σ|η_i| = m·s, and Σ η_i = s(G − G′) with G, G′ ~ Gamma(m, 1), so E|Σ η_i| = 2m·s·E|2B − 1| with
+    B ~ Beta(m, m), and E|2B − 1| = C(2m, m)/4^m. It grows like b·m²/2 (≈ b(log₂ k)²/2), against b·H_k
+    ≈ b·m ln 2 for i.i.d. Laplace: correlation saves draws, not noise. For k < 2^m actions it is an
+    upper bound (a maximum over fewer actions).
+    """
+    m = np.asarray(m, dtype=float)
+    log_central = gammaln(2 * m + 1) - 2 * gammaln(m + 1) - m * np.log(4.0)
+    value = scale * m**2 / 2.0 * (1.0 + 2.0 * np.exp(log_central))
+    return float(value) if value.ndim == 0 else value
 
 
 @dataclass(frozen=True, eq=False)
@@ -407,7 +448,7 @@ class MaxAbsResult:
     """Monte-Carlo E‖Z‖∞ = E max_{i≤k} |Z_i| of k i.i.d. perturbations, for many k from one set of draws.
 
     Attributes:
-        noise: ``"laplace"`` or ``"gumbel"``.
+        noise: ``"laplace"``, ``"gumbel"`` or ``"rspm"`` (see :func:`perturbations`).
         scale: b.
         trials: independent draws of Z per k.
         ks: the numbers of coordinates k, shape (K,).
@@ -458,7 +499,9 @@ def max_abs_curve(
 
     Args:
         k_max: largest k (≥ 1).
-        noise: ``"laplace"`` or ``"gumbel"`` (Z = −b·G, as in :func:`perturbations`).
+        noise: ``"laplace"``, ``"gumbel"`` (Z = −b·G, as in :func:`perturbations`) or ``"rspm"`` (one
+            draw per k; ``exact`` is :func:`rspm_expected_max_abs` at m = ⌈log₂ k⌉, an upper bound
+            when k is not a power of two).
         scale: b > 0.
         trials: draws per k.
         n_points: about how many log-spaced k in [1, k_max] to report.
@@ -474,14 +517,22 @@ def max_abs_curve(
     check_float("scale", scale, 0.0, 1e12)
     if trials * k_max > 20_000_000:
         raise ValueError(f"`trials` × `k_max` must be at most 2·10^7, got {trials} × {k_max}")
-    z = np.abs(perturbations((trials, k_max), noise=noise, scale=scale, rng=rng))
     ks = np.unique(np.round(np.geomspace(1, k_max, n_points)).astype(np.int64))
-    largest = np.maximum.accumulate(z, axis=1)[:, ks - 1]
-    exact = (
-        bounds.laplace_expected_max_abs(ks, scale)
-        if noise == "laplace"
-        else bounds.gumbel_expected_max_abs(ks, scale)
-    )
+    if noise == "rspm":  # correlated: each k has its own m and scale m·b, so one draw per k
+        rng = make_rng(rng)
+        largest = np.column_stack(
+            [np.abs(perturbations((trials, int(k)), noise=noise, scale=scale, rng=rng)).max(axis=1)
+             for k in ks]
+        )  # fmt: skip
+        exact = np.array([expected_max_abs(int(k), scale=scale, noise=noise) for k in ks])
+    else:
+        z = np.abs(perturbations((trials, k_max), noise=noise, scale=scale, rng=rng))
+        largest = np.maximum.accumulate(z, axis=1)[:, ks - 1]
+        exact = (
+            bounds.laplace_expected_max_abs(ks, scale)
+            if noise == "laplace"
+            else bounds.gumbel_expected_max_abs(ks, scale)
+        )
     low, high = np.quantile(largest, [0.1, 0.9], axis=0)
     return MaxAbsResult(
         noise=noise,
@@ -507,7 +558,7 @@ class FTPLSweepResult:
 
     Attributes:
         sequence: ``"alternating"`` or ``"coin_flips"``.
-        noise: ``"laplace"`` or ``"gumbel"``.
+        noise: ``"laplace"``, ``"gumbel"`` or ``"rspm"`` (see :func:`perturbations`).
         horizon: rounds T.
         n_actions: k.
         scales: the scales b, shape (B,).
@@ -555,7 +606,7 @@ def ftpl_sweep(
         horizon: rounds T.
         n_actions: k.
         scales: the scales b (default 16 log-spaced values from 0.1 to T).
-        noise: ``"laplace"`` or ``"gumbel"``.
+        noise: ``"laplace"``, ``"gumbel"`` or ``"rspm"`` (see :func:`perturbations`).
         trials: independent runs per scale (the learner's and nature's coins).
         rng: seed or generator (SPEC 7).
 

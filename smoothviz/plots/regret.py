@@ -419,10 +419,12 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
     """E‖Z‖∞ against k on a log k axis: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values.
 
     Laplace(b): E‖Z‖∞ = b·H_k exactly. Gumbel (Z = −b·G): E‖Z‖∞ = b·E max|G_i| by quadrature, drawn
-    with b(ln k + γ) = b·E max G_i, the mean of the largest draw itself, which lies below it.
+    with b(ln k + γ) = b·E max G_i, the mean of the largest draw itself, which lies below it. RSPM-
+    correlated (m = ⌈log₂ k⌉ draws of Lap(m·b)): the closed form for 2^m actions
+    (:func:`smoothviz.experts.rspm_expected_max_abs`), beside i.i.d. Laplace's b·H_k in grey.
     """
     k = curve.ks.astype(float)
-    name = {"laplace": "Laplace", "gumbel": "Gumbel"}[curve.noise]
+    name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.noise]
     fig = go.Figure(
         band_traces(
             k,
@@ -437,6 +439,16 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
         fig.add_trace(
             theory_trace(
                 k, bounds.laplace_expected_max_abs(curve.ks, curve.scale), name="b·H_k (exact)"
+            )
+        )
+    elif curve.noise == "rspm":
+        fig.add_trace(theory_trace(k, curve.exact, name="(bm²/2)(1 + 2C(2m,m)/4ᵐ), m = ⌈log₂ k⌉"))
+        fig.add_trace(
+            theory_trace(
+                k,
+                bounds.laplace_expected_max_abs(curve.ks, curve.scale),
+                name="i.i.d. Laplace: b·H_k",
+                color=COLORS["reference"],
             )
         )
     else:
