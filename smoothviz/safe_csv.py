@@ -1,0 +1,57 @@
+"""CSV downloads that a spreadsheet opens as data, never as formulas (CSV / formula injection).
+
+A spreadsheet that opens a CSV runs a cell as a formula when its text starts with ``=``, ``+``, ``-``
+or ``@``, and some also when it starts with a tab or a carriage return (OWASP, "CSV Injection"). Text in
+the app's tables can come from strangers (an uploaded file's column names and values), so every CSV the
+app offers goes through :func:`neutralise`: a text cell (or column name) starting with one of those
+characters gets a leading apostrophe, which spreadsheets show as text and do not evaluate. Numbers are
+never touched: numeric columns keep their values, and a text cell that is a plain number (``-0.5``,
+``+3``, ``1e-3``) is data, not a formula, so it is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+__all__ = ["FORMULA_STARTS", "neutralise", "neutralise_text", "to_csv"]
+
+#: First characters that make a spreadsheet treat a cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def neutralise_text(value: object) -> object:
+    """``value`` with a leading ``'`` when it is text a spreadsheet would run as a formula.
+
+    Anything that is not a ``str`` (numbers, missing values, dates) is returned unchanged.
+    """
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
+        return value
+    if _PLAIN_NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
+def neutralise(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` whose text cells and column names cannot run as spreadsheet formulas.
+
+    Numeric, boolean and datetime columns are returned unchanged; text columns (object, string or
+    categorical) have each risky cell prefixed by :func:`neutralise_text`. ``frame`` is not modified.
+    """
+    out = frame.copy()
+    for i in range(out.shape[1]):
+        values = out.iloc[:, i]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            values = values.astype(object)
+        elif not (pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)):
+            continue
+        out.isetitem(i, values.map(neutralise_text, na_action="ignore"))
+    out.columns = [neutralise_text(c) for c in out.columns]
+    return out
+
+
+def to_csv(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV text (no index), with every formula-like text cell neutralised."""
+    return neutralise(frame).to_csv(index=False)
