@@ -49,3 +49,12 @@ def test_every_page_offers_the_snapshot():
         at = run_page(name)
         labels = [b.label for b in at.get("download_button")]
         assert labels.count("Download this view (offline HTML)") == 1, name
+
+
+def test_chart_csv_downloads_neutralise_spreadsheet_formulas():
+    import pandas as pd
+
+    from smoothviz.ui.kit import csv_bytes
+
+    text = csv_bytes(pd.DataFrame({"label": ["=HYPERLINK(1)", "plain"], "x": [-1.5, 2.0]}))
+    assert text.decode("utf-8").splitlines() == ["label,x", "'=HYPERLINK(1),-1.5", "plain,2.0"]

@@ -29,6 +29,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.ui.lecture import LECTURE_KEYS, lecture_bar, lecture_from_link, lecture_link
@@ -428,12 +429,17 @@ def chart(
                 st.dataframe(data, hide_index=True)
             st.download_button(
                 "Download CSV",
-                data=lambda: data.to_csv(index=False).encode("utf-8"),
+                data=lambda: csv_bytes(data),
                 file_name=f"{name}.csv",
                 mime="text/csv",
                 key=f"{key}.csv",
                 on_click="ignore",
             )
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """A chart's data as the CSV a user downloads: UTF-8, spreadsheet formulas neutralised."""
+    return safe_csv.to_csv(frame).encode("utf-8")
 
 
 def _enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
