@@ -250,10 +250,13 @@ class PrivacyLedger:
     Attributes:
         budget: the total ε the computation was allowed.
         entries: the releases, in order.
+        relation: the neighbour relation the total holds under and whether n is public, in words
+            (empty when the caller does not say).
     """
 
     budget: float
     entries: tuple[LedgerEntry, ...]
+    relation: str = ""
 
     def __post_init__(self) -> None:
         """Refuse a ledger that overspends its budget (beyond float round-off)."""

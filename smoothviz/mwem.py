@@ -44,7 +44,12 @@ import pandas as pd
 from scipy.special import xlogy
 
 from smoothviz import bounds
-from smoothviz.mechanisms import PrivacyLedger, exponential_mechanism, laplace_mechanism
+from smoothviz.mechanisms import (
+    LedgerEntry,
+    PrivacyLedger,
+    exponential_mechanism,
+    laplace_mechanism,
+)
 from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
 from smoothviz.queries import (
     BoxQueries,
@@ -543,9 +548,12 @@ class Exact:
 
     grouped = False
     clip = True
+    neighbours = "replace"  # the papers' relation: n is the same in neighbours
+    n_public: float | None = None  # add/remove only: a declared n (see mwem_practical)
+    n_share = 0.0  # add/remove only: share of ε spent estimating n privately
 
     def sensitivities(self, n: float) -> tuple[float, float]:
-        """The score n·|q(D) − q(B)| moves by ≤ 1, a normalised count by ≤ 1/n."""
+        """The score n·|q(D) − q(B)| moves by ≤ 1, a normalised count by ≤ 1/n (n fixed in neighbours)."""
         return 1.0, 1.0 / n
 
     def departures(self, variant: Variant) -> list[str]:
@@ -611,6 +619,8 @@ def make_plan(
     eta: float | None = None,
     output: str = "average",
     layer: RoundLayer = EXACT,
+    n: float | None = None,
+    n_epsilon: float = 0.0,
 ) -> Plan:
     """Validate the inputs, build the selection class, split the budget and write the ledger.
 
@@ -625,6 +635,9 @@ def make_plan(
         eta: the notes variant's step (default min(1/2, √(ln N / T))).
         output: ``"average"`` or ``"last"``.
         layer: the round's layer (its sensitivities and checks).
+        n: the public normaliser of the counts (default: the data's own n, which the replace-one
+            relation keeps fixed); under add/remove a declared n or a private estimate of it.
+        n_epsilon: ε already spent on estimating ``n`` (ledgered as round 0; the rounds share the rest).
 
     Returns:
         The :class:`Plan`.
@@ -633,7 +646,12 @@ def make_plan(
     if output not in ("average", "last"):
         raise ValueError(f"`output` must be 'average' or 'last', got {output!r}")
     layer.check(variant, queries)
-    rounds, n = int(rounds), float(hist.sum())
+    rounds, n = int(rounds), float(hist.sum()) if n is None else float(n)
+    if not np.isfinite(n) or n <= 0:
+        raise ValueError(f"`n` must be a positive finite number, got {n}")
+    if not 0.0 <= n_epsilon < epsilon:
+        raise ValueError(f"`n_epsilon` must be in [0, epsilon), got {n_epsilon}")
+    spend = epsilon - n_epsilon if n_epsilon else epsilon
     cover_radius = 0.0
     if variant.cover is not None:
         if sigma is None or not np.isfinite(sigma) or not 0 < sigma <= 1:
@@ -647,13 +665,18 @@ def make_plan(
         if not np.isfinite(eta) or not 0 < eta <= 0.5:
             raise ValueError(f"`eta` must be in (0, 1/2], got {eta}")
     # Basic composition: ε/(2T) to select and ε/(2T) to measure per round (ε/T without measurement).
-    eps_select = epsilon / (2 * rounds) if variant.measured else epsilon / rounds
-    eps_measure = epsilon / (2 * rounds) if variant.measured else 0.0
+    eps_select = spend / (2 * rounds) if variant.measured else spend / rounds
+    eps_measure = spend / (2 * rounds) if variant.measured else 0.0
     sens_select, sens_measure = layer.sensitivities(n)
     steps = [("exponential", "select query", eps_select, sens_select, float("nan"))]
     if eps_measure > 0:
         scale = sens_measure / eps_measure
         steps.append(("laplace", "measure query", eps_measure, sens_measure, scale))
+    ledger = PrivacyLedger.per_round(epsilon, rounds, steps)
+    if n_epsilon:
+        first = LedgerEntry(0, "laplace", "estimate n", float(n_epsilon), 1.0, 1.0 / n_epsilon)
+        ledger = PrivacyLedger(float(epsilon), (first, *ledger.entries))
+    ledger = replace(ledger, relation=_guarantee(layer, epsilon, n, n_epsilon))
     return Plan(
         variant=variant,
         queries=queries,
@@ -672,7 +695,25 @@ def make_plan(
         eps_measure=eps_measure,
         sens_select=sens_select,
         sens_measure=sens_measure,
-        ledger=PrivacyLedger.per_round(epsilon, rounds, steps),
+        ledger=ledger,
+    )
+
+
+def _guarantee(layer: RoundLayer, epsilon: float, n: float, n_epsilon: float) -> str:
+    """The neighbour relation the run's ε holds under, and whether n is public, in words."""
+    if getattr(layer, "neighbours", "replace") == "replace":
+        return (
+            f"ε = {epsilon:g} under replace-one neighbours (the papers'); n = {n:g} is the same "
+            "in neighbours, so it is public"
+        )
+    if n_epsilon:
+        return (
+            f"ε = {epsilon:g} under add/remove neighbours; n private, estimated with ε = "
+            f"{n_epsilon:g} (n̂ = {n:.1f} normalises the counts)"
+        )
+    return (
+        f"ε = {epsilon:g} under add/remove neighbours, n public: declared n = {n:g} normalises "
+        "the counts and is never read from the data (n itself is not protected)"
     )
 
 
@@ -819,6 +860,7 @@ class MWEMResult:
         snapshots_iterate: trial 0's D_t at those rounds, ``(k, N)``.
         snapshots_output: trial 0's output (average so far, or last iterate) at those rounds.
         diagnostics: the :class:`MWEMDiagnostics` of this run.
+        guarantee: the neighbour relation the ε holds under and whether n is public, in words.
     """
 
     variant: str
@@ -847,6 +889,7 @@ class MWEMResult:
     snapshots_iterate: np.ndarray
     snapshots_output: np.ndarray
     diagnostics: MWEMDiagnostics
+    guarantee: str = ""
 
     true_hist = _from_diagnostics("true_hist")
     data_sigma = _from_diagnostics("data_sigma")
@@ -980,7 +1023,9 @@ class _DiagnosticsTrace:
 
     def __init__(self, plan: Plan, hist: np.ndarray, trials: int, grouped: bool) -> None:
         self.plan, self.grouped = plan, grouped
-        self.d_b = hist / plan.n
+        self.d_b = (
+            hist / hist.sum()
+        )  # the data's own distribution (plan.n may be a public normaliser)
         self.true_q = plan.queries.answers(self.d_b)
         self.same_class = plan.selection is plan.queries or (
             len(plan.selection) == len(plan.queries)
@@ -1058,6 +1103,14 @@ def release(
         raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
     config = CONFIGS[variant]
     settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output}
+    settings["n"], settings["n_epsilon"] = getattr(layer, "n_public", None), 0.0
+    if getattr(layer, "n_share", 0.0) and np.isfinite(epsilon) and epsilon > 0:
+        # Add/remove with n private: n̂ = n + Lap(1/ε_n) (a count: sensitivity 1), before any round.
+        rng = make_rng(rng)
+        n_eps = float(epsilon) * layer.n_share
+        total = float(np.sum(np.asarray(hist, dtype=float)))
+        n_hat = laplace_mechanism(total, epsilon=n_eps, sensitivity=1.0, rng=rng)
+        settings["n"], settings["n_epsilon"] = max(1.0, float(n_hat)), n_eps
     plan = make_plan(hist, queries, config, epsilon=epsilon, rounds=rounds, layer=layer, **settings)
     if int(trials) != trials or trials < 1:
         raise ValueError(f"`trials` must be a positive integer, got {trials}")
@@ -1096,6 +1149,7 @@ def release(
         snapshots_output=np.array(trace.snaps_out),
         diagnostics=diag.diagnostics(answers),
         **trace.values,
+        guarantee=plan.ledger.relation,
     )
 
 
@@ -1122,6 +1176,8 @@ def mwem(
     replay: int = 0,
     measure_groups: bool = False,
     neighbours: str = "replace",
+    n_public: float | None = None,
+    n_share: float = 0.0,
     clip_measurement: bool = True,
     combine_repeats: bool = False,
     trials: int = 1,
@@ -1149,6 +1205,11 @@ def mwem(
         measure_groups: departs: select a whole marginal table (score n·Σ|error| over its cells, sensitivity
             2) and measure all its cells (ℓ₁ sensitivity 2/n) each round, as smartnoise-synth does.
         neighbours: ``"replace"`` (the papers') or ``"add_remove"`` (departs; table sensitivities 1).
+            Under add/remove the counts are normalised by a public n, never the data's own: give one
+            of ``n_public`` and ``n_share``.
+        n_public: add/remove: a declared n, fixed before the data is read (n is then not protected).
+        n_share: add/remove: the share of ε spent on n̂ = n + Lap(1/(n_share·ε)), which then
+            normalises the counts (n protected; ledgered as round 0).
         clip_measurement: clip m to [0, 1] (default; post-processing).
         combine_repeats: departs (needs ``replay`` ≥ 1): the replay merges the k measurements of a
             query (or table) into the mean of their raw values (the inverse-variance average: all share
@@ -1166,6 +1227,8 @@ def mwem(
         replay=replay,
         measure_groups=measure_groups,
         neighbours=neighbours,
+        n_public=n_public,
+        n_share=n_share,
         clip_measurement=clip_measurement,
         combine_repeats=combine_repeats,
     )

@@ -12,7 +12,14 @@ Ligett & McSherry 2012, who suggest reusing past measurements):
 * **grouped measurement**: select a whole marginal table by the exponential mechanism on n·Σ|cell
   error| and measure all its cells at once. The cells are disjoint, so one record moves the table's
   counts by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove): Dwork & Roth 2014, §3.3, histogram queries.
-* **neighbour relation**: ``"replace"`` (the papers') or ``"add_remove"`` (the table sensitivities halve).
+* **neighbour relation**: ``"replace"`` (the papers'; n is the same in neighbours) or ``"add_remove"``.
+  Under add/remove n itself changes, so the answers cannot be normalised by the data's own n: with
+  q(B) = count/n, adding a record moves a table's score n·Σ|q(D) − q(B)| by up to 2 and its normalised
+  cells by about 2/n in ℓ₁, and a Laplace scale 1/(εn) depends on the private n. The layer therefore works
+  in counts divided by a *public* normaliser: either declared (``n_public``, a number fixed before the
+  data is read; n is then not protected) or estimated privately (``n_share``: n̂ = n + Lap(1/ε_n) with
+  ε_n = n_share·ε, written in the ledger as round 0). Then one record moves a count by 1: a table's score
+  by ≤ 1 and its counts by ℓ₁ ≤ 1, i.e. 1/n̂ once normalised, and the table sensitivities halve.
 * **unclipped measurements**: the raw m in the update (clipping is post-processing that keeps Lemma E.3
   exact, so not clipping departs).
 
@@ -50,6 +57,8 @@ class PracticalOptions:
         replay: MW passes over all past measurements after each round (0: none).
         measure_groups: select and measure whole marginal tables (needs a class with groups).
         neighbours: ``"replace"`` or ``"add_remove"``; sets the table sensitivities in group mode.
+        n_public: add/remove only: the declared, data-independent n that normalises the counts.
+        n_share: add/remove only: the share of ε spent estimating n privately (instead of ``n_public``).
         clip_measurement: clip measurements to [0, 1] before the update (the analysed algorithm).
         combine_repeats: replay repeated measurements of a query as their mean (needs ``replay`` ≥ 1).
     """
@@ -59,6 +68,8 @@ class PracticalOptions:
     neighbours: str = "replace"
     clip_measurement: bool = True
     combine_repeats: bool = False
+    n_public: float | None = None
+    n_share: float = 0.0
 
     def __post_init__(self) -> None:
         """Validate each option on its own (:meth:`check` validates them against a run)."""
@@ -69,6 +80,18 @@ class PracticalOptions:
                 f"`neighbours` must be 'replace' or 'add_remove', got {self.neighbours!r}"
             )
         object.__setattr__(self, "replay", int(self.replay))
+        if self.n_public is not None and (not math.isfinite(self.n_public) or self.n_public <= 0):
+            raise ValueError(f"`n_public` must be a positive finite number, got {self.n_public}")
+        if not 0.0 <= self.n_share < 1.0:
+            raise ValueError(f"`n_share` must be in [0, 1), got {self.n_share}")
+        declared = (self.n_public is not None) + (self.n_share > 0)
+        if self.neighbours == "add_remove" and declared != 1:
+            raise ValueError(
+                "`neighbours='add_remove'` needs n declared public (`n_public`) or estimated "
+                "privately (`n_share` in (0, 1)), exactly one of them"
+            )
+        if self.neighbours == "replace" and declared:
+            raise ValueError("`n_public` and `n_share` apply to `neighbours='add_remove'` only")
 
     def layer(self) -> RoundLayer:
         """:data:`smoothviz.mwem.EXACT` when nothing departs, else a fresh :class:`Practical`.
@@ -89,12 +112,19 @@ class Practical(Exact):
         self.options = options
         self.grouped = options.measure_groups
         self.clip = options.clip_measurement
+        self.neighbours = options.neighbours
+        self.n_public = options.n_public
+        self.n_share = options.n_share
         self._history: list[tuple] = []  # (lo, hi, m, plans, weights): the steps of one replay pass
         self._merged: list[dict] | None = None  # per trial, slot -> [Σ raw m, count]
         self._plan_of: dict[int, TablePlan] = {}
 
     def sensitivities(self, n: float) -> tuple[float, float]:
-        """A table's counts move by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove); one query as in Exact."""
+        """A table's counts move by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove); one query as in Exact.
+
+        ``n`` is the plan's normaliser: the data's own n under replace-one (equal in neighbours), the
+        declared or privately estimated n under add/remove (fixed when the record is added).
+        """
         if not self.grouped:
             return super().sensitivities(n)
         table = 2.0 if self.options.neighbours == "replace" else 1.0
@@ -107,8 +137,10 @@ class Practical(Exact):
             out.append(f"replays past measurements ({o.replay} passes per round)")
         if o.measure_groups:
             out.append("selects and measures whole marginal tables")
-        if o.neighbours == "add_remove":
-            out.append("add/remove neighbours")
+        if o.neighbours == "add_remove" and o.n_public is not None:
+            out.append(f"add/remove neighbours, n public (declared {o.n_public:g})")
+        elif o.neighbours == "add_remove":
+            out.append(f"add/remove neighbours, n estimated privately ({o.n_share:g} of ε)")
         if not o.clip_measurement and variant.measured:
             out.append("unclipped measurements")
         if o.combine_repeats:
