@@ -64,6 +64,7 @@ PAGES = {
         st.Page(
             "pages/mwem.py", title="MWEM: private query release", icon=":material/shield_lock:"
         ),
+        st.Page("pages/rspm.py", title="RSPM: learning with an oracle", icon=":material/memory:"),
     ],
 }
 ONLINE, PRIVACY = PAGES["Online learning"], PAGES["Differential privacy"]

@@ -1,0 +1,383 @@
+"""The RSPM page's experiment (E11): private learning with one call to an optimisation oracle.
+
+:func:`run_experiment` runs Laplace RSPM, Gaussian RSPM, report-noisy-min and the exponential-mechanism
+learner on one labelled dataset (planted, seeded; or the binarised Gapminder table) under one visible
+seed, each learner on its own named stream, and returns a frozen :class:`RSPMExperiment` with
+``summary()``, ``to_frame()`` and ``code()``. The tabs are module functions a page caches on their own
+parameters:
+
+* :func:`separator_table`: U and the label table of every hypothesis on U;
+* :func:`error_scale`: the proof's error scale 2·E‖Z‖∞/n of each learner against m (exact), the bounds,
+  and simulated mean excess errors, for the log–log slopes 2, 1.5 and 1;
+* :func:`oracle_cost`: noise draws and oracle calls per run, and the wall time of the integer-program
+  oracle against exhaustive search as d grows;
+* :func:`perturbation_draw`: one draw of RSPM's correlated Z_q beside report-noisy-min's i.i.d. noise;
+* :func:`audit`: the empirical privacy audit of each learner under an oracle mode (exact, failing,
+  non-certifiable, lying) on a fixed pair of neighbouring datasets.
+
+Nothing here imports Streamlit or plotly.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz import bounds
+from smoothviz import rspm as core
+from smoothviz.audit import privacy_audit
+from smoothviz.boolean_data import LabelledData, gapminder_data, planted_data
+from smoothviz.experts import rspm_expected_max_abs
+from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle, lying_oracle
+from smoothviz.random import streams
+from smoothviz.separators import (
+    CLASSES,
+    all_codes,
+    describe,
+    labels_on,
+    separates,
+    separator_set,
+)
+from smoothviz.validation import check_choice, check_float, check_int
+
+__all__ = [
+    "AUDIT_SAMPLES",
+    "BETA",
+    "COST_BUDGET_S",
+    "COST_DS",
+    "DATASETS",
+    "METHODS",
+    "MODES",
+    "RSPMExperiment",
+    "audit",
+    "audit_pair",
+    "error_scale",
+    "load_data",
+    "oracle_cost",
+    "perturbation_draw",
+    "rspm_expected_max_abs",
+    "run_experiment",
+    "separator_table",
+    "slopes",
+]
+
+DATASETS = ("planted", "gapminder")
+#: The learners, in display order (:data:`smoothviz.rspm.METHODS`).
+METHODS = core.METHODS
+#: Oracle modes of the audit tab.
+MODES = ("exact", "fails", "greedy", "lying")
+#: β of the high-probability bounds drawn.
+BETA = 0.05
+#: Runs on each of the two neighbouring datasets in the audit.
+AUDIT_SAMPLES = 20_000
+#: Dimensions of the oracle-cost tab.
+COST_DS = (4, 6, 8, 10, 12, 16, 20, 24, 32, 40)
+#: Wall-time budget of the oracle-cost tab: it stops growing d once spent.
+COST_BUDGET_S = 1.5
+#: Most hypotheses the label table lists (d ≤ 8).
+MAX_TABLE_D = 8
+
+
+def load_data(
+    data: str, cls: str, d: int, n: int, *, label_noise: float, seed: int
+) -> LabelledData:
+    """The page's dataset: planted (class ``cls``, d, n, label noise; seed's "data" stream) or Gapminder."""
+    check_choice("data", data, DATASETS)
+    if data == "gapminder":
+        return gapminder_data()
+    rng = streams(seed, ("data", "runs"))["data"]
+    return planted_data(cls, d, n, label_noise=label_noise, rng=rng)
+
+
+def _bound(method: str, m: int, epsilon: float, delta: float, n: float) -> float:
+    """Each learner's high-probability bound at β = :data:`BETA`.
+
+    Report-noisy-min's is derived as Thm 5 is: with probability 1 − β every Lap(2/ε) draw is at most
+    (2/ε) ln(2^m/β), and the excess is at most twice that over n, 4(m ln 2 + ln(1/β))/(εn).
+    """
+    if method == "rspm_laplace":
+        return float(bounds.rspm_laplace_bound(m, epsilon, n, BETA))
+    if method == "rspm_gaussian":
+        return float(bounds.rspm_gaussian_bound(m, epsilon, delta, n, BETA))
+    if method == "report_noisy_min":  # Lap(2/ε) on 2^m counts: twice the exponential mechanism's
+        return 2.0 * float(bounds.exponential_learner_bound(m, epsilon, n, BETA))
+    return float(bounds.exponential_learner_bound(m, epsilon, n, BETA))
+
+
+@dataclass(frozen=True, eq=False)
+class RSPMExperiment:
+    """Four private learners on one dataset (experiment E11).
+
+    Attributes:
+        data: the labelled dataset.
+        cls: hypothesis class.
+        epsilon: privacy ε.
+        delta: Gaussian RSPM's δ.
+        trials: runs per learner.
+        seed: the page seed.
+        results: one :class:`smoothviz.rspm.LearnerResult` per learner, in :data:`METHODS` order.
+        settings: the arguments of :func:`run_experiment`.
+    """
+
+    data: LabelledData
+    cls: str
+    epsilon: float
+    delta: float
+    trials: int
+    seed: int
+    results: dict[str, core.LearnerResult]
+    settings: dict[str, object]
+
+    @property
+    def n(self) -> int:
+        """Records."""
+        return int(self.data.x.shape[0])
+
+    @property
+    def d(self) -> int:
+        """Dimension, = m, the separator size."""
+        return int(self.data.x.shape[1])
+
+    def bound(self, method: str) -> float:
+        """The learner's bound at β = :data:`BETA` (Thm 5, Thm 18, or the exponential mechanism's)."""
+        return _bound(method, self.d, self.epsilon, self.delta, self.n)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per learner: excess error (mean, median, 95%), its bound, share within it, costs."""
+        rows = []
+        for method, res in self.results.items():
+            row = res.summary()
+            row["bound"] = self.bound(method)
+            row["within_bound"] = float(np.mean(res.excess <= row["bound"] + 1e-12))
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (learner, run): the output's code, error and excess error."""
+        return pd.concat([r.to_frame() for r in self.results.values()], ignore_index=True)
+
+    def code(self) -> str:
+        """Python source that recomputes this experiment (the page's "Reproduce in Python")."""
+        args = ", ".join(f"{k}={v!r}" for k, v in self.settings.items())
+        return f"""from smoothviz.experiments.rspm import run_experiment
+
+result = run_experiment({args})
+print(result.summary())"""
+
+
+def run_experiment(
+    *,
+    cls: str = "conjunction",
+    d: int = 8,
+    n: int = 500,
+    epsilon: float = 1.0,
+    delta: float = 1e-5,
+    data: str = "planted",
+    label_noise: float = 0.1,
+    trials: int = 200,
+    seed: int = 0,
+) -> RSPMExperiment:
+    """Laplace and Gaussian RSPM (exhaustive oracle), report-noisy-min and the exponential mechanism.
+
+    Args:
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        d: dimension of planted data, 2 ≤ d ≤ 12 (Gapminder has d = 9).
+        n: records of planted data (Gapminder has 1,704).
+        epsilon: privacy ε of every learner.
+        delta: Gaussian RSPM's δ ∈ (0, 1/e).
+        data: ``"planted"`` or ``"gapminder"``.
+        label_noise: planted labels' flip probability.
+        trials: runs per learner.
+        seed: the page seed; the data and each learner draw from their own child streams.
+    """
+    check_choice("cls", cls, CLASSES)
+    check_int("d", d, 2, MAX_EXHAUSTIVE_D)
+    trials = check_int("trials", trials, 1, 10_000)
+    dataset = load_data(data, cls, d, n, label_noise=label_noise, seed=seed)
+    rngs = streams(seed, ("data", *METHODS))
+    x, y = dataset.x, dataset.y
+    best = float(exhaustive_oracle(cls, x, y, np.ones(x.shape[0])).objective[0]) / x.shape[0]
+    common = {"epsilon": epsilon, "trials": trials}
+    results = {
+        "rspm_laplace": core.rspm(x, y, cls, best_error=best, rng=rngs["rspm_laplace"], **common),
+        "rspm_gaussian": core.rspm(
+            x, y, cls, noise="gaussian", delta=delta, best_error=best,
+            rng=rngs["rspm_gaussian"], **common,
+        ),
+        "report_noisy_min": core.report_noisy_min(x, y, cls, rng=rngs["report_noisy_min"], **common),
+        "exponential": core.exponential_learner(x, y, cls, rng=rngs["exponential"], **common),
+    }  # fmt: skip
+    settings = {"cls": cls, "d": d, "n": n, "epsilon": epsilon, "delta": delta, "data": data,
+                "label_noise": label_noise, "trials": trials, "seed": seed}  # fmt: skip
+    return RSPMExperiment(
+        dataset, cls, float(epsilon), float(delta), trials, seed, results, settings
+    )
+
+
+def separator_table(cls: str, d: int) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
+    """U as a table, the label table of every hypothesis on U (d ≤ 8), and whether U separates them.
+
+    Returns:
+        ``(u_frame, labels_frame, separates)``: one row per point e_j / ē_j; one row per hypothesis
+        (code, formula, its label on each point of U, the label vector as a string).
+    """
+    check_choice("cls", cls, CLASSES)
+    d = check_int("d", d, 1, MAX_TABLE_D)
+    u = separator_set(cls, d)
+    name = "ē" if cls == "conjunction" else "e"
+    points = [f"{name}{j + 1}" for j in range(d)]
+    u_frame = pd.DataFrame(u, columns=[f"x{j + 1}" for j in range(d)])
+    u_frame.insert(0, "point", points)
+    codes = all_codes(d)
+    labels = labels_on(cls, u, codes).T  # (2^d, d)
+    frame = pd.DataFrame(labels, columns=points)
+    frame.insert(0, "hypothesis", [describe(cls, int(c), d) for c in codes])
+    frame.insert(0, "code", codes)
+    frame["labels on U"] = ["".join(map(str, row)) for row in labels]
+    return u_frame, frame, bool(separates(cls, u))
+
+
+def error_scale(
+    cls: str, epsilon: float, delta: float, n: int, *, label_noise: float, trials: int, seed: int
+) -> pd.DataFrame:
+    """Against m = d ∈ {2, …, 12}: 2·E‖Z‖∞/n of each learner (exact), its bound, and simulated excess.
+
+    The proofs bound the excess error by twice the largest perturbation of any hypothesis' objective,
+    normalised: 2‖Z‖∞/n (Thm 5's proof). Its mean is exact for each learner: Laplace RSPM,
+    ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2 with η_i ~ Lap(m/ε) (:func:`smoothviz.experts.rspm_expected_max_abs`);
+    Gaussian RSPM, σ_G√(2/π)(m + √m)/2; report-noisy-min, (2/ε)·H_{2^m}; the exponential mechanism,
+    E max|Gumbel| over 2^m at scale 2/ε. They grow like m², m^1.5 and m (slopes 2, 1.5, 1).
+    """
+    rows = []
+    for m in range(2, MAX_EXHAUSTIVE_D + 1):
+        sigma_g = core.gaussian_rspm_scale(m, epsilon, delta)
+        sup = {
+            "rspm_laplace": rspm_expected_max_abs(m, 1.0 / epsilon),
+            "rspm_gaussian": sigma_g * math.sqrt(2 / math.pi) * (m + math.sqrt(m)) / 2,
+            "report_noisy_min": float(bounds.laplace_expected_max_abs(2**m, 2.0 / epsilon)),
+            "exponential": float(bounds.gumbel_expected_max_abs(2**m, 2.0 / epsilon)),
+        }
+        ex = run_experiment(cls=cls, d=m, n=n, epsilon=epsilon, delta=delta,
+                            label_noise=label_noise, trials=trials, seed=seed)  # fmt: skip
+        for method, res in ex.results.items():
+            rows.append({"m": m, "method": method, "error_scale": 2 * sup[method] / n,
+                         "bound": ex.bound(method), "mean_excess": float(np.mean(res.excess))})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def slopes(frame: pd.DataFrame, column: str, *, low: int = 4) -> dict[str, float]:
+    """Least-squares log–log slope of ``column`` against m (m ≥ ``low``), per learner."""
+    out = {}
+    for method, rows in frame[frame["m"] >= low].groupby("method", sort=False):
+        out[method] = float(np.polyfit(np.log(rows["m"]), np.log(rows[column]), 1)[0])
+    return out
+
+
+def oracle_cost(
+    cls: str, n: int, *, epsilon: float = 1.0, time_limit: float = 0.3, seed: int = 0
+) -> pd.DataFrame:
+    """Per d in :data:`COST_DS`: draws and calls per run, and wall times of one RSPM run per oracle.
+
+    The integer program (HiGHS, under ``time_limit`` per call) runs while the tab's total stays within
+    :data:`COST_BUDGET_S`; exhaustive search and report-noisy-min's enumeration only while d ≤ 12
+    (NaN beyond: at d = 16 listing 2^16 scores already takes over a second, past 16 they cannot be listed).
+    """
+    rows, spent = [], 0.0
+    for d in COST_DS:
+        if spent > COST_BUDGET_S:
+            break
+        data = load_data("planted", cls, d, n, label_noise=0.1, seed=seed)
+        x, y = data.x, data.y
+        start = time.perf_counter()
+        res = core.rspm(x, y, cls, epsilon=epsilon, oracle="integer_program", time_limit=time_limit,
+                        best_error=0.0, rng=seed)  # fmt: skip
+        ip_s = time.perf_counter() - start
+        ex_s = rnm_s = float("nan")
+        if d <= MAX_EXHAUSTIVE_D:
+            start = time.perf_counter()
+            core.rspm(x, y, cls, epsilon=epsilon, best_error=0.0, rng=seed)
+            ex_s = time.perf_counter() - start
+            start = time.perf_counter()
+            core.report_noisy_min(x, y, cls, epsilon=epsilon, rng=seed)
+            rnm_s = time.perf_counter() - start
+        spent += ip_s + np.nan_to_num(ex_s) + np.nan_to_num(rnm_s)
+        rows.append({"d": d, "rspm_draws": d, "rspm_calls": 1, "rnm_draws": 2**d,
+                     "ip_seconds": ip_s, "ip_certified": bool(res.certified[0]),
+                     "exhaustive_seconds": ex_s, "rnm_seconds": rnm_s})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def perturbation_draw(cls: str, d: int, epsilon: float, seed: int) -> pd.DataFrame:
+    """One draw of RSPM's Z_q = Σ_i q(e_i)η_i over all 2^d hypotheses (d ≤ 10) beside i.i.d. noise.
+
+    η_i ~ Lap(d/ε); report-noisy-min's draw is i.i.d. Lap(2/ε) per hypothesis; both in count units
+    (n·q(S)), rows sorted by |S|.
+    """
+    d = check_int("d", d, 1, 10)
+    rngs = streams(seed, ("rspm", "rnm"))
+    eta = rngs["rspm"].laplace(0.0, core.laplace_rspm_scale(d, epsilon), size=d)
+    codes = all_codes(d)
+    frame = pd.DataFrame(
+        {
+            "code": codes,
+            "size": [int(c).bit_count() for c in codes],
+            "z_rspm": core.correlated_perturbation(cls, d, eta),
+            "z_rnm": rngs["rnm"].laplace(0.0, 2.0 / epsilon, size=codes.size),
+        }
+    )
+    return frame.sort_values(["size", "code"], kind="stable", ignore_index=True)
+
+
+def audit_pair() -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """16 records over {0,1}^3 and a neighbour: S has (1,1,1) labelled 0 at index 8, S′ has (0,0,0) labelled 1."""
+    x = np.array(
+        [[1, 1, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]
+        * 2,
+        dtype=np.uint8,
+    )
+    y = np.array([1, 0, 0, 0, 0, 0, 0, 0] * 2, dtype=np.uint8)
+    y[8] = 0
+    x2, y2 = x.copy(), y.copy()
+    x2[8], y2[8] = [0, 0, 0], 1
+    return (x, y), (x2, y2)
+
+
+def audit(cls: str, epsilon: float, delta: float, *, failure_rate: float = 0.2, seed: int = 0):
+    """Audit each learner under every oracle mode on :func:`audit_pair`, :data:`AUDIT_SAMPLES` runs per side.
+
+    Modes: ``exact`` (exhaustive), ``fails`` (a certifiable oracle answering ⊥ at rate
+    ``failure_rate``, independently of the data), ``greedy`` (non-certifiable local search), ``lying``
+    (exact unless the record (1,1,1) labelled 0 is present, then the un-noised ERM). Report-noisy-min
+    calls no oracle, so it is audited once, as the reference. Returns one row per (mode, learner): claimed
+    ε and δ, the certified lower bound on ε at 95%, the plug-in estimate, whether the claim is refuted,
+    and the ⊥ rate on S.
+    """
+    check_choice("cls", cls, CLASSES)
+    check_float("failure_rate", failure_rate, 0.0, 0.99, low_open=False)
+    (x, y), (x2, y2) = audit_pair()
+    rows = []
+    for k, mode in enumerate(MODES):
+        oracle = {"exact": "exhaustive", "fails": "exhaustive", "greedy": "greedy",
+                  "lying": lying_oracle(np.array([1, 1, 1]), 0)}[mode]  # fmt: skip
+        rate = failure_rate if mode == "fails" else 0.0
+        runs = {
+            "rspm_laplace": functools.partial(core.rspm, oracle=oracle, failure_rate=rate),
+            "rspm_gaussian": functools.partial(core.rspm, noise="gaussian", delta=delta,
+                                               oracle=oracle, failure_rate=rate),
+        }  # fmt: skip
+        if k == 0:
+            runs["report_noisy_min"] = core.report_noisy_min
+        rngs = streams((seed, k), tuple(runs))
+        for method, run in runs.items():
+            a = run(x, y, cls, epsilon=epsilon, trials=AUDIT_SAMPLES, rng=rngs[method]).codes
+            b = run(x2, y2, cls, epsilon=epsilon, trials=AUDIT_SAMPLES, rng=rngs[method]).codes
+            claimed_delta = delta if method == "rspm_gaussian" else 0.0
+            res = privacy_audit(a, b, epsilon_claimed=epsilon, delta=claimed_delta)
+            rows.append({"mode": mode if method != "report_noisy_min" else "no oracle",
+                         "method": method, **res.summary(), "bottom_rate": float(np.mean(a < 0))})  # fmt: skip
+    return pd.DataFrame(rows)
