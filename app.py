@@ -65,6 +65,11 @@ PAGES = {
             "pages/mwem.py", title="MWEM: private query release", icon=":material/shield_lock:"
         ),
         st.Page("pages/rspm.py", title="RSPM: learning with an oracle", icon=":material/memory:"),
+        st.Page(
+            "pages/prsma.py",
+            title="PRSMA: surviving a failing heuristic",
+            icon=":material/health_and_safety:",
+        ),
     ],
 }
 ONLINE, PRIVACY = PAGES["Online learning"], PAGES["Differential privacy"]
@@ -108,6 +113,16 @@ TOUR = [
         PRIVACY[0],
         {"view": "threshold", "n": "300", "epsilon": "0.3"},
         "8. Private thresholds: discretise at scale σα, then let the exponential mechanism choose",
+    ),
+    (
+        PRIVACY[1],
+        {"view": "lies"},
+        "9. RSPM calls a solver once; a solver that lies about one record breaks its privacy",
+    ),
+    (
+        PRIVACY[2],
+        {"view": "calc"},
+        "10. PRSMA survives a failing heuristic: error 1/√n and ~10⁸ oracle calls at (1, 10⁻³)",
     ),
 ]
 
