@@ -70,6 +70,11 @@ PAGES = {
             title="PRSMA: surviving a failing heuristic",
             icon=":material/health_and_safety:",
         ),
+        st.Page(
+            "pages/oracle_query.py",
+            title="OracleQuery: synthetic tables",
+            icon=":material/grid_on:",
+        ),
     ],
 }
 ONLINE, PRIVACY = PAGES["Online learning"], PAGES["Differential privacy"]

@@ -1,0 +1,297 @@
+"""The Subsampled Net Mechanism: private data from a random net of the universe (SmallDB on a sample).
+
+Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4. SmallDB (Blum, Ligett & Roth) runs the
+exponential mechanism over every small dataset on the whole universe 𝒳, which costs |𝒳|^s. For
+σ-smooth data a random *net* is enough:
+
+1. sample a multiset V of M points uniformly from 𝒳 (with replacement);
+2. run the exponential mechanism over every dataset B′ of s points on V, with probability
+   ∝ exp(−ε·n·s(B′, B)/2), score s(B′, B) = max_{q∈Q} |q(D_B) − q(D_{B′})| (sensitivity 1/n; the
+   denominator 2 is reconstructed: it is the standard exponential mechanism's);
+3. output B′.
+
+It is (ε, 0)-DP (Thm G.1). Why V suffices (Lemma G.3): for data within χ of a σ-smooth distribution
+D₁, accept each uniform draw u with probability σ·N·D₁(u) ≤ 1; the accepted draws are i.i.d. from D₁
+and the acceptance rate is σ (D₁ here: the data with the mass above 1/(σN) cut and spread), so M = O((ln(1/η) + d)/(σγ²)) draws hold about s i.i.d. samples of D₁,
+a dataset on V within χ + γ of the data on every query (uniform convergence, d = VC dimension). The
+exponential mechanism then loses at most (2/(εn))(ln|𝒞| + t) over the best candidate, except with
+probability e^{−t} (|𝒞| = C(M + s − 1, s) multisets).
+
+Here the universe is the MWEM page's line of N cells, the queries its thresholds (with complements)
+or intervals, and every candidate is enumerated (|𝒞| up to :data:`MAX_CANDIDATES`), so the best
+candidate and the whole score distribution are exact. Scores use the CDF: for thresholds
+max_b |F_B(b) − F_{B′}(b)|, for intervals max Δ − min Δ over Δ(b) = F_B(b) − F_{B′}(b), Δ(0) = 0.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz.mechanisms import exponential_mechanism_probabilities
+from smoothviz.random import make_rng
+from smoothviz.validation import check_choice, check_float, check_int
+
+__all__ = [
+    "MAX_CANDIDATES",
+    "QUERY_CLASSES",
+    "VC_DIM",
+    "NetResult",
+    "acceptance_rates",
+    "candidate_count",
+    "candidates",
+    "net_mechanism",
+    "net_scores",
+    "smooth_part",
+]
+
+#: Query classes on the line, and their VC dimensions (d of Lemma G.3 and Thm G.4).
+QUERY_CLASSES = ("thresholds", "intervals")
+VC_DIM = {"thresholds": 1, "intervals": 2}
+#: Most candidate datasets enumerated: C(M + s − 1, s) ≤ this.
+MAX_CANDIDATES = 60_000
+MAX_DRAWS = 100_000
+
+
+def candidate_count(m: int, s: int) -> int:
+    """|𝒞| = C(M + s − 1, s): multisets of s points from the M slots of V."""
+    return math.comb(int(m) + int(s) - 1, int(s))
+
+
+def candidates(m: int, s: int) -> np.ndarray:
+    """Every multiset of s slots out of M, as sorted index rows, shape (C(M + s − 1, s), s)."""
+    m = check_int("M", m, 1)
+    s = check_int("s", s, 1)
+    count = candidate_count(m, s)
+    if count > MAX_CANDIDATES:
+        raise ValueError(
+            f"C(M + s − 1, s) = {count:,} candidates with M = {m}, s = {s}; at most {MAX_CANDIDATES:,}"
+        )
+    flat = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations_with_replacement(range(m), s)),
+        dtype=np.int64,
+        count=count * s,
+    )
+    return flat.reshape(count, s)
+
+
+def net_scores(data_cdf: np.ndarray, cells: np.ndarray, n_cells: int, queries: str) -> np.ndarray:
+    """s(B′, B) = max_q |q(D_B) − q(D_{B′})| for each candidate, from CDFs.
+
+    Args:
+        data_cdf: F_B(b) = D_B([0, b)) for b = 1..N, shape (N,).
+        cells: the candidates' cells, shape (C, s).
+        n_cells: N.
+        queries: ``"thresholds"`` (with complements) or ``"intervals"``.
+
+    Returns:
+        Scores, shape (C,).
+    """
+    queries = check_choice("queries", queries, QUERY_CLASSES)
+    count, s = cells.shape
+    hist = np.zeros((count, n_cells))
+    np.add.at(hist, (np.repeat(np.arange(count), s), cells.ravel()), 1.0 / s)
+    delta = data_cdf[None, :] - np.cumsum(hist, axis=1)
+    if queries == "thresholds":
+        return np.abs(delta).max(axis=1)
+    return np.maximum(delta.max(axis=1), 0.0) - np.minimum(delta.min(axis=1), 0.0)
+
+
+def smooth_part(dist: np.ndarray, sigma: float) -> np.ndarray:
+    """D₁: a σ-smooth distribution (density ≤ 1/(σN)) within χ = Σ max(D − 1/(σN), 0) of ``dist`` in TV.
+
+    The mass above the cap is cut off and spread over the cells in proportion to their room below it;
+    no σ-smooth distribution is closer in total variation.
+    """
+    dist = np.asarray(dist, dtype=float)
+    cap = 1.0 / (sigma * dist.size)
+    capped = np.minimum(dist, cap)
+    room = cap - capped
+    excess = 1.0 - capped.sum()
+    if excess <= 0 or room.sum() <= 0:
+        return capped
+    return capped + excess * room / room.sum()
+
+
+def acceptance_rates(
+    dist: np.ndarray,
+    sigmas: np.ndarray,
+    *,
+    draws: int,
+    rng: np.random.Generator | int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Lemma G.3's rejection sampler: the fraction of uniform draws accepted, for each σ.
+
+    Each σ uses D₁ = :func:`smooth_part` (σ-smooth, within χ of ``dist``), and
+    accepts u with probability σ·N·D₁(u); the rate's expectation is σ exactly.
+
+    Returns:
+        (acceptance rate per σ, χ = TV(dist, D₁) per σ).
+    """
+    dist = np.asarray(dist, dtype=float)
+    n_cells = dist.size
+    rng = make_rng(rng)
+    rates, chis = [], []
+    for sigma in np.atleast_1d(sigmas):
+        smooth = smooth_part(dist, float(sigma))
+        u = rng.integers(0, n_cells, size=draws)
+        accept = rng.random(draws) < np.minimum(1.0, sigma * n_cells * smooth[u])
+        rates.append(accept.mean())
+        chis.append(0.5 * np.abs(dist - smooth).sum())
+    return np.asarray(rates), np.asarray(chis)
+
+
+@dataclass(frozen=True, eq=False)
+class NetResult:
+    """One net V and the exponential mechanism over all size-s datasets on it.
+
+    Attributes:
+        n: records.
+        n_cells: N, cells of the universe.
+        queries: the query class.
+        sigma: σ of the smooth part D₁.
+        chi: χ = TV(D_B, D₁).
+        m: M, the size of V.
+        s: dataset size.
+        epsilon: ε.
+        net: the cells of V, shape (M,).
+        accepted: which draws of V the rejection sampler accepted (probability σ·N·D₁(v)).
+        count: |𝒞| = C(M + s − 1, s).
+        scores: every candidate's score (its error on every query of Q), shape (|𝒞|,).
+        probabilities: the exponential mechanism's distribution over the candidates.
+        draws: independent draws of the mechanism (candidate indices), shape (trials,).
+        output_cells: the first draw's dataset B″ as cells, shape (s,).
+        data: D_B per cell.
+        seconds: wall time.
+    """
+
+    n: int
+    n_cells: int
+    queries: str
+    sigma: float
+    chi: float
+    m: int
+    s: int
+    epsilon: float
+    net: np.ndarray
+    accepted: np.ndarray
+    count: int
+    scores: np.ndarray
+    probabilities: np.ndarray
+    draws: np.ndarray
+    output_cells: np.ndarray
+    data: np.ndarray
+    seconds: float
+
+    @property
+    def best(self) -> float:
+        """The minimum over the candidates of the score: the best dataset on V."""
+        return float(self.scores.min())
+
+    @property
+    def errors(self) -> np.ndarray:
+        """The drawn datasets' errors max_q |q(D_B) − q(D_B″)|."""
+        return self.scores[self.draws]
+
+    def tail_bound(self, t: float) -> float:
+        """The level best + (2/(εn))(ln|𝒞| + t): exceeded with probability ≤ e^{−t} (the exponential mechanism)."""
+        return self.best + 2.0 / (self.epsilon * self.n) * (math.log(self.count) + t)
+
+    def tail_frequency(self, t: float) -> float:
+        """The exact probability, under the mechanism, of a score at least :meth:`tail_bound` (t)."""
+        return float(self.probabilities[self.scores >= self.tail_bound(t)].sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per draw of the mechanism: trial, candidate, error."""
+        return pd.DataFrame(
+            {"trial": np.arange(self.draws.size), "candidate": self.draws, "error": self.errors}
+        )
+
+    def summary(self) -> dict[str, float]:
+        """Acceptance rate, candidates, best and drawn errors, the 95% tail bound, time."""
+        return {
+            "acceptance_rate": float(self.accepted.mean()),
+            "sigma": self.sigma,
+            "chi": self.chi,
+            "candidates": self.count,
+            "best_error": self.best,
+            "error": float(self.errors[0]),
+            "mean_error": float(self.errors.mean()),
+            "tail_bound_95": self.tail_bound(math.log(20)),
+            "seconds": self.seconds,
+        }
+
+
+def net_mechanism(
+    hist: np.ndarray,
+    *,
+    sigma: float,
+    m: int,
+    s: int,
+    epsilon: float,
+    queries: str = "intervals",
+    trials: int = 1,
+    rng: np.random.Generator | int | None = None,
+) -> NetResult:
+    """Algorithm 4 of Haghtalab, Roughgarden & Shetty 2020 (App. G) on a line of N cells.
+
+    Args:
+        hist: counts per cell, shape (N,); n = hist.sum() ≥ 1.
+        sigma: σ ∈ (0, 1] of the smooth part D₁ (the data's projection; χ is what is cut off).
+        m: M, points in the net V.
+        s: size of each candidate dataset.
+        epsilon: ε > 0.
+        queries: one of :data:`QUERY_CLASSES`.
+        trials: independent draws of the exponential mechanism on the same net.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`NetResult`.
+    """
+    start = time.perf_counter()
+    hist = np.asarray(hist, dtype=float).ravel()
+    n = round(float(hist.sum()))
+    if hist.size < 2 or n < 1 or np.any(hist < 0):
+        raise ValueError(
+            f"`hist` must be non-negative counts on N ≥ 2 cells with n ≥ 1, got {hist}"
+        )
+    sigma = check_float("sigma", sigma, 0.0, 1.0)
+    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
+    queries = check_choice("queries", queries, QUERY_CLASSES)
+    trials = check_int("trials", trials, 1, MAX_DRAWS)
+    rng = make_rng(rng)
+    index = candidates(m, s)
+    n_cells = hist.size
+    data = hist / hist.sum()
+    smooth = smooth_part(data, sigma)
+    net = rng.integers(0, n_cells, size=m)
+    accepted = rng.random(m) < np.minimum(1.0, sigma * n_cells * smooth[net])
+    scores = net_scores(np.cumsum(data), net[index], n_cells, queries)
+    probabilities = exponential_mechanism_probabilities(
+        -scores, epsilon=epsilon, sensitivity=1.0 / n
+    )
+    draws = rng.choice(scores.size, size=trials, p=probabilities)
+    return NetResult(
+        n=n,
+        n_cells=n_cells,
+        queries=queries,
+        sigma=sigma,
+        chi=float(0.5 * np.abs(data - smooth).sum()),
+        m=int(m),
+        s=int(s),
+        epsilon=epsilon,
+        net=net,
+        accepted=accepted,
+        count=int(scores.size),
+        scores=scores,
+        probabilities=probabilities,
+        draws=draws,
+        output_cells=np.sort(net[index[draws[0]]]),
+        data=data,
+        seconds=time.perf_counter() - start,
+    )

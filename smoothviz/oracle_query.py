@@ -1,0 +1,699 @@
+"""OracleQuery: private synthetic data for all 2^d conjunctions, as a game between two oracle players.
+
+Neel, Roth & Wu 2019, §4. The query-release game (after Hsu, Roth & Ullman 2013) has payoff
+A(x, q) = q(S) − q(x); a *data player* picks records x ∈ {0,1}^d (to minimise), a *query player* picks
+queries q ∈ Q̄ = Q ∪ ¬Q (to maximise). If the two players' regrets are Reg_D ≤ γ_D·T and Reg_Q ≤ γ_Q·T,
+the data player's average play S̄ answers every query of Q̄ within γ_D + γ_Q (Thm 11, after Freund &
+Schapire 1996). Here Q is the monotone conjunctions q_T(x) = ∧_{j∈T} x_j, the full contingency table.
+
+* **Data player, Context-FTPL** (after Syrgkanis, Krishnamurthy & Schapire 2016). Its regret
+  Σ_t ¬q^t(S^t) − min_x Σ_t ¬q^t(x) does not involve S, so it reads only the history of the query
+  player's choices (:class:`ContextFTPL` is never given S). Each draw from S^t is one call to a
+  weighted oracle for the dual class: argmin_x Σ_{τ<t} ¬q^τ(x) + ⟨η, x⟩, η_j ~ Lap(μ). The perturbation
+  is over the dual separator set {q_{{j}}} (the single-literal conjunctions, h_x(q_{{j}}) = x_j), which
+  is why it is linear in x. Through x ↦ x̄ the dual of conjunctions is the class itself, so the
+  oracle is :func:`smoothviz.oracles.exhaustive_oracle` or the HiGHS integer program
+  :func:`smoothviz.oracles.ip_oracle` on complemented points (:func:`dual_oracle_argmin`).
+* **Query player, PBR** (private best response). It draws N records from S^t (the empirical Ŝ^t) and
+  solves Eq. (7)–(8) from the objective: q₁ = argmin_{q∈Q} q(Ŝ^t) − q(S) (the best query of Q) and
+  q₂ = ¬argmin_{q∈Q} q(S) − q(Ŝ^t) (the best of ¬Q), each with a private weighted oracle, then picks
+  one by report-noisy-max with Lap(1/(ε₀n)). The printed box swaps WD¹ and WD²; the objective decides.
+  Private oracles: Gaussian RSPM (σ_G = 3.5√(d ln(1/δ₀))/ε₀, :mod:`smoothviz.rspm`), PRSMA around
+  Laplace RSPM (:mod:`smoothviz.prsma`, Thm 8's rescaling so that each call is (ε₀, δ₀)-DP), or the
+  exact best response (not private: the baseline the dynamics reach without noise).
+* **Algorithm 1.** ε₀ = ε/√(24 T ln(2/δ)), δ₀ = δ/(4T), β₀ = β/(4T). Each PBR call is (3ε₀, 2δ₀)-DP
+  (two oracle calls and one report-noisy-max, Lemma 13) and T of them compose by advanced composition
+  (Dwork, Rothblum & Vadhan 2010) to (ε, δ) (:func:`privacy_ledger`). The output Ŝ is N_α₀ =
+  2 ln(8|Q|/β)/α₀² fresh draws, each from S^τ for a uniform τ.
+
+The run keeps everything the page plots: per round, Reg_D/t and Reg_Q/t measured on the samples drawn,
+and the exact max error over all 2^d conjunctions (and their negations, which err by the same amount)
+of the running mixture. Since Q̄ is closed under negation, for the mixture of the Ŝ^t
+max_q |q(S) − q(S̄)| ≤ (Reg_D + Reg_Q)/T on every run, and the final sample adds its sampling error
+max_q |q(S̄) − q(Ŝ)|: a pathwise inequality the tests check.
+
+All 2^d answers of a histogram come from one superset-sum (zeta) transform, O(d·2^d): q_T(h) =
+Σ_{x ⊇ T} h(x) with cells and conjunctions coded as in :mod:`smoothviz.separators` (bit j = x_j, j ∈ T).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
+from smoothviz.prsma import PRSMAPlan, prsma_plan
+from smoothviz.random import make_rng
+from smoothviz.rspm import gaussian_rspm_scale, laplace_rspm_scale
+from smoothviz.separators import MAX_ENUMERATE_D, codes_to_bits
+from smoothviz.validation import check_choice, check_float, check_int
+
+__all__ = [
+    "DATA_ORACLES",
+    "QUERY_ORACLES",
+    "ContextFTPL",
+    "Ledger",
+    "OracleQueryParams",
+    "OracleQueryResult",
+    "advanced_composition",
+    "conjunction_answers",
+    "dual_oracle_argmin",
+    "linear_scores",
+    "oracle_query",
+    "oracle_query_params",
+    "privacy_ledger",
+    "private_best_response",
+    "subset_sums",
+]
+
+#: The query player's weighted oracles: exact best response (not private), Gaussian RSPM, PRSMA.
+QUERY_ORACLES = ("exact", "gaussian_rspm", "prsma")
+#: The data player's weighted oracles for the dual class.
+DATA_ORACLES = ("exhaustive", "integer_program")
+#: Largest d (2^d cells are histogrammed and every conjunction is answered exactly).
+MAX_D = MAX_ENUMERATE_D
+MAX_ROUNDS = 2_000
+MAX_SAMPLES = 200_000
+
+
+def conjunction_answers(hist: np.ndarray) -> np.ndarray:
+    """q_T(h) = Σ_{x ⊇ T} h(x) for every conjunction T: the superset-sum (zeta) transform, O(d·2^d).
+
+    Args:
+        hist: weights per cell, shape ``(..., 2^d)``; cell code bit j is x_j.
+
+    Returns:
+        Array of the same shape; entry T is the answer of the conjunction with code T.
+    """
+    out = np.array(hist, dtype=float)
+    size = out.shape[-1]
+    d = size.bit_length() - 1
+    if size != 2**d:
+        raise ValueError(f"the last axis must have length 2^d, got {size}")
+    lead = out.shape[:-1]
+    for j in range(d):
+        view = out.reshape((*lead, 2 ** (d - j - 1), 2, 2**j))
+        view[..., 0, :] += view[..., 1, :]
+    return out
+
+
+def subset_sums(coeff: np.ndarray) -> np.ndarray:
+    """G(x) = Σ_{T ⊆ x} a_T for every cell x: the subset-sum transform, O(d·2^d).
+
+    With a_T the weight of conjunction T, G(x) = Σ_T a_T·q_T(x): the data player's loss at x.
+    """
+    out = np.array(coeff, dtype=float)
+    size = out.shape[-1]
+    d = size.bit_length() - 1
+    lead = out.shape[:-1]
+    for j in range(d):
+        view = out.reshape((*lead, 2 ** (d - j - 1), 2, 2**j))
+        view[..., 1, :] += view[..., 0, :]
+    return out
+
+
+def histogram(x: np.ndarray) -> np.ndarray:
+    """Counts per cell of records x ∈ {0,1}^d, shape (2^d,)."""
+    x = np.asarray(x, dtype=np.uint8)
+    weights = np.left_shift(1, np.arange(x.shape[1]), dtype=np.int64)
+    codes = x @ weights if x.size else np.zeros(0, dtype=np.int64)
+    return np.bincount(codes, minlength=2 ** x.shape[1]).astype(float)
+
+
+# ----------------------------------------------------------------------------------------------
+# Parameters and the privacy ledger
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OracleQueryParams:
+    """Algorithm 1's settings derived from (ε, δ, β, T, α₀) and d.
+
+    Attributes:
+        epsilon: target ε.
+        delta: target δ.
+        beta: target failure probability β.
+        rounds: T.
+        alpha0: the sampling accuracy α₀.
+        d: dimension (|Q| = 2^d).
+        epsilon0: ε₀ = ε/√(24 T ln(2/δ)).
+        delta0: δ₀ = δ/(4T).
+        beta0: β₀ = β/(4T).
+        samples: N = ⌈2 ln(2|Q|/β₀)/α₀²⌉, draws from S^t per round (PBR, line 3).
+        final_samples: N_α₀ = ⌈2 ln(8|Q|/β)/α₀²⌉, the size of the output Ŝ.
+    """
+
+    epsilon: float
+    delta: float
+    beta: float
+    rounds: int
+    alpha0: float
+    d: int
+    epsilon0: float
+    delta0: float
+    beta0: float
+    samples: int
+    final_samples: int
+
+
+def oracle_query_params(
+    epsilon: float, delta: float, rounds: int, d: int, *, alpha0: float = 0.1, beta: float = 0.1
+) -> OracleQueryParams:
+    """ε₀, δ₀, β₀ and the sample sizes of Algorithm 1 (Neel, Roth & Wu 2019, §4.3)."""
+    epsilon = check_float("epsilon", epsilon, 0.0, 1e3)
+    delta = check_float("delta", delta, 0.0, 1.0)
+    if delta >= 1.0:
+        raise ValueError(f"`delta` must be in (0, 1), got {delta}")
+    rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
+    d = check_int("d", d, 1, MAX_D)
+    alpha0 = check_float("alpha0", alpha0, 0.0, 1.0)
+    beta = check_float("beta", beta, 0.0, 1.0)
+    beta0 = beta / (4 * rounds)
+    return OracleQueryParams(
+        epsilon=epsilon,
+        delta=delta,
+        beta=beta,
+        rounds=rounds,
+        alpha0=alpha0,
+        d=d,
+        epsilon0=epsilon / math.sqrt(24 * rounds * math.log(2 / delta)),
+        delta0=delta / (4 * rounds),
+        beta0=beta0,
+        samples=math.ceil(2 * math.log(2 * 2**d / beta0) / alpha0**2),
+        final_samples=math.ceil(2 * math.log(8 * 2**d / beta) / alpha0**2),
+    )
+
+
+def advanced_composition(
+    epsilon: float, delta: float, k: int, delta_slack: float
+) -> tuple[float, float]:
+    """k-fold adaptive composition of (ε, δ)-DP steps (Dwork, Rothblum & Vadhan 2010; Dwork & Roth Thm 3.20).
+
+    Returns:
+        (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′) with δ′ = ``delta_slack``.
+    """
+    eps = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(epsilon)
+    return eps, k * delta + delta_slack
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """OracleQuery's privacy accounting.
+
+    Attributes:
+        per_round: (ε, δ) of one PBR call: (3ε₀, 2δ₀) (Lemma 13's proof).
+        rounds: T.
+        delta_slack: δ′ = δ/2 of advanced composition.
+        total: the composed (ε, δ) over T rounds.
+        target: the (ε, δ) asked for.
+    """
+
+    per_round: tuple[float, float]
+    rounds: int
+    delta_slack: float
+    total: tuple[float, float]
+    target: tuple[float, float]
+
+    @property
+    def within_target(self) -> bool:
+        """Whether the composed guarantee is at most the target (up to round-off)."""
+        return bool(
+            self.total[0] <= self.target[0] * (1 + 1e-12)
+            and self.total[1] <= self.target[1] * (1 + 1e-12)
+        )
+
+    def to_frame(self) -> pd.DataFrame:
+        """Rows: one PBR call, T calls composed, target."""
+        return pd.DataFrame(
+            {
+                "what": [
+                    "one PBR call (3ε₀, 2δ₀)",
+                    f"{self.rounds} calls, advanced composition",
+                    "target",
+                ],
+                "epsilon": [self.per_round[0], self.total[0], self.target[0]],
+                "delta": [self.per_round[1], self.total[1], self.target[1]],
+            }
+        )
+
+
+def privacy_ledger(params: OracleQueryParams) -> Ledger:
+    """T PBR calls of (3ε₀, 2δ₀) each, composed with δ′ = δ/2: at most (ε, δ) for ε ≤ 1 (Lemma 13)."""
+    per = (3 * params.epsilon0, 2 * params.delta0)
+    slack = params.delta / 2
+    total = advanced_composition(per[0], per[1], params.rounds, slack)
+    return Ledger(per, params.rounds, slack, total, (params.epsilon, params.delta))
+
+
+# ----------------------------------------------------------------------------------------------
+# The data player: Context-FTPL over the dual class
+# ----------------------------------------------------------------------------------------------
+
+
+def dual_oracle_argmin(
+    coeff: np.ndarray, eta: np.ndarray, *, oracle: str = "exhaustive", time_limit: float = 1.0
+) -> np.ndarray:
+    """argmin_x Σ_T a_T q_T(x) + ⟨η, x⟩ over x ∈ {0,1}^d, one per row of η: the dual weighted oracle.
+
+    ``"exhaustive"`` scores all 2^d records (subset sums, then one matrix product for the linear
+    perturbations). ``"integer_program"`` poses the same problem to :func:`smoothviz.oracles.ip_oracle`
+    through duality: q_T(x) = [T ⊆ x] = [x̄ ⊆ T̄] is the conjunction with parameter x̄ at the point T̄,
+    and x_j = [x̄ ⊆ ē_j] is the same at the separator point ē_j; so the weighted dataset is
+    {(T̄, a_T)} ∪ {(ē_j, η_j)} with label 0 and the answer's complement is x. An unsolved program
+    (⊥) falls back to x = 0 (the data player need not be private or certified).
+
+    Args:
+        coeff: a_T per conjunction code, shape (2^d,).
+        eta: perturbations, shape (k, d).
+        oracle: one of :data:`DATA_ORACLES`.
+        time_limit: seconds per integer program.
+
+    Returns:
+        Record codes, shape (k,).
+    """
+    oracle = check_choice("oracle", oracle, DATA_ORACLES)
+    coeff = np.asarray(coeff, dtype=float)
+    eta = np.atleast_2d(np.asarray(eta, dtype=float))
+    d = eta.shape[1]
+    if oracle == "exhaustive":
+        check_int("d", d, 1, MAX_EXHAUSTIVE_D)
+        return np.argmin(subset_sums(coeff)[None, :] + linear_scores(eta), axis=1).astype(np.int64)
+    full = 2**d - 1
+    active = np.flatnonzero(coeff != 0)
+    points = np.vstack([codes_to_bits(full ^ active, d), 1 - np.eye(d, dtype=np.uint8)]).astype(
+        np.uint8
+    )
+    labels = np.zeros(points.shape[0], dtype=np.uint8)
+    w = np.hstack([np.broadcast_to(coeff[active], (eta.shape[0], active.size)), eta])
+    answer = ip_oracle("conjunction", points, labels, w, time_limit=time_limit)
+    return np.where(answer.codes >= 0, full ^ answer.codes, 0).astype(np.int64)
+
+
+def linear_scores(eta: np.ndarray) -> np.ndarray:
+    """⟨η, x⟩ for every record code x, shape (k, 2^d), by doubling (no matrix product): O(k·2^d)."""
+    eta = np.atleast_2d(np.asarray(eta, dtype=float))
+    out = np.zeros((eta.shape[0], 1))
+    for j in range(eta.shape[1]):  # codes with bit j set follow those without it
+        out = np.concatenate([out, out + eta[:, j : j + 1]], axis=1)
+    return out
+
+
+class ContextFTPL:
+    """The data player (Neel, Roth & Wu 2019, §4.2, after Syrgkanis, Krishnamurthy & Schapire 2016).
+
+    It is built from d, μ and an oracle only and learns the query player's choices through
+    :meth:`observe`: it never sees the private dataset. Its state is a_T, the weight of each
+    conjunction in the cumulative loss Σ_τ ¬q^τ(x) = P + Σ_T a_T q_T(x) (a query q_T adds 1 to P and −1
+    to a_T; a negation ¬q_T adds +1 to a_T).
+    """
+
+    def __init__(
+        self, d: int, mu: float, *, oracle: str = "exhaustive", time_limit: float = 1.0
+    ) -> None:
+        """A player with empty history."""
+        self.d = check_int("d", d, 1, MAX_D)
+        self.mu = check_float("mu", mu, 0.0, 1e9)
+        self.oracle = check_choice("oracle", oracle, DATA_ORACLES)
+        self.time_limit = time_limit
+        self.coeff = np.zeros(2**self.d)
+        self.constant = 0.0
+
+    def observe(self, query: int) -> None:
+        """Add ¬q to the loss history; ``query`` is a code of Q̄ (k for q_k, 2^d + k for ¬q_k)."""
+        k, negated = query % 2**self.d, query >= 2**self.d
+        if negated:
+            self.coeff[k] += 1.0
+        else:
+            self.coeff[k] -= 1.0
+            self.constant += 1.0
+
+    def sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` independent draws from S^t: one fresh η ~ Lap(μ)^d and one oracle call each."""
+        eta = rng.laplace(0.0, self.mu, size=(size, self.d))
+        return dual_oracle_argmin(self.coeff, eta, oracle=self.oracle, time_limit=self.time_limit)
+
+    def losses(self) -> np.ndarray:
+        """Σ_τ ¬q^τ(x) for every record x, shape (2^d,)."""
+        return self.constant + subset_sums(self.coeff)
+
+
+# ----------------------------------------------------------------------------------------------
+# The query player: private best response
+# ----------------------------------------------------------------------------------------------
+
+
+def _separator_labels(d: int) -> np.ndarray:
+    """q_T(ē_j) = [j ∉ T] for the conjunction separator set, shape (d, 2^d)."""
+    return 1.0 - codes_to_bits(np.arange(2**d), d).T.astype(float)
+
+
+def _private_argmin(
+    objective: np.ndarray,
+    scale_n: float,
+    oracle: str,
+    params: OracleQueryParams,
+    piece_answers: np.ndarray | None,
+    sample_answers: np.ndarray,
+    sign: float,
+    plan: PRSMAPlan | None,
+    rng: np.random.Generator,
+) -> int:
+    """One private weighted minimisation over Q (−1 for ⊥), from the un-normalised objective.
+
+    ``objective`` is n·(weighted answers) per conjunction; RSPM adds Σ_j η_j q(ē_j).
+    """
+    d = params.d
+    labels = _separator_labels(d)
+    if oracle == "exact":
+        return int(np.argmin(objective))
+    if oracle == "gaussian_rspm":
+        eta = rng.normal(0.0, gaussian_rspm_scale(d, params.epsilon0, params.delta0), size=d)
+        return int(np.argmin(objective + eta @ labels))
+    # PRSMA around Laplace RSPM with a perfect oracle: every piece passes; T̃ = K + Lap(1/ε_run)
+    if plan is None or piece_answers is None or plan.piece_size == 0:
+        return -1  # no piece to run on: the certifiable route answers ⊥
+    noisy = plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run)
+    if noisy <= plan.threshold:
+        return -1
+    s = plan.piece_size
+    piece_obj = (
+        sign * s * (sample_answers - piece_answers)
+    )  # the same problem on the piece, un-normalised
+    eta = rng.laplace(0.0, laplace_rspm_scale(d, plan.epsilon_prime), size=d)
+    return int(np.argmin(piece_obj + eta @ labels))
+
+
+def private_best_response(
+    data_answers: np.ndarray,
+    sample_answers: np.ndarray,
+    n: int,
+    *,
+    oracle: str,
+    params: OracleQueryParams,
+    data_hist: np.ndarray | None = None,
+    plan: PRSMAPlan | None = None,
+    rng: np.random.Generator,
+) -> tuple[int, int, int]:
+    """PBR, one round (Neel, Roth & Wu 2019, §4.2), from the objective of Eq. (7)–(8).
+
+    q₁ = argmin_{q∈Q} n·(q(Ŝ^t) − q(S)) maximises q(S) − q(Ŝ^t) over Q; q₂ = ¬argmin_{q∈Q}
+    n·(q(S) − q(Ŝ^t)) maximises it over ¬Q. (The printed box forms WD¹ with +1/n on S and says q₁ =
+    O(WD¹): that is the argmin of q(S) − q(Ŝ^t); the objective, not the box, is implemented.) Each
+    minimisation is one call of the private oracle; report-noisy-max with Lap(1/(ε₀n)) picks one.
+
+    Args:
+        data_answers: q(S) for every conjunction, shape (2^d,).
+        sample_answers: q(Ŝ^t) for every conjunction.
+        n: |S|.
+        oracle: one of :data:`QUERY_ORACLES`.
+        params: Algorithm 1's parameters (ε₀, δ₀).
+        data_hist: S's counts per cell (PRSMA draws its piece from them).
+        plan: the PRSMA plan (``oracle="prsma"``).
+        rng: the query player's coins.
+
+    Returns:
+        (q^t, q₁, q₂) as codes of Q̄ (k for q_k, 2^d + k for ¬q_k, −1 for ⊥); q^t is ⊥ only when both are.
+    """
+    size = data_answers.shape[-1]
+    gap = data_answers - sample_answers  # A(Ŝ^t, q_T) = q_T(S) − q_T(Ŝ^t)
+    pieces: list[np.ndarray | None] = [None, None]
+    if oracle == "prsma":
+        if plan is None or data_hist is None:
+            raise ValueError("`oracle='prsma'` needs `plan` and `data_hist`")
+        for i in range(2):  # each call partitions S afresh and picks its own piece
+            if plan.piece_size:
+                counts = rng.multivariate_hypergeometric(
+                    data_hist.astype(np.int64), plan.piece_size
+                )
+                pieces[i] = conjunction_answers(counts) / plan.piece_size
+    k1 = _private_argmin(-n * gap, n, oracle, params, pieces[0], sample_answers, 1.0, plan, rng)
+    k2 = _private_argmin(n * gap, n, oracle, params, pieces[1], sample_answers, -1.0, plan, rng)
+    q1 = k1 if k1 >= 0 else -1
+    q2 = size + k2 if k2 >= 0 else -1
+    payoff = {q1: gap[k1] if k1 >= 0 else np.nan, q2: -gap[k2] if k2 >= 0 else np.nan}
+    candidates = [q for q in (q1, q2) if q >= 0]
+    if not candidates:
+        return -1, q1, q2
+    if oracle == "exact":
+        chosen = max(candidates, key=lambda q: payoff[q])
+    else:
+        noisy = {q: payoff[q] + rng.laplace(0.0, 1.0 / (params.epsilon0 * n)) for q in candidates}
+        chosen = max(candidates, key=lambda q: noisy[q])
+    return chosen, q1, q2
+
+
+# ----------------------------------------------------------------------------------------------
+# Algorithm 1
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class OracleQueryResult:
+    """One run of OracleQuery on a table over {0,1}^d.
+
+    Attributes:
+        params: Algorithm 1's parameters.
+        oracle: the query player's oracle (one of :data:`QUERY_ORACLES`).
+        data_oracle: the data player's oracle (one of :data:`DATA_ORACLES`).
+        mu: Context-FTPL's Laplace scale μ.
+        n: records in S.
+        samples: draws from S^t per round (N, possibly capped).
+        data_answers: q(S) for every conjunction, shape (2^d,).
+        queries: q^t per round as codes of Q̄ (−1: ⊥, the query player played q⁰ = the empty
+            conjunction, which changes nothing), shape (T,).
+        reg_data: Reg_D(t) for t = 1..T, measured on the samples Ŝ^τ drawn, shape (T,).
+        reg_query: Reg_Q(t) on the same samples, shape (T,).
+        mixture_error: max_q |q(S) − q(S̄_t)| of the running mixture S̄_t of Ŝ¹..Ŝ^t, shape (T,).
+        synthetic: the output Ŝ as counts per cell, shape (2^d,).
+        mixture: S̄_T as a distribution over cells.
+        final_error: max_q |q(S) − q(Ŝ)| over all 2^d conjunctions (and their negations).
+        sampling_error: max_q |q(S̄_T) − q(Ŝ)|.
+        bottoms: rounds in which the private oracle answered ⊥ for both candidates.
+        plan: PRSMA's plan (``oracle="prsma"``), else None.
+        ledger: the privacy accounting.
+        oracle_calls: data-player oracle calls (one per draw) and query-player calls (two per round).
+        seconds: wall time.
+        seed: the seed, for :meth:`code`.
+    """
+
+    params: OracleQueryParams
+    oracle: str
+    data_oracle: str
+    mu: float
+    n: int
+    samples: int
+    data_answers: np.ndarray
+    queries: np.ndarray
+    reg_data: np.ndarray
+    reg_query: np.ndarray
+    mixture_error: np.ndarray
+    synthetic: np.ndarray
+    mixture: np.ndarray
+    final_error: float
+    sampling_error: float
+    bottoms: int
+    plan: PRSMAPlan | None
+    ledger: Ledger
+    oracle_calls: tuple[int, int]
+    seconds: float
+
+    @property
+    def rounds(self) -> np.ndarray:
+        """Rounds 1..T."""
+        return np.arange(1, self.params.rounds + 1)
+
+    @property
+    def regret_bound(self) -> float:
+        """(Reg_D + Reg_Q)/T + the final sampling error: Thm 11 on the samples, plus Lemma 12's term."""
+        t = self.params.rounds
+        return float((self.reg_data[-1] + self.reg_query[-1]) / t + self.sampling_error)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per round: t, Reg_D/t, Reg_Q/t, their sum, the mixture's max error, q^t."""
+        t = self.rounds
+        return pd.DataFrame(
+            {
+                "round": t,
+                "reg_data_avg": self.reg_data / t,
+                "reg_query_avg": self.reg_query / t,
+                "reg_sum_avg": (self.reg_data + self.reg_query) / t,
+                "mixture_error": self.mixture_error,
+                "query": self.queries,
+            }
+        )
+
+    def table_frame(self) -> pd.DataFrame:
+        """One row per cell x ∈ {0,1}^d: its share in S, in Ŝ and in S̄_T."""
+        d = self.params.d
+        bits = codes_to_bits(np.arange(2**d), d)
+        hist_true = self.cell_shares()
+        return pd.DataFrame(
+            {
+                "cell": ["".join(str(b) for b in row) for row in bits],
+                "true": hist_true,
+                "synthetic": self.synthetic / self.synthetic.sum(),
+                "mixture": self.mixture,
+            }
+        )
+
+    def cell_shares(self) -> np.ndarray:
+        """S as a distribution over cells, recovered from its conjunction answers (Möbius inversion)."""
+        out = np.array(self.data_answers, dtype=float)
+        d = self.params.d
+        for j in range(d):
+            view = out.reshape(2 ** (d - j - 1), 2, 2**j)
+            view[:, 0, :] -= view[:, 1, :]
+        return out
+
+    def summary(self) -> dict[str, float]:
+        """Final error, the regrets at T, the bound, ε₀, sample sizes, ⊥ rounds, time."""
+        t = self.params.rounds
+        return {
+            "final_error": self.final_error,
+            "mixture_error": float(self.mixture_error[-1]),
+            "reg_data_avg": float(self.reg_data[-1] / t),
+            "reg_query_avg": float(self.reg_query[-1] / t),
+            "sampling_error": self.sampling_error,
+            "regret_bound": self.regret_bound,
+            "epsilon0": self.params.epsilon0,
+            "delta0": self.params.delta0,
+            "samples_per_round": self.samples,
+            "final_samples": int(self.synthetic.sum()),
+            "bottoms": self.bottoms,
+            "seconds": self.seconds,
+        }
+
+
+def oracle_query(
+    x: np.ndarray,
+    *,
+    epsilon: float,
+    delta: float,
+    rounds: int,
+    mu: float,
+    oracle: str = "gaussian_rspm",
+    data_oracle: str = "exhaustive",
+    alpha0: float = 0.1,
+    beta: float = 0.1,
+    max_samples: int | None = None,
+    time_limit: float = 1.0,
+    rng: np.random.Generator | int | None = None,
+) -> OracleQueryResult:
+    """OracleQuery (Neel, Roth & Wu 2019, Algorithm 1) for the monotone conjunctions over {0,1}^d.
+
+    Args:
+        x: the private records S, shape (n, d), d ≤ 16.
+        epsilon: target ε > 0 (advanced composition reaches it for ε ≤ 1).
+        delta: target δ ∈ (0, 1).
+        rounds: T ≥ 1.
+        mu: Context-FTPL's Laplace scale μ > 0.
+        oracle: the query player's oracle, one of :data:`QUERY_ORACLES`.
+        data_oracle: the data player's oracle, one of :data:`DATA_ORACLES`.
+        alpha0: α₀, which sets N and N_α₀.
+        beta: β.
+        max_samples: cap on the draws per round and in the output (N and N_α₀ are used when smaller).
+        time_limit: seconds per integer program (``data_oracle="integer_program"``).
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        An :class:`OracleQueryResult`.
+    """
+    start = time.perf_counter()
+    x = np.asarray(x, dtype=np.uint8)
+    if x.ndim != 2 or x.shape[0] < 1:
+        raise ValueError(f"`x` must have shape (n, d) with n ≥ 1, got {x.shape}")
+    n, d = x.shape
+    params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, beta=beta)
+    oracle = check_choice("oracle", oracle, QUERY_ORACLES)
+    data_oracle = check_choice("data_oracle", data_oracle, DATA_ORACLES)
+    if data_oracle == "exhaustive":
+        check_int("d", d, 1, MAX_EXHAUSTIVE_D)
+    cap = (
+        MAX_SAMPLES
+        if max_samples is None
+        else check_int("max_samples", max_samples, 1, MAX_SAMPLES)
+    )
+    samples, final = min(params.samples, cap), min(params.final_samples, cap)
+    rng = make_rng(rng)
+    data_rng, query_rng, out_rng = rng.spawn(3)
+    plan = (
+        prsma_plan(params.epsilon0, params.delta0, n, rescale=True) if oracle == "prsma" else None
+    )
+    size = 2**d
+    data_hist = histogram(x)
+    data_answers = conjunction_answers(data_hist / n)
+    player = ContextFTPL(d, mu, oracle=data_oracle, time_limit=time_limit)
+    queries = np.full(rounds, -1, dtype=np.int64)
+    coeff_history = np.zeros((rounds, size))
+    constants = np.zeros(rounds)
+    loss_data = np.zeros(rounds)  # ¬q^t(Ŝ^t)
+    reg_q = np.zeros(rounds)
+    best_fixed = np.zeros(rounds)  # min_x Σ_{τ≤t} ¬q^τ(x)
+    mixture_sum = np.zeros(size)
+    mixture_error = np.zeros(rounds)
+    bottoms = 0
+    for t in range(rounds):
+        coeff_history[t], constants[t] = player.coeff, player.constant
+        draws = player.sample(samples, data_rng)
+        sample_hist = np.bincount(draws, minlength=size) / samples
+        sample_answers = conjunction_answers(sample_hist)
+        q, _, _ = private_best_response(
+            data_answers,
+            sample_answers,
+            n,
+            oracle=oracle,
+            params=params,
+            data_hist=data_hist,
+            plan=plan,
+            rng=query_rng,
+        )
+        gap = data_answers - sample_answers
+        if q < 0:
+            bottoms += 1
+            q = 0  # q⁰: the empty conjunction (constant 1), A(x, q⁰) = 0 for every x
+        queries[t] = q
+        k, negated = q % size, q >= size
+        value = 1.0 - sample_answers[k] if negated else sample_answers[k]  # q^t(Ŝ^t)
+        loss_data[t] = 1.0 - value
+        reg_q[t] = np.abs(gap).max() - (-gap[k] if negated else gap[k])
+        player.observe(q)
+        best_fixed[t] = player.losses().min()
+        mixture_sum += sample_hist
+        mixture_error[t] = np.abs(data_answers - conjunction_answers(mixture_sum / (t + 1))).max()
+    reg_data = np.cumsum(loss_data) - best_fixed
+    reg_query = np.cumsum(reg_q)
+    # Algorithm 1, lines 7-9: N_α₀ fresh draws, each from S^τ with τ uniform on [T]
+    per_round = out_rng.multinomial(final, np.full(rounds, 1.0 / rounds))
+    synthetic = np.zeros(size)
+    for t in np.flatnonzero(per_round):
+        eta = out_rng.laplace(0.0, mu, size=(per_round[t], d))
+        draws = dual_oracle_argmin(coeff_history[t], eta, oracle=data_oracle, time_limit=time_limit)
+        synthetic += np.bincount(draws, minlength=size)
+    mixture = mixture_sum / rounds
+    synth_answers = conjunction_answers(synthetic / final)
+    return OracleQueryResult(
+        params=params,
+        oracle=oracle,
+        data_oracle=data_oracle,
+        mu=float(mu),
+        n=n,
+        samples=samples,
+        data_answers=data_answers,
+        queries=queries,
+        reg_data=reg_data,
+        reg_query=reg_query,
+        mixture_error=mixture_error,
+        synthetic=synthetic,
+        mixture=mixture,
+        final_error=float(np.abs(data_answers - synth_answers).max()),
+        sampling_error=float(np.abs(conjunction_answers(mixture) - synth_answers).max()),
+        bottoms=bottoms,
+        plan=plan,
+        ledger=privacy_ledger(params),
+        oracle_calls=(rounds * samples + final, 2 * rounds),
+        seconds=time.perf_counter() - start,
+    )

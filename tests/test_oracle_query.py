@@ -1,0 +1,193 @@
+"""OracleQuery (Neel, Roth & Wu 2019, §4) and the Subsampled Net Mechanism (Haghtalab et al. 2020, App. G)."""
+
+from __future__ import annotations
+
+import inspect
+import math
+
+import numpy as np
+import pytest
+
+from smoothviz import bounds
+from smoothviz import queries as Q
+from smoothviz.experiments.oracle_query import make_table
+from smoothviz.net_mechanism import acceptance_rates, candidate_count, candidates, net_mechanism
+from smoothviz.oracle_query import (
+    ContextFTPL,
+    conjunction_answers,
+    dual_oracle_argmin,
+    oracle_query,
+    oracle_query_params,
+    privacy_ledger,
+    private_best_response,
+    subset_sums,
+)
+from smoothviz.oracles import exhaustive_oracle
+from smoothviz.separators import codes_to_bits, evaluate
+
+
+def test_zeta_transforms_answer_every_conjunction():
+    rng = np.random.default_rng(0)
+    d = 5
+    hist = rng.random(2**d)
+    cells = codes_to_bits(np.arange(2**d), d)
+    table = evaluate("conjunction", cells, cells)  # (cell, conjunction)
+    np.testing.assert_allclose(conjunction_answers(hist), hist @ table)
+    coeff = rng.normal(size=2**d)
+    np.testing.assert_allclose(subset_sums(coeff), table @ coeff)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_dual_oracle_is_the_conjunction_oracle_on_complemented_points(seed):
+    rng = np.random.default_rng(seed)
+    d = 5
+    coeff = rng.integers(-3, 4, size=2**d).astype(float)
+    eta = rng.laplace(0.0, 2.0, size=(4, d))
+    fast = dual_oracle_argmin(coeff, eta)
+    ip = dual_oracle_argmin(coeff, eta, oracle="integer_program")
+    full = 2**d - 1
+    points = np.vstack([codes_to_bits(full ^ np.arange(2**d), d), 1 - np.eye(d, dtype=np.uint8)])
+    w = np.hstack([np.broadcast_to(coeff, (4, 2**d)), eta])
+    slow = full ^ exhaustive_oracle("conjunction", points, np.zeros(len(points), np.uint8), w).codes
+    objective = subset_sums(coeff)[None, :] + eta @ codes_to_bits(np.arange(2**d), d).T
+    best = objective.min(axis=1)
+    for answer in (fast, ip, slow):  # ties aside, the same minimum
+        np.testing.assert_allclose(objective[np.arange(4), answer], best, atol=1e-6)
+
+
+def test_algorithm_1_parameters_match_the_formulas():
+    p = oracle_query_params(0.5, 1e-6, 40, 7, alpha0=0.1, beta=0.2)
+    assert p.epsilon0 == pytest.approx(0.5 / math.sqrt(24 * 40 * math.log(2 / 1e-6)))
+    assert p.delta0 == pytest.approx(1e-6 / 160)
+    assert p.beta0 == pytest.approx(0.2 / 160)
+    assert p.samples == math.ceil(2 * math.log(2 * 2**7 / p.beta0) / 0.01)
+    assert p.final_samples == math.ceil(2 * math.log(8 * 2**7 / 0.2) / 0.01)
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0])
+@pytest.mark.parametrize("delta", [1e-9, 1e-6, 1e-2])
+@pytest.mark.parametrize("rounds", [1, 30, 2000])
+def test_the_ledger_composes_to_epsilon_delta(epsilon, delta, rounds):
+    p = oracle_query_params(epsilon, delta, rounds, 4)
+    ledger = privacy_ledger(p)
+    assert ledger.per_round == pytest.approx((3 * p.epsilon0, 2 * p.delta0))
+    assert ledger.within_target
+    assert ledger.total[1] == pytest.approx(delta)
+    assert ledger.total[0] > 0.8 * epsilon  # composition is tight-ish, not vacuous
+
+
+def test_the_data_player_never_sees_the_data():
+    # by construction: built from d, μ and an oracle; it learns only the query player's choices
+    assert list(inspect.signature(ContextFTPL).parameters) == ["d", "mu", "oracle", "time_limit"]
+    players = [ContextFTPL(4, 1.0), ContextFTPL(4, 1.0)]
+    history = [3, 16 + 5, 0, 16 + 1]
+    draws = []
+    for player in players:
+        rng = np.random.default_rng(7)
+        for q in history:
+            player.observe(q)
+        draws.append(player.sample(50, rng))
+    np.testing.assert_array_equal(draws[0], draws[1])
+    assert players[0].losses()[0b1111] == pytest.approx(2 + (-1 + 1 - 1 + 1))  # q₃, ¬q₅, q₀, ¬q₁
+
+
+def test_pbr_maximises_the_payoff_from_the_objective_not_the_printed_box():
+    rng = np.random.default_rng(1)
+    d = 4
+    data = conjunction_answers(rng.dirichlet(np.ones(2**d)))
+    sample = conjunction_answers(rng.dirichlet(np.ones(2**d)))
+    p = oracle_query_params(1.0, 1e-6, 10, d)
+    q, q1, q2 = private_best_response(data, sample, 1000, oracle="exact", params=p, rng=rng)
+    gap = data - sample
+    assert q1 == int(np.argmax(gap))  # max over Q of q(S) − q(Ŝ)
+    assert q2 == 2**d + int(np.argmin(gap))  # max over ¬Q: ¬ of argmin
+    value = gap[q % 2**d] * (-1 if q >= 2**d else 1)
+    assert value == pytest.approx(np.abs(gap).max())
+
+
+@pytest.mark.parametrize("oracle", ["exact", "gaussian_rspm", "prsma"])
+@pytest.mark.parametrize("seed", range(3))
+def test_error_is_bounded_by_the_regrets_pathwise(oracle, seed):
+    x, _ = make_table("planted", 5, 20_000, rng=seed)
+    r = oracle_query(
+        x, epsilon=1.0, delta=1e-6, rounds=12, mu=2.0, oracle=oracle, max_samples=400, rng=seed
+    )
+    t = r.rounds
+    assert np.all(r.mixture_error <= (r.reg_data + r.reg_query) / t + 1e-12)  # Thm 11, every t
+    assert r.final_error <= r.regret_bound + 1e-12
+    assert np.all(r.reg_query >= -1e-12)
+    if oracle == "exact":
+        np.testing.assert_allclose(r.reg_query, 0.0, atol=1e-12)
+    summary = r.summary()
+    assert summary["final_samples"] == 400
+    assert len(r.to_frame()) == 12
+    np.testing.assert_allclose(r.cell_shares().sum(), 1.0)
+
+
+def test_the_exact_dynamics_reach_a_small_error_and_gaussian_rspm_pays_for_privacy():
+    x, _ = make_table("planted", 6, 200_000, rng=0)
+    exact = oracle_query(x, epsilon=1.0, delta=1e-6, rounds=30, mu=3.0, oracle="exact", rng=0)
+    private = oracle_query(x, epsilon=1.0, delta=1e-6, rounds=30, mu=3.0, rng=0)
+    assert exact.final_error < 0.06
+    assert private.summary()["reg_query_avg"] > exact.summary()["reg_query_avg"]
+
+
+@pytest.mark.parametrize(("m", "s"), [(1, 1), (5, 3), (20, 5), (24, 4)])
+def test_the_enumerated_candidates_number_c_m_plus_s_minus_1_s(m, s):
+    rows = candidates(m, s)
+    assert len(rows) == candidate_count(m, s) == math.comb(m + s - 1, s)
+    assert len({tuple(r) for r in rows}) == len(rows)
+    assert np.all(np.diff(rows, axis=1) >= 0)
+
+
+def test_net_scores_are_the_max_error_over_the_query_class():
+    rng = np.random.default_rng(3)
+    hist = rng.integers(0, 20, size=16).astype(float)
+    r = net_mechanism(hist, sigma=0.5, m=8, s=3, epsilon=1.0, queries="intervals", rng=0)
+    queries = Q.intervals(16)
+    truth = queries.answers(hist / hist.sum())
+    index = candidates(8, 3)
+    for k in (0, 17, len(index) - 1):
+        dist = np.bincount(r.net[index[k]], minlength=16) / 3
+        assert r.scores[k] == pytest.approx(np.abs(queries.answers(dist) - truth).max())
+
+
+@pytest.mark.parametrize("t", [0.5, 1.0, 2.0, 3.0])
+def test_the_exponential_mechanism_tail_bound_holds_empirically(t):
+    rng = np.random.default_rng(0)
+    hist = rng.integers(0, 5, size=32).astype(float)
+    r = net_mechanism(hist, sigma=0.3, m=20, s=3, epsilon=0.5, trials=20_000, rng=1)
+    assert r.tail_frequency(t) <= math.exp(-t)  # the mechanism's exact probability
+    empirical = float(np.mean(r.errors >= r.tail_bound(t)))
+    assert empirical <= math.exp(-t) + 4 * math.sqrt(math.exp(-t) / 20_000)
+
+
+def test_the_acceptance_rate_is_sigma():
+    rng = np.random.default_rng(2)
+    dist = rng.dirichlet(np.ones(40))
+    sigmas = np.array([0.05, 0.2, 0.5, 1.0])
+    rates, chis = acceptance_rates(dist, sigmas, draws=40_000, rng=0)
+    np.testing.assert_allclose(rates, sigmas, atol=4 * np.sqrt(0.25 / 40_000))
+    assert np.all(np.diff(chis) >= 0)  # a larger σ cuts off more
+
+
+def test_new_bounds_are_registered_with_their_places():
+    wanted = {
+        "oracle_query_thm11": "Thm 11",
+        "oracle_query_lemma14": "Lemma 14",
+        "oracle_query_remark3": "Remark 3",
+        "net_lemma_g3": "Lemma G.3",
+        "net_thm_g4": "Thm G.4",
+    }
+    for key, where in wanted.items():
+        assert where in bounds.BOUNDS[key].source
+    assert "reconstructed" in bounds.BOUNDS["net_thm_g4"].source
+    rates = bounds.oracle_query_remark3(10.0, 1e4)
+    assert rates["optimum"] < rates["ideal"] < rates["gaussian_rspm"]
+
+
+def test_bad_arguments_name_the_parameter():
+    with pytest.raises(ValueError, match="`oracle`"):
+        oracle_query(np.zeros((5, 3)), epsilon=1, delta=1e-6, rounds=2, mu=1, oracle="magic")
+    with pytest.raises(ValueError, match="candidates"):
+        candidates(60, 6)
