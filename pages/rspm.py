@@ -9,6 +9,12 @@ from smoothviz.plots import rspm as figures
 from smoothviz.separators import CLASSES
 
 PAGE = "rspm"
+PLURAL = {
+    "conjunction": "conjunctions",
+    "disjunction": "disjunctions",
+    "parity": "parities",
+    "halfspace": "halfspaces",
+}
 SHORT = figures.SHORT
 VIEWS = {
     "separators": "Separator sets",
@@ -60,8 +66,8 @@ source = "Gapminder (d = 9, n = 1,704)" if p["data"] == "gapminder" else f"plant
 ui.chart(
     figures.accuracy_figure(ex),
     key="accuracy",
-    caption=f"Excess empirical error of each learner over {ex.trials} runs (box: quartiles, ◆ mean), "
-    f"{cls}es, {source}, ε = {eps:g}, δ = {p['delta']:g}, m = {m}, n = {size:,}, seed {seed}. "
+    caption=f"Excess empirical error of each learner over {ex.trials} runs (box: quartiles, dashed: mean), "
+    f"{PLURAL[cls]}, {source}, ε = {eps:g}, δ = {p['delta']:g}, m = {m}, n = {size:,}, seed {seed}. "
     "Black bars: each bound at β = 0.05 (Thm 5, Thm 18; the exponential mechanism's; noisy min's "
     "twice it). Within the bound: "
     + ", ".join(f"{SHORT[k]} {summary.loc[k, 'within_bound']:.0%}" for k in summary.index)
@@ -116,16 +122,13 @@ with views["cost"]:
             cost = oracle_cost(cls, 500, seed=seed)
         fast = cost[cost["ip_certified"] & (cost["ip_seconds"] < 1.0)]
         top = int(fast["d"].max()) if len(fast) else 0
-        left, right = st.columns(2)
-        with left:
-            ui.chart(figures.draws_figure(cost), key="draws", data=cost,
-                     caption="Random numbers per run: RSPM draws m = d and calls the oracle once; "
-                     "report-noisy-min draws one per hypothesis.")  # fmt: skip
-        with right:
-            ui.chart(figures.time_figure(cost), key="time", data=cost,
-                     caption=f"One RSPM run (planted {cls}, n = 500): HiGHS integer program under a "
-                     f"0.3 s limit (hollow: ⊥, no certificate) against enumerating 2^d. Largest d "
-                     f"certified under 1 s: {top}, where noisy min would draw 2^{top} = {2**top:,}.")  # fmt: skip
+        ui.chart(figures.draws_figure(cost), key="draws", data=cost,
+                 caption="Random numbers per run: RSPM draws m = d and calls the oracle once; "
+                 "report-noisy-min draws one per hypothesis.")  # fmt: skip
+        ui.chart(figures.time_figure(cost), key="time", data=cost,
+                 caption=f"One RSPM run (planted {cls}, n = 500): HiGHS integer program under a "
+                 f"0.3 s limit (hollow: ⊥, no certificate) against enumerating 2^d. Largest d "
+                 f"certified under 1 s: {top}, where noisy min would draw 2^{top} = {2**top:,}.")  # fmt: skip
 with views["perturbation"]:
     if views["perturbation"].open:
         shown = min(m, 10)

@@ -22,8 +22,10 @@ def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Fig
     for method, name, color in (("prsma", "PRSMA, simulated", PRSMA_COLOR),
                                 ("rspm", "RSPM, simulated", RSPM_COLOR)):  # fmt: skip
         rows = sim[(sim["method"] == method) & (sim["mean_excess"] > 0)] if len(sim) else sim
+        if not len(rows):
+            continue
         fig.add_trace(
-            go.Scatter(x=rows["n"] if len(rows) else [], y=rows["mean_excess"] if len(rows) else [],
+            go.Scatter(x=rows["n"], y=rows["mean_excess"],
                        mode="markers+lines", name=name, marker={"size": 11, "color": color},
                        line={"color": color, "width": 2})
         )  # fmt: skip
@@ -31,7 +33,7 @@ def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Fig
     fig.add_trace(theory_trace(curves["n"], curves["prsma_bound"], name="Thm 9 (slope −½)",
                                kind="envelope", color=PRSMA_COLOR))  # fmt: skip
     fig.add_trace(theory_trace(curves["n"], curves["rspm_bound"], name="Thm 5 (slope −1)",
-                               kind="high-probability", color=RSPM_COLOR))  # fmt: skip
+                               kind="high-probability", color=RSPM_COLOR, on_plot=False))  # fmt: skip
     if n_mark is not None:
         fig.add_vline(x=n_mark, line={"color": COLORS["reference"], "dash": "dot", "width": 2})
     apply_style(fig, x_title="n (records)", y_title="excess error", log_x=True, log_y=True,

@@ -49,7 +49,8 @@ def accuracy_figure(ex: RSPMExperiment) -> go.Figure:
     fig.add_trace(
         go.Scatter(
             x=names, y=shown, mode="markers+text", text=text, textposition="middle right",
-            marker={"symbol": "line-ew-open", "size": 44, "line": {"width": 3, "color": "black"}},
+            marker={"symbol": "line-ew-open", "size": 44, "color": "black",
+                    "line": {"width": 3, "color": "black"}},
             textfont={"size": FONT_SIZE - 3}, name="bound, 95% (↑: off the chart)",
         )
     )  # fmt: skip
