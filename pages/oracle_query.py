@@ -7,7 +7,9 @@ from smoothviz.experiments import oracle_query as E
 from smoothviz.plots import oracle_query as figures
 
 PAGE = "oracle_query"
-ORACLES = {"gaussian_rspm": "Gaussian RSPM", "exact": "exact (not private)", "prsma": "PRSMA"}
+ORACLES = {"gaussian_rspm": "RSPM", "exact": "exact", "prsma": "PRSMA"}
+ORACLE_NAMES = {"gaussian_rspm": "Gaussian RSPM", "exact": "exact best response (not private)",
+                "prsma": "PRSMA around Laplace RSPM"}  # fmt: skip
 VIEWS = {
     "table": "Synthetic table",
     "mwem": "vs MWEM",
@@ -19,7 +21,9 @@ PARAMS = [
              help="The table has 2^d cells and 2^d conjunctions."),
     ui.Param("epsilon", "ε (privacy)", "log_float", 1.0, low=0.1, high=1.0, hero=True),
     ui.Param("T", "T (rounds)", "log_int", 30, low=5, high=300, hero=True),
-    ui.Param("oracle", "Query player's oracle", "choice", "gaussian_rspm", options=ORACLES, hero=True),
+    ui.Param("oracle", "Query player", "choice", "gaussian_rspm", options=ORACLES, hero=True,
+             help="Its private oracle: Gaussian RSPM, the exact best response (not private), or "
+             "PRSMA around Laplace RSPM (robust to a failing heuristic)."),
     ui.Param("n", "n (records, planted)", "log_int", 100_000, low=1000, high=1_000_000),
     ui.Param("data", "Table", "choice", "planted", options=E.SOURCES),
     ui.Param("delta", "δ", "log_float", 1e-6, low=1e-9, high=1e-2),
@@ -53,7 +57,7 @@ def net(**settings):
 
 ui.page(
     "OracleQuery: private contingency tables",
-    "the data player's average play S̄ answers every conjunction within Reg_D/T + Reg_Q/T (dashed). "
+    "the data player's average play answers every conjunction within Reg_D/T + Reg_Q/T (dashed). "
     "Switch the query player to the exact best response: its regret vanishes, and what is left is "
     "the data player's. Then lower n: the private oracle's noise takes over.",
 )
@@ -73,13 +77,12 @@ if p["oracle"] == "prsma" and r.bottoms:
     notes.append(f"PRSMA answered ⊥ in {r.bottoms} of {p['T']} rounds (K = {r.plan.pieces:,} "
                  f"pieces for n = {n:,}), and the query player played the empty conjunction.")  # fmt: skip
 setting = (f"{ex.source}, d = {d}, n = {n:,}, ε = {p['epsilon']:g}, δ = {p['delta']:g}, T = {p['T']}, "
-           f"μ = {p['mu']:g}, {ORACLES[p['oracle']]}, seed {p['seed']}")  # fmt: skip
+           f"μ = {p['mu']:g}, {ORACLE_NAMES[p['oracle']]}, seed {p['seed']}")  # fmt: skip
 ui.chart(
     figures.convergence_figure(ex),
     key="convergence",
-    caption=f"Max error over all {2**d:,} conjunctions and their negations of the running mixture "
-    f"S̄_t of the draws, and the two average regrets on the same draws ({setting}; N = {r.samples:,} "
-    f"draws per round, ε₀ = {r.params.epsilon0:.2g}). " + " ".join(notes),
+    caption=f"Max error over all {2**d:,} conjunctions (and negations) of the mixture of the draws so "
+    f"far, and the two average regrets on the same draws ({setting}). " + " ".join(notes),
     data=ex.to_frame(),
 )
 ui.metrics({
@@ -99,7 +102,8 @@ with views["table"]:
                  f"On the diagonal the answer is exact; the farthest point is {r.final_error:.3f} off.",
                  data=r.table_frame())  # fmt: skip
         led = r.ledger
-        st.markdown(f"Privacy: {p['T']} PBR calls of (3ε₀, 2δ₀) = ({led.per_round[0]:.3g}, "
+        st.markdown(f"N = {r.samples:,} draws per round, ε₀ = {r.params.epsilon0:.2g}. "
+                    f"Privacy: {p['T']} PBR calls of (3ε₀, 2δ₀) = ({led.per_round[0]:.3g}, "
                     f"{led.per_round[1]:.2g}) compose by advanced composition to "
                     f"({led.total[0]:.3f}, {led.total[1]:.2g}) ≤ (ε, δ).")  # fmt: skip
 with views["mwem"]:
@@ -114,7 +118,7 @@ with views["mwem"]:
             else ""
         )
         ui.chart(figures.mwem_figure(ex, mw), key="mwem",
-                 caption=f"Max error over all conjunctions: OracleQuery ({ORACLES[p['oracle']]}, (ε, δ)) "
+                 caption=f"Max error over all conjunctions: OracleQuery ({ORACLE_NAMES[p['oracle']]}, (ε, δ)) "
                  f"and MWEM (ε-DP, {mw.rounds} rounds{capped}) on the same table ({setting}). Time per "
                  f"round: OracleQuery {s['seconds_per_round'] * 1000:.0f} ms, MWEM "
                  f"{mw.seconds_per_round * 1000:.0f} ms.")  # fmt: skip

@@ -33,7 +33,7 @@ def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
     frame = r.to_frame()
     fig = go.Figure()
     for column, name, color in (
-        ("mixture_error", "max error of S̄_t", GAME_COLORS["error"]),
+        ("mixture_error", "max error, mixture of the draws", GAME_COLORS["error"]),
         ("reg_data_avg", "Reg_D/t (data player)", GAME_COLORS["data"]),
         ("reg_query_avg", "Reg_Q/t (query player)", GAME_COLORS["query"]),
     ):
@@ -47,17 +47,6 @@ def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
             t,
             bounds.oracle_query_thm11(r.reg_data, r.reg_query, t),
             name="Thm 11: (Reg_D + Reg_Q)/t",
-        )
-    )
-    p = r.params
-    fig.add_trace(
-        theory_trace(
-            t,
-            np.minimum(
-                bounds.oracle_query_lemma14(p.d, t, r.n, p.epsilon, p.delta, beta=p.beta), 1.0
-            ),
-            name="Lemma 14 shape (capped at 1)",
-            kind="envelope",
         )
     )
     return apply_style(fig, x_title="round t", y_title="error / average regret", height=430)
@@ -117,9 +106,7 @@ def acceptance_figure(net: NetExperiment) -> go.Figure:
         )
     )
     fig.add_trace(theory_trace(net.sigmas, net.sigmas, name="Lemma G.3: rate = σ"))
-    return apply_style(
-        fig, x_title="σ", y_title="acceptance rate", log_x=True, log_y=True, height=400
-    )
+    return apply_style(fig, x_title="σ", y_title="acceptance rate", height=400)
 
 
 def net_error_figure(net: NetExperiment) -> go.Figure:
@@ -128,7 +115,7 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
     fig = go.Figure(
         go.Histogram(
             x=r.errors,
-            nbinsx=30,
+            nbinsx=60,
             name=f"{r.errors.size:,} draws of B″",
             marker={"color": COLORS["smoothed_perturbed"]},
         )
@@ -137,7 +124,7 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
         ("best on V", r.best, COLORS["reference"], "solid"),
         ("tail bound, 95%", r.tail_bound(math.log(1 / ETA)), COLORS["bound"], "dashdot"),
         (
-            "Thm G.4 shape",
+            "Thm G.4 shape (constant 1)",
             float(bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA)),
             COLORS["envelope"],
             "dot",
