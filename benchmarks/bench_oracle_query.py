@@ -1,0 +1,119 @@
+"""Speed of the OracleQuery page's core at defaults and caps, and OracleQuery against MWEM as d grows."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from benchtime import median_seconds
+
+from smoothviz.experiments import oracle_query as E
+from smoothviz.oracle_query import dual_oracle_argmin, oracle_query, oracle_query_params
+from smoothviz.plots import oracle_query as figures
+
+
+def _page(**settings) -> E.OracleQueryExperiment:
+    ex = E.run_experiment(**settings)
+    figures.convergence_figure(ex)
+    figures.table_figure(ex)
+    return ex
+
+
+def _per_round(d: int, rounds: int = 10, seed: int = 0) -> tuple[float, float, float, float]:
+    """(OracleQuery s/round, its error, MWEM s/round, its error) on the planted table, ε = 1, T = 10."""
+    x, _ = E.make_table("planted", d, 100_000, rng=seed)
+    start = time.perf_counter()
+    r = oracle_query(x, epsilon=1.0, delta=1e-6, rounds=rounds, mu=3.0, rng=seed)
+    oq = (time.perf_counter() - start) / rounds
+    _, mwem_error, mwem = E.mwem_on_table(x, epsilon=1.0, rounds=rounds, rng=seed)
+    return oq, r.final_error, mwem, mwem_error
+
+
+def _ip_call(d: int, history: int = 30, seed: int = 0) -> float:
+    """Seconds per data-player draw with the HiGHS oracle (history of ``history`` queries)."""
+    rng = np.random.default_rng(seed)
+    coeff = np.zeros(2**d)
+    coeff[rng.integers(0, 2**d, size=history)] = rng.choice([-1.0, 1.0], size=history)
+    eta = rng.laplace(0.0, 3.0, size=(5, d))
+    start = time.perf_counter()
+    dual_oracle_argmin(coeff, eta, oracle="integer_program", time_limit=5.0)
+    return (time.perf_counter() - start) / 5
+
+
+def run() -> str:
+    settings = [
+        ("defaults (d = 8, T = 30, Gaussian RSPM)", {}),
+        ("exact best response", {"oracle": "exact"}),
+        ("PRSMA (⊥ every round at n = 10⁵)", {"oracle": "prsma"}),
+        ("cap: d = 10, T = 300, n = 10⁶", {"d": 10, "rounds": 300, "n": 1_000_000}),
+        ("cap: d = 10, T = 30", {"d": 10}),
+    ]
+    lines = [
+        "## OracleQuery (contingency tables) and the Subsampled Net Mechanism",
+        "",
+        "| setting | core + hero and table figures | draws/round | error of Ŝ | Reg_D/T | Reg_Q/T |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, kw in settings:
+        secs = median_seconds(lambda kw=kw: _page(**kw), 3)
+        ex = E.run_experiment(**kw)
+        s = ex.summary()
+        lines.append(
+            f"| {name} | {secs * 1000:.0f} ms | {s['samples_per_round']:,} | {s['final_error']:.3f} "
+            f"| {s['reg_data_avg']:.3f} | {s['reg_query_avg']:.3f} |"
+        )
+    mw_default = median_seconds(
+        lambda: E.compare_mwem(source="planted", d=8, n=100_000, epsilon=1.0, rounds=30, seed=0), 1
+    )
+    mw_cap = median_seconds(
+        lambda: E.compare_mwem(source="planted", d=10, n=100_000, epsilon=1.0, rounds=300, seed=0),
+        1,
+    )
+    net_default = median_seconds(lambda: E.run_net(), 3)
+    net_cap = median_seconds(lambda: E.run_net(m=E.fit_net(60, 6), s=6, n=10_000), 3)
+    lines += [
+        "",
+        f"vs MWEM tab: {mw_default:.2f} s at the defaults (30 rounds), {mw_cap:.2f} s at the cap "
+        f"(d = 10: MWEM capped to {E.mwem_rounds(10, 300)} rounds). Net mechanism tab: "
+        f"{net_default * 1000:.0f} ms at the defaults (M = 24, s = 4: 17,550 candidates), "
+        f"{net_cap * 1000:.0f} ms at the cap (s = 6, M = {E.fit_net(60, 6)}).",
+        "",
+        "Per round on the planted table (n = 10⁵, ε = 1, T = 10, seed 0); OracleQuery with Gaussian RSPM and "
+        "the exhaustive data oracle (N draws of 2^d scores each), MWEM as implemented here (box queries "
+        "on the (2, …, 2) grid: |Q|·2^d = 4^d corners per answer):",
+        "",
+        "| d | 2^d | N | OracleQuery / round | MWEM / round | error OracleQuery | error MWEM |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    crossing = None
+    for d in (3, 4, 5, 6, 7, 8, 9, 10):
+        oq, oq_err, mw, mw_err = _per_round(d)
+        n_draws = oracle_query_params(1.0, 1e-6, 10, d).samples
+        if crossing is None and mw > oq:
+            crossing = d
+        lines.append(
+            f"| {d} | {2**d:,} | {n_draws:,} | {oq * 1000:.1f} ms | {mw * 1000:.1f} ms | {oq_err:.3f} "
+            f"| {mw_err:.3f} |"
+        )
+    lines += [
+        "",
+        f"MWEM's per-round cost passes OracleQuery's at d = {crossing}"
+        + (" (the smallest d measured)" if crossing == 3 else "")
+        + "; both grow with 2^d here, MWEM's faster (4^d against N·2^d).",
+        "",
+        "| d | HiGHS data-player draw (history of 30 queries) |",
+        "|---|---|",
+    ]
+    for d in (8, 12, 16, 20, 24):
+        lines.append(f"| {d} | {_ip_call(d) * 1000:.0f} ms |")
+    lines += [
+        "",
+        "With the exhaustive oracle both players still pay 2^d per draw (the page also answers every "
+        "conjunction exactly to plot the error); with the integer program a draw costs what HiGHS "
+        "costs, which grows with the history, not with 2^d: the route to d beyond enumeration.",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(run())
