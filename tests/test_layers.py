@@ -75,7 +75,7 @@ def test_every_tour_preset_opens_its_page_without_a_warning():
 
     tour = _tour()
     assert len(tour) >= 8
-    assert {stem for stem, _ in tour} == {"thresholds", "covers", "regret", "mwem"}
+    assert {stem for stem, _ in tour} == {"thresholds", "covers", "regret", "mwem", "rspm", "prsma"}
     for stem, preset in tour:
         at = run_page(stem, preset, timeout=120)
         assert not at.exception, (stem, preset)

@@ -61,6 +61,13 @@ def test_shared_link_reproduces_its_metrics():
     assert metric_values(run_page("rspm", query)) == values
 
 
+def test_trials_are_capped_at_large_d_and_the_link_says_so():
+    at = run_page("rspm", {"d": "12", "trials": "300"})
+    assert not at.exception
+    assert str(at.query_params["trials"]).strip("[]'") == "50"
+    assert any("trials = 300 reduced to 50" in c.value for c in at.caption)
+
+
 def test_gapminder_shows_its_binarisation_rule():
     at = run_page("rspm", {"data": "gapminder"})
     assert not at.exception
@@ -72,7 +79,7 @@ def test_gapminder_shows_its_binarisation_rule():
     ("query", "fragment"),
     [
         ({"epsilon": "-1"}, "`epsilon`"),
-        ({"n": "1e12"}, "used `100000`"),
+        ({"n": "1e12"}, "used `10000`"),
         ({"d": "99"}, "`d`"),
         ({"delta": "0.9"}, "`delta`"),
         ({"cls": "<script>"}, "`cls`"),
