@@ -4,14 +4,27 @@ import streamlit as st
 
 from smoothviz import bounds, ui
 from smoothviz.experiments.thresholds import run_experiment
+from smoothviz.game import format_moves, parse_moves, replay
 from smoothviz.names import ADVERSARY_SHORT, COINS
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as ADVERSARIES
+from smoothviz.plots import game as game_figures
 from smoothviz.plots import thresholds as figures
 from smoothviz.thresholds import DEFAULT_ADVERSARIES, naive_float_worst_case, snapshot_rounds
 
 PAGE = "thresholds"
 SHORTS = {a: name for a, name in ADVERSARY_SHORT.items() if a in ADVERSARIES}
-VIEWS = {"space": "Version space", "rounds": "Round by round", "theory": "Theory"}
+VIEWS = {"space": "Version space", "rounds": "Round by round", "play": "Play the adversary",
+         "theory": "Theory"}  # fmt: skip
+MOVES = f"{PAGE}.moves"  # the game's (request, label) list; in the link as moves=0.5:a,0.25:1,…
+GAME = [  # the game's controls, drawn in its tab
+    ui.Param("mode", "Your points", "choice", "worst_case", main=True, help="σ-smoothed: a click "
+             "centres a window of width σ (the page's σ); nature draws the point uniformly in it.",
+             options={"worst_case": "worst case: exact", "smoothed": "σ-smoothed: a σ window"}),
+    ui.Param("label", "Label", "choice", "a", main=True,
+             options={"a": "auto: against the learner", "0": "0", "1": "1"}),
+    ui.Param("game_seed", "game seed", "seed", 0, main=True,
+             help="Nature's coins: round t's point is drawn from default_rng([seed, t])."),
+]  # fmt: skip
 PARAMS = [
     ui.Param(
         "sigma",
@@ -44,6 +57,7 @@ PARAMS = [
     ),
     ui.Param("seed", "seed", "seed", 0, help="Seeds the adversary's and nature's coins."),
     ui.Param("show", "Number line shows", "choice", "smoothed_adaptive", options=SHORTS),
+    *GAME,
     ui.Param("view", "view", "tab", "space", options=VIEWS),
 ]
 BY_KEY = {p.key: p for p in PARAMS}
@@ -59,7 +73,23 @@ ui.page(
     "the worst case forces a mistake every round (the straight line), while σ-smoothed adversaries "
     "stall near log₂(1/σ) + log₂ t. Slide σ down: the flat part rises only slowly.",
 )
+# the kit knows declared parameters only: the game takes `moves` out and writes it back below
+linked, seen = st.query_params.pop("moves", None), st.session_state.get(MOVES + ".in")
+if linked not in (None, seen):  # a new link: replay its moves
+    st.session_state[MOVES], st.session_state[MOVES + ".warn"] = parse_moves(linked)
 p = ui.controls(PAGE, PARAMS)
+moves = st.session_state.setdefault(MOVES, [])  # the game: ≤ 200 rounds, replayed in a few ms
+game, notes = replay(moves, mode=p["mode"], sigma=p["sigma"], seed=p["game_seed"])
+if (action := st.session_state.pop(MOVES + ".pending", None)) is not None:
+    game, refused = game.act(action, p["label"])
+    notes += [refused] if refused else []
+moves[:] = game.requests()
+if written := format_moves(moves):
+    st.query_params["moves"] = written
+st.session_state[MOVES + ".in"] = written
+if st.session_state.get(MOVES + ".warn"):
+    st.warning("**This link's moves could not all be used:**\n\n- "
+               + "\n- ".join(st.session_state[MOVES + ".warn"]), icon="⚠️")  # fmt: skip
 sigma, horizon, trials, seed, adversaries = p["sigma"], p["T"], p["trials"], p["seed"], p["adv"]
 with ui.computing("Simulating the adversaries…"):
     result = experiment(sigma, horizon, trials, seed, adversaries)
@@ -132,6 +162,38 @@ with views["rounds"]:
             "the version space stretched to [0, 1), so it stays visible as it shrinks. ✕ marks a "
             "mistake. Frames: the first rounds, mistakes, log-spaced others.",
         )
+with views["play"]:
+    if views["play"].open:
+        nonce = st.session_state.get(MOVES + ".nonce", 0)
+
+        def act(action: float | str) -> None:
+            st.session_state.update({MOVES + ".pending": action, MOVES + ".warn": [],
+                                     MOVES + ".nonce": nonce + 1})  # fmt: skip
+
+        def clicked(key: str) -> None:
+            hits = [q["x"] for q in st.session_state[key].selection.points if "customdata" in q]
+            if hits:
+                act(float(hits[0]))
+
+        for column, key in zip(st.columns(3), ("mode", "label", "game_seed"), strict=True):
+            ui.field(PAGE, BY_KEY[key], column)
+        row = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
+        row[0].number_input("x (or window centre)", 0.0, 1.0, 0.5, format="%.6g", key=f"{PAGE}.x")
+        row[1].button("Play", on_click=lambda: act(st.session_state[f"{PAGE}.x"]), type="primary",
+                      width="stretch")  # fmt: skip
+        row[2].button("Undo", on_click=act, args=("undo",), disabled=not game.t, width="stretch")
+        row[3].button("Reset", on_click=act, args=("reset",), disabled=not game.t, width="stretch")
+        for note in notes:
+            st.warning(note, icon="⚠️")
+        line = f"{PAGE}.line.{nonce}"
+        st.html(game_figures.TAP_SCRIPT, unsafe_allow_javascript=True)
+        st.plotly_chart(game_figures.number_line_figure(game), key=line, theme=None,
+                        on_select=lambda: clicked(line), selection_mode=("points",),
+                        config={"displayModeBar": False})  # fmt: skip
+        st.caption(game_figures.number_line_caption(game))
+        ui.metrics(game_figures.score_items(game))
+        ui.chart(game_figures.score_figure(game), key="score", data=game.to_frame(),
+                 caption=game_figures.score_caption(game))  # fmt: skip
 with views["theory"]:
     if views["theory"].open:
         ui.theory_card(

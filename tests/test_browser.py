@@ -476,3 +476,73 @@ def test_pin_this_run_survives_a_reload_through_the_link(server, browser):
         assert not errors, errors
     finally:
         page.close()
+
+
+_NUMBER_LINE = """(row) => {
+  const gd = [...document.querySelectorAll('.js-plotly-plot')]
+    .find(p => (p.data || []).some(t => t.meta === 'play-target'));
+  if (!gd || !gd._fullLayout || !gd._fullLayout.xaxis2) return null;
+  const r = gd.getBoundingClientRect();
+  const xa = gd._fullLayout[row === 1 ? 'xaxis' : 'xaxis2'];
+  const ya = gd._fullLayout[row === 1 ? 'yaxis' : 'yaxis2'];
+  const space = gd.data.find(t => t.name === 'version space').x;
+  return {left: r.left + xa._offset, width: xa._length, top: r.top + ya._offset,
+          height: ya._length, range: xa.range, lo: space[0], hi: space[1]};
+}"""
+
+
+def _moves_in_link(page) -> list[str]:
+    moves = _query(page.evaluate("() => window.location.href")).get("moves", "")
+    return [m for m in moves.split(",") if m]
+
+
+def _play_on_the_line(page, where: float, *, row: int, tap: bool) -> tuple[float, float]:
+    """Click (or tap) a row of the number line: the top row at x = ``where``, the zoom row at
+    ``where`` of the way through the version space; the pixel comes from the plot's box and x-range.
+    Returns the x aimed at."""
+    page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')]
+      .find(p => (p.data || []).some(t => t.meta === 'play-target'))
+      .scrollIntoView({block: 'center'})""")
+    page.wait_for_timeout(300)
+    box = page.evaluate(_NUMBER_LINE, row)
+    x = where if row == 1 else box["lo"] + where * (box["hi"] - box["lo"])
+    low, high = box["range"]
+    px = box["left"] + (x - low) / (high - low) * box["width"]
+    py = box["top"] + box["height"] / 2
+    (page.touchscreen.tap if tap else page.mouse.click)(px, py)
+    return x, high - low
+
+
+def test_play_the_adversary_with_a_mouse_and_a_touch_screen(server, browser):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{server}/thresholds?view=play", wait_until="domcontentloaded")
+        page.wait_for_function(f"() => ({_NUMBER_LINE})(1) !== null", timeout=90_000)
+        _settle(page)
+        # three mouse clicks (no hover before them) and one tap, each inside the version space
+        plan = [(0.6, 1, False), (0.9, 1, False), (0.3, 2, False), (0.7, 2, True)]
+        for n, (where, row, tap) in enumerate(plan):
+            x, span = _play_on_the_line(page, where, row=row, tap=tap)
+            page.wait_for_function(
+                f"() => (new URLSearchParams(location.search).get('moves') || '')"
+                f".split(',').filter(Boolean).length === {n + 1}",
+                timeout=60_000,
+            )
+            _settle(page)
+            played = float(_moves_in_link(page)[-1].split(":")[0])
+            assert played == pytest.approx(x, abs=0.01 * span), (n, played, x)
+        moves = _moves_in_link(page)
+        assert len(moves) == 4
+        assert all(m.endswith(":a") for m in moves)
+        metrics = page.locator("[data-testid=stMetric]").all_inner_texts()
+        assert any("rounds t" in m and m.strip().endswith("4") for m in metrics), metrics
+        # every point lay inside the version space: the worst case forces four mistakes
+        assert any("mistakes forced" in m and m.strip().endswith("4") for m in metrics), metrics
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "thresholds-play-1024x768.png"))
+        assert not errors, errors
+    finally:
+        context.close()

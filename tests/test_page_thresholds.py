@@ -137,3 +137,83 @@ def test_defaults_contrast_three_distinct_adversaries():
     bound = float(bounds.smoothed_mistakes_envelope(0.01, horizon))
     assert values["bound"] == f"{bound:.1f}"
     assert adaptive <= bound
+
+
+# --- Play the adversary (the "play" tab) -------------------------------------------------------
+
+
+def _button(at: AppTest, label: str):
+    return next(b for b in at.button if b.label == label)
+
+
+def _play(at: AppTest, x: float) -> None:
+    at.number_input(key="thresholds.x").set_value(x)
+    _button(at, "Play").click().run()
+    assert not at.exception
+
+
+def _moves(at: AppTest) -> str:
+    return str(at.query_params.get("moves", "")).strip("[]'")
+
+
+def test_play_by_typing_undo_reset_and_a_refused_label():
+    from smoothviz.game import replay
+
+    at = run_page("thresholds", {"view": "play"})
+    assert not at.exception
+    assert not at.warning
+    assert metric_values(at)["mistakes forced"] == "0"
+    _play(at, 0.3)  # the learner predicts 0 below its threshold 1/2: auto answers 1
+    _play(at, 0.2)
+    values = metric_values(at)
+    assert (values["mistakes forced"], values["rounds t"]) == ("2", "2")
+    assert _moves(at) == "0.3:a,0.2:a"
+    env = replay([(0.3, "a"), (0.2, "a")], mode="worst_case", sigma=0.01, seed=0)[0].envelope()
+    assert values["log₂(1/σ)+log₂ t+4"] == f"{env:.1f}"
+    # label 1 at 0.1 < 0.2 (labelled 0) fits no threshold: refused, named, nothing changes
+    at.selectbox(key="thresholds.label").set_value("1").run()
+    _play(at, 0.1)
+    assert any("x = 0.1" in w.value and "refused" in w.value for w in at.warning)
+    assert metric_values(at)["rounds t"] == "2"
+    assert _moves(at) == "0.3:a,0.2:a"
+    _button(at, "Undo").click().run()
+    assert metric_values(at)["rounds t"] == "1"
+    assert _moves(at) == "0.3:a"
+    _button(at, "Reset").click().run()
+    assert metric_values(at)["rounds t"] == "0"
+    assert "moves" not in at.query_params
+
+
+def test_a_shared_moves_link_replays_the_same_smoothed_score():
+    from smoothviz.game import parse_moves, replay
+
+    link = {"view": "play", "mode": "smoothed", "sigma": "0.05", "game_seed": "11",
+            "moves": "0.5:a,0.5:a,0.45:a,0.52:1,0.5:a,0.5:a"}  # fmt: skip
+    at = run_page("thresholds", link)
+    assert not at.exception
+    assert not at.warning
+    game, _ = replay(parse_moves(link["moves"])[0], mode="smoothed", sigma=0.05, seed=11)
+    values = metric_values(at)
+    assert values["rounds t"] == str(game.t)
+    assert values["mistakes forced"] == str(game.mistakes)
+    assert _moves(at) == link["moves"]
+    again = run_page("thresholds", link)
+    assert metric_values(again) == values
+    # the page draws the points of the link's seed: its number line shows the same points played
+    line = next(c for c in at.get("plotly_chart") if "play-target" in c.proto.spec)
+    for move in game.moves:
+        assert repr(move.point)[:12] in line.proto.spec
+
+
+def test_hostile_moves_in_a_link_warn_naming_them_and_are_capped():
+    hostile = "0.5:a,nan,2:1,0.3:x,<b>," + ",".join(["0.9:0"] * 250)
+    at = run_page("thresholds", {"view": "play", "moves": hostile})
+    assert not at.exception
+    text = " ".join(w.value for w in at.warning)
+    for bad in ("`nan`", "`2:1`", "`0.3:x`", "`<b>`"):
+        assert bad in text
+    assert "read the first 200" in text
+    assert int(metric_values(at)["rounds t"]) <= 200
+    # not a number at all, and an empty value: still no traceback
+    for raw in ("", ":::", "1e999:a", "-0.1:1"):
+        assert not run_page("thresholds", {"view": "play", "moves": raw}).exception

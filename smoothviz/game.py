@@ -1,0 +1,341 @@
+"""Play the adversary: a student picks the points and labels, midpoint binary search learns.
+
+The game of :mod:`smoothviz.thresholds` (Haghtalab, Roughgarden & Shetty 2020, §1) with a person in
+the adversary's seat. Each round the student offers a point of [0, 1] and a label; the learner, midpoint
+binary search, predicts first with the threshold at the middle of its version space, then learns the
+label. Two modes:
+
+* **worst case**: the point is exactly the one asked for. With labels chosen against the learner,
+  every point strictly inside the version space is a mistake: t mistakes in t rounds.
+* **σ-smoothed**: the student places a window of width σ (centred on the request, shifted to stay in
+  [0, 1]); nature draws the point uniformly inside it, from the stream ``default_rng([seed, t])`` of
+  round t, so a shared link replays the same points. Once the version space is narrower than σ the
+  window hits it only with probability width/σ, and the mistakes stall near
+  log₂(1/σ) + log₂ t + 4 (:func:`smoothviz.bounds.smoothed_mistakes_envelope`).
+
+Labels must stay *realizable*: some threshold ``1[x ≥ b]`` fits every label so far. A label no
+threshold can fit is refused (:class:`Unrealizable`), and the game is unchanged. The label "auto"
+(``"a"``) takes the label that makes the learner wrong whenever it is realizable.
+
+The game is a frozen value: :meth:`AdversaryGame.play` and :meth:`AdversaryGame.undo` return new games.
+Its moves travel in a link as ``moves=0.5:a,0.25:1,…`` (:func:`format_moves`, :func:`parse_moves`;
+hostile values are reported, never raised). Undo replays round t with the same coin: a teaching aid, not
+part of the smoothed model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from smoothviz import bounds
+from smoothviz.thresholds import SIGMA_RANGE
+
+__all__ = [
+    "LABELS",
+    "MAX_MOVES",
+    "MODES",
+    "AdversaryGame",
+    "Move",
+    "Unrealizable",
+    "format_moves",
+    "parse_moves",
+    "replay",
+]
+
+MODES = ("worst_case", "smoothed")
+#: Label requests: ``"a"`` (auto: against the learner when realizable), ``"0"`` or ``"1"``.
+LABELS = ("a", "0", "1")
+#: The most moves a game (and a link) holds.
+MAX_MOVES = 200
+
+
+class Unrealizable(ValueError):
+    """A label no threshold can fit together with the labels so far; the message names the point."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One round of the game.
+
+    Attributes:
+        request: what the student asked for: the point (worst case) or the window's centre (σ-smoothed).
+        label: the label asked for: ``"a"``, ``"0"`` or ``"1"``.
+        point: the point played x_t.
+        window: ``(left, right)`` of the width-σ window the point was drawn from (``None`` in the worst
+            case).
+        lo: left end of the version space before the round.
+        hi: right end of the version space before the round.
+        prediction: the learner's prediction ``1[x_t ≥ (lo + hi)/2]``.
+        truth: the label used.
+    """
+
+    request: float
+    label: str
+    point: float
+    window: tuple[float, float] | None
+    lo: float
+    hi: float
+    prediction: int
+    truth: int
+
+    @property
+    def threshold(self) -> float:
+        """The learner's threshold in this round: the midpoint of the version space."""
+        return (self.lo + self.hi) / 2.0
+
+    @property
+    def mistake(self) -> bool:
+        """Whether the learner erred."""
+        return self.prediction != self.truth
+
+
+@dataclass(frozen=True, eq=False)
+class AdversaryGame:
+    """A game of the student (adversary) against midpoint binary search on thresholds.
+
+    Attributes:
+        mode: ``"worst_case"`` (exact points) or ``"smoothed"`` (a width-σ window, uniform point).
+        sigma: the window width σ (used in ``"smoothed"`` mode and by the score's envelope).
+        seed: nature's seed; round t draws from ``np.random.default_rng([seed, t])``.
+        moves: the rounds played, in order.
+    """
+
+    mode: str = "worst_case"
+    sigma: float = 0.01
+    seed: int = 0
+    moves: tuple[Move, ...] = ()
+
+    def __post_init__(self) -> None:
+        """Validate the settings."""
+        if self.mode not in MODES:
+            raise ValueError(f"`mode` must be one of {list(MODES)}, got {self.mode!r}")
+        if not SIGMA_RANGE[0] <= self.sigma <= SIGMA_RANGE[1]:
+            raise ValueError(
+                f"`sigma` must be in [{SIGMA_RANGE[0]}, {SIGMA_RANGE[1]}], got {self.sigma}"
+            )
+        if int(self.seed) != self.seed or self.seed < 0:
+            raise ValueError(f"`seed` must be a non-negative integer, got {self.seed}")
+
+    # --- state --------------------------------------------------------------------------------
+    @property
+    def t(self) -> int:
+        """Rounds played."""
+        return len(self.moves)
+
+    @property
+    def max_zero(self) -> float:
+        """The largest point labelled 0 so far (−∞ if none): every threshold left lies above it."""
+        return max((m.point for m in self.moves if m.truth == 0), default=-math.inf)
+
+    @property
+    def min_one(self) -> float:
+        """The smallest point labelled 1 so far (+∞ if none): every threshold left lies at or below it."""
+        return min((m.point for m in self.moves if m.truth == 1), default=math.inf)
+
+    @property
+    def lo(self) -> float:
+        """Left end of the version space [lo, hi) on [0, 1]."""
+        return max(0.0, self.max_zero)
+
+    @property
+    def hi(self) -> float:
+        """Right end of the version space [lo, hi) on [0, 1]."""
+        return max(self.lo, min(1.0, self.min_one))
+
+    @property
+    def threshold(self) -> float:
+        """The learner's threshold now: the midpoint of the version space."""
+        return (self.lo + self.hi) / 2.0
+
+    @property
+    def mistakes(self) -> int:
+        """Mistakes forced so far."""
+        return sum(m.mistake for m in self.moves)
+
+    def envelope(self) -> float:
+        """log₂(1/σ) + log₂ t + 4: what a σ-smoothed adversary forces at most in expectation."""
+        return float(bounds.smoothed_mistakes_envelope(self.sigma, max(self.t, 1)))
+
+    def undetermined(self, x: float) -> bool:
+        """Whether both labels of ``x`` are still realizable (x lies inside the version space).
+
+        Thresholds b live in [0, 1], so the point 1 is always labelled 1.
+        """
+        return self.max_zero < x < min(1.0, self.min_one)
+
+    # --- moves --------------------------------------------------------------------------------
+    def window(self, request: float) -> tuple[float, float] | None:
+        """The width-σ window centred on ``request``, shifted (never clipped) to stay inside [0, 1]."""
+        if self.mode == "worst_case":
+            return None
+        centre = min(max(request, self.sigma / 2.0), 1.0 - self.sigma / 2.0)
+        return (centre - self.sigma / 2.0, centre + self.sigma / 2.0)
+
+    def point_for(self, request: float) -> float:
+        """The point round t + 1 plays for ``request`` (drawn from its own seeded stream when smoothed)."""
+        window = self.window(request)
+        if window is None:
+            return float(request)
+        u = np.random.default_rng([int(self.seed), self.t + 1]).random()
+        return float(min(window[0] + u * self.sigma, window[1]))
+
+    def refusal(self, x: float, truth: int) -> str | None:
+        """Why label ``truth`` at ``x`` fits no threshold together with the past, or ``None``."""
+        if truth == 1 and x <= self.max_zero:
+            return (
+                f"label 1 at x = {x:.6g} is refused: x ≤ {self.max_zero:.6g}, which is labelled 0, "
+                "and no threshold 1[x ≥ b] labels a point 1 and a larger point 0."
+            )
+        if truth == 0 and x >= self.min_one:
+            return (
+                f"label 0 at x = {x:.6g} is refused: x ≥ {self.min_one:.6g}, which is labelled 1, "
+                "and no threshold 1[x ≥ b] labels a point 0 and a smaller point 1."
+            )
+        if truth == 0 and x >= 1.0:
+            return (
+                f"label 0 at x = {x:.6g} is refused: every threshold b lies in [0, 1], "
+                "so 1[x ≥ b] labels the point 1 with 1."
+            )
+        return None
+
+    def play(self, request: float, label: str = "a") -> AdversaryGame:
+        """The game after one more round.
+
+        Args:
+            request: the point (worst case) or the window's centre (σ-smoothed), in [0, 1].
+            label: ``"a"`` (against the learner whenever realizable), ``"0"`` or ``"1"``.
+
+        Raises:
+            Unrealizable: the label fits no threshold together with the past (the game is unchanged).
+            ValueError: a request outside [0, 1], an unknown label, or the game already holds
+                :data:`MAX_MOVES` moves.
+        """
+        label = str(label if label is not None else "a")
+        if label not in LABELS:
+            raise ValueError(f"`label` must be one of {list(LABELS)}, got {label!r}")
+        if not (isinstance(request, int | float) and 0.0 <= request <= 1.0):
+            raise ValueError(f"`request` must be a number in [0, 1], got {request!r}")
+        if self.t >= MAX_MOVES:
+            raise ValueError(f"a game holds at most {MAX_MOVES} moves; reset or undo")
+        x = self.point_for(float(request))
+        prediction = int(x >= self.threshold)
+        if label == "a":
+            truth = 1 - prediction if self.undetermined(x) else int(x > self.max_zero)
+        else:
+            truth = int(label)
+        why = self.refusal(x, truth)
+        if why:
+            raise Unrealizable(why)
+        move = Move(
+            float(request), label, x, self.window(float(request)), self.lo, self.hi, prediction,
+            truth,
+        )  # fmt: skip
+        return replace(self, moves=(*self.moves, move))
+
+    def try_play(self, request: float, label: str = "a") -> tuple[AdversaryGame, str | None]:
+        """:meth:`play`, but a refused label returns ``(self, message)`` instead of raising."""
+        try:
+            return self.play(request, label), None
+        except Unrealizable as refused:
+            return self, str(refused)
+
+    def act(self, action: float | str, label: str = "a") -> tuple[AdversaryGame, str | None]:
+        """One button of the page: ``"undo"``, ``"reset"`` or a request to play (refusals reported)."""
+        if action == "undo":
+            return self.undo(), None
+        if action == "reset":
+            return self.reset(), None
+        game, refused = self.try_play(float(action), label)
+        return game, refused
+
+    def undo(self) -> AdversaryGame:
+        """The game before the last round (the same game if none was played)."""
+        return replace(self, moves=self.moves[:-1])
+
+    def reset(self) -> AdversaryGame:
+        """A new game with the same settings."""
+        return replace(self, moves=())
+
+    # --- results ------------------------------------------------------------------------------
+    def requests(self) -> list[tuple[float, str]]:
+        """The ``(request, label)`` pairs that replay this game (see :func:`replay`)."""
+        return [(m.request, m.label) for m in self.moves]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per round: request, window, point, version space, prediction, label, mistake."""
+        rows = [
+            {
+                "round": i + 1,
+                "request": m.request,
+                "label_asked": m.label,
+                "window_left": m.window[0] if m.window else np.nan,
+                "window_right": m.window[1] if m.window else np.nan,
+                "point": m.point,
+                "lo": m.lo,
+                "hi": m.hi,
+                "threshold": m.threshold,
+                "prediction": m.prediction,
+                "label": m.truth,
+                "mistake": m.mistake,
+                "mistakes_so_far": sum(k.mistake for k in self.moves[: i + 1]),
+            }
+            for i, m in enumerate(self.moves)
+        ]
+        columns = ["round", "request", "label_asked", "window_left", "window_right", "point", "lo",
+                   "hi", "threshold", "prediction", "label", "mistake", "mistakes_so_far"]  # fmt: skip
+        return pd.DataFrame(rows, columns=columns)
+
+
+def replay(
+    requests: Sequence[tuple[float, str]], *, mode: str, sigma: float, seed: int
+) -> tuple[AdversaryGame, list[str]]:
+    """Play ``requests`` in order; a refused one is skipped and reported (with its round)."""
+    game = AdversaryGame(mode=mode, sigma=sigma, seed=seed)
+    messages = []
+    for i, (request, label) in enumerate(requests[:MAX_MOVES]):
+        game, refused = game.try_play(request, label)
+        if refused:
+            messages.append(f"move {i + 1} ({request:.6g}:{label}) skipped: {refused}")
+    return game, messages
+
+
+def format_moves(requests: Sequence[tuple[float, str]]) -> str:
+    """The ``moves`` value of a link: ``0.5:a,0.25:1`` (each request written so it reads back exactly)."""
+    return ",".join(f"{float(r)!r}:{label}" for r, label in requests)
+
+
+def parse_moves(raw: str) -> tuple[list[tuple[float, str]], list[str]]:
+    """Moves from a link's ``moves`` value, and a message for every item not used as given; never raises.
+
+    An item is ``point:label`` with a point in [0, 1] and a label ``a``, ``0`` or ``1`` (a bare point
+    means ``a``). Bad items are dropped and named; at most :data:`MAX_MOVES` are kept.
+    """
+    moves: list[tuple[float, str]] = []
+    bad: list[str] = []
+    items = [i for i in str(raw).split(",") if i.strip()]
+    for item in items[:MAX_MOVES]:
+        text, _, label = item.strip().partition(":")
+        label = label.strip() or "a"
+        try:
+            point = float(text)
+        except ValueError:
+            point = math.nan
+        if label in LABELS and math.isfinite(point) and 0.0 <= point <= 1.0:
+            moves.append((point, label))
+        else:
+            bad.append(item.strip()[:30].replace("`", "'"))
+    messages = []
+    if bad:
+        shown = "`, `".join(bad[:5]) + ("`, …" if len(bad) > 5 else "`")
+        messages.append(
+            f"`moves`: ignored `{shown} (each move is point:label, a point in [0, 1] "
+            "and a label a, 0 or 1)."
+        )
+    if len(items) > MAX_MOVES:
+        messages.append(f"`moves` holds {len(items)} moves; read the first {MAX_MOVES}.")
+    return moves, messages
