@@ -22,7 +22,7 @@ class Scene:
     """One step of a lecture.
 
     Attributes:
-        page: the page's URL path (``thresholds``, ``covers``, ``regret``, ``mwem``).
+        page: the page's URL path (``thresholds``, ``covers``, ``regret``, ``mwem``, ``rspm``, …).
         preset: URL parameters of the view (strings, as in a link).
         say: the sentence to say while the chart is on the screen.
         predict: the question to ask before revealing the answer.
@@ -155,6 +155,59 @@ LECTURES: dict[str, Lecture] = {
                 {"view": "ledger"},
                 "Basic composition: ε/(2T) per selection and per measurement adds up to ε exactly.",
                 "With T = 50 rounds and ε = 1, what does each measurement spend?",
+            ),
+        ),
+    ),
+    "heuristics": Lecture(
+        "Heuristics for differential privacy: RSPM, PRSMA, OracleQuery",
+        (
+            Scene(
+                "rspm",
+                {"view": "separators"},
+                "A separator set: a few points on which every hypothesis of the class labels "
+                "differently, so noise on those points perturbs the whole class at once.",
+                "How many points does a separator set for conjunctions over d = 8 attributes need: "
+                "8, 256 or 2⁸?",
+            ),
+            Scene(
+                "rspm",
+                {"epsilon": "1", "n": "500", "d": "8"},
+                "RSPM perturbs the data with m noisy fake examples and calls the oracle once; "
+                "report-noisy-min needs 2^d draws.",
+                "Will RSPM's excess error be below or above report-noisy-min's?",
+            ),
+            Scene(
+                "rspm",
+                {"view": "lies"},
+                "Accuracy may trust the heuristic; privacy must not: a lying oracle breaks ε.",
+                "If the oracle cheats only when one record is present, what will the audit certify: "
+                "ε below 1, about 1, or far above?",
+            ),
+            Scene(
+                "prsma",
+                {"epsilon": "1", "delta": "0.001", "n": "1000000"},
+                "PRSMA survives a failing heuristic, at a price: error 1/√n instead of 1/n.",
+                "How many oracle calls does PRSMA make at (ε, δ) = (1, 10⁻³): a thousand, a million "
+                "or a hundred million?",
+            ),
+            Scene(
+                "prsma",
+                {"view": "sim"},
+                "A heuristic that fails more often near one record cannot leak it: the pieces hide it.",
+                "Will the ⊥ rate differ between S and its neighbour S′?",
+            ),
+            Scene(
+                "oracle_query",
+                {},
+                "OracleQuery plays the query-release game with two oracle-efficient players; its "
+                "error is bounded by the two regrets.",
+                "Which regret will be larger at T = 30: the data player's or the query player's?",
+            ),
+            Scene(
+                "oracle_query",
+                {"view": "mwem"},
+                "Against MWEM on the same 2^d table: MWEM pays |X| per round, OracleQuery does not.",
+                "As d grows, whose per-round cost grows faster?",
             ),
         ),
     ),
