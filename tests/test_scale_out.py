@@ -162,9 +162,10 @@ def test_two_replicas_behind_nginx_survive_one_dying(cluster):
             thumb.focus(timeout=10_000)
             thumb.press("ArrowRight")
             page.wait_for_url(lambda u: "sigma=" in u and "sigma=0.01&" not in u, timeout=30_000)
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('[data-testid=stCaptionContainer]')]"
-                ".some((c) => c.innerText.includes('σ = ') && !c.innerText.includes('σ = 0.01,'))",
+            page.wait_for_function(  # the hero's own caption (the first in the main area)
+                "() => { const c = document.querySelector("
+                "'[data-testid=stMain] [data-testid=stCaptionContainer]');"
+                " return c && c.innerText.includes('σ = ') && !c.innerText.includes('σ = 0.01,'); }",
                 timeout=30_000,
             )
             moved = _hero_caption(page)
