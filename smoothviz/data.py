@@ -22,7 +22,7 @@ import dataclasses
 import importlib.util
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from smoothviz.random import make_rng
 __all__ = [
     "DATASETS",
     "MAX_CELLS",
+    "MAX_COLUMNS",
     "MAX_UPLOAD_BYTES",
     "SYNTHETIC_KINDS",
     "DatasetSpec",
@@ -54,6 +55,11 @@ __all__ = [
 
 #: Largest accepted upload, in bytes (5 MB: about half a million rows of two numbers; parses in < 1 s).
 MAX_UPLOAD_BYTES = 5_000_000
+#: Most columns an upload may have (a histogram bins one or two; a million one-digit columns fit in
+#: 2 MB and would take minutes to read).
+MAX_COLUMNS = 1_000
+#: Column names from an upload are cut to this many characters (they appear in captions and headers).
+_NAME_CHARS = 60
 #: Largest universe a :class:`Domain` may declare (cells), so a histogram never exceeds 8 MB.
 MAX_CELLS = 1_000_000
 #: Synthetic data kinds understood by :func:`synthetic_histogram`.
@@ -765,6 +771,12 @@ def _read_table(text: str) -> pd.DataFrame:
         sep = csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter
     except csv.Error:
         sep = ","
+    width = _first_row_width(text, sep)
+    if width > MAX_COLUMNS:
+        raise UploadError(
+            f"The file has {width:,} columns; at most {MAX_COLUMNS:,} are read. Keep the column(s) "
+            "to bin and upload it again."
+        )
     try:
         frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, skipinitialspace=True)
         if len(frame.columns) and all(_is_number(c) for c in frame.columns):
@@ -779,8 +791,33 @@ def _read_table(text: str) -> pd.DataFrame:
         raise UploadError(f"The file is not a well-formed CSV table: {first}.") from None
     if frame.shape[0] == 0:
         raise UploadError("The CSV has a header but no data rows.")
-    frame.columns = [str(c).strip() for c in frame.columns]
+    frame.columns = _unique_names(str(c).strip()[:_NAME_CHARS] for c in frame.columns)
+    if sep == ";":  # the spreadsheet convention that picks ";" writes decimal commas: 1,5 is 1.5
+        frame = frame.replace(r"^(\s*[+-]?\d*),(\d+\s*)$", r"\1.\2", regex=True)
     return frame
+
+
+def _first_row_width(text: str, sep: str) -> int:
+    """Number of fields in the first non-blank row (read with the csv module, in linear time)."""
+    try:
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=sep):
+            if row:
+                return len(row)
+    except csv.Error:  # a huge or broken quoted field: pandas reports it
+        return 0
+    return 0
+
+
+def _unique_names(names: Iterable[str]) -> list[str]:
+    """Column names made distinct (``v``, ``v (2)``, …): stripping or cutting may make two equal."""
+    out: list[str] = []
+    for name in names:
+        unique, k = name, 1
+        while unique in out:
+            k += 1
+            unique = f"{name} ({k})"
+        out.append(unique)
+    return out
 
 
 def _is_number(text: object) -> bool:
@@ -843,12 +880,13 @@ def parse_csv(
     columns = [str(c) for c in columns]
     if len(columns) != domain.ndim:
         raise UploadError(
-            f"Choose {domain.ndim} column(s) for a {domain.ndim}-D domain, got {columns}."
+            f"Choose {domain.ndim} column(s) for a {domain.ndim}-D domain, got {len(columns)}."
         )
     missing_cols = [c for c in columns if c not in frame.columns]
     if missing_cols:
         raise UploadError(
-            f"Column(s) {missing_cols} not in the file; it has: {', '.join(map(str, frame.columns))}."
+            f"Column(s) {[c[:_NAME_CHARS] for c in missing_cols]} not in the file; it has: "
+            f"{', '.join(map(repr, frame.columns[:8]))}{' …' if len(frame.columns) > 8 else ''}."
         )
     for c in columns:
         if not pd.to_numeric(frame[c], errors="coerce").notna().any():
