@@ -1,0 +1,370 @@
+"""Hostile links, systematically: property-based tests of the link parser and of every page.
+
+Any query string, or any value in it, must give a warning and a valid view, never an exception, within
+the page's time budget. Three layers:
+
+1. the pure parser (``parse_value``, ``parse_query``) on every parameter the pages declare;
+2. the kit-level link values (``pins`` via ``parse_pins``, ``lecture``/``scene``/``lock`` via
+   ``lecture_from_link``);
+3. each page under AppTest with random query strings mixing valid values (often at the ends of the
+   declared ranges, every tab) and hostile ones: this drives every core entry point the page calls.
+
+The pages are scripts, so their ``PARAMS`` are read by executing the page's imports and constants up to
+the ``PARAMS`` assignment (see :func:`page_params`), not by copying them here. Examples are derandomized
+(reproducible in CI) and bounded in number so the file runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import os
+import time
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from smoothviz.lectures import LECTURES
+from smoothviz.ui.kit import PRESENT
+from smoothviz.ui.lecture import LECTURE_KEYS, lecture_from_link
+from smoothviz.ui.params import Param, parse_query, parse_value
+from smoothviz.ui.pins import MAX_PINS, format_pins, parse_pins, pinnable
+from tests.apptest_helpers import ROOT, run_page
+
+PAGES = ("thresholds", "covers", "regret", "mwem")
+#: Wall-clock limit for one AppTest run of a page with any link (the interactive budget is ~1 s of
+#: compute; this bounds AppTest's overhead and a slow machine, and catches unbounded work).
+PAGE_SECONDS = 15.0
+#: Pins a link may hold (the page says "up to 4").
+MOST_PINS = 4
+PURE = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+#: Random links per page; raise it for a deeper (slower) search, e.g. SMOOTHVIZ_HOSTILE_EXAMPLES=200.
+PAGE_EXAMPLES = int(os.environ.get("SMOOTHVIZ_HOSTILE_EXAMPLES", "10"))
+PAGE_RUNS = settings(
+    max_examples=PAGE_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@cache
+def page_params(name: str) -> tuple[Param, ...]:
+    """The ``PARAMS`` a page declares: its imports and constants run up to that assignment."""
+    path = ROOT / "pages" / f"{name}.py"
+    body = []
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign)):
+            body.append(node)
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "PARAMS" for t in node.targets
+        ):
+            break
+    namespace: dict = {}
+    exec(compile(ast.Module(body=body, type_ignores=[]), str(path), "exec"), namespace)
+    return tuple(namespace["PARAMS"])
+
+
+ALL_PARAMS = [PRESENT, *(p for name in PAGES for p in page_params(name))]
+
+
+# ------------------------------------------------------------------------------------------------
+# Strategies
+# ------------------------------------------------------------------------------------------------
+
+NUMBERISH = st.sampled_from(
+    ["nan", "NaN", "inf", "-inf", "Infinity", "1e400", "-1e400", "1e-400", "0", "-0", "1_000",
+     "0x10", "1,5", "١٢", "²", " 7 ", "5e3", "12.5", "-1", "+3", "9" * 5000, "1" * 4301,
+     "", " ", "\x00", "true", "None", "[1]", "%00", "<script>alert(1)</script>", "`x`", "=1+1"]
+)  # fmt: skip
+HOSTILE = st.one_of(
+    NUMBERISH,
+    st.text(max_size=60),
+    st.text(alphabet="0123456789.-+eE_ infaINF,:;", max_size=25),
+    st.floats().map(repr),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+)
+
+
+def valid_value(p: Param) -> st.SearchStrategy:
+    """A value the parameter accepts, often at the ends of its declared range."""
+    if p.kind == "bool":
+        return st.booleans()
+    if p.kind in ("choice", "tab"):
+        return st.sampled_from(list(p.options))
+    if p.kind == "multi":
+        return st.lists(st.sampled_from(list(p.options)), min_size=1, unique=True).map(tuple)
+    ends = st.sampled_from([p.low, p.high, p.default])
+    if p.kind in ("log_float", "log_int"):
+        return st.one_of(ends, st.sampled_from(p.grid()))
+    if p.is_integer:
+        return st.one_of(ends, st.integers(int(p.low), int(p.high)))
+    return st.one_of(ends, st.floats(p.low, p.high))
+
+
+def raw_value(p: Param) -> st.SearchStrategy:
+    """A raw link value for ``p``: a valid one as a link writes it, a mangled one, or garbage."""
+    good = valid_value(p).map(p.format)
+    mangled = good.flatmap(
+        lambda text: st.sampled_from(
+            [f" {text} ", text.upper(), text + ",", text + "x", "-" + text, text * 3, text + ".5"]
+        )
+    )
+    return st.one_of(good, good, mangled, HOSTILE)
+
+
+def is_valid(p: Param, value: object) -> bool:
+    """Whether ``value`` is something the page can use for ``p``."""
+    if p.kind == "bool":
+        return isinstance(value, bool)
+    if p.kind in ("choice", "tab"):
+        return value in p.options
+    if p.kind == "multi":
+        return (
+            isinstance(value, tuple)
+            and len(value) > 0
+            and len(set(value)) == len(value)
+            and all(v in p.options for v in value)
+        )
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if p.is_integer and not isinstance(value, int):
+        return False
+    return math.isfinite(value) and p.low <= value <= p.high
+
+
+def pins_raw(hero: list[Param]) -> st.SearchStrategy:
+    """A ``pins`` link value: well-formed runs, runs with bad keys or values, or garbage."""
+    keys = [p.key for p in hero]
+    item = st.one_of(
+        st.sampled_from(hero).flatmap(lambda p: raw_value(p).map(lambda v: f"{p.key}:{v}")),
+        st.tuples(st.sampled_from([*keys, "", "x", "sigma "]), HOSTILE).map(":".join),
+        HOSTILE,
+    )
+    chunk = st.lists(item, max_size=4).map(",".join)
+    runs = st.lists(st.fixed_dictionaries({p.key: valid_value(p) for p in hero}), max_size=8)
+    return st.one_of(
+        st.lists(chunk, max_size=7).map(";".join), runs.map(lambda r: format_pins(r, hero)), HOSTILE
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# 1. The parser
+# ------------------------------------------------------------------------------------------------
+
+
+def test_pages_declare_params_the_strategies_can_read():
+    assert MAX_PINS == MOST_PINS
+    for name in PAGES:
+        keys = [p.key for p in page_params(name)]
+        assert len(keys) == len(set(keys)) > 3, name
+
+
+@PURE
+@given(data=st.data())
+def test_parse_value_never_raises_and_always_gives_a_usable_value(data):
+    p = data.draw(st.sampled_from(ALL_PARAMS), label="param")
+    raw = data.draw(raw_value(p), label="raw")
+    value, message = parse_value(p, raw)
+    assert is_valid(p, value), (p.key, raw, value)
+    assert message is None or isinstance(message, str)
+    if message:
+        assert f"`{p.key}`" in message
+        # the value received is quoted cut to 40 characters, whatever its length
+        assert len(message) < 400 + sum(len(k) + 2 for k in p.options) + 45 * raw.count(",")
+
+
+@PURE
+@given(data=st.data())
+def test_a_valid_value_survives_its_link_exactly_and_silently(data):
+    p = data.draw(st.sampled_from(ALL_PARAMS), label="param")
+    value = data.draw(valid_value(p), label="value")
+    used, message = parse_value(p, p.format(value))
+    assert message is None, message
+    assert p.format(used) == p.format(value)
+
+
+@PURE
+@given(data=st.data())
+def test_parse_query_gives_every_declared_value_and_reports_the_rest(data):
+    params = [*page_params(data.draw(st.sampled_from(PAGES), label="page")), PRESENT]
+    by_key = {p.key: p for p in params}
+    known = st.sampled_from(list(by_key))
+    keys = st.lists(st.one_of(known, known, st.text(max_size=20)), unique=True, max_size=8)
+    query = {}
+    for key in data.draw(keys, label="keys"):
+        one = raw_value(by_key[key]) if key in by_key else HOSTILE
+        query[key] = data.draw(st.one_of(one, st.lists(one, max_size=3)), label=key)
+    values, messages = parse_query(params, query)
+    assert set(values) == set(by_key)
+    assert all(is_valid(by_key[k], v) for k, v in values.items()), values
+    unknown = [k for k in query if k not in by_key]
+    assert sum(m.startswith("Unknown link parameter") for m in messages) == len(unknown)
+
+
+# ------------------------------------------------------------------------------------------------
+# 2. Kit-level link values: pins and lecture scenes
+# ------------------------------------------------------------------------------------------------
+
+
+@PURE
+@given(data=st.data())
+def test_parse_pins_never_raises_and_keeps_at_most_four_valid_runs(data):
+    hero = pinnable(page_params(data.draw(st.sampled_from(PAGES), label="page")))
+    by_key = {p.key: p for p in hero}
+    raw = data.draw(pins_raw(hero), label="pins")
+    pins, messages = parse_pins(raw, hero)
+    assert len(pins) <= MOST_PINS
+    assert all(isinstance(m, str) for m in messages)
+    for pin in pins:
+        assert pin, "an empty pin"
+        assert all(is_valid(by_key[k], v) for k, v in pin.items()), pin
+    assert len({tuple(sorted(pin.items())) for pin in pins}) == len(pins), "a duplicate pin"
+
+
+@PURE
+@given(data=st.data())
+def test_pins_written_into_a_link_come_back_the_same(data):
+    hero = pinnable(page_params(data.draw(st.sampled_from(PAGES), label="page")))
+    pin = st.fixed_dictionaries({p.key: valid_value(p) for p in hero})
+    pins = data.draw(st.lists(pin, min_size=1, max_size=MAX_PINS), label="pins")
+    back, messages = parse_pins(format_pins(pins, hero), hero)
+    assert messages == []
+    assert _as_written(back, hero) == _as_written(pins, hero)
+
+
+def _as_written(pins, hero):
+    """Each distinct pin as a link writes its values (order of runs kept, duplicates dropped)."""
+    by_key = {p.key: p for p in hero}
+    out = []
+    for pin in pins:
+        written = {k: by_key[k].format(v) for k, v in pin.items()}
+        if written not in out:
+            out.append(written)
+    return out
+
+
+def lecture_query(page: str) -> st.SearchStrategy:
+    keys = [p.key for p in page_params(page)]
+    lecture = st.one_of(st.sampled_from(list(LECTURES)), HOSTILE)
+    scene = st.one_of(st.integers(-3, 12).map(str), HOSTILE)
+    lock = st.one_of(
+        st.lists(st.sampled_from([*keys, "view", "present", "zzz", ""]), max_size=5).map(",".join),
+        HOSTILE,
+    )
+    one = {"lecture": lecture, "scene": scene, "lock": lock}
+    return st.lists(st.sampled_from(LECTURE_KEYS), unique=True).flatmap(
+        lambda ks: st.fixed_dictionaries(
+            {k: st.one_of(one[k], st.lists(one[k], max_size=3)) for k in ks}
+        )
+    )
+
+
+@PURE
+@given(data=st.data())
+def test_lecture_from_link_never_raises_and_names_what_it_did_not_use(data):
+    page = data.draw(st.sampled_from(PAGES), label="page")
+    params = [*page_params(page), PRESENT]
+    query = data.draw(lecture_query(page), label="query")
+    state, messages = lecture_from_link(page, query, params)
+    if not query:
+        assert (state, messages) == (None, [])
+        return
+    if state is None:
+        assert messages, "a link that asks for a lecture and shows none must say why"
+        return
+    scenes = LECTURES[state["lecture"]].scenes
+    assert 1 <= state["scene"] <= len(scenes)
+    assert scenes[state["scene"] - 1].page == page
+    lockable = {p.key for p in params if p.kind != "tab" and p.key != "present"}
+    assert set(state["lock"]) <= lockable
+    assert len(set(state["lock"])) == len(state["lock"])
+
+
+# ------------------------------------------------------------------------------------------------
+# 3. Every page, end to end: random query strings under AppTest
+# ------------------------------------------------------------------------------------------------
+
+
+def page_query(page: str) -> st.SearchStrategy:
+    """A random link to ``page``: some of its keys (valid, mangled or garbage), maybe pins, a lecture
+    scene, presenter mode and unknown keys."""
+    params = [*page_params(page), PRESENT]
+    by_key = {p.key: p for p in params}
+    extra = {"pins": pins_raw(pinnable(params)), "?": HOSTILE}
+    keys = st.lists(
+        st.sampled_from([*by_key, *extra, *LECTURE_KEYS, "=cmd", "a" * 300]),
+        unique=True,
+        max_size=10,
+    )
+
+    def build(chosen):
+        values = {}
+        for key in chosen:
+            if key in by_key:
+                values[key] = raw_value(by_key[key])
+            elif key in extra:
+                values[key] = extra[key]
+            else:
+                values[key] = HOSTILE
+        lecture = lecture_query(page).map(
+            lambda q: {k: v if isinstance(v, str) else (v[-1] if v else "") for k, v in q.items()}
+        )
+        return st.tuples(st.fixed_dictionaries(values), lecture).map(lambda t: {**t[0], **t[1]})
+
+    return keys.flatmap(build)
+
+
+def expected_messages(page: str, query: dict[str, str]) -> list[str]:
+    """What the kit should warn about for this link (the same functions the kit calls)."""
+    params = [*page_params(page), PRESENT]
+    wrapped = {k: [v] for k, v in query.items()}
+    _, lecture_messages = lecture_from_link(page, wrapped, params)
+    _, pin_messages = parse_pins(query.get("pins", ""), pinnable(params))
+    rest = {k: v for k, v in query.items() if k not in (*LECTURE_KEYS, "pins")}
+    _, messages = parse_query(params, rest)
+    return [*lecture_messages, *pin_messages, *messages]
+
+
+def check_page(page: str, query: dict[str, str]) -> None:
+    start = time.perf_counter()
+    at = run_page(page, query, timeout=PAGE_SECONDS)
+    seconds = time.perf_counter() - start
+    assert not at.exception, [e.value for e in at.exception]
+    assert seconds < PAGE_SECONDS, f"{page} took {seconds:.1f} s"
+    if expected_messages(page, query):
+        assert any("could not use as given" in w.value for w in at.warning), "no warning"
+    # a valid view: the page drew its charts, or (MWEM only) said in one sentence why it cannot
+    # (an upload is needed, or the data setting is impossible)
+    drawn = at.get("plotly_chart")
+    explained = page == "mwem" and (
+        any("Upload a CSV" in i.value for i in at.info) or (at.error and not drawn)
+    )
+    assert drawn or explained, f"{page}: no chart and no message"
+    for e in at.error:
+        assert "Traceback" not in e.value
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_any_link_gives_a_warning_and_a_valid_view_within_budget(page):
+    @PAGE_RUNS
+    @given(query=page_query(page))
+    def run(query):
+        check_page(page, query)
+
+    run()
+
+
+@PAGE_RUNS
+@given(query=st.dictionaries(st.text(max_size=12), HOSTILE, max_size=5))
+def test_the_lectures_page_ignores_any_link(query):
+    at = run_page("lectures", query, timeout=PAGE_SECONDS)
+    assert not at.exception
+    assert at.title
