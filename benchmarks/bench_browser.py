@@ -47,7 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-PAGES = ["", "thresholds", "covers", "regret", "mwem"]
+#: Home and every explorable page (the ones built with the page shape, ``ui.page``).
+PAGES = ["", *sorted(p.stem for p in (ROOT / "pages").glob("*.py") if "ui.page(" in p.read_text())]
 
 
 def _tabs(name: str) -> dict[str, str]:
