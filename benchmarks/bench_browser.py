@@ -155,6 +155,13 @@ def _free_port() -> int:
 @contextlib.contextmanager
 def streamlit_server(root: Path) -> Iterator[str]:
     """``streamlit run app.py`` in ``root`` on a free loopback port; always stopped on exit."""
+    with streamlit_process(root) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def streamlit_process(root: Path) -> Iterator[tuple[str, int]]:
+    """As :func:`streamlit_server`, also giving the server's pid (the load test reads its RSS)."""
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), *SERVER_FLAGS, str(port)],
@@ -175,7 +182,7 @@ def streamlit_server(root: Path) -> Iterator[str]:
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise RuntimeError("streamlit server did not start within 60 s") from None
                 time.sleep(0.3)
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         try:

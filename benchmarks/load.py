@@ -37,28 +37,28 @@ import contextlib
 import os
 import random
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser import _IDLE_JS, _INIT_JS, CHROMIUM, CHROMIUM_ARGS, QUIET_MS, TABS
+from bench_browser import (
+    _IDLE_JS,
+    _INIT_JS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    QUIET_MS,
+    TABS,
+    streamlit_process,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 PAGES = ["thresholds", "covers", "regret", "mwem"]  # every explorable page has a σ slider and tabs
 TIMEOUT_S = 60  # per wait: an action not idle by then is a timeout
 HARD_EXTRA_S = 150  # a K's run is cancelled this long after its duration, whatever happens
-SERVER_FLAGS = [
-    "--server.address", "127.0.0.1", "--server.headless", "true",
-    "--browser.gatherUsageStats", "false", "--server.port",
-]  # fmt: skip
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -124,43 +124,9 @@ class CpuMeter:
 
 
 # -------------------------------------------------------------------------------------------- server
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def server(root: Path = ROOT) -> Iterator[tuple[str, int]]:
+def server(root: Path = ROOT):
     """``streamlit run app.py`` on a free loopback port: (url, pid); always stopped on exit."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), *SERVER_FLAGS, str(port)],
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("streamlit server did not start within 60 s") from None
-                time.sleep(0.3)
-        yield url, process.pid
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+    return streamlit_process(root)
 
 
 # ------------------------------------------------------------------------------------------ results
