@@ -67,7 +67,7 @@ PAGES = {
         st.Page("pages/rspm.py", title="RSPM: learning with an oracle", icon=":material/memory:"),
         st.Page(
             "pages/prsma.py",
-            title="PRSMA: surviving a failing heuristic",
+            title="PRSMA: a failing heuristic",
             icon=":material/health_and_safety:",
         ),
         st.Page(
