@@ -19,6 +19,7 @@ __all__ = [
     "MWEM_LEGEND",
     "MWEM_METRIC",
     "MWEM_SMOOTHNESS_LEGEND",
+    "count",
 ]
 
 #: Legend and metric names of every adversary, short enough for one legend row on a projector.
@@ -72,3 +73,8 @@ MWEM_BOUND_NAME: dict[str, str] = {
     "smooth": "Thm 4.2 bound",
     "projected": "Thm 4.3 bound",
 }
+
+
+def count(value: float) -> str:
+    """A count as a metric or caption shows it: ``1,000`` when whole, ``12.3`` when a mean."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"

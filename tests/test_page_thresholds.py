@@ -217,3 +217,23 @@ def test_hostile_moves_in_a_link_warn_naming_them_and_are_capped():
     # not a number at all, and an empty value: still no traceback
     for raw in ("", ":::", "1e999:a", "-0.1:1"):
         assert not run_page("thresholds", {"view": "play", "moves": raw}).exception
+
+
+def test_a_moves_warning_goes_with_the_first_move_played():
+    at = run_page("thresholds", {"view": "play", "moves": "0.5:a,nan"})
+    assert any("`nan`" in w.value for w in at.warning)
+    assert _moves(at) == "0.5:a"  # the link is rewritten with the moves that were used
+    _play(at, 0.3)
+    assert not any("`nan`" in w.value for w in at.warning)  # in the run of the move, not one later
+    assert _moves(at) == "0.5:a,0.3:a"
+
+
+def test_a_new_link_replaces_the_moves_and_a_link_without_moves_clears_them():
+    at = run_page("thresholds", {"view": "play", "moves": "0.5:a,0.25:a"})
+    assert metric_values(at)["rounds t"] == "2"
+    at.query_params.clear()
+    at.query_params.update({"view": "play", "sigma": "0.1"})
+    at.run()
+    assert not at.exception
+    assert metric_values(at)["rounds t"] == "0"
+    assert "moves" not in at.query_params

@@ -129,3 +129,21 @@ def test_tab_and_number_kinds():
     assert used == -1e12
     assert "outside the allowed range" in message
     assert low.format(-5.5) == "-5.5"
+
+
+def test_link_value_reads_its_default_when_absent_and_never_raises():
+    from smoothviz.ui.params import LinkValue
+
+    def parse(raw: str) -> tuple[list[int], list[str]]:
+        if raw == "boom":
+            raise ZeroDivisionError
+        items = [int(i) for i in raw.split(",") if i.isdigit()]
+        return items, ([] if raw in ("", ",".join(map(str, items))) else ["`n`: dropped some"])
+
+    link = LinkValue("n", parse, lambda v: ",".join(map(str, v)))
+    assert link.read(None) == ([], [])
+    assert link.read("1,2") == ([1, 2], [])
+    assert link.read("1,x") == ([1], ["`n`: dropped some"])
+    value, messages = link.read("boom")
+    assert value == []
+    assert "`n` = `boom`" in messages[0] and "ZeroDivisionError" in messages[0]

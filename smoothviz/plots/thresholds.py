@@ -1,6 +1,12 @@
-"""Figures of the thresholds page: mistakes, version-space width, hit probability, the number line."""
+"""Figures of the thresholds page and their captions: mistakes, width, hit chance, the number line.
+
+Each figure's caption (and the page's metrics and theory comparisons) is built here from the same
+:class:`~smoothviz.experiments.thresholds.ThresholdsExperiment`, next to the figure it describes.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -8,6 +14,8 @@ import plotly.graph_objects as go
 from smoothviz import bounds
 from smoothviz.experiments.thresholds import ThresholdsExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
+from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
+from smoothviz.names import COINS, count
 from smoothviz.plots.style import (
     COLORS,
     FONT_SIZE,
@@ -16,31 +24,54 @@ from smoothviz.plots.style import (
     band_traces,
     theory_trace,
 )
-from smoothviz.thresholds import RoundSnapshot, ThresholdRun, round_snapshot
+from smoothviz.thresholds import RoundSnapshot, ThresholdRun, naive_float_worst_case, round_snapshot
+
+__all__ = [
+    "HIT_CAPTION",
+    "hit_probability_figure",
+    "metric_items",
+    "mistakes_caption",
+    "mistakes_figure",
+    "number_line_caption",
+    "number_line_figure",
+    "theory_comparisons",
+    "width_caption",
+    "width_figure",
+    "width_note",
+]
+
+
+def _band_curves(experiment: ThresholdsExperiment, centre: str, p10: str, p90: str) -> list:
+    """One band (``centre`` line, ``p10``–``p90`` fill) per adversary, from the tidy frame."""
+    frame = experiment.to_frame()
+    t = experiment.rounds.astype(float)
+    traces = []
+    for name in experiment.runs:
+        rows = frame[frame["adversary"] == name]
+        traces += band_traces(
+            t,
+            rows[centre].to_numpy(),
+            rows[p10].to_numpy(),
+            rows[p90].to_numpy(),
+            name=SHORT_NAMES[name],
+            color=COLORS[name],
+        )
+    return traces
+
+
+def _smoothed(experiment: ThresholdsExperiment) -> list[str]:
+    return [a for a in experiment.adversaries if a != "worst_case"]
 
 
 def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """Cumulative mistakes against t for each adversary (mean, 10–90% band) with the theory lines."""
-    frame = experiment.to_frame()
-    fig = go.Figure()
+    fig = go.Figure(_band_curves(experiment, "mistakes_mean", "mistakes_p10", "mistakes_p90"))
     t = experiment.rounds.astype(float)
-    for name in experiment.runs:
-        rows = frame[frame["adversary"] == name]
-        fig.add_traces(
-            band_traces(
-                t,
-                rows["mistakes_mean"].to_numpy(),
-                rows["mistakes_p10"].to_numpy(),
-                rows["mistakes_p90"].to_numpy(),
-                name=SHORT_NAMES[name],
-                color=COLORS[name],
-            )
-        )
     if "worst_case" not in experiment.runs:
         fig.add_trace(
             theory_trace(t, bounds.worst_case_mistakes(t), name="worst case: t", on_plot=True)
         )
-    if any(name != "worst_case" for name in experiment.runs):
+    if _smoothed(experiment):
         fig.add_trace(
             theory_trace(
                 t,
@@ -55,24 +86,52 @@ def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     )
 
 
+def _mean_mistakes(experiment: ThresholdsExperiment) -> dict[str, float]:
+    summary = experiment.summary().set_index("adversary")
+    return summary["mistakes_mean"].to_dict()
+
+
+def mistakes_caption(experiment: ThresholdsExperiment, pinned: Sequence[str] = ()) -> str:
+    """Caption of :func:`mistakes_figure`: the setting, whose coins, each count at T, the pins."""
+    e = experiment
+    setting = f"σ = {e.sigma:g}, T = {e.horizon:,}, {e.trials} trials, seed {e.seed}"
+    coins = "; ".join(f"{LONG_NAMES[a]}: {COINS[a]} coins" for a in e.adversaries)
+    mean = _mean_mistakes(e)
+    return (
+        f"Cumulative mistakes of midpoint binary search, mean and 10–90% band ({setting}; {coins}). "
+        + " ".join(f"{LONG_NAMES[a]}: {count(mean[a])} at T." for a in e.adversaries)
+        + (f" Dotted: pinned runs ({'; '.join(pinned)})." if pinned else "")
+    )
+
+
+def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]:
+    """The hero chart's metrics ``{label: (value, help)}``: mistakes at T, and the envelope."""
+    e = experiment
+    mean = _mean_mistakes(e)
+    items = {
+        SHORT_NAMES[a]: (
+            count(mean[a]),
+            f"{LONG_NAMES[a]}: mistakes at T = {e.horizon:,}, "
+            + ("exact, deterministic" if a == "worst_case" else f"mean over {e.trials} trials"),
+        )
+        for a in e.adversaries
+    }
+    if _smoothed(e):
+        env = float(bounds.smoothed_mistakes_envelope(e.sigma, e.horizon))
+        items["bound"] = (f"{env:.1f}", bounds.BOUNDS["smoothed_mistakes_envelope"].title)
+    return items
+
+
 def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """log₂ of the version-space width against t, with a line at log₂ σ (median and 10–90% band)."""
-    frame = experiment.to_frame()
     t = experiment.rounds.astype(float)
-    fig = go.Figure()
+    fig = go.Figure(
+        _band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90")
+    )
+    frame = experiment.to_frame()
     floor = np.log2(experiment.sigma) - 12.0
     for name in experiment.runs:
         rows = frame[frame["adversary"] == name]
-        fig.add_traces(
-            band_traces(
-                t,
-                rows["log2_width_median"].to_numpy(),
-                rows["log2_width_p10"].to_numpy(),
-                rows["log2_width_p90"].to_numpy(),
-                name=SHORT_NAMES[name],
-                color=COLORS[name],
-            )
-        )
         smoothed_low = rows["log2_width_p10"].min() if name != "worst_case" else 0.0
         floor = min(floor, smoothed_low - 2.0)
     fig.add_trace(
@@ -100,23 +159,35 @@ def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     return fig
 
 
+def width_caption(experiment: ThresholdsExperiment) -> str:
+    """Caption of :func:`width_figure`."""
+    return (
+        f"log₂ of the version-space width (median, 10–90% band); dashed at σ = "
+        f"{experiment.sigma:g}. The worst case halves it every round."
+    )
+
+
+def width_note(experiment: ThresholdsExperiment) -> str:
+    """When the first smoothed adversary's version space gets narrower than σ ("" without one)."""
+    smoothed = _smoothed(experiment)
+    if not smoothed:
+        return ""
+    first = (
+        experiment.summary()
+        .set_index("adversary")
+        .loc[smoothed[0], "first_round_width_below_sigma"]
+    )
+    when = "never" if first != first else f"from round {first:,.0f} (median)"
+    return f"{LONG_NAMES[smoothed[0]]}: the version space is narrower than σ {when}."
+
+
 def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """The per-round chance min(1, width/σ) that a σ-smooth adversary can land in the version space."""
-    frame = experiment.to_frame()
-    t = experiment.rounds.astype(float)
-    fig = go.Figure()
-    for name in experiment.runs:
-        rows = frame[frame["adversary"] == name]
-        fig.add_traces(
-            band_traces(
-                t,
-                rows["hit_probability_mean"].to_numpy(),
-                rows["hit_probability_p10"].to_numpy(),
-                rows["hit_probability_p90"].to_numpy(),
-                name=SHORT_NAMES[name],
-                color=COLORS[name],
-            )
+    fig = go.Figure(
+        _band_curves(
+            experiment, "hit_probability_mean", "hit_probability_p10", "hit_probability_p90"
         )
+    )
     return apply_style(
         fig,
         x_title="round t",
@@ -124,6 +195,29 @@ def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
         log_x=True,
         log_y=True,
     )
+
+
+#: Caption of :func:`hit_probability_figure`.
+HIT_CAPTION = (
+    "Largest chance a density-1/σ adversary has of landing in the version space at round t: "
+    "min(1, width/σ). The worst case uses a point mass: always 1."
+)
+
+
+def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
+    """``{bound key: how this run compares}`` for the theory cards."""
+    e = experiment
+    mean = _mean_mistakes(e)
+    worst_smoothed = max((mean[a] for a in _smoothed(e)), default=float("nan"))
+    return {
+        "worst_case_mistakes": f"the worst case makes {e.horizon:,} mistakes in {e.horizon:,} "
+        f"rounds. Simulated in plain float64 it would stop after "
+        f"{naive_float_worst_case(e.horizon)}: the interval collapses, so this page uses exact "
+        "dyadic arithmetic.",
+        "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is "
+        f"{float(bounds.smoothed_mistakes_envelope(e.sigma, e.horizon)):.1f}; the smoothed means "
+        f"are at most {worst_smoothed:.1f}.",
+    }
 
 
 def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], RoundSnapshot]:
@@ -203,6 +297,15 @@ def _title(snap: RoundSnapshot) -> str:
     return (
         f"round {snap.round:,}: {verdict}; {count:,} mistake{'s' if count != 1 else ''} so far; "
         f"width {width}"
+    )
+
+
+def number_line_caption(name: str) -> str:
+    """Caption of :func:`number_line_figure` for adversary ``name``."""
+    return (
+        f"{LONG_NAMES[name]}, trial 1. Press ▶ or drag the slider. Top: [0, 1]. Bottom: the version "
+        "space stretched to [0, 1), so it stays visible as it shrinks. ✕ marks a mistake. Frames: "
+        "the first rounds, mistakes, log-spaced others."
     )
 
 

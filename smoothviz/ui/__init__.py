@@ -3,12 +3,12 @@
 Unlike the core, this package imports Streamlit; :mod:`smoothviz.ui.params` alone is pure Python.
 """
 
+from smoothviz.names import count
 from smoothviz.ui.kit import (
     PRESENT,
     chart,
     computing,
     controls,
-    count,
     export_format_selector,
     field,
     metrics,
@@ -17,15 +17,17 @@ from smoothviz.ui.kit import (
     presenting,
     privacy_note,
     reproduce,
+    set_link,
     tabs,
     theory_card,
     use_instead,
 )
-from smoothviz.ui.params import Param, nice_log_grid, parse_query, parse_value
+from smoothviz.ui.params import LinkValue, Param, nice_log_grid, parse_query, parse_value
 from smoothviz.ui.pins import pin_bar, pinned, pinned_figures
 
 __all__ = [
     "PRESENT",
+    "LinkValue",
     "Param",
     "chart",
     "computing",
@@ -45,6 +47,7 @@ __all__ = [
     "presenting",
     "privacy_note",
     "reproduce",
+    "set_link",
     "tabs",
     "theory_card",
     "use_instead",

@@ -33,7 +33,7 @@ from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.ui.lecture import LECTURE_KEYS, lecture_bar, lecture_from_link, lecture_link
-from smoothviz.ui.params import Param, parse_query, parse_value
+from smoothviz.ui.params import LinkValue, Param, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
@@ -210,59 +210,54 @@ def _seed_presenter_mode(query: Mapping[str, list[str]], values: Mapping[str, An
         st.session_state["smoothviz.present"] = bool(values["present"])
 
 
-def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
-    """Render a page's controls, bound to the URL, and return the current values.
+def _state(page: str, name: str) -> str:
+    """The session-state key of the kit's own record ``name`` for ``page`` (seeded values, …)."""
+    return f"{page}.__{name}"
 
-    Parameters declared with ``hero=True`` (the 2–4 that drive the page's story) are drawn in one row
-    here, just above the hero chart; the others under "More settings" in the sidebar; ``main=True`` ones
-    later, by :func:`field` or :func:`tabs`. On the first run of the page in a session, and whenever a
-    new link arrives, values come from the URL query string, validated by
-    :func:`~smoothviz.ui.params.parse_query`; every value that could not be used as received is reported
-    in a visible warning naming the parameter, the value received and the value used. The warning stays
-    until the user changes a control. On every run the URL is rewritten with all current values.
-    """
-    params = [*params, PRESENT]
-    lecture_key = f"{page}.__lecture"
-    seeded_key, messages_key, values_key = (
-        f"{page}.__seeded",
-        f"{page}.__messages",
-        f"{page}.__values",
+
+def _pins_link(params: Sequence[Param]) -> LinkValue:
+    """``pins``: the kit's own link value (see :mod:`smoothviz.ui.pins`), kept under ``<page>.pins``."""
+    hero = pinnable(params)
+    return LinkValue("pins", lambda raw: parse_pins(raw, hero), lambda v: format_pins(v, hero))
+
+
+def _seed_from_link(
+    page: str,
+    query: Mapping[str, list[str]],
+    params: Sequence[Param],
+    links: Sequence[LinkValue],
+) -> None:
+    """A first visit or a new link (a tour preset, back/forward): every value comes from the URL."""
+    lecture, messages = lecture_from_link(page, query, params)
+    st.session_state[_state(page, "lecture")] = lecture
+    own = {link.key for link in links}
+    for link in links:
+        raw = query.get(link.key)
+        value, link_messages = link.read(raw[-1] if raw else None)
+        st.session_state[_widget_key(page, link.key)] = value
+        messages += link_messages
+    page_query = {k: v for k, v in query.items() if k not in (*LECTURE_KEYS, *own)}
+    values, param_messages = parse_query(params, page_query)
+    _seed_presenter_mode(query, values)
+    values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
+    st.session_state[_state(page, "seeded")] = {k: v for k, v in values.items() if k != "present"}
+    st.session_state[_state(page, "messages")] = [*messages, *param_messages]
+    st.session_state[_state(page, "values")] = dict(values)
+    # a link that names a tab lands on that tab's content (see tabs())
+    st.session_state[_state(page, "scroll")] = any(
+        p.kind == "tab" and p.key in query for p in params
     )
-    written_key = f"{page}.__written"
-    query = {k: st.query_params.get_all(k) for k in st.query_params}
-    flat = {k: v[-1] if len(v) == 1 else v for k, v in query.items()}
-    fresh_link = bool(query) and flat != st.session_state.get(written_key)
-    if seeded_key not in st.session_state or fresh_link:
-        # first visit, or a new link (a preset from the tour, back/forward): the URL wins
-        lecture, lecture_messages = lecture_from_link(page, query, params)
-        st.session_state[lecture_key] = lecture
-        pins, pin_messages = parse_pins((query.get("pins") or [""])[-1], pinnable(params))
-        st.session_state[f"{page}.__pins"] = pins
-        page_query = {k: v for k, v in query.items() if k not in (*LECTURE_KEYS, "pins")}
-        values, messages = parse_query(params, page_query)
-        messages = [*lecture_messages, *pin_messages, *messages]
-        _seed_presenter_mode(query, values)
-        st.session_state[seeded_key] = {k: v for k, v in values.items() if k != "present"}
-        st.session_state[messages_key] = messages
-        st.session_state[values_key] = dict(values)
-        # a link that names a tab lands on that tab's content (see tabs())
-        st.session_state[f"{page}.__scroll"] = any(
-            p.kind == "tab" and p.key in query for p in params
-        )
-        for p in params[:-1]:
-            st.session_state[_widget_key(page, p.key)] = _widget_state(p, values[p.key])
-    stored = st.session_state[values_key]
-    for p in params[:-1]:  # restore widgets Streamlit dropped (e.g. after visiting another page)
-        wkey = _widget_key(page, p.key)
-        if wkey not in st.session_state:
-            st.session_state[wkey] = _widget_state(p, stored.get(p.key, p.default))
+    for p in params[:-1]:
+        st.session_state[_widget_key(page, p.key)] = _widget_state(p, values[p.key])
 
-    lecture = st.session_state.get(lecture_key)
-    if lecture:
-        lecture_bar(lecture)
-    locked = set(lecture["lock"]) if lecture else set()
+
+def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tuple[dict, list[str]]:
+    """The hero row (and the presenter toggle) and the sidebar's "More settings"; the values drawn.
+
+    ``main=True`` parameters are drawn later by :func:`field` or :func:`tabs`: their value is read
+    from session state here.
+    """
     hero = [p for p in params if p.hero]
-    st.session_state[f"{page}.__hero"] = pinnable(params)
     present = bool(st.session_state["smoothviz.present"])
     widths = [*([1.0] * len(hero)), *([0.55] if present else [])]
     columns = st.columns(widths, gap="medium") if widths else []
@@ -274,7 +269,7 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
     notes: list[str] = []
     hero_columns = iter(columns)
     for p in params[:-1]:
-        if p.main and not p.hero:  # drawn later on the page by field() / tabs()
+        if p.main and not p.hero:
             values[p.key] = _value_of(p, st.session_state[_widget_key(page, p.key)])
             continue
         value = _render(
@@ -284,29 +279,110 @@ def controls(page: str, params: Sequence[Param]) -> dict[str, Any]:
             notes.append(f"Choose at least one of **{p.label}**; showing `{p.format(p.default)}`.")
             value = p.default
         values[p.key] = value
-    values["present"] = bool(st.session_state["smoothviz.present"])
-    st.session_state[values_key] = dict(values)
+    values["present"] = present
+    return values, notes
+
+
+def _write_url(
+    page: str,
+    params: Sequence[Param],
+    links: Sequence[LinkValue],
+    values: Mapping[str, Any],
+    lecture: Mapping[str, Any] | None,
+) -> None:
+    """Rewrite the URL with every current value, so the address bar links to this view."""
     written = {p.key: p.format(values[p.key]) for p in params[:-1]}
     if values["present"]:
         written["present"] = "1"
     if lecture:
         written |= lecture_link(lecture)
-    if st.session_state.get(f"{page}.__pins"):
-        written["pins"] = format_pins(st.session_state[f"{page}.__pins"], pinnable(params))
+    for link in links:
+        if text := link.format(st.session_state[_widget_key(page, link.key)]):
+            written[link.key] = text
     st.query_params.from_dict(written)
-    st.session_state[written_key] = written
+    st.session_state[_state(page, "written")] = written
 
-    messages = st.session_state[messages_key]
+
+def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()) -> dict[str, Any]:
+    """Render a page's controls, bound to the URL, and return the current values.
+
+    Parameters declared with ``hero=True`` (the 2–4 that drive the page's story) are drawn in one row
+    here, just above the hero chart; the others under "More settings" in the sidebar; ``main=True`` ones
+    later, by :func:`field` or :func:`tabs`. On the first run of the page in a session, and whenever a
+    new link arrives, values come from the URL query string, validated by
+    :func:`~smoothviz.ui.params.parse_query`; every value that could not be used as received is reported
+    in a visible warning naming the parameter, the value received and the value used. The warning stays
+    until the user changes a control. On every run the URL is rewritten with all current values.
+
+    ``links`` are the page's own link values (:class:`~smoothviz.ui.params.LinkValue`, e.g. the
+    adversary game's ``moves``): read, warned about and written back the same way, returned under their
+    key; the page changes one with :func:`set_link`. The kit's ``pins`` travel by the same path.
+    """
+    params = [*params, PRESENT]
+    if clash := {link.key for link in links} & {p.key for p in params}:
+        raise ValueError(f"link values {sorted(clash)} are also declared parameters")
+    links = [*links, _pins_link(params)]
+    query = {k: st.query_params.get_all(k) for k in st.query_params}
+    flat = {k: v[-1] if len(v) == 1 else v for k, v in query.items()}
+    fresh_link = bool(query) and flat != st.session_state.get(_state(page, "written"))
+    if _state(page, "seeded") not in st.session_state or fresh_link:
+        _seed_from_link(page, query, params, links)
+    stored = st.session_state[_state(page, "values")]
+    for p in params[:-1]:  # restore widgets Streamlit dropped (e.g. after visiting another page)
+        wkey = _widget_key(page, p.key)
+        if wkey not in st.session_state:
+            st.session_state[wkey] = _widget_state(p, stored.get(p.key, p.default))
+
+    lecture = st.session_state.get(_state(page, "lecture"))
+    if lecture:
+        lecture_bar(lecture)
+    st.session_state[_state(page, "hero")] = pinnable(params)
+    values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
+    values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
+    st.session_state[_state(page, "values")] = dict(values)
+    _write_url(page, params, links, values, lecture)
+
+    messages = st.session_state[_state(page, "messages")]
     shown = {k: v for k, v in values.items() if k != "present"}
-    if messages and shown == st.session_state[seeded_key]:
-        st.warning(
+    if messages and shown == st.session_state[_state(page, "seeded")]:
+        warning = st.empty()  # set_link() clears it when the page changes a link value
+        st.session_state[_state(page, "warning")] = warning
+        warning.warning(
             "**This link had values the page could not use as given:**\n\n"
             + "\n".join(f"- {m}" for m in messages),
             icon="⚠️",
         )
+    else:
+        st.session_state.pop(_state(page, "warning"), None)
     for note in notes:
         st.info(note)
     return values
+
+
+def _rewrite(page: str, key: str, text: str | None) -> None:
+    """Change one value of the URL after :func:`controls` wrote it (``None`` removes the key)."""
+    written = dict(st.session_state.get(_state(page, "written"), {}))
+    if text is None:
+        st.query_params.pop(key, None)
+        written.pop(key, None)
+    else:
+        st.query_params[key] = text
+        written[key] = text
+    st.session_state[_state(page, "written")] = written
+
+
+def set_link(page: str, link: LinkValue, value: Any) -> None:
+    """Change a page's own link value after :func:`controls` (e.g. a move played in the game).
+
+    The URL follows, and once the value differs from the one the link gave, the link's warning goes,
+    as it does when the user changes a control.
+    """
+    st.session_state[_widget_key(page, link.key)] = value
+    st.session_state[_state(page, "values")][link.key] = value
+    _rewrite(page, link.key, link.format(value) or None)
+    seeded = st.session_state.get(_state(page, "seeded"), {})
+    if seeded.get(link.key) != value and _state(page, "warning") in st.session_state:
+        st.session_state.pop(_state(page, "warning")).empty()
 
 
 def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) -> str:
@@ -319,10 +395,7 @@ def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) ->
     if used == wanted:
         return ""
     text = param.format(used)
-    st.query_params[param.key] = text
-    written = dict(st.session_state.get(f"{page}.__written", {}))
-    written[param.key] = text
-    st.session_state[f"{page}.__written"] = written
+    _rewrite(page, param.key, text)
     return f"{param.key} = {param.format(wanted)} reduced to {text}: {reason}."
 
 
@@ -340,7 +413,7 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
     containers = st.tabs(
         list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
     )
-    if st.session_state.pop(f"{page}.__scroll", False):
+    if st.session_state.pop(_state(page, "scroll"), False):
         _scroll_to_tabs()
     return dict(zip(param.options, containers, strict=True))
 
@@ -451,11 +524,6 @@ def _enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
     for note in fig.layout.annotations:
         if note.font.size:
             note.font.size = round(note.font.size * factor)
-
-
-def count(value: float) -> str:
-    """A count for a metric or caption: ``1,000`` when whole, ``12.3`` when a mean."""
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:

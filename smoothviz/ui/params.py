@@ -12,7 +12,7 @@ This module is pure Python (no Streamlit), so the validation rules are unit-test
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,6 +120,38 @@ class Param:
         if self.is_integer:
             return str(int(value))
         return f"{float(value):.6g}"
+
+
+@dataclass(frozen=True)
+class LinkValue:
+    """A link value a page owns, with its own parser and formatter (not a widget).
+
+    For state that travels in the URL but is not one of the declared controls: the adversary game's
+    ``moves``, the kit's own ``pins``. :func:`~smoothviz.ui.kit.controls` reads it from a new link
+    with ``parse`` (its messages join the same warning as the parameters'), keeps it in session state,
+    returns it with the parameters' values and writes ``format(value)`` back into the URL (the key is
+    left out when that is empty); a page that changes it calls :func:`~smoothviz.ui.kit.set_link`.
+
+    Attributes:
+        key: stable URL query key.
+        parse: raw link text → ``(value, messages)``; ``parse("")`` is the value when the link does
+            not set it. Must not raise (a failure is reported as a message anyway).
+        format: value → link text.
+    """
+
+    key: str
+    parse: Callable[[str], tuple[Any, list[str]]]
+    format: Callable[[Any], str]
+
+    def read(self, raw: str | None) -> tuple[Any, list[str]]:
+        """The value a link's raw text gives (the default when absent) and its messages; never raises."""
+        if raw is None:
+            return self.parse("")[0], []
+        try:
+            return self.parse(raw)
+        except Exception as error:  # a link is user input: a parser bug must not become a traceback
+            message = f"`{self.key}` = `{_shown(raw)}` could not be read ({type(error).__name__})"
+            return self.parse("")[0], [f"{message}; used none."]
 
 
 def _shown(raw: str) -> str:

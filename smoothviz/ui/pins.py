@@ -34,7 +34,8 @@ MAX_PINS = 4
 
 
 def _state_key(page: str) -> str:
-    return f"{page}.__pins"
+    """Where the page's pins live: the kit reads and writes them there as the ``pins`` link value."""
+    return f"{page}.pins"
 
 
 def parse_pins(raw: str, hero: Sequence[Param]) -> tuple[list[dict[str, Any]], list[str]]:
