@@ -45,6 +45,8 @@ from smoothviz.separators import (
     CLASSES,
     MAX_ENUMERATE_D,
     all_codes,
+    bits_to_codes,
+    class_sums,
     labels_on,
     loss_matrix,
     loss_separator_set,
@@ -288,14 +290,14 @@ def rspm(
 
 
 def _counts(x: np.ndarray, y: np.ndarray, cls: str) -> np.ndarray:
-    """n·q(S) for every hypothesis of the enumerated class (d ≤ 16), shape (2^d,)."""
+    """n·q(S) for every hypothesis of the enumerated class (d ≤ 16), shape (2^d,).
+
+    1[h(x) ≠ y] = y + (1 − 2y)·h(x): the sum of the labels plus a transform of one coefficient per
+    point (:func:`smoothviz.separators.class_sums`), exact in integers.
+    """
     d = check_int("d", x.shape[1], 1, MAX_ENUMERATE_D)
-    codes = all_codes(d)
-    keys, first, weight = np.unique(
-        np.column_stack([x, y]), axis=0, return_index=True, return_counts=True
-    )
-    del keys
-    return weight.astype(float) @ loss_matrix(cls, x[first], y[first], codes)
+    c = np.bincount(bits_to_codes(x), weights=1.0 - 2.0 * y, minlength=2**d)
+    return float(y.sum()) + class_sums(cls, c, d)
 
 
 def _baseline(

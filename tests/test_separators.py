@@ -75,3 +75,21 @@ def test_codes_round_trip_and_validation():
         sp.separator_set("dnf", 3)
     with pytest.raises(ValueError, match="`d` must be an integer"):
         sp.separator_set("parity", 0)
+
+
+@pytest.mark.parametrize("cls", sp.CLASSES)
+@pytest.mark.parametrize("d", [1, 2, 5, 9])
+def test_class_sums_equal_the_full_table_product(cls, d):
+    # the transforms over the subset lattice must equal Σ_x c_x h(x) from the 2^d × 2^d label table
+    rng = np.random.default_rng(d)
+    points = sp.codes_to_bits(np.arange(2**d), d)
+    table = sp.evaluate(cls, points, points).astype(float)  # rows: points, columns: hypotheses
+    counts = rng.integers(-7, 8, size=(3, 2**d)).astype(float)
+    assert np.array_equal(sp.class_sums(cls, counts, d), counts @ table)  # exact on integers
+    weights = rng.normal(size=2**d)
+    np.testing.assert_allclose(sp.class_sums(cls, weights, d), weights @ table, atol=1e-9)
+
+
+def test_class_sums_refuse_a_wrong_length():
+    with pytest.raises(ValueError, match="2\\^d"):
+        sp.class_sums("conjunction", np.zeros(7), 3)
