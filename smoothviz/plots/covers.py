@@ -17,6 +17,7 @@ from smoothviz.covers import (
     UniformConvergenceResult,
     hypothesis_sets,
 )
+from smoothviz.experiments.covers import CoversExperiment
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -92,52 +93,11 @@ def brackets_figure(
         index = np.union1d(index, [hyp_index])
     bs = bracketing.brackets(index)
     rows = np.arange(index.size, dtype=float)
-
     fig = make_subplots(
         rows=2, cols=1, shared_xaxes=True, row_heights=[0.25, 0.75], vertical_spacing=0.04
     )
-    x = np.linspace(0.0, 1.0, 801)
-    dens = bracketing.measure.pdf(x)
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=dens,
-            mode="lines",
-            line={"color": COLORS["truth"], "width": 2.5},
-            fill="tozeroy",
-            fillcolor=hex_to_rgba(COLORS["reference"], 0.25),
-            name="density of μ",
-        ),
-        row=1,
-        col=1,
-    )
-    grid = bracketing.grid[downsample_index(bracketing.grid.size, max_points=200, log=False)]
-    top = float(np.nanmax(np.where(np.isfinite(dens), dens, np.nan)))
-    fig.add_trace(
-        go.Scatter(
-            x=np.repeat(grid, 3).tolist(),
-            y=[v for _ in grid for v in (0.0, top, None)],
-            mode="lines",
-            line={"color": GAP_COLOR, "width": 1},
-            name="grid μ⁻¹(i/N)",
-        ),
-        row=1,
-        col=1,
-    )
-    if cover is not None:
-        centres = cover.centres[downsample_index(cover.size, max_points=200, log=False)]
-        fig.add_trace(
-            go.Scatter(
-                x=centres,
-                y=np.zeros(centres.size),
-                mode="markers",
-                marker={"symbol": "triangle-up", "size": 12, "color": COLORS["ftpl"]},
-                name=f"cover ({cover.size})",
-            ),
-            row=1,
-            col=1,
-        )
-
+    for trace in _measure_panel(bracketing, cover):
+        fig.add_trace(trace, row=1, col=1)
     fig.add_trace(
         _rect_trace(bs.upper, rows, name="gap: only f_u = 1", fill=hex_to_rgba(GAP_COLOR, 0.55)),
         row=2,
@@ -149,40 +109,122 @@ def brackets_figure(
         col=1,
     )
     if hyp_index is not None:
-        r = rows[index == hyp_index]
         sel = index == hyp_index
-        fig.add_trace(
-            _rect_trace(
-                bs.upper[sel],
-                r,
-                name=f"h's bracket #{hyp_index}",
-                fill=hex_to_rgba(HIGHLIGHT_COLOR, 0.35),
-                line=HIGHLIGHT_COLOR,
-            ),
-            row=2,
-            col=1,
-        )
-        h = hypothesis_sets(bracketing.cls, np.atleast_2d(hypothesis), k=bracketing.k)
-        hx, hy = _rectangles(h, r, half=0.12)
-        fig.add_trace(
-            go.Scatter(
-                x=hx,
-                y=hy,
-                mode="lines",
-                fill="toself",
-                fillcolor=COLORS["truth"],
-                line={"color": COLORS["truth"], "width": 1},
-                name="h = 1",
-            ),
-            row=2,
-            col=1,
-        )
+        for trace in _hypothesis_row(bracketing, hypothesis, hyp_index, bs.upper[sel], rows[sel]):
+            fig.add_trace(trace, row=2, col=1)
     shown = "all" if index.size >= bracketing.size else f"{index.size} of {bracketing.size:,}"
     apply_style(fig, height=560)
     fig.update_yaxes(title_text="density", row=1, col=1)
     fig.update_yaxes(title_text=f"bracket ({shown})", showticklabels=False, row=2, col=1)
     fig.update_xaxes(title_text="x", range=[0, 1], row=2, col=1)
     return fig
+
+
+def _measure_panel(bracketing: Bracketing, cover: ThresholdCover | None) -> list[go.Scatter]:
+    """The top panel: μ's density, the quantile grid the brackets are cut at, the cover's centres."""
+    x = np.linspace(0.0, 1.0, 801)
+    dens = bracketing.measure.pdf(x)
+    traces = [
+        go.Scatter(
+            x=x,
+            y=dens,
+            mode="lines",
+            line={"color": COLORS["truth"], "width": 2.5},
+            fill="tozeroy",
+            fillcolor=hex_to_rgba(COLORS["reference"], 0.25),
+            name="density of μ",
+        )
+    ]
+    grid = bracketing.grid[downsample_index(bracketing.grid.size, max_points=200, log=False)]
+    top = float(np.nanmax(np.where(np.isfinite(dens), dens, np.nan)))
+    traces.append(
+        go.Scatter(
+            x=np.repeat(grid, 3).tolist(),
+            y=[v for _ in grid for v in (0.0, top, None)],
+            mode="lines",
+            line={"color": GAP_COLOR, "width": 1},
+            name="grid μ⁻¹(i/N)",
+        )
+    )
+    if cover is not None:
+        centres = cover.centres[downsample_index(cover.size, max_points=200, log=False)]
+        traces.append(
+            go.Scatter(
+                x=centres,
+                y=np.zeros(centres.size),
+                mode="markers",
+                marker={"symbol": "triangle-up", "size": 12, "color": COLORS["ftpl"]},
+                name=f"cover ({cover.size})",
+            )
+        )
+    return traces
+
+
+def _hypothesis_row(
+    bracketing: Bracketing, hypothesis, hyp_index: int, upper: np.ndarray, row: np.ndarray
+) -> list[go.Scatter]:
+    """The bracket of h outlined (its upper function ``upper``, drawn at ``row``), h inside it."""
+    h = hypothesis_sets(bracketing.cls, np.atleast_2d(hypothesis), k=bracketing.k)
+    hx, hy = _rectangles(h, row, half=0.12)
+    return [
+        _rect_trace(
+            upper,
+            row,
+            name=f"h's bracket #{hyp_index}",
+            fill=hex_to_rgba(HIGHLIGHT_COLOR, 0.35),
+            line=HIGHLIGHT_COLOR,
+        ),
+        go.Scatter(
+            x=hx,
+            y=hy,
+            mode="lines",
+            fill="toself",
+            fillcolor=COLORS["truth"],
+            line={"color": COLORS["truth"], "width": 1},
+            name="h = 1",
+        ),
+    ]
+
+
+def brackets_caption(experiment: CoversExperiment) -> str:
+    """Caption of :func:`brackets_figure` for the page's experiment."""
+    br, found, measure = experiment.bracketing, experiment.found, experiment.measure
+    return (
+        f"ε = {experiment.settings['scale']:g}-brackets of {br.label} under μ = {measure.label} "
+        f"(σ-smooth with σ = {measure.sigma:.3g}). Each row is one bracket: dark where f_ℓ = 1, "
+        f"light where only f_u = 1. h is in bracket #{int(found.index[0]):,} (outlined), whose gap "
+        f"has μ-mass {found.mass[0]:.4g}."
+    )
+
+
+def bracket_items(experiment: CoversExperiment) -> dict[str, tuple[str, str]]:
+    """The hero chart's metrics ``{label: (value, help)}``: sizes, bounds, h's bracket."""
+    br, found, eps = experiment.bracketing, experiment.found, experiment.settings["scale"]
+    row = experiment.summary().iloc[0]
+    return {
+        "brackets": (
+            f"{br.size:,}",
+            f"exact size of the quantile-grid construction at ε = {eps:g}",
+        ),
+        "Thm 3.7": (f"{br.bound:,}", "Theorem 3.7's bound: the product of the factors' ⌈1/ε′⌉"),
+        "Haussler": (
+            f"{row['haussler_bound']:.3g}",
+            f"Haussler's cover bound (41/ε)^d with d = {br.vc_dim}",
+        ),
+        "h's bracket": (f"#{int(found.index[0]):,}", f"its μ-gap is {found.mass[0]:.4g} ≤ ε"),
+    }
+
+
+def sizes_caption(experiment: CoversExperiment) -> str:
+    """Caption of :func:`sizes_figure` for the page's class, σ and T."""
+    s = experiment.settings
+    return (
+        f"Number of sets against 1/ε for {experiment.bracketing.label}: the exact sizes built "
+        f"here, Theorem 3.7's product bound and Haussler's cover bound. Theorem 3.3 needs brackets "
+        f"at σ/(4√T) = {experiment.thm33_scale:.3g} (σ = {s['sigma']:g}, T = {s['horizon']:,}): "
+        f"⌈4√T/σ⌉ = {int(bounds.thm33_threshold_brackets(s['sigma'], s['horizon'])):,} for "
+        "thresholds."
+    )
 
 
 def sizes_figure(
@@ -375,3 +417,86 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
         range=[math.log10(0.25 / math.sqrt(result.horizon)), math.log10(0.8)], tickvals=ticks
     )
     return fig
+
+
+def _lemma32_numbers(result: MaxCountResult) -> tuple[float, float, float]:
+    """Mean max count at T of the adaptive and the non-adaptive adversary, and Lemma 3.2's bound."""
+    bound = float(bounds.lemma32_max_count_bound(result.horizon, result.p, result.n_cells))
+    return result.adaptive[:, -1].mean(), result.nonadaptive[:, -1].mean(), bound
+
+
+def max_count_caption(result: MaxCountResult, seed: int) -> str:
+    """Caption of :func:`max_count_figure`."""
+    r = result
+    ad, na, bound = _lemma32_numbers(r)
+    return (
+        f"max over F of Σₜ f(xₜ) against T·ε/σ (σ = {r.sigma:g}, |F| = {r.n_cells}, T = "
+        f"{r.horizon:,}, {r.trials} trials, seed {seed}; adversaries' coins). Mean and 10–90% "
+        f"band; the bound is drawn where Tp ≥ ln|F|. At T: adaptive {ad:.1f}, non-adaptive "
+        f"{na:.1f}, bound {bound:.1f}."
+    )
+
+
+def max_count_items(result: MaxCountResult) -> dict[str, tuple[str, str]]:
+    """Lemma 3.2's metrics ``{label: (value, help)}``: both means at T and the bound."""
+    ad, na, bound = _lemma32_numbers(result)
+    return {
+        "adaptive": (f"{ad:.1f}", f"adaptive: E[max] at T, mean over {result.trials} trials"),
+        "non-adaptive": (f"{na:.1f}", f"non-adaptive: E[max] at T, {result.trials} trials"),
+        "Lemma 3.2": (f"{bound:.1f}", "the bound √(Tp ln|F|) + 2Tp at T, p = ε/σ"),
+    }
+
+
+def max_count_story(result: MaxCountResult) -> str:
+    """What the two Lemma 3.2 adversaries do (a paragraph above the chart's metrics)."""
+    r = result
+    return (
+        f"F holds the {r.n_cells} cells of width ε = {r.eps:.3g} (like upper brackets of small "
+        f"symmetric differences). Each round both adversaries draw x uniformly from {r.window} "
+        "cells (density ≤ 1/σ): the adaptive one picks the cells with the most hits so far, the "
+        f"non-adaptive one fixes its cells in advance. The adaptive window freezes once it holds "
+        f"{r.window} hit cells, so adaptivity buys nothing here, as the lemma promises."
+    )
+
+
+def max_count_comparison(result: MaxCountResult) -> str:
+    """How the run compares with Lemma 3.2 (its theory card)."""
+    ad, na, bound = _lemma32_numbers(result)
+    return (
+        f"at T = {result.horizon:,}, Tp = {result.horizon * result.p:.1f}: means {ad:.1f} and "
+        f"{na:.1f} against the bound {bound:.1f}."
+    )
+
+
+#: Appendix B's construction, above its charts.
+APPENDIX_B_STORY = (
+    "Nature adds η ∼ U(−1/4, 1/4) (density 2, so σ = 1/2) and we average g(z) = 1(z > 1/2). "
+    "Adaptive: x₁ = 1/2, then every later x is 1/4 if η₁ ≤ 0 and 3/4 otherwise, so the whole "
+    "average copies the first coin. Non-adaptive: every x = 1/2."
+)
+
+
+def uniform_convergence_histogram_caption(result: UniformConvergenceResult, seed: int) -> str:
+    """Caption of :func:`uniform_convergence_histogram_figure`."""
+    return (
+        f"Averages over {result.trials} trials at t (▶ plays t up to T = {result.horizon:,}; seed "
+        f"{seed}; nature's coins): adaptive only 0 or 1, non-adaptive around 1/2."
+    )
+
+
+def uniform_convergence_std_caption(result: UniformConvergenceResult) -> str:
+    """Caption of :func:`uniform_convergence_std_figure`, with 1/(2√T) at T."""
+    theory = float(bounds.appb_nonadaptive_std(result.horizon))
+    return (
+        "sd over trials of the running average: adaptive stays at 1/2, non-adaptive follows "
+        f"1/(2√t) (at T: {result.nonadaptive_std[-1]:.4f} vs {theory:.4f})."
+    )
+
+
+def uniform_convergence_comparison(result: UniformConvergenceResult) -> str:
+    """How the run compares with Appendix B's standard deviation (its theory card)."""
+    theory = float(bounds.appb_nonadaptive_std(result.horizon))
+    return (
+        f"sd {result.adaptive_std[-1]:.4f} (adaptive) and {result.nonadaptive_std[-1]:.4f} "
+        f"(non-adaptive, theory {theory:.4f})."
+    )
