@@ -11,116 +11,27 @@ only if nginx is missing (``.ci/run`` installs it).
 from __future__ import annotations
 
 import os
-import re
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "deploy"))
+from loopback import NGINX, UPSTREAM_HEADER, loopback_cluster  # noqa: E402
+
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
-NGINX = shutil.which("nginx") or next(
-    (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if Path(p).exists()), None
-)
 
 pytestmark = pytest.mark.browser
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_health(url: str, process: subprocess.Popen, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"{url} did not become healthy within {seconds:.0f} s")
-            time.sleep(0.3)
-
-
-def nginx_config(replicas: list[int], port: int, tmp: Path) -> str:
-    """``deploy/nginx.conf`` for these replica ports and this port, with every path inside ``tmp``."""
-    text = (ROOT / "deploy" / "nginx.conf").read_text()
-    servers = "".join(
-        f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;\n" for p in replicas
-    )
-    text, n = re.subn(r"(?m)^\s*server 127\.0\.0\.1:\d+[^\n]*\n", "", text)
-    assert n >= 1, "deploy/nginx.conf: no upstream server lines to replace"
-    text = text.replace(
-        "hash $smoothviz_key consistent;\n", "hash $smoothviz_key consistent;\n" + servers
-    )
-    text, n = re.subn(r"listen \d+;", f"listen 127.0.0.1:{port};", text)
-    assert n == 1, "deploy/nginx.conf: expected one listen line"
-    temp = "".join(
-        f"    {kind}_temp_path {tmp / kind};\n"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    text = text.replace("http {\n", f"http {{\n    access_log {tmp / 'access.log'};\n{temp}", 1)
-    # which replica answered: only in the test's copy, so the test can kill that one
-    cookie = "add_header Set-Cookie $smoothviz_set_cookie;"
-    assert cookie in text, "deploy/nginx.conf: the sticky cookie line moved"
-    text = text.replace(cookie, cookie + " add_header X-Smoothviz-Upstream $upstream_addr always;")
-    head = f"pid {tmp / 'nginx.pid'};\nerror_log {tmp / 'error.log'};\n"
-    if os.geteuid() == 0:  # workers would drop to nobody, who cannot enter the tmp dir
-        head += "user root;\n"
-    return head + text.replace("worker_processes auto;", "worker_processes 1;")
 
 
 @pytest.fixture
 def cluster(tmp_path):
     if NGINX is None:
         pytest.skip("nginx not found; .ci/run installs Debian's nginx-light")
-    processes: list[subprocess.Popen] = []
-    try:
-        ports = [_free_port() for _ in range(2)]
-        replicas = {}
-        for port in ports:
-            replicas[port] = subprocess.Popen(
-                [
-                    sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                    "--server.port", str(port), "--server.address", "127.0.0.1",
-                    "--server.headless", "true", "--browser.gatherUsageStats", "false",
-                ],
-                cwd=ROOT,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-            processes.append(replicas[port])
-        proxy_port = _free_port()
-        conf = tmp_path / "nginx.conf"
-        conf.write_text(nginx_config(ports, proxy_port, tmp_path))
-        nginx = subprocess.Popen(
-            [NGINX, "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(conf),
-             "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )  # fmt: skip
-        processes.append(nginx)
-        for port, process in replicas.items():
-            _wait_health(f"http://127.0.0.1:{port}", process)
-        _wait_health(f"http://127.0.0.1:{proxy_port}", nginx, seconds=15)
-        yield f"http://127.0.0.1:{proxy_port}", replicas
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    with loopback_cluster(2, tmp_path) as (url, replicas):
+        yield url, replicas
 
 
 def _hero_caption(page) -> str:
@@ -148,7 +59,7 @@ def test_two_replicas_behind_nginx_survive_one_dying(cluster):
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             response = page.goto(f"{url}/thresholds?seed=7&T=300&trials=5", timeout=45_000)
-            served_by = response.headers.get("x-smoothviz-upstream", "")
+            served_by = response.headers.get(UPSTREAM_HEADER.lower(), "")
             port = int(served_by.rsplit(":", 1)[1])
             assert port in replicas, f"served by {served_by!r}, not one of {list(replicas)}"
             before = _hero_caption(page)
@@ -176,7 +87,7 @@ def test_two_replicas_behind_nginx_survive_one_dying(cluster):
             replicas[port].terminate()
             replicas[port].wait(timeout=10)
             reloaded = page.reload(timeout=45_000)
-            survivor = reloaded.headers.get("x-smoothviz-upstream", "")
+            survivor = reloaded.headers.get(UPSTREAM_HEADER.lower(), "")
             assert survivor, "no upstream header after the reload"
             assert not survivor.endswith(f":{port}"), survivor
             after = _hero_caption(page)
