@@ -32,9 +32,9 @@ PARAMS = [
              help="The adversary's density is at most 1/σ: smaller σ means more precise points."),
     ui.Param("T", "T (rounds)", "log_int", 1000, low=10, high=100_000, hero=True),
     ui.Param("adv", "Adversaries", "multi", DEFAULT_ADVERSARIES, options=SHORTS,
-             help="σ perturbed (the worst-case point plus uniform noise of width σ) attains the same "
-             "hit probability min(1, width/σ) as σ adaptive: the same process, so its curve lies "
-             "on top."),
+             help="σ perturbed (the worst-case point plus uniform noise of width σ) attains the "
+             "same hit probability min(1, width/σ) as σ adaptive: the same process, so its curve "
+             "lies on top."),
     ui.Param("trials", "trials (Monte-Carlo runs)", "int", 50, low=1, high=200,
              help="Independent runs of each smoothed adversary; bands show the 10–90% range."),
     ui.Param("seed", "seed", "seed", 0, help="Seeds the adversary's and nature's coins."),

@@ -14,11 +14,14 @@ __all__ = [
     "ADVERSARY_SHORT",
     "BINARY_SEARCH_ADVERSARIES",
     "COINS",
+    "COST_SEQUENCES",
     "HEDGE_ADVERSARIES",
     "MWEM_BOUND_NAME",
     "MWEM_LEGEND",
     "MWEM_METRIC",
     "MWEM_SMOOTHNESS_LEGEND",
+    "PERTURBATIONS",
+    "PERTURBATION_SHORT",
     "count",
 ]
 
@@ -50,6 +53,23 @@ COINS: dict[str, str] = {
     "smoothed_adaptive": "the adversary's",
     "smoothed_nonadaptive": "the adversary's",
     "smoothed_perturbed": "nature's",
+}
+#: The cost sequences MW, FTL and FTPL are compared on (:data:`smoothviz.experts.SEQUENCES`).
+COST_SEQUENCES: dict[str, str] = {
+    "alternating": "alternating (FTL killer)",
+    "coin_flips": "i.i.d. coin flips",
+}
+#: The perturbed leader's noise (:data:`smoothviz.experts.NOISES`), with what it is in privacy terms.
+PERTURBATIONS: dict[str, str] = {
+    "laplace": "Laplace (report-noisy-min)",
+    "gumbel": "Gumbel (exponential mechanism)",
+    "rspm": "RSPM-correlated (m = ⌈log₂ k⌉ draws)",
+}
+#: The same, short, for captions.
+PERTURBATION_SHORT: dict[str, str] = {
+    "laplace": "Laplace",
+    "gumbel": "Gumbel",
+    "rspm": "RSPM-correlated",
 }
 #: MWEM variants on the hero chart's legend: one legend row at 1024 px.
 MWEM_LEGEND: dict[str, str] = {

@@ -232,19 +232,26 @@ def compare_learners(
 
 
 def page_trials(
-    sigma: float, horizon: int, adversaries: tuple[str, ...], *, cover: str, n_actions: int
+    sigma: float,
+    horizon: int,
+    adversaries: tuple[str, ...],
+    *,
+    cover: str,
+    n_actions: int,
+    wanted: int | None = None,
 ) -> tuple[int, int]:
-    """The page's cap on trials per adversary and the cover size N it is computed for.
+    """The page's trials per adversary and the cover size N it is computed for.
 
-    :func:`trials_cap` at the page's budget (:data:`BUDGET_S`, at most :data:`MOST_TRIALS`), counting
-    the MW/FTL/FTPL tab's k actions.
+    The cap is :func:`trials_cap` at the page's budget (:data:`BUDGET_S`, at most
+    :data:`MOST_TRIALS`), counting the MW/FTL/FTPL tab's k actions; with ``wanted`` (the trials asked
+    for) the result is the smaller of the two.
     """
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
         n_actions=n_actions, budget_s=BUDGET_S, most=MOST_TRIALS,
     )  # fmt: skip
-    return cap, n_cover
+    return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
 def learners(

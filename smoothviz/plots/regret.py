@@ -4,16 +4,28 @@ Every builder is pure (result in, ``go.Figure`` out) and draws its theory curves
 :mod:`smoothviz.bounds`, so a curve's legend, the theory card and the tests name the same function.
 Regret curves default to linear axes, where linear regret is a straight line and √T regret bends
 over; ``log_log=True`` turns them into slopes (1 for linear, ½ for √T). Traces that are not theory
-or bands are plain dicts: plotly validates them faster than graph objects.
+or bands are plain dicts: plotly validates them faster than graph objects. Each figure's caption
+(and the page's metrics and theory comparisons) is built below the figures, from the same results.
 """
 
 from __future__ import annotations
+
+import math
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.names import ADVERSARY_SHORT, HEDGE_ADVERSARIES
+from smoothviz.experiments.regret import RegretExperiment
+from smoothviz.experts import expected_max_abs
+from smoothviz.names import (
+    ADVERSARY_SHORT,
+    COST_SEQUENCES,
+    HEDGE_ADVERSARIES,
+    PERTURBATION_SHORT,
+    count,
+)
 from smoothviz.online import (
     ExpertsResult,
     FTPLSweepResult,
@@ -36,6 +48,18 @@ NAMES = HEDGE_ADVERSARIES
 SHORT = ADVERSARY_SHORT
 
 
+def _band(x: np.ndarray, values: np.ndarray, *, name: str, color: str, axis: int = 0) -> list:
+    """Mean and 10–90% band of ``values`` over ``axis`` (runs), against ``x``."""
+    return band_traces(
+        x,
+        values.mean(axis=axis),
+        np.quantile(values, 0.1, axis=axis),
+        np.quantile(values, 0.9, axis=axis),
+        name=name,
+        color=color,
+    )
+
+
 def regret_figure(
     result: HedgeThresholdsResult, *, log_log: bool = False, shapes: bool = False
 ) -> go.Figure:
@@ -50,16 +74,7 @@ def regret_figure(
     fig = go.Figure()
     for adv in dict.fromkeys(result.adversaries):
         reg = result.class_regret[result.adversaries == adv]
-        fig.add_traces(
-            band_traces(
-                t,
-                reg.mean(axis=0),
-                np.quantile(reg, 0.1, axis=0),
-                np.quantile(reg, 0.9, axis=0),
-                name=SHORT[adv],
-                color=COLORS[adv],
-            )
-        )
+        fig.add_traces(_band(t, reg, name=SHORT[adv], color=COLORS[adv]))
     n = result.n_experts
     if "worst_case" in result.adversaries:
         fig.add_trace(theory_trace(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
@@ -240,16 +255,7 @@ def experts_figure(
     colors = {"mw": COLORS["hedge"], "ftl": COLORS["ftl"], "ftpl": COLORS["ftpl"]}
     for res in results:
         reg = res.regret.reshape(-1, horizon)[:, idx]
-        fig.add_traces(
-            band_traces(
-                t,
-                reg.mean(axis=0),
-                np.quantile(reg, 0.1, axis=0),
-                np.quantile(reg, 0.9, axis=0),
-                name=labels[res.algorithm],
-                color=colors[res.algorithm],
-            )
-        )
+        fig.add_traces(_band(t, reg, name=labels[res.algorithm], color=colors[res.algorithm]))
         if res.algorithm == "mw":
             fig.add_trace(
                 theory_trace(
@@ -276,14 +282,7 @@ def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     b = sweep.scales
     reg = sweep.regret
     fig = go.Figure(
-        band_traces(
-            b,
-            reg.mean(axis=1),
-            np.quantile(reg, 0.1, axis=1),
-            np.quantile(reg, 0.9, axis=1),
-            name=f"FTPL ({sweep.noise}), average regret",
-            color=COLORS["ftpl"],
-        )
+        _band(b, reg, name=f"FTPL ({sweep.noise}), average regret", color=COLORS["ftpl"], axis=1)
     )
     fig.add_trace(
         theory_trace(
@@ -369,16 +368,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     for adv in dict.fromkeys(result.adversaries):
         rows = result.adversaries == adv
         reg = result.cover_regret[rows][:, idx]
-        fig.add_traces(
-            band_traces(
-                t,
-                reg.mean(axis=0),
-                np.quantile(reg, 0.1, axis=0),
-                np.quantile(reg, 0.9, axis=0),
-                name=SHORT[adv],
-                color=COLORS[adv],
-            )
-        )
+        fig.add_traces(_band(t, reg, name=SHORT[adv], color=COLORS[adv]))
         fig.add_trace(
             {
                 "type": "scatter",
@@ -481,3 +471,173 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
     apply_style(fig, x_title="k (number of actions)", y_title="E‖Z‖∞", log_x=True, height=480)
     fig.update_yaxes(rangemode="tozero")
     return fig
+
+
+# --- captions, metrics and comparisons, built from the same results as the figures above ---------
+
+
+def regret_caption(
+    experiment: RegretExperiment, reduced: str = "", pinned: Sequence[str] = ()
+) -> str:
+    """Caption of :func:`regret_figure`: the setting, whose coins, each regret at T, caps and pins."""
+    res, s = experiment.hedge, experiment.settings
+    summary = experiment.summary().set_index("adversary")
+    setting = (
+        f"σ = {s['sigma']:g}, T = {s['horizon']:,}, N = {experiment.n_cover:,}, η = "
+        f"{res.eta:.4f}, {s['trials']} trials, seed {s['seed']}"
+    )
+    return (
+        f"Regret against all thresholds (exact, by sorting), mean and 10–90% band ({setting}; "
+        "points: the adversary's coins; target and label flips: nature's). "
+        + " ".join(f"{NAMES[a]}: {summary.loc[a, 'regret_class']:,.1f}." for a in s["adversaries"])
+        + (f" {reduced}" if reduced else "")
+        + (f" Dotted: pinned runs ({'; '.join(pinned)})." if pinned else "")
+    )
+
+
+def regret_items(experiment: RegretExperiment) -> dict[str, tuple[str, str]]:
+    """The hero chart's metrics ``{label: (value, help)}``: regret at T per adversary, MW's bound."""
+    s, n_cover = experiment.settings, experiment.n_cover
+    summary = experiment.summary().set_index("adversary")
+    items = {
+        SHORT[a]: (
+            f"{summary.loc[a, 'regret_class']:,.1f}",
+            f"{NAMES[a]}: regret at T against all thresholds, mean of {s['trials']} trials",
+        )
+        for a in s["adversaries"]
+    }
+    items["MW bound"] = (
+        f"{bounds.mw_regret_bound(s['horizon'], n_cover):,.1f}",
+        f"N = {n_cover:,}",
+    )
+    return items
+
+
+def regret_contrast(experiment: RegretExperiment) -> str:
+    """The worst case's regret as a multiple of T beside a smoothed one's as a multiple of √T."""
+    advs, horizon = experiment.settings["adversaries"], experiment.settings["horizon"]
+    if "worst_case" not in advs or len(advs) == 1:
+        return ""
+    other = next(a for a in advs if a != "worst_case")
+    summary = experiment.summary().set_index("adversary")
+    worst, smooth = summary.loc["worst_case", "regret_class"], summary.loc[other, "regret_class"]
+    return (
+        f"At T = {horizon:,} the worst case holds regret at {worst / horizon:.2f}·T, while the "
+        f"{NAMES[other]} adversary gets {smooth / math.sqrt(horizon):.2f}·√T."
+    )
+
+
+#: Caption of :func:`decomposition_figure`.
+DECOMPOSITION_CAPTION = (
+    "At T: regret against the cover plus the class–cover gap; the bar never passes the mark (cover "
+    "regret + most points in one cell), on every run."
+)
+
+
+def weights_player_caption(result: HedgeThresholdsResult) -> str:
+    """Caption of :func:`weights_player_figure`."""
+    return (
+        f"{NAMES[result.adversaries[result.snapshot_row]]}, trial 1. Opens on the last round; ▶ "
+        "replays from round 0, or drag: the learner's weight density over thresholds (log scale) "
+        f"after each recorded round; dashed: the target b* = "
+        f"{result.targets[result.snapshot_row]:.3f}."
+    )
+
+
+#: Caption of :func:`weights_heatmap_figure`.
+WEIGHTS_HEATMAP_CAPTION = "The same weights as a heatmap over rounds."
+
+
+def experts_caption(experiment: RegretExperiment, runs: list[ExpertsResult]) -> str:
+    """Caption of :func:`experts_figure` for the tab's costs, k and perturbation."""
+    s = experiment.settings
+    return (
+        f"{COST_SEQUENCES[s['sequence']]} costs, k = {s['n_actions']}, T = {s['horizon']:,}; "
+        f"perturbed leader: {PERTURBATION_SHORT[s['perturbation']]}(b = {s['scale']:g}), the "
+        f"learner's coins. FTL regret at T: {runs[1].regret[..., -1].mean():,.1f}."
+    )
+
+
+def ftpl_caption(trials: int) -> str:
+    """Caption of :func:`ftpl_figure`."""
+    return (
+        "Average regret of Follow the Perturbed Leader against b (fresh Z each round, the same "
+        f"standard draws scaled by b), {trials} trials; the FTPL bound of Neel, Roth & Wu (Follow "
+        "the Private Leader) with ε = 1/b where b > 1."
+    )
+
+
+def max_abs_caption(curve: MaxAbsResult, k: int, seed: int) -> str:
+    """Caption of :func:`max_abs_figure`, with E‖Z‖∞ at the tab's k."""
+    b, noise = curve.scale, curve.noise
+    exact = {
+        "laplace": "dashed: b·H_k, exact",
+        "gumbel": "dashed: b·E max|Gᵢ| (exact, by quadrature); grey: b(ln k + γ), the mean of the "
+        "largest Gᵢ itself, a different quantity below it (by 0.44b at k = 1, under 1% from k = 10)",
+        "rspm": "m = ⌈log₂ k⌉ separator points weighted by Lap(m·b), Z_a = Σᵢ bitᵢ(a)·ηᵢ (RSPM's "
+        "m/ε at ε = 1/b): only m draws, but E‖Z‖∞ grows like b·m²/2; dashed: its exact value for "
+        f"2^m actions; grey: i.i.d. Laplace's b·H_k ({expected_max_abs(k, scale=b):,.2f} at k = {k})",
+    }[noise]
+    at_k = expected_max_abs(k, scale=b, noise=noise)
+    return (
+        f"E‖Z‖∞ for k {PERTURBATION_SHORT[noise]} perturbations, b = {b:g}: mean and 10–90% band of "
+        f"‖Z‖∞ over {curve.trials:,} draws (the learner's coins, seed {seed}); {exact}. "
+        f"{'' if noise == 'rspm' else 'It grows like b·ln k; '}at k = {k} it is {at_k:,.2f}, the "
+        "E‖Z‖∞ in the FTPL bound above."
+    )
+
+
+def halfspace_caption(result: HalfspaceResult) -> str:
+    """Caption of :func:`halfspace_figure` (the adaptive σ-smooth run)."""
+    return (
+        f"Adaptive σ-smooth adversary (square window of area σ = {result.sigma:g}), T = "
+        f"{result.horizon}: points, the target and the learner's 12 heaviest of "
+        f"{result.offsets.size:,} cover halfspaces."
+    )
+
+
+def halfspace_items(result: HalfspaceResult) -> dict[str, tuple[str, str]]:
+    """The 2-D tab's metrics for the adaptive σ-smooth adversary, at T."""
+    adaptive = result.summary().set_index("adversary").loc["smoothed_adaptive"]
+    trials = int(np.sum(result.adversaries == "smoothed_adaptive"))
+    return {
+        "best halfspace": (
+            count(adaptive["best_class"]),
+            "mistakes of the best halfspace in hindsight, exact: every line through two points; "
+            f"adaptive σ-smooth adversary, mean of {trials} trials",
+        ),
+        "best in cover": (
+            count(adaptive["best_cover"]),
+            f"mistakes of the best of {result.offsets.size:,} cover halfspaces",
+        ),
+        "target": (count(adaptive["target_mistakes"]), "b*'s mistakes: the label flips"),
+        "regret": (f"{adaptive['regret_class']:,.1f}", "against all halfspaces, at T"),
+    }
+
+
+def halfspace_regret_caption(result: HalfspaceResult) -> str:
+    """Caption of :func:`halfspace_regret_figure`, with each adversary's regret at T."""
+    trials = int(np.sum(result.adversaries == result.adversaries[0]))
+    return (
+        f"Regret against the cover, mean and 10–90% band over {trials} trials; diamonds at T: "
+        "against every halfspace (exact). "
+        + " ".join(
+            f"{NAMES[a]}: {r['regret_cover']:,.1f} vs the cover, {r['regret_class']:,.1f} vs all."
+            for a, r in result.summary().set_index("adversary").iterrows()
+        )
+    )
+
+
+#: ``{bound key: how the page's curves compare}`` for the theory cards.
+THEORY_COMPARISONS = {
+    "mw_regret_bound": "the dashed MW curve bounds the cover regret on every run.",
+    "smoothed_hedge_envelope": "the long-dashed curve caps the smoothed means.",
+    "thm33_envelope": "the dotted shape, constant 2 (drawn with “O(·) shapes” on).",
+    "ftpl_regret_bound": "compare with the FTPL curve for b > 1.",
+    "ftl_alternating_regret": "FTL's curve on alternating costs lies on it.",
+    "thm31_envelope": "the grey dotted shape, constant 2, for the non-adaptive adversaries "
+    "(drawn with “O(·) shapes” on).",
+    "laplace_expected_max_abs": "the dashed curve of E‖Z‖∞ against k (Laplace).",
+    "gumbel_expected_max_abs": "the dashed curve of E‖Z‖∞ against k (Gumbel).",
+    "gumbel_expected_max": "the grey curve, below E‖Z‖∞ (Gumbel).",
+}
