@@ -51,12 +51,16 @@ __all__ = [
     "PRSMAPlan",
     "PRSMAResult",
     "prsma",
+    "prsma_on_counts",
     "prsma_plan",
+    "rspm_on_counts",
 ]
 
 MAX_TRIALS = 100_000
 #: Most oracle calls a ``simulate=False`` run may make (it makes every one of them).
 MAX_PLAIN_CALLS = 2_000_000
+#: :func:`prsma_on_counts` takes n below this (numpy's multivariate hypergeometric sampler's limit).
+MAX_COUNTS_N = 10**9
 
 
 @dataclass(frozen=True, eq=False)
@@ -299,22 +303,98 @@ class PRSMAResult:
         }
 
 
-def _rspm_on_pieces(
+def _cell_losses(cls: str, d: int) -> np.ndarray:
+    """1[h(x) ≠ y] for every cell 2·code(x) + y (rows, 2^(d+1)) and hypothesis (columns, 2^d)."""
+    cells = np.arange(2 ** (d + 1))
+    return loss_matrix(
+        cls, codes_to_bits(cells // 2, d), (cells % 2).astype(np.uint8), all_codes(d)
+    )
+
+
+def rspm_on_counts(
     cls: str, d: int, cell_counts: np.ndarray, epsilon: float, rng: np.random.Generator
 ) -> np.ndarray:
-    """Laplace RSPM with the exact oracle on each row's piece, given its (x, y) cell counts.
+    """Laplace RSPM with the exact oracle on each row's dataset, given its (x, y) cell counts.
 
-    ``cell_counts`` has shape (r, 2^(d+1)), cell = 2·code(x) + y. Returns codes (r,).
+    An exact oracle sees the data only through how many records fall in each cell, so one row of
+    counts is the whole dataset: the objective is counts · loss table + η · labels on U, η ~ Lap(m/ε).
+
+    Args:
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        d: dimension, ≤ 12.
+        cell_counts: shape (r, 2^(d+1)), cell = 2·code(x) + y.
+        epsilon: RSPM's ε.
+        rng: generator.
+
+    Returns:
+        The output code of each row, shape (r,).
     """
-    codes = all_codes(d)
-    cells = np.arange(2 ** (d + 1))
-    table = loss_matrix(cls, codes_to_bits(cells // 2, d), (cells % 2).astype(np.uint8), codes)
     u = separator_set(cls, d)
     eta = rng.laplace(
         0.0, laplace_rspm_scale(u.shape[0], epsilon), size=(cell_counts.shape[0], u.shape[0])
     )
-    objective = cell_counts @ table + eta @ labels_on(cls, u, codes)
+    objective = cell_counts @ _cell_losses(cls, d) + eta @ labels_on(cls, u, all_codes(d))
     return np.argmin(objective, axis=1).astype(np.int64)
+
+
+def _pass_and_pick(
+    plan: PRSMAPlan, p_fail: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Steps 2–11 with each piece's R repetitions simulated: a piece passes w.p. (1 − p_i)^R.
+
+    Returns:
+        ``(passes, noisy, go, pick)``: passing pieces (trials, K); T̃ = T + Lap(1/ε); whether the run
+        outputs (T̃ above the threshold and some piece passed); the passing piece sampled.
+    """
+    trials, k = p_fail.shape
+    passes = rng.random((trials, k)) < (1.0 - p_fail) ** plan.repetitions
+    z = rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
+    noisy = passes.sum(axis=1) + z
+    go = (noisy > plan.threshold) & passes.any(axis=1)  # no passing piece: nothing to sample, ⊥
+    pick = np.argmax(np.where(passes, rng.random((trials, k)), -1.0), axis=1)
+    return passes, noisy, go, pick
+
+
+def _run_every_call(
+    x: np.ndarray,
+    y: np.ndarray,
+    cls: str,
+    plan: PRSMAPlan,
+    order: np.ndarray,
+    p_fail: np.ndarray,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """PRSMA as printed: every one of the K·R oracle calls is made. Returns (codes, passes, T̃)."""
+    trials, k, s = order.shape
+    reps = plan.repetitions
+    if trials * plan.oracle_calls > MAX_PLAIN_CALLS:
+        raise ValueError(
+            f"`simulate=False` would make {trials * plan.oracle_calls} oracle calls "
+            f"(limit {MAX_PLAIN_CALLS}); simulate, or use fewer trials or larger ε, δ"
+        )
+    u, u_labels = loss_separator_set(cls, x.shape[1])
+    scale = laplace_rspm_scale(u.shape[0], plan.epsilon_prime)
+    codes = np.full(trials, -1, dtype=np.int64)
+    passes = np.ones((trials, k), dtype=bool)
+    noisy = np.zeros(trials)
+    for t in range(trials):
+        answers = np.zeros((k, reps), dtype=np.int64)
+        for i in range(k):
+            eta = rng.laplace(0.0, scale, size=(reps, u.shape[0]))
+            answer = exhaustive_oracle(
+                cls,
+                np.vstack([x[order[t, i]], u]),
+                np.concatenate([y[order[t, i]], u_labels]),
+                np.hstack([np.ones((reps, s)), eta]),
+            )
+            failed = rng.random(reps) < p_fail[t, i]  # the certifiable oracle's ⊥ answers
+            answers[i] = np.where(failed, -1, answer.codes)
+            passes[t, i] = not failed.any()
+        noisy[t] = passes[t].sum() + rng.laplace(0.0, 1.0 / plan.epsilon_run)
+        if noisy[t] > plan.threshold and passes[t].any():
+            pool = answers[passes[t]].ravel()
+            codes[t] = pool[rng.integers(pool.size)]
+    return codes, passes, noisy
 
 
 def prsma(
@@ -361,54 +441,23 @@ def prsma(
     if plan.piece_size == 0:
         raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
     rng = np.random.default_rng(rng)
-    k, s, reps = plan.pieces, plan.piece_size, plan.repetitions
+    k, s = plan.pieces, plan.piece_size
     order = rng.permuted(np.tile(np.arange(n), (trials, 1)), axis=1)[:, : k * s].reshape(
         trials, k, s
     )
     hit = failure.triggers(x, y)[order].any(axis=2)  # (trials, K): piece holds the trigger record
     p_fail = np.where(hit, failure.when_present, failure.base)
-    cells = (2 * bits_to_codes(x) + y)[order]  # (trials, K, s), cell = 2·code(x) + y
-    codes = np.full(trials, -1, dtype=np.int64)
     if simulate:
-        passes = rng.random((trials, k)) < (1.0 - p_fail) ** reps
-        z = rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
-        noisy = passes.sum(axis=1) + z
-        go = (noisy > plan.threshold) & passes.any(axis=1)  # no passing piece: nothing to sample, ⊥
-        pick = np.argmax(np.where(passes, rng.random((trials, k)), -1.0), axis=1)
+        codes = np.full(trials, -1, dtype=np.int64)
+        passes, noisy, go, pick = _pass_and_pick(plan, p_fail, rng)
         rows = np.flatnonzero(go)
         if rows.size:
-            chosen = cells[rows, pick[rows]]  # (r, s)
+            chosen = (2 * bits_to_codes(x) + y)[order[rows, pick[rows]]]  # (r, s) cells
             counts = np.zeros((rows.size, 2 ** (d + 1)))
             np.add.at(counts, (np.repeat(np.arange(rows.size), s), chosen.ravel()), 1.0)
-            codes[rows] = _rspm_on_pieces(cls, d, counts, plan.epsilon_prime, rng)
+            codes[rows] = rspm_on_counts(cls, d, counts, plan.epsilon_prime, rng)
     else:
-        if trials * plan.oracle_calls > MAX_PLAIN_CALLS:
-            raise ValueError(
-                f"`simulate=False` would make {trials * plan.oracle_calls} oracle calls "
-                f"(limit {MAX_PLAIN_CALLS}); simulate, or use fewer trials or larger ε, δ"
-            )
-        u, u_labels = loss_separator_set(cls, d)
-        scale = laplace_rspm_scale(u.shape[0], plan.epsilon_prime)
-        passes = np.ones((trials, k), dtype=bool)
-        noisy = np.zeros(trials)
-        for t in range(trials):
-            answers = np.zeros((k, reps), dtype=np.int64)
-            for i in range(k):
-                eta = rng.laplace(0.0, scale, size=(reps, u.shape[0]))
-                answer = exhaustive_oracle(
-                    cls,
-                    np.vstack([x[order[t, i]], u]),
-                    np.concatenate([y[order[t, i]], u_labels]),
-                    np.hstack([np.ones((reps, s)), eta]),
-                )
-                failed = rng.random(reps) < p_fail[t, i]  # the certifiable oracle's ⊥ answers
-                answers[i] = np.where(failed, -1, answer.codes)
-                passes[t, i] = not failed.any()
-            noisy[t] = passes[t].sum() + rng.laplace(0.0, 1.0 / plan.epsilon_run)
-            if noisy[t] > plan.threshold and passes[t].any():
-                pool = answers[passes[t]].ravel()
-                codes[t] = pool[rng.integers(pool.size)]
-    errors = empirical_errors(x, y, cls, codes)
+        codes, passes, noisy = _run_every_call(x, y, cls, plan, order, p_fail, rng)
     best = float(exhaustive_oracle(cls, x, y, np.ones(n)).objective[0]) / n
     return PRSMAResult(
         plan=plan,
@@ -418,9 +467,82 @@ def prsma(
         passed=passes.sum(axis=1),
         noisy_count=noisy,
         failure_probabilities=p_fail,
-        errors=errors,
+        errors=empirical_errors(x, y, cls, codes),
         best_error=best,
         simulated=bool(simulate),
+        oracle_calls=plan.oracle_calls,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def prsma_on_counts(
+    cell_counts: np.ndarray,
+    cls: str,
+    d: int,
+    *,
+    epsilon: float,
+    delta: float,
+    rescale: bool = False,
+    trials: int = 1,
+    rng: np.random.Generator | int | None = None,
+) -> PRSMAResult:
+    """PRSMA around Laplace RSPM with a perfect oracle, from the data's cell counts alone (any n < 10⁹).
+
+    Exact, not an approximation: nothing fails, so every piece passes, and the piece sampled in
+    step 11 is one piece of a uniformly random partition of a uniformly random (n − n mod K)-subset,
+    i.e. a uniformly random subset of n/K records. Its cell counts are therefore multivariate
+    hypergeometric, and RSPM with an exact oracle depends on the piece only through them
+    (:func:`rspm_on_counts`). Thm 9 (Neel, Roth & Wu 2019) is about this setting; here n = 10⁹ costs
+    what n = 10³ does.
+
+    Args:
+        cell_counts: records per cell 2·code(x) + y, shape (2^(d+1),), integers; n = their sum.
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        d: dimension, ≤ 12.
+        epsilon: target ε (see :func:`prsma_plan`).
+        delta: target δ.
+        rescale: run with (ε/62, δ/11).
+        trials: independent runs.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`PRSMAResult` (no failure probabilities: all zero).
+    """
+    start = time.perf_counter()
+    check_choice("cls", cls, CLASSES)
+    d = check_int("d", d, 1, MAX_EXHAUSTIVE_D)
+    trials = check_int("trials", trials, 1, MAX_TRIALS)
+    cells = np.asarray(cell_counts, dtype=np.int64)
+    if cells.shape != (2 ** (d + 1),) or np.any(cells < 0):
+        raise ValueError(
+            f"`cell_counts` must be {2 ** (d + 1)} counts ≥ 0, got shape {cells.shape}"
+        )
+    n = check_int("n", int(cells.sum()), 1, MAX_COUNTS_N - 1)
+    plan = prsma_plan(epsilon, delta, n, rescale=rescale)
+    if plan.piece_size == 0:
+        raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
+    rng = np.random.default_rng(rng)
+    p_fail = np.zeros((trials, plan.pieces))
+    passes, noisy, go, _ = _pass_and_pick(plan, p_fail, rng)
+    codes = np.full(trials, -1, dtype=np.int64)
+    rows = np.flatnonzero(go)
+    if rows.size:
+        piece = rng.multivariate_hypergeometric(cells, plan.piece_size, size=rows.size,
+                                                method="marginals")  # fmt: skip
+        codes[rows] = rspm_on_counts(cls, d, piece.astype(float), plan.epsilon_prime, rng)
+    losses = cells @ _cell_losses(cls, d)  # n·q(S) of every hypothesis
+    errors = np.where(codes >= 0, losses[np.maximum(codes, 0)] / n, np.nan)
+    return PRSMAResult(
+        plan=plan,
+        cls=cls,
+        d=d,
+        codes=codes,
+        passed=passes.sum(axis=1),
+        noisy_count=noisy,
+        failure_probabilities=p_fail,
+        errors=errors,
+        best_error=float(losses.min()) / n,
+        simulated=True,
         oracle_calls=plan.oracle_calls,
         seconds=time.perf_counter() - start,
     )
