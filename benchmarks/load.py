@@ -25,6 +25,7 @@ Usage::
 
     .venv/bin/python benchmarks/load.py --browser 5,15 --ws 5,15,30,60 --churn 200 --write
     .venv/bin/python benchmarks/load.py --ws 5 --duration 20          # a quick look
+    .venv/bin/python benchmarks/load.py --proxy-ws 30,60 --replicas 2 # two replicas behind nginx
 
 ``--write`` replaces the "## Classroom load" section of benchmarks/RESULTS.md.
 """
@@ -39,11 +40,13 @@ import random
 import re
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
 from bench_browser import (
     _IDLE_JS,
     _INIT_JS,
@@ -53,6 +56,7 @@ from bench_browser import (
     TABS,
     streamlit_process,
 )
+from loopback import loopback_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
@@ -100,18 +104,23 @@ def _descendants(root: int) -> list[int]:
 
 
 class CpuMeter:
-    """CPU seconds of the server and of the load generator (this process and its live children)."""
+    """CPU seconds of the server side (replicas and nginx) and of the load generator (the rest of this
+    process's tree: itself and Chromium)."""
 
-    def __init__(self, server_pid: int) -> None:
-        self.server_pid = server_pid
+    def __init__(self, server_pids: list[int]) -> None:
+        self.server_pids = list(server_pids)
         self.seen: dict[int, float] = {}  # last reading of each generator child (dead ones keep it)
         self.start_self = sum(os.times()[:2])
-        self.start_server = _cpu_s(server_pid)
+        self.start_server = self._server()
         self.start_children = self._children()
 
+    def _server(self) -> float:
+        return sum(_cpu_s(pid) for pid in self.server_pids + _nginx_pids())
+
     def _children(self) -> float:
+        skip = set(self.server_pids) | set(_nginx_pids())
         for pid in _descendants(os.getpid()):
-            if pid != self.server_pid:
+            if pid not in skip:
                 self.seen[pid] = _cpu_s(pid) or self.seen.get(pid, 0.0)
         return sum(self.seen.values())
 
@@ -120,13 +129,33 @@ class CpuMeter:
 
     def read(self) -> tuple[float, float]:
         generator = sum(os.times()[:2]) - self.start_self + self._children() - self.start_children
-        return _cpu_s(self.server_pid) - self.start_server, generator
+        return self._server() - self.start_server, generator
+
+
+def _nginx_pids() -> list[int]:
+    """nginx processes started by this run (the proxy in front of the replicas)."""
+    out = []
+    for pid in _descendants(os.getpid()):
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "nginx":
+                out.append(pid)
+    return out
 
 
 # -------------------------------------------------------------------------------------------- server
-def server(root: Path = ROOT):
-    """``streamlit run app.py`` on a free loopback port: (url, pid); always stopped on exit."""
-    return streamlit_process(root)
+@contextlib.contextmanager
+def servers(replicas: int = 1):
+    """(url, [pid, …]): one ``streamlit run app.py`` on a free loopback port, or ``replicas`` of them
+    behind ``deploy/nginx.conf`` (``deploy/loopback.py``); always stopped on exit."""
+    if replicas <= 1:
+        with streamlit_process(ROOT) as (url, pid):
+            yield url, [pid]
+        return
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        loopback_cluster(replicas, Path(tmp)) as (url, procs),
+    ):
+        yield url, [p.pid for p in procs.values()]
 
 
 # ------------------------------------------------------------------------------------------ results
@@ -143,6 +172,7 @@ class Stats:
     cpu_server: float = 0.0
     cpu_generator: float = 0.0
     wall: float = 0.0
+    replicas: int = 1  # servers behind the proxy (1: no proxy)
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -455,26 +485,40 @@ async def _student(
         await student.close()
 
 
-async def _sample(pid: int, meter: CpuMeter, stats: Stats, t0: float, stop: asyncio.Event) -> None:
+async def _warm(url: str, replicas: int) -> None:
+    """The lecturer's visit before class: each page once per replica (imports, plotly's first figure),
+    on seeds no student uses; not counted."""
+    for page in PAGES * (2 * replicas if replicas > 1 else 1):  # a visit lands on a random replica
+        student = WsStudent(url)
+        with contextlib.suppress(Exception):
+            await student.navigate(page, "seed=7")
+        await student.close()
+
+
+async def _sample(
+    pids: list[int], meter: CpuMeter, stats: Stats, t0: float, stop: asyncio.Event
+) -> None:
     while not stop.is_set():
-        rss = _rss_mib(pid)
-        if rss is not None:
-            stats.rss.append((time.monotonic() - t0, rss))
+        rss = [r for r in map(_rss_mib, pids) if r is not None]  # all replicas together
+        if rss:
+            stats.rss.append((time.monotonic() - t0, sum(rss)))
         meter.sample()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 1.0)
 
 
 async def run_class(
-    mode: str, k: int, *, duration: float, ramp: float, think: float, log=print
+    mode: str, k: int, *, duration: float, ramp: float, think: float, replicas: int = 1, log=print
 ) -> Stats:
-    """K students for ``duration`` seconds on a fresh server; bounded by ``duration + HARD_EXTRA_S``."""
-    stats = Stats()
-    with server() as (url, pid):
-        meter = CpuMeter(pid)
+    """K students for ``duration`` seconds on fresh servers (one, or ``replicas`` behind nginx);
+    bounded by ``duration + HARD_EXTRA_S``."""
+    stats = Stats(replicas=replicas)
+    with servers(replicas) as (url, pids):
+        await _warm(url, replicas)
+        meter = CpuMeter(pids)
         t0 = time.monotonic()
         stop = asyncio.Event()
-        sampler = asyncio.create_task(_sample(pid, meter, stats, t0, stop))
+        sampler = asyncio.create_task(_sample(pids, meter, stats, t0, stop))
         deadline = t0 + ramp + duration
         pw = browser = None
         try:
@@ -491,7 +535,7 @@ async def run_class(
                 def make():
                     return WsStudent(url)
 
-            seed0 = 1000 * k + (0 if mode == "ws" else 500)
+            seed0 = 1000 * k + (0 if mode == "ws" else 500) + 100_000 * (replicas - 1)
             tasks = [
                 asyncio.create_task(_student(make, i, k, ramp, deadline, think, stats, seed0))
                 for i in range(k)
@@ -513,7 +557,7 @@ async def run_class(
             if pw is not None:
                 with contextlib.suppress(Exception):
                     await pw.stop()
-    log(f"{mode} K={k}: {summary_row(mode, k, stats)}")
+    log(f"{mode} K={k} replicas={replicas}: {summary_row(mode, k, stats)}")
     return stats
 
 
@@ -521,7 +565,7 @@ async def churn(n: int, *, concurrency: int = 20, ttl_wait: float = 130, log=pri
     """``n`` sessions come and go (open with their own seed, one slider move, leave)."""
     out: dict[str, float | int | None] = {}
     errors: dict[str, int] = {}
-    with server() as (url, pid):
+    with servers(1) as (url, (pid,)):
 
         async def one(i: int) -> None:
             student = WsStudent(url)
@@ -585,10 +629,14 @@ def summary_row(mode: str, k: int, s: Stats) -> str:
     errors = ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items())) or "0"
     rss = [r for _, r in s.rss]
     rss_text = f"{rss[0]:.0f} → {max(rss):.0f} → {rss[-1]:.0f}" if rss else "—"
+    actions = len(s.nav_idle) + len(s.slider) + len(s.tab)
+    per_action = f"{1000 * s.cpu_server / actions:.0f}" if actions else "—"
+    servers_text = "1" if s.replicas <= 1 else f"{s.replicas} + nginx"
     return (
-        f"| {mode} | {k} | {s.served}/{s.sessions} | {_pp(s.nav_chart)} | {_pp(s.nav_idle)} "
-        f"| {_pp(s.slider)} ({len(s.slider)}) | {_pp(s.tab)} ({len(s.tab)}) | {errors} "
-        f"| {rss_text} | {s.cpu_server:.0f} / {s.cpu_generator:.0f} ({s.wall:.0f} s) |"
+        f"| {mode} | {servers_text} | {k} | {s.served}/{s.sessions} | {_pp(s.nav_chart)} "
+        f"| {_pp(s.nav_idle)} | {_pp(s.slider)} ({len(s.slider)}) | {_pp(s.tab)} ({len(s.tab)}) "
+        f"| {errors} | {rss_text} | {s.cpu_server:.0f} / {s.cpu_generator:.0f} ({s.wall:.0f} s) "
+        f"| {per_action} |"
     )
 
 
@@ -607,20 +655,27 @@ def section(
     lines = [
         "## Classroom load",
         "",
-        f"`benchmarks/load.py` on a **shared 2-core machine** (other engineers' tests ran at the same "
-        f"time; taken once, {time.strftime('%Y-%m-%d')}). One `streamlit run app.py` per K, fresh. "
+        f"`benchmarks/load.py` on this {os.cpu_count()}-core machine ({args.machine}; taken once, "
+        f"{time.strftime('%Y-%m-%d')}). Fresh servers per row: one `streamlit run app.py`, or "
+        f"{args.replicas} replicas behind `deploy/nginx.conf` (`deploy/loopback.py`, sticky by "
+        "cookie; the ws client's one websocket stays on one replica). The served configuration is "
+        "the repository's `.streamlit/config.toml` (no file watcher, no forced GC after each run). "
+        "Each server is first visited once per page (the lecturer, seed 7; not counted). "
         f"K students arrive over {args.ramp:.0f} s, each opens a page by link with their own seed "
         f"(thresholds, covers, regret, mwem in turn: no shared cache hits), then every "
         f"~{args.think:.0f} s (±40%) moves the σ slider one step or switches tab, for "
         f"{args.duration:.0f} s. `browser`: headless Chromium, one context per student, on the same "
-        "2 cores as the server; `ws`: a websocket client speaking Streamlit's protocol (no drawing). "
+        "cores as the server; `ws`: a websocket client speaking Streamlit's protocol (no drawing). "
         "Seconds, p50 / p95 (count); waits time out after "
-        f"{TIMEOUT_S} s. RSS of the server in MiB: start → peak → end. CPU: CPU-seconds of the "
-        "server / of the load generator over the run (wall time).",
+        f"{TIMEOUT_S} s. RSS of the servers in MiB (replicas summed): start → peak → end. CPU: "
+        "CPU-seconds of the servers (replicas and nginx) / of the load generator over the run (wall "
+        "time); per action: the servers' CPU-seconds over all navigations, slider moves and tab "
+        "switches served.",
         "",
-        "| client | K | first chart drawn | nav → first chart | nav → idle | slider → idle "
-        "| tab → idle | errors | server RSS MiB | CPU s server / generator |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| client | servers | K | first chart drawn | nav → first chart | nav → idle "
+        "| slider → idle | tab → idle | errors | server RSS MiB | CPU s server / generator "
+        "| server CPU ms per action |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     lines += [summary_row(mode, k, s) for mode, k, s in rows]
     seen = sorted({kind for _, _, st in rows for kind in st.errors if " (" in kind})
@@ -628,7 +683,7 @@ def section(
         lines += ["", "What the exception boxes said:", ""]
         lines += [f"- `{kind.split(' (', 1)[1].rstrip(')')}`" for kind in seen]
     lines += ["", "Server RSS over time (s since start, MiB):", ""]
-    lines += [f"- {mode} K={k}: {rss_series(s)}" for mode, k, s in rows]
+    lines += [f"- {mode} K={k}, {s.replicas} server(s): {rss_series(s)}" for mode, k, s in rows]
     if churned:
         lines += [
             "",
@@ -662,14 +717,16 @@ def _ks(text: str | None) -> list[int]:
 async def _main(args: argparse.Namespace) -> str:
     log = (lambda *_: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
     rows = []
-    plan = [("browser", k) for k in _ks(args.browser)] + [("ws", k) for k in _ks(args.ws)]
-    for mode, k in plan:
+    plan = [("browser", k, 1) for k in _ks(args.browser)] + [("ws", k, 1) for k in _ks(args.ws)]
+    plan += [("ws", k, args.replicas) for k in _ks(args.proxy_ws)]
+    for mode, k, replicas in plan:
         if mode == "browser" and not Path(CHROMIUM).exists():
             log(f"no Chromium at {CHROMIUM}: browser K={k} skipped")
             continue
         stats = await run_class(
-            mode, k, duration=args.duration, ramp=args.ramp, think=args.think, log=log
-        )
+            mode, k, duration=args.duration, ramp=args.ramp, think=args.think, replicas=replicas,
+            log=log,
+        )  # fmt: skip
         rows.append((mode, k, stats))
         log(f"  RSS: {rss_series(stats)}")
     churned = (
@@ -682,6 +739,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--browser", default="", help="Ks for headless Chromium, e.g. 5,15")
     parser.add_argument("--ws", default="", help="Ks for the websocket client, e.g. 5,15,30,60")
+    parser.add_argument("--proxy-ws", default="", help="Ks for ws clients through nginx")
+    parser.add_argument("--replicas", type=int, default=2, help="replicas behind nginx (2–4)")
     parser.add_argument("--duration", type=float, default=60, help="seconds per K (≤ 300)")
     parser.add_argument("--ramp", type=float, default=10, help="students arrive over this many s")
     parser.add_argument("--think", type=float, default=4, help="seconds between actions")
@@ -689,10 +748,14 @@ def main() -> None:
     parser.add_argument("--ttl-wait", type=float, default=130, help="wait for the session TTL")
     parser.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument(
+        "--machine", default="nothing else running", help="what else ran, for the write-up"
+    )
     args = parser.parse_args()
     args.duration = max(5.0, min(args.duration, 300.0))
     args.ramp = max(0.0, min(args.ramp, 120.0))
     args.ttl_wait = max(0.0, min(args.ttl_wait, 300.0))
+    args.replicas = max(2, min(args.replicas, 4))
     text = asyncio.run(_main(args))
     print(text)
     if args.write:
