@@ -1,4 +1,4 @@
-"""MWEM, Smooth MWEM and Projected Smooth MWEM: private query release (experiments E7–E10)."""
+"""MWEM, Smooth and Projected Smooth MWEM, private thresholds and the net mechanism (E7–E10, E15)."""
 
 import streamlit as st
 
@@ -6,20 +6,14 @@ from smoothviz import bounds, data, ui
 from smoothviz.experiments import mwem as E
 from smoothviz.experiments.audit import audit_mechanisms
 from smoothviz.mwem import VARIANTS
-from smoothviz.names import MWEM_BOUND_NAME as BOUND_NAME
-from smoothviz.names import MWEM_METRIC as SHORT
 from smoothviz.plots import mwem as figures
 from smoothviz.plots import mwem_page as more_figures
+from smoothviz.plots import net_mechanism as net_figures
 
 PAGE = "mwem"
-VIEWS = {
-    "run": "One run",
-    "sweeps": "Error vs T and ε",
-    "smooth": "What smoothness buys",
-    "ledger": "Privacy ledger",
-    "threshold": "Private thresholds",
-    "theory": "Theory",
-}
+VIEWS = {"run": "One run", "sweeps": "Error vs T and ε", "smooth": "What smoothness buys",
+         "ledger": "Privacy ledger", "threshold": "Private thresholds",
+         "net": "Net mechanism (App. G)", "theory": "Theory"}  # fmt: skip
 DOMAIN = {"low": 0.0, "high": 100.0}
 PARAMS = [
     ui.Param("data", "Data", "choice", "exact", options=E.DATA_OPTIONS),
@@ -41,8 +35,12 @@ PARAMS = [
     ui.Param("alpha", "α (discretisation error)", "log_float", 0.3, low=0.01, high=0.5, main=True),
     ui.Param("target", "true threshold b*", "float", 0.55, low=0.0, high=1.0, step=0.01, main=True),
     ui.Param("flip", "label noise (flip rate)", "float", 0.1, low=0.0, high=0.4, step=0.05, main=True),
+    ui.Param("M", "M (net size)", "int", 24, low=2, high=60, main=True),
+    ui.Param("s", "s (dataset size)", "int", 4, low=1, high=6, main=True),
+    ui.Param("net_eps", "ε of the net mechanism", "log_float", 1.0, low=0.05, high=10.0, main=True),
 ]  # fmt: skip
 BY_KEY = {p.key: p for p in PARAMS}
+AUDIT_SAMPLES, AUDIT_CONFIDENCE = 40_000, 0.95
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -51,20 +49,21 @@ def experiment(**settings):
     return E.run_experiment(**settings)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def sweeps(variant, **settings):
-    return experiment(**settings).sweeps(variant)
+@st.cache_data(max_entries=32, show_spinner=False)
+def tab(method, args, **settings):
+    """One tab's computation, ``Experiment.<method>(**args)``, cached on its arguments and settings."""
+    return getattr(experiment(**settings), method)(**dict(args))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def density(**settings):
-    return experiment(**settings).density_scan()
+mechanism_audit = st.cache_data(max_entries=4, show_spinner=False)(audit_mechanisms)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def private_threshold(alpha, target, flip, draws, **settings):
-    return experiment(**settings).private_threshold(alpha=alpha, target=target, flip=flip,
-                                                    trials=draws)  # fmt: skip
+def fields(*keys):  # main=True controls, in a row
+    return [ui.field(PAGE, BY_KEY[k], c) for k, c in zip(keys, st.columns(len(keys)), strict=True)]
+
+
+def chart(key, fig, frame, caption):  # every chart of the tabs: its data and caption
+    ui.chart(fig, key=key, data=frame, caption=caption)
 
 
 ui.page(
@@ -75,286 +74,96 @@ ui.page(
 p = ui.controls(PAGE, PARAMS)
 upload, low, high = None, 0.0, 1.0
 if p["data"] == "upload":
-    st.markdown(
-        "**1. Declare the public domain** (it is never taken from the data; part of the link)."
-    )
-    c1, c2 = st.columns(2)
-    low, high = ui.field(PAGE, BY_KEY["low"], c1), ui.field(PAGE, BY_KEY["high"], c2)
+    st.markdown("**1. Declare the public domain** (it is never taken from the data; part of the link).")  # fmt: skip
+    low, high = fields("low", "high")
     file = st.file_uploader(
         f"**2. Upload a CSV** (≤ {data.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
-        "binned; the file stays in this session and is not part of the link)",
-        key="mwem.upload",
-    )
+        "binned; the file stays in this session and is not part of the link)", key="mwem.upload")  # fmt: skip
     if file is None:
         st.info("Upload a CSV to continue; its values are binned into the declared domain.")
         st.stop()
     upload = file.getvalue()
-settings = {"source": p["data"], "bins": p["N"], "n": p["n"], "sigma": p["sigma"],
-            "epsilon": p["epsilon"], "rounds": p["T"], "queries": p["queries"], "trials": p["trials"],
-            "seed": p["seed"], "upload": upload, "low": low, "high": high, "dims": int(p["dims"])}  # fmt: skip
-try:
+settings = E.page_settings(p, upload=upload, low=low, high=high)
+try:  # a bad upload or an impossible data setting: a message, never a traceback
     with ui.computing("Running MWEM, Smooth and Projected Smooth MWEM…"):
         ex = experiment(**settings)
-except (
-    ValueError
-) as err:  # a bad upload or an impossible data setting: a message, never a traceback
+except ValueError as err:
     st.error(str(err))
     st.stop()
-
-hist, res, summary = ex.hist, ex.results, ex.summary().set_index("variant")
-variant, detail = p["variant"], res[p["variant"]]
-name = VARIANTS[variant]
-table = hist.counts.shape
-cells = f"{hist.size}" if len(table) == 1 else f"{hist.size} ({table[0]} × {table[1]})"
-setting = (
-    f"{hist.name}, N = {cells}, n = {hist.n:,}, ε = {p['epsilon']:g}, T = {p['T']}, "
-    f"σ = {p['sigma']:g}, |Q| = {len(ex.queries):,}, {p['trials']} trial(s), seed {p['seed']}"
-)
-vacuous = [BOUND_NAME[v] for v in E.COMPARED if summary.loc[v, "bound_vacuous"]]
+variant, one_d = p["variant"], ex.hist.counts.ndim == 1
+detail, name = ex.results[variant], VARIANTS[variant]
 pins = ui.pinned_figures(PAGE, p, lambda q: figures.error_by_round_figure(
     list(experiment(**settings | {"sigma": q["sigma"], "epsilon": q["epsilon"],
                                   "rounds": q["T"]}).results.values()), show_bounds=False))  # fmt: skip
-ui.chart(
-    figures.error_by_round_figure(list(res.values())),
-    key="error_by_round",
-    data=ex.to_frame(),
-    pinned=pins,
-    caption=f"Max error of the released D̄ after each round (mean, 10–90% band; {setting}). Dash-dot: "
-    "each theorem's high-probability bound for a run of t rounds"
-    + (f"; vacuous here (≥ 1, drawn dotted at 1.05): {', '.join(vacuous)}." if vacuous else ".")
-    + " "
-    + " ".join((f"Data: {hist.source}.", *hist.messages))
-    + (f" Dotted: pinned runs ({'; '.join(label for label, _ in pins)})." if pins else ""),
-)
+ui.chart(figures.error_by_round_figure(list(ex.results.values())), key="error_by_round",
+         data=ex.to_frame(), pinned=pins,
+         caption=more_figures.hero_caption(ex, [label for label, _ in pins]))  # fmt: skip
 ui.pin_bar(PAGE, p)
-ui.metrics(
-    {
-        SHORT[v]: (
-            f"{summary.loc[v, 'max_error_mean']:.3f}",
-            f"{VARIANTS[v]}: max error after T rounds, mean over {p['trials']} trial(s); theorem "
-            f"bound {summary.loc[v, 'bound']:.2f}"
-            + (" (vacuous)" if summary.loc[v, "bound_vacuous"] else ""),
-        )
-        for v in E.COMPARED
-    }
-    | {"data D·N": (f"{hist.density_ratio:.2f}",
-                    f"max_x D_B(x)·N: the data is σ-smooth for σ ≤ {hist.smoothness:.3g}")}
-)  # fmt: skip
-cover = int(summary.loc["smooth", "selection_size"])
-binds = summary.loc["smooth", "max_density_output"] > 1 / p["sigma"]
-same_cover = cover == len(ex.queries)
-st.markdown(
-    f"Smooth MWEM selects from a γ-cover, γ = σ/(2n) = {p['sigma'] / (2 * hist.n):.2g}: "
-    + (
-        f"finer than one cell (1/N = {1 / hist.size:.2g}), so the cover is Q itself ({cover:,} "
-        "queries) and Smooth MWEM differs from MWEM only in its bound, ln(1/σ) in place of ln N."
-        if same_cover
-        else f"{cover:,} cover queries stand in for the {len(ex.queries):,} of Q."
-    )
-    + (
-        " Projection binds here (the unprojected release exceeds density 1/σ), so Projected "
-        "Smooth MWEM releases a different, σ-smooth D̄."
-        if binds
-        else f" The release stays below density 1/σ = {1 / p['sigma']:g}, so projection never "
-        "binds"
-        + (": the three curves coincide and only the theorems differ." if same_cover else ".")
-        + " Try the point-mass data to see it bind."
-    )
-)
+ui.metrics(more_figures.metric_items(ex))
+st.markdown(more_figures.cover_text(ex))
 
 views = ui.tabs(PAGE, BY_KEY["view"])
 with views["run"]:
     if views["run"].open:
-        ok = int(detail.lemma_holds.sum())
-        if len(table) == 1:
-            ui.chart(
-                figures.histogram_figure(detail),
-                key="histograms",
-                data=detail.histogram_frame(),
-                caption="Opens on the last round; ▶ replays from round 0, or drag the slider: the true histogram, the released D̄ (average of the "
-                f"iterates so far) and the iterate D_t of {name}, trial 1; replayed in the browser.",
-            )
-        else:
-            ui.chart(
-                figures.table_figure(
-                    detail, axis_titles=tuple(f"{c} (cell)" for c in hist.domain.names)
-                ),
-                key="histograms",
-                data=detail.histogram_frame(),
-                caption=f"Opens on the last round; ▶ replays from round 0, or drag the slider: the true table beside the released D̄ of {name} "
-                f"(trial 1), one colour scale; {hist.domain.describe()}. Cells are flattened row by row in "
-                "the data table.",
-            )
-        left, right = st.container(), st.container()  # stacked: full width on a projector
-        with left:
-            ui.chart(
-                figures.potential_figure(detail),
-                key="potential",
-                data=detail.to_frame(),
-                caption=f"Ψ_t = KL(D_B‖D_t) ({name}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} ≤ ln N = "
-                f"{bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
-                f"(m_t clipped to [0, 1]) held in {ok} of {detail.lemma_holds.size} rounds over all "
-                "trials.",
-            )
-        with right:
-            ui.chart(
-                figures.selection_figure(detail),
-                key="rounds",
-                data=detail.to_frame(),
-                caption="Each round's selected query (trial 1): true answer, synthetic answer before the "
-                "update, and the noisy measurement (Laplace scale 2T/(εn) = "
-                f"{2 * p['T'] / (p['epsilon'] * hist.n):.2g}).",
-            )
+        say = more_figures.run_captions(ex, variant)
+        shown = more_figures.release_figure(ex, variant)
+        chart("histograms", shown, detail.histogram_frame(), say["histograms"])
+        chart("potential", figures.potential_figure(detail), detail.to_frame(), say["potential"])
+        chart("rounds", figures.selection_figure(detail), detail.to_frame(), say["rounds"])
 with views["sweeps"]:
     if views["sweeps"].open:
         with ui.computing(f"Rerunning {name} over a grid of T and {len(E.EPS_GRID)} values of ε…"):
-            by_t, by_eps = sweeps(variant, **settings)
-        left, right = st.container(), st.container()  # stacked: full width on a projector
-        with left:
-            ui.chart(
-                figures.error_vs_rounds_figure(by_t.values, by_t.error[0], variant=variant,
-                                               bound=by_t.bound[0], bound_name=BOUND_NAME[variant]),
-                key="error_vs_T",
-                data=by_t.to_frame(),
-                caption=f"{name}: final error against T at ε = {p['epsilon']:g}, "
-                f"{min(p['trials'], E.TAB_TRIALS)} trial(s) per point (the U: convergence "
-                "2√(ln|X|/T) falls, privacy noise 10T ln|Q|/(εn) grows). Best T on this grid: "
-                f"{by_t.best(variant):g}.",
-            )  # fmt: skip
-        with right:
-            ui.chart(
-                figures.error_vs_epsilon_figure(by_eps.values, by_eps.error[0], variant=variant,
-                                                bound=by_eps.bound[0], bound_name=BOUND_NAME[variant]),
-                key="error_vs_epsilon",
-                data=by_eps.to_frame(),
-                caption=f"{name}: final error against ε at T = {p['T']}: more budget, less noise, "
-                "until the convergence term dominates.",
-            )  # fmt: skip
+            by_t, by_eps = tab("sweeps", (("variant", variant),), **settings)
+        say = more_figures.sweep_captions(ex, variant, by_t, E.TAB_TRIALS)
+        for key, sw, text in (("error_vs_T", by_t, say[0]), ("error_vs_epsilon", by_eps, say[1])):
+            chart(key, more_figures.sweep_figure(sw, variant), sw.to_frame(), text)
 with views["smooth"]:
     if views["smooth"].open:
-        with ui.computing(
-            f"Rerunning Smooth and Projected Smooth MWEM at {len(E.SIGMA_GRID)} values of σ…"
-        ):
-            scan = density(**settings)
-        peak = {v: summary.loc[v, "max_density_output"] for v in ("smooth", "projected")}
-        left, right = st.container(), st.container()  # stacked: full width on a projector
-        with left:
-            ui.chart(
-                more_figures.density_figure(scan),
-                key="density",
-                data=scan.to_frame(),
-                caption="max_x D̄(x)·N of the release against 1/σ (band: min–max over "
-                f"{scan.max_density.shape[-1]} trials). Projection keeps it under the cap 1/σ; "
-                "without it nothing does.",
-            )
-        with right:
-            ui.chart(
-                more_figures.probe_figure(ex),
-                key="probe",
-                data=ex.probe_frame(),
-                caption="Off-cover probe: max error of each release on every interval of w cells, "
-                "queries no round selected. At σ = "
-                f"{p['sigma']:g} the unprojected release peaks at D̄·N = {peak['smooth']:.2f} "
-                + (
-                    f"≤ 1/σ = {1 / p['sigma']:g}: it is already σ-smooth, so projection changes "
-                    "little here; it binds where the left chart crosses the cap."
-                    if peak["smooth"] <= 1 / p["sigma"]
-                    else f"> 1/σ = {1 / p['sigma']:g}; projected: {peak['projected']:.2f}."
-                ),
-            )
-AUDIT_SAMPLES, AUDIT_CONFIDENCE = 40_000, 0.95
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def mechanism_audit(samples, confidence, seed):
-    return audit_mechanisms(samples=samples, confidence=confidence, seed=seed)
-
-
+        with ui.computing(f"Rerunning Smooth and Projected Smooth MWEM at {len(E.SIGMA_GRID)} σ…"):
+            scan = tab("density_scan", (), **settings)
+        say = more_figures.smooth_captions(ex, scan)
+        chart("density", more_figures.density_figure(scan), scan.to_frame(), say[0])
+        chart("probe", more_figures.probe_figure(ex), ex.probe_frame(), say[1])
 with views["ledger"]:
     if views["ledger"].open:
-        ledger = detail.ledger
-        ui.chart(
-            figures.ledger_figure(detail),
-            key="ledger",
-            data=ledger.to_frame(),
-            caption=f"ε spent release by release ({name}): ε/(2T) on each selection and on each "
-            f"measurement; it reaches the budget ε = {p['epsilon']:g} exactly.",
-        )
-        st.markdown(
-            f"Total spent: **ε = {ledger.total:.6g}** (budget {p['epsilon']:g}, basic composition). "
-            f"{ledger.relation}."
-        )
-        audit = mechanism_audit(AUDIT_SAMPLES, AUDIT_CONFIDENCE, p["seed"])
-        st.markdown(
-            f"**Audit: claimed ε vs certified lower bound** (confidence {AUDIT_CONFIDENCE:.0%}, "
-            f"{AUDIT_SAMPLES:,} runs on each of two neighbouring datasets; the page's mechanisms "
-            "at small sizes). A bound above the claim would prove a leak; the broken variants "
-            "show the audit can catch one."
-        )
+        say = more_figures.ledger_texts(ex, variant, AUDIT_SAMPLES, AUDIT_CONFIDENCE)
+        chart("ledger", figures.ledger_figure(detail), detail.ledger.to_frame(), say[0])
+        st.markdown(say[1] + "\n\n" + say[2])
+        audit = mechanism_audit(samples=AUDIT_SAMPLES, confidence=AUDIT_CONFIDENCE, seed=p["seed"])
         st.dataframe(audit.to_frame(), hide_index=True, key="ledger_audit")
         ui.privacy_note()
-
 with views["threshold"]:
-    if views["threshold"].open and len(table) > 1:
+    if views["threshold"].open and not one_d:
         st.info("Private thresholds live on a line: choose the 1-D public domain to see them.")
     elif views["threshold"].open:
-        c1, c2, c3 = st.columns(3)
-        alpha = ui.field(PAGE, BY_KEY["alpha"], c1)
-        target = ui.field(PAGE, BY_KEY["target"], c2)
-        flip = ui.field(PAGE, BY_KEY["flip"], c3)
-        learned = private_threshold(alpha, target, flip, max(20, p["trials"]), **settings)
+        alpha, target, flip = fields("alpha", "target", "flip")
+        args = {"alpha": alpha, "target": target, "flip": flip, "trials": max(20, p["trials"])}
+        learned = tab("private_threshold", tuple(args.items()), **settings)
         check = E.threshold_check(learned, alpha=alpha, epsilon=p["epsilon"])
-        bound, within = check.bound, check.within
-        ui.metrics(
-            {
-                "grid loss": (
-                    f"{learned.discretisation_error:.4f}",
-                    f"≤ α = {alpha:g} on σ-smooth data",
-                ),
-                "picked: excess error": (
-                    f"{check.excess:.4f}",
-                    f"mean over {learned.chosen.size} draws of the mechanism",
-                ),
-                "bound (β = 0.05)": (f"{bound:.4f}", "α + 2 ln(K/β)/(εn)"),
-                "draws within": (f"{within:.0%}", "of the mechanism's draws meet the bound"),
-            }
-        )
-        ui.chart(
-            more_figures.private_threshold_figure(learned),
-            key="private_threshold",
-            data=learned.to_frame(),
-            caption=f"{hist.name} labelled y = 1[x ≥ {target:g}] with {flip:.0%} flips (nature's coins), "
-            f"n = {learned.n:,.0f}: the error of every threshold, the K = {learned.grid.size} grid "
-            f"thresholds at spacing ≤ σα = {p['sigma'] * alpha:.3g} (in cells: "
-            f"{max(1, int(p['sigma'] * alpha * hist.size))}), and the thresholds the exponential "
-            f"mechanism picked with ε = {p['epsilon']:g} (marker size: how often). The data is σ-smooth "
-            f"for σ ≤ {hist.smoothness:.3g}.",
-        )
-        ui.theory_card(
-            bounds.BOUNDS["private_threshold_bound"],
-            f"{within:.0%} of {learned.chosen.size} draws within α + 2 ln(K/β)/(εn) = {bound:.4f}.",
-        )
-
+        items, caption, card = more_figures.threshold_texts(ex, learned, check, target=target, flip=flip)  # fmt: skip
+        ui.metrics(items)
+        chart("private_threshold", more_figures.private_threshold_figure(learned), learned.to_frame(), caption)  # fmt: skip
+        ui.theory_card(bounds.BOUNDS["private_threshold_bound"], card)
+with views["net"]:
+    if views["net"].open and not one_d:
+        st.info("The net mechanism runs on a line here: choose the 1-D public domain to see it.")
+    elif views["net"].open:
+        m, s, net_eps = fields("M", "s", "net_eps")
+        fit = E.fit_net(m, s)
+        cut = ui.use_instead(PAGE, BY_KEY["M"], m, fit, "C(M + s − 1, s) is kept ≤ 60,000")
+        with ui.computing("Enumerating every dataset of s points on the net…"):
+            nx = tab("net", (("m", fit), ("s", s), ("epsilon", net_eps)), **settings)
+        st.markdown(net_figures.summary_text(nx))
+        caption = net_figures.error_caption(nx, ex.hist.name, cut)
+        chart("net_error", net_figures.net_error_figure(nx), nx.to_frame(), caption)
+        chart("acceptance", net_figures.acceptance_figure(nx), nx.sweep_frame(), net_figures.acceptance_caption(nx))  # fmt: skip
+        chart("counts", net_figures.counts_figure(nx), nx.counts_frame(), net_figures.counts_caption(nx))  # fmt: skip
+        for key in ("net_lemma_g3", "net_exponential_tail", "net_thm_g4"):
+            ui.theory_card(bounds.BOUNDS[key], net_figures.theory_comparison(nx, key))
+        with st.expander("Net mechanism in Python"):
+            st.code(nx.code(ex.code()), language="python")
 with views["theory"]:
     if views["theory"].open:
-        ui.theory_card(
-            bounds.BOUNDS["mwem_thm41_bound"],
-            f"at T = {p['T']} the bound is {summary.loc['mwem', 'bound']:.3f}"
-            f"{' (vacuous)' if summary.loc['mwem', 'bound_vacuous'] else ''}; measured "
-            f"{summary.loc['mwem', 'max_error_mean']:.3f}.",
-        )
-        ui.theory_card(
-            bounds.BOUNDS["smooth_mwem_thm42_bound"],
-            f"bound {summary.loc['smooth', 'bound']:.3f} at σ = {p['sigma']:g}; the data is "
-            f"σ-smooth only for σ ≤ {hist.smoothness:.3g}.",
-        )
-        ui.theory_card(
-            bounds.BOUNDS["projected_mwem_thm43_bound"],
-            f"bound {summary.loc['projected', 'bound']:.3f}; released max D̄·N = "
-            f"{summary.loc['projected', 'max_density_output']:.3f} ≤ 1/σ = {1 / p['sigma']:g}.",
-        )
-        ui.theory_card(
-            bounds.BOUNDS["lemma_e3_potential_drop"],
-            f"held in {int(detail.lemma_holds.sum())} of {detail.lemma_holds.size} rounds.",
-        )
+        for key, comparison in more_figures.theory_comparisons(ex, variant).items():
+            ui.theory_card(bounds.BOUNDS[key], comparison)
 ui.reproduce(ex.code())

@@ -67,6 +67,7 @@ __all__ = [
     "oracle_query_params",
     "privacy_ledger",
     "private_best_response",
+    "separator_perturbation",
     "subset_sums",
 ]
 
@@ -346,9 +347,14 @@ class ContextFTPL:
 # ----------------------------------------------------------------------------------------------
 
 
-def _separator_labels(d: int) -> np.ndarray:
-    """q_T(ē_j) = [j ∉ T] for the conjunction separator set, shape (d, 2^d)."""
-    return 1.0 - codes_to_bits(np.arange(2**d), d).T.astype(float)
+def separator_perturbation(eta: np.ndarray) -> np.ndarray:
+    """Σ_j η_j q_T(ē_j) for every conjunction T, shape (2^d,): RSPM's perturbation over Q.
+
+    On the separator set {ē_j}, q_T(ē_j) = [j ∉ T], so the sum is Σ_j η_j − ⟨η, T⟩; the second term
+    comes from :func:`linear_scores` in O(2^d) (no d × 2^d matrix of labels).
+    """
+    eta = np.asarray(eta, dtype=float)
+    return eta.sum() - linear_scores(eta)[0]
 
 
 def _private_argmin(
@@ -367,12 +373,11 @@ def _private_argmin(
     ``objective`` is n·(weighted answers) per conjunction; RSPM adds Σ_j η_j q(ē_j).
     """
     d = params.d
-    labels = _separator_labels(d)
     if oracle == "exact":
         return int(np.argmin(objective))
     if oracle == "gaussian_rspm":
         eta = rng.normal(0.0, gaussian_rspm_scale(d, params.epsilon0, params.delta0), size=d)
-        return int(np.argmin(objective + eta @ labels))
+        return int(np.argmin(objective + separator_perturbation(eta)))
     # PRSMA around Laplace RSPM with a perfect oracle: every piece passes; T̃ = K + Lap(1/ε_run)
     if plan is None or piece_answers is None or plan.piece_size == 0:
         return -1  # no piece to run on: the certifiable route answers ⊥
@@ -384,7 +389,7 @@ def _private_argmin(
         sign * s * (sample_answers - piece_answers)
     )  # the same problem on the piece, un-normalised
     eta = rng.laplace(0.0, laplace_rspm_scale(d, plan.epsilon_prime), size=d)
-    return int(np.argmin(piece_obj + eta @ labels))
+    return int(np.argmin(piece_obj + separator_perturbation(eta)))
 
 
 def private_best_response(
@@ -618,62 +623,26 @@ def oracle_query(
         else check_int("max_samples", max_samples, 1, MAX_SAMPLES)
     )
     samples, final = min(params.samples, cap), min(params.final_samples, cap)
-    rng = make_rng(rng)
-    data_rng, query_rng, out_rng = rng.spawn(3)
+    data_rng, query_rng, out_rng = make_rng(rng).spawn(3)
     plan = (
         prsma_plan(params.epsilon0, params.delta0, n, rescale=True) if oracle == "prsma" else None
     )
-    size = 2**d
     data_hist = histogram(x)
     data_answers = conjunction_answers(data_hist / n)
     player = ContextFTPL(d, mu, oracle=data_oracle, time_limit=time_limit)
-    queries = np.full(rounds, -1, dtype=np.int64)
-    coeff_history = np.zeros((rounds, size))
-    constants = np.zeros(rounds)
-    loss_data = np.zeros(rounds)  # ¬q^t(Ŝ^t)
-    reg_q = np.zeros(rounds)
-    best_fixed = np.zeros(rounds)  # min_x Σ_{τ≤t} ¬q^τ(x)
-    mixture_sum = np.zeros(size)
-    mixture_error = np.zeros(rounds)
-    bottoms = 0
+    game = _Game(rounds, 2**d)
     for t in range(rounds):
-        coeff_history[t], constants[t] = player.coeff, player.constant
-        draws = player.sample(samples, data_rng)
-        sample_hist = np.bincount(draws, minlength=size) / samples
+        game.coeff[t] = player.coeff
+        sample_hist = np.bincount(player.sample(samples, data_rng), minlength=2**d) / samples
         sample_answers = conjunction_answers(sample_hist)
         q, _, _ = private_best_response(
-            data_answers,
-            sample_answers,
-            n,
-            oracle=oracle,
-            params=params,
-            data_hist=data_hist,
-            plan=plan,
-            rng=query_rng,
-        )
-        gap = data_answers - sample_answers
-        if q < 0:
-            bottoms += 1
-            q = 0  # q⁰: the empty conjunction (constant 1), A(x, q⁰) = 0 for every x
-        queries[t] = q
-        k, negated = q % size, q >= size
-        value = 1.0 - sample_answers[k] if negated else sample_answers[k]  # q^t(Ŝ^t)
-        loss_data[t] = 1.0 - value
-        reg_q[t] = np.abs(gap).max() - (-gap[k] if negated else gap[k])
-        player.observe(q)
-        best_fixed[t] = player.losses().min()
-        mixture_sum += sample_hist
-        mixture_error[t] = np.abs(data_answers - conjunction_answers(mixture_sum / (t + 1))).max()
-    reg_data = np.cumsum(loss_data) - best_fixed
-    reg_query = np.cumsum(reg_q)
-    # Algorithm 1, lines 7-9: N_α₀ fresh draws, each from S^τ with τ uniform on [T]
-    per_round = out_rng.multinomial(final, np.full(rounds, 1.0 / rounds))
-    synthetic = np.zeros(size)
-    for t in np.flatnonzero(per_round):
-        eta = out_rng.laplace(0.0, mu, size=(per_round[t], d))
-        draws = dual_oracle_argmin(coeff_history[t], eta, oracle=data_oracle, time_limit=time_limit)
-        synthetic += np.bincount(draws, minlength=size)
-    mixture = mixture_sum / rounds
+            data_answers, sample_answers, n, oracle=oracle, params=params, data_hist=data_hist,
+            plan=plan, rng=query_rng,
+        )  # fmt: skip
+        player.observe(game.record(t, q, data_answers, sample_hist, sample_answers))
+        game.best_fixed[t] = player.losses().min()
+    synthetic = _final_sample(game.coeff, final, mu, data_oracle, time_limit, out_rng)
+    mixture = game.mixture_sum / rounds
     synth_answers = conjunction_answers(synthetic / final)
     return OracleQueryResult(
         params=params,
@@ -683,17 +652,75 @@ def oracle_query(
         n=n,
         samples=samples,
         data_answers=data_answers,
-        queries=queries,
-        reg_data=reg_data,
-        reg_query=reg_query,
-        mixture_error=mixture_error,
+        queries=game.queries,
+        reg_data=np.cumsum(game.loss_data) - game.best_fixed,
+        reg_query=np.cumsum(game.reg_q),
+        mixture_error=game.mixture_error,
         synthetic=synthetic,
         mixture=mixture,
         final_error=float(np.abs(data_answers - synth_answers).max()),
         sampling_error=float(np.abs(conjunction_answers(mixture) - synth_answers).max()),
-        bottoms=bottoms,
+        bottoms=game.bottoms,
         plan=plan,
         ledger=privacy_ledger(params),
         oracle_calls=(rounds * samples + final, 2 * rounds),
         seconds=time.perf_counter() - start,
     )
+
+
+class _Game:
+    """The per-round record of Algorithm 1: q^t, the losses behind Reg_D and Reg_Q, the mixture."""
+
+    def __init__(self, rounds: int, size: int) -> None:
+        self.size = size
+        self.queries = np.full(rounds, -1, dtype=np.int64)
+        self.coeff = np.zeros((rounds, size))  # the data player's state a_T before round t
+        self.loss_data = np.zeros(rounds)  # ¬q^t(Ŝ^t)
+        self.reg_q = np.zeros(rounds)  # max_q A(Ŝ^t, q) − A(Ŝ^t, q^t)
+        self.best_fixed = np.zeros(rounds)  # min_x Σ_{τ≤t} ¬q^τ(x)
+        self.mixture_sum = np.zeros(size)
+        self.mixture_error = np.zeros(rounds)  # exact, over all 2^d conjunctions (zeta transform)
+        self.bottoms = 0
+
+    def record(
+        self,
+        t: int,
+        q: int,
+        data_answers: np.ndarray,
+        sample_hist: np.ndarray,
+        sample_answers: np.ndarray,
+    ) -> int:
+        """Record round t's play (⊥ becomes q⁰, the empty conjunction) and return q^t."""
+        gap = data_answers - sample_answers  # A(Ŝ^t, q_T) = q_T(S) − q_T(Ŝ^t)
+        if q < 0:
+            self.bottoms += 1
+            q = 0  # q⁰: the empty conjunction (constant 1), A(x, q⁰) = 0 for every x
+        self.queries[t] = q
+        k, negated = q % self.size, q >= self.size
+        value = 1.0 - sample_answers[k] if negated else sample_answers[k]  # q^t(Ŝ^t)
+        self.loss_data[t] = 1.0 - value
+        self.reg_q[t] = np.abs(gap).max() - (-gap[k] if negated else gap[k])
+        self.mixture_sum += sample_hist
+        mixture = conjunction_answers(self.mixture_sum / (t + 1))
+        self.mixture_error[t] = np.abs(data_answers - mixture).max()
+        return q
+
+
+def _final_sample(
+    coeff_history: np.ndarray,
+    final: int,
+    mu: float,
+    data_oracle: str,
+    time_limit: float,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Algorithm 1, lines 7-9: N_α₀ fresh draws, each from S^τ with τ uniform on [T]; counts per cell."""
+    rounds, size = coeff_history.shape
+    d = size.bit_length() - 1
+    per_round = rng.multinomial(final, np.full(rounds, 1.0 / rounds))
+    synthetic = np.zeros(size)
+    for t in np.flatnonzero(per_round):
+        eta = rng.laplace(0.0, mu, size=(per_round[t], d))
+        draws = dual_oracle_argmin(coeff_history[t], eta, oracle=data_oracle, time_limit=time_limit)
+        synthetic += np.bincount(draws, minlength=size)
+    return synthetic

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds, data, mwem
+from smoothviz import bounds, data, mwem, net_mechanism
 from smoothviz import queries as Q
 from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
 from smoothviz.random import make_rng, streams
@@ -39,6 +39,8 @@ __all__ = [
     "EPS_GRID",
     "MAX_INTERVALS",
     "MAX_RECTANGLES",
+    "NET_CELLS",
+    "NET_SIGMAS",
     "PROBE_WIDTHS",
     "QUERY_OPTIONS",
     "SCAN_TRIALS",
@@ -48,18 +50,23 @@ __all__ = [
     "TAB_TRIALS",
     "DensityScan",
     "Experiment",
+    "NetExperiment",
     "Sweep",
     "ThresholdCheck",
+    "coarsen",
     "density_scan",
+    "fit_net",
     "label_counts",
     "make_histogram",
     "make_queries",
+    "page_settings",
     "private_threshold_experiment",
     "probe_boxes",
     "probe_intervals",
     "rounds_grid",
     "run_all",
     "run_experiment",
+    "run_net",
     "run_variant",
     "seeds",
     "sweep",
@@ -68,7 +75,7 @@ __all__ = [
 ]
 
 #: The page seed's child streams, by role, in the order they are spawned (see :func:`streams`).
-STREAMS = ("data", "runs", "sweeps", "scan", "thresholds")
+STREAMS = ("data", "runs", "sweeps", "scan", "thresholds", "net")
 #: ε grid of the error-against-ε sweep.
 EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 #: σ grid of the density scan.
@@ -530,6 +537,17 @@ class Experiment:
             seed=self.settings["seed"],
         )  # fmt: skip
 
+    def net(self, *, m: int, s: int, epsilon: float) -> NetExperiment:
+        """The Subsampled Net Mechanism on this 1-D data (the "Net mechanism (App. G)" tab).
+
+        Runs at the page's σ on :func:`coarsen`'s grid, on the ``"net"`` stream.
+        """
+        if self.hist.counts.ndim != 1:
+            raise ValueError("the net mechanism runs on the 1-D public domain")
+        q = str(self.settings["queries"])
+        return run_net(self.hist.counts, sigma=float(self.settings["sigma"]), m=m, s=s,
+                       epsilon=epsilon, queries=q, rng=self._stream("net"))  # fmt: skip
+
     def code(self) -> str:
         """Python source that recomputes this experiment (the page's "Reproduce in Python")."""
         s = self.settings
@@ -663,6 +681,16 @@ def run_experiment(
     return Experiment(hist, q, results, widths, probe, settings)
 
 
+def page_settings(
+    p: dict, *, upload: bytes | None = None, low: float = 0.0, high: float = 1.0
+) -> dict[str, object]:
+    """:func:`run_experiment`'s keyword arguments from the MWEM page's parameters (URL keys)."""
+    return {"source": p["data"], "bins": p["N"], "n": p["n"], "sigma": p["sigma"],
+            "epsilon": p["epsilon"], "rounds": p["T"], "queries": p["queries"],
+            "trials": p["trials"], "seed": p["seed"], "upload": upload, "low": low, "high": high,
+            "dims": int(p["dims"])}  # fmt: skip
+
+
 def label_counts(
     counts: np.ndarray, *, target: float, flip: float, rng: object = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -729,3 +757,103 @@ def threshold_check(
     within = float(np.mean(learned.chosen_error - learned.best_error <= bound))
     excess = max(0.0, np.mean(learned.chosen_error) - learned.best_error)
     return ThresholdCheck(bound, within, excess)
+
+
+#: Cells of the net mechanism's universe: the page's line is coarsened to at most this many, since
+#: every candidate's score is a CDF over the cells (|𝒞| ≤ 60,000 candidates × cells).
+NET_CELLS = 64
+#: σ values of Lemma G.3's acceptance-rate sweep.
+NET_SIGMAS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+#: Draws of the exponential mechanism on one net (the error histogram).
+NET_DRAWS = 2000
+
+
+def coarsen(counts: np.ndarray, cells: int = NET_CELLS) -> np.ndarray:
+    """Merge runs of adjacent cells so that at most ``cells`` remain (equal runs, the last shorter).
+
+    Merging k cells keeps σ-smoothness: a cell's mass is at most k/(σN) = 1/(σ·N/k).
+    """
+    counts = np.asarray(counts).ravel()
+    k = -(-counts.size // cells)
+    return np.add.reduceat(counts, np.arange(0, counts.size, k))
+
+
+def fit_net(m: int, s: int) -> int:
+    """The largest net size M′ ≤ M whose candidates C(M′ + s − 1, s) stay within the cap."""
+    while m > 1 and net_mechanism.candidate_count(m, s) > net_mechanism.MAX_CANDIDATES:
+        m -= 1
+    return m
+
+
+@dataclass(frozen=True, eq=False)
+class NetExperiment:
+    """The net mechanism on the page's line, with Lemma G.3's acceptance rate over a σ sweep.
+
+    Attributes:
+        settings: the arguments of :func:`run_net` (the seed's stream described), for :meth:`code`.
+        cells: N of the page's line before :func:`coarsen`.
+        result: the run at the page's σ.
+        sigmas: the swept σ values.
+        rates: the acceptance rate at each (over 20,000 uniform draws).
+        chis: χ = TV(D_B, D₁) at each σ.
+    """
+
+    settings: dict
+    cells: int
+    result: net_mechanism.NetResult
+    sigmas: np.ndarray
+    rates: np.ndarray
+    chis: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """The draws of the mechanism: trial, candidate, error."""
+        return self.result.to_frame()
+
+    def sweep_frame(self) -> pd.DataFrame:
+        """σ, the acceptance rate, χ."""
+        return pd.DataFrame({"sigma": self.sigmas, "acceptance_rate": self.rates, "chi": self.chis})
+
+    def counts_frame(self, sizes: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> pd.DataFrame:
+        """|𝒞| = C(M + s − 1, s) for M = 2..60 and each s."""
+        return pd.DataFrame(
+            [{"M": m, "s": s, "candidates": net_mechanism.candidate_count(m, s)}
+             for s in sizes for m in range(2, 61)]
+        )  # fmt: skip
+
+    def summary(self) -> dict[str, float]:
+        """The run's summary."""
+        return self.result.summary()
+
+    def code(self, experiment_code: str) -> str:
+        """Python source that recomputes this tab: the page's snippet, then :meth:`Experiment.net`."""
+        s = self.settings
+        return (
+            f"{experiment_code}\nnet = ex.net(m={s['m']}, s={s['s']}, epsilon={s['epsilon']!r})\n"
+            "print(net.summary())"
+        )
+
+
+def run_net(
+    counts: np.ndarray,
+    *,
+    sigma: float,
+    m: int,
+    s: int,
+    epsilon: float,
+    queries: str = "intervals",
+    trials: int = NET_DRAWS,
+    rng: object = None,
+) -> NetExperiment:
+    """Algorithm 4 (Haghtalab, Roughgarden & Shetty 2020, App. G) on ``counts`` coarsened (E15).
+
+    The mechanism and the σ sweep draw from two children of ``rng``.
+    """
+    net_rng, sweep_rng = make_rng(rng).spawn(2)
+    hist = coarsen(counts)
+    result = net_mechanism.net_mechanism(hist, sigma=sigma, m=m, s=s, epsilon=epsilon,
+                                         queries=queries, trials=trials, rng=net_rng)  # fmt: skip
+    sigmas = np.asarray(NET_SIGMAS)
+    dist = hist / hist.sum()
+    rates, chis = net_mechanism.acceptance_rates(dist, sigmas, draws=20_000, rng=sweep_rng)
+    settings = {"sigma": sigma, "m": m, "s": s, "epsilon": epsilon, "queries": queries}
+    return NetExperiment(settings, int(np.asarray(counts).size), result, sigmas, rates, chis)

@@ -1,15 +1,16 @@
-"""The OracleQuery page's experiments: OracleQuery beside MWEM (E13) and the net mechanism (E15).
-
-OracleQuery runs on a 2^d contingency table, the Subsampled Net Mechanism on the MWEM page's line.
+"""The OracleQuery page's experiment: OracleQuery beside MWEM on a 2^d contingency table (E13).
 
 :func:`run_experiment` builds the table (planted: d − 1 fair coins and a label set by a planted
 conjunction with 10% noise; or the Gapminder table binarised, label first), runs
-:func:`smoothviz.oracle_query.oracle_query` and returns a frozen
-:class:`OracleQueryExperiment` with ``summary()``, ``to_frame()`` and ``code()``;
+:func:`smoothviz.oracle_query.oracle_query` with the data player's oracle of choice (exhaustive
+over the 2^d records up to :data:`MAX_EXHAUSTIVE_D`, the HiGHS integer program beyond) and returns a
+frozen :class:`OracleQueryExperiment` with ``summary()``, ``to_frame()`` and ``code()``;
 :func:`compare_mwem` runs MWEM on the same table, the same ε and T (capped), over the 2^d
-conjunctions as boxes of the (2, …, 2) grid. :func:`run_net` does the same for the net mechanism, with a σ sweep of Lemma G.3's
-acceptance rate.
-Each draws from its own named streams (:func:`smoothviz.random.streams`) of the page's seed.
+conjunctions as boxes of the (2, …, 2) grid. The page's caps (:func:`page_caps`) keep a run near two
+seconds on two cores: the draws per round (:func:`sample_cap`), and with the integer program a
+budget of :data:`IP_DRAWS` oracle calls and at most :data:`IP_MAX_ROUNDS` rounds. Each run draws
+from its own named streams (:func:`smoothviz.random.streams`) of the page's seed. (The Subsampled
+Net Mechanism, E15, runs on the MWEM page: :meth:`smoothviz.experiments.mwem.Experiment.net`.)
 """
 
 from __future__ import annotations
@@ -22,35 +23,31 @@ import pandas as pd
 
 from smoothviz import queries as Q
 from smoothviz.boolean_data import gapminder_data, planted_data
-from smoothviz.experiments.mwem import make_histogram
 from smoothviz.mwem import MWEMResult, mwem
-from smoothviz.net_mechanism import (
-    MAX_CANDIDATES,
-    NetResult,
-    acceptance_rates,
-    candidate_count,
-    net_mechanism,
-)
 from smoothviz.oracle_query import OracleQueryResult, oracle_query, oracle_query_params
 from smoothviz.random import streams
 from smoothviz.separators import codes_to_bits
 from smoothviz.validation import check_choice, check_int
 
 __all__ = [
+    "IP_DRAWS",
+    "IP_MAX_ROUNDS",
+    "MAX_D",
+    "MAX_EXHAUSTIVE_D",
+    "MAX_GAPMINDER_D",
+    "MAX_MWEM_D",
     "MWEM_BUDGET",
     "SAMPLE_BUDGET",
-    "SIGMA_SWEEP",
     "SOURCES",
     "MWEMComparison",
-    "NetExperiment",
     "OracleQueryExperiment",
+    "PageCaps",
     "compare_mwem",
-    "fit_net",
     "make_table",
     "mwem_on_table",
     "mwem_rounds",
+    "page_caps",
     "run_experiment",
-    "run_net",
     "sample_cap",
 ]
 
@@ -60,8 +57,19 @@ SOURCES = {"planted": "planted conjunction + 10% noise", "gapminder": "Gapminder
 SAMPLE_BUDGET = 50_000_000
 #: MWEM's work cap: rounds × 4^d box corners (≈ 2 s here).
 MWEM_BUDGET = 2_000_000
-#: σ values of the acceptance-rate sweep.
-SIGMA_SWEEP = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+#: Largest d of the MWEM comparison: one round costs 4^d box corners (d = 10: ≈ 0.2 s).
+MAX_MWEM_D = 10
+#: Largest d with the exhaustive data oracle on the page (it scores N × 2^d records per round).
+MAX_EXHAUSTIVE_D = 10
+#: Largest d on the page: beyond it the exact max error over all 2^d conjunctions (and the
+#: query player's 2^d answers per round) would outgrow the budget; d ≤ 16 is the core's limit.
+MAX_D = 16
+#: Gapminder has 10 binarised columns (the label and 9 features).
+MAX_GAPMINDER_D = 10
+#: Integer-program oracle calls per run (rounds × draws + final draws; 1–14 ms each here).
+IP_DRAWS = 150
+#: Most rounds with the integer-program oracle (2 draws per round at least).
+IP_MAX_ROUNDS = 50
 
 
 def make_table(source: str, d: int, n: int, *, rng: object = None) -> tuple[np.ndarray, str]:
@@ -144,6 +152,7 @@ def run_experiment(
     oracle: str = "gaussian_rspm",
     alpha0: float = 0.1,
     seed: int = 0,
+    data_oracle: str = "exhaustive",
 ) -> OracleQueryExperiment:
     """OracleQuery on the table, then MWEM with the same ε and T (experiment E13)."""
     rngs = streams(seed, ("data", "oracle_query", "mwem"))
@@ -156,8 +165,9 @@ def run_experiment(
         rounds=rounds,
         mu=mu,
         oracle=oracle,
+        data_oracle=data_oracle,
         alpha0=alpha0,
-        max_samples=sample_cap(d, rounds, params.samples),
+        max_samples=sample_cap(d, rounds, params.samples, data_oracle=data_oracle),
         rng=rngs["oracle_query"],
     )
     settings = {
@@ -172,16 +182,67 @@ def run_experiment(
         "alpha0": alpha0,
         "seed": seed,
     }
+    if data_oracle != "exhaustive":  # the default is left out of the snippet
+        settings["data_oracle"] = data_oracle
     return OracleQueryExperiment(settings, described, result)
 
 
-def sample_cap(d: int, rounds: int, wanted: int) -> int:
-    """Draws per round that keep rounds × draws × 2^d within :data:`SAMPLE_BUDGET` (at least 200)."""
-    return max(200, min(wanted, SAMPLE_BUDGET // (rounds * 2**d)))
+def sample_cap(d: int, rounds: int, wanted: int, *, data_oracle: str = "exhaustive") -> int:
+    """Draws per round (and in the output Ŝ) within the page's budget.
+
+    Exhaustive: rounds × draws × 2^d within :data:`SAMPLE_BUDGET` (at least 200). Integer program:
+    (rounds + 1) × draws within :data:`IP_DRAWS` oracle calls (at least 2).
+    """
+    if data_oracle == "exhaustive":
+        return max(200, min(wanted, SAMPLE_BUDGET // (rounds * 2**d)))
+    return max(2, min(wanted, IP_DRAWS // (rounds + 1)))
+
+
+@dataclass(frozen=True)
+class PageCaps:
+    """What the page runs instead of what a link asked for, and why (for ``ui.use_instead``).
+
+    Attributes:
+        d: the d that runs.
+        data_oracle: the data player's oracle that runs.
+        rounds: the T that runs.
+        reasons: per changed key (``d``, ``data_oracle``, ``T``), the reason.
+    """
+
+    d: int
+    data_oracle: str
+    rounds: int
+    reasons: dict[str, str]
+
+
+def page_caps(source: str, d: int, data_oracle: str, rounds: int) -> PageCaps:
+    """The page's caps: Gapminder's 10 columns; exhaustive up to d = 10, then the IP's rounds.
+
+    ``data_oracle="auto"`` is the exhaustive oracle up to :data:`MAX_EXHAUSTIVE_D` and the integer
+    program beyond (a choice, not a cap: no reason is recorded).
+    """
+    reasons = {}
+    if source == "gapminder" and d > MAX_GAPMINDER_D:
+        d, reasons["d"] = MAX_GAPMINDER_D, "the Gapminder table has 10 binarised columns"
+    if data_oracle == "auto":
+        data_oracle = "exhaustive" if d <= MAX_EXHAUSTIVE_D else "integer_program"
+    if data_oracle == "exhaustive" and d > MAX_EXHAUSTIVE_D:
+        data_oracle = "integer_program"
+        reasons["data_oracle"] = (
+            f"the exhaustive oracle scores every draw against all 2^d records up to d = "
+            f"{MAX_EXHAUSTIVE_D}; beyond it the integer program answers"
+        )
+    if data_oracle == "integer_program" and rounds > IP_MAX_ROUNDS:
+        rounds, reasons["T"] = (
+            IP_MAX_ROUNDS,
+            (f"the integer-program oracle costs milliseconds per draw (≤ {IP_DRAWS} calls a run)"),
+        )
+    return PageCaps(d, data_oracle, rounds, reasons)
 
 
 def mwem_rounds(d: int, rounds: int) -> int:
     """MWEM's rounds within :data:`MWEM_BUDGET`: its box answers cost |Q|·2^d = 4^d per round here."""
+    d = check_int("d", d, 1, MAX_MWEM_D)
     return max(1, min(rounds, MWEM_BUDGET // 4**d))
 
 
@@ -209,99 +270,3 @@ def compare_mwem(
     used = mwem_rounds(d, rounds)
     _, error, per_round = mwem_on_table(x, epsilon=epsilon, rounds=used, rng=rngs["mwem"])
     return MWEMComparison(used, error, per_round)
-
-
-@dataclass(frozen=True, eq=False)
-class NetExperiment:
-    """The net mechanism on the line, with Lemma G.3's acceptance rate over a σ sweep.
-
-    Attributes:
-        settings: the parameters of :func:`run_net`.
-        result: the run at the chosen σ.
-        sigmas: the swept σ values.
-        rates: the acceptance rate at each (over ``sweep_draws`` uniform draws).
-        chis: χ = TV(D_B, D₁) at each σ.
-    """
-
-    settings: dict
-    result: NetResult
-    sigmas: np.ndarray
-    rates: np.ndarray
-    chis: np.ndarray
-
-    def to_frame(self) -> pd.DataFrame:
-        """The draws of the mechanism: trial, candidate, error."""
-        return self.result.to_frame()
-
-    def sweep_frame(self) -> pd.DataFrame:
-        """σ, the acceptance rate, χ."""
-        return pd.DataFrame({"sigma": self.sigmas, "acceptance_rate": self.rates, "chi": self.chis})
-
-    def counts_frame(self, sizes: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> pd.DataFrame:
-        """|𝒞| = C(M + s − 1, s) for M = 2..60 and each s."""
-        ms = np.arange(2, 61)
-        return pd.DataFrame(
-            [{"M": int(m), "s": s, "candidates": candidate_count(m, s)} for s in sizes for m in ms]
-        )
-
-    def summary(self) -> dict[str, float]:
-        """The run's summary."""
-        return self.result.summary()
-
-    def code(self) -> str:
-        """Python source that recomputes this experiment."""
-        args = ", ".join(f"{k}={v!r}" for k, v in self.settings.items())
-        return f"""from smoothviz.experiments.oracle_query import run_net
-
-ex = run_net({args})
-print(ex.summary())"""
-
-
-def fit_net(m: int, s: int) -> int:
-    """The largest net size M′ ≤ M whose candidates C(M′ + s − 1, s) stay within the enumeration cap."""
-    while m > 1 and candidate_count(m, s) > MAX_CANDIDATES:
-        m -= 1
-    return m
-
-
-def run_net(
-    *,
-    source: str = "bump",
-    bins: int = 32,
-    n: int = 500,
-    sigma: float = 0.3,
-    m: int = 24,
-    s: int = 4,
-    epsilon: float = 1.0,
-    queries: str = "intervals",
-    trials: int = 2000,
-    seed: int = 0,
-) -> NetExperiment:
-    """The Subsampled Net Mechanism on the MWEM page's data (experiment E15)."""
-    rngs = streams(seed, ("data", "net", "sweep"))
-    hist = make_histogram(source, bins, n=n, sigma=sigma, rng=rngs["data"]).counts
-    result = net_mechanism(
-        hist,
-        sigma=sigma,
-        m=m,
-        s=s,
-        epsilon=epsilon,
-        queries=queries,
-        trials=trials,
-        rng=rngs["net"],
-    )
-    sigmas = np.asarray(SIGMA_SWEEP)
-    rates, chis = acceptance_rates(hist / hist.sum(), sigmas, draws=20_000, rng=rngs["sweep"])
-    settings = {
-        "source": source,
-        "bins": bins,
-        "n": n,
-        "sigma": sigma,
-        "m": m,
-        "s": s,
-        "epsilon": epsilon,
-        "queries": queries,
-        "trials": trials,
-        "seed": seed,
-    }
-    return NetExperiment(settings, result, sigmas, rates, chis)

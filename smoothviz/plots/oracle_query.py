@@ -1,29 +1,30 @@
-"""Figures of the OracleQuery page: the game, the synthetic table, MWEM beside it, the net mechanism.
+"""Figures and captions of the OracleQuery page: the game, the synthetic table, MWEM beside it.
 
-The net mechanism's figures: acceptance rate against σ, error against its bounds, candidate counts.
+Pure: an :class:`smoothviz.experiments.oracle_query.OracleQueryExperiment` in, a ``go.Figure`` or a
+caption string out. (The Subsampled Net Mechanism's figures are in
+:mod:`smoothviz.plots.net_mechanism`, on the MWEM page.)
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.experiments.oracle_query import (
-    MWEMComparison,
-    NetExperiment,
-    OracleQueryExperiment,
-)
-from smoothviz.net_mechanism import MAX_CANDIDATES, VC_DIM
+from smoothviz.experiments.oracle_query import MWEMComparison, OracleQueryExperiment
 from smoothviz.oracle_query import conjunction_answers
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
 #: One colour per curve of the game (colour-blind-safe, as the style palette).
 GAME_COLORS = {"error": "#E69F00", "data": "#0072B2", "query": "#CC79A7", "mwem": COLORS["mwem"]}
-#: Probability η of the plotted high-probability levels (t = ln 20 for the exponential mechanism).
-ETA = 0.05
+#: Most conjunctions drawn on the table chart (SVG markers); beyond, the farthest from the diagonal.
+MAX_POINTS = 4096
+#: The query player's oracles as the page names them (short in the control, long in captions).
+ORACLES = {"gaussian_rspm": "RSPM", "exact": "exact", "prsma": "PRSMA"}
+ORACLE_NAMES = {"gaussian_rspm": "Gaussian RSPM", "exact": "exact best response (not private)",
+                "prsma": "PRSMA around Laplace RSPM"}  # fmt: skip
+DATA_ORACLES = {"auto": "auto: exhaustive to d = 10, then IP", "exhaustive": "exhaustive (all 2^d)",
+                "integer_program": "integer program (HiGHS)"}  # fmt: skip
 
 
 def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
@@ -52,18 +53,30 @@ def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
     return apply_style(fig, x_title="round t", y_title="error / average regret", height=430)
 
 
+def shown_conjunctions(ex: OracleQueryExperiment) -> np.ndarray:
+    """Codes of the conjunctions the table chart draws: all, or the :data:`MAX_POINTS` farthest off."""
+    r = ex.result
+    off = np.abs(r.data_answers - conjunction_answers(r.synthetic / r.synthetic.sum()))
+    if off.size <= MAX_POINTS:
+        return np.arange(off.size)
+    return np.sort(np.argsort(off, kind="stable")[-MAX_POINTS:])
+
+
 def table_figure(ex: OracleQueryExperiment) -> go.Figure:
     """Every conjunction's answer on the synthetic Ŝ against its answer on S (the diagonal is exact)."""
     r = ex.result
     truth = r.data_answers
     synth = conjunction_answers(r.synthetic / r.synthetic.sum())
+    shown = shown_conjunctions(ex)
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
-            x=truth,
-            y=synth,
+            x=truth[shown],
+            y=synth[shown],
             mode="markers",
-            name=f"the {truth.size:,} conjunctions",
+            name=f"the {truth.size:,} conjunctions"
+            if shown.size == truth.size
+            else f"the {shown.size:,} farthest of {truth.size:,} conjunctions",
             marker={"color": GAME_COLORS["error"], "size": 8, "opacity": 0.7},
         )
     )
@@ -92,76 +105,100 @@ def mwem_figure(ex: OracleQueryExperiment, mwem: MWEMComparison) -> go.Figure:
     return apply_style(fig, x_title=None, y_title="max error over all conjunctions", height=400)
 
 
-def acceptance_figure(net: NetExperiment) -> go.Figure:
-    """Lemma G.3's acceptance rate against σ, with the line rate = σ."""
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=net.sigmas,
-            y=net.rates,
-            mode="markers+lines",
-            name="accepted share of uniform draws",
-            marker={"size": 11, "color": COLORS["smoothed_adaptive"]},
-            line={"color": COLORS["smoothed_adaptive"], "width": 2},
+def setting_text(ex: OracleQueryExperiment) -> str:
+    """The run's setting in one clause: table, d, n, ε, δ, T, μ, both oracles, seed."""
+    s, r = ex.settings, ex.result
+    return (
+        f"{ex.source}, d = {s['d']}, n = {s['n']:,}, ε = {s['epsilon']:g}, δ = {s['delta']:g}, "
+        f"T = {s['rounds']}, μ = {s['mu']:g}, {ORACLE_NAMES[s['oracle']]}, data player: "
+        f"{DATA_ORACLES[r.data_oracle]}, seed {s['seed']}"
+    )
+
+
+def convergence_caption(ex: OracleQueryExperiment, notes: tuple[str, ...] = ()) -> str:
+    """The hero chart's caption, with the draws cap and PRSMA's ⊥ rounds said when they happen."""
+    r, s = ex.result, ex.settings
+    notes = list(notes)
+    if r.samples < r.params.samples:
+        notes.append(
+            f"N = {r.params.samples:,} draws per round reduced to {r.samples:,} (page budget)."
         )
-    )
-    fig.add_trace(theory_trace(net.sigmas, net.sigmas, name="Lemma G.3: rate = σ"))
-    return apply_style(fig, x_title="σ", y_title="acceptance rate", height=400)
+    if s["oracle"] == "prsma" and r.bottoms:
+        notes.append(f"PRSMA answered ⊥ in {r.bottoms} of {s['rounds']} rounds (K = {r.plan.pieces:,} "
+                     f"pieces for n = {s['n']:,}), and the query player played the empty conjunction.")  # fmt: skip
+    return (
+        f"Max error over all {r.data_answers.size:,} conjunctions (and negations) of the mixture of "
+        f"the draws so far, and the two average regrets on the same draws ({setting_text(ex)}). "
+        + " ".join(notes)
+    ).strip()
 
 
-def net_error_figure(net: NetExperiment) -> go.Figure:
-    """Errors of the mechanism's draws, with the best dataset on V and the two bounds above it."""
-    r = net.result
-    fig = go.Figure(
-        go.Histogram(
-            x=r.errors,
-            nbinsx=60,
-            name=f"{r.errors.size:,} draws of B″",
-            marker={"color": COLORS["smoothed_perturbed"]},
-        )
-    )
-    levels = [
-        ("best on V", r.best, COLORS["reference"], "solid"),
-        ("tail bound, 95%", r.tail_bound(math.log(1 / ETA)), COLORS["bound"], "dashdot"),
-        (
-            "Thm G.4 shape (constant 1)",
-            float(bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA)),
-            COLORS["envelope"],
-            "dot",
-        ),
-    ]
-    for i, (name, x, color, dash) in enumerate(levels):
-        fig.add_vline(x=x, line={"color": color, "dash": dash, "width": 2.5})
-        fig.add_annotation(
-            x=x, y=1.0 - 0.1 * i, yref="paper", text=name, showarrow=False, xanchor="left",
-            xshift=4, font={"size": 15},
-        )  # fmt: skip
-    fig.update_layout(showlegend=False)
-    return apply_style(fig, x_title="max error over Q", y_title="draws", height=400)
+def metric_items(ex: OracleQueryExperiment) -> dict[str, tuple[str, str]]:
+    """The metrics row: error of Ŝ, the two average regrets, the bound, the time."""
+    r, s = ex.result, ex.summary()
+    return {
+        "error of Ŝ": (f"{r.final_error:.3f}", f"max |q(S) − q(Ŝ)| over all conjunctions, Ŝ = "
+                       f"{int(r.synthetic.sum()):,} fresh draws"),
+        "Reg_D/T": (f"{s['reg_data_avg']:.3f}", "data player's average regret (Context-FTPL)"),
+        "Reg_Q/T": (f"{s['reg_query_avg']:.3f}",
+                    "query player's average regret (private best response)"),
+        "bound": (f"{r.regret_bound:.3f}",
+                  "Reg_D/T + Reg_Q/T + sampling error of Ŝ: holds on every run"),
+        "time": (f"{r.seconds:.2f} s", f"{s['seconds_per_round'] * 1000:.0f} ms per round"),
+    }  # fmt: skip
 
 
-def counts_figure(net: NetExperiment) -> go.Figure:
-    """|𝒞| = C(M + s − 1, s) against M for s = 1..6, with the enumeration cap."""
-    frame = net.counts_frame()
-    fig = go.Figure()
-    palette = ["#56B4E9", "#0072B2", "#009E73", "#E69F00", "#D55E00", "#CC79A7"]
-    for color, (s, rows) in zip(palette, frame.groupby("s"), strict=False):
-        fig.add_trace(
-            go.Scatter(
-                x=rows["M"], y=rows["candidates"], mode="lines", name=f"s = {s}",
-                line={"color": color, "width": 3 if s == net.result.s else 1.8},
-            )
-        )  # fmt: skip
-    ms = frame["M"].unique().astype(float)
-    fig.add_trace(
-        theory_trace(ms, np.full(ms.size, MAX_CANDIDATES), name="enumeration cap", kind="envelope")
+def table_caption(ex: OracleQueryExperiment) -> str:
+    """The synthetic-table chart's caption (and how many conjunctions it draws)."""
+    r, shown = ex.result, shown_conjunctions(ex).size
+    drawn = (
+        ""
+        if shown == r.data_answers.size
+        else f" Drawn: the {shown:,} farthest from the diagonal of {r.data_answers.size:,} "
+        "(the error is computed over all of them)."
     )
-    fig.add_trace(
-        go.Scatter(
-            x=[net.result.m], y=[net.result.count], mode="markers", name="this run",
-            marker={"size": 14, "color": "#000", "symbol": "x"},
-        )
-    )  # fmt: skip
-    return apply_style(
-        fig, x_title="M (net size)", y_title="candidates |𝒞|", log_y=True, height=400
+    return (
+        f"Every conjunction's answer on the synthetic Ŝ against the true table ({setting_text(ex)}). "
+        f"On the diagonal the answer is exact; the farthest point is {r.final_error:.3f} off.{drawn}"
     )
+
+
+def ledger_text(ex: OracleQueryExperiment) -> str:
+    """N, ε₀ and the composition of the T PBR calls to (ε, δ)."""
+    r, led = ex.result, ex.result.ledger
+    return (
+        f"N = {r.samples:,} draws per round, ε₀ = {r.params.epsilon0:.2g}. "
+        f"Privacy: {ex.settings['rounds']} PBR calls of (3ε₀, 2δ₀) = ({led.per_round[0]:.3g}, "
+        f"{led.per_round[1]:.2g}) compose by advanced composition to "
+        f"({led.total[0]:.3f}, {led.total[1]:.2g}) ≤ (ε, δ)."
+    )
+
+
+def mwem_caption(ex: OracleQueryExperiment, mw: MWEMComparison) -> str:
+    """The MWEM comparison's caption: both errors' settings and their time per round."""
+    s, summary = ex.settings, ex.summary()
+    capped = (
+        f" (capped from {s['rounds']}: MWEM pays 4^d box corners per round here)"
+        if mw.rounds < s["rounds"]
+        else ""
+    )
+    return (
+        f"Max error over all conjunctions: OracleQuery ({ORACLE_NAMES[s['oracle']]}, (ε, δ)) "
+        f"and MWEM (ε-DP, {mw.rounds} rounds{capped}) on the same table ({setting_text(ex)}). Time "
+        f"per round: OracleQuery {summary['seconds_per_round'] * 1000:.0f} ms, MWEM "
+        f"{mw.seconds_per_round * 1000:.0f} ms."
+    )
+
+
+def theory_comparisons(ex: OracleQueryExperiment) -> dict[str, str]:
+    """The theory tab's cards: bound key → how this run compares."""
+    r, s = ex.result, ex.settings
+    lemma14 = float(
+        bounds.oracle_query_lemma14(s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"])
+    )
+    rates = bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"])
+    return {
+        "oracle_query_thm11": f"(Reg_D + Reg_Q)/T + sampling = {r.regret_bound:.3f} ≥ {r.final_error:.3f}.",
+        "oracle_query_lemma14": f"at T = {s['rounds']}: {lemma14:.2f}.",
+        "oracle_query_remark3": ", ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in rates.items()) + ".",
+    }  # fmt: skip
