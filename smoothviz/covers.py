@@ -39,6 +39,10 @@ __all__ = [
     "UniformConvergenceResult",
     "beta_measure",
     "bracketing",
+    "bracketing_sizes",
+    "class_label",
+    "example_hypothesis",
+    "factor_scale",
     "hypothesis_sets",
     "indicator",
     "make_measure",
@@ -49,6 +53,7 @@ __all__ = [
     "threshold_cover",
     "uniform_convergence_experiment",
     "uniform_measure",
+    "vc_dimension",
 ]
 
 #: Hypothesis classes with a bracketing construction here.

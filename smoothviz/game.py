@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds
-from smoothviz.thresholds import SIGMA_RANGE
+from smoothviz.validation import check_sigma
 
 __all__ = [
     "LABELS",
@@ -114,10 +114,7 @@ class AdversaryGame:
         """Validate the settings."""
         if self.mode not in MODES:
             raise ValueError(f"`mode` must be one of {list(MODES)}, got {self.mode!r}")
-        if not SIGMA_RANGE[0] <= self.sigma <= SIGMA_RANGE[1]:
-            raise ValueError(
-                f"`sigma` must be in [{SIGMA_RANGE[0]}, {SIGMA_RANGE[1]}], got {self.sigma}"
-            )
+        check_sigma(self.sigma)
         if int(self.seed) != self.seed or self.seed < 0:
             raise ValueError(f"`seed` must be a non-negative integer, got {self.seed}")
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from smoothviz.random import make_rng, streams
+from smoothviz.validation import SIGMA_RANGE, check_sigma
 
 __all__ = [
     "ADVERSARIES",
@@ -64,20 +65,17 @@ ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_perturbed", "smoothe
 #: attains the same hit probability as the adaptive window, so its curve would hide under it).
 DEFAULT_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive")
 SMOOTHED = ("smoothed_adaptive", "smoothed_nonadaptive", "smoothed_perturbed")
-SIGMA_RANGE = (1e-6, 0.5)
 MAX_HORIZON = 10**6
 MAX_TRIALS = 10_000
 
 
 def check_game(sigma: float, horizon: int, trials: int) -> None:
-    """Reject σ outside :data:`SIGMA_RANGE`, a horizon outside [1, :data:`MAX_HORIZON`], or bad trials.
+    """Reject σ outside the one σ range, a horizon outside [1, :data:`MAX_HORIZON`], or bad trials.
 
-    The game keeps its own σ range, [1e-6, 0.5], inside the (0, 1] of
-    :data:`smoothviz.validation.SIGMA_RANGE` that the other modules share: its messages and the
-    values it accepts are unchanged.
+    σ is checked by :func:`smoothviz.validation.check_sigma` (σ ∈ (0, 1], at least 1e-6), as in
+    every module with a σ-smooth adversary.
     """
-    if not (SIGMA_RANGE[0] <= sigma <= SIGMA_RANGE[1]):
-        raise ValueError(f"`sigma` must be in [{SIGMA_RANGE[0]}, {SIGMA_RANGE[1]}], got {sigma}")
+    check_sigma(sigma)
     if int(horizon) != horizon or not 1 <= horizon <= MAX_HORIZON:
         raise ValueError(f"`horizon` must be an integer in [1, {MAX_HORIZON}], got {horizon}")
     if int(trials) != trials or not 1 <= trials <= MAX_TRIALS:

@@ -2,9 +2,11 @@
 
 Core functions validate first and raise ``ValueError`` with a message a reader can act on, e.g.
 ``"`sigma` must be in (0, 1], got 0"`` (the style of the Scientific Python guide and SciPy). One σ
-range serves every module built on these checks: a σ-smooth distribution has density at most 1/σ
-with respect to the uniform measure, which is possible exactly for σ ∈ (0, 1] (the σ-smooth adversaries of
-Haghtalab, Roughgarden & Shetty 2020). The checkers return the value normalised (``int`` or
+range serves every module that simulates a σ-smooth adversary (thresholds, the adversary game,
+Hedge, halfspaces, covers): a σ-smooth distribution has density at most 1/σ with respect to the
+uniform measure, which is possible exactly for σ ∈ (0, 1] (Haghtalab, Roughgarden & Shetty 2020,
+Def. 2.1), and σ below :data:`SIGMA_MIN` is refused because float64 can no longer place a point
+inside a version space a few σ wide (the binary-search game then stalls). The checkers return the value normalised (``int`` or
 ``float``) so a caller can write ``horizon = check_int("horizon", horizon, 1)``.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "SIGMA_MIN",
     "SIGMA_RANGE",
     "check_choice",
     "check_choices",
@@ -23,6 +26,10 @@ __all__ = [
 
 #: σ ∈ (0, 1]: the open lower end and the closed upper end of :func:`check_sigma`.
 SIGMA_RANGE = (0.0, 1.0)
+#: The smallest σ :func:`check_sigma` accepts. Below about 1e-9 the binary-search game's smoothed
+#: adversaries stall in float64 (a window narrower than the spacing of floats near 1/2 holds no new
+#: point); 1e-6 keeps three decades of margin, and no page goes below 1e-4.
+SIGMA_MIN = 1e-6
 
 
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
@@ -80,12 +87,19 @@ def check_float(
 
 
 def check_sigma(sigma: float) -> float:
-    """Reject a smoothness parameter outside :data:`SIGMA_RANGE`, (0, 1], or a ``bool``; return a ``float``.
+    """Reject σ outside (0, 1] (:data:`SIGMA_RANGE`), below :data:`SIGMA_MIN`, or a ``bool``.
+
+    Returns σ as a ``float``.
 
     Raises:
-        ValueError: ``"`sigma` must be in (0, 1], got value"``.
+        ValueError: ``"`sigma` must be in (0, 1] and at least 1e-06, got value"``.
     """
     low, high = SIGMA_RANGE
-    if isinstance(sigma, bool) or not (np.isfinite(sigma) and low < sigma <= high):
-        raise ValueError(f"`sigma` must be in ({low:g}, {high:g}], got {sigma}")
+    if isinstance(sigma, bool) or not (
+        np.isfinite(sigma) and low < sigma <= high and sigma >= SIGMA_MIN
+    ):
+        raise ValueError(
+            f"`sigma` must be in ({low:g}, {high:g}] and at least {SIGMA_MIN:g} (float64 "
+            f"precision), got {sigma}"
+        )
     return float(sigma)

@@ -131,3 +131,38 @@ def test_the_erm_oracles_agree_with_brute_force():
 def test_experts_and_hedge_share_one_learning_rate():
     assert hedge.default_eta is experts.default_eta
     assert halfspaces.log_weight_rate is experts.log_weight_rate
+
+
+#: The core modules of the online-learning pages (Thresholds, Covers, Regret) and their shared pieces.
+ONLINE_CORE = ["adversaries", "bounds", "covers", "erm", "experts", "game", "halfspaces", "hedge",
+               "names", "online", "random", "thresholds", "validation", "experiments.covers",
+               "experiments.regret", "experiments.thresholds"]  # fmt: skip
+
+
+def test_every_core_module_declares_all():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "smoothviz"
+    for path in [*root.glob("*.py"), *(root / "experiments").glob("*.py")]:
+        if path.name != "__init__.py":
+            assert "__all__" in {
+                t.id for n in ast.parse(path.read_text()).body if isinstance(n, ast.Assign)
+                for t in n.targets if isinstance(t, ast.Name)
+            } or "import __all__" in path.read_text(), path  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ONLINE_CORE)
+def test_every_public_function_and_class_is_in_all(name):
+    import ast
+    import inspect
+
+    module = importlib.import_module(f"smoothviz.{name}")
+    tree = ast.parse(inspect.getsource(module))
+    defined = {
+        n.name
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef | ast.ClassDef) and not n.name.startswith("_")
+    }
+    assert defined <= set(module.__all__), sorted(defined - set(module.__all__))
+    assert module.__all__ == sorted(module.__all__, key=lambda n: (not n.isupper(), n))

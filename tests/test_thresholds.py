@@ -336,3 +336,25 @@ def test_seeded_results_of_the_other_adversaries_are_unchanged(adversary):
     assert _digest(run) == digest  # bit-identical arrays
     assert run.mistake_mask is None
     assert run.targets is None
+
+
+@pytest.mark.parametrize("sigma", [1e-6, 0.5, 0.75, 1.0])
+def test_the_game_accepts_the_one_sigma_range(sigma):
+    from smoothviz.game import AdversaryGame
+    from smoothviz.validation import check_sigma
+
+    assert check_sigma(sigma) == sigma
+    th.check_game(sigma, 10, 1)
+    assert AdversaryGame(mode="smoothed", sigma=sigma).sigma == sigma
+    run = th.run_adversary("smoothed_adaptive", sigma=sigma, horizon=1000, trials=3, seed=0)
+    assert np.isfinite(run.log2_width_after(np.array([1000]))).all()
+
+
+@pytest.mark.parametrize("sigma", [0.0, 1e-7, 1.01])
+def test_every_sigma_check_refuses_the_same_values(sigma):
+    from smoothviz.game import AdversaryGame
+    from smoothviz.validation import check_sigma
+
+    for check in (check_sigma, lambda s: th.check_game(s, 10, 1), lambda s: AdversaryGame(sigma=s)):
+        with pytest.raises(ValueError, match="`sigma` must be in"):
+            check(sigma)
