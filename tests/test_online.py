@@ -625,3 +625,18 @@ def test_gumbel_identities():
     # E max G_i (not of |G_i|) = b(ln k + γ): Monte Carlo, fixed seed, 2%
     g = np.random.default_rng(71).gumbel(0.0, 3.0, size=(40_000, 20)).max(axis=1)
     assert g.mean() == pytest.approx(bounds.gumbel_expected_max(20, 3.0), rel=0.02)
+
+
+def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():
+    from smoothviz.experts import follow_the_perturbed_leader, make_costs
+    from smoothviz.random import streams
+
+    runs, _ = online.compare_learners(
+        "coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, rng=5
+    )
+    costs = make_costs("coin_flips", 60, 3, trials=2, rng=5)
+    np.testing.assert_array_equal(runs[0].costs, costs)  # the costs come from the seed itself
+    again = follow_the_perturbed_leader(
+        costs, scale=2.0, noise="gumbel", rng=streams(5, ("learner",))["learner"]
+    )
+    np.testing.assert_array_equal(runs[2].regret, again.regret)

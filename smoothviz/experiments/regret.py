@@ -36,12 +36,13 @@ from smoothviz.experts import (
 )
 from smoothviz.halfspaces import HalfspaceResult, hedge_halfspaces
 from smoothviz.hedge import HedgeThresholdsResult, cover_gamma, hedge_thresholds, threshold_cover
-from smoothviz.random import make_rng
+from smoothviz.random import streams
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
     "BUDGET_S",
     "HALFSPACE_TRIALS",
+    "LEARNER_STREAMS",
     "MAX_ABS_K",
     "MAX_ABS_TRIALS",
     "MOST_TRIALS",
@@ -68,6 +69,8 @@ MOST_TRIALS = 10
 HALFSPACE_TRIALS = 2
 #: The parameters of the tabs only (see :meth:`RegretExperiment.with_tabs`).
 TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
+#: Named child streams of :func:`compare_learners`'s seed: the learner's coins (FTPL's perturbations).
+LEARNER_STREAMS = ("learner",)
 #: Largest k of the E‖Z‖∞ curve, and its draws.
 MAX_ABS_K, MAX_ABS_TRIALS = 200, 1000
 
@@ -206,9 +209,9 @@ def compare_learners(
         scale: FTPL's scale b for the single run.
         n_scales: number of log-spaced scales in [0.1, max(T, 10)] for the sweep.
         trials: cost sequences (coin flips) and perturbation draws.
-        rng: an integer seed (costs use it, FTPL uses seed + 1, the sweep uses it again), or None.
-            This older convention predates :func:`smoothviz.random.streams`; it is kept because
-            moving FTPL to a named child stream would change every seeded number of the tab.
+        rng: an integer seed, or None. The costs and the sweep draw from the seed itself (the sweep
+            regenerates the same costs); FTPL's perturbations, the learner's coins, from the
+            seed's child stream named ``"learner"`` (:func:`smoothviz.random.streams`).
 
     Returns:
         ``([mw, ftl, ftpl], sweep)``.
@@ -216,12 +219,11 @@ def compare_learners(
     if rng is not None and not isinstance(rng, int | np.integer):
         raise ValueError(f"`rng` must be an integer seed or None, got {rng!r}")
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=rng)
+    coins = streams(rng, LEARNER_STREAMS)
     runs = [
         multiplicative_weights(costs),
         follow_the_leader(costs),
-        follow_the_perturbed_leader(
-            costs, scale=scale, noise=noise, rng=None if rng is None else make_rng(rng + 1)
-        ),
+        follow_the_perturbed_leader(costs, scale=scale, noise=noise, rng=coins["learner"]),
     ]
     n_scales = check_int("n_scales", n_scales, 2, 1000)
     scales = np.geomspace(0.1, max(horizon, 10), n_scales)
