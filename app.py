@@ -78,58 +78,29 @@ PAGES = {
     ],
 }
 ONLINE, PRIVACY = PAGES["Online learning"], PAGES["Differential privacy"]
-TOUR = [
-    (
-        ONLINE[0],
-        {"sigma": "0.01", "T": "10000", "trials": "100"},
-        "1. Worst case vs σ = 0.01: linear against logarithmic mistakes",
-    ),
-    (
-        ONLINE[0],
-        {"sigma": "0.0001", "T": "100000", "show": "worst_case", "view": "rounds"},
-        "2. Tiny σ, long horizon: the worst case never stops; watch its version space shrink",
-    ),
-    (
-        ONLINE[1],
-        {"cls": "intervals", "measure": "bump"},
-        "3. Brackets for intervals under a σ-smooth measure: every interval sits in one bracket",
-    ),
-    (
-        ONLINE[2],
-        {"sigma": "0.001", "T": "3000"},
-        "4. Hedge on a cover: the worst case keeps regret linear, a σ-smoothed adversary only √T",
-    ),
-    (
-        PRIVACY[0],
-        {"view": "sweeps", "data": "gapminder", "N": "64", "epsilon": "0.3", "variant": "mwem"},
-        "5. MWEM's U: more rounds help until the privacy noise of each round takes over",
-    ),
-    (
-        PRIVACY[0],
-        {"view": "smooth", "sigma": "0.5"},
-        "6. What smoothness buys: projection keeps the release σ-smooth where MWEM alone does not",
-    ),
-    (
-        PRIVACY[0],
-        {"dims": "2", "data": "iris", "queries": "intervals", "T": "20", "view": "run"},
-        "7. A 2-D table: iris petals released privately through rectangle queries",
-    ),
-    (
-        PRIVACY[0],
-        {"view": "threshold", "n": "300", "epsilon": "0.3"},
-        "8. Private thresholds: discretise at scale σα, then let the exponential mechanism choose",
-    ),
-    (
-        PRIVACY[1],
-        {"view": "lies"},
-        "9. RSPM calls a solver once; a solver that lies about one record breaks its privacy",
-    ),
-    (
-        PRIVACY[2],
-        {"view": "calc"},
-        "10. PRSMA survives a failing heuristic: error 1/√n and ~10⁸ oracle calls at (1, 10⁻³)",
-    ),
-]
+TOUR = [  # (page, its preset, the link text)
+    (ONLINE[0], {"sigma": "0.01", "T": "10000", "trials": "100"},
+     "1. Worst case vs σ = 0.01: linear against logarithmic mistakes"),
+    (ONLINE[0], {"sigma": "0.0001", "T": "100000", "show": "worst_case", "view": "rounds"},
+     "2. Tiny σ, long horizon: the worst case never stops; watch its version space shrink"),
+    (ONLINE[1], {"cls": "intervals", "measure": "bump"},
+     "3. Brackets for intervals under a σ-smooth measure: every interval sits in one bracket"),
+    (ONLINE[2], {"sigma": "0.001", "T": "3000"},
+     "4. Hedge on a cover: the worst case keeps regret linear, a σ-smoothed adversary only √T"),
+    (PRIVACY[0],
+     {"view": "sweeps", "data": "gapminder", "N": "64", "epsilon": "0.3", "variant": "mwem"},
+     "5. MWEM's U: more rounds help until the privacy noise of each round takes over"),
+    (PRIVACY[0], {"view": "smooth", "sigma": "0.5"},
+     "6. What smoothness buys: projection keeps the release σ-smooth where MWEM alone does not"),
+    (PRIVACY[0], {"dims": "2", "data": "iris", "queries": "intervals", "T": "20", "view": "run"},
+     "7. A 2-D table: iris petals released privately through rectangle queries"),
+    (PRIVACY[0], {"view": "threshold", "n": "300", "epsilon": "0.3"},
+     "8. Private thresholds: discretise at scale σα, then let the exponential mechanism choose"),
+    (PRIVACY[1], {"view": "lies"},
+     "9. RSPM calls a solver once; a solver that lies about one record breaks its privacy"),
+    (PRIVACY[2], {"view": "calc"},
+     "10. PRSMA survives a failing heuristic: error 1/√n and ~10⁸ oracle calls at (1, 10⁻³)"),
+]  # fmt: skip
 
 navigation = st.navigation(PAGES)
 ui.preload_charts()

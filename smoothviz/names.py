@@ -25,74 +25,70 @@ __all__ = [
     "count",
 ]
 
-#: Legend and metric names of every adversary, short enough for one legend row on a projector.
-ADVERSARY_SHORT: dict[str, str] = {
-    "worst_case": "worst case",
-    "smoothed_adaptive": "σ adaptive",
-    "smoothed_nonadaptive": "σ non-adaptive",
-    "smoothed_perturbed": "σ perturbed",
-    "iid": "i.i.d.",
-}
-#: The adversaries of the binary-search game (:mod:`smoothviz.thresholds`), for captions, in run order.
-BINARY_SEARCH_ADVERSARIES: dict[str, str] = {
-    "worst_case": "worst case",
-    "smoothed_adaptive": "σ-smoothed adaptive window",
-    "smoothed_perturbed": "σ-perturbed worst case (the same process as the adaptive window)",
-    "smoothed_nonadaptive": "σ-smoothed non-adaptive (fixed window, fixed target)",
-}
+
+def _column(table: dict[str, tuple[str | None, ...]], i: int) -> dict[str, str]:
+    """Column ``i`` of a names table, as ``{key: name}`` in the table's order (gaps left out)."""
+    return {key: names[i] for key, names in table.items() if names[i] is not None}
+
+
+#: Every adversary's names, one row per key: (legend and metric: short enough for one legend row on
+#: a projector; in captions of the binary-search game, :mod:`smoothviz.thresholds`; in captions of
+#: Hedge's adversaries, :mod:`smoothviz.adversaries`; whose coins drive it in the game).
+_ADVERSARIES: dict[str, tuple[str | None, ...]] = {
+    "worst_case": ("worst case", "worst case", "worst case", "none (deterministic)"),
+    "smoothed_adaptive": (
+        "σ adaptive", "σ-smoothed adaptive window", "adaptive σ-smooth", "the adversary's"
+    ),
+    "smoothed_nonadaptive": (
+        "σ non-adaptive", "σ-smoothed non-adaptive (fixed window, fixed target)",
+        "non-adaptive σ-smooth", "the adversary's",
+    ),
+    "smoothed_perturbed": (
+        "σ perturbed", "σ-perturbed worst case (the same process as the adaptive window)", None,
+        "nature's",
+    ),
+    "iid": ("i.i.d.", None, "i.i.d. uniform", None),
+}  # fmt: skip
+#: Legend and metric names of every adversary.
+ADVERSARY_SHORT: dict[str, str] = _column(_ADVERSARIES, 0)
+#: The adversaries of the binary-search game (:mod:`smoothviz.thresholds`), for captions.
+BINARY_SEARCH_ADVERSARIES: dict[str, str] = _column(_ADVERSARIES, 1)
 #: The adversaries Hedge faces (:mod:`smoothviz.adversaries`), for captions.
-HEDGE_ADVERSARIES: dict[str, str] = {
-    "worst_case": "worst case",
-    "smoothed_adaptive": "adaptive σ-smooth",
-    "smoothed_nonadaptive": "non-adaptive σ-smooth",
-    "iid": "i.i.d. uniform",
-}
+HEDGE_ADVERSARIES: dict[str, str] = _column(_ADVERSARIES, 2)
 #: Whose coins drive each binary-search adversary (shown on the page).
-COINS: dict[str, str] = {
-    "worst_case": "none (deterministic)",
-    "smoothed_adaptive": "the adversary's",
-    "smoothed_nonadaptive": "the adversary's",
-    "smoothed_perturbed": "nature's",
-}
+COINS: dict[str, str] = _column(_ADVERSARIES, 3)
 #: The cost sequences MW, FTL and FTPL are compared on (:data:`smoothviz.experts.SEQUENCES`).
 COST_SEQUENCES: dict[str, str] = {
     "alternating": "alternating (FTL killer)",
     "coin_flips": "i.i.d. coin flips",
 }
-#: The perturbed leader's noise (:data:`smoothviz.experts.NOISES`), with what it is in privacy terms.
-PERTURBATIONS: dict[str, str] = {
-    "laplace": "Laplace (report-noisy-min)",
-    "gumbel": "Gumbel (exponential mechanism)",
-    "rspm": "RSPM-correlated (m = ⌈log₂ k⌉ draws)",
+#: The perturbed leader's noise (:data:`smoothviz.experts.NOISES`), one row per key: (the control's
+#: name, with what it is in privacy terms; the short name for captions).
+_PERTURBATIONS: dict[str, tuple[str | None, ...]] = {
+    "laplace": ("Laplace (report-noisy-min)", "Laplace"),
+    "gumbel": ("Gumbel (exponential mechanism)", "Gumbel"),
+    "rspm": ("RSPM-correlated (m = ⌈log₂ k⌉ draws)", "RSPM-correlated"),
 }
-#: The same, short, for captions.
-PERTURBATION_SHORT: dict[str, str] = {
-    "laplace": "Laplace",
-    "gumbel": "Gumbel",
-    "rspm": "RSPM-correlated",
+PERTURBATIONS: dict[str, str] = _column(_PERTURBATIONS, 0)
+PERTURBATION_SHORT: dict[str, str] = _column(_PERTURBATIONS, 1)
+#: MWEM's variants, one row per key: (the hero chart's legend, one row at 1024 px; metric label of
+#: the three compared side by side; legend where projection is the point (density charts), where
+#: Smooth MWEM is the unprojected one; the theorem bounding its error, Haghtalab, Roughgarden &
+#: Shetty 2020).
+_MWEM: dict[str, tuple[str | None, ...]] = {
+    "mwem": ("MWEM", "MWEM", "MWEM", "Thm 4.1 bound"),
+    "notes": ("MWEM (notes)", None, "notes MWEM", None),
+    "smooth": ("Smooth MWEM", "Smooth", "Smooth (unprojected)", "Thm 4.2 bound"),
+    "projected": ("Projected", "Projected", "Projected", "Thm 4.3 bound"),
 }
-#: MWEM variants on the hero chart's legend: one legend row at 1024 px.
-MWEM_LEGEND: dict[str, str] = {
-    "mwem": "MWEM",
-    "notes": "MWEM (notes)",
-    "smooth": "Smooth MWEM",
-    "projected": "Projected",
-}
-#: MWEM variants as metric labels (the three compared side by side).
-MWEM_METRIC: dict[str, str] = {"mwem": "MWEM", "smooth": "Smooth", "projected": "Projected"}
-#: MWEM variants where projection is the point (density charts): Smooth MWEM is the unprojected one.
-MWEM_SMOOTHNESS_LEGEND: dict[str, str] = {
-    "mwem": "MWEM",
-    "notes": "notes MWEM",
-    "smooth": "Smooth (unprojected)",
-    "projected": "Projected",
-}
-#: The theorem bounding each variant's error (Haghtalab, Roughgarden & Shetty 2020).
-MWEM_BOUND_NAME: dict[str, str] = {
-    "mwem": "Thm 4.1 bound",
-    "smooth": "Thm 4.2 bound",
-    "projected": "Thm 4.3 bound",
-}
+#: MWEM variants on the hero chart's legend.
+MWEM_LEGEND: dict[str, str] = _column(_MWEM, 0)
+#: MWEM variants as metric labels.
+MWEM_METRIC: dict[str, str] = _column(_MWEM, 1)
+#: MWEM variants where projection is the point.
+MWEM_SMOOTHNESS_LEGEND: dict[str, str] = _column(_MWEM, 2)
+#: The theorem bounding each variant's error.
+MWEM_BOUND_NAME: dict[str, str] = _column(_MWEM, 3)
 
 
 def count(value: float) -> str:

@@ -60,6 +60,25 @@ def _band(x: np.ndarray, values: np.ndarray, *, name: str, color: str, axis: int
     )
 
 
+def _regret_axes(
+    fig: go.Figure,
+    y_title: str,
+    log_log: bool,
+    *,
+    title: str | None = None,
+    height: int = 460,
+    zero_y: bool = False,
+) -> go.Figure:
+    """Regret against round t: log–log for slopes, else linear axes from 0 (x, and y if ``zero_y``)."""
+    apply_style(fig, title=title, x_title="round t", y_title=y_title, log_x=log_log, log_y=log_log,
+                height=height)  # fmt: skip
+    if not log_log:
+        fig.update_xaxes(rangemode="tozero")
+        if zero_y:
+            fig.update_yaxes(rangemode="tozero")
+    return fig
+
+
 def regret_figure(
     result: HedgeThresholdsResult, *, log_log: bool = False, shapes: bool = False
 ) -> go.Figure:
@@ -113,18 +132,7 @@ def regret_figure(
                 kind="envelope",
             )
         )
-    apply_style(
-        fig,
-        x_title="round t",
-        y_title="regret against all thresholds",
-        log_x=log_log,
-        log_y=log_log,
-        height=520,
-    )
-    if not log_log:
-        fig.update_xaxes(rangemode="tozero")
-        fig.update_yaxes(rangemode="tozero")
-    return fig
+    return _regret_axes(fig, "regret against all thresholds", log_log, height=520, zero_y=True)
 
 
 def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
@@ -271,10 +279,7 @@ def experts_figure(
             t, bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)", kind="envelope"
         )
     )
-    apply_style(fig, title=title, x_title="round t", y_title="regret", log_x=log_log, log_y=log_log)
-    if not log_log:
-        fig.update_xaxes(rangemode="tozero")
-    return fig
+    return _regret_axes(fig, "regret", log_log, title=title)
 
 
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
@@ -392,17 +397,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
             name=f"MW on the cover: ηt + ln N/η (exact, N = {result.offsets.size:,})",
         )
     )
-    apply_style(
-        fig,
-        x_title="round t",
-        y_title="regret (2-D halfspaces)",
-        log_x=log_log,
-        log_y=log_log,
-        height=520,
-    )
-    if not log_log:
-        fig.update_xaxes(rangemode="tozero")
-    return fig
+    return _regret_axes(fig, "regret (2-D halfspaces)", log_log, height=520)
 
 
 def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figure:
