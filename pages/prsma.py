@@ -28,24 +28,16 @@ simulation = st.cache_data(max_entries=16, show_spinner=False)(P.simulation)
 
 ui.page(
     "PRSMA: privacy that survives a failing heuristic",
-    "robust privacy costs accuracy: PRSMA's bound falls like 1/√n (slope −½), RSPM's like 1/n, and "
-    "the calculator counts ~10⁸ oracle calls at (1, 10⁻³).",
+    "robust privacy costs accuracy: PRSMA's worst-case error falls like 1/√n (slope −½), RSPM's "
+    "like 1/n, and the calculator counts ~10⁸ oracle calls at (1, 10⁻³).",
 )
 p = ui.controls(PAGE, PARAMS)
 eps, delta, n, rescale, seed = p["epsilon"], p["delta"], p["n"], p["rescale"], p["seed"]
 with ui.computing("Simulating PRSMA and RSPM…"):
     ex = experiment(eps, delta, n, rescale=rescale, seed=seed)
 plan, slopes = ex.plan, ex.slopes
-ui.chart(
-    figures.accuracy_figure(ex, n_mark=n),
-    key="accuracy",
-    caption=f"Excess error against n, planted {P.D}-variable conjunctions, run parameters ε = {eps:g}, "
-    f"δ = {delta:g}, 100 runs per n, seed {seed}. Bounds at β = {P.BETA}: Thm 9 (PRSMA around Laplace "
-    f"RSPM) slope {slopes['prsma']:.2f}, Thm 5 (RSPM alone) slope {slopes['rspm']:.2f}. Simulated "
-    "RSPM finds the exact ERM (excess 0, not drawn); PRSMA's pieces are small and its ε′ tiny, so it "
-    "stays far from the ERM. Dotted: the calculator's n.",
-    data=ex.to_frame(),
-)
+ui.chart(figures.accuracy_figure(ex, n_mark=n), key="accuracy", data=ex.to_frame(),
+         caption=figures.accuracy_caption(ex))  # fmt: skip
 ui.metrics(
     {
         "pieces K": (f"{plan.pieces:,}", "K = ⌈(1/ε)(1 + ln(2/δ))⌉ at the parameters PRSMA runs with"),

@@ -2,9 +2,19 @@
 
 :func:`run_experiment` takes the page's (ε, δ, n, rescaling) and returns a frozen
 :class:`PRSMAExperiment`: the calculator's plan (:func:`smoothviz.prsma.prsma_plan`), the accuracy of
-PRSMA (Laplace RSPM inside, exact certifiable oracle) and of plain Laplace RSPM against n on planted
-data (d = 3 conjunctions, run parameters ε, δ), and the bounds against n: Thm 9 (slope −1/2) and Thm 5
-(slope −1). :func:`simulation` runs PRSMA with a certifiable heuristic whose failure rate depends on the
+PRSMA (Laplace RSPM inside, perfect oracle) and of plain Laplace RSPM against n (run parameters ε, δ),
+and the bounds against n: Thm 9 (slope −1/2) and Thm 5 (slope −1).
+
+Thm 5 and Thm 9 bound the *worst* dataset. On one fixed planted dataset neither learner shows its
+rate: the ERM wins by a constant fraction of the records, so RSPM's excess error is 0 from small n on,
+and PRSMA's stays at a random guess's (~0.2) until its pieces are large enough and then drops off
+a cliff. The accuracy chart therefore searches a family of datasets for the worst one at each n
+(:func:`near_tie_cells`): d = 3 conjunctions, planted x1 ∧ x2, whose labels on the point (1,1,0) nearly
+tie, so that the runner-up x1 ∧ x2 ∧ x3 loses by only G records; G is swept from 1 to n/8 and each
+learner's largest mean excess error over G is drawn. RSPM's noise does not grow with n, so its worst
+G is a constant and its worst excess ≈ c/n (slope −1); PRSMA's inner noise grows like √(n/K), so its
+worst G grows like √n and its worst excess like 1/√n (slope −1/2). PRSMA runs exactly on counts
+(:func:`smoothviz.prsma.prsma_on_counts`), so n goes to 5·10⁸. :func:`simulation` runs PRSMA with a certifiable heuristic whose failure rate depends on the
 data (it fails more often on pieces holding one record) on S and on its neighbour S′ without that
 record: passing pieces, the ⊥ rate and the outputs. Nothing here imports Streamlit or plotly.
 """
@@ -19,19 +29,29 @@ import pandas as pd
 
 from smoothviz import bounds
 from smoothviz.boolean_data import neighbouring_pair, planted_data
-from smoothviz.prsma import FailureModel, PRSMAPlan, prsma, prsma_plan
+from smoothviz.prsma import (
+    FailureModel,
+    PRSMAPlan,
+    loss_table,
+    prsma,
+    prsma_on_counts,
+    prsma_plan,
+    rspm_on_counts,
+)
 from smoothviz.random import streams
-from smoothviz.rspm import rspm
 from smoothviz.separators import bits_to_codes, codes_to_bits, describe
+from smoothviz.validation import check_int
 
 __all__ = [
     "BETA",
     "CLS",
+    "FIT_PIECE",
     "SIM_D",
     "SIM_MAX_N",
     "D",
     "PRSMAExperiment",
     "calls_text",
+    "near_tie_cells",
     "run_experiment",
     "simulation",
 ]
@@ -39,8 +59,14 @@ __all__ = [
 CLS, D, LABEL_NOISE = "conjunction", 3, 0.1
 #: β of the bounds drawn (Thm 9 needs β > δ).
 BETA = 0.2
-#: Sizes simulated on the accuracy chart (those with at least 4 records per piece).
-SIM_NS = (250, 1000, 4000, 16000)
+#: Sizes simulated on the accuracy chart: 10³ to 5·10⁸, four per decade (the exact sampler of a
+#: piece takes n < 10⁹).
+SIM_NS = tuple(int(v) for v in np.round(np.geomspace(1e3, 5e8, 24)))
+#: The near-tie family: the planted conjunction x1 ∧ x2 and the point (1,1,0) where labels nearly tie.
+TIE_PLANTED, TIE_POINT = 0b011, 0b011
+#: Simulated sizes enter the fitted slopes when a piece holds at least this many records (smaller
+#: pieces drown in the inner run's noise and PRSMA guesses).
+FIT_PIECE = 10**6
 #: Largest n of the simulation tab.
 SIM_MAX_N = 5_000
 #: Dimension of the simulation tab (enough points that one (point, label) can be unique).
@@ -51,13 +77,65 @@ def _slope(n: np.ndarray, y: np.ndarray) -> float:
     return float(np.polyfit(np.log(n), np.log(y), 1)[0])
 
 
+def near_tie_cells(n: int, gap: int) -> np.ndarray:
+    """Cell counts (2·code(x) + y) of a d = 3 dataset where x1 ∧ x2 beats x1 ∧ x2 ∧ x3 by ~``gap`` records.
+
+    The n records sit evenly on the 8 points (the remainder on (0,0,0)), labelled by x1 ∧ x2, except
+    on (1,1,0), the one point where the two conjunctions differ: there ⌈(n/8 + gap)/2⌉ records have
+    label 1 and the rest label 0, so the runner-up loses by ``gap`` records (``gap − 1`` when n/8 and
+    ``gap`` differ in parity). Every other conjunction loses at least n/8 records.
+
+    Args:
+        n: records, ≥ 8.
+        gap: 0 ≤ gap ≤ n/8.
+
+    Returns:
+        int64 array of 16 counts summing to n.
+    """
+    per = check_int("n", n, 8) // 8
+    gap = check_int("gap", gap, 0, per)
+    points = np.arange(2**D)
+    labels = (points & TIE_PLANTED) == TIE_PLANTED
+    cells = np.zeros(2 ** (D + 1), dtype=np.int64)
+    cells[2 * points + labels] = per
+    cells[0] += n - 8 * per
+    ones = (per + gap + 1) // 2
+    cells[2 * TIE_POINT + 1], cells[2 * TIE_POINT] = ones, per - ones
+    return cells
+
+
+def _worst_case(n: int, epsilon: float, delta: float, trials: int, rngs: dict) -> list[dict]:
+    """Each learner's largest mean excess error over the near-tie family's gaps at size n."""
+    per = n // 8
+    gaps = np.unique(np.round(np.geomspace(1, per, int(4 * np.log10(per)) + 1)).astype(int))
+    worst = {"prsma": (np.nan, 0, np.nan), "rspm": (np.nan, 0, 0.0)}
+    for gap in gaps:
+        cells = near_tie_cells(n, int(gap))
+        res = prsma_on_counts(cells, CLS, D, epsilon=epsilon, delta=delta, trials=trials,
+                              rng=rngs["prsma"])  # fmt: skip
+        losses = (cells @ loss_table(CLS, D)) / n
+        plain = rspm_on_counts(CLS, D, np.tile(cells.astype(float), (trials, 1)), epsilon,
+                               rngs["rspm"])  # fmt: skip
+        means = {"prsma": np.nanmean(res.excess) if res.bottom_rate < 1 else np.nan,
+                 "rspm": float(np.mean(losses[plain] - losses.min()))}  # fmt: skip
+        for method, mean in means.items():
+            if np.isfinite(mean) and not mean <= worst[method][0]:
+                bottom = res.bottom_rate if method == "prsma" else 0.0
+                worst[method] = (float(mean), int(gap), bottom)
+    return [{"method": method, "n": n, "mean_excess": mean, "worst_gap": gap,
+             "bottom_rate": bottom, "piece_size": n // prsma_plan(epsilon, delta, n).pieces}
+            for method, (mean, gap, bottom) in worst.items() if np.isfinite(mean)]  # fmt: skip
+
+
 @dataclass(frozen=True, eq=False)
 class PRSMAExperiment:
     """The calculator at (ε, δ, n, rescaling), and accuracy against n (experiment E12).
 
     Attributes:
         plan: the calculator's :class:`~smoothviz.prsma.PRSMAPlan`.
-        simulated: one row per (method, n): mean excess error, ⊥ rate (PRSMA at run parameters ε, δ).
+        simulated: one row per (method, n): the largest mean excess error over the near-tie family
+            (:func:`near_tie_cells`), the gap G where it occurred, PRSMA's ⊥ rate and piece size
+            (PRSMA at run parameters ε, δ).
         curves: one row per n: Thm 9's bound for PRSMA and Thm 5's for RSPM, at β = :data:`BETA`.
         settings: the arguments of :func:`run_experiment`.
     """
@@ -76,9 +154,28 @@ class PRSMAExperiment:
             "rspm": _slope(big["n"], big["rspm_bound"]),
         }
 
+    @property
+    def fitted_slopes(self) -> dict[str, float]:
+        """Log–log slopes of the simulated worst cases, about −1/2 (PRSMA) and −1 (RSPM).
+
+        Fitted over the sizes whose pieces hold ≥ :data:`FIT_PIECE` records and whose excess is
+        positive (a zero cannot enter a log–log fit); NaN with fewer than 3 such sizes.
+        """
+        out = {}
+        for method in ("prsma", "rspm"):
+            sim = self.simulated
+            rows = sim[(sim["method"] == method) & (sim["piece_size"] >= FIT_PIECE)
+                       & (sim["mean_excess"] > 0)]  # fmt: skip
+            out[method] = _slope(rows["n"], rows["mean_excess"]) if len(rows) >= 3 else np.nan
+        return out
+
     def summary(self) -> dict[str, float]:
-        """The plan's numbers with the two slopes."""
-        return self.plan.summary() | {f"slope_{k}": v for k, v in self.slopes.items()}
+        """The plan's numbers with the two bound slopes and the two fitted slopes."""
+        return (
+            self.plan.summary()
+            | {f"slope_{k}": v for k, v in self.slopes.items()}
+            | {f"fitted_slope_{k}": v for k, v in self.fitted_slopes.items()}
+        )
 
     def to_frame(self) -> pd.DataFrame:
         """The simulated accuracy against n."""
@@ -100,7 +197,7 @@ def run_experiment(
     n: int = 1_000_000,
     *,
     rescale: bool = True,
-    trials: int = 100,
+    trials: int = 200,
     seed: int = 0,
 ) -> PRSMAExperiment:
     """The calculator at the target (ε, δ, n, rescaling), and accuracy against n.
@@ -110,25 +207,16 @@ def run_experiment(
         delta: target δ in (0, 1); the simulations run PRSMA with run parameters (ε, δ).
         n: dataset size of the calculator.
         rescale: the calculator runs with (ε/62, δ/11) (Thm 8).
-        trials: runs per simulated n.
+        trials: runs per simulated (n, G).
         seed: the page seed (each n has its own data and runs streams).
     """
     plan = prsma_plan(epsilon, delta, n, rescale=rescale)
-    run_plan = prsma_plan(epsilon, delta, SIM_NS[-1])
+    pieces = prsma_plan(epsilon, delta, SIM_NS[-1]).pieces
     rows = []
     for i, size in enumerate(SIM_NS):
-        if size < 4 * run_plan.pieces:
-            continue
-        rngs = streams((seed, i), ("data", "prsma", "rspm"))
-        data = planted_data(CLS, D, size, label_noise=LABEL_NOISE, rng=rngs["data"])
-        res = prsma(data.x, data.y, CLS, epsilon=epsilon, delta=delta, trials=trials,
-                    rng=rngs["prsma"])  # fmt: skip
-        plain = rspm(data.x, data.y, CLS, epsilon=epsilon, trials=trials, rng=rngs["rspm"])
-        rows.append({"method": "prsma", "n": size, "mean_excess": float(np.nanmean(res.excess)),
-                     "bottom_rate": res.bottom_rate})  # fmt: skip
-        rows.append({"method": "rspm", "n": size, "mean_excess": float(np.mean(plain.excess)),
-                     "bottom_rate": 0.0})  # fmt: skip
-    ns = np.geomspace(1e2, 1e10, 41)
+        if size >= 4 * pieces:  # at least 4 records per piece
+            rows += _worst_case(size, epsilon, delta, trials, streams((seed, i), ("prsma", "rspm")))
+    ns = np.geomspace(1e3, 1e9, 31)  # the simulated range; a bound's label then stays on the chart
     curves = pd.DataFrame(
         {
             "n": ns,

@@ -11,7 +11,8 @@ parameters:
   and simulated mean excess errors, for the log–log slopes 2, 1.5 and 1;
 * :func:`oracle_cost`: noise draws and oracle calls per run, and the wall time of the integer-program
   oracle against exhaustive search as d grows;
-* :func:`perturbation_draw`: one draw of RSPM's correlated Z_q beside report-noisy-min's i.i.d. noise;
+* :func:`perturbation_draw` (:func:`perturbation_view` with both E‖Z‖∞): one draw of RSPM's
+  correlated Z_q beside report-noisy-min's i.i.d. noise;
 * :func:`audit`: the empirical privacy audit of each learner under an oracle mode (exact, failing,
   non-certifiable, lying) on a fixed pair of neighbouring datasets.
 
@@ -57,14 +58,18 @@ __all__ = [
     "audit",
     "audit_pair",
     "error_scale",
+    "largest_certified_d",
     "load_data",
     "oracle_cost",
     "page_trials",
     "perturbation_draw",
+    "perturbation_view",
     "rspm_expected_max_abs",
     "run_experiment",
     "separator_table",
     "slopes",
+    "theory_notes",
+    "worked_example",
 ]
 
 DATASETS = ("planted", "gapminder")
@@ -394,3 +399,43 @@ def audit(cls: str, epsilon: float, delta: float, *, failure_rate: float = 0.2, 
             rows.append({"mode": mode if method != "report_noisy_min" else "no oracle",
                          "method": method, **res.summary(), "bottom_rate": float(np.mean(a < 0))})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def worked_example(cls: str) -> tuple[str, list[str]]:
+    """REFERENCE §1.7's example at d = 3, S = {1, 3}: the hypothesis as a formula and its labels on U."""
+    _, table, _ = separator_table(cls, 3)
+    row = table.loc[table["code"] == 0b101].iloc[0]
+    return str(row["hypothesis"]), list(row["labels on U"])
+
+
+def largest_certified_d(cost: pd.DataFrame, *, seconds: float = 1.0) -> int:
+    """Largest d of :func:`oracle_cost` whose integer program was certified in under ``seconds``."""
+    fast = cost[cost["ip_certified"] & (cost["ip_seconds"] < seconds)]
+    return int(fast["d"].max()) if len(fast) else 0
+
+
+def perturbation_view(
+    cls: str, d: int, epsilon: float, seed: int
+) -> tuple[pd.DataFrame, int, float, float]:
+    """The correlated-perturbation tab: one draw at min(d, 10), and E‖Z‖∞ of RSPM and of i.i.d. noise.
+
+    Returns:
+        ``(draw, shown_d, rspm_sup, rnm_sup)``: :func:`perturbation_draw`; the dimension drawn;
+        E‖Z‖∞ of RSPM's Z (η_i ~ Lap(d/ε), exact) and of 2^d i.i.d. Lap(2/ε) draws, (2/ε)·H_(2^d).
+    """
+    shown = min(int(d), 10)
+    draw = perturbation_draw(cls, shown, epsilon, seed)
+    rspm_sup = rspm_expected_max_abs(shown, 1.0 / epsilon)
+    return draw, shown, rspm_sup, float(bounds.laplace_expected_max_abs(2**shown, 2.0 / epsilon))
+
+
+def theory_notes(ex: RSPMExperiment) -> dict[str, str]:
+    """The Theory tab's line under each bound's card: its value here (keys of ``bounds.BOUNDS``)."""
+    mean = ex.summary().set_index("method").loc["rspm_laplace", "mean_excess"]
+    expected = float(bounds.rspm_laplace_expected_bound(ex.d, ex.epsilon, ex.n))
+    return {
+        "rspm_laplace_bound": f"{ex.bound('rspm_laplace'):.3f} here, the bar over Laplace RSPM.",
+        "rspm_laplace_expected_bound": f"{expected:.3f}; the simulated mean is {mean:.4f}.",
+        "rspm_gaussian_bound": f"{ex.bound('rspm_gaussian'):.3f} here.",
+        "exponential_learner_bound": f"{ex.bound('exponential'):.3f} here.",
+    }
