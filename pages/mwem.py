@@ -1,14 +1,14 @@
-"""MWEM, Smooth and Projected Smooth MWEM, private thresholds and the net mechanism (E7–E10, E15)."""
+"""MWEM, Smooth and Projected Smooth MWEM, private thresholds, the net mechanism (E7–E10, E15)."""
 
 import streamlit as st
 
-from smoothviz import bounds, data, ui
+from smoothviz import bounds, ui
 from smoothviz.experiments import mwem as E
 from smoothviz.experiments.audit import audit_mechanisms
 from smoothviz.mwem import VARIANTS
 from smoothviz.plots import mwem as figures
 from smoothviz.plots import mwem_page as more_figures
-from smoothviz.plots import net_mechanism as net_figures
+from smoothviz.plots import net_mechanism as net_plots
 
 PAGE = "mwem"
 VIEWS = {"run": "One run", "sweeps": "Error vs T and ε", "smooth": "What smoothness buys",
@@ -41,21 +41,17 @@ PARAMS = [
 ]  # fmt: skip
 BY_KEY = {p.key: p for p in PARAMS}
 AUDIT_SAMPLES, AUDIT_CONFIDENCE = 40_000, 0.95
+mechanism_audit = st.cache_data(max_entries=4, show_spinner=False)(audit_mechanisms)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def experiment(**settings):
-    """The main view: data, query class and the three runs (keyed on the named settings)."""
+def experiment(**settings):  # the main view: data, query class and the three runs
     return E.run_experiment(**settings)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def tab(method, args, **settings):
-    """One tab's computation, ``Experiment.<method>(**args)``, cached on its arguments and settings."""
+def tab(method, args, **settings):  # one tab's Experiment.<method>(**args), cached
     return getattr(experiment(**settings), method)(**dict(args))
-
-
-mechanism_audit = st.cache_data(max_entries=4, show_spinner=False)(audit_mechanisms)
 
 
 def fields(*keys):  # main=True controls, in a row
@@ -66,6 +62,12 @@ def chart(key, fig, frame, caption):  # every chart of the tabs: its data and ca
     ui.chart(fig, key=key, data=frame, caption=caption)
 
 
+def on_a_line(view, what):  # whether a 1-D-only tab is open on a 1-D domain; else say so
+    if views[view].open and not one_d:
+        st.info(f"{what}: choose the 1-D public domain to see them.")
+    return views[view].open and one_d
+
+
 ui.page(
     "MWEM: private query release",
     "each release's error after t rounds (solid) under its theorem (dash-dot): MWEM's bound pays "
@@ -74,11 +76,9 @@ ui.page(
 p = ui.controls(PAGE, PARAMS)
 upload, low, high = None, 0.0, 1.0
 if p["data"] == "upload":
-    st.markdown("**1. Declare the public domain** (it is never taken from the data; part of the link).")  # fmt: skip
+    st.markdown(E.DOMAIN_LABEL)
     low, high = fields("low", "high")
-    file = st.file_uploader(
-        f"**2. Upload a CSV** (≤ {data.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
-        "binned; the file stays in this session and is not part of the link)", key="mwem.upload")  # fmt: skip
+    file = st.file_uploader(E.UPLOAD_LABEL, key="mwem.upload")
     if file is None:
         st.info("Upload a CSV to continue; its values are binned into the declared domain.")
         st.stop()
@@ -133,33 +133,28 @@ with views["ledger"]:
         st.dataframe(audit.to_frame(), hide_index=True, key="ledger_audit")
         ui.privacy_note()
 with views["threshold"]:
-    if views["threshold"].open and not one_d:
-        st.info("Private thresholds live on a line: choose the 1-D public domain to see them.")
-    elif views["threshold"].open:
+    if on_a_line("threshold", "Private thresholds live on a line"):
         alpha, target, flip = fields("alpha", "target", "flip")
         args = {"alpha": alpha, "target": target, "flip": flip, "trials": max(20, p["trials"])}
         learned = tab("private_threshold", tuple(args.items()), **settings)
-        check = E.threshold_check(learned, alpha=alpha, epsilon=p["epsilon"])
-        items, caption, card = more_figures.threshold_texts(ex, learned, check, target=target, flip=flip)  # fmt: skip
+        items, caption, card = more_figures.threshold_texts(ex, learned, target=target, flip=flip)
         ui.metrics(items)
-        chart("private_threshold", more_figures.private_threshold_figure(learned), learned.to_frame(), caption)  # fmt: skip
+        shown = more_figures.private_threshold_figure(learned)
+        chart("private_threshold", shown, learned.to_frame(), caption)
         ui.theory_card(bounds.BOUNDS["private_threshold_bound"], card)
 with views["net"]:
-    if views["net"].open and not one_d:
-        st.info("The net mechanism runs on a line here: choose the 1-D public domain to see it.")
-    elif views["net"].open:
+    if on_a_line("net", "The net mechanism runs on a line here (its grid is enumerated)"):
         m, s, net_eps = fields("M", "s", "net_eps")
         fit = E.fit_net(m, s)
         cut = ui.use_instead(PAGE, BY_KEY["M"], m, fit, "C(M + s − 1, s) is kept ≤ 60,000")
-        with ui.computing("Enumerating every dataset of s points on the net…"):
-            nx = tab("net", (("m", fit), ("s", s), ("epsilon", net_eps)), **settings)
-        st.markdown(net_figures.summary_text(nx))
-        caption = net_figures.error_caption(nx, ex.hist.name, cut)
-        chart("net_error", net_figures.net_error_figure(nx), nx.to_frame(), caption)
-        chart("acceptance", net_figures.acceptance_figure(nx), nx.sweep_frame(), net_figures.acceptance_caption(nx))  # fmt: skip
-        chart("counts", net_figures.counts_figure(nx), nx.counts_frame(), net_figures.counts_caption(nx))  # fmt: skip
+        nx = tab("net", (("m", fit), ("s", s), ("epsilon", net_eps)), **settings)  # ≤ 0.2 s
+        say = net_plots.captions(nx, ex.hist.name, cut)
+        st.markdown(net_plots.summary_text(nx))
+        chart("net_error", net_plots.net_error_figure(nx), nx.to_frame(), say["net_error"])
+        chart("acceptance", net_plots.acceptance_figure(nx), nx.sweep_frame(), say["acceptance"])
+        chart("counts", net_plots.counts_figure(nx), nx.counts_frame(), say["counts"])
         for key in ("net_lemma_g3", "net_exponential_tail", "net_thm_g4"):
-            ui.theory_card(bounds.BOUNDS[key], net_figures.theory_comparison(nx, key))
+            ui.theory_card(bounds.BOUNDS[key], net_plots.theory_comparison(nx, key))
         with st.expander("Net mechanism in Python"):
             st.code(nx.code(ex.code()), language="python")
 with views["theory"]:

@@ -70,8 +70,7 @@ with views["table"]:
         st.markdown(figures.ledger_text(ex))
 with views["mwem"]:
     if views["mwem"].open and d > E.MAX_MWEM_D:
-        st.info(f"MWEM answers its 2^d boxes on 2^d cells: 4^d = {4**d:,} corners per round at "
-                f"d = {d}, beyond the page's budget. Choose d ≤ {E.MAX_MWEM_D} to compare.")  # fmt: skip
+        st.info(figures.mwem_out_of_budget(d))
     elif views["mwem"].open:
         with ui.computing("Running MWEM on the same table…"):
             mw = mwem(source=p["data"], d=d, n=n, epsilon=p["epsilon"], rounds=caps.rounds,
@@ -81,10 +80,6 @@ with views["theory"]:
     if views["theory"].open:
         for key, comparison in figures.theory_comparisons(ex).items():
             ui.theory_card(bounds.BOUNDS[key], comparison)
-        st.markdown(
-            "The Subsampled Net Mechanism (Haghtalab, Roughgarden & Shetty 2020, App. G), the other "
-            "route to private synthetic data for smooth data, has its own tab on the MWEM page: "
-            "[Net mechanism (App. G)](/mwem?view=net)."
-        )
+        st.markdown(figures.NET_ELSEWHERE)
 ui.privacy_note()
 ui.reproduce(ex.code())

@@ -10,7 +10,13 @@ import pytest
 
 from smoothviz import bounds
 from smoothviz import queries as Q
-from smoothviz.experiments.oracle_query import make_table
+from smoothviz.experiments.oracle_query import (
+    IP_DRAWS,
+    IP_MAX_ROUNDS,
+    make_table,
+    page_caps,
+    sample_cap,
+)
 from smoothviz.net_mechanism import acceptance_rates, candidate_count, candidates, net_mechanism
 from smoothviz.oracle_query import (
     ContextFTPL,
@@ -20,6 +26,7 @@ from smoothviz.oracle_query import (
     oracle_query_params,
     privacy_ledger,
     private_best_response,
+    separator_perturbation,
     subset_sums,
 )
 from smoothviz.oracles import exhaustive_oracle
@@ -191,3 +198,45 @@ def test_bad_arguments_name_the_parameter():
         oracle_query(np.zeros((5, 3)), epsilon=1, delta=1e-6, rounds=2, mu=1, oracle="magic")
     with pytest.raises(ValueError, match="candidates"):
         candidates(60, 6)
+
+
+def test_rspm_perturbation_over_the_separator_set_needs_no_label_matrix():
+    rng = np.random.default_rng(4)
+    for d in (1, 3, 7):
+        eta = rng.normal(size=d)
+        labels = 1.0 - codes_to_bits(np.arange(2**d), d).T.astype(float)  # q_T(ē_j) = [j ∉ T]
+        np.testing.assert_allclose(separator_perturbation(eta), eta @ labels, atol=1e-12)
+
+
+def test_the_integer_program_route_beyond_d_10_answers_every_conjunction_exactly():
+    d = 12
+    x, _ = make_table("planted", d, 5_000, rng=0)
+    r = oracle_query(x, epsilon=1.0, delta=1e-6, rounds=4, mu=3.0, data_oracle="integer_program",
+                     max_samples=5, rng=0)  # fmt: skip
+    assert r.data_oracle == "integer_program"
+    # the max error over all 2^d conjunctions, recomputed one conjunction at a time on the records
+    synth_cells = codes_to_bits(np.repeat(np.arange(2**d), r.synthetic.astype(int)), d)
+    codes = np.arange(0, 2**d, 37)
+    masks = codes_to_bits(codes, d).astype(bool)
+    truth = np.array([np.all(x[:, m] == 1, axis=1).mean() for m in masks])
+    synth = np.array([np.all(synth_cells[:, m] == 1, axis=1).mean() for m in masks])
+    np.testing.assert_allclose(r.data_answers[codes], truth, atol=1e-12)
+    assert np.abs(truth - synth).max() <= r.final_error + 1e-12
+    assert r.final_error <= r.regret_bound + 1e-12  # Thm 11 + sampling error, pathwise
+
+
+def test_page_caps_pick_the_oracle_and_say_why_they_cap():
+    auto = page_caps("planted", 8, "auto", 300)
+    assert (auto.d, auto.data_oracle, auto.rounds, auto.reasons) == (8, "exhaustive", 300, {})
+    big = page_caps("planted", 16, "auto", 300)
+    assert (big.data_oracle, big.rounds) == ("integer_program", IP_MAX_ROUNDS)
+    assert set(big.reasons) == {"T"}
+    forced = page_caps("planted", 11, "exhaustive", 30)
+    assert forced.data_oracle == "integer_program"
+    assert set(forced.reasons) == {"data_oracle"}
+    gap = page_caps("gapminder", 14, "auto", 30)
+    assert (gap.d, gap.data_oracle) == (10, "exhaustive")
+    assert "10 binarised columns" in gap.reasons["d"]
+    # the integer program's budget: (T + 1) draws per round within IP_DRAWS oracle calls
+    assert sample_cap(16, 30, 10_000, data_oracle="integer_program") == IP_DRAWS // 31
+    assert sample_cap(16, IP_MAX_ROUNDS, 10_000, data_oracle="integer_program") == 2

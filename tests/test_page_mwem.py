@@ -11,7 +11,7 @@ from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, r
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
 E_VIEWS = {"run": "One run", "sweeps": "Error vs T and ε", "smooth": "What smoothness buys",
            "ledger": "Privacy ledger", "threshold": "Private thresholds",
-           "theory": "Theory"}  # fmt: skip
+           "net": "Net mechanism (App. G)", "theory": "Theory"}  # fmt: skip
 # short metric labels: "max error after T rounds" lives in each metric's help
 LABELS = ("MWEM", "Smooth", "Projected")
 
@@ -32,6 +32,7 @@ VIEW_CHARTS = {
     "smooth": {"error_by_round", "density", "probe"},
     "ledger": {"error_by_round", "ledger"},
     "threshold": {"error_by_round", "private_threshold"},
+    "net": {"error_by_round", "net_error", "acceptance", "counts"},
     "theory": {"error_by_round"},
 }
 
@@ -63,7 +64,7 @@ def test_defaults_render_the_main_view_and_only_the_open_tab():
     assert str(at.query_params["view"]).strip("[]'") == "run"
 
 
-@pytest.mark.parametrize("view", ["sweeps", "smooth", "ledger", "threshold", "theory"])
+@pytest.mark.parametrize("view", ["sweeps", "smooth", "ledger", "threshold", "net", "theory"])
 def test_each_tab_from_a_link_draws_its_charts(view):
     at = run_page("mwem", {**SMALL, "view": view})
     assert not at.exception
@@ -136,6 +137,11 @@ def test_shared_link_reproduces_its_metrics():
         ({"epsilon": "-3"}, "`epsilon`"),
         ({"variant": "notes"}, "`variant`"),
         ({"foo": "bar"}, "Unknown link parameter `foo`"),
+        ({"M": "1e9", "view": "net"}, "`M`"),  # moved from the OracleQuery page's tests
+        ({"M": "1e99", "view": "net"}, "`M` = `1e99` is outside"),
+        ({"s": "nan", "view": "net"}, "`s` = `nan` is not a finite number"),
+        ({"net_eps": "-inf", "view": "net"}, "`net_eps`"),
+        ({"s": "2.5", "view": "net"}, "`s`"),
     ],
 )
 def test_hostile_links_warn_and_never_raise(query, fragment):
@@ -317,3 +323,72 @@ def test_defaults_contrast_two_informative_bounds_and_why_the_curves_coincide():
     errors = [float(v) for v in page_errors(at)]
     assert max(errors) - min(errors) <= 0.005  # measured 0.300–0.301
     assert ex.hist.density_ratio <= 1 / 0.05  # the data meets Thm 4.2's σ-smoothness assumption
+
+
+def net_text(at) -> str:
+    return " ".join(m.value for m in at.markdown if "candidate datasets" in m.value)
+
+
+def test_the_net_tab_at_its_defaults_runs_on_the_pages_data_and_matches_the_core():
+    at = run_page("mwem", {"view": "net"})
+    assert not at.exception
+    assert not at.warning
+    assert chart_keys(at) == VIEW_CHARTS["net"]
+    ex = E.run_experiment("exact", 1024, n=100_000, sigma=0.05, epsilon=1.0, rounds=50,
+                          queries="thresholds", trials=3, seed=0)  # fmt: skip
+    net = ex.net(m=24, s=4, epsilon=1.0)
+    r = net.result
+    assert r.sigma == 0.05  # the page's σ
+    assert r.n == 100_000  # the page's data
+    assert r.n_cells == E.NET_CELLS  # N = 1,024 coarsened to 64 cells of 16
+    assert r.data.sum() == pytest.approx(1.0)
+    assert r.count == 17_550  # C(27, 4)
+    assert net_text(at) == (
+        f"{r.count:,} candidate datasets of 4 points on a net of 24 cells; {r.accepted.sum()} of "
+        f"the 24 net points accepted (rate {r.accepted.mean():.2f}, σ = 0.05); best on V "
+        f"{r.best:.3f}, χ = {r.chi:.3f}."
+    )
+    captions = " ".join(c.value for c in at.caption)
+    assert "N = 1,024 cells merged into 64 (runs of 16 adjacent cells)" in captions
+    text = " ".join(m.value for m in at.markdown)
+    for card in ("Theory: Lemma G.3", "Thm 3.11", "Theory: Thm G.4"):
+        assert card in text
+    assert "reconstructed" in text.lower()
+    snippet = [c.value for c in at.code if "ex.net(" in c.value]
+    namespace = exec_snippet(snippet[0])
+    assert namespace["net"].result.best == r.best
+    assert (namespace["net"].result.draws == r.draws).all()
+
+
+def test_changing_m_s_and_epsilon_of_the_net_changes_the_run_and_the_link():
+    at = run_page("mwem", {**SMALL, "view": "net"})
+    before = net_text(at)
+    at.slider(key="mwem.M").set_value(10).run()
+    assert not at.exception
+    assert "on a net of 10 cells" in net_text(at)
+    at.slider(key="mwem.s").set_value(2).run()
+    assert "candidate datasets of 2 points" in net_text(at)
+    assert "55 candidate datasets" in net_text(at)  # C(11, 2)
+    at.select_slider(key="mwem.net_eps").set_value(0.1).run()
+    assert not at.exception
+    for key, value in (("M", "10"), ("s", "2"), ("net_eps", "0.1")):
+        assert str(at.query_params[key]).strip("[]'") == value
+    assert net_text(at) != before
+    assert any("ε = 0.1" in c.value for c in at.caption)
+    assert not any(w for w in at.warning)
+
+
+def test_a_net_too_large_to_enumerate_is_reduced_and_says_so():  # moved from OracleQuery's tests
+    at = run_page("mwem", {**SMALL, "M": "60", "s": "6", "view": "net"})
+    assert not at.exception
+    assert any("M = 60 reduced to" in c.value for c in at.caption)
+    assert len(at.get("plotly_chart")) == 4
+    assert str(at.query_params["M"]).strip("[]'") == str(E.fit_net(60, 6))
+
+
+def test_the_net_tab_on_a_two_dimensional_domain_is_a_message():
+    at = run_page("mwem", {**SMALL, "view": "net", "dims": "2", "data": "iris", "M": "1e99"})
+    assert not at.exception
+    assert any("1-D public domain" in i.value for i in at.info)
+    assert chart_keys(at) == {"error_by_round"}
+    assert "`M`" in " ".join(w.value for w in at.warning)

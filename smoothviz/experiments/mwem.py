@@ -36,6 +36,7 @@ __all__ = [
     "COMPARED",
     "DATA_OPTIONS",
     "DIMS_OPTIONS",
+    "DOMAIN_LABEL",
     "EPS_GRID",
     "MAX_INTERVALS",
     "MAX_RECTANGLES",
@@ -48,6 +49,7 @@ __all__ = [
     "STREAMS",
     "SWEEP_BUDGET",
     "TAB_TRIALS",
+    "UPLOAD_LABEL",
     "DensityScan",
     "Experiment",
     "NetExperiment",
@@ -103,6 +105,15 @@ QUERY_OPTIONS: dict[str, str] = {
 }
 #: Domain shapes the page offers: a line of N cells or a square table of about N cells.
 DIMS_OPTIONS: dict[str, str] = {"1": "1-D: a line of N cells", "2": "2-D: a table of ≈ N cells"}
+#: The upload's first step: the public domain, declared before any record is read.
+DOMAIN_LABEL = (
+    "**1. Declare the public domain** (it is never taken from the data; part of the link)."
+)
+#: The upload control's label (the page declares the domain first; the file never enters the link).
+UPLOAD_LABEL = (
+    f"**2. Upload a CSV** (≤ {data.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
+    "binned; the file stays in this session and is not part of the link)"
+)
 #: Algorithms run side by side (keys of :data:`smoothviz.mwem.VARIANTS`).
 COMPARED = ("mwem", "smooth", "projected")
 #: Most intervals the page's class may hold (endpoints are thinned to a grid to stay below it).
@@ -825,7 +836,7 @@ class NetExperiment:
         return self.result.summary()
 
     def code(self, experiment_code: str) -> str:
-        """Python source that recomputes this tab: the page's snippet, then :meth:`Experiment.net`."""
+        """Python source that recomputes this tab: the page's snippet, then ``ex.net(...)``."""
         s = self.settings
         return (
             f"{experiment_code}\nnet = ex.net(m={s['m']}, s={s['s']}, epsilon={s['epsilon']!r})\n"

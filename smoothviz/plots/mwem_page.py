@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep, ThresholdCheck
+from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep, threshold_check
 from smoothviz.mwem import VARIANTS, PrivateThresholdResult
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.mwem import (
@@ -136,7 +136,7 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
 
 
 def setting_text(ex: Experiment) -> str:
-    """The run's setting in one clause: data, N (and the table's shape), n, ε, T, σ, |Q|, trials, seed."""
+    """The run's setting in one clause: data, N (the table's shape), n, ε, T, σ, |Q|, trials, seed."""
     s, hist, table = ex.settings, ex.hist, ex.hist.counts.shape
     cells = f"{hist.size}" if len(table) == 1 else f"{hist.size} ({table[0]} × {table[1]})"
     return (
@@ -171,9 +171,8 @@ def metric_items(ex: Experiment) -> dict[str, tuple[str, str]]:
         )
         for v in summary.index
     }
-    hist = ex.hist
-    return items | {"data D·N": (f"{hist.density_ratio:.2f}",
-                                 f"max_x D_B(x)·N: the data is σ-smooth for σ ≤ {hist.smoothness:.3g}")}  # fmt: skip
+    smooth = f"max_x D_B(x)·N: the data is σ-smooth for σ ≤ {ex.hist.smoothness:.3g}"
+    return items | {"data D·N": (f"{ex.hist.density_ratio:.2f}", smooth)}
 
 
 def cover_text(ex: Experiment) -> str:
@@ -275,11 +274,14 @@ def ledger_texts(ex: Experiment, variant: str, samples: int, confidence: float) 
 
 
 def threshold_texts(
-    ex: Experiment, learned: PrivateThresholdResult, check: ThresholdCheck, *, target: float,
-    flip: float,
-) -> tuple[dict[str, tuple[str, str]], str, str]:  # fmt: skip
-    """The private-threshold tab's metrics, its chart's caption and its theory card's comparison."""
+    ex: Experiment, learned: PrivateThresholdResult, *, target: float, flip: float
+) -> tuple[dict[str, tuple[str, str]], str, str]:
+    """The private-threshold tab's metrics, its chart's caption and its theory card's comparison.
+
+    The draws are compared with α + 2 ln(K/β)/(εn) at β = 0.05 (:func:`threshold_check`).
+    """
     hist, s, alpha = ex.hist, ex.settings, learned.alpha
+    check = threshold_check(learned, alpha=alpha, epsilon=s["epsilon"])
     items = {
         "grid loss": (f"{learned.discretisation_error:.4f}", f"≤ α = {alpha:g} on σ-smooth data"),
         "picked: excess error": (f"{check.excess:.4f}",

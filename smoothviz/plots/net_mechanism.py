@@ -23,6 +23,7 @@ __all__ = [
     "ETA",
     "acceptance_caption",
     "acceptance_figure",
+    "captions",
     "counts_caption",
     "counts_figure",
     "error_caption",
@@ -128,7 +129,7 @@ def summary_text(net: NetExperiment) -> str:
 
 
 def error_caption(net: NetExperiment, data_name: str, cut: str = "") -> str:
-    """The error chart's caption: the data, its grid (coarsened or not), the tail bound's frequency."""
+    """The error chart's caption: the data, its grid (coarsened or not), the tail's frequency."""
     r = net.result
     grid = (
         f"the page's N = {net.cells:,} cells merged into {r.n_cells} (runs of "
@@ -141,6 +142,15 @@ def error_caption(net: NetExperiment, data_name: str, cut: str = "") -> str:
         f"{grid}, n = {r.n:,}, ε = {r.epsilon:g}, {r.queries}); the 95% tail bound is exceeded "
         f"with probability {r.tail_frequency(math.log(1 / ETA)):.2g} ≤ {ETA:g}. {cut}"
     ).strip()
+
+
+def captions(net: NetExperiment, data_name: str, cut: str = "") -> dict[str, str]:
+    """The tab's three captions by chart key: ``net_error``, ``acceptance``, ``counts``."""
+    return {
+        "net_error": error_caption(net, data_name, cut),
+        "acceptance": acceptance_caption(net),
+        "counts": counts_caption(net),
+    }
 
 
 def acceptance_caption(net: NetExperiment) -> str:
@@ -172,7 +182,7 @@ def theory_comparison(net: NetExperiment, key: str) -> str:
     if key == "net_exponential_tail":
         return (
             f"level {r.tail_bound(t):.4f} at t = ln 20; the mechanism exceeds it with probability "
-            f"{r.tail_frequency(t):.2g} ≤ {ETA:g} (computed exactly over the {r.count:,} candidates)."
+            f"{r.tail_frequency(t):.2g} ≤ {ETA:g} (exact, over the {r.count:,} candidates)."
         )
     g4 = float(bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA))
     return f"shape {g4:.3f} (constant 1); the draws' mean error is {r.errors.mean():.3f}."

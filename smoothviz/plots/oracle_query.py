@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.experiments.oracle_query import MWEMComparison, OracleQueryExperiment
+from smoothviz.experiments.oracle_query import MAX_MWEM_D, MWEMComparison, OracleQueryExperiment
 from smoothviz.oracle_query import conjunction_answers
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
@@ -54,7 +54,7 @@ def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
 
 
 def shown_conjunctions(ex: OracleQueryExperiment) -> np.ndarray:
-    """Codes of the conjunctions the table chart draws: all, or the :data:`MAX_POINTS` farthest off."""
+    """Codes of the conjunctions the table chart draws: all, or the :data:`MAX_POINTS` farthest."""
     r = ex.result
     off = np.abs(r.data_answers - conjunction_answers(r.synthetic / r.synthetic.sum()))
     if off.size <= MAX_POINTS:
@@ -105,6 +105,22 @@ def mwem_figure(ex: OracleQueryExperiment, mwem: MWEMComparison) -> go.Figure:
     return apply_style(fig, x_title=None, y_title="max error over all conjunctions", height=400)
 
 
+#: Where the Subsampled Net Mechanism went (the theory tab says so).
+NET_ELSEWHERE = (
+    "The Subsampled Net Mechanism (Haghtalab, Roughgarden & Shetty 2020, App. G), the other route "
+    "to private synthetic data for smooth data, has its own tab on the MWEM page: "
+    "[Net mechanism (App. G)](/mwem?view=net)."
+)
+
+
+def mwem_out_of_budget(d: int) -> str:
+    """Why the MWEM comparison stops at :data:`~smoothviz.experiments.oracle_query.MAX_MWEM_D`."""
+    return (
+        f"MWEM answers its 2^d boxes on 2^d cells: 4^d = {4**d:,} corners per round at d = {d}, "
+        f"beyond the page's budget. Choose d ≤ {MAX_MWEM_D} to compare."
+    )
+
+
 def setting_text(ex: OracleQueryExperiment) -> str:
     """The run's setting in one clause: table, d, n, ε, δ, T, μ, both oracles, seed."""
     s, r = ex.settings, ex.result
@@ -124,11 +140,13 @@ def convergence_caption(ex: OracleQueryExperiment, notes: tuple[str, ...] = ()) 
             f"N = {r.params.samples:,} draws per round reduced to {r.samples:,} (page budget)."
         )
     if s["oracle"] == "prsma" and r.bottoms:
-        notes.append(f"PRSMA answered ⊥ in {r.bottoms} of {s['rounds']} rounds (K = {r.plan.pieces:,} "
-                     f"pieces for n = {s['n']:,}), and the query player played the empty conjunction.")  # fmt: skip
+        notes.append(
+            f"PRSMA answered ⊥ in {r.bottoms} of {s['rounds']} rounds (K = {r.plan.pieces:,} "
+            f"pieces for n = {s['n']:,}), and the query player played the empty conjunction."
+        )
     return (
-        f"Max error over all {r.data_answers.size:,} conjunctions (and negations) of the mixture of "
-        f"the draws so far, and the two average regrets on the same draws ({setting_text(ex)}). "
+        f"Max error over all {r.data_answers.size:,} conjunctions (and negations) of the mixture "
+        f"of the draws so far, and the two average regrets on the same draws ({setting_text(ex)}). "
         + " ".join(notes)
     ).strip()
 
@@ -158,8 +176,9 @@ def table_caption(ex: OracleQueryExperiment) -> str:
         "(the error is computed over all of them)."
     )
     return (
-        f"Every conjunction's answer on the synthetic Ŝ against the true table ({setting_text(ex)}). "
-        f"On the diagonal the answer is exact; the farthest point is {r.final_error:.3f} off.{drawn}"
+        f"Every conjunction's answer on the synthetic Ŝ against the true table "
+        f"({setting_text(ex)}). On the diagonal the answer is exact; the farthest point is "
+        f"{r.final_error:.3f} off.{drawn}"
     )
 
 
@@ -197,8 +216,12 @@ def theory_comparisons(ex: OracleQueryExperiment) -> dict[str, str]:
         bounds.oracle_query_lemma14(s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"])
     )
     rates = bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"])
+    bound = f"(Reg_D + Reg_Q)/T + sampling = {r.regret_bound:.3f} ≥ {r.final_error:.3f}."
     return {
-        "oracle_query_thm11": f"(Reg_D + Reg_Q)/T + sampling = {r.regret_bound:.3f} ≥ {r.final_error:.3f}.",
+        "oracle_query_thm11": bound,
         "oracle_query_lemma14": f"at T = {s['rounds']}: {lemma14:.2f}.",
-        "oracle_query_remark3": ", ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in rates.items()) + ".",
-    }  # fmt: skip
+        "oracle_query_remark3": ", ".join(
+            f"{k.replace('_', ' ')} {v:.3g}" for k, v in rates.items()
+        )
+        + ".",
+    }
