@@ -26,6 +26,8 @@ stream stays reproducible from one seed (the caller draws them, SPEC 7).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy.special import expit
 
@@ -206,23 +208,32 @@ def smoothed_adaptive_stream(
         block = n if rows * n < 2_600 * rows - 3_000 else int(np.ceil(np.sqrt(n)))
     # weights are multiplied by β = e^{−λ} and rescaled every ⌊200/λ⌋ rounds: they stay above e^{−200}
     beta, rescale = float(np.exp(-lam)), max(1, int(200.0 / lam))
+    game = _AdaptiveGame(grid, targets, shifts, flips, beta, rescale)
     if block >= n:
-        _adaptive_dense(grid, targets, shifts, flips, beta, rescale, out)
+        _adaptive_dense(game, out)
     else:
-        _adaptive_blocked(grid, targets, shifts, flips, beta, rescale, out, block)
+        _adaptive_blocked(game, out, block)
     return out
 
 
-def _adaptive_dense(
-    grid: np.ndarray,
-    targets: np.ndarray,
-    shifts: np.ndarray,
-    flips: np.ndarray,
-    beta: float,
-    rescale: int,
-    out: tuple[np.ndarray, np.ndarray, np.ndarray],
-) -> None:
+class _AdaptiveGame(NamedTuple):
+    """What the adaptive adversary's round loop reads.
+
+    The cover, b* and nature's flips per row, the window's offsets from the median, the weight
+    factor β = e^{−λ} and the rescaling period.
+    """
+
+    grid: np.ndarray
+    targets: np.ndarray
+    shifts: np.ndarray
+    flips: np.ndarray
+    beta: float
+    rescale: int
+
+
+def _adaptive_dense(game: _AdaptiveGame, out: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
     """:func:`smoothed_adaptive_stream` with one row of relative weights per trial; fills ``out``."""
+    grid, targets, shifts, flips, beta, rescale = game
     xs, ys, meds = out
     rows, horizon = shifts.shape
     n = grid.size
@@ -243,16 +254,10 @@ def _adaptive_dense(
 
 
 def _adaptive_blocked(
-    grid: np.ndarray,
-    targets: np.ndarray,
-    shifts: np.ndarray,
-    flips: np.ndarray,
-    beta: float,
-    rescale: int,
-    out: tuple[np.ndarray, np.ndarray, np.ndarray],
-    block: int,
+    game: _AdaptiveGame, out: tuple[np.ndarray, np.ndarray, np.ndarray], block: int
 ) -> None:
     """:func:`smoothed_adaptive_stream` with blocks of ``block`` experts, row by row; fills ``out``."""
+    grid, targets, shifts, flips, beta, rescale = game
     xs, ys, meds = out
     rows, horizon = shifts.shape
     n = grid.size

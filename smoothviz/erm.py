@@ -162,6 +162,17 @@ def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
     Returns:
         The minimum number of mistakes (0 when the labels are realisable by a halfspace).
     """
+    uniq, ones, zeros = _distinct_points(points, labels)
+    best = int(min(ones.sum(), zeros.sum()))  # the two constant functions
+    if len(uniq) < 2:
+        return best
+    other, up, psi = _lines_by_angle(uniq)
+    same = _same_lines(uniq, other, up, psi)
+    return int(min(best, _fewest_mistakes_per_line(ones, zeros, other, up, same)))
+
+
+def _distinct_points(points, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct points (validated) and how many 1- and 0-labels each carries."""
     points = np.asarray(points, dtype=float)
     labels = np.asarray(labels)
     if points.ndim != 2 or points.shape[1] != 2 or labels.shape != points.shape[:1]:
@@ -173,11 +184,16 @@ def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
     uniq, inv = np.unique(points, axis=0, return_inverse=True)
     ones = np.bincount(inv.ravel(), weights=labels == 1, minlength=len(uniq)).astype(np.int64)
     zeros = np.bincount(inv.ravel(), weights=labels != 1, minlength=len(uniq)).astype(np.int64)
-    best = int(min(ones.sum(), zeros.sum()))  # the two constant functions
+    return uniq, ones, zeros
+
+
+def _lines_by_angle(uniq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pivot (row), the other points sorted by the angle ψ ∈ [0, π) of their line through it.
+
+    Returns ``(other, up, psi)``, each (m, m − 1): the point's index, whether it lies on the ray of
+    angle ψ (else on the opposite one), and a pseudo-angle in [0, 2) increasing with ψ.
+    """
     m = len(uniq)
-    if m < 2:
-        return best
-    # row i: pivot i; columns: the other distinct points, sorted by the angle ψ ∈ [0, π) of their line
     other = (np.arange(m)[:, None] + np.arange(1, m)[None, :]) % m
     dx, dy = (
         np.lib.stride_tricks.sliding_window_view(np.tile(u, 2), m - 1)[1 : m + 1] - u[:, None]
@@ -188,8 +204,16 @@ def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
     psi = 1.0 - lx / (np.abs(lx) + np.abs(dy))  # a pseudo-angle in [0, 2), increasing with ψ
     order = (np.argsort(psi, axis=1) + (m - 1) * np.arange(m)[:, None]).ravel()
     other, up, psi = (v.ravel().take(order).reshape(m, m - 1) for v in (other, up, psi))
-    # neighbours with (nearly) the same ψ: decide exactly whether they lie on one line through the
-    # pivot, and if not, which comes first
+    return other, up, psi
+
+
+def _same_lines(uniq: np.ndarray, other: np.ndarray, up: np.ndarray, psi: np.ndarray) -> np.ndarray:
+    """Which columns lie on the same line through the pivot as the column before them, exactly.
+
+    Neighbours with (nearly) the same ψ are decided by :func:`_line_turn`; a run of them with a pair
+    out of order (rare) is sorted exactly, in place in ``other`` and ``up``.
+    """
+    m = len(uniq)
     same = np.zeros((m, m - 1), dtype=bool)  # column k on the same line as column k − 1
     near = np.zeros((m, m + 1), dtype=bool)
     near[:, 2:-1] = psi[:, 1:] - psi[:, :-1] < 1e-9  # near[:, k + 1]: columns k − 1 and k
@@ -215,6 +239,14 @@ def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
         other[r, cols], up[r, cols] = other[r, ranked], up[r, ranked]
         for i in cols[1:]:
             same[r, i] = first(i - 1, i) == 0
+    return same
+
+
+def _fewest_mistakes_per_line(
+    ones: np.ndarray, zeros: np.ndarray, other: np.ndarray, up: np.ndarray, same: np.ndarray
+) -> int:
+    """The fewest mistakes over every pivot and line through it, by running sums over the lines."""
+    m = len(ones)
     o1, o0 = ones[other].astype(np.int32), zeros[other].astype(np.int32)
     counts = np.stack([np.where(up, o1, 0), np.where(up, o0, 0), o1, o0])
     counts[2:] -= counts[:2]  # ray +: ones, zeros; ray −: ones, zeros; one column per point …
@@ -238,4 +270,4 @@ def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
     right1, right0 = later[2] + earlier[0], later[3] + earlier[1]
     on_line = np.minimum(a0 + b1, a1 + b0) + np.minimum(ones, zeros)[:, None].astype(np.int32)
     mistakes = np.minimum(left0 + right1, left1 + right0) + on_line
-    return int(min(best, mistakes[valid].min()))
+    return int(mistakes[valid].min())
