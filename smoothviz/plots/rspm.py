@@ -48,11 +48,16 @@ def accuracy_figure(ex: RSPMExperiment) -> go.Figure:
     text = [_bound_text(v) + (" ↑" if v > top else "") for v in values]
     fig.add_trace(
         go.Scatter(
-            x=names, y=shown, mode="markers+text", text=text, textposition="top center",
+            x=names, y=shown, mode="markers",
             marker={"symbol": "line-ew-open", "size": 44, "color": "black",
                     "line": {"width": 3, "color": "black"}},
-            textfont={"size": FONT_SIZE - 3}, name="bound, 95% (↑: off the chart)",
+            name="bound, 95% (↑: off the chart)",
         )
+    )  # fmt: skip
+    # the values in a text-only trace: no 44-px marker pushes them up past the top of the chart
+    fig.add_trace(
+        go.Scatter(x=names, y=shown, mode="text", text=text, textposition="top center",
+                   textfont={"size": FONT_SIZE - 3}, showlegend=False, hoverinfo="skip")
     )  # fmt: skip
     apply_style(fig, y_title="excess error q(S) − min q(S)", height=440)
     # headroom for the values written above the bars: they stay inside the plot, never at its edge
