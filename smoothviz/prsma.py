@@ -50,6 +50,7 @@ __all__ = [
     "FailureModel",
     "PRSMAPlan",
     "PRSMAResult",
+    "loss_table",
     "prsma",
     "prsma_on_counts",
     "prsma_plan",
@@ -303,7 +304,7 @@ class PRSMAResult:
         }
 
 
-def _cell_losses(cls: str, d: int) -> np.ndarray:
+def loss_table(cls: str, d: int) -> np.ndarray:
     """1[h(x) ≠ y] for every cell 2·code(x) + y (rows, 2^(d+1)) and hypothesis (columns, 2^d)."""
     cells = np.arange(2 ** (d + 1))
     return loss_matrix(
@@ -333,7 +334,7 @@ def rspm_on_counts(
     eta = rng.laplace(
         0.0, laplace_rspm_scale(u.shape[0], epsilon), size=(cell_counts.shape[0], u.shape[0])
     )
-    objective = cell_counts @ _cell_losses(cls, d) + eta @ labels_on(cls, u, all_codes(d))
+    objective = cell_counts @ loss_table(cls, d) + eta @ labels_on(cls, u, all_codes(d))
     return np.argmin(objective, axis=1).astype(np.int64)
 
 
@@ -459,20 +460,9 @@ def prsma(
     else:
         codes, passes, noisy = _run_every_call(x, y, cls, plan, order, p_fail, rng)
     best = float(exhaustive_oracle(cls, x, y, np.ones(n)).objective[0]) / n
-    return PRSMAResult(
-        plan=plan,
-        cls=cls,
-        d=d,
-        codes=codes,
-        passed=passes.sum(axis=1),
-        noisy_count=noisy,
-        failure_probabilities=p_fail,
-        errors=empirical_errors(x, y, cls, codes),
-        best_error=best,
-        simulated=bool(simulate),
-        oracle_calls=plan.oracle_calls,
-        seconds=time.perf_counter() - start,
-    )
+    errors = empirical_errors(x, y, cls, codes)
+    return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best,
+                       bool(simulate), plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
 
 
 def prsma_on_counts(
@@ -530,19 +520,8 @@ def prsma_on_counts(
         piece = rng.multivariate_hypergeometric(cells, plan.piece_size, size=rows.size,
                                                 method="marginals")  # fmt: skip
         codes[rows] = rspm_on_counts(cls, d, piece.astype(float), plan.epsilon_prime, rng)
-    losses = cells @ _cell_losses(cls, d)  # n·q(S) of every hypothesis
+    losses = cells @ loss_table(cls, d)  # n·q(S) of every hypothesis
     errors = np.where(codes >= 0, losses[np.maximum(codes, 0)] / n, np.nan)
-    return PRSMAResult(
-        plan=plan,
-        cls=cls,
-        d=d,
-        codes=codes,
-        passed=passes.sum(axis=1),
-        noisy_count=noisy,
-        failure_probabilities=p_fail,
-        errors=errors,
-        best_error=float(losses.min()) / n,
-        simulated=True,
-        oracle_calls=plan.oracle_calls,
-        seconds=time.perf_counter() - start,
-    )
+    best = float(losses.min()) / n
+    return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best, True,
+                       plan.oracle_calls, time.perf_counter() - start)  # fmt: skip

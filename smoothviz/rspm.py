@@ -60,6 +60,7 @@ __all__ = [
     "LearnerResult",
     "correlated_perturbation",
     "empirical_errors",
+    "enumerating_learner",
     "exponential_learner",
     "gaussian_rspm_scale",
     "laplace_rspm_scale",
@@ -300,18 +301,42 @@ def _counts(x: np.ndarray, y: np.ndarray, cls: str) -> np.ndarray:
     return float(y.sum()) + class_sums(cls, c, d)
 
 
-def _baseline(
-    method: str,
+def enumerating_learner(
     x: np.ndarray,
     y: np.ndarray,
     cls: str,
+    *,
+    mechanism: str,
     epsilon: float,
-    trials: int,
-    rng: np.random.Generator | int | None,
+    trials: int = 1,
+    rng: np.random.Generator | int | None = None,
 ) -> LearnerResult:
+    """A baseline that enumerates the class (d ≤ 16) and scores every hypothesis by −n·q(S).
+
+    Its two forms, also under their own names (:data:`report_noisy_min`, :data:`exponential_learner`):
+
+    * ``"report_noisy_min"``: argmin of n·q(S) + Lap(2/ε), 2^d draws per run;
+    * ``"exponential"``: the exponential-mechanism learner, P(q) ∝ exp(−ε·n·q(S)/2)
+      (Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011), one draw per run.
+
+    Both are sampled by :mod:`smoothviz.mechanisms` with sensitivity 1.
+
+    Args:
+        x: points in {0,1}^d, shape (n, d), d ≤ 16.
+        y: labels, shape (n,).
+        cls: one of :data:`smoothviz.separators.CLASSES`.
+        mechanism: ``"report_noisy_min"`` or ``"exponential"``.
+        epsilon: privacy parameter ε > 0.
+        trials: independent runs.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        A :class:`LearnerResult` whose ``method`` is ``mechanism``.
+    """
     start = time.perf_counter()
     x, y = _check_data(x, y)
     check_choice("cls", cls, CLASSES)
+    method = check_choice("mechanism", mechanism, METHODS[2:])
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
     rng = np.random.default_rng(rng)
@@ -345,57 +370,10 @@ def _baseline(
     )
 
 
-def report_noisy_min(
-    x: np.ndarray,
-    y: np.ndarray,
-    cls: str,
-    *,
-    epsilon: float,
-    trials: int = 1,
-    rng: np.random.Generator | int | None = None,
-) -> LearnerResult:
-    """Report-noisy-min over the enumerated class: argmin of n·q(S) + Lap(2/ε), 2^d draws per run.
-
-    Args:
-        x: points in {0,1}^d, shape (n, d), d ≤ 16.
-        y: labels, shape (n,).
-        cls: one of :data:`smoothviz.separators.CLASSES`.
-        epsilon: privacy parameter ε > 0.
-        trials: independent runs.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`LearnerResult` with ``method="report_noisy_min"``.
-    """
-    return _baseline("report_noisy_min", x, y, cls, epsilon, trials, rng)
-
-
-def exponential_learner(
-    x: np.ndarray,
-    y: np.ndarray,
-    cls: str,
-    *,
-    epsilon: float,
-    trials: int = 1,
-    rng: np.random.Generator | int | None = None,
-) -> LearnerResult:
-    """The exponential-mechanism learner: P(q) ∝ exp(−ε·n·q(S)/2) over the enumerated class.
-
-    Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011; sampled by
-    :func:`smoothviz.mechanisms.exponential_mechanism` (score −n·q(S), sensitivity 1).
-
-    Args:
-        x: points in {0,1}^d, shape (n, d), d ≤ 16.
-        y: labels, shape (n,).
-        cls: one of :data:`smoothviz.separators.CLASSES`.
-        epsilon: privacy parameter ε > 0.
-        trials: independent runs.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`LearnerResult` with ``method="exponential"``.
-    """
-    return _baseline("exponential", x, y, cls, epsilon, trials, rng)
+#: Report-noisy-min over the enumerated class (:func:`enumerating_learner`, 2^d draws per run).
+report_noisy_min = functools.partial(enumerating_learner, mechanism="report_noisy_min")
+#: The exponential-mechanism learner over the enumerated class (:func:`enumerating_learner`).
+exponential_learner = functools.partial(enumerating_learner, mechanism="exponential")
 
 
 def correlated_perturbation(cls: str, d: int, noise: np.ndarray) -> np.ndarray:

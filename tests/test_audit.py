@@ -5,28 +5,15 @@ import pytest
 
 from smoothviz import audit, oracles, rspm
 from smoothviz.boolean_data import planted_data
+from smoothviz.experiments.rspm import audit_pair
 from smoothviz.prsma import FailureModel, prsma
 
 EPS = 0.5
 N = 20_000
 
 
-def _pair():
-    """16 records over {0,1}^3 and a neighbour; record 8 = (1,1,1) labelled 0 occurs only in S."""
-    x = np.array(
-        [[1, 1, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]
-        * 2,
-        dtype=np.uint8,
-    )
-    y = np.array([1, 0, 0, 0, 0, 0, 0, 0] * 2, dtype=np.uint8)
-    y[8] = 0
-    x2, y2 = x.copy(), y.copy()
-    x2[8], y2[8] = [0, 0, 0], 1
-    return (x, y), (x2, y2)
-
-
 def _audit(oracle):
-    (x, y), (x2, y2) = _pair()
+    (x, y), (x2, y2) = audit_pair()  # record 8 = (1,1,1) labelled 0 occurs only in S
     a = rspm.rspm(x, y, "conjunction", epsilon=EPS, oracle=oracle, trials=N, rng=1).codes
     b = rspm.rspm(x2, y2, "conjunction", epsilon=EPS, oracle=oracle, trials=N, rng=2).codes
     return audit.privacy_audit(a, b, epsilon_claimed=EPS, confidence=0.95)
