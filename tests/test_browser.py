@@ -17,19 +17,20 @@ A screenshot of the first screen of each page at both sizes is kept in ``tests/a
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import time
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_browser import streamlit_server  # noqa: E402  (one way to start a server)
+
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
 #: The explorable pages (they use the page shape: ``ui.page``); Home and Lectures are directories.
@@ -37,6 +38,8 @@ PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py") if "ui.page(" in p.
 SIZES = {"1024x768": (1024, 768), "1280x800": (1280, 800)}
 #: Two legend rows at the figures' legend font (one row measures 34 px, three 102 px).
 MAX_LEGEND_PX = 70
+#: A drawn chart in the page's main area.
+CHART = "[data-testid=stMain] .js-plotly-plot .main-svg"
 
 
 def _tabs(name: str) -> list[str]:
@@ -53,43 +56,11 @@ TABS = {name: _tabs(name) for name in PAGES}
 pytestmark = pytest.mark.browser
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-            "--server.port", str(port), "--server.address", "127.0.0.1",
-            "--server.headless", "true", "--browser.gatherUsageStats", "false",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        process.kill()
-        pytest.fail("streamlit server did not start within 60 s")
-    yield url
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    """``streamlit run app.py`` on a free loopback port, started, awaited and stopped in one place."""
+    with streamlit_server(ROOT) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +88,20 @@ def _open(browser, url: str, size: tuple[int, int] = (1280, 800)):
     page.goto(url, wait_until="domcontentloaded", timeout=60_000)
     page.wait_for_selector("[data-testid='stApp']", timeout=60_000)
     return page, errors
+
+
+@contextlib.contextmanager
+def _opened(browser, url: str, size: tuple[int, int] = (1280, 800), *, chart: bool = True):
+    """``(page, errors)`` for ``url``: opened, its first chart drawn (with ``chart``), the run over;
+    the page is closed afterwards."""
+    page, errors = _open(browser, url, size)
+    try:
+        if chart:
+            page.wait_for_selector(CHART, timeout=60_000)
+        _settle(page)
+        yield page, errors
+    finally:
+        page.close()
 
 
 def _settle(page) -> None:
@@ -171,10 +156,7 @@ def _query(url: str) -> dict[str, str]:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", PAGES)
 def test_the_first_screen_holds_title_story_controls_and_hero(server, browser, name, size):
-    page, errors = _open(browser, f"{server}/{name}", SIZES[size])
-    try:
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
-        _settle(page)
+    with _opened(browser, f"{server}/{name}", SIZES[size]) as (page, errors):
         layout = page.evaluate(_LAYOUT)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"))
@@ -192,14 +174,10 @@ def test_the_first_screen_holds_title_story_controls_and_hero(server, browser, n
         assert not layout["overflowing"], f"truncated metrics: {layout['overflowing']}"
         assert max(layout["legends"], default=0) <= MAX_LEGEND_PX, layout["legends"]
         assert not errors, errors
-    finally:
-        page.close()
 
 
 def test_the_home_page_has_the_tour_and_references(server, browser):
-    page, errors = _open(browser, server, (1024, 768))
-    try:
-        _settle(page)
+    with _opened(browser, server, (1024, 768), chart=False) as (page, errors):
         page.get_by_text("Guided tour").wait_for(timeout=30_000)
         assert page.get_by_text("References").count() >= 1
         assert (
@@ -212,18 +190,13 @@ def test_the_home_page_has_the_tour_and_references(server, browser):
         page.screenshot(path=str(ARTIFACTS / "home-1024x768.png"))
         assert page.locator("[data-testid='stException']").count() == 0
         assert not errors, errors
-    finally:
-        page.close()
 
 
 @pytest.mark.parametrize(
     ("name", "tab"), [(name, tab) for name in PAGES for tab in TABS[name]]
 )  # fmt: skip
 def test_a_link_to_a_tab_lands_on_its_first_chart(server, browser, name, tab):
-    page, errors = _open(browser, f"{server}/{name}?view={tab}", (1024, 768))
-    try:
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
-        _settle(page)
+    with _opened(browser, f"{server}/{name}?view={tab}", (1024, 768)) as (page, errors):
         layout = page.evaluate(_LAYOUT)
         assert page.locator("[data-testid='stException']").count() == 0
         assert _query(page.url)["view"] == tab
@@ -234,16 +207,12 @@ def test_a_link_to_a_tab_lands_on_its_first_chart(server, browser, name, tab):
         assert not layout["overflowing"], f"truncated metrics: {layout['overflowing']}"
         assert max(layout["legends"], default=0) <= MAX_LEGEND_PX, layout["legends"]
         assert not errors, errors
-    finally:
-        page.close()
 
 
 def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(server, browser):
     # a shared link must run app.py's navigation (wide layout, page titles, export selector), not
     # Streamlit's automatic one-file-per-page fallback
-    page, _ = _open(browser, f"{server}/thresholds?sigma=0.05")
-    try:
-        _settle(page)
+    with _opened(browser, f"{server}/thresholds?sigma=0.05", chart=False) as (page, _):
         page.get_by_text("Chart download format").wait_for(timeout=30_000)
         links = page.locator("[data-testid='stSidebarNav'] a")
         links.first.wait_for(timeout=30_000)
@@ -251,15 +220,10 @@ def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(server, browser
         assert "Home" in texts
         assert "Thresholds" in texts
         assert "sigma=0.05" in page.url
-    finally:
-        page.close()
 
 
 def test_presenter_mode_hides_the_sidebar_and_keeps_the_hero(server, browser):
-    page, errors = _open(browser, f"{server}/regret?present=1", (1024, 768))
-    try:
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
-        _settle(page)
+    with _opened(browser, f"{server}/regret?present=1", (1024, 768)) as (page, errors):
         layout = page.evaluate(_LAYOUT)
         assert layout["sidebar"] == 0
         assert _query(page.url)["present"] == "1"
@@ -281,14 +245,11 @@ def test_presenter_mode_hides_the_sidebar_and_keeps_the_hero(server, browser):
         assert page.evaluate(_LAYOUT)["sidebar"] > 0
         assert "present" not in _query(page.url)
         assert not errors, errors
-    finally:
-        page.close()
 
 
 def test_a_hostile_link_shows_a_warning_and_the_url_holds_what_ran(server, browser):
-    page, _ = _open(browser, f"{server}/thresholds?sigma=-1&T=nan&foo=bar")
-    try:
-        _settle(page)
+    url = f"{server}/thresholds?sigma=-1&T=nan&foo=bar"
+    with _opened(browser, url, chart=False) as (page, _):
         alert = page.locator("[data-testid='stAlert']").first
         alert.wait_for(timeout=60_000)
         text = alert.inner_text()
@@ -299,27 +260,19 @@ def test_a_hostile_link_shows_a_warning_and_the_url_holds_what_ran(server, brows
         assert query["sigma"] == "0.0001"  # clamped into range: the value that ran
         assert query["T"] == "1000"  # the default that ran
         assert "foo" not in query
-    finally:
-        page.close()
 
 
 def test_a_capped_value_is_written_back_to_the_url(server, browser):
     # Regret caps its trials to keep a rerun near 2 s; the link must then say what ran
-    page, _ = _open(browser, f"{server}/regret?T=10000&sigma=0.001&trials=10")
-    try:
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
-        _settle(page)
+    with _opened(browser, f"{server}/regret?T=10000&sigma=0.001&trials=10") as (page, _):
         trials = int(_query(page.url)["trials"])
         assert trials < 10
         assert page.get_by_text(f"trials = 10 reduced to {trials}").count() == 1
-    finally:
-        page.close()
 
 
 def test_the_url_follows_the_controls(server, browser):
-    page, _ = _open(browser, f"{server}/thresholds?sigma=0.05&T=2000&seed=7")
-    try:
-        _settle(page)
+    url = f"{server}/thresholds?sigma=0.05&T=2000&seed=7"
+    with _opened(browser, url, chart=False) as (page, _):
         query = _query(page.url)
         assert query["sigma"] == "0.05"
         assert query["seed"] == "7"
@@ -329,15 +282,10 @@ def test_the_url_follows_the_controls(server, browser):
         page.keyboard.press("ArrowRight")
         _settle(page)
         assert _query(page.url)["sigma"] == "0.07"  # the next stop of the log slider
-    finally:
-        page.close()
 
 
 def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
-    page, errors = _open(browser, f"{server}/mwem?N=64&T=10&trials=1")
-    try:
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
-        _settle(page)
+    with _opened(browser, f"{server}/mwem?N=64&T=10&trials=1") as (page, errors):
         assert "view=run" in page.url
         for label, view in (
             ("Error vs T and ε", "sweeps"),
@@ -356,22 +304,15 @@ def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
         assert "view=threshold" in page.url  # a reload keeps the open tab
         page.get_by_text("true threshold b*").wait_for(timeout=30_000)
         assert not errors, errors
-    finally:
-        page.close()
 
 
 def test_the_offline_snapshot_opens_with_no_network(server, browser, tmp_path):
-    page, _ = _open(browser, f"{server}/thresholds?T=500&sigma=0.02")
-    try:
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
-        _settle(page)
+    with _opened(browser, f"{server}/thresholds?T=500&sigma=0.02") as (page, _):
         charts = page.evaluate(_LAYOUT)["legends"]  # one entry per visible chart with a legend
         with page.expect_download(timeout=60_000) as info:
             page.get_by_role("button", name="Download this view (offline HTML)").click()
         path = tmp_path / "view.html"
         info.value.save_as(path)
-    finally:
-        page.close()
     context = browser.new_context(offline=True)  # no network at all: only the file itself
     try:
         offline = context.new_page()
@@ -417,13 +358,8 @@ def test_embed_mode_inside_an_iframe_reads_the_link(server, browser, tmp_path):
 
 
 def test_a_lecture_scene_opens_on_its_hero_and_next_walks_the_lecture(server, browser):
-    page, errors = _open(
-        browser, f"{server}/thresholds?sigma=0.0001&T=1000&lecture=online&scene=2&lock=T",
-        (1024, 768),
-    )  # fmt: skip
-    try:
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
-        _settle(page)
+    url = f"{server}/thresholds?sigma=0.0001&T=1000&lecture=online&scene=2&lock=T"
+    with _opened(browser, url, (1024, 768)) as (page, errors):
         layout = page.evaluate(_LAYOUT)
         assert page.get_by_text("Scene 2/7").count() == 1
         assert page.get_by_text("Predict first:").count() == 1
@@ -440,14 +376,10 @@ def test_a_lecture_scene_opens_on_its_hero_and_next_walks_the_lecture(server, br
         assert page.get_by_text("Scene 3/7").count() == 1
         assert "lock" not in query  # scene 3 locks nothing
         assert not errors, errors
-    finally:
-        page.close()
 
 
 def test_the_lectures_page_links_open_their_scenes(server, browser):
-    page, errors = _open(browser, f"{server}/lectures", (1024, 768))
-    try:
-        _settle(page)
+    with _opened(browser, f"{server}/lectures", (1024, 768), chart=False) as (page, errors):
         page.get_by_role("link", name="4. A bracket sandwiches h").click()
         page.wait_for_function("() => window.location.pathname.endsWith('/covers')")
         page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
@@ -455,15 +387,11 @@ def test_the_lectures_page_links_open_their_scenes(server, browser):
         assert page.get_by_text("Scene 4/7").count() == 1
         assert _query(page.url)["scene"] == "4"
         assert not errors, errors
-    finally:
-        page.close()
 
 
 def test_pin_this_run_survives_a_reload_through_the_link(server, browser):
-    page, errors = _open(browser, f"{server}/thresholds?sigma=0.001&T=1000", (1024, 768))
-    try:
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
-        _settle(page)
+    url = f"{server}/thresholds?sigma=0.001&T=1000"
+    with _opened(browser, url, (1024, 768)) as (page, errors):
         page.get_by_role("button", name="Pin this run").click()
         page.wait_for_function("() => window.location.search.includes('pins=')", timeout=30_000)
         _settle(page)
@@ -474,8 +402,6 @@ def test_pin_this_run_survives_a_reload_through_the_link(server, browser):
         assert page.get_by_role("button", name="✕ σ = 0.001, T = 1,000").count() == 1
         assert page.get_by_text("pinned: σ = 0.001, T = 1,000").count() >= 1  # on the chart
         assert not errors, errors
-    finally:
-        page.close()
 
 
 _NUMBER_LINE = """(row) => {

@@ -8,6 +8,8 @@ story with ``hero=True``) and calls, in order:
 2. :func:`controls` — the story controls in a row above the hero chart, every other control under
    "More settings" in the sidebar, all seeded from the URL on first load (with a visible warning for
    every value that could not be used) and written back to it, so the address bar links to the view;
+   state that travels in the link but is no control (the adversary game's ``moves``) is declared as
+   a :class:`~smoothviz.ui.params.LinkValue` and goes the same way (:func:`set_link` changes it);
 3. a cached core call wrapped in :func:`computing`; :func:`use_instead` when the page reduces a value
    (a budget cap), which writes the value that ran into the URL and says so;
 4. :func:`chart` for the hero figure, then :func:`metrics` (short labels, long text in help);
