@@ -511,23 +511,12 @@ def hedge_thresholds(
     eta = default_eta(n, horizon, update=update) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     flip_rate = noise if labels == "noisy" else 0.0
-    rng = make_rng(rng)
-
     adv = np.repeat(np.asarray(adversaries), trials)
-    rows = adv.size
     srow = 0 if snapshot_adversary is None else adversaries.index(snapshot_adversary) * trials
-    targets = rng.uniform(0.1, 0.9, size=rows)
-    unif = rng.random((rows, horizon))
-    flips = rng.random((rows, horizon)) < flip_rate
+    targets, unif, flips = _coins(make_rng(rng), adv.size, horizon, flip_rate)
     xs, ys, losses, medians = _play(adv, grid, targets, unif, flips, lam, sigma)
-
     snap_rounds, starts, edges = _snapshot_plan(grid, horizon, n_snapshots, snapshot_bins)
-    replay = adv != "worst_case"  # its losses came with its stream; the recorded row is replayed
-    replay[srow] = True
-    losses[replay], snapshots, _ = _replay(
-        np.searchsorted(grid, xs[replay], side="right"), ys[replay], n, lam,
-        record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
-    )  # fmt: skip
+    snapshots = _expected_losses(losses, adv, grid, xs, ys, lam, srow, snap_rounds, starts)
     cum = np.cumsum(losses, axis=1)
     checkpoints = _checkpoints(horizon, n_checkpoints)
     cells = np.minimum(np.searchsorted(grid, xs, side="right") - 1, n - 2)
@@ -601,6 +590,41 @@ def _engine_cover(
             f"`gamma` gives a cover of {grid.size} experts, more than 2,000,001; got gamma={gamma}"
         )
     return gamma, grid
+
+
+def _coins(
+    rng: np.random.Generator, rows: int, horizon: int, flip_rate: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Nature's target b* ~ U(0.1, 0.9) per row, the adversaries' uniforms, nature's label flips."""
+    targets = rng.uniform(0.1, 0.9, size=rows)
+    unif = rng.random((rows, horizon))
+    flips = rng.random((rows, horizon)) < flip_rate
+    return targets, unif, flips
+
+
+def _expected_losses(
+    losses: np.ndarray,
+    adv: np.ndarray,
+    grid: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    lam: float,
+    srow: int,
+    snap_rounds: np.ndarray,
+    starts: np.ndarray,
+) -> np.ndarray:
+    """Fill Hedge's expected losses of the replayed rows into ``losses``; the recorded row's weights.
+
+    The worst case's losses came with its stream; every other row, and the recorded one, is replayed
+    exactly (:func:`_replay`).
+    """
+    replay = adv != "worst_case"
+    replay[srow] = True
+    losses[replay], snapshots, _ = _replay(
+        np.searchsorted(grid, xs[replay], side="right"), ys[replay], grid.size, lam,
+        record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
+    )  # fmt: skip
+    return snapshots
 
 
 def _play(
