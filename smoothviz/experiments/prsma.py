@@ -82,8 +82,8 @@ def near_tie_cells(n: int, gap: int) -> np.ndarray:
 
     The n records sit evenly on the 8 points (the remainder on (0,0,0)), labelled by x1 ∧ x2, except
     on (1,1,0), the one point where the two conjunctions differ: there ⌈(n/8 + gap)/2⌉ records have
-    label 1 and the rest label 0, so the runner-up loses by ``gap`` records (``gap − 1`` when n/8 and
-    ``gap`` differ in parity). Every other conjunction loses at least n/8 records.
+    label 1 and the rest label 0, so the runner-up loses by ``gap`` records (``gap + 1`` when n/8 and
+    ``gap`` differ in parity). Every other conjunction loses at least n/8 − gap records more.
 
     Args:
         n: records, ≥ 8.
