@@ -282,7 +282,9 @@ def dual_oracle_argmin(
     d = eta.shape[1]
     if oracle == "exhaustive":
         check_int("d", d, 1, MAX_EXHAUSTIVE_D)
-        return np.argmin(subset_sums(coeff)[None, :] + linear_scores(eta), axis=1).astype(np.int64)
+        scores = linear_scores(eta)
+        scores += subset_sums(coeff)[None, :]  # in place: one (k, 2^d) array, no second copy
+        return np.argmin(scores, axis=1).astype(np.int64)
     full = 2**d - 1
     active = np.flatnonzero(coeff != 0)
     points = np.vstack([codes_to_bits(full ^ active, d), 1 - np.eye(d, dtype=np.uint8)]).astype(
@@ -297,9 +299,10 @@ def dual_oracle_argmin(
 def linear_scores(eta: np.ndarray) -> np.ndarray:
     """⟨η, x⟩ for every record code x, shape (k, 2^d), by doubling (no matrix product): O(k·2^d)."""
     eta = np.atleast_2d(np.asarray(eta, dtype=float))
-    out = np.zeros((eta.shape[0], 1))
-    for j in range(eta.shape[1]):  # codes with bit j set follow those without it
-        out = np.concatenate([out, out + eta[:, j : j + 1]], axis=1)
+    out = np.empty((eta.shape[0], 2 ** eta.shape[1]))
+    out[:, 0] = 0.0
+    for j in range(eta.shape[1]):  # codes with bit j set follow those without it, filled in place
+        np.add(out[:, : 2**j], eta[:, j : j + 1], out=out[:, 2**j : 2 ** (j + 1)])
     return out
 
 
@@ -585,6 +588,7 @@ def oracle_query(
     alpha0: float = 0.1,
     beta: float = 0.1,
     max_samples: int | None = None,
+    max_final: int | None = None,
     time_limit: float = 1.0,
     rng: np.random.Generator | int | None = None,
 ) -> OracleQueryResult:
@@ -601,6 +605,7 @@ def oracle_query(
         alpha0: α₀, which sets N and N_α₀.
         beta: β.
         max_samples: cap on the draws per round and in the output (N and N_α₀ are used when smaller).
+        max_final: cap on the output's draws N_α₀ alone (default: ``max_samples``).
         time_limit: seconds per integer program (``data_oracle="integer_program"``).
         rng: seed or generator (SPEC 7).
 
@@ -622,7 +627,8 @@ def oracle_query(
         if max_samples is None
         else check_int("max_samples", max_samples, 1, MAX_SAMPLES)
     )
-    samples, final = min(params.samples, cap), min(params.final_samples, cap)
+    final_cap = cap if max_final is None else check_int("max_final", max_final, 1, MAX_SAMPLES)
+    samples, final = min(params.samples, cap), min(params.final_samples, final_cap)
     data_rng, query_rng, out_rng = make_rng(rng).spawn(3)
     plan = (
         prsma_plan(params.epsilon0, params.delta0, n, rescale=True) if oracle == "prsma" else None

@@ -12,6 +12,7 @@ from smoothviz import bounds
 from smoothviz import queries as Q
 from smoothviz.experiments.oracle_query import (
     IP_DRAWS,
+    IP_FINAL,
     IP_MAX_ROUNDS,
     make_table,
     page_caps,
@@ -237,6 +238,7 @@ def test_page_caps_pick_the_oracle_and_say_why_they_cap():
     gap = page_caps("gapminder", 14, "auto", 30)
     assert (gap.d, gap.data_oracle) == (10, "exhaustive")
     assert "10 binarised columns" in gap.reasons["d"]
-    # the integer program's budget: (T + 1) draws per round within IP_DRAWS oracle calls
-    assert sample_cap(16, 30, 10_000, data_oracle="integer_program") == IP_DRAWS // 31
+    # the integer program's budget: T rounds of draws and the output's within IP_DRAWS oracle calls
+    assert sample_cap(16, 30, 10_000, data_oracle="integer_program") == (IP_DRAWS - IP_FINAL) // 30
     assert sample_cap(16, IP_MAX_ROUNDS, 10_000, data_oracle="integer_program") == 2
+    assert IP_MAX_ROUNDS * 2 + IP_FINAL <= IP_DRAWS

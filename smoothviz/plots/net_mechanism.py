@@ -61,16 +61,12 @@ def acceptance_figure(net: NetExperiment) -> go.Figure:
 
 
 def net_error_figure(net: NetExperiment) -> go.Figure:
-    """Errors of the mechanism's draws, with the best dataset on V and the two bounds above it."""
+    """Errors of the mechanism's draws (histogram), with the best dataset on V and two bounds above it.
+
+    The bins span [0, the largest of the errors and the three levels] in 60 steps, so a mechanism
+    that always draws the same candidate shows as one thin bar, where it is.
+    """
     r = net.result
-    fig = go.Figure(
-        go.Histogram(
-            x=r.errors,
-            nbinsx=60,
-            name=f"{r.errors.size:,} draws of B″",
-            marker={"color": COLORS["smoothed_perturbed"]},
-        )
-    )
     levels = [
         ("best on V", r.best, COLORS["reference"], "solid"),
         ("tail bound, 95%", r.tail_bound(math.log(1 / ETA)), COLORS["bound"], "dashdot"),
@@ -81,13 +77,23 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
             "dot",
         ),
     ]
-    for i, (name, x, color, dash) in enumerate(levels):
-        fig.add_vline(x=x, line={"color": color, "dash": dash, "width": 2.5})
-        fig.add_annotation(
-            x=x, y=1.0 - 0.1 * i, yref="paper", text=name, showarrow=False, xanchor="left",
-            xshift=4, font={"size": 15},
+    top = 1.08 * max(float(r.errors.max()), *(x for _, x, _, _ in levels)) + 1e-9
+    counts, edges = np.histogram(r.errors, bins=60, range=(0.0, top))
+    fig = go.Figure(
+        go.Bar(
+            x=(edges[:-1] + edges[1:]) / 2, y=counts, width=edges[1] - edges[0],
+            name=f"{r.errors.size:,} draws of B″", marker={"color": COLORS["smoothed_perturbed"]},
+        )
+    )  # fmt: skip
+    height = 1.05 * counts.max()
+    for name, x, color, dash in levels:
+        fig.add_trace(
+            go.Scatter(
+                x=[x, x], y=[0, height], mode="lines", name=name,
+                line={"color": color, "dash": dash, "width": 2.5},
+            )
         )  # fmt: skip
-    fig.update_layout(showlegend=False)
+    fig.update_xaxes(range=[0, top])
     return apply_style(fig, x_title="max error over Q", y_title="draws", height=400)
 
 
