@@ -146,4 +146,5 @@ def test_link_value_reads_its_default_when_absent_and_never_raises():
     assert link.read("1,x") == ([1], ["`n`: dropped some"])
     value, messages = link.read("boom")
     assert value == []
-    assert "`n` = `boom`" in messages[0] and "ZeroDivisionError" in messages[0]
+    assert "`n` = `boom`" in messages[0]
+    assert "ZeroDivisionError" in messages[0]
