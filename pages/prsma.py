@@ -64,7 +64,10 @@ with views["calc"]:
         )
         st.dataframe(plan.to_frame(), hide_index=True, height=420)
 with views["sim"]:
-    if views["sim"].open:
+    too_small = P.simulation_problem(eps, delta, n, rescale=rescale)
+    if views["sim"].open and too_small:
+        st.warning(too_small)
+    elif views["sim"].open:
         with ui.computing("Running PRSMA on S and S′…"):
             runs, outputs, used = simulation(eps, delta, n, rescale=rescale, base=p["base"],
                                              present=p["hit"], trials=p["trials"], seed=seed)  # fmt: skip

@@ -105,3 +105,48 @@ def test_the_failing_heuristic_tab_reports_bottom_rates_and_passing_pieces():
     assert values["passing (S′)"] == "9.0 / 9"  # no trigger record: every piece passes
     assert values["passing (S)"] == "8.0 / 9"  # the piece holding it fails on some call
     assert float(values["⊥ on S"].rstrip("%")) >= float(values["⊥ on S′"].rstrip("%")) - 10
+
+
+def test_the_hero_caption_prints_the_fitted_slopes_of_the_simulation():
+    at = run_page("prsma")
+    caption = next(c.value for c in at.caption if "Fitted slopes" in c.value)
+    fitted = run_experiment().fitted_slopes
+    assert f"PRSMA {fitted['prsma']:.2f}, RSPM {fitted['rspm']:.2f}" in caption
+    assert -0.6 <= fitted["prsma"] <= -0.4  # measured −0.48
+    assert fitted["rspm"] == pytest.approx(-1.0, abs=0.1)  # measured −1.00
+
+
+def test_caps_render_and_say_when_no_slope_can_be_fitted():
+    query = {"epsilon": "0.05", "delta": "0.000001", "n": "1000000000", "trials": "1000"}
+    at = run_page("prsma", query)
+    assert not at.exception
+    assert not at.warning
+    assert any("No slope fitted" in c.value for c in at.caption)  # K = 310: pieces stay small
+    assert metric_values(at)["pieces K"] == "22,205"  # rescaled: (ε/62, δ/11)
+
+
+def test_simulation_tab_at_caps_warns_instead_of_failing():
+    # rescaled, K = 22,205 pieces outnumber the tab's 5,000 records: a warning, never a traceback
+    query = {"epsilon": "0.05", "delta": "0.000001", "view": "sim", "trials": "1000"}
+    at = run_page("prsma", query)
+    assert not at.exception
+    assert "K = 22,205 pieces" in at.warning[0].value
+    at = run_page("prsma", {**query, "rescale": "false", "epsilon": "10", "delta": "0.1"})
+    assert not at.exception
+    assert not at.warning
+    assert len(at.get("plotly_chart")) == TAB_CHARTS["sim"]  # the hero and T̃
+
+
+def test_bound_curves_end_inside_the_hero():
+    """Theory curves are cut at the chart's top and span the simulated n, so their labels show."""
+    from smoothviz.experiments.prsma import SIM_NS
+    from smoothviz.plots.prsma import Y_TOP, accuracy_figure
+
+    ex = run_experiment(0.05, 1e-6)
+    fig = accuracy_figure(ex, n_mark=10**9)
+    lines = [t for t in fig.data if t.mode == "lines"]
+    assert len(lines) == 2
+    for line in lines:
+        assert max(line.y) <= Y_TOP
+        assert min(line.x) >= SIM_NS[0] / 1.01
+        assert max(line.x) <= 1.01e9

@@ -133,3 +133,27 @@ def test_error_scale_slopes_on_screen():
     assert 1.2 < gaussian < 1.6
     assert 0.7 < rnm < 1.05
     assert 0.7 < expo < 1.05
+
+
+def test_caps_render_every_learner_within_budget():
+    # the heaviest hero: d = 12, n = 10⁴ and the most trials (the page keeps 50 at d = 12)
+    query = {"d": "12", "n": "10000", "trials": "500", "cls": "halfspace", "epsilon": "0.05"}
+    at = run_page("rspm", query)
+    assert not at.exception
+    values = metric_values(at)
+    assert values["draws/run"] == "12 vs 4,096"
+    expected = _expected(cls="halfspace", d=12, n=10_000, epsilon=0.05, trials=50)
+    assert {k: values[k] for k in LEARNERS} == expected
+
+
+def test_bound_values_stay_inside_the_hero():
+    """Each bound's value is written above its bar inside the plot, also when it is off the chart."""
+    from smoothviz.plots.rspm import accuracy_figure
+
+    for kw in ({}, {"epsilon": 0.05, "d": 12, "n": 50, "trials": 50}):
+        fig = accuracy_figure(run_experiment(**kw))
+        labels = next(t for t in fig.data if getattr(t, "mode", None) == "text")
+        top = fig.layout.yaxis.range[1]
+        assert max(labels.y) <= top / 1.1  # room above the highest bar for one line of text
+        assert all(len(t) <= 9 for t in labels.text)  # "1,388 ↑" fits above a bar at 1024 px
+    assert any("↑" in t for t in labels.text)  # ε = 0.05, n = 50: bounds above the chart

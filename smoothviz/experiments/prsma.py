@@ -54,6 +54,7 @@ __all__ = [
     "near_tie_cells",
     "run_experiment",
     "simulation",
+    "simulation_problem",
 ]
 
 CLS, D, LABEL_NOISE = "conjunction", 3, 0.1
@@ -278,6 +279,19 @@ def simulation(
             )
         )
     return pd.concat(runs, ignore_index=True), pd.concat(outputs, ignore_index=True), plan
+
+
+def simulation_problem(epsilon: float, delta: float, n: int, *, rescale: bool) -> str | None:
+    """Why :func:`simulation` cannot run at these parameters (fewer records than pieces), or None."""
+    size = min(int(n), SIM_MAX_N)
+    plan = prsma_plan(epsilon, delta, size, rescale=rescale)
+    if plan.piece_size:
+        return None
+    return (
+        f"At ε = {epsilon:g}, δ = {delta:g}{' rescaled' if rescale else ''} PRSMA splits the data "
+        f"into K = {plan.pieces:,} pieces, more than the {size:,} records this simulation uses: "
+        "raise ε or δ, or turn off the rescaling, to simulate it."
+    )
 
 
 def calls_text(calls: float) -> str:
