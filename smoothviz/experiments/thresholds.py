@@ -47,7 +47,16 @@ class ThresholdsExperiment:
         return tuple(self.runs)
 
     def to_frame(self) -> pd.DataFrame:
-        """Tidy curves: one row per (adversary, round) with mean and 10–90% bands."""
+        """Tidy curves: one row per (adversary, round) with mean and 10–90% bands.
+
+        Computed once per object (the page's figures, captions and table all read it) and returned as
+        a copy, so a caller may change what it gets.
+        """
+        if "_frame" not in self.__dict__:
+            object.__setattr__(self, "_frame", self._curves())
+        return self.__dict__["_frame"].copy()
+
+    def _curves(self) -> pd.DataFrame:
         frames = []
         for name, run in self.runs.items():
             mistakes = run.mistakes_by(self.rounds).astype(float)
