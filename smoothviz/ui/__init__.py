@@ -3,6 +3,8 @@
 Unlike the core, this package imports Streamlit; :mod:`smoothviz.ui.params` alone is pure Python.
 """
 
+import gc
+
 from smoothviz.names import count
 from smoothviz.ui.kit import (
     PRESENT,
@@ -52,3 +54,8 @@ __all__ = [
     "theory_card",
     "use_instead",
 ]
+
+# Imported once per server process, after Streamlit, plotly, pandas and numpy: everything alive now
+# lives as long as the server. Freezing it takes ~150,000 objects out of the collector's full passes,
+# each of which otherwise costs ~70 ms of the one core that runs every session's script.
+gc.freeze()
