@@ -3,6 +3,7 @@ integer-program route beyond d = 10, and the MWEM page's net-mechanism tab."""
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -73,16 +74,19 @@ def run() -> str:
         ("IP: d = 12, T = 30", {"d": 12}),
         ("IP: d = 14, T = 30", {"d": 14}),
         ("IP: d = 16, T = 30", {"d": 16}),
-        ("IP cap: d = 16, T = 300 → 50", {"d": 16, "rounds": 300}),
-        ("IP cap, exact: d = 16, T = 50", {"d": 16, "rounds": 50, "oracle": "exact"}),
-        ("IP cap, PRSMA: d = 16, T = 50, n = 10⁶",
-         {"d": 16, "rounds": 50, "oracle": "prsma", "n": 1_000_000}),
+        (f"IP cap: d = 16, T = 300 → {E.IP_MAX_ROUNDS}", {"d": 16, "rounds": 300}),
+        ("IP cap, exact: d = 16", {"d": 16, "rounds": 300, "oracle": "exact"}),
+        ("IP cap, RSPM at n = 1,000 (noisy history)", {"d": 16, "rounds": 300, "n": 1000}),
+        ("IP cap, PRSMA: d = 16, n = 10⁶ (noisy history)",
+         {"d": 16, "rounds": 300, "oracle": "prsma", "n": 1_000_000}),
     ]  # fmt: skip
     lines = [
         "## OracleQuery (contingency tables) and the Subsampled Net Mechanism",
         "",
         "Data player's oracle as the page picks it (auto: exhaustive to d = 10, the HiGHS integer "
-        "program beyond, with T ≤ 50 and ≤ 150 oracle calls a run).",
+        f"program beyond, with T ≤ {E.IP_MAX_ROUNDS} and {E.IP_DRAWS} oracle calls a run, "
+        f"{E.IP_FINAL} of them for the output Ŝ). Machine load while measuring: "
+        f"{os.getloadavg()[0]:.1f} (1-min load average, 2 cores).",
         "",
         "| setting | data oracle | core + hero and table figures | draws/round | error of Ŝ | "
         "Reg_D/T | Reg_Q/T |",

@@ -232,7 +232,7 @@ def test_page_caps_pick_the_oracle_and_say_why_they_cap():
     big = page_caps("planted", 16, "auto", 300)
     assert (big.data_oracle, big.rounds) == ("integer_program", IP_MAX_ROUNDS)
     assert set(big.reasons) == {"T"}
-    forced = page_caps("planted", 11, "exhaustive", 30)
+    forced = page_caps("planted", 11, "exhaustive", 20)
     assert forced.data_oracle == "integer_program"
     assert set(forced.reasons) == {"data_oracle"}
     gap = page_caps("gapminder", 14, "auto", 30)
@@ -240,5 +240,6 @@ def test_page_caps_pick_the_oracle_and_say_why_they_cap():
     assert "10 binarised columns" in gap.reasons["d"]
     # the integer program's budget: T rounds of draws and the output's within IP_DRAWS oracle calls
     assert sample_cap(16, 30, 10_000, data_oracle="integer_program") == (IP_DRAWS - IP_FINAL) // 30
-    assert sample_cap(16, IP_MAX_ROUNDS, 10_000, data_oracle="integer_program") == 2
+    at_cap = sample_cap(16, IP_MAX_ROUNDS, 10_000, data_oracle="integer_program")
+    assert at_cap == (IP_DRAWS - IP_FINAL) // IP_MAX_ROUNDS >= 2
     assert IP_MAX_ROUNDS * 2 + IP_FINAL <= IP_DRAWS

@@ -1,20 +1,24 @@
-"""The MWEM page's experiment (E7–E10), assembled from :mod:`smoothviz.data`, queries and MWEM.
+"""The MWEM page's experiment (E7–E10, E15), assembled from :mod:`smoothviz.data`, queries and MWEM.
 
 One call builds the data on its declared public domain, the query class, and runs MWEM (Theorem 4.1),
 Smooth MWEM (Theorem 4.2) and Projected Smooth MWEM (Theorem 4.3) on it with independent coins. The
 sweeps rerun the algorithms over a grid of T (the U-shape: the convergence term 2√(ln|X|/T) falls while
 the privacy term 10T ln|Q|/(εn) grows, Haghtalab, Roughgarden & Shetty 2020, Thm 4.1) or of ε; the
 density scan reruns Smooth and Projected Smooth MWEM over a grid of σ and records max_x D̄(x)·N against
-the cap 1/σ that the KL
-projection enforces (their App. F). The off-cover probe measures the released distribution on
-narrow intervals that no algorithm selected from.
+the cap 1/σ that the KL projection enforces (their App. F). The off-cover probe measures the released distribution on
+narrow intervals that no algorithm selected from. The net tab runs the Subsampled Net Mechanism
+(their App. G, Algorithm 4) on the same 1-D data at the same σ (:meth:`Experiment.net`,
+:func:`run_net`): the line is first merged into at most :data:`NET_CELLS` cells (:func:`coarsen`,
+which keeps σ-smoothness), since every candidate dataset is scored on a CDF over the cells.
 
 Each function here is deterministic given its ``rng`` (SPEC 7): independent runs get children from
 ``rng.spawn``, and the page's visible seed is split into streams named by role (:data:`STREAMS`:
-nature's data, the three runs, the sweeps, the σ scan, the private thresholds), so a page and the
-"Reproduce in Python" snippet (:meth:`Experiment.code`) get the same numbers from the same seed.
-:func:`run_experiment` is the page's one call; :meth:`Experiment.sweeps`, :meth:`Experiment.density_scan`
-and :meth:`Experiment.private_threshold` compute its tabs from the same data on their own streams.
+nature's data, the three runs, the sweeps, the σ scan, the private thresholds, the net), so a page
+and the "Reproduce in Python" snippet (:meth:`Experiment.code`) get the same numbers from the same
+seed. :func:`run_experiment` is the page's one call; :meth:`Experiment.sweeps`,
+:meth:`Experiment.density_scan`, :meth:`Experiment.private_threshold` and :meth:`Experiment.net`
+compute its tabs from the same data on their own streams; :func:`page_settings` maps the page's URL
+keys to :func:`run_experiment`.
 The mechanisms' noise comes from numpy's generator, seeded for teaching: not a hardened release.
 """
 

@@ -1,8 +1,14 @@
-"""The MWEM page's figures that :mod:`smoothviz.plots.mwem` does not draw: smoothness and off-cover probes.
+"""The MWEM page's figures beyond :mod:`smoothviz.plots.mwem`, and the page's captions and texts.
 
-Pure: a :class:`smoothviz.experiments.mwem.DensityScan` in, a ``go.Figure`` out, styled by
-:mod:`smoothviz.plots.style`. The σ-smooth cap y = 1/σ is an exact constraint (Haghtalab, Roughgarden & Shetty 2020, App. F), drawn
-as an exact theory line; the data's own max D_B·N is a dotted reference.
+Figures: smoothness (the density scan), the off-cover probe, the private thresholds, the sweeps and
+the release of one run. Pure: an experiment in, a ``go.Figure`` out, styled by
+:mod:`smoothviz.plots.style`. The σ-smooth cap y = 1/σ is an exact constraint (Haghtalab,
+Roughgarden & Shetty 2020, App. F), drawn as an exact theory line; the data's own max D_B·N is a
+dotted reference.
+
+Texts: every caption, metric and theory-card comparison the MWEM page prints, built from the
+:class:`smoothviz.experiments.mwem.Experiment` (so the page holds its declarations, story and
+layout only). The net tab's figures and captions are in :mod:`smoothviz.plots.net_mechanism`.
 """
 
 from __future__ import annotations
