@@ -224,6 +224,17 @@ def test_the_integer_program_route_beyond_d_10_answers_every_conjunction_exactly
     np.testing.assert_allclose(r.data_answers[codes], truth, atol=1e-12)
     assert np.abs(truth - synth).max() <= r.final_error + 1e-12
     assert r.final_error <= r.regret_bound + 1e-12  # Thm 11 + sampling error, pathwise
+    # and over all 2^d conjunctions at once, from the (cell, conjunction) table of the separators
+    every = np.arange(2**d)
+    bits = codes_to_bits(every, d)
+    table = evaluate("conjunction", bits, bits).astype(float)  # (cell, conjunction)
+    shares = np.bincount(np.ravel_multi_index(x.T[::-1], (2,) * d), minlength=2**d) / len(x)
+    truth_all = shares @ table
+    np.testing.assert_allclose(r.data_answers, truth_all, atol=1e-12)
+    mixture_off = np.abs(truth_all - r.mixture @ table).max()
+    synth_off = np.abs(truth_all - (r.synthetic / r.synthetic.sum()) @ table).max()
+    assert r.mixture_error[-1] == pytest.approx(mixture_off, abs=1e-12)
+    assert r.final_error == pytest.approx(synth_off, abs=1e-12)
 
 
 def test_page_caps_pick_the_oracle_and_say_why_they_cap():
