@@ -157,3 +157,11 @@ def test_bound_values_stay_inside_the_hero():
         assert max(labels.y) <= top / 1.1  # room above the highest bar for one line of text
         assert all(len(t) <= 9 for t in labels.text)  # "1,388 ↑" fits above a bar at 1024 px
     assert any("↑" in t for t in labels.text)  # ε = 0.05, n = 50: bounds above the chart
+
+
+def test_page_stays_within_its_budget():
+    # issue 11: the page orchestrates; captions live in smoothviz.plots.rspm, tabs in the experiment
+    from pathlib import Path
+
+    lines = (Path(__file__).resolve().parents[1] / "pages" / "rspm.py").read_text().splitlines()
+    assert len(lines) <= 150  # 110 after moving the captions out (was 168)

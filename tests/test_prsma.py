@@ -155,3 +155,14 @@ def test_simulated_worst_case_slopes_are_half_and_one():
     worst = fit[fit["method"] == "prsma"]["mean_excess"].to_numpy()
     assert np.all(worst < bound)
     assert np.all(worst > bound / 300)  # measured: 1/99 to 1/64 of the bound
+
+
+def test_prsma_reads_as_named_steps():
+    import inspect
+
+    from smoothviz import prsma as module
+
+    source = inspect.getsource(module.prsma)
+    assert len(source.splitlines()) < 100  # 76 (was 107)
+    assert "_pass_and_pick(" in source  # steps 2–11, repetitions simulated
+    assert "_run_every_call(" in source  # the printed algorithm, every call made
