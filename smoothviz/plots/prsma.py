@@ -58,7 +58,9 @@ def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Fig
     apply_style(fig, x_title="n (records)", y_title="excess error", log_x=True, log_y=True,
                 height=440)  # fmt: skip
     low = sim["mean_excess"][sim["mean_excess"] > 0].min() if len(sim) else 1e-9
-    fig.update_yaxes(range=[np.floor(np.log10(low)) - 0.3, np.log10(Y_TOP)])
+    # 10⁻⁹ rather than "1n": powers of ten read better than SI prefixes for an error
+    fig.update_yaxes(range=[np.floor(np.log10(low)) - 0.3, np.log10(Y_TOP)], exponentformat="power",
+                     dtick=1)  # fmt: skip
     return fig
 
 
