@@ -61,7 +61,6 @@ __all__ = [
     "largest_certified_d",
     "load_data",
     "oracle_cost",
-    "page_trials",
     "perturbation_draw",
     "perturbation_view",
     "rspm_expected_max_abs",
@@ -87,11 +86,6 @@ COST_DS = (4, 6, 8, 10, 12, 16, 20, 24, 32, 40)
 COST_BUDGET_S = 1.5
 #: Largest m the error-against-m tab simulates (its exact curves go to 12).
 MAX_SIMULATED_M = 10
-
-
-def page_trials(d: int, trials: int) -> int:
-    """The page's runs per learner at dimension d: at most 100 at d = 11 and 50 at d = 12 (≈ 2 s)."""
-    return min(int(trials), {11: 100, 12: 50}.get(int(d), 1000))
 
 
 #: Most hypotheses the label table lists (d ≤ 8).

@@ -199,7 +199,7 @@ PLURAL = {
 }
 
 
-def accuracy_caption(ex: RSPMExperiment, reduced: str | None = None) -> str:
+def accuracy_caption(ex: RSPMExperiment) -> str:
     """The hero's caption: runs, data, parameters, the bounds and the share of runs within each."""
     summary = ex.summary().set_index("method")
     source = (
@@ -213,7 +213,6 @@ def accuracy_caption(ex: RSPMExperiment, reduced: str | None = None) -> str:
         f"mean), {PLURAL[ex.cls]}, {source}, ε = {ex.epsilon:g}, δ = {ex.delta:g}, m = {ex.d}, "
         f"n = {ex.n:,}, seed {ex.seed}. Black bars: each bound at β = 0.05 (Thm 5, Thm 18; the "
         f"exponential mechanism's; noisy min's twice it). Within the bound: {within}."
-        + (f" {reduced}" if reduced else "")
     )
 
 
