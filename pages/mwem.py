@@ -62,9 +62,9 @@ def chart(key, fig, frame, caption):  # every chart of the tabs: its data and ca
     ui.chart(fig, key=key, data=frame, caption=caption)
 
 
-def on_a_line(view, what):  # whether a 1-D-only tab is open on a 1-D domain; else say so
+def on_a_line(view):  # whether a 1-D-only tab is open on a 1-D domain; else say why not
     if views[view].open and not one_d:
-        st.info(f"{what}: choose the 1-D public domain to see them.")
+        st.info(more_figures.LINE_ONLY[view])
     return views[view].open and one_d
 
 
@@ -133,7 +133,7 @@ with views["ledger"]:
         st.dataframe(audit.to_frame(), hide_index=True, key="ledger_audit")
         ui.privacy_note()
 with views["threshold"]:
-    if on_a_line("threshold", "Private thresholds live on a line"):
+    if on_a_line("threshold"):
         alpha, target, flip = fields("alpha", "target", "flip")
         args = {"alpha": alpha, "target": target, "flip": flip, "trials": max(20, p["trials"])}
         learned = tab("private_threshold", tuple(args.items()), **settings)
@@ -143,7 +143,7 @@ with views["threshold"]:
         chart("private_threshold", shown, learned.to_frame(), caption)
         ui.theory_card(bounds.BOUNDS["private_threshold_bound"], card)
 with views["net"]:
-    if on_a_line("net", "The net mechanism runs on a line here (its grid is enumerated)"):
+    if on_a_line("net"):
         m, s, net_eps = fields("M", "s", "net_eps")
         fit = E.fit_net(m, s)
         cut = ui.use_instead(PAGE, BY_KEY["M"], m, fit, "C(M + s − 1, s) is kept ≤ 60,000")

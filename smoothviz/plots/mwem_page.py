@@ -141,6 +141,13 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
 # ----------------------------------------------------------------------------------------------
 
 
+#: Why a tab that lives on a line shows nothing on a 2-D public domain.
+LINE_ONLY = {
+    "threshold": "Private thresholds live on a line: choose the 1-D public domain to see them.",
+    "net": "The net mechanism runs on a line here: choose the 1-D public domain to see it.",
+}
+
+
 def setting_text(ex: Experiment) -> str:
     """The run's setting in one clause: data, N (the table's shape), n, ε, T, σ, |Q|, trials, seed."""
     s, hist, table = ex.settings, ex.hist, ex.hist.counts.shape

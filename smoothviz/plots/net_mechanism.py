@@ -137,9 +137,11 @@ def summary_text(net: NetExperiment) -> str:
 def error_caption(net: NetExperiment, data_name: str, cut: str = "") -> str:
     """The error chart's caption: the data, its grid (coarsened or not), the tail's frequency."""
     r = net.result
+    run = -(-net.cells // r.n_cells)
+    last = "" if net.cells % run == 0 else f", the last of {net.cells % run}"
     grid = (
-        f"the page's N = {net.cells:,} cells merged into {r.n_cells} (runs of "
-        f"{-(-net.cells // r.n_cells)} adjacent cells) so that every candidate can be scored"
+        f"the page's N = {net.cells:,} cells merged into {r.n_cells} (runs of {run} adjacent "
+        f"cells{last}) so that every candidate can be scored"
         if r.n_cells < net.cells
         else f"N = {r.n_cells} cells"
     )
