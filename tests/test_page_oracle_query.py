@@ -102,7 +102,7 @@ def test_d_beyond_ten_runs_the_integer_program_oracle_and_answers_every_conjunct
     assert "Max error over all 4,096 conjunctions" in captions
     assert "integer program (HiGHS)" in captions
     assert "Drawn: the" not in captions  # 2^12 = MAX_POINTS: every conjunction is drawn
-    assert "reduced to" not in captions  # auto picks the integer program: nothing was capped
+    assert "data_oracle =" not in captions  # auto picks the integer program: no oracle cap
     namespace = exec_snippet(reproduce_code(at))
     assert namespace["ex"].result.final_error == ex.result.final_error
 
