@@ -21,6 +21,7 @@ from smoothviz.experiments.oracle_query import (
 from smoothviz.net_mechanism import acceptance_rates, candidate_count, candidates, net_mechanism
 from smoothviz.oracle_query import (
     ContextFTPL,
+    cell_names,
     conjunction_answers,
     dual_oracle_argmin,
     oracle_query,
@@ -254,3 +255,9 @@ def test_page_caps_pick_the_oracle_and_say_why_they_cap():
     at_cap = sample_cap(16, IP_MAX_ROUNDS, 10_000, data_oracle="integer_program")
     assert at_cap == (IP_DRAWS - IP_FINAL) // IP_MAX_ROUNDS >= 2
     assert IP_MAX_ROUNDS * 2 + IP_FINAL <= IP_DRAWS
+
+
+def test_cell_names_spell_each_record_x1_first():
+    bits = codes_to_bits(np.arange(2**5), 5)
+    assert list(cell_names(bits)) == ["".join(str(b) for b in row) for row in bits]
+    assert cell_names(bits)[1] == "10000"  # code 1 is x_1 = 1

@@ -72,9 +72,9 @@ IP_DRAWS = 160
 #: Of these, the draws of the output Ŝ (its sampling error enters the page's headline error).
 IP_FINAL = 40
 #: Most rounds with the integer-program oracle. Each round adds a conjunction to the data player's
-#: programs, and a long, noisy history (PRSMA, or small n) makes them slow: 25 rounds keep the worst
-#: case measured (PRSMA at d = 16, n = 10⁶) near 1.5 s (benchmarks/RESULTS.md).
-IP_MAX_ROUNDS = 25
+#: programs, and a long, noisy history (PRSMA, or small n) makes them slow: 30 rounds (the page's
+#: default T) keep the worst case measured (PRSMA at d = 16, n = 10⁶) near 2 s (benchmarks/RESULTS.md).
+IP_MAX_ROUNDS = 30
 
 
 def make_table(source: str, d: int, n: int, *, rng: object = None) -> tuple[np.ndarray, str]:
