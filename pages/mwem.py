@@ -11,9 +11,8 @@ from smoothviz.plots import mwem_page as more_figures
 from smoothviz.plots import net_mechanism as net_plots
 
 PAGE = "mwem"
-VIEWS = {"run": "One run", "sweeps": "Error vs T and ε", "smooth": "What smoothness buys",
-         "ledger": "Privacy ledger", "threshold": "Private thresholds",
-         "net": "Net mechanism (App. G)", "theory": "Theory"}  # fmt: skip
+VIEWS = {"run": "One run", "sweeps": "Error vs T, ε", "smooth": "Smoothness", "ledger": "Ledger",
+         "threshold": "Thresholds", "net": "Net mechanism (App. G)", "theory": "Theory"}  # fmt: skip
 DOMAIN = {"low": 0.0, "high": 100.0}
 PARAMS = [
     ui.Param("data", "Data", "choice", "exact", options=E.DATA_OPTIONS),

@@ -11,7 +11,7 @@ from smoothviz.separators import CLASSES
 PAGE = "rspm"
 VIEWS = {
     "separators": "Separator sets",
-    "m": "Error against m",
+    "m": "Error vs m",
     "cost": "Oracle cost",
     "perturbation": "Correlated perturbation",
     "lies": "When the heuristic lies",

@@ -173,6 +173,12 @@ def test_the_first_screen_holds_title_story_controls_and_hero(server, browser, n
         assert box is None or box["y"] + box["height"] < hero["top"]
         assert not layout["overflowing"], f"truncated metrics: {layout['overflowing']}"
         assert max(layout["legends"], default=0) <= MAX_LEGEND_PX, layout["legends"]
+        # every tab's label in view: a tab bar that scrolls hides the last tabs (MWEM's Theory did)
+        bar = page.evaluate(
+            "() => { const l = document.querySelector('[data-testid=stMain] [role=tablist]');"
+            " return l ? [l.scrollWidth, l.clientWidth] : [0, 0]; }"
+        )
+        assert bar[0] <= bar[1] + 1, f"the tab bar scrolls: {bar[0]} px of tabs in {bar[1]} px"
         assert not errors, errors
 
 
@@ -288,8 +294,8 @@ def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
     with _opened(browser, f"{server}/mwem?N=64&T=10&trials=1") as (page, errors):
         assert "view=run" in page.url
         for label, view in (
-            ("Error vs T and ε", "sweeps"),
-            ("Private thresholds", "threshold"),
+            ("Error vs T, ε", "sweeps"),
+            ("Thresholds", "threshold"),
         ):
             page.get_by_role("tab", name=label).click()
             _settle(page)

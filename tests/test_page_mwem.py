@@ -9,9 +9,8 @@ from smoothviz import mwem_experiments as E
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
-E_VIEWS = {"run": "One run", "sweeps": "Error vs T and ε", "smooth": "What smoothness buys",
-           "ledger": "Privacy ledger", "threshold": "Private thresholds",
-           "net": "Net mechanism (App. G)", "theory": "Theory"}  # fmt: skip
+E_VIEWS = {"run": "One run", "sweeps": "Error vs T, ε", "smooth": "Smoothness", "ledger": "Ledger",
+           "threshold": "Thresholds", "net": "Net mechanism (App. G)", "theory": "Theory"}  # fmt: skip
 # short metric labels: "max error after T rounds" lives in each metric's help
 LABELS = ("MWEM", "Smooth", "Projected")
 

@@ -518,7 +518,7 @@ class Experiment:
         return streams(self.settings.get("seed", 0), STREAMS)[role]
 
     def sweeps(self, variant: str, *, eps_grid: Sequence[float] = EPS_GRID) -> tuple[Sweep, Sweep]:
-        """Final error of ``variant`` over a grid of T and of ε (the "Error vs T and ε" tab).
+        """Final error of ``variant`` over a grid of T and of ε (the "Error vs T, ε" tab).
 
         At most :data:`TAB_TRIALS` trials per point, on the ``"sweeps"`` stream (one child each).
         """
@@ -535,7 +535,7 @@ class Experiment:
         return by_t, by_eps
 
     def density_scan(self, *, sigmas: Sequence[float] = SIGMA_GRID) -> DensityScan:
-        """Max D̄·N of Smooth and Projected Smooth MWEM over σ (the "What smoothness buys" tab)."""
+        """Max D̄·N of Smooth and Projected Smooth MWEM over σ (the "Smoothness" tab)."""
         return density_scan(
             self.hist.counts, self.queries, sigmas=sigmas, epsilon=self.settings["epsilon"],
             rounds=self.settings["rounds"], trials=min(int(self.settings["trials"]), SCAN_TRIALS),
@@ -545,7 +545,7 @@ class Experiment:
     def private_threshold(
         self, *, alpha: float, target: float, flip: float, trials: int
     ) -> PrivateThresholdResult:
-        """E10 on this 1-D data (the "Private thresholds" tab), on the ``"thresholds"`` stream."""
+        """E10 on this 1-D data (the "Thresholds" tab), on the ``"thresholds"`` stream."""
         return private_threshold_experiment(
             self.hist.counts, sigma=self.settings["sigma"], alpha=alpha,
             epsilon=self.settings["epsilon"], target=target, flip=flip, trials=trials,
@@ -750,7 +750,7 @@ def private_threshold_experiment(
 
 @dataclass(frozen=True)
 class ThresholdCheck:
-    """How the private threshold's draws compare with their bound (the "Private thresholds" tab).
+    """How the private threshold's draws compare with their bound (the "Thresholds" tab).
 
     Attributes:
         bound: α + 2 ln(K/β)/(εn) (:func:`smoothviz.bounds.private_threshold_bound`).
