@@ -33,17 +33,18 @@ import ast
 import contextlib
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "deploy"))
+from loopback import free_port, wait_healthy  # noqa: E402  (the same start-and-wait as the cluster)
+
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -146,12 +147,6 @@ class Visit:
     error: str = ""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def streamlit_server(root: Path) -> Iterator[str]:
     """``streamlit run app.py`` in ``root`` on a free loopback port; always stopped on exit."""
@@ -162,7 +157,7 @@ def streamlit_server(root: Path) -> Iterator[str]:
 @contextlib.contextmanager
 def streamlit_process(root: Path) -> Iterator[tuple[str, int]]:
     """As :func:`streamlit_server`, also giving the server's pid (the load test reads its RSS)."""
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), *SERVER_FLAGS, str(port)],
         cwd=root,
@@ -172,16 +167,7 @@ def streamlit_process(root: Path) -> Iterator[tuple[str, int]]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("streamlit server did not start within 60 s") from None
-                time.sleep(0.3)
+        wait_healthy(url, process)
         yield url, process.pid
     finally:
         process.terminate()
