@@ -396,7 +396,10 @@ def audit(cls: str, epsilon: float, delta: float, *, failure_rate: float = 0.2, 
 
 
 def worked_example(cls: str) -> tuple[str, list[str]]:
-    """REFERENCE §1.7's example at d = 3, S = {1, 3}: the hypothesis as a formula and its labels on U."""
+    """The separator-set example at d = 3, S = {1, 3}: the hypothesis as a formula, its labels on U.
+
+    After the separator sets of Neel, Roth & Wu 2019, App. A.
+    """
     _, table, _ = separator_table(cls, 3)
     row = table.loc[table["code"] == 0b101].iloc[0]
     return str(row["hypothesis"]), list(row["labels on U"])

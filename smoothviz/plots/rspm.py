@@ -238,7 +238,10 @@ def separator_heading(cls: str, d: int, separates: bool) -> str:
 
 
 def worked_example_text(cls: str, hypothesis: str, labels: list[str]) -> str:
-    """REFERENCE §1.7's worked example: d = 3, S = {1, 3}, and its labels on U."""
+    """The worked separator-set example: d = 3, S = {1, 3}, its labels on U.
+
+    After the separator sets of Neel, Roth & Wu 2019, App. A.
+    """
     return (
         f"Worked example (Neel, Roth & Wu 2019, App. A, Fact 1): d = 3, S = {{1, 3}}, the {cls} "
         f"`{hypothesis}` has labels **({', '.join(labels)})** on U."
