@@ -23,6 +23,8 @@ playing never rerun the page.
 from __future__ import annotations
 
 import contextlib
+import gc
+import itertools
 import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -129,11 +131,20 @@ def presenting() -> bool:
     return raw is not None and parse_value(PRESENT, raw)[0] is True
 
 
+#: A full garbage collection every this many page runs of the server process. Streamlit's collection
+#: after every run is off (``.streamlit/config.toml``: ~40-80 ms of the one script core each time);
+#: without any, 200 more sessions left ~36 MiB more behind (benchmarks/RESULTS.md, "Classroom load").
+GC_EVERY_RUNS = 32
+_page_runs = itertools.count(1)
+
+
 def page(title: str, watch: str) -> None:
     """The top of every page: a one-line title and one "Watch:" sentence saying what to look at.
 
     Also applies the page CSS, and presenter mode when it is on.
     """
+    if next(_page_runs) % GC_EVERY_RUNS == 0:
+        gc.collect()
     _use_app_navigation()
     st.session_state[_VIEW_KEY] = {"title": title, "watch": watch, "figures": []}
     st.html(_PAGE_CSS + (_PRESENT_CSS if presenting() else ""))
