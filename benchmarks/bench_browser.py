@@ -293,6 +293,10 @@ class Tab:
             visit.error = type(exc).__name__
         return visit
 
+    def has_sigma(self) -> bool:
+        """Whether the page has a σ control (RSPM, PRSMA and OracleQuery have none)."""
+        return self.page.locator("[data-testid='stSlider']").filter(has_text="σ").count() > 0
+
     def press_sigma(self) -> None:
         """Focus the σ control's thumb (on the page or in the sidebar) and press →."""
         slider = self.page.locator("[data-testid='stSlider']").filter(has_text="σ").first
@@ -355,7 +359,7 @@ def measure(
                         else:
                             nav.warm.append(visit)
                         log(f"  rep {rep} /{name}: {visit.first_chart} {visit.idle} {visit.error}")
-                        if name and not visit.error:
+                        if name and not visit.error and tab.has_sigma():
                             press = tab.act(tab.press_sigma)
                             if rep:
                                 row(f"/{name}: σ →").warm.append(press)
