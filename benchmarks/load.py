@@ -108,19 +108,19 @@ class CpuMeter:
     process's tree: itself and Chromium)."""
 
     def __init__(self, server_pids: list[int]) -> None:
-        self.server_pids = list(server_pids)
+        # the servers started before the meter (nginx too): found once, not on every sample
+        self.server_pids = list(server_pids) + _nginx_pids()
         self.seen: dict[int, float] = {}  # last reading of each generator child (dead ones keep it)
         self.start_self = sum(os.times()[:2])
         self.start_server = self._server()
         self.start_children = self._children()
 
     def _server(self) -> float:
-        return sum(_cpu_s(pid) for pid in self.server_pids + _nginx_pids())
+        return sum(_cpu_s(pid) for pid in self.server_pids)
 
     def _children(self) -> float:
-        skip = set(self.server_pids) | set(_nginx_pids())
         for pid in _descendants(os.getpid()):
-            if pid not in skip:
+            if pid not in self.server_pids:
                 self.seen[pid] = _cpu_s(pid) or self.seen.get(pid, 0.0)
         return sum(self.seen.values())
 
