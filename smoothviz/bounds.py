@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from smoothviz.neighbours import gap_shift
 from smoothviz.references import REFERENCES, cite
 
 __all__ = [
@@ -878,67 +879,91 @@ def gumbel_expected_max_abs(k: np.ndarray | int, scale: np.ndarray | float) -> n
 _register(
     BoundInfo(
         key="rspm_laplace_bound",
-        title="Laplace RSPM: 2m² ln(m/β)/(εn)",
-        latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2m^2\ln(m/\beta)}{\varepsilon n}",
+        title="Laplace RSPM: 2m·b·ln(m/β)/n, b = 2m/ε (replace one) or m/ε (add/remove)",
+        latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2m\,b\ln(m/\beta)}{n},\quad "
+        r"b = \frac{2m}{\varepsilon}\ \text{(replace one)},\ \frac{m}{\varepsilon}\ \text{(add/remove)}",
         ref="nrw2019",
         where="Thm 5",
         kind="high-probability",
-        note="With probability ≥ 1 − β over the Laplace noise, given a perfect oracle; m = separator size.",
+        note="With probability ≥ 1 − β over the Laplace noise, given a perfect oracle; m = separator "
+        "size, b = the Laplace scale that ran. The paper prints b = m/ε, i.e. 2m² ln(m/β)/(εn); that "
+        "scale is ε-DP only for add/remove neighbours (Lemma 2 erratum), so under the paper's "
+        "replace-one neighbours b = 2m/ε and the bound doubles.",
     )
 )
 
 
 def rspm_laplace_bound(
-    m: np.ndarray | float, epsilon: float, n: np.ndarray | float, beta: float
+    m: np.ndarray | float,
+    epsilon: float,
+    n: np.ndarray | float,
+    beta: float,
+    *,
+    neighbours: str = "replace",
 ) -> np.ndarray:
-    """Excess empirical error 2m² ln(m/β)/(εn) of Laplace RSPM, exceeded with probability ≤ β."""
+    """Excess error 2m·b·ln(m/β)/n of Laplace RSPM at scale b = shift·m/ε, exceeded w.p. ≤ β.
+
+    shift = :func:`smoothviz.neighbours.gap_shift` (2 for replace-one, 1 for add/remove).
+    """
     m = np.asarray(m, dtype=float)
-    return 2.0 * m**2 * np.log(m / beta) / (epsilon * np.asarray(n, dtype=float))
+    b = gap_shift(neighbours) * m / epsilon
+    return 2.0 * m * b * np.log(m / beta) / np.asarray(n, dtype=float)
 
 
 _register(
     BoundInfo(
         key="rspm_laplace_expected_bound",
-        title="Laplace RSPM, mean: 2m²(1 + ln m)/(εn)",
-        latex=r"\mathbb E\big[q(S) - \min_{q^*} q^*(S)\big] \le \frac{2m^2}{\varepsilon n}(1 + \ln m)",
+        title="Laplace RSPM, mean: 2m·b(1 + ln m)/n",
+        latex=r"\mathbb E\big[q(S) - \min_{q^*} q^*(S)\big] \le \frac{2m\,b}{n}(1 + \ln m),\quad "
+        r"b = \frac{2m}{\varepsilon}\ \text{(replace one)},\ \frac{m}{\varepsilon}\ \text{(add/remove)}",
         ref="nrw2019",
         where="Remark 1",
         kind="expectation",
-        note="Mean over the Laplace noise, given a perfect oracle; integrates Thm 5's tail.",
+        note="Mean over the Laplace noise, given a perfect oracle; integrates Thm 5's tail. Printed "
+        "with b = m/ε (add/remove); doubled under replace-one neighbours (Lemma 2 erratum).",
     )
 )
 
 
 def rspm_laplace_expected_bound(
-    m: np.ndarray | float, epsilon: float, n: np.ndarray | float
+    m: np.ndarray | float, epsilon: float, n: np.ndarray | float, *, neighbours: str = "replace"
 ) -> np.ndarray:
-    """Expected excess error 2m²(1 + ln m)/(εn) of Laplace RSPM."""
+    """Expected excess error 2m·b(1 + ln m)/n of Laplace RSPM at scale b = shift·m/ε."""
     m = np.asarray(m, dtype=float)
-    return 2.0 * m**2 * (1.0 + np.log(m)) / (epsilon * np.asarray(n, dtype=float))
+    b = gap_shift(neighbours) * m / epsilon
+    return 2.0 * m * b * (1.0 + np.log(m)) / np.asarray(n, dtype=float)
 
 
 _register(
     BoundInfo(
         key="rspm_gaussian_bound",
-        title="Gaussian RSPM: 7√2·m√(m ln(2m/β) ln(1/δ))/(εn)",
-        latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2m\sqrt{2\ln(2m/\beta)}\,\sigma_G}{n}"
-        r" = \frac{7\sqrt2\, m\sqrt{m\ln(2m/\beta)\ln(1/\delta)}}{\varepsilon n},"
-        r"\quad \sigma_G = \frac{3.5\sqrt{m\ln(1/\delta)}}{\varepsilon}",
+        title="Gaussian RSPM: 2m√(2 ln(2m/β))·σ_G/n",
+        latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2m\sqrt{2\ln(2m/\beta)}\,\sigma_G}{n},"
+        r"\quad \sigma_G = \frac{3.5\,s\sqrt{m\ln(1/\delta)}}{\varepsilon},\ "
+        r"s = 2\ \text{(replace one)},\ 1\ \text{(add/remove)}",
         ref="nrw2019",
         where="Thm 18",
         kind="high-probability",
         note="With probability ≥ 1 − β, given a perfect oracle. The theorem states O(·); the constant "
-        "7√2 ≈ 9.9 is the one its proof gives (max |η_i| ≤ √(2 ln(2m/β))·σ_G, counted twice as in Thm 5).",
+        "the proof gives (max |η_i| ≤ √(2 ln(2m/β))·σ_G, counted twice as in Thm 5): 7√2 ≈ 9.9 with "
+        "the printed σ_G, twice that under replace-one neighbours, where Lemma 17's shift is 2 and "
+        "σ_G doubles (the Lemma 2 erratum carried to App. B).",
     )
 )
 
 
 def rspm_gaussian_bound(
-    m: np.ndarray | float, epsilon: float, delta: float, n: np.ndarray | float, beta: float
+    m: np.ndarray | float,
+    epsilon: float,
+    delta: float,
+    n: np.ndarray | float,
+    beta: float,
+    *,
+    neighbours: str = "replace",
 ) -> np.ndarray:
-    """Excess error 2m√(2 ln(2m/β))·σ_G/n of Gaussian RSPM, σ_G = 3.5√(m ln(1/δ))/ε."""
+    """Excess error 2m√(2 ln(2m/β))·σ_G/n of Gaussian RSPM, σ_G = shift·3.5√(m ln(1/δ))/ε."""
     m = np.asarray(m, dtype=float)
-    sigma_g = 3.5 * np.sqrt(m * np.log(1.0 / delta)) / epsilon
+    sigma_g = gap_shift(neighbours) * 3.5 * np.sqrt(m * np.log(1.0 / delta)) / epsilon
     return 2.0 * m * np.sqrt(2.0 * np.log(2.0 * m / beta)) * sigma_g / np.asarray(n, dtype=float)
 
 
@@ -997,20 +1022,28 @@ _register(
         key="prsma_accuracy_bound",
         title="PRSMA with RSPM inside: ~ 1/√n",
         latex=r"\alpha \le 2\sqrt{\tfrac{K}{2n}\ln\tfrac{2|\mathcal Q|}{\eta}} + "
-        r"\frac{2m^2\ln(m/\eta)}{\varepsilon' n/K},\quad \eta = \beta - \delta,\ "
+        r"\frac{2m\,b'\ln(m/\eta)}{n/K},\quad b' = \frac{s\,m}{\varepsilon'},\ \eta = \beta - \delta,\ "
         r"\varepsilon' = \big(8\tfrac nK\ln\tfrac{2K}{\delta}\big)^{-1/2}",
         ref="nrw2019",
         where="Thm 9",
         kind="envelope",
         note="The theorem states Õ(·); this is the last display of its proof with η = β − δ as "
-        "printed, K = (1/ε)(1 + ln(2/δ)) unrounded, and RSPM's Thm 5 inside (perfect oracle). "
+        "printed, K = (1/ε)(1 + ln(2/δ)) unrounded, and RSPM's Thm 5 inside (perfect oracle) at the "
+        "scale that ran: s = 2 under replace-one neighbours, 1 under add/remove (Lemma 2 erratum). "
         "It decays like 1/√n (log–log slope −1/2).",
     )
 )
 
 
 def prsma_accuracy_bound(
-    m: float, n_hypotheses: float, epsilon: float, delta: float, n: np.ndarray | float, beta: float
+    m: float,
+    n_hypotheses: float,
+    epsilon: float,
+    delta: float,
+    n: np.ndarray | float,
+    beta: float,
+    *,
+    neighbours: str = "replace",
 ) -> np.ndarray:
     """Thm 9's proof display: subsampling error plus RSPM's error on a piece of n/K records at ε′."""
     n = np.asarray(n, dtype=float)
@@ -1018,7 +1051,8 @@ def prsma_accuracy_bound(
     k = (1.0 + np.log(2.0 / delta)) / epsilon
     eps_prime = 1.0 / np.sqrt(8.0 * (n / k) * np.log(2.0 * k / delta))
     sampling = 2.0 * np.sqrt(k / (2.0 * n) * np.log(2.0 * n_hypotheses / eta))
-    return sampling + 2.0 * m**2 * np.log(m / eta) / (eps_prime * n / k)
+    scale = gap_shift(neighbours) * m / eps_prime
+    return sampling + 2.0 * m * scale * np.log(m / eta) / (n / k)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1062,7 +1096,8 @@ _register(
         where="Lemma 14",
         kind="envelope",
         note="The lemma states O(·); every constant is taken as 1 here, with m₂ = d and ln|𝒳| = d ln 2 "
-        "for conjunctions. The data player's term falls like T^(−1/2), the privacy term grows like "
+        "for conjunctions, and the privacy term carries the noise factor that ran (2 under "
+        "replace-one neighbours, 1 under add/remove; Lemma 2 erratum). The data player's term falls like T^(−1/2), the privacy term grows like "
         "√T through ε₀: the shape, not a guarantee.",
     )
 )
@@ -1077,11 +1112,13 @@ def oracle_query_lemma14(
     *,
     alpha0: float = 0.0,
     beta: float = 0.1,
+    neighbours: str = "replace",
 ) -> np.ndarray:
-    """α₀ + d^¾ √(d ln 2 / T) + ln(4T/β)/(n ε₀(T)) with constant 1 (Lemma 14's O(·) shape)."""
+    """α₀ + d^¾ √(d ln 2 / T) + s·ln(4T/β)/(n ε₀(T)), s the noise factor, constant 1 (Lemma 14's shape)."""
     t = np.asarray(rounds, dtype=float)
     eps0 = epsilon / np.sqrt(24.0 * t * np.log(2.0 / delta))
-    return alpha0 + d**0.75 * np.sqrt(d * np.log(2.0) / t) + np.log(4.0 * t / beta) / (n * eps0)
+    privacy = gap_shift(neighbours) * np.log(4.0 * t / beta) / (n * eps0)
+    return alpha0 + d**0.75 * np.sqrt(d * np.log(2.0) / t) + privacy
 
 
 _register(

@@ -17,14 +17,23 @@ Schapire 1996). Here Q is the monotone conjunctions q_T(x) = ∧_{j∈T} x_j, th
 * **Query player, PBR** (private best response). It draws N records from S^t (the empirical Ŝ^t) and
   solves Eq. (7)–(8) from the objective: q₁ = argmin_{q∈Q} q(Ŝ^t) − q(S) (the best query of Q) and
   q₂ = ¬argmin_{q∈Q} q(S) − q(Ŝ^t) (the best of ¬Q), each with a private weighted oracle, then picks
-  one by report-noisy-max with Lap(1/(ε₀n)). The printed box swaps WD¹ and WD²; the objective decides.
-  Private oracles: Gaussian RSPM (σ_G = 3.5√(d ln(1/δ₀))/ε₀, :mod:`smoothviz.rspm`), PRSMA around
-  Laplace RSPM (:mod:`smoothviz.prsma`, Thm 8's rescaling so that each call is (ε₀, δ₀)-DP), or the
-  exact best response (not private: the baseline the dynamics reach without noise).
+  one by report-noisy-max. The printed box swaps WD¹ and WD²; the objective decides.
+  Private oracles: Gaussian RSPM (:mod:`smoothviz.rspm`), PRSMA around Laplace RSPM
+  (:mod:`smoothviz.prsma`, Thm 8's rescaling so that each call is (ε₀, δ₀)-DP), or the exact best
+  response (not private: the baseline the dynamics reach without noise).
+* **Neighbours.** The paper's relation is replace one record (n public). RSPM's printed scales are
+  DP only for add/remove (the Lemma 2 erratum, :mod:`smoothviz.rspm`), so under replacement the
+  oracles run at twice the printed scale (σ_G = 7√(d ln(1/δ₀))/ε₀; Lap(2d/ε′) inside PRSMA), and
+  ``neighbours="add_remove"`` runs the printed ones. The report-noisy-max between q₁ and ¬q₂ draws
+  Lap(2/(ε₀n)) under both relations, not the printed Lap(1/(ε₀n)): one record can raise q₁'s payoff
+  while lowering ¬q₂'s (a negation), and Dwork & Roth's Lap(Δ/ε) (Claim 3.9) needs all scores to move
+  the same way; with opposite moves it is only 2ε₀-DP.
 * **Algorithm 1.** ε₀ = ε/√(24 T ln(2/δ)), δ₀ = δ/(4T), β₀ = β/(4T). Each PBR call is (3ε₀, 2δ₀)-DP
   (two oracle calls and one report-noisy-max, Lemma 13) and T of them compose by advanced composition
-  (Dwork, Rothblum & Vadhan 2010) to (ε, δ) (:func:`privacy_ledger`). The output Ŝ is N_α₀ =
-  2 ln(8|Q|/β)/α₀² fresh draws, each from S^τ for a uniform τ.
+  (Dwork, Rothblum & Vadhan 2010) to (ε_T, δ) (:func:`privacy_ledger`), where ε_T ≤ ε exactly when
+  3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε. Algorithm 1's ε, δ ∈ (0, 1) is not enough: ε_T = 1.014ε at
+  ε = 0.99, δ = 0.1, T = 1, and 1.53ε at δ = 0.9. The output Ŝ is N_α₀ = 2 ln(8|Q|/β)/α₀² fresh draws, each from S^τ for
+  a uniform τ.
 
 The run keeps everything the page plots: per round, Reg_D/t and Reg_Q/t measured on the samples drawn,
 and the exact max error over all 2^d conjunctions (and their negations, which err by the same amount)
@@ -45,10 +54,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.neighbours import check_neighbours, describe
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.prsma import PRSMAPlan, prsma_plan
 from smoothviz.random import make_rng
-from smoothviz.rspm import gaussian_rspm_scale, laplace_rspm_scale
+from smoothviz.rspm import gaussian_rspm_scale
 from smoothviz.separators import MAX_ENUMERATE_D, codes_to_bits
 from smoothviz.validation import check_choice, check_float, check_int
 
@@ -154,6 +164,7 @@ class OracleQueryParams:
         beta0: β₀ = β/(4T).
         samples: N = ⌈2 ln(2|Q|/β₀)/α₀²⌉, draws from S^t per round (PBR, line 3).
         final_samples: N_α₀ = ⌈2 ln(8|Q|/β)/α₀²⌉, the size of the output Ŝ.
+        neighbours: the relation (ε, δ) holds for; sets the oracles' noise scales.
     """
 
     epsilon: float
@@ -167,10 +178,23 @@ class OracleQueryParams:
     beta0: float
     samples: int
     final_samples: int
+    neighbours: str = "replace"
+
+    @property
+    def selection_scale(self) -> float:
+        """Report-noisy-max's Laplace scale per unit of n: 2/ε₀ (its noise is Lap(2/(ε₀n)))."""
+        return 2.0 / self.epsilon0
 
 
 def oracle_query_params(
-    epsilon: float, delta: float, rounds: int, d: int, *, alpha0: float = 0.1, beta: float = 0.1
+    epsilon: float,
+    delta: float,
+    rounds: int,
+    d: int,
+    *,
+    alpha0: float = 0.1,
+    beta: float = 0.1,
+    neighbours: str = "replace",
 ) -> OracleQueryParams:
     """ε₀, δ₀, β₀ and the sample sizes of Algorithm 1 (Neel, Roth & Wu 2019, §4.3)."""
     epsilon = check_float("epsilon", epsilon, 0.0, 1e3)
@@ -194,6 +218,7 @@ def oracle_query_params(
         beta0=beta0,
         samples=math.ceil(2 * math.log(2 * 2**d / beta0) / alpha0**2),
         final_samples=math.ceil(2 * math.log(8 * 2**d / beta) / alpha0**2),
+        neighbours=check_neighbours(neighbours),
     )
 
 
@@ -219,6 +244,7 @@ class Ledger:
         delta_slack: δ′ = δ/2 of advanced composition.
         total: the composed (ε, δ) over T rounds.
         target: the (ε, δ) asked for.
+        neighbours: the relation the totals hold for.
     """
 
     per_round: tuple[float, float]
@@ -226,6 +252,7 @@ class Ledger:
     delta_slack: float
     total: tuple[float, float]
     target: tuple[float, float]
+    neighbours: str = "replace"
 
     @property
     def within_target(self) -> bool:
@@ -241,7 +268,7 @@ class Ledger:
             {
                 "what": [
                     "one PBR call (3ε₀, 2δ₀)",
-                    f"{self.rounds} calls, advanced composition",
+                    f"{self.rounds} calls, advanced composition ({describe(self.neighbours)})",
                     "target",
                 ],
                 "epsilon": [self.per_round[0], self.total[0], self.target[0]],
@@ -249,13 +276,30 @@ class Ledger:
             }
         )
 
+    @property
+    def statement(self) -> str:
+        """The guarantee in words, with the composed ε and whether it is within the target."""
+        eps, dlt = self.total
+        verdict = "within" if self.within_target else "ABOVE"
+        return (
+            f"({eps:.4g}, {dlt:.3g})-DP for {describe(self.neighbours)}: {self.rounds} PBR calls of "
+            f"(3ε₀, 2δ₀) by advanced composition, {verdict} the target ({self.target[0]:g}, "
+            f"{self.target[1]:g})"
+        )
+
 
 def privacy_ledger(params: OracleQueryParams) -> Ledger:
-    """T PBR calls of (3ε₀, 2δ₀) each, composed with δ′ = δ/2: at most (ε, δ) for ε ≤ 1 (Lemma 13)."""
+    """T PBR calls of (3ε₀, 2δ₀) each, composed with δ′ = δ/2 (Lemma 13): the exact (ε_T, δ) reached.
+
+    With ε₀ = ε/√(24T ln(2/δ)) the first term of advanced composition is (√3/2)ε, so ε_T ≤ ε exactly
+    when 3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε; ε, δ ∈ (0, 1) is not enough (ε_T = 1.016ε at ε = 1,
+    δ = 0.1, T = 1; 1.54ε at δ = 0.9). δ_T = 2Tδ₀ + δ/2 = δ always.
+    """
     per = (3 * params.epsilon0, 2 * params.delta0)
     slack = params.delta / 2
     total = advanced_composition(per[0], per[1], params.rounds, slack)
-    return Ledger(per, params.rounds, slack, total, (params.epsilon, params.delta))
+    return Ledger(per, params.rounds, slack, total, (params.epsilon, params.delta),
+                  params.neighbours)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------------------
@@ -387,7 +431,10 @@ def _private_argmin(
     if oracle == "exact":
         return int(np.argmin(objective))
     if oracle == "gaussian_rspm":
-        eta = rng.normal(0.0, gaussian_rspm_scale(d, params.epsilon0, params.delta0), size=d)
+        sigma_g = gaussian_rspm_scale(
+            d, params.epsilon0, params.delta0, neighbours=params.neighbours
+        )
+        eta = rng.normal(0.0, sigma_g, size=d)
         return int(np.argmin(objective + separator_perturbation(eta)))
     # PRSMA around Laplace RSPM with a perfect oracle: every piece passes; T̃ = K + Lap(1/ε_run)
     if plan is None or piece_answers is None or plan.piece_size == 0:
@@ -399,7 +446,7 @@ def _private_argmin(
     piece_obj = (
         sign * s * (sample_answers - piece_answers)
     )  # the same problem on the piece, un-normalised
-    eta = rng.laplace(0.0, laplace_rspm_scale(d, plan.epsilon_prime), size=d)
+    eta = rng.laplace(0.0, plan.inner_scale(d), size=d)
     return int(np.argmin(piece_obj + separator_perturbation(eta)))
 
 
@@ -419,7 +466,8 @@ def private_best_response(
     q₁ = argmin_{q∈Q} n·(q(Ŝ^t) − q(S)) maximises q(S) − q(Ŝ^t) over Q; q₂ = ¬argmin_{q∈Q}
     n·(q(S) − q(Ŝ^t)) maximises it over ¬Q. (The printed box forms WD¹ with +1/n on S and says q₁ =
     O(WD¹): that is the argmin of q(S) − q(Ŝ^t); the objective, not the box, is implemented.) Each
-    minimisation is one call of the private oracle; report-noisy-max with Lap(1/(ε₀n)) picks one.
+    minimisation is one call of the private oracle; report-noisy-max with Lap(2/(ε₀n)) picks one (the
+    printed Lap(1/(ε₀n)) assumes scores that move the same way; ¬q₂'s payoff moves against q₁'s).
 
     Args:
         data_answers: q(S) for every conjunction, shape (2^d,).
@@ -457,7 +505,8 @@ def private_best_response(
     if oracle == "exact":
         chosen = max(candidates, key=lambda q: payoff[q])
     else:
-        noisy = {q: payoff[q] + rng.laplace(0.0, 1.0 / (params.epsilon0 * n)) for q in candidates}
+        scale = params.selection_scale / n
+        noisy = {q: payoff[q] + rng.laplace(0.0, scale) for q in candidates}
         chosen = max(candidates, key=lambda q: noisy[q])
     return chosen, q1, q2
 
@@ -598,13 +647,14 @@ def oracle_query(
     max_samples: int | None = None,
     max_final: int | None = None,
     time_limit: float = 1.0,
+    neighbours: str = "replace",
     rng: np.random.Generator | int | None = None,
 ) -> OracleQueryResult:
     """OracleQuery (Neel, Roth & Wu 2019, Algorithm 1) for the monotone conjunctions over {0,1}^d.
 
     Args:
         x: the private records S, shape (n, d), d ≤ 16.
-        epsilon: target ε > 0 (advanced composition reaches it for ε ≤ 1).
+        epsilon: target ε > 0 (the ledger says exactly what advanced composition reaches).
         delta: target δ ∈ (0, 1).
         rounds: T ≥ 1.
         mu: Context-FTPL's Laplace scale μ > 0.
@@ -615,6 +665,7 @@ def oracle_query(
         max_samples: cap on the draws per round and in the output (N and N_α₀ are used when smaller).
         max_final: cap on the output's draws N_α₀ alone (default: ``max_samples``).
         time_limit: seconds per integer program (``data_oracle="integer_program"``).
+        neighbours: ``"replace"`` (the paper's; RSPM at twice the printed scale) or ``"add_remove"``.
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -625,7 +676,8 @@ def oracle_query(
     if x.ndim != 2 or x.shape[0] < 1:
         raise ValueError(f"`x` must have shape (n, d) with n ≥ 1, got {x.shape}")
     n, d = x.shape
-    params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, beta=beta)
+    params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, beta=beta,
+                                 neighbours=neighbours)  # fmt: skip
     oracle = check_choice("oracle", oracle, QUERY_ORACLES)
     data_oracle = check_choice("data_oracle", data_oracle, DATA_ORACLES)
     if data_oracle == "exhaustive":
@@ -639,7 +691,9 @@ def oracle_query(
     samples, final = min(params.samples, cap), min(params.final_samples, final_cap)
     data_rng, query_rng, out_rng = make_rng(rng).spawn(3)
     plan = (
-        prsma_plan(params.epsilon0, params.delta0, n, rescale=True) if oracle == "prsma" else None
+        prsma_plan(params.epsilon0, params.delta0, n, rescale=True, neighbours=params.neighbours)
+        if oracle == "prsma"
+        else None
     )
     data_hist = histogram(x)
     data_answers = conjunction_answers(data_hist / n)

@@ -11,6 +11,10 @@ Wu 2019, §3.2) turns any such oracle-dependent private algorithm A into a robus
 4. otherwise output one of the passing pieces' answers, uniformly at random (⊥ if no piece passed,
    which the printed algorithm leaves undefined: T̃ can clear the threshold with T = 0).
 
+Inner RSPM runs at ε′ with Lap(s·m/ε′) noise: s = 2 for the paper's replace-one neighbours, 1 for
+add/remove (the Lemma 2 erratum, :mod:`smoothviz.rspm`); the outer count T moves by at most 1 under
+either relation, so Lap(1/ε) stays.
+
 Thm 8: run with (ε/62, δ/11) (both ≤ 1/2) this is (ε, δ)-DP; internally, parameters (ε, δ) give
 (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)). The price: about K·ln(K/δ)/δ oracle calls (~1.2·10⁸ at (ε, δ) =
 (1, 10⁻³) with the rescaling) and, with RSPM inside, error of order 1/√n instead of 1/n (Thm 9).
@@ -32,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from smoothviz.neighbours import check_neighbours, gap_shift
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.rspm import empirical_errors, laplace_rspm_scale
 from smoothviz.separators import (
@@ -86,6 +91,8 @@ class PRSMAPlan:
         epsilon_prime: ε′ = 1/√(8 (n/K) ln(2K/δ)) of each inner run (NaN when a piece is empty).
         threshold: (1/ε)(1 + ln(1/δ)); T̃ at or below it outputs ⊥.
         guarantee: Thm 8's (ε, δ) for the run parameters, (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)).
+        neighbours: the relation the guarantee holds for (``"replace"`` or ``"add_remove"``); it sets
+            the inner RSPM's Laplace scale s·m/ε′, s = :func:`smoothviz.neighbours.gap_shift`.
     """
 
     epsilon: float
@@ -105,6 +112,11 @@ class PRSMAPlan:
     epsilon_prime: float
     threshold: float
     guarantee: tuple[float, float]
+    neighbours: str = "replace"
+
+    def inner_scale(self, m: int) -> float:
+        """Laplace scale of each inner RSPM run on a separator set of size m: s·m/ε′."""
+        return laplace_rspm_scale(m, self.epsilon_prime, neighbours=self.neighbours)
 
     def to_frame(self) -> pd.DataFrame:
         """The plan as a two-column table (quantity, value) for display and export."""
@@ -123,6 +135,7 @@ class PRSMAPlan:
             ("piece size n/K", self.piece_size),
             ("records discarded", self.discarded),
             ("ε′ per inner run", self.epsilon_prime),
+            ("inner RSPM noise b′/m = s/ε′", gap_shift(self.neighbours) / self.epsilon_prime),
             ("pass threshold", self.threshold),
             ("Thm 8 ε", self.guarantee[0]),
             ("Thm 8 δ", self.guarantee[1]),
@@ -131,12 +144,14 @@ class PRSMAPlan:
 
     def summary(self) -> dict[str, float]:
         """The plan as a flat dict keyed by attribute name (Thm 8's pair as two entries)."""
-        out = {k: v for k, v in vars(self).items() if k != "guarantee"}
+        out = {k: v for k, v in vars(self).items() if k not in ("guarantee", "neighbours")}
         out["guarantee_epsilon"], out["guarantee_delta"] = self.guarantee
         return out
 
 
-def prsma_plan(epsilon: float, delta: float, n: int, *, rescale: bool = False) -> PRSMAPlan:
+def prsma_plan(
+    epsilon: float, delta: float, n: int, *, rescale: bool = False, neighbours: str = "replace"
+) -> PRSMAPlan:
     """The calculator: K, repetitions, oracle calls, piece size, ε′ and threshold (Neel, Roth & Wu 2019, §3.2).
 
     Args:
@@ -144,10 +159,12 @@ def prsma_plan(epsilon: float, delta: float, n: int, *, rescale: bool = False) -
         delta: target δ in (0, 1) (with ``rescale``, δ/11 ≤ 1/2 holds automatically).
         n: dataset size, ≥ 1.
         rescale: run with (ε/62, δ/11), the parameters for which Thm 8 proves (ε, δ)-DP.
+        neighbours: ``"replace"`` (the paper's) or ``"add_remove"``; sets the inner RSPM's scale.
 
     Returns:
         A :class:`PRSMAPlan`.
     """
+    neighbours = check_neighbours(neighbours)
     epsilon = check_float("epsilon", epsilon, 0.0, 31.0 if rescale else 1e6)
     delta = check_float("delta", delta, 0.0, 1.0)
     if delta >= 1.0:
@@ -182,6 +199,7 @@ def prsma_plan(epsilon: float, delta: float, n: int, *, rescale: bool = False) -
         epsilon_prime=eps_prime,
         threshold=(1.0 + math.log(1.0 / dlt)) / eps,
         guarantee=guarantee,
+        neighbours=neighbours,
     )
 
 
@@ -313,12 +331,19 @@ def loss_table(cls: str, d: int) -> np.ndarray:
 
 
 def rspm_on_counts(
-    cls: str, d: int, cell_counts: np.ndarray, epsilon: float, rng: np.random.Generator
+    cls: str,
+    d: int,
+    cell_counts: np.ndarray,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    neighbours: str = "replace",
 ) -> np.ndarray:
     """Laplace RSPM with the exact oracle on each row's dataset, given its (x, y) cell counts.
 
     An exact oracle sees the data only through how many records fall in each cell, so one row of
-    counts is the whole dataset: the objective is counts · loss table + η · labels on U, η ~ Lap(m/ε).
+    counts is the whole dataset: the objective is counts · loss table + η · labels on U, η ~ Lap(b),
+    b = s·m/ε (:func:`smoothviz.rspm.laplace_rspm_scale`).
 
     Args:
         cls: one of :data:`smoothviz.separators.CLASSES`.
@@ -326,14 +351,14 @@ def rspm_on_counts(
         cell_counts: shape (r, 2^(d+1)), cell = 2·code(x) + y.
         epsilon: RSPM's ε.
         rng: generator.
+        neighbours: ``"replace"`` (b = 2m/ε) or ``"add_remove"`` (b = m/ε).
 
     Returns:
         The output code of each row, shape (r,).
     """
     u = separator_set(cls, d)
-    eta = rng.laplace(
-        0.0, laplace_rspm_scale(u.shape[0], epsilon), size=(cell_counts.shape[0], u.shape[0])
-    )
+    scale = laplace_rspm_scale(u.shape[0], epsilon, neighbours=neighbours)
+    eta = rng.laplace(0.0, scale, size=(cell_counts.shape[0], u.shape[0]))
     objective = cell_counts @ loss_table(cls, d) + eta @ labels_on(cls, u, all_codes(d))
     return np.argmin(objective, axis=1).astype(np.int64)
 
@@ -374,7 +399,7 @@ def _run_every_call(
             f"(limit {MAX_PLAIN_CALLS}); simulate, or use fewer trials or larger ε, δ"
         )
     u, u_labels = loss_separator_set(cls, x.shape[1])
-    scale = laplace_rspm_scale(u.shape[0], plan.epsilon_prime)
+    scale = plan.inner_scale(u.shape[0])
     codes = np.full(trials, -1, dtype=np.int64)
     passes = np.ones((trials, k), dtype=bool)
     noisy = np.zeros(trials)
@@ -409,6 +434,7 @@ def prsma(
     failure: FailureModel | None = None,
     trials: int = 1,
     simulate: bool = True,
+    neighbours: str = "replace",
     rng: np.random.Generator | int | None = None,
 ) -> PRSMAResult:
     """PRSMA (Neel, Roth & Wu 2019, §3.2) around Laplace RSPM with a failing certifiable oracle.
@@ -423,6 +449,7 @@ def prsma(
         failure: the heuristic's failure model (default: never fails).
         trials: independent runs.
         simulate: simulate each piece's repetitions exactly (pass w.p. (1 − p_i)^R) instead of running them.
+        neighbours: ``"replace"`` (the paper's; inner RSPM at Lap(2m/ε′)) or ``"add_remove"`` (Lap(m/ε′)).
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -438,7 +465,7 @@ def prsma(
     check_int("d", d, 1, MAX_EXHAUSTIVE_D)
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     failure = FailureModel() if failure is None else failure
-    plan = prsma_plan(epsilon, delta, n, rescale=rescale)
+    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
     if plan.piece_size == 0:
         raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
     rng = np.random.default_rng(rng)
@@ -456,7 +483,8 @@ def prsma(
             chosen = (2 * bits_to_codes(x) + y)[order[rows, pick[rows]]]  # (r, s) cells
             counts = np.zeros((rows.size, 2 ** (d + 1)))
             np.add.at(counts, (np.repeat(np.arange(rows.size), s), chosen.ravel()), 1.0)
-            codes[rows] = rspm_on_counts(cls, d, counts, plan.epsilon_prime, rng)
+            codes[rows] = rspm_on_counts(cls, d, counts, plan.epsilon_prime, rng,
+                                         neighbours=plan.neighbours)  # fmt: skip
     else:
         codes, passes, noisy = _run_every_call(x, y, cls, plan, order, p_fail, rng)
     best = float(exhaustive_oracle(cls, x, y, np.ones(n)).objective[0]) / n
@@ -474,6 +502,7 @@ def prsma_on_counts(
     delta: float,
     rescale: bool = False,
     trials: int = 1,
+    neighbours: str = "replace",
     rng: np.random.Generator | int | None = None,
 ) -> PRSMAResult:
     """PRSMA around Laplace RSPM with a perfect oracle, from the data's cell counts alone (any n < 10⁹).
@@ -493,6 +522,7 @@ def prsma_on_counts(
         delta: target δ.
         rescale: run with (ε/62, δ/11).
         trials: independent runs.
+        neighbours: ``"replace"`` or ``"add_remove"`` (see :func:`prsma`).
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -508,7 +538,7 @@ def prsma_on_counts(
             f"`cell_counts` must be {2 ** (d + 1)} counts ≥ 0, got shape {cells.shape}"
         )
     n = check_int("n", int(cells.sum()), 1, MAX_COUNTS_N - 1)
-    plan = prsma_plan(epsilon, delta, n, rescale=rescale)
+    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
     if plan.piece_size == 0:
         raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
     rng = np.random.default_rng(rng)
@@ -519,7 +549,8 @@ def prsma_on_counts(
     if rows.size:
         piece = rng.multivariate_hypergeometric(cells, plan.piece_size, size=rows.size,
                                                 method="marginals")  # fmt: skip
-        codes[rows] = rspm_on_counts(cls, d, piece.astype(float), plan.epsilon_prime, rng)
+        codes[rows] = rspm_on_counts(cls, d, piece.astype(float), plan.epsilon_prime, rng,
+                                     neighbours=plan.neighbours)  # fmt: skip
     losses = cells @ loss_table(cls, d)  # n·q(S) of every hypothesis
     errors = np.where(codes >= 0, losses[np.maximum(codes, 0)] / n, np.nan)
     best = float(losses.min()) / n

@@ -10,18 +10,28 @@ oracle once on
 whose minimiser is argmin_q  n·q(S) + Σ_i q(e_i) η_i. Every hypothesis is perturbed by
 Z_q = Σ_i q(e_i) η_i: correlated noise from only m draws.
 
-* Laplace RSPM: η_i ~ Lap(m/ε), ε-DP given a perfect oracle (Thm 6), excess error at most
-  2m² ln(m/β)/(εn) with probability 1 − β (Thm 5) and 2m²(1 + ln m)/(εn) in expectation (Remark 1).
-* Gaussian RSPM: η_i ~ N(0, σ_G²) with σ_G = 3.5 √(m ln(1/δ))/ε, δ ∈ (0, 1/e), (ε, δ)-DP given a
-  perfect oracle (App. B, Thm 19), error O(m^1.5 √(ln(2m/β) ln(1/δ))/(εn)) (Thm 18).
+* Laplace RSPM: η_i ~ Lap(b), ε-DP given a perfect oracle (Thm 6), excess error at most
+  2m·b·ln(m/β)/n with probability 1 − β (Thm 5) and 2m·b(1 + ln m)/n in expectation (Remark 1).
+* Gaussian RSPM: η_i ~ N(0, σ_G²), δ ∈ (0, 1/e), (ε, δ)-DP given a perfect oracle (App. B, Thm 19),
+  error 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
+
+**Neighbours (an erratum).** The paper prints b = m/ε and σ_G = 3.5√(m ln(1/δ))/ε for its own
+relation, replace one record (§2). Lemma 2's step (1) needs q̂(S′) ≤ q̂(S): true under add/remove,
+where all counts move the same way, false under replacement, where q̂'s count can rise by 1 while
+q̃'s falls by 1, so the gap moves by 2 and a unit shift no longer restores q̂ (App. B, Lemma 17 has
+the same step). So the printed scales are ε-DP for add/remove neighbours, and replace-one needs them
+doubled: b = 2m/ε, σ_G = 7√(m ln(1/δ))/ε. ``neighbours="replace"`` (the default) runs the doubled
+scales, ``"add_remove"`` the printed ones (:mod:`smoothviz.neighbours`); :mod:`smoothviz.experiments.rspm`
+audits both on a pair built to break the printed scale.
 
 Privacy holds only while the oracle is right: with a wrong answer the proof's shift argument
 (Lemma 2) breaks, which :mod:`smoothviz.audit` shows with :func:`smoothviz.oracles.lying_oracle`.
 
 The baselines enumerate the class (d ≤ 16): report-noisy-min on the error counts with Lap(2/ε) noise
-(the safe scale for scores that can move either way when a record is replaced; Dwork & Roth 2014,
-Claim 3.9) and the exponential-mechanism learner of Kasiviswanathan, Lee, Nissim, Raskhodnikova &
-Smith 2011 with score −count (sensitivity 1). Both come from :mod:`smoothviz.mechanisms`.
+under replacement (counts can move either way) and Lap(1/ε) under add/remove (counts all move the
+same way; Dwork & Roth 2014, Claim 3.9), and the exponential-mechanism learner of Kasiviswanathan, Lee, Nissim, Raskhodnikova &
+Smith 2011 with score −count (sensitivity 1, ε-DP under either relation). Both come from
+:mod:`smoothviz.mechanisms`.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.mechanisms import exponential_mechanism, report_noisy_max
+from smoothviz.neighbours import check_neighbours, describe, gap_shift
 from smoothviz.oracles import (
     MAX_EXHAUSTIVE_D,
     Oracle,
@@ -75,20 +86,22 @@ METHODS = ("rspm_laplace", "rspm_gaussian", "report_noisy_min", "exponential")
 MAX_TRIALS = 100_000
 
 
-def laplace_rspm_scale(m: int, epsilon: float) -> float:
-    """Scale m/ε of Laplace RSPM's noise (Neel, Roth & Wu 2019, §3.1)."""
+def laplace_rspm_scale(m: int, epsilon: float, *, neighbours: str = "replace") -> float:
+    """Laplace RSPM's scale: 2m/ε for replace-one neighbours, m/ε (as printed, §3.1) for add/remove."""
     m = check_int("m", m, 1)
-    return m / check_float("epsilon", epsilon, 0.0, 1e6)
+    return gap_shift(neighbours) * m / check_float("epsilon", epsilon, 0.0, 1e6)
 
 
-def gaussian_rspm_scale(m: int, epsilon: float, delta: float) -> float:
-    """σ_G = 3.5 √(m ln(1/δ))/ε of Gaussian RSPM, for δ ∈ (0, 1/e) (Neel, Roth & Wu 2019, App. B)."""
+def gaussian_rspm_scale(
+    m: int, epsilon: float, delta: float, *, neighbours: str = "replace"
+) -> float:
+    """σ_G for δ ∈ (0, 1/e): 3.5√(m ln(1/δ))/ε as printed (App. B) for add/remove, doubled for replace-one."""
     m = check_int("m", m, 1)
     epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
     delta = check_float("delta", delta, 0.0, 1.0 / np.e)
     if delta >= 1.0 / np.e:
         raise ValueError(f"`delta` must be in (0, 1/e), got {delta}")
-    return 3.5 * np.sqrt(m * np.log(1.0 / delta)) / epsilon
+    return gap_shift(neighbours) * 3.5 * np.sqrt(m * np.log(1.0 / delta)) / epsilon
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,6 +115,7 @@ class LearnerResult:
         n: number of records.
         epsilon: privacy parameter ε.
         delta: privacy parameter δ (0 for pure ε-DP).
+        neighbours: the relation ε holds for, ``"replace"`` or ``"add_remove"``.
         codes: the hypothesis output by each run, shape (trials,); −1 means ⊥ (an oracle failure).
         errors: q(S), the empirical error of each output (NaN for ⊥), shape (trials,).
         best_error: min_q q(S) over the class (NaN when no oracle could certify it).
@@ -121,6 +135,7 @@ class LearnerResult:
     n: int
     epsilon: float
     delta: float
+    neighbours: str
     codes: np.ndarray
     errors: np.ndarray
     best_error: float
@@ -141,6 +156,14 @@ class LearnerResult:
     def trials(self) -> int:
         """Number of runs."""
         return int(self.codes.size)
+
+    @property
+    def claim(self) -> str:
+        """The privacy claim in words: guarantee, relation and the noise that ran."""
+        guarantee = (
+            f"(ε = {self.epsilon:g}, δ = {self.delta:g})" if self.delta else f"ε = {self.epsilon:g}"
+        )
+        return f"{guarantee}-DP for {describe(self.neighbours)}, noise scale {self.noise_scale:.4g}"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per run: method, trial, code, error, excess, failed, certified."""
@@ -216,6 +239,7 @@ def rspm(
     failure_rate: float = 0.0,
     trials: int = 1,
     best_error: float | None = None,
+    neighbours: str = "replace",
     rng: np.random.Generator | int | None = None,
 ) -> LearnerResult:
     """Report Separator-Perturbed Min, ``trials`` independent runs (Neel, Roth & Wu 2019, §3.1, App. B).
@@ -225,7 +249,7 @@ def rspm(
         y: labels in {0, 1}, shape (n,).
         cls: one of :data:`smoothviz.separators.CLASSES`.
         epsilon: privacy parameter ε > 0.
-        noise: ``"laplace"`` (η_i ~ Lap(m/ε)) or ``"gaussian"`` (η_i ~ N(0, σ_G²)).
+        noise: ``"laplace"`` (η_i ~ Lap(b)) or ``"gaussian"`` (η_i ~ N(0, σ_G²)).
         delta: δ ∈ (0, 1/e) for the Gaussian variant (ignored, and reported as 0, for Laplace).
         oracle: a name in :data:`smoothviz.oracles.ORACLES` or an oracle callable.
         time_limit: seconds per integer program (``oracle="integer_program"`` only).
@@ -233,6 +257,8 @@ def rspm(
             that fails at random), in [0, 1).
         trials: independent runs, ≥ 1.
         best_error: min_q q(S) if already known (skips computing it).
+        neighbours: ``"replace"`` (the paper's relation: b = 2m/ε, σ_G doubled) or ``"add_remove"``
+            (the printed b = m/ε and σ_G); see the module's erratum.
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -250,12 +276,13 @@ def rspm(
     n, d = x.shape
     u, u_labels = loss_separator_set(cls, d)
     m = u.shape[0]
+    neighbours = check_neighbours(neighbours)
     if noise == "laplace":
-        scale = laplace_rspm_scale(m, epsilon)
+        scale = laplace_rspm_scale(m, epsilon, neighbours=neighbours)
         delta = 0.0
         eta = rng.laplace(0.0, scale, size=(trials, m))
     else:
-        scale = gaussian_rspm_scale(m, epsilon, delta)
+        scale = gaussian_rspm_scale(m, epsilon, delta, neighbours=neighbours)
         eta = rng.normal(0.0, scale, size=(trials, m))
     if oracle == "integer_program":
         oracle = functools.partial(ip_oracle, time_limit=time_limit)
@@ -277,6 +304,7 @@ def rspm(
         n=n,
         epsilon=float(epsilon),
         delta=float(delta),
+        neighbours=neighbours,
         codes=codes,
         errors=empirical_errors(x, y, cls, codes),
         best_error=float(best_error),
@@ -309,15 +337,19 @@ def enumerating_learner(
     mechanism: str,
     epsilon: float,
     trials: int = 1,
+    neighbours: str = "replace",
     rng: np.random.Generator | int | None = None,
 ) -> LearnerResult:
     """A baseline that enumerates the class (d ≤ 16) and scores every hypothesis by −n·q(S).
 
     Its two forms, also under their own names (:data:`report_noisy_min`, :data:`exponential_learner`):
 
-    * ``"report_noisy_min"``: argmin of n·q(S) + Lap(2/ε), 2^d draws per run;
+    * ``"report_noisy_min"``: argmin of n·q(S) + Lap(b), 2^d draws per run, b = 2/ε under
+      replacement (a count can rise while another falls) and 1/ε under add/remove (all counts move
+      the same way, Dwork & Roth 2014, Claim 3.9);
     * ``"exponential"``: the exponential-mechanism learner, P(q) ∝ exp(−ε·n·q(S)/2)
-      (Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011), one draw per run.
+      (Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011), one draw per run, ε-DP under
+      either relation (Dwork & Roth 2014, Thm 3.10).
 
     Both are sampled by :mod:`smoothviz.mechanisms` with sensitivity 1.
 
@@ -328,6 +360,7 @@ def enumerating_learner(
         mechanism: ``"report_noisy_min"`` or ``"exponential"``.
         epsilon: privacy parameter ε > 0.
         trials: independent runs.
+        neighbours: ``"replace"`` or ``"add_remove"``.
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -339,12 +372,16 @@ def enumerating_learner(
     method = check_choice("mechanism", mechanism, METHODS[2:])
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
+    neighbours = check_neighbours(neighbours)
     rng = np.random.default_rng(rng)
     counts = _counts(x, y, cls)
     scores = np.broadcast_to(-counts, (trials, counts.size))
     if method == "report_noisy_min":
-        codes = report_noisy_max(scores, epsilon=epsilon, sensitivity=1.0, rng=rng)
-        scale, draws = 2.0 / epsilon, counts.size
+        monotone = neighbours == "add_remove"  # every count moves the same way: Lap(1/ε) suffices
+        codes = report_noisy_max(
+            scores, epsilon=epsilon, sensitivity=1.0, monotone=monotone, rng=rng
+        )
+        scale, draws = gap_shift(neighbours) / epsilon, counts.size
     else:
         codes = exponential_mechanism(scores, epsilon=epsilon, sensitivity=1.0, rng=rng)
         scale, draws = epsilon / 2.0, 1
@@ -357,6 +394,7 @@ def enumerating_learner(
         n=n,
         epsilon=epsilon,
         delta=0.0,
+        neighbours=neighbours,
         codes=codes,
         errors=counts[codes] / n,
         best_error=float(counts.min()) / n,

@@ -23,15 +23,23 @@ def test_rspm_is_the_argmin_of_the_perturbed_objective(cls, noise):
     np.testing.assert_allclose(res.excess, q_s[res.codes] / 300 - q_s.min() / 300)
 
 
-def test_noise_scales():
-    assert rspm.laplace_rspm_scale(10, 2.0) == 5.0
-    assert rspm.gaussian_rspm_scale(10, 1.0, 1e-5) == pytest.approx(37.6, abs=0.05)
+def test_noise_scales_follow_the_neighbour_relation():
+    # replace one record (the paper's relation): twice the printed scales (Lemma 2 erratum)
+    assert rspm.laplace_rspm_scale(10, 2.0) == 10.0
+    assert rspm.gaussian_rspm_scale(10, 1.0, 1e-5) == pytest.approx(75.1, abs=0.05)
+    # add/remove: the printed m/ε and 3.5√(m ln(1/δ))/ε
+    assert rspm.laplace_rspm_scale(10, 2.0, neighbours="add_remove") == 5.0
+    assert rspm.gaussian_rspm_scale(10, 1.0, 1e-5, neighbours="add_remove") == pytest.approx(
+        37.6, abs=0.05
+    )
+    with pytest.raises(ValueError, match="`neighbours` must be one of"):
+        rspm.laplace_rspm_scale(10, 1.0, neighbours="swap")
     with pytest.raises(ValueError, match="`delta` must be in"):
         rspm.gaussian_rspm_scale(10, 1.0, 0.5)
 
 
 def test_thm5_bound_holds_at_rate_at_least_one_minus_beta():
-    # m = d = 8, n = 2000, ε = 1, β = 0.05: bound 2·64·ln(160)/2000 ≈ 0.325
+    # m = d = 8, n = 2000, ε = 1, β = 0.05, replace-one (b = 2m/ε): bound 2·8·16·ln(160)/2000 ≈ 0.65
     beta, n = 0.05, 2000
     data = planted_data("parity", 8, n, planted=0b1011, label_noise=0.45, rng=2)
     res = rspm.rspm(data.x, data.y, "parity", epsilon=1.0, trials=4000, rng=3)
@@ -48,8 +56,15 @@ def test_thm5_bound_holds_at_rate_at_least_one_minus_beta():
 
 
 def test_reference_numbers_of_the_bounds():
-    assert bounds.rspm_laplace_bound(10, 1.0, 1e4, 0.05) == pytest.approx(0.106, abs=5e-4)
-    assert bounds.rspm_laplace_expected_bound(10, 1.0, 1e4) == pytest.approx(0.066, abs=5e-4)
+    # printed (add/remove): 2m² ln(m/β)/(εn) and 2m²(1 + ln m)/(εn); replace-one doubles both
+    kw = {"neighbours": "add_remove"}
+    assert bounds.rspm_laplace_bound(10, 1.0, 1e4, 0.05, **kw) == pytest.approx(0.106, abs=5e-4)
+    assert bounds.rspm_laplace_expected_bound(10, 1.0, 1e4, **kw) == pytest.approx(0.066, abs=5e-4)
+    assert bounds.rspm_laplace_bound(10, 1.0, 1e4, 0.05) == pytest.approx(0.212, abs=5e-4)
+    assert bounds.rspm_laplace_expected_bound(10, 1.0, 1e4) == pytest.approx(0.132, abs=5e-4)
+    assert bounds.rspm_gaussian_bound(10, 1.0, 1e-5, 1e4, 0.05) == pytest.approx(
+        2 * bounds.rspm_gaussian_bound(10, 1.0, 1e-5, 1e4, 0.05, **kw)
+    )
     for key in (
         "rspm_laplace_bound",
         "rspm_gaussian_bound",
