@@ -15,6 +15,7 @@ VIEWS = {
     "cost": "Oracle cost",
     "perturbation": "Correlated perturbation",
     "lies": "When the heuristic lies",
+    "erratum": "Erratum: ×2",
     "theory": "Theory",
 }
 PARAMS = [
@@ -28,6 +29,11 @@ PARAMS = [
              options={"planted": "planted hypothesis (seeded)", "gapminder": "Gapminder (binarised)"}),
     ui.Param("noise", "label noise", "float", 0.1, low=0.0, high=0.5, step=0.05),
     ui.Param("delta", "δ (Gaussian RSPM)", "log_float", 1e-5, low=1e-10, high=0.3),
+    ui.Param("neighbours", "neighbours (what ε protects)", "choice", "replace",
+             options={"replace": "replace one record (the paper's): Lap(2m/ε)",
+                      "add_remove": "add/remove one record: the printed Lap(m/ε)"},
+             help="Neel, Roth & Wu 2019 print Lap(m/ε), which is ε-DP only for add/remove "
+                  "neighbours (see the Erratum tab); replace-one needs twice the noise."),
     ui.Param("trials", "trials (runs per learner)", "int", 200, low=10, high=500, step=10),
     ui.Param("fail", "failure rate of the certifiable oracle", "float", 0.2, low=0.0, high=0.9,
              step=0.05),
@@ -41,6 +47,7 @@ error_scale = st.cache_data(max_entries=8, show_spinner=False)(R.error_scale)
 oracle_cost = st.cache_data(max_entries=8, show_spinner=False)(R.oracle_cost)
 perturbation = st.cache_data(max_entries=8, show_spinner=False)(R.perturbation_view)
 audit = st.cache_data(max_entries=8, show_spinner=False)(R.audit)
+erratum = st.cache_data(max_entries=4, show_spinner=False)(R.erratum_audit)
 
 ui.page(
     "RSPM: private learning with an oracle",
@@ -48,10 +55,10 @@ ui.page(
     "report-noisy-min pays m, but it draws m numbers instead of 2^m. Raise d and watch both.",
 )
 p = ui.controls(PAGE, PARAMS)
-eps, n, d, cls, seed = p["epsilon"], p["n"], p["d"], p["cls"], p["seed"]
+eps, n, d, cls, seed, nb = p["epsilon"], p["n"], p["d"], p["cls"], p["seed"], p["neighbours"]
 trials = p["trials"]  # 500 at d = 12 computes in well under 1 s (benchmarks/RESULTS.md, RSPM)
 settings = {"cls": cls, "d": d, "n": n, "epsilon": eps, "delta": p["delta"], "data": p["data"],
-            "label_noise": p["noise"], "trials": trials, "seed": seed}  # fmt: skip
+            "label_noise": p["noise"], "trials": trials, "neighbours": nb, "seed": seed}  # fmt: skip
 with ui.computing("Running the four learners…"):
     ex = experiment(**settings)
 ui.chart(figures.accuracy_figure(ex), key="accuracy", data=ex.to_frame(),
@@ -76,7 +83,14 @@ with views["m"]:
     if views["m"].open:
         with ui.computing("Sweeping m…"):
             frame = error_scale(
-                cls, eps, p["delta"], n, label_noise=p["noise"], trials=100, seed=seed
+                cls,
+                eps,
+                p["delta"],
+                n,
+                label_noise=p["noise"],
+                trials=100,
+                seed=seed,
+                neighbours=nb,
             )
         ui.chart(figures.error_scale_figure(frame), key="error_m", data=frame,
                  caption=figures.error_scale_caption(frame, R.slopes(frame, "error_scale"), n,
@@ -91,16 +105,25 @@ with views["cost"]:
                  caption=figures.time_caption(cls, 500, R.largest_certified_d(cost)))  # fmt: skip
 with views["perturbation"]:
     if views["perturbation"].open:
-        draw, shown, z_rspm, z_rnm = perturbation(cls, ex.d, eps, seed)
-        ui.chart(figures.perturbation_figure(draw), key="perturbation", data=draw,
-                 caption=figures.perturbation_caption(cls, shown, eps, z_rspm, z_rnm))  # fmt: skip
+        draw, shown, z_rspm, z_rnm = perturbation(cls, ex.d, eps, seed, nb)
+        ui.chart(figures.perturbation_figure(draw, nb), key="perturbation", data=draw,
+                 caption=figures.perturbation_caption(cls, shown, eps, z_rspm, z_rnm,
+                                                      nb))  # fmt: skip
 with views["lies"]:
     if views["lies"].open:
         with ui.computing("Auditing 20,000 runs per dataset and mode…"):
-            audited = audit(cls, eps, p["delta"], failure_rate=p["fail"], seed=seed)
+            audited = audit(cls, eps, p["delta"], failure_rate=p["fail"], neighbours=nb, seed=seed)
         st.markdown(figures.lying_text(audited, eps))
         ui.chart(figures.audit_figure(audited), key="audit", data=audited,
                  caption=figures.audit_caption(R.AUDIT_SAMPLES, p["fail"]))  # fmt: skip
+with views["erratum"]:
+    if views["erratum"].open:
+        with ui.computing("Auditing 100,000 runs per dataset, four cases…"):
+            found = erratum(seed=seed)
+        st.markdown(figures.erratum_text(found))
+        ui.chart(figures.erratum_figure(found), key="erratum", data=found,
+                 caption=figures.erratum_caption(R.ERRATUM_SAMPLES))  # fmt: skip
+        ui.theory_card(bounds.BOUNDS["rspm_privacy_loss"], figures.erratum_comparison(found))
 with views["theory"]:
     if views["theory"].open:
         for key, text in R.theory_notes(ex).items():

@@ -61,6 +61,7 @@ __all__ = [
     "rspm_gaussian_bound",
     "rspm_laplace_bound",
     "rspm_laplace_expected_bound",
+    "rspm_privacy_loss",
     "smooth_mwem_thm42_bound",
     "smooth_release_thm43_rate",
     "smoothed_hedge_envelope",
@@ -908,6 +909,42 @@ def rspm_laplace_bound(
     m = np.asarray(m, dtype=float)
     b = gap_shift(neighbours) * m / epsilon
     return 2.0 * m * b * np.log(m / beta) / np.asarray(n, dtype=float)
+
+
+_register(
+    BoundInfo(
+        key="rspm_privacy_loss",
+        title="Erratum: Lemma 2 needs add/remove neighbours",
+        latex=r"\tilde q(S',\eta) \ge \tilde q(S,\eta) - 1 > \hat q(S,\eta) - 1"
+        r"\ \Rightarrow\ \hat q(S',\eta) - \tilde q(S',\eta) < 1"
+        r"\ \text{ needs } \hat q(S') \le \hat q(S);\qquad"
+        r"\text{loss} \le \frac{g}{s}\,\varepsilon,\ \eta_i \sim \mathrm{Lap}(s\,m/\varepsilon)",
+        ref="nrw2019",
+        where="Lemma 2, Thm 6; App. B, Lemma 17",
+        lead="erratum (found by an audit, checked by hand) to",
+        kind="exact",
+        note="Lemma 2's step (1) concludes q̂(S′,η) − q̃(S′,η) < 1, which needs q̂(S′) ≤ q̂(S). Under the "
+        "paper's own neighbours (§2: replace one point) q̂'s count can rise by 1 while q̃'s falls by 1: "
+        "the gap moves by g = 2, and the unit shift f_q̂ no longer restores q̂ as the minimiser. Under "
+        "add/remove both counts move the same way (g = 1) and the lemma holds. So η ~ Lap(m/ε) "
+        "(s = 1, as printed) is ε-DP for add/remove and only 2ε-DP for replace-one; Lap(2m/ε) (s = 2) "
+        "restores ε. Gaussian RSPM's Lemma 17 has the same step: its shift must be 2, so σ_G doubles. "
+        "PRSMA's inner runs and OracleQuery's oracles inherit the factor. Worst case, exact with a "
+        "perfect oracle; the audit's pair attains it.",
+    )
+)
+
+
+def rspm_privacy_loss(
+    epsilon: np.ndarray | float, *, neighbours: str, scale_for: str
+) -> np.ndarray:
+    """Worst privacy loss g·ε/s of Laplace RSPM run at the scale for ``scale_for`` on ``neighbours``.
+
+    g = :func:`smoothviz.neighbours.gap_shift` of the relation audited (how far a record moves a gap),
+    s = that of the relation the scale was calibrated for: 2ε for the printed scale on replace-one
+    neighbours, ε when they match.
+    """
+    return gap_shift(neighbours) / gap_shift(scale_for) * np.asarray(epsilon, dtype=float)
 
 
 _register(

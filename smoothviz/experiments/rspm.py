@@ -14,7 +14,10 @@ parameters:
 * :func:`perturbation_draw` (:func:`perturbation_view` with both E‖Z‖∞): one draw of RSPM's
   correlated Z_q beside report-noisy-min's i.i.d. noise;
 * :func:`audit`: the empirical privacy audit of each learner under an oracle mode (exact, failing,
-  non-certifiable, lying) on a fixed pair of neighbouring datasets.
+  non-certifiable, lying) on a fixed pair of neighbouring datasets;
+* :func:`erratum_audit`: the Lemma 2 erratum, live: Laplace RSPM with a perfect oracle at the printed
+  scale m/ε on the replace-one pair :func:`erratum_pair` (refuted), at 2m/ε on the same pair, and at
+  m/ε on the add/remove pairs (both pass).
 
 Nothing here imports Streamlit or plotly.
 """
@@ -34,6 +37,7 @@ from smoothviz import rspm as core
 from smoothviz.audit import privacy_audit
 from smoothviz.boolean_data import LabelledData, gapminder_data, planted_data
 from smoothviz.experts import rspm_expected_max_abs
+from smoothviz.neighbours import check_neighbours, gap_shift
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle, lying_oracle
 from smoothviz.random import streams
 from smoothviz.separators import (
@@ -52,11 +56,16 @@ __all__ = [
     "COST_BUDGET_S",
     "COST_DS",
     "DATASETS",
+    "ERRATUM_EPSILON",
+    "ERRATUM_EVENT",
+    "ERRATUM_SAMPLES",
     "METHODS",
     "MODES",
     "RSPMExperiment",
     "audit",
     "audit_pair",
+    "erratum_audit",
+    "erratum_pair",
     "error_scale",
     "largest_certified_d",
     "load_data",
@@ -103,18 +112,22 @@ def load_data(
     return planted_data(cls, d, n, label_noise=label_noise, rng=rng)
 
 
-def _bound(method: str, m: int, epsilon: float, delta: float, n: float) -> float:
-    """Each learner's high-probability bound at β = :data:`BETA`.
+def _bound(
+    method: str, m: int, epsilon: float, delta: float, n: float, neighbours: str = "replace"
+) -> float:
+    """Each learner's high-probability bound at β = :data:`BETA`, at the noise scale that ran.
 
-    Report-noisy-min's is derived as Thm 5 is: with probability 1 − β every Lap(2/ε) draw is at most
-    (2/ε) ln(2^m/β), and the excess is at most twice that over n, 4(m ln 2 + ln(1/β))/(εn).
+    Report-noisy-min's is derived as Thm 5 is: with probability 1 − β every Lap(b) draw is at most
+    b ln(2^m/β), and the excess is at most twice that over n: 2b(m ln 2 + ln(1/β))/n, with b = 2/ε
+    (replace one; the exponential mechanism's bound doubled) or 1/ε (add/remove; equal to it).
     """
+    kw = {"neighbours": neighbours}
     if method == "rspm_laplace":
-        return float(bounds.rspm_laplace_bound(m, epsilon, n, BETA))
+        return float(bounds.rspm_laplace_bound(m, epsilon, n, BETA, **kw))
     if method == "rspm_gaussian":
-        return float(bounds.rspm_gaussian_bound(m, epsilon, delta, n, BETA))
-    if method == "report_noisy_min":  # Lap(2/ε) on 2^m counts: twice the exponential mechanism's
-        return 2.0 * float(bounds.exponential_learner_bound(m, epsilon, n, BETA))
+        return float(bounds.rspm_gaussian_bound(m, epsilon, delta, n, BETA, **kw))
+    if method == "report_noisy_min":
+        return gap_shift(neighbours) * float(bounds.exponential_learner_bound(m, epsilon, n, BETA))
     return float(bounds.exponential_learner_bound(m, epsilon, n, BETA))
 
 
@@ -127,6 +140,7 @@ class RSPMExperiment:
         cls: hypothesis class.
         epsilon: privacy ε.
         delta: Gaussian RSPM's δ.
+        neighbours: the relation every learner's ε holds for (sets RSPM's and noisy-min's scales).
         trials: runs per learner.
         seed: the page seed.
         results: one :class:`smoothviz.rspm.LearnerResult` per learner, in :data:`METHODS` order.
@@ -137,6 +151,7 @@ class RSPMExperiment:
     cls: str
     epsilon: float
     delta: float
+    neighbours: str
     trials: int
     seed: int
     results: dict[str, core.LearnerResult]
@@ -154,7 +169,7 @@ class RSPMExperiment:
 
     def bound(self, method: str) -> float:
         """The learner's bound at β = :data:`BETA` (Thm 5, Thm 18, or the exponential mechanism's)."""
-        return _bound(method, self.d, self.epsilon, self.delta, self.n)
+        return _bound(method, self.d, self.epsilon, self.delta, self.n, self.neighbours)
 
     def summary(self) -> pd.DataFrame:
         """One row per learner: excess error (mean, median, 95%), its bound, share within it, costs."""
@@ -189,6 +204,7 @@ def run_experiment(
     data: str = "planted",
     label_noise: float = 0.1,
     trials: int = 200,
+    neighbours: str = "replace",
     seed: int = 0,
 ) -> RSPMExperiment:
     """Laplace and Gaussian RSPM (exhaustive oracle), report-noisy-min and the exponential mechanism.
@@ -202,16 +218,18 @@ def run_experiment(
         data: ``"planted"`` or ``"gapminder"``.
         label_noise: planted labels' flip probability.
         trials: runs per learner.
+        neighbours: ``"replace"`` (the paper's; RSPM at twice the printed scale) or ``"add_remove"``.
         seed: the page seed; the data and each learner draw from their own child streams.
     """
     check_choice("cls", cls, CLASSES)
+    neighbours = check_neighbours(neighbours)
     check_int("d", d, 2, MAX_EXHAUSTIVE_D)
     trials = check_int("trials", trials, 1, 10_000)
     dataset = load_data(data, cls, d, n, label_noise=label_noise, seed=seed)
     rngs = streams(seed, ("data", *METHODS))
     x, y = dataset.x, dataset.y
     best = float(exhaustive_oracle(cls, x, y, np.ones(x.shape[0])).objective[0]) / x.shape[0]
-    common = {"epsilon": epsilon, "trials": trials}
+    common = {"epsilon": epsilon, "trials": trials, "neighbours": neighbours}
     results = {
         "rspm_laplace": core.rspm(x, y, cls, best_error=best, rng=rngs["rspm_laplace"], **common),
         "rspm_gaussian": core.rspm(
@@ -222,9 +240,10 @@ def run_experiment(
         "exponential": core.exponential_learner(x, y, cls, rng=rngs["exponential"], **common),
     }  # fmt: skip
     settings = {"cls": cls, "d": d, "n": n, "epsilon": epsilon, "delta": delta, "data": data,
-                "label_noise": label_noise, "trials": trials, "seed": seed}  # fmt: skip
+                "label_noise": label_noise, "trials": trials, "neighbours": neighbours,
+                "seed": seed}  # fmt: skip
     return RSPMExperiment(
-        dataset, cls, float(epsilon), float(delta), trials, seed, results, settings
+        dataset, cls, float(epsilon), float(delta), neighbours, trials, seed, results, settings
     )
 
 
@@ -252,33 +271,45 @@ def separator_table(cls: str, d: int) -> tuple[pd.DataFrame, pd.DataFrame, bool]
 
 
 def error_scale(
-    cls: str, epsilon: float, delta: float, n: int, *, label_noise: float, trials: int, seed: int
+    cls: str,
+    epsilon: float,
+    delta: float,
+    n: int,
+    *,
+    label_noise: float,
+    trials: int,
+    seed: int,
+    neighbours: str = "replace",
 ) -> pd.DataFrame:
     """Against m = d ∈ {2, …, 12}: 2·E‖Z‖∞/n of each learner (exact), its bound, and simulated excess.
 
     The proofs bound the excess error by twice the largest perturbation of any hypothesis' objective,
     normalised: 2‖Z‖∞/n (Thm 5's proof). Its mean is exact for each learner: Laplace RSPM,
-    ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2 with η_i ~ Lap(m/ε) (:func:`smoothviz.experts.rspm_expected_max_abs`);
-    Gaussian RSPM, σ_G√(2/π)(m + √m)/2; report-noisy-min, (2/ε)·H_{2^m}; the exponential mechanism,
-    E max|Gumbel| over 2^m at scale 2/ε. They grow like m², m^1.5 and m (slopes 2, 1.5, 1).
+    ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2 with η_i ~ Lap(s·m/ε) (:func:`smoothviz.experts.rspm_expected_max_abs`);
+    Gaussian RSPM, σ_G√(2/π)(m + √m)/2; report-noisy-min, (s/ε)·H_{2^m}; the exponential mechanism,
+    E max|Gumbel| over 2^m at scale 2/ε (s = 2 for replace-one neighbours, 1 for add/remove). They
+    grow like m², m^1.5 and m (slopes 2, 1.5, 1).
     """
+    shift = gap_shift(neighbours)
     rows = []
     for m in range(2, MAX_EXHAUSTIVE_D + 1):
-        sigma_g = core.gaussian_rspm_scale(m, epsilon, delta)
+        sigma_g = core.gaussian_rspm_scale(m, epsilon, delta, neighbours=neighbours)
         sup = {
-            "rspm_laplace": rspm_expected_max_abs(m, 1.0 / epsilon),
+            "rspm_laplace": rspm_expected_max_abs(m, shift / epsilon),
             "rspm_gaussian": sigma_g * math.sqrt(2 / math.pi) * (m + math.sqrt(m)) / 2,
-            "report_noisy_min": float(bounds.laplace_expected_max_abs(2**m, 2.0 / epsilon)),
+            "report_noisy_min": float(bounds.laplace_expected_max_abs(2**m, shift / epsilon)),
             "exponential": float(bounds.gumbel_expected_max_abs(2**m, 2.0 / epsilon)),
         }
         ex = None
         if m <= MAX_SIMULATED_M:  # beyond, enumerating 2^m per run would break the tab's budget
             ex = run_experiment(cls=cls, d=m, n=n, epsilon=epsilon, delta=delta,
-                                label_noise=label_noise, trials=trials, seed=seed)  # fmt: skip
+                                label_noise=label_noise, trials=trials, neighbours=neighbours,
+                                seed=seed)  # fmt: skip
         for method in METHODS:
             mean = float(np.mean(ex.results[method].excess)) if ex else float("nan")
             rows.append({"m": m, "method": method, "error_scale": 2 * sup[method] / n,
-                         "bound": _bound(method, m, epsilon, delta, n), "mean_excess": mean})  # fmt: skip
+                         "bound": _bound(method, m, epsilon, delta, n, neighbours),
+                         "mean_excess": mean})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -324,22 +355,27 @@ def oracle_cost(
     return pd.DataFrame(rows)
 
 
-def perturbation_draw(cls: str, d: int, epsilon: float, seed: int) -> pd.DataFrame:
+def perturbation_draw(
+    cls: str, d: int, epsilon: float, seed: int, neighbours: str = "replace"
+) -> pd.DataFrame:
     """One draw of RSPM's Z_q = Σ_i q(e_i)η_i over all 2^d hypotheses (d ≤ 10) beside i.i.d. noise.
 
-    η_i ~ Lap(d/ε); report-noisy-min's draw is i.i.d. Lap(2/ε) per hypothesis; both in count units
-    (n·q(S)), rows sorted by |S|.
+    η_i ~ Lap(s·d/ε); report-noisy-min's draw is i.i.d. Lap(s/ε) per hypothesis (s = 2 for
+    replace-one neighbours, 1 for add/remove); both in count units (n·q(S)), rows sorted by |S|.
     """
     d = check_int("d", d, 1, 10)
+    shift = gap_shift(neighbours)
     rngs = streams(seed, ("rspm", "rnm"))
-    eta = rngs["rspm"].laplace(0.0, core.laplace_rspm_scale(d, epsilon), size=d)
+    eta = rngs["rspm"].laplace(
+        0.0, core.laplace_rspm_scale(d, epsilon, neighbours=neighbours), size=d
+    )
     codes = all_codes(d)
     frame = pd.DataFrame(
         {
             "code": codes,
             "size": [int(c).bit_count() for c in codes],
             "z_rspm": core.correlated_perturbation(cls, d, eta),
-            "z_rnm": rngs["rnm"].laplace(0.0, 2.0 / epsilon, size=codes.size),
+            "z_rnm": rngs["rnm"].laplace(0.0, shift / epsilon, size=codes.size),
         }
     )
     return frame.sort_values(["size", "code"], kind="stable", ignore_index=True)
@@ -359,7 +395,15 @@ def audit_pair() -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.nd
     return (x, y), (x2, y2)
 
 
-def audit(cls: str, epsilon: float, delta: float, *, failure_rate: float = 0.2, seed: int = 0):
+def audit(
+    cls: str,
+    epsilon: float,
+    delta: float,
+    *,
+    failure_rate: float = 0.2,
+    neighbours: str = "replace",
+    seed: int = 0,
+):
     """Audit each learner under every oracle mode on :func:`audit_pair`, :data:`AUDIT_SAMPLES` runs per side.
 
     Modes: ``exact`` (exhaustive), ``fails`` (a certifiable oracle answering ⊥ at rate
@@ -367,7 +411,8 @@ def audit(cls: str, epsilon: float, delta: float, *, failure_rate: float = 0.2, 
     (exact unless the record (1,1,1) labelled 0 is present, then the un-noised ERM). Report-noisy-min
     calls no oracle, so it is audited once, as the reference. Returns one row per (mode, learner): claimed
     ε and δ, the certified lower bound on ε at 95%, the plug-in estimate, whether the claim is refuted,
-    and the ⊥ rate on S.
+    and the ⊥ rate on S. The pair is a replacement, so ``neighbours="add_remove"`` (the printed
+    scales) is audited beyond its claim there: :func:`erratum_audit` shows what that costs.
     """
     check_choice("cls", cls, CLASSES)
     check_float("failure_rate", failure_rate, 0.0, 0.99, low_open=False)
@@ -378,12 +423,16 @@ def audit(cls: str, epsilon: float, delta: float, *, failure_rate: float = 0.2, 
                   "lying": lying_oracle(np.array([1, 1, 1]), 0)}[mode]  # fmt: skip
         rate = failure_rate if mode == "fails" else 0.0
         runs = {
-            "rspm_laplace": functools.partial(core.rspm, oracle=oracle, failure_rate=rate),
+            "rspm_laplace": functools.partial(core.rspm, oracle=oracle, failure_rate=rate,
+                                              neighbours=neighbours),
             "rspm_gaussian": functools.partial(core.rspm, noise="gaussian", delta=delta,
-                                               oracle=oracle, failure_rate=rate),
+                                               oracle=oracle, failure_rate=rate,
+                                               neighbours=neighbours),
         }  # fmt: skip
         if k == 0:
-            runs["report_noisy_min"] = core.report_noisy_min
+            runs["report_noisy_min"] = functools.partial(
+                core.report_noisy_min, neighbours=neighbours
+            )
         rngs = streams((seed, k), tuple(runs))
         for method, run in runs.items():
             a = run(x, y, cls, epsilon=epsilon, trials=AUDIT_SAMPLES, rng=rngs[method]).codes
@@ -412,27 +461,96 @@ def largest_certified_d(cost: pd.DataFrame, *, seconds: float = 1.0) -> int:
 
 
 def perturbation_view(
-    cls: str, d: int, epsilon: float, seed: int
+    cls: str, d: int, epsilon: float, seed: int, neighbours: str = "replace"
 ) -> tuple[pd.DataFrame, int, float, float]:
     """The correlated-perturbation tab: one draw at min(d, 10), and E‖Z‖∞ of RSPM and of i.i.d. noise.
 
     Returns:
         ``(draw, shown_d, rspm_sup, rnm_sup)``: :func:`perturbation_draw`; the dimension drawn;
-        E‖Z‖∞ of RSPM's Z (η_i ~ Lap(d/ε), exact) and of 2^d i.i.d. Lap(2/ε) draws, (2/ε)·H_(2^d).
+        E‖Z‖∞ of RSPM's Z (η_i ~ Lap(s·d/ε), exact) and of 2^d i.i.d. Lap(s/ε) draws, (s/ε)·H_(2^d).
     """
     shown = min(int(d), 10)
-    draw = perturbation_draw(cls, shown, epsilon, seed)
-    rspm_sup = rspm_expected_max_abs(shown, 1.0 / epsilon)
-    return draw, shown, rspm_sup, float(bounds.laplace_expected_max_abs(2**shown, 2.0 / epsilon))
+    shift = gap_shift(neighbours)
+    draw = perturbation_draw(cls, shown, epsilon, seed, neighbours)
+    rspm_sup = rspm_expected_max_abs(shown, shift / epsilon)
+    rnm_sup = float(bounds.laplace_expected_max_abs(2**shown, shift / epsilon))
+    return draw, shown, rspm_sup, rnm_sup
 
 
 def theory_notes(ex: RSPMExperiment) -> dict[str, str]:
     """The Theory tab's line under each bound's card: its value here (keys of ``bounds.BOUNDS``)."""
     mean = ex.summary().set_index("method").loc["rspm_laplace", "mean_excess"]
-    expected = float(bounds.rspm_laplace_expected_bound(ex.d, ex.epsilon, ex.n))
+    expected = float(
+        bounds.rspm_laplace_expected_bound(ex.d, ex.epsilon, ex.n, neighbours=ex.neighbours)
+    )
     return {
         "rspm_laplace_bound": f"{ex.bound('rspm_laplace'):.3f} here, the bar over Laplace RSPM.",
         "rspm_laplace_expected_bound": f"{expected:.3f}; the simulated mean is {mean:.4f}.",
         "rspm_gaussian_bound": f"{ex.bound('rspm_gaussian'):.3f} here.",
         "exponential_learner_bound": f"{ex.bound('exponential'):.3f} here.",
     }
+
+
+#: The erratum audit's privacy budget, runs per dataset and the output event it counts.
+ERRATUM_EPSILON, ERRATUM_SAMPLES = 0.25, 100_000
+#: The event: RSPM outputs the empty conjunction (code 0, the hypothesis "always 1").
+ERRATUM_EVENT = 0
+
+
+def erratum_pair() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """S and its neighbours for the Lemma 2 erratum (conjunctions over {0,1}³, m = 3).
+
+    S: eight records (1,1,1) labelled 1 and four (0,0,0) labelled 0. ``"replace"``: one (0,0,0)
+    relabelled 1, so the empty conjunction's error count falls by 1 while every other conjunction's
+    rises by 1: the gap moves by 2, the most one record can move it. ``"remove"``: that record
+    dropped; ``"add"``: a (0,0,0) labelled 1 added (add/remove neighbours, each gap moves by 1).
+    """
+    x = np.array([[1, 1, 1]] * 8 + [[0, 0, 0]] * 4, dtype=np.uint8)
+    y = np.array([1] * 8 + [0] * 4, dtype=np.uint8)
+    replaced = y.copy()
+    replaced[-1] = 1
+    return {
+        "S": (x, y),
+        "replace": (x, replaced),
+        "remove": (x[:-1], y[:-1]),
+        "add": (np.vstack([x, [[0, 0, 0]]]), np.append(y, 1).astype(np.uint8)),
+    }
+
+
+def erratum_audit(
+    epsilon: float = ERRATUM_EPSILON, *, samples: int = ERRATUM_SAMPLES, seed: int = 0
+) -> pd.DataFrame:
+    """Laplace RSPM with a perfect oracle, audited on :func:`erratum_pair` (Neel, Roth & Wu 2019, Lemma 2).
+
+    Four rows: the printed scale m/ε on the replace-one pair (its ε is refuted: the privacy loss of
+    the event is 2ε), the corrected 2m/ε on the same pair, and the printed scale on the two add/remove
+    pairs (both within ε). Each row runs ``samples`` runs on S and on the neighbour from its own
+    stream and counts the event "output = the empty conjunction", fixed before the runs; the certified
+    lower bound is Clopper–Pearson at 95% (:func:`smoothviz.audit.privacy_audit`).
+    """
+    epsilon = check_float("epsilon", epsilon, 0.0, 10.0)
+    samples = check_int("samples", samples, 100, core.MAX_TRIALS)
+    pair = erratum_pair()
+    cases = (
+        ("replace one, printed m/ε", "replace", "add_remove"),
+        ("replace one, corrected 2m/ε", "replace", "replace"),
+        ("remove one, printed m/ε", "remove", "add_remove"),
+        ("add one, printed m/ε", "add", "add_remove"),
+    )
+    rngs = streams(seed, tuple(label for label, _, _ in cases))
+    rows = []
+    for label, neighbour, scale_for in cases:
+        rng = rngs[label]
+        runs = [
+            core.rspm(*pair[name], "conjunction", epsilon=epsilon, trials=samples,
+                      neighbours=scale_for, best_error=0.0, rng=rng).codes == ERRATUM_EVENT
+            for name in ("S", neighbour)
+        ]  # fmt: skip
+        res = privacy_audit(runs[0].astype(int), runs[1].astype(int), epsilon_claimed=epsilon)
+        relation = "replace" if neighbour == "replace" else "add_remove"
+        loss = float(bounds.rspm_privacy_loss(epsilon, neighbours=relation, scale_for=scale_for))
+        rows.append({"case": label, "neighbours": relation, "scale_for": scale_for,
+                     "scale": gap_shift(scale_for) * 3 / epsilon, "worst_loss": loss,
+                     "p_S": float(runs[0].mean()), "p_S_prime": float(runs[1].mean()),
+                     **res.summary()})  # fmt: skip
+    return pd.DataFrame(rows)
