@@ -4,6 +4,7 @@ import streamlit as st
 
 from smoothviz import bounds, ui
 from smoothviz.experiments import prsma as P
+from smoothviz.neighbours import describe
 from smoothviz.plots import prsma as figures
 
 PAGE = "prsma"
@@ -18,6 +19,10 @@ PARAMS = [
     ui.Param("hit", "failure rate per call, piece with the record", "log_float", 1e-4,
              low=1e-8, high=0.5),
     ui.Param("trials", "trials", "int", 300, low=50, high=1000, step=50),
+    ui.Param("neighbours", "neighbours (what ε protects)", "choice", "replace",
+             options={"replace": "replace one record (the paper's): inner Lap(2m/ε′)",
+                      "add_remove": "add/remove one record: the printed Lap(m/ε′)"},
+             help="The printed RSPM scale is ε-DP only for add/remove (RSPM page, Erratum tab)."),
     ui.Param("seed", "seed", "seed", 0),
     ui.Param("view", "view", "tab", "calc", options=VIEWS),
 ]  # fmt: skip
@@ -28,13 +33,14 @@ simulation = st.cache_data(max_entries=16, show_spinner=False)(P.simulation)
 
 ui.page(
     "PRSMA: privacy that survives a failing heuristic",
-    "robust privacy costs accuracy: PRSMA's worst-case error falls like 1/√n (slope −½), RSPM's "
+    "robust privacy costs accuracy: PRSMA's worst-case error falls like 1/√n (Thm 9), RSPM's "
     "like 1/n, and the calculator counts ~10⁸ oracle calls at (1, 10⁻³).",
 )
 p = ui.controls(PAGE, PARAMS)
 eps, delta, n, rescale, seed = p["epsilon"], p["delta"], p["n"], p["rescale"], p["seed"]
+nb = p["neighbours"]
 with ui.computing("Simulating PRSMA and RSPM…"):
-    ex = experiment(eps, delta, n, rescale=rescale, seed=seed)
+    ex = experiment(eps, delta, n, rescale=rescale, neighbours=nb, seed=seed)
 plan, slopes = ex.plan, ex.slopes
 ui.chart(figures.accuracy_figure(ex, n_mark=n), key="accuracy", data=ex.to_frame(),
          caption=figures.accuracy_caption(ex))  # fmt: skip
@@ -59,8 +65,9 @@ with views["calc"]:
         st.markdown(
             f"Run at {inside}: **{plan.pieces:,} pieces** of {plan.piece_size:,} records, "
             f"**{plan.repetitions:,} repetitions** each, **{plan.oracle_calls:,} oracle calls**; "
-            f"output ⊥ when T̃ ≤ {plan.threshold:,.1f}. Thm 8 gives ({plan.guarantee[0]:.3g}, "
-            f"{plan.guarantee[1]:.3g})-DP."
+            f"output ⊥ when T̃ ≤ {plan.threshold:,.1f}; each inner RSPM run draws "
+            f"Lap({plan.inner_scale(P.D):.3g}) per separator point (m = {P.D}). Thm 8 gives "
+            f"({plan.guarantee[0]:.3g}, {plan.guarantee[1]:.3g})-DP for {describe(nb)}."
         )
         st.dataframe(plan.to_frame(), hide_index=True, height=420)
 with views["sim"]:
@@ -70,7 +77,8 @@ with views["sim"]:
     elif views["sim"].open:
         with ui.computing("Running PRSMA on S and S′…"):
             runs, outputs, used = simulation(eps, delta, n, rescale=rescale, base=p["base"],
-                                             present=p["hit"], trials=p["trials"], seed=seed)  # fmt: skip
+                                             present=p["hit"], trials=p["trials"], neighbours=nb,
+                                             seed=seed)  # fmt: skip
         rate = runs.groupby("dataset")[["bottom", "passed", "excess"]].mean()
         ui.metrics(
             {

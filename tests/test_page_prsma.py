@@ -112,7 +112,9 @@ def test_the_hero_caption_prints_the_fitted_slopes_of_the_simulation():
     caption = next(c.value for c in at.caption if "Fitted slopes" in c.value)
     fitted = run_experiment().fitted_slopes
     assert f"PRSMA {fitted['prsma']:.2f}, RSPM {fitted['rspm']:.2f}" in caption
-    assert -0.6 <= fitted["prsma"] <= -0.4  # measured −0.48
+    # measured −0.64 at replace-one scales (−0.48 at the printed add/remove scale): between RSPM's
+    # −1 and Thm 9's asymptotic −½, which twice the noise approaches only beyond n = 5·10⁸
+    assert -0.8 < fitted["prsma"] < -0.45
     assert fitted["rspm"] == pytest.approx(-1.0, abs=0.1)  # measured −1.00
 
 

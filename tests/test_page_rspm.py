@@ -8,8 +8,15 @@ from smoothviz.experiments.rspm import run_experiment
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 LEARNERS = ["Laplace RSPM", "Gaussian RSPM", "noisy min", "exp. mech."]
-TAB_CHARTS = {"separators": 1, "m": 2, "cost": 3, "perturbation": 2, "lies": 2, "erratum": 2,
-              "theory": 1}
+TAB_CHARTS = {
+    "separators": 1,
+    "m": 2,
+    "cost": 3,
+    "perturbation": 2,
+    "lies": 2,
+    "erratum": 2,
+    "theory": 1,
+}
 
 
 def _expected(**kw) -> dict[str, str]:

@@ -170,3 +170,17 @@ def test_prsma_reads_as_named_steps():
     assert len(source.splitlines()) < 100  # 76 (was 107)
     assert "_pass_and_pick(" in source  # steps 2–11, repetitions simulated
     assert "_run_every_call(" in source  # the printed algorithm, every call made
+
+
+def test_inner_rspm_scale_follows_the_neighbour_relation():
+    replace = prsma_plan(1.0, 1e-3, 10**6)
+    added = prsma_plan(1.0, 1e-3, 10**6, neighbours="add_remove")
+    assert replace.epsilon_prime == added.epsilon_prime
+    assert replace.inner_scale(3) == pytest.approx(6 / replace.epsilon_prime)  # Lap(2m/ε′)
+    assert added.inner_scale(3) == pytest.approx(3 / added.epsilon_prime)  # the printed Lap(m/ε′)
+    # and the runs draw it: with a perfect oracle on a near tie, twice the noise errs more often
+    cells = near_tie_cells(40000, 5000)  # measured: 72% wrong at Lap(2m/ε′), 58% at Lap(m/ε′)
+    kw = {"epsilon": 1.0, "delta": 0.1, "trials": 4000}
+    wrong = [np.mean(prsma_on_counts(cells, "conjunction", 3, neighbours=nb, rng=5, **kw).codes
+                     != 0b011) for nb in ("replace", "add_remove")]  # fmt: skip
+    assert wrong[0] > wrong[1] + 0.08

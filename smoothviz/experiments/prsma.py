@@ -105,7 +105,9 @@ def near_tie_cells(n: int, gap: int) -> np.ndarray:
     return cells
 
 
-def _worst_case(n: int, epsilon: float, delta: float, trials: int, rngs: dict) -> list[dict]:
+def _worst_case(
+    n: int, epsilon: float, delta: float, trials: int, rngs: dict, neighbours: str
+) -> list[dict]:
     """Each learner's largest mean excess error over the near-tie family's gaps at size n."""
     per = n // 8
     gaps = np.unique(np.round(np.geomspace(1, per, int(4 * np.log10(per)) + 1)).astype(int))
@@ -113,10 +115,10 @@ def _worst_case(n: int, epsilon: float, delta: float, trials: int, rngs: dict) -
     for gap in gaps:
         cells = near_tie_cells(n, int(gap))
         res = prsma_on_counts(cells, CLS, D, epsilon=epsilon, delta=delta, trials=trials,
-                              rng=rngs["prsma"])  # fmt: skip
+                              neighbours=neighbours, rng=rngs["prsma"])  # fmt: skip
         losses = (cells @ loss_table(CLS, D)) / n
         plain = rspm_on_counts(CLS, D, np.tile(cells.astype(float), (trials, 1)), epsilon,
-                               rngs["rspm"])  # fmt: skip
+                               rngs["rspm"], neighbours=neighbours)  # fmt: skip
         means = {"prsma": np.nanmean(res.excess) if res.bottom_rate < 1 else np.nan,
                  "rspm": float(np.mean(losses[plain] - losses.min()))}  # fmt: skip
         for method, mean in means.items():
@@ -199,6 +201,7 @@ def run_experiment(
     *,
     rescale: bool = True,
     trials: int = 200,
+    neighbours: str = "replace",
     seed: int = 0,
 ) -> PRSMAExperiment:
     """The calculator at the target (ε, δ, n, rescaling), and accuracy against n.
@@ -209,24 +212,30 @@ def run_experiment(
         n: dataset size of the calculator.
         rescale: the calculator runs with (ε/62, δ/11) (Thm 8).
         trials: runs per simulated (n, G).
+        neighbours: ``"replace"`` (the paper's; RSPM at Lap(2m/ε′) inside) or ``"add_remove"``.
         seed: the page seed (each n has its own data and runs streams).
     """
-    plan = prsma_plan(epsilon, delta, n, rescale=rescale)
+    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
     pieces = prsma_plan(epsilon, delta, SIM_NS[-1]).pieces
     rows = []
     for i, size in enumerate(SIM_NS):
         if size >= 4 * pieces:  # at least 4 records per piece
-            rows += _worst_case(size, epsilon, delta, trials, streams((seed, i), ("prsma", "rspm")))
+            rngs = streams((seed, i), ("prsma", "rspm"))
+            rows += _worst_case(size, epsilon, delta, trials, rngs, plan.neighbours)
     ns = np.geomspace(1e3, 1e9, 31)  # the simulated range; a bound's label then stays on the chart
     curves = pd.DataFrame(
         {
             "n": ns,
-            "prsma_bound": bounds.prsma_accuracy_bound(D, 2**D, epsilon, delta, ns, BETA),
-            "rspm_bound": bounds.rspm_laplace_bound(D, epsilon, ns, BETA),
+            "prsma_bound": bounds.prsma_accuracy_bound(
+                D, 2**D, epsilon, delta, ns, BETA, neighbours=plan.neighbours
+            ),
+            "rspm_bound": bounds.rspm_laplace_bound(
+                D, epsilon, ns, BETA, neighbours=plan.neighbours
+            ),
         }
     )
     settings = {"epsilon": epsilon, "delta": delta, "n": n, "rescale": rescale, "trials": trials,
-                "seed": seed}  # fmt: skip
+                "neighbours": plan.neighbours, "seed": seed}  # fmt: skip
     return PRSMAExperiment(plan, pd.DataFrame(rows), curves, settings)
 
 
@@ -239,6 +248,7 @@ def simulation(
     base: float,
     present: float,
     trials: int = 300,
+    neighbours: str = "replace",
     seed: int = 0,
 ) -> tuple[pd.DataFrame, pd.DataFrame, PRSMAPlan]:
     """PRSMA on S and on its neighbour S′ with a data-dependent certifiable heuristic (d = 8).
@@ -264,7 +274,7 @@ def simulation(
     runs, outputs, plan = [], [], None
     for name, ds in (("S", s), ("S′", s_prime)):
         res = prsma(ds.x, ds.y, CLS, epsilon=epsilon, delta=delta, rescale=rescale, failure=fail,
-                    trials=trials, rng=rngs[name])  # fmt: skip
+                    trials=trials, neighbours=neighbours, rng=rngs[name])  # fmt: skip
         plan = res.plan
         runs.append(res.to_frame().assign(dataset=name))
         codes, counts = np.unique(res.codes, return_counts=True)

@@ -79,8 +79,10 @@ def accuracy_caption(ex: PRSMAExperiment) -> str:
         f"where {D}-variable conjunction x1∧x2 beats x1∧x2∧x3 by only G records (labels nearly tie "
         f"on (1,1,0); G swept from 1 to n/8), the worst case the theorems bound. PRSMA (perfect "
         f"oracle, run parameters ε = {s['epsilon']:g}, δ = {s['delta']:g}, simulated exactly on "
-        f"counts) against Laplace RSPM on all n records, seed {s['seed']}. {fit} Lines: Thm 9 "
-        f"(PRSMA) and Thm 5 (RSPM) at β = {BETA}, slopes {ex.slopes['prsma']:.2f} and "
+        f"counts) against Laplace RSPM on all n records, seed {s['seed']}; RSPM's noise "
+        f"{'Lap(2m/ε) (replace-one' if s['neighbours'] == 'replace' else 'Lap(m/ε) (add/remove'} "
+        f"neighbours; inside PRSMA at ε′). {fit} Lines: Thm 9 "
+        f"(PRSMA) and Thm 5 (RSPM) at β = {BETA} at those scales, slopes {ex.slopes['prsma']:.2f} and "
         f"{ex.slopes['rspm']:.2f}. Dotted: the calculator's n."
     )
 
