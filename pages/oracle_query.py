@@ -25,6 +25,10 @@ PARAMS = [
     ui.Param("delta", "δ", "log_float", 1e-6, low=1e-9, high=1e-2),
     ui.Param("mu", "μ (data player's Laplace scale)", "log_float", 3.0, low=0.1, high=100.0),
     ui.Param("alpha0", "α₀ (sets the draws N per round)", "float", 0.1, low=0.05, high=0.3, step=0.01),
+    ui.Param("neighbours", "neighbours (what ε protects)", "choice", "replace",
+             options={"replace": "replace one record (the paper's): twice RSPM's printed noise",
+                      "add_remove": "add/remove one record: RSPM's printed noise"},
+             help="RSPM's printed scales are DP only for add/remove (RSPM page, Erratum tab)."),
     ui.Param("seed", "seed", "seed", 0),
     ui.Param("view", "view", "tab", "table", options=VIEWS),
 ]  # fmt: skip
@@ -55,7 +59,8 @@ notes = [ui.use_instead(PAGE, BY_KEY[key], p[key], getattr(caps, attr), caps.rea
 d, n = caps.d, 1704 if p["data"] == "gapminder" else p["n"]
 settings = {"source": p["data"], "d": d, "n": n, "epsilon": p["epsilon"], "delta": p["delta"],
             "rounds": caps.rounds, "mu": p["mu"], "oracle": p["oracle"], "alpha0": p["alpha0"],
-            "seed": p["seed"], "data_oracle": caps.data_oracle}  # fmt: skip
+            "seed": p["seed"], "data_oracle": caps.data_oracle,
+            "neighbours": p["neighbours"]}  # fmt: skip
 with ui.computing("Playing the query-release game…"):
     ex = experiment(**settings)
 ui.chart(figures.convergence_figure(ex), key="convergence", data=ex.to_frame(),

@@ -572,6 +572,16 @@ class OracleQueryResult:
         return np.arange(1, self.params.rounds + 1)
 
     @property
+    def oracle_scale(self) -> float:
+        """The query player's oracle noise: σ_G (Gaussian RSPM), PRSMA's inner Laplace scale, or 0."""
+        p = self.params
+        if self.oracle == "gaussian_rspm":
+            return gaussian_rspm_scale(p.d, p.epsilon0, p.delta0, neighbours=p.neighbours)
+        if self.oracle == "prsma" and self.plan is not None:
+            return self.plan.inner_scale(p.d)
+        return 0.0
+
+    @property
     def regret_bound(self) -> float:
         """(Reg_D + Reg_Q)/T + the final sampling error: Thm 11 on the samples, plus Lemma 12's term."""
         t = self.params.rounds

@@ -115,7 +115,9 @@ class PRSMAPlan:
     neighbours: str = "replace"
 
     def inner_scale(self, m: int) -> float:
-        """Laplace scale of each inner RSPM run on a separator set of size m: s·m/ε′."""
+        """Laplace scale of each inner RSPM run on a separator set of size m: s·m/ε′ (NaN: no piece)."""
+        if not self.piece_size:
+            return math.nan
         return laplace_rspm_scale(m, self.epsilon_prime, neighbours=self.neighbours)
 
     def to_frame(self) -> pd.DataFrame:

@@ -261,3 +261,41 @@ def test_cell_names_spell_each_record_x1_first():
     bits = codes_to_bits(np.arange(2**5), 5)
     assert list(cell_names(bits)) == ["".join(str(b) for b in row) for row in bits]
     assert cell_names(bits)[1] == "10000"  # code 1 is x_1 = 1
+
+
+def test_composition_is_stated_exactly_not_for_all_epsilon_below_one():
+    """Lemma 13's composition reaches ε only when 3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε."""
+    from smoothviz.oracle_query import oracle_query_params, privacy_ledger
+
+    led = privacy_ledger(oracle_query_params(1.0, 0.1, 1, 4))
+    assert led.total[0] == pytest.approx(1.016, abs=5e-4)
+    assert not led.within_target
+    assert "ABOVE the target" in led.statement
+    assert privacy_ledger(oracle_query_params(1.0, 0.9, 1, 4)).total[0] == pytest.approx(
+        1.54, abs=5e-3
+    )
+    for eps in (0.1, 0.5, 0.99):
+        for delta in (1e-6, 1e-3, 0.05, 0.1, 0.5):
+            for rounds in (1, 10, 300):
+                p = oracle_query_params(eps, delta, rounds, 4)
+                e0 = p.epsilon0
+                condition = 3 * rounds * e0 * math.expm1(3 * e0) <= (1 - math.sqrt(3) / 2) * eps
+                assert privacy_ledger(p).within_target == condition, (eps, delta, rounds)
+
+
+def test_query_oracles_noise_follows_the_neighbour_relation():
+    from smoothviz.oracle_query import oracle_query
+
+    x = np.random.default_rng(0).integers(0, 2, size=(2000, 5)).astype(np.uint8)
+    kw = {"epsilon": 1.0, "delta": 1e-6, "rounds": 3, "mu": 3.0, "max_samples": 200, "rng": 1}
+    for oracle in ("gaussian_rspm", "prsma"):
+        replace = oracle_query(x, oracle=oracle, **kw)
+        added = oracle_query(x, oracle=oracle, neighbours="add_remove", **kw)
+        assert replace.params.neighbours == "replace"
+        if oracle == "prsma":  # n = 2000 is fewer records than pieces: the plan carries the relation
+            assert (replace.plan.neighbours, added.plan.neighbours) == ("replace", "add_remove")
+        else:
+            assert replace.oracle_scale == pytest.approx(2 * added.oracle_scale)
+        assert replace.ledger.neighbours == "replace"
+        assert "replace-one neighbours" in replace.ledger.statement
+    assert replace.params.selection_scale == pytest.approx(2 / replace.params.epsilon0)

@@ -138,3 +138,12 @@ def test_gapminder_beyond_its_ten_columns_is_capped_and_says_why():
     at = run_page("oracle_query", {"data": "gapminder", "d": "14", "T": "5"})
     assert not at.exception
     assert any("d = 14 reduced to 10" in c.value for c in at.caption)
+
+
+def test_the_ledger_names_its_relation_and_the_exact_composed_epsilon():
+    at = run_page("oracle_query", {"d": "4", "T": "10", "n": "2000"})
+    assert not at.exception
+    ledger = next(m.value for m in at.markdown if "PBR calls" in m.value)
+    assert "Privacy for replace-one neighbours: Gaussian RSPM σ_G = " in ledger
+    assert "compose by advanced composition to exactly (" in ledger
+    assert "≤ the target (1, 1e-06)" in ledger

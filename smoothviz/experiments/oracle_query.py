@@ -158,8 +158,13 @@ def run_experiment(
     alpha0: float = 0.1,
     seed: int = 0,
     data_oracle: str = "exhaustive",
+    neighbours: str = "replace",
 ) -> OracleQueryExperiment:
-    """OracleQuery on the table, then MWEM with the same ε and T (experiment E13)."""
+    """OracleQuery on the table, then MWEM with the same ε and T (experiment E13).
+
+    ``neighbours``: ``"replace"`` (the paper's; the oracles at twice RSPM's printed scale) or
+    ``"add_remove"`` (the printed scales); see :mod:`smoothviz.oracle_query`.
+    """
     rngs = streams(seed, ("data", "oracle_query", "mwem"))
     x, described = make_table(source, d, n, rng=rngs["data"])
     params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0)
@@ -174,6 +179,7 @@ def run_experiment(
         alpha0=alpha0,
         max_samples=sample_cap(d, rounds, params.samples, data_oracle=data_oracle),
         max_final=None if data_oracle == "exhaustive" else IP_FINAL,
+        neighbours=neighbours,
         rng=rngs["oracle_query"],
     )
     settings = {
@@ -188,8 +194,10 @@ def run_experiment(
         "alpha0": alpha0,
         "seed": seed,
     }
-    if data_oracle != "exhaustive":  # the default is left out of the snippet
+    if data_oracle != "exhaustive":  # the defaults are left out of the snippet
         settings["data_oracle"] = data_oracle
+    if neighbours != "replace":
+        settings["neighbours"] = neighbours
     return OracleQueryExperiment(settings, described, result)
 
 

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.experiments.oracle_query import MAX_MWEM_D, MWEMComparison, OracleQueryExperiment
+from smoothviz.neighbours import describe
 from smoothviz.oracle_query import conjunction_answers
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
@@ -185,11 +186,23 @@ def table_caption(ex: OracleQueryExperiment) -> str:
 def ledger_text(ex: OracleQueryExperiment) -> str:
     """N, ε₀ and the composition of the T PBR calls to (ε, δ)."""
     r, led = ex.result, ex.result.ledger
+    eps_t, delta_t = led.total
+    verdict = "≤" if led.within_target else "**>**"
+    scales = {
+        "gaussian_rspm": f"Gaussian RSPM σ_G = {r.oracle_scale:.3g}",
+        "prsma": f"PRSMA's inner Laplace RSPM Lap({r.oracle_scale:.3g})"
+        if np.isfinite(r.oracle_scale)
+        else "PRSMA (fewer records than pieces: it answers ⊥)",
+        "exact": "the exact best response (no noise: not private)",
+    }[r.oracle]
     return (
-        f"N = {r.samples:,} draws per round, ε₀ = {r.params.epsilon0:.2g}. "
-        f"Privacy: {ex.settings['rounds']} PBR calls of (3ε₀, 2δ₀) = ({led.per_round[0]:.3g}, "
-        f"{led.per_round[1]:.2g}) compose by advanced composition to "
-        f"({led.total[0]:.3f}, {led.total[1]:.2g}) ≤ (ε, δ)."
+        f"N = {r.samples:,} draws per round, ε₀ = {r.params.epsilon0:.2g}. Privacy for "
+        f"{describe(led.neighbours)}: {scales}, report-noisy-max Lap(2/(ε₀n)) = "
+        f"Lap({r.params.selection_scale / r.n:.2g}); {ex.settings['rounds']} PBR calls of "
+        f"(3ε₀, 2δ₀) = ({led.per_round[0]:.3g}, {led.per_round[1]:.2g}) compose by advanced "
+        f"composition to exactly ({eps_t:.4f}, {delta_t:.2g}) {verdict} the target "
+        f"({led.target[0]:g}, {led.target[1]:g}) (within it exactly when "
+        "3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε)."
     )
 
 
@@ -213,8 +226,9 @@ def theory_comparisons(ex: OracleQueryExperiment) -> dict[str, str]:
     """The theory tab's cards: bound key → how this run compares."""
     r, s = ex.result, ex.settings
     lemma14 = float(
-        bounds.oracle_query_lemma14(s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"])
-    )
+        bounds.oracle_query_lemma14(s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"],
+                                    neighbours=r.params.neighbours)
+    )  # fmt: skip
     rates = bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"])
     bound = f"(Reg_D + Reg_Q)/T + sampling = {r.regret_bound:.3f} ≥ {r.final_error:.3f}."
     return {
