@@ -292,7 +292,8 @@ def test_query_oracles_noise_follows_the_neighbour_relation():
         replace = oracle_query(x, oracle=oracle, **kw)
         added = oracle_query(x, oracle=oracle, neighbours="add_remove", **kw)
         assert replace.params.neighbours == "replace"
-        if oracle == "prsma":  # n = 2000 is fewer records than pieces: the plan carries the relation
+        # n = 2000 is fewer records than PRSMA's pieces: there the plan carries the relation
+        if oracle == "prsma":
             assert (replace.plan.neighbours, added.plan.neighbours) == ("replace", "add_remove")
         else:
             assert replace.oracle_scale == pytest.approx(2 * added.oracle_scale)
