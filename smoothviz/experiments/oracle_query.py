@@ -192,12 +192,11 @@ def run_experiment(
         "mu": mu,
         "oracle": oracle,
         "alpha0": alpha0,
+        "neighbours": neighbours,
         "seed": seed,
     }
-    if data_oracle != "exhaustive":  # the defaults are left out of the snippet
+    if data_oracle != "exhaustive":  # the default is left out of the snippet
         settings["data_oracle"] = data_oracle
-    if neighbours != "replace":
-        settings["neighbours"] = neighbours
     return OracleQueryExperiment(settings, described, result)
 
 
