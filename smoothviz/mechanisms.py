@@ -18,8 +18,9 @@ replacement. The mechanisms:
 
 * Laplace (Neel, Roth & Wu 2019, Thm 3, after Dwork, McSherry, Nissim & Smith 2006): add
   ``Lap(Δ₁/ε)`` to each coordinate of a query with ℓ₁ sensitivity Δ₁. For a normalised counting query
-  q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n, so the scale is 1/(εn) (noise scales stated for counts
-  must be divided by n for normalised answers).
+  q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n under replacement (n fixed), so the scale is 1/(εn)
+  (noise scales stated for counts must be divided by n for normalised answers); under add/remove n
+  itself moves, so a normalised answer needs a public or privately estimated n (as MWEM does).
 * Gaussian: add ``N(0, s²)`` with s = Δ₂ √(2 ln(1.25/δ))/ε, (ε, δ)-DP for ε < 1 (Dwork & Roth 2014,
   Thm A.1).
 * Exponential mechanism (McSherry & Talwar 2007): pick candidate r with probability
