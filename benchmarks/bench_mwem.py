@@ -23,6 +23,8 @@ from benchtime import median_seconds
 
 from smoothviz import mwem as M
 from smoothviz import mwem_experiments as E
+from smoothviz.mechanisms import laplace_mechanism
+from smoothviz.random import make_rng
 
 HERE = Path(__file__).resolve().parent
 PEERBENCH = Path(os.environ.get("PEERBENCH", HERE.parent.parent / "shared" / "peerbench"))
@@ -119,6 +121,14 @@ public. Replace-one results are bit-identical.
   capped by n·ε and the largest table; passes from n, ε, T and the table sizes), never tuned on
   these workloads; the claim "lower error than the peer" is made again only because it now holds
   on all five (table above, the peer with 9–24 runs per workload).
+- **the recommended rule read the true n** (issue 18) while its ε claimed n private. It now reads
+  n̂ = n + Lap(1/(0.05ε)), the very value the run releases first (the first draw of the run's
+  stream, `bench_mwem.private_n`; each run checks that it normalised by that n̂), so the choice of
+  T and passes is post-processing of a release and the ledger is unchanged. The recommended
+  columns were rerun with it (seeds 0–9): T is unchanged on every workload, the passes move by at
+  most 8 (e.g. 8,833–8,847 against 8,839), the medians are identical and two quartiles move by 1.
+  The fit times in the table were measured 2026-11-24 with the old rule (same T, passes within
+  0.1%); they were not rerun (the peer venv is not installed here).
 - **the old 617× speed-up** divided by cached peer times about 3× slower than the peer's runs in
   the same run; it is withdrawn. Peer timings count only when measured interleaved with ours in
   the same run (`SMOOTHVIZ_RUN_PEER=1`): the speed-ups above (23–1,369× for matched, by
@@ -200,9 +210,21 @@ def _page_section() -> list[str]:
     return lines
 
 
+def private_n(h: np.ndarray, epsilon: float, seed: int) -> float:
+    """The n̂ that ``M.mwem(h, …, epsilon=epsilon, n_share=W.N_SHARE, rng=seed)`` releases first.
+
+    The same draw from the same stream (the run's first), so a rule that reads it sees exactly the
+    released n̂ and never the true n; :func:`_fit` checks that the run normalised by this value.
+    """
+    n_hat = laplace_mechanism(
+        float(np.sum(h)), epsilon=epsilon * W.N_SHARE, sensitivity=1.0, rng=make_rng(seed)
+    )
+    return max(1.0, float(n_hat))
+
+
 #: Our configurations for the peer comparison (ε = 1; 1-/2-way marginal tables selected and measured
 #: whole; ε/(2T) + ε/(2T) per round as in Theorem 4.1). Each says which neighbour relation its ε holds
-#: under and whether n is public.
+#: under and whether n is public; "kw" maps (the table, the run's seed) to the run's arguments.
 def configs(dims: tuple[int, ...], n: int) -> dict[str, dict]:
     """The configurations on a workload with cardinalities ``dims`` and declared size ``n``."""
     return {
@@ -210,19 +232,31 @@ def configs(dims: tuple[int, ...], n: int) -> dict[str, dict]:
             "text": "matched to the peer: T = 40; 20 MW passes per round; repeats replayed as "
             "their mean; last iterate. ε under add/remove neighbours with n public (the "
             f"workload's declared n = {n:,}, as the peer takes n from the data)",
-            "kw": {"rounds": 40, "replay": 19, "neighbours": "add_remove", "n_public": float(n),
-                   "combine_repeats": True, "output": "last"},
+            "kw": lambda h, seed: {"rounds": 40, "replay": 19, "neighbours": "add_remove",
+                                   "n_public": float(n), "combine_repeats": True, "output": "last"},
         },
         "recommended": {
-            "text": "recommended by the rule of public quantities (mwem_workloads.recommended: T "
-            "from the number of 2-way tables, n, ε and the largest table; passes from n, ε, T "
-            "and the table sizes). ε under add/remove neighbours, n private (estimated with 5% of ε)",
-            "kw": W.recommended(dims, n, 1.0),
+            "text": "recommended by the rule of public quantities and the private n̂ "
+            "(mwem_workloads.recommended: T from the number of 2-way tables, n̂, ε and the largest "
+            "table; passes from n̂, ε, T and the table sizes). ε under add/remove neighbours, n "
+            "private: n̂ = n + Lap(1/(0.05ε)) is the run's first release (5% of ε, round 0 of its "
+            "ledger) and the rule reads that same n̂, never n",
+            "kw": lambda h, seed: W.recommended(dims, private_n(h, 1.0, seed), 1.0),
         },
     }  # fmt: skip
 
 
 SEEDS = range(10)  # evaluation seeds (the rule was never tuned on any of them)
+
+
+def _spread(kws: list[dict]) -> str:
+    """T and the passes over the seeds' runs: one value, or the range."""
+
+    def span(values: list[int]) -> str:
+        low, high = min(values), max(values)
+        return f"{low:,}" if low == high else f"{low:,}–{high:,}"
+
+    return f"{span([k['rounds'] for k in kws])}, {span([k['replay'] for k in kws])}"
 
 
 def _quartiles(values) -> tuple[float, float, float]:
@@ -234,7 +268,10 @@ def _fit(h, q, kw: dict, seed: int) -> tuple[float, float]:
     """Fit time (s) and max abs error (counts) of one MWEM run."""
     t0 = time.perf_counter()
     r = M.mwem(h, q, epsilon=1.0, measure_groups=True, rng=seed, snapshots=2, **kw)
-    return time.perf_counter() - t0, W.max_error(h, r.synthetic[0] * h.sum())
+    seconds = time.perf_counter() - t0
+    if kw.get("n_share"):  # the rule read the n̂ this run released
+        assert r.n == private_n(h, 1.0, seed), (r.n, private_n(h, 1.0, seed))
+    return seconds, W.max_error(h, r.synthetic[0] * h.sum())
 
 
 def _workloads(common) -> dict[str, tuple[tuple[int, ...], int, np.ndarray]]:
@@ -293,7 +330,7 @@ def _interleaved(wls: dict, repeats: int) -> dict[str, dict[str, list[float]]] |
             row["peer"].append(peer["fit_s"])
             row["peer_err"].append(peer["err"])
             for cname in ("matched", "recommended"):
-                row[cname].append(_fit(h, q, cfgs[cname]["kw"], rep)[0])
+                row[cname].append(_fit(h, q, cfgs[cname]["kw"](h, rep), rep)[0])
             print(f"interleaved: {name} rep {rep}: peer {peer['fit_s']:.1f} s, matched "
                   f"{row['matched'][-1]:.2f} s, recommended {row['recommended'][-1]:.2f} s",
                   file=sys.stderr)  # fmt: skip
@@ -312,7 +349,7 @@ def _peer_section(common) -> tuple[list[str], str]:
     for name, (dims, n, h) in wls.items():
         q = M.marginals(dims, ways=(1, 2))
         for cname, cfg in configs(dims, n).items():
-            fits = [_fit(h, q, cfg["kw"], s) for s in SEEDS]
+            fits = [_fit(h, q, cfg["kw"](h, s), s) for s in SEEDS]
             ours[(name, cname)] = ([f[0] for f in fits], [f[1] for f in fits])
     timing = _interleaved(wls, PEER_REPEATS)
     for name, row in (timing or {}).items():
@@ -336,16 +373,16 @@ def _peer_section(common) -> tuple[list[str], str]:
         "cached runs (peer_snsynth.json, peer_snsynth_workloads.json) plus this run's interleaved "
         f"runs, all counted in the table; its noise cannot be seeded. {timed}",
         "",
-        "| workload | peer: max error (runs) | matched: max error | recommended: T, passes | recommended: max error | fit (s): peer / matched / recommended |",
+        "| workload | peer: max error (runs) | matched: max error | recommended: T, passes (over the seeds) | recommended: max error | fit (s): peer / matched / recommended |",
         "|---|---|---|---|---|---|",
     ]  # fmt: skip
     holds = {"recommended beats the peer": True, "matched within 1.25× of the peer": True}
     faster = {"matched is faster than the peer": True, "recommended is faster than the peer": True}
-    for name, (dims, n, _) in wls.items():
+    for name, (dims, n, h) in wls.items():
         p = peer.get(name, [])
         m_e = ours[(name, "matched")][1]
         r_e = ours[(name, "recommended")][1]
-        kw = configs(dims, n)["recommended"]["kw"]
+        kws = [configs(dims, n)["recommended"]["kw"](h, s) for s in SEEDS]
         p_txt = f"{statistics.median(p):.0f} ({len(p)})" if p else "— (0)"
         if not p or statistics.median(r_e) >= statistics.median(p):
             holds["recommended beats the peer"] = False
@@ -360,7 +397,7 @@ def _peer_section(common) -> tuple[list[str], str]:
             t_txt = "not timed"
         (m1, mm, m3), (r1, rm, r3) = _quartiles(m_e), _quartiles(r_e)
         lines.append(
-            f"| {name} | {p_txt} | {mm:.0f} [{m1:.0f}, {m3:.0f}] | {kw['rounds']}, {kw['replay']:,} "
+            f"| {name} | {p_txt} | {mm:.0f} [{m1:.0f}, {m3:.0f}] | {_spread(kws)} "
             f"| {rm:.0f} [{r1:.0f}, {r3:.0f}] | {t_txt} |"
         )
     dims0, n0, _ = wls[names[0]]

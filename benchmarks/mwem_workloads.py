@@ -3,7 +3,7 @@
 Each workload is a table of ordinal columns drawn from a Gaussian copula (latent normals with a
 correlation structure, binned at skewed quantiles), so the shapes differ in column count, cardinalities,
 n and dependence. None of them was used to choose MWEM's recommended configuration, which is a rule of
-public quantities (:func:`recommended`). The error is the one of the shared harness in
+public quantities and of the private estimate n̂ that the run itself releases (:func:`recommended`). The error is the one of the shared harness in
 ``../shared/peerbench`` (common.py), generalised to d columns: max absolute error in counts over all
 1-way and 2-way marginal cells, every column's prefixes and 1,000 seeded d-dimensional boxes.
 
@@ -106,31 +106,41 @@ def table_sizes(dims: tuple[int, ...]) -> list[int]:
     return [*dims, *two]
 
 
-def recommended(dims: tuple[int, ...], n: float, epsilon: float) -> dict:
-    """MWEM's recommended configuration, a rule of public quantities only (never tuned on data).
+#: Share of ε the recommended configuration spends on n̂ = n + Lap(1/(N_SHARE·ε)) (n is private).
+N_SHARE = 0.05
+
+
+def recommended(dims: tuple[int, ...], n_hat: float, epsilon: float) -> dict:
+    """MWEM's recommended configuration, chosen from public quantities and n̂ (never tuned on data).
+
+    n is private here (add/remove neighbours): the rule reads only the cardinalities, ε and n̂, the
+    estimate n + Lap(1/(0.05·ε)) that the run releases first with 5% of ε (ledgered as round 0). Pass
+    the n̂ of the very run (the first draw of its stream: ``bench_mwem.private_n``), never the true n;
+    choosing T and the passes from a released value is post-processing, so the ledger is unchanged.
 
     * T: one round per 2-way table of the workload (so every pairwise dependence can be measured once),
       lowered until the Laplace noise per cell (std 2√2·T/ε in counts under add/remove) is at most half
-      the mean count of the largest 2-way table, n/(2·cells): T = min(#2-way, ⌊ε·n/(4√2·cells)⌋), ≥ 1.
+      the mean count of the largest 2-way table, n̂/(2·cells): T = min(#2-way, ⌊ε·n̂/(4√2·cells)⌋), ≥ 1.
     * passes: the MW step moves a cell of mass q towards its measurement by a factor exp(±q/2) per
       pass, so a cell the data leaves empty decays only like 2/k after k passes; to bring it below the
-      noise per cell (std s = 2√2·T/ε counts) takes 2n/s passes; a quarter of that brings it within 4s
+      noise per cell (std s = 2√2·T/ε counts) takes 2n̂/s passes; a quarter of that brings it within 4s
       (a bounded cost), and a heavy cell (q ≈ 1/cells) needs about 6·cells:
-      passes = max(6·cells, ⌈n·ε/(4√2·T)⌉).
+      passes = max(6·cells, ⌈n̂·ε/(4√2·T)⌉).
     * add/remove neighbours with n estimated privately from 5% of ε (n is not assumed public).
     """
+    n_hat = max(1.0, float(n_hat))
     d = len(dims)
     two = table_sizes(dims)[d:] or [math.prod(dims)]
     cells = max(two)
-    cap = math.floor(epsilon * n / (4 * math.sqrt(2) * cells))
+    cap = math.floor(epsilon * n_hat / (4 * math.sqrt(2) * cells))
     rounds = max(1, min(len(two), cap))
     return {
         "rounds": rounds,
         "replay": max(
-            6 * max(table_sizes(dims)), math.ceil(n * epsilon / (4 * math.sqrt(2) * rounds))
+            6 * max(table_sizes(dims)), math.ceil(n_hat * epsilon / (4 * math.sqrt(2) * rounds))
         ),
         "neighbours": "add_remove",
-        "n_share": 0.05,
+        "n_share": N_SHARE,
         "combine_repeats": True,
         "output": "last",
     }

@@ -1,23 +1,41 @@
 """Differential-privacy building blocks: Laplace, Gaussian, exponential mechanism, report-noisy-max, ledger.
 
 A mechanism is ε-differentially private when changing one record changes the probability of any output by a
-factor of at most e^ε (Dwork, McSherry, Nissim & Smith 2006; Neel, Roth & Wu 2019, Def 1). Each
-mechanism here takes the *sensitivity* explicitly, the largest change of its input when one record is
-replaced:
+factor of at most e^ε (Dwork, McSherry, Nissim & Smith 2006; Neel, Roth & Wu 2019, Def 1). *Which* change
+is the neighbour relation, and every ε here holds for one named relation (:data:`NEIGHBOURS`):
+
+* ``"replace"``, replace one record (n fixed): the papers' relation (Neel, Roth & Wu 2019, §2;
+  Haghtalab, Roughgarden & Shetty 2020) and the project's default;
+* ``"add_remove"``, add or remove one record (n changes; Dwork & Roth 2014 state their mechanisms on
+  histograms at ℓ₁ distance 1, which is this relation).
+
+Each mechanism takes the *sensitivity* explicitly, the largest change of its input between neighbours of
+the relation its caller declares, so the ε it returns holds for that relation and no other. Replacement
+is a removal followed by an addition, so the two differ where a quantity can move both ways: a histogram
+has ℓ₁ sensitivity 2 under replacement and 1 under add/remove; a single count has 1 under both; counting
+scores all move in one direction under add/remove (monotone) but one can rise while another falls under
+replacement. The mechanisms:
 
 * Laplace (Neel, Roth & Wu 2019, Thm 3, after Dwork, McSherry, Nissim & Smith 2006): add
   ``Lap(Δ₁/ε)`` to each coordinate of a query with ℓ₁ sensitivity Δ₁. For a normalised counting query
-  q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n, so the scale is 1/(εn) (noise scales stated for counts
-  must be divided by n for normalised answers).
+  q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n under replacement (n fixed), so the scale is 1/(εn)
+  (noise scales stated for counts must be divided by n for normalised answers); under add/remove n
+  itself moves, so a normalised answer needs a public or privately estimated n (as MWEM does).
 * Gaussian: add ``N(0, s²)`` with s = Δ₂ √(2 ln(1.25/δ))/ε, (ε, δ)-DP for ε < 1 (Dwork & Roth 2014,
   Thm A.1).
 * Exponential mechanism (McSherry & Talwar 2007): pick candidate r with probability
   ∝ exp(ε·score(r)/(2Δ)); the scores are shifted by their maximum before exponentiating, so huge scores
-  never overflow. Sampling uses the Gumbel-max trick, which draws from exactly these probabilities.
-* Report-noisy-max: argmax of score + Lap(2Δ/ε) (the safe scale for non-monotone scores; Dwork & Roth
-  2014, Claim 3.9, has Lap(1/ε) for counts).
+  never overflow. Sampling is by inverse CDF, which draws from exactly these probabilities.
+  It is ε-DP under both relations with the same Δ (the factor 2 already covers scores that move in
+  opposite directions).
+* Report-noisy-max: argmax of score + Lap(2Δ/ε), ε-DP whenever every score moves by at most Δ, so under
+  replacement; Lap(Δ/ε), the scale Dwork & Roth 2014, Claim 3.9 print for counts, needs scores that all
+  move the same way (``monotone=True``: counts under add/remove) and is only 2ε-DP under replacement.
 * :class:`PrivacyLedger`: one entry per mechanism call, whose ε's add up (basic composition, Neel,
-  Roth & Wu 2019, Thm 2; Dwork & Roth 2014, Thm 3.14) to the total budget.
+  Roth & Wu 2019, Thm 2; Dwork & Roth 2014, Thm 3.14) to the total budget, exactly and for any ε, under
+  the relation every entry holds for. :func:`advanced_composition` composes (ε, δ) steps (Dwork,
+  Rothblum & Vadhan 2010), and :func:`composition_statement` says what the composed pair is against a
+  target, never just "at most the target".
 
 Noise comes from numpy's generator, seeded for teaching: this illustrates the mathematics and is not a
 hardened production release (floating-point attacks on naive Laplace sampling are real).
@@ -35,15 +53,39 @@ from scipy.special import softmax
 from smoothviz.random import make_rng
 
 __all__ = [
+    "NEIGHBOURS",
     "LedgerEntry",
     "PrivacyLedger",
+    "advanced_composition",
+    "check_neighbours",
+    "composition_statement",
     "exponential_mechanism",
     "exponential_mechanism_probabilities",
     "gaussian_mechanism",
     "gaussian_scale",
     "laplace_mechanism",
+    "neighbour_phrase",
     "report_noisy_max",
+    "report_noisy_max_scale",
 ]
+
+#: The neighbour relations an ε can be declared for: replace one record (the papers', the default) or
+#: add/remove one record.
+NEIGHBOURS = ("replace", "add_remove")
+
+
+def check_neighbours(neighbours: str) -> str:
+    """``neighbours`` if it is one of :data:`NEIGHBOURS`, else a ValueError naming the choices."""
+    if neighbours not in NEIGHBOURS:
+        raise ValueError(f"`neighbours` must be 'replace' or 'add_remove', got {neighbours!r}")
+    return neighbours
+
+
+def neighbour_phrase(neighbours: str) -> str:
+    """The relation in words for captions and ledgers, e.g. ``"replace-one neighbours (the papers')"``."""
+    if check_neighbours(neighbours) == "replace":
+        return "replace-one neighbours (the papers')"
+    return "add/remove neighbours"
 
 
 def _check_positive(name: str, value: float) -> float:
@@ -63,10 +105,15 @@ def laplace_mechanism(
 ) -> np.ndarray:
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
 
+    ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one by default
+    (a histogram: Δ₁ = 2, a count: 1); the same scale with the add/remove Δ₁ (a histogram: 1) holds for
+    add/remove only, and is 2ε-DP under replacement.
+
     Args:
         values: the exact answers; any shape.
         epsilon: privacy parameter ε > 0 of this release.
-        sensitivity: ℓ₁ sensitivity Δ₁ of ``values`` when one record is replaced.
+        sensitivity: ℓ₁ sensitivity Δ₁ of ``values`` between neighbours of the declared relation
+            (replace one record unless the caller says add/remove).
         size: optional leading shape of independent repetitions (e.g. ``trials``), prepended to
             ``values.shape``.
         rng: seed or generator (SPEC 7).
@@ -86,7 +133,11 @@ def laplace_mechanism(
 
 
 def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> float:
-    """Standard deviation Δ₂ √(2 ln(1.25/δ)) / ε of the classical Gaussian mechanism (ε < 1)."""
+    """Standard deviation Δ₂ √(2 ln(1.25/δ)) / ε of the classical Gaussian mechanism (ε < 1).
+
+    (ε, δ)-DP for the relation under which ``l2_sensitivity`` is the ℓ₂ sensitivity (a histogram: √2
+    under replacement, 1 under add/remove); Dwork & Roth 2014, Thm A.1.
+    """
     epsilon = _check_positive("epsilon", epsilon)
     if epsilon >= 1:
         raise ValueError(
@@ -112,7 +163,8 @@ def gaussian_mechanism(
         values: the exact answers; any shape.
         epsilon: privacy parameter, in (0, 1).
         delta: failure probability, in (0, 1).
-        l2_sensitivity: ℓ₂ sensitivity Δ₂ of ``values``.
+        l2_sensitivity: ℓ₂ sensitivity Δ₂ of ``values`` between neighbours of the declared relation
+            (replace one record unless the caller says add/remove).
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -147,10 +199,14 @@ def exponential_mechanism_probabilities(
 ) -> np.ndarray:
     """Selection probabilities ∝ exp(ε·score/(2Δ)) along the last axis, computed max-shifted.
 
+    ε-DP under replace-one and under add/remove neighbours alike, with Δ the largest change of any
+    score under the relation (McSherry & Talwar 2007).
+
     Args:
         scores: utility of each candidate (higher is better); shape ``(..., k)``.
         epsilon: privacy parameter ε > 0 of this selection.
-        sensitivity: Δ, the largest change of any score when one record is replaced.
+        sensitivity: Δ, the largest change of any score between neighbours (one record replaced,
+            or added/removed).
 
     Returns:
         Probabilities of the same shape, summing to 1 along the last axis.
@@ -166,6 +222,9 @@ def exponential_mechanism(
     rng: np.random.Generator | int | None = None,
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis (ε-DP selection).
+
+    ε-DP under replace-one and under add/remove neighbours alike, with Δ the scores' sensitivity under
+    the relation (McSherry & Talwar 2007): the 2 in 2Δ covers one score rising while others fall.
 
     Inverse-CDF sampling on max-shifted weights: one uniform per draw against the running sum of
     exp(logit − max logit) ≤ 1, which samples exactly from :func:`exponential_mechanism_probabilities`,
@@ -197,16 +256,20 @@ def report_noisy_max(
     monotone: bool = False,
     rng: np.random.Generator | int | None = None,
 ) -> np.ndarray:
-    """Index of the largest ``score + Lap(b)`` along the last axis, ε-DP.
+    """Index of the largest ``score + Lap(b)`` along the last axis, ε-DP (:func:`report_noisy_max_scale`).
 
-    The scale is b = 2Δ/ε in general and Δ/ε when every score moves in the same direction under a change
-    of one record (``monotone=True``; e.g. counts under add/remove); Dwork & Roth 2014, Claim 3.9.
+    The default b = 2Δ/ε is ε-DP under replace-one neighbours (the papers') and under add/remove: it
+    only needs every score to move by at most Δ. b = Δ/ε (``monotone=True``; Dwork & Roth 2014,
+    Claim 3.9, printed for counts) needs every score to move in the same direction between neighbours:
+    counts under add/remove. Under replacement one count can rise while another falls, and b = Δ/ε is
+    then only 2ε-DP (an audit on such a pair certifies more than ε).
 
     Args:
         scores: utility of each candidate; shape ``(..., k)``.
         epsilon: privacy parameter ε > 0.
-        sensitivity: Δ of each score.
-        monotone: whether the scores are monotone in the data (halves the noise).
+        sensitivity: Δ of each score between neighbours.
+        monotone: the scores all move the same way between neighbours (counts under add/remove only);
+            halves the noise.
         rng: seed or generator (SPEC 7).
 
     Returns:
@@ -216,8 +279,19 @@ def report_noisy_max(
     sensitivity = _check_positive("sensitivity", sensitivity)
     scores = _candidate_scores(scores)
     rng = make_rng(rng)
-    scale = (1.0 if monotone else 2.0) * sensitivity / epsilon
+    scale = report_noisy_max_scale(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone)
     return np.argmax(scores + rng.laplace(0.0, scale, size=scores.shape), axis=-1)
+
+
+def report_noisy_max_scale(*, epsilon: float, sensitivity: float, monotone: bool = False) -> float:
+    """The Laplace scale b of :func:`report_noisy_max`: 2Δ/ε (any scores, both relations) or Δ/ε.
+
+    Δ/ε (``monotone=True``) is ε-DP only when every score moves the same way between neighbours:
+    counts under add/remove, never counts under replacement.
+    """
+    epsilon = _check_positive("epsilon", epsilon)
+    sensitivity = _check_positive("sensitivity", sensitivity)
+    return (1.0 if monotone else 2.0) * sensitivity / epsilon
 
 
 @dataclass(frozen=True)
@@ -245,7 +319,9 @@ class LedgerEntry:
 class PrivacyLedger:
     """Every ε spent by a computation; by basic composition the total is their sum.
 
-    Basic composition: Neel, Roth & Wu 2019, Thm 2 (after Dwork, McSherry, Nissim & Smith 2006).
+    Basic composition: Neel, Roth & Wu 2019, Thm 2 (after Dwork, McSherry, Nissim & Smith 2006). It is
+    exact for pure ε (no condition on ε), and holds for the neighbour relation all entries hold for
+    (``relation`` says which).
 
     Attributes:
         budget: the total ε the computation was allowed.
@@ -310,3 +386,72 @@ class PrivacyLedger:
         )
         df["cumulative_epsilon"] = df["epsilon"].cumsum()
         return df
+
+
+def advanced_composition(
+    epsilon: float, delta: float, k: int, delta_slack: float
+) -> tuple[float, float]:
+    """k-fold adaptive composition of (ε, δ)-DP steps (Dwork, Rothblum & Vadhan 2010; Dwork & Roth Thm 3.20).
+
+    Holds for every ε > 0 and δ′ ∈ (0, 1) under the steps' common neighbour relation; there is no
+    condition on ε. A target (ε, δ) is met only when the returned pair is at most it: state the pair
+    (:func:`composition_statement`), never a rule of thumb such as "for ε ≤ 1".
+
+    Args:
+        epsilon: ε of each step, > 0.
+        delta: δ of each step, in [0, 1).
+        k: number of steps, ≥ 1.
+        delta_slack: δ′ of the composition, in (0, 1).
+
+    Returns:
+        (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′).
+    """
+    epsilon = _check_positive("epsilon", epsilon)
+    if not 0 <= delta < 1:
+        raise ValueError(f"`delta` must be in [0, 1), got {delta}")
+    if int(k) != k or k < 1:
+        raise ValueError(f"`k` must be a positive integer, got {k}")
+    if not 0 < delta_slack < 1:
+        raise ValueError(f"`delta_slack` must be in (0, 1), got {delta_slack}")
+    eps = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(epsilon)
+    return eps, k * delta + delta_slack
+
+
+def composition_statement(
+    per_step: tuple[float, float],
+    k: int,
+    delta_slack: float,
+    target: tuple[float, float],
+    *,
+    neighbours: str = "replace",
+) -> str:
+    """One sentence: k steps of (ε₀, δ₀) compose to the pair :func:`advanced_composition` computes, against a target.
+
+    Example: ``composition_statement((0.354, 0.05), 1, 0.05, (1.0, 0.1))`` reads "1 step of
+    (ε, δ) = (0.354, 0.05) composes to (1.016, 0.1) by advanced composition (Dwork, Rothblum & Vadhan
+    2010), under replace-one neighbours (the papers'): above the target ε = 1 by 1.6%."
+
+    Args:
+        per_step: (ε₀, δ₀) of each step.
+        k: number of steps.
+        delta_slack: δ′ of the composition.
+        target: the (ε, δ) the computation was asked for.
+        neighbours: the relation every step holds for (:data:`NEIGHBOURS`).
+
+    Returns:
+        The sentence, with the composed pair and whether (and by how much) it exceeds the target.
+    """
+    eps, delta = advanced_composition(per_step[0], per_step[1], k, delta_slack)
+    steps = f"{k} step{'s' if k != 1 else ''} of (ε, δ) = ({per_step[0]:.3g}, {per_step[1]:.3g})"
+    head = (
+        f"{steps} compose{'s' if k == 1 else ''} to ({eps:.4g}, {delta:.3g}) by advanced composition "
+        f"(Dwork, Rothblum & Vadhan 2010), under {neighbour_phrase(neighbours)}"
+    )
+    over = []
+    if eps > target[0] * (1 + 1e-12):
+        over.append(f"ε = {target[0]:g} by {eps / target[0] - 1:.1%}")
+    if delta > target[1] * (1 + 1e-12):
+        over.append(f"δ = {target[1]:g} by {delta / target[1] - 1:.1%}")
+    if over:
+        return f"{head}: above the target {' and '.join(over)}."
+    return f"{head}: within the target ({target[0]:g}, {target[1]:g})."

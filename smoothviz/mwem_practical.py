@@ -36,14 +36,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smoothviz.mechanisms import exponential_mechanism
+from smoothviz.mechanisms import NEIGHBOURS, exponential_mechanism
 from smoothviz.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant
 from smoothviz.queries import BoxQueries
 
 __all__ = ["NEIGHBOURS", "Practical", "PracticalOptions", "table_plan", "table_update"]
-
-#: Neighbour relations: replace one record (the papers'), or add/remove one.
-NEIGHBOURS = ("replace", "add_remove")
 
 #: (summed-out axes, flat cell positions in the table) of a full marginal table, or None.
 TablePlan = tuple[tuple[int, ...], np.ndarray] | None

@@ -10,7 +10,13 @@ exponential mechanism over every small dataset on the whole universe 𝒳, which
    denominator 2 is reconstructed: it is the standard exponential mechanism's);
 3. output B′.
 
-It is (ε, 0)-DP (Thm G.1). Why V suffices (Lemma G.3): for data within χ of a σ-smooth distribution
+It is (ε, 0)-DP (Thm G.1), and the ε holds under replace-one neighbours (the paper's) and under
+add/remove alike: V is drawn without looking at the data, and the exponential mechanism's exponent is
+−(ε/2)·n·s(B′, B) with n·s(B′, B) = max_q |count_q(B) − n·q(B′)|, which moves by at most 1 when one
+record is replaced (n fixed) and also when one is added or removed (n moves with the counts). So there is
+no separate add/remove scale: the printed exp(−ε·n·s/2) is the calibration for both. Only the output
+B′ is private; the result also keeps diagnostics computed from the data for teaching (χ, the acceptance
+draws, every candidate's score and probability), which are not released by the mechanism. Why V suffices (Lemma G.3): for data within χ of a σ-smooth distribution
 D₁, accept each uniform draw u with probability σ·N·D₁(u) ≤ 1; the accepted draws are i.i.d. from D₁
 and the acceptance rate is σ (D₁ here: the data with the mass above 1/(σN) cut and spread), so M = O((ln(1/η) + d)/(σγ²)) draws hold about s i.i.d. samples of D₁,
 a dataset on V within χ + γ of the data on every query (uniform convergence, d = VC dimension). The
@@ -38,6 +44,7 @@ from smoothviz.random import make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
+    "GUARANTEE",
     "MAX_CANDIDATES",
     "QUERY_CLASSES",
     "VC_DIM",
@@ -55,6 +62,11 @@ QUERY_CLASSES = ("thresholds", "intervals")
 VC_DIM = {"thresholds": 1, "intervals": 2}
 #: Most candidate datasets enumerated: C(M + s − 1, s) ≤ this.
 MAX_CANDIDATES = 60_000
+#: The neighbour relations the net mechanism's ε holds for (both: n·s moves by ≤ 1 under either).
+GUARANTEE = (
+    "ε-DP under replace-one neighbours (the paper's) and under add/remove alike: the exponent "
+    "−(ε/2)·n·s(B′, B) moves by at most ε/2 either way"
+)
 MAX_DRAWS = 100_000
 
 
@@ -168,6 +180,10 @@ class NetResult:
         output_cells: the first draw's dataset B″ as cells, shape (s,).
         data: D_B per cell.
         seconds: wall time.
+
+    Only ``draws`` and ``output_cells`` are the mechanism's release, ε-DP under replace-one and under
+    add/remove neighbours (:data:`GUARANTEE`); the other fields are teaching diagnostics read from the
+    data and are not private.
     """
 
     n: int
@@ -187,6 +203,11 @@ class NetResult:
     output_cells: np.ndarray
     data: np.ndarray
     seconds: float
+
+    @property
+    def guarantee(self) -> str:
+        """What the run's ε holds for, in words: both neighbour relations, the exponent's scale."""
+        return f"ε = {self.epsilon:g}, {GUARANTEE}; weights exp(−(ε/2)·n·s) with n = {self.n:,}"
 
     @property
     def best(self) -> float:
@@ -239,6 +260,9 @@ def net_mechanism(
     rng: np.random.Generator | int | None = None,
 ) -> NetResult:
     """Algorithm 4 of Haghtalab, Roughgarden & Shetty 2020 (App. G) on a line of N cells.
+
+    ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`): the exponential
+    mechanism scores n·s(B′, B), which moves by at most 1 under either, at exp(−ε·n·s/2).
 
     Args:
         hist: counts per cell, shape (N,); n = hist.sum() ≥ 1.

@@ -4,6 +4,10 @@ A σ-smooth distribution puts at most α of its mass on any interval of width σ
 thresholds on a grid of spacing σα loses at most α in error; the exponential mechanism (McSherry &
 Talwar 2007) then chooses among about 1/(σα) candidates instead of a continuum (Haghtalab, Roughgarden
 & Shetty 2020, §1, the differential-privacy paragraph).
+
+The score of a threshold is minus its number of mistakes, which moves by at most 1 when one labelled
+record is replaced (the papers' neighbours) and when one is added or removed; the exponential
+mechanism's exp(ε·score/2) is ε-DP under both relations, so there is one scale for both.
 """
 
 from __future__ import annotations
@@ -17,7 +21,13 @@ import pandas as pd
 from smoothviz.mechanisms import PrivacyLedger, exponential_mechanism
 from smoothviz.random import make_rng
 
-__all__ = ["PrivateThresholdResult", "private_threshold"]
+__all__ = ["GUARANTEE", "PrivateThresholdResult", "private_threshold"]
+
+#: The neighbour relations the chosen threshold's ε holds for (both: a mistake count moves by ≤ 1).
+GUARANTEE = (
+    "ε-DP under replace-one neighbours (the papers') and under add/remove alike: each threshold's "
+    "mistake count moves by at most 1 either way, weights exp(−ε·mistakes/2)"
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,7 +49,10 @@ class PrivateThresholdResult:
         discretisation_error: grid_best_error − best_error (≤ α for σ-smooth data).
         chosen: chosen grid boundary per trial.
         chosen_error: its error per trial.
-        ledger: one exponential-mechanism entry spending ε.
+        ledger: one exponential-mechanism entry spending ε; its ``relation`` is :data:`GUARANTEE`.
+
+    Only ``chosen`` is the mechanism's release (ε-DP under replace-one and under add/remove
+    neighbours); the errors and the best thresholds are teaching diagnostics read from the data.
     """
 
     sigma: float
@@ -83,7 +96,7 @@ def private_threshold(
 
     A σ-smooth distribution puts ≤ α mass on any interval of width σα, so the thresholds on a grid of
     spacing ≤ σα lose at most α; the exponential mechanism (score −n·error, sensitivity 1) then picks
-    among ≈ 1/(σα) candidates.
+    among ≈ 1/(σα) candidates. ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`).
 
     Args:
         positives: counts of label-1 records per cell of a uniform grid of N cells on [0, 1].
@@ -134,6 +147,7 @@ def private_threshold(
                 epsilon, 1, [("exponential", "select threshold", epsilon, 1.0, float("nan"))]
             ).entries[0],
         ),
+        relation=f"ε = {float(epsilon):g}, {GUARANTEE}",
     )
     return PrivateThresholdResult(
         sigma=float(sigma),

@@ -9,8 +9,12 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_page(name: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
-    """Run ``pages/<name>.py`` once, optionally with URL query parameters, and return the AppTest."""
+def run_page(name: str, query: dict[str, str] | None = None, timeout: float = 300) -> AppTest:
+    """Run ``pages/<name>.py`` once, optionally with URL query parameters, and return the AppTest.
+
+    ``timeout`` is a hang guard, not a speed check: ≥ 20x the slowest page run measured (1.6 s, the
+    RSPM page at its caps); speed is measured in benchmarks/.
+    """
     at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=timeout)
     for key, value in (query or {}).items():
         at.query_params[key] = value

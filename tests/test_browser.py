@@ -40,6 +40,9 @@ SIZES = {"1024x768": (1024, 768), "1280x800": (1280, 800)}
 MAX_LEGEND_PX = 70
 #: A drawn chart in the page's main area.
 CHART = "[data-testid=stMain] .js-plotly-plot .main-svg"
+#: Hang guard for every browser wait (ms), never a speed check: ≥ 20x the slowest measured step (a page's
+#: first chart, 2.6-3.8 s warm at 1024x768; benchmarks/RESULTS.md, "Browser").
+WAIT_MS = 120_000
 
 
 def _tabs(name: str) -> list[str]:
@@ -85,8 +88,8 @@ def _open(browser, url: str, size: tuple[int, int] = (1280, 800)):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url, wait_until="domcontentloaded", timeout=60_000)
-    page.wait_for_selector("[data-testid='stApp']", timeout=60_000)
+    page.goto(url, wait_until="domcontentloaded", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid='stApp']", timeout=WAIT_MS)
     return page, errors
 
 
@@ -97,7 +100,7 @@ def _opened(browser, url: str, size: tuple[int, int] = (1280, 800), *, chart: bo
     page, errors = _open(browser, url, size)
     try:
         if chart:
-            page.wait_for_selector(CHART, timeout=60_000)
+            page.wait_for_selector(CHART, timeout=WAIT_MS)
         _settle(page)
         yield page, errors
     finally:
@@ -107,7 +110,7 @@ def _opened(browser, url: str, size: tuple[int, int] = (1280, 800), *, chart: bo
 def _settle(page) -> None:
     """Wait until the script run is over (no running indicator) and the DOM is quiet."""
     page.wait_for_timeout(1000)
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + WAIT_MS / 1000
     while time.monotonic() < deadline:
         if not page.locator("[data-testid='stStatusWidget']").count():
             break
@@ -184,7 +187,7 @@ def test_the_first_screen_holds_title_story_controls_and_hero(server, browser, n
 
 def test_the_home_page_has_the_tour_and_references(server, browser):
     with _opened(browser, server, (1024, 768), chart=False) as (page, errors):
-        page.get_by_text("Guided tour").wait_for(timeout=30_000)
+        page.get_by_text("Guided tour").wait_for(timeout=WAIT_MS)
         assert page.get_by_text("References").count() >= 1
         assert (
             page.get_by_text(
@@ -219,9 +222,9 @@ def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(server, browser
     # a shared link must run app.py's navigation (wide layout, page titles, export selector), not
     # Streamlit's automatic one-file-per-page fallback
     with _opened(browser, f"{server}/thresholds?sigma=0.05", chart=False) as (page, _):
-        page.get_by_text("Chart download format").wait_for(timeout=30_000)
+        page.get_by_text("Chart download format").wait_for(timeout=WAIT_MS)
         links = page.locator("[data-testid='stSidebarNav'] a")
-        links.first.wait_for(timeout=30_000)
+        links.first.wait_for(timeout=WAIT_MS)
         texts = " | ".join(links.all_inner_texts())
         assert "Home" in texts
         assert "Thresholds" in texts
@@ -257,7 +260,7 @@ def test_a_hostile_link_shows_a_warning_and_the_url_holds_what_ran(server, brows
     url = f"{server}/thresholds?sigma=-1&T=nan&foo=bar"
     with _opened(browser, url, chart=False) as (page, _):
         alert = page.locator("[data-testid='stAlert']").first
-        alert.wait_for(timeout=60_000)
+        alert.wait_for(timeout=WAIT_MS)
         text = alert.inner_text()
         assert "sigma" in text
         assert "foo" in text
@@ -300,22 +303,22 @@ def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
             page.get_by_role("tab", name=label).click()
             _settle(page)
             page.wait_for_function(
-                f"() => window.location.search.includes('view={view}')", timeout=60_000
+                f"() => window.location.search.includes('view={view}')", timeout=WAIT_MS
             )
             assert page.locator("[data-testid='stException']").count() == 0
-        page.get_by_text("true threshold b*").wait_for(timeout=30_000)
+        page.get_by_text("true threshold b*").wait_for(timeout=WAIT_MS)
         assert page.locator(".js-plotly-plot").count() >= 2
         page.reload(wait_until="domcontentloaded")
         _settle(page)
         assert "view=threshold" in page.url  # a reload keeps the open tab
-        page.get_by_text("true threshold b*").wait_for(timeout=30_000)
+        page.get_by_text("true threshold b*").wait_for(timeout=WAIT_MS)
         assert not errors, errors
 
 
 def test_the_offline_snapshot_opens_with_no_network(server, browser, tmp_path):
     with _opened(browser, f"{server}/thresholds?T=500&sigma=0.02") as (page, _):
         charts = page.evaluate(_LAYOUT)["legends"]  # one entry per visible chart with a legend
-        with page.expect_download(timeout=60_000) as info:
+        with page.expect_download(timeout=WAIT_MS) as info:
             page.get_by_role("button", name="Download this view (offline HTML)").click()
         path = tmp_path / "view.html"
         info.value.save_as(path)
@@ -327,7 +330,7 @@ def test_the_offline_snapshot_opens_with_no_network(server, browser, tmp_path):
         offline.goto(path.as_uri())
         offline.wait_for_function(
             f"() => document.querySelectorAll('.js-plotly-plot .main-svg').length >= {len(charts)}",
-            timeout=60_000,
+            timeout=WAIT_MS,
         )
         text = offline.inner_text("body")
         assert "Thresholds" in text
@@ -351,7 +354,7 @@ def test_embed_mode_inside_an_iframe_reads_the_link(server, browser, tmp_path):
         page.goto(course_page.as_uri())
         frame = page.frame_locator("iframe")
         frame.locator("[data-testid=stMain] .js-plotly-plot .main-svg").first.wait_for(
-            timeout=60_000
+            timeout=WAIT_MS
         )
         page.wait_for_timeout(1500)
         inner = next(f for f in page.frames if "thresholds" in f.url)
@@ -374,7 +377,7 @@ def test_a_lecture_scene_opens_on_its_hero_and_next_walks_the_lecture(server, br
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "lecture-scene-1024x768.png"))
         page.get_by_role("link", name="Next ▶").click()
-        page.wait_for_function("() => window.location.search.includes('scene=3')", timeout=60_000)
+        page.wait_for_function("() => window.location.search.includes('scene=3')", timeout=WAIT_MS)
         _settle(page)
         query = _query(page.url)
         assert query["lecture"] == "online"
@@ -388,7 +391,7 @@ def test_the_lectures_page_links_open_their_scenes(server, browser):
     with _opened(browser, f"{server}/lectures", (1024, 768), chart=False) as (page, errors):
         page.get_by_role("link", name="4. A bracket sandwiches h").click()
         page.wait_for_function("() => window.location.pathname.endsWith('/covers')")
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=WAIT_MS)
         _settle(page)
         assert page.get_by_text("Scene 4/7").count() == 1
         assert _query(page.url)["scene"] == "4"
@@ -399,11 +402,11 @@ def test_pin_this_run_survives_a_reload_through_the_link(server, browser):
     url = f"{server}/thresholds?sigma=0.001&T=1000"
     with _opened(browser, url, (1024, 768)) as (page, errors):
         page.get_by_role("button", name="Pin this run").click()
-        page.wait_for_function("() => window.location.search.includes('pins=')", timeout=30_000)
+        page.wait_for_function("() => window.location.search.includes('pins=')", timeout=WAIT_MS)
         _settle(page)
         assert _query(page.url)["pins"] == "sigma:0.001,T:1000"
         page.reload(wait_until="domcontentloaded")
-        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=60_000)
+        page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=WAIT_MS)
         _settle(page)
         assert page.get_by_role("button", name="✕ σ = 0.001, T = 1,000").count() == 1
         assert page.get_by_text("pinned: σ = 0.001, T = 1,000").count() >= 1  # on the chart
@@ -452,7 +455,7 @@ def test_play_the_adversary_with_a_mouse_and_a_touch_screen(server, browser):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         page.goto(f"{server}/thresholds?view=play", wait_until="domcontentloaded")
-        page.wait_for_function(f"() => ({_NUMBER_LINE})(1) !== null", timeout=90_000)
+        page.wait_for_function(f"() => ({_NUMBER_LINE})(1) !== null", timeout=WAIT_MS)
         _settle(page)
         # three mouse clicks (no hover before them) and one tap, each inside the version space
         plan = [(0.6, 1, False), (0.9, 1, False), (0.3, 2, False), (0.7, 2, True)]
@@ -461,7 +464,7 @@ def test_play_the_adversary_with_a_mouse_and_a_touch_screen(server, browser):
             page.wait_for_function(
                 f"() => (new URLSearchParams(location.search).get('moves') || '')"
                 f".split(',').filter(Boolean).length === {n + 1}",
-                timeout=60_000,
+                timeout=WAIT_MS,
             )
             _settle(page)
             played = float(_moves_in_link(page)[-1].split(":")[0])

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import _opened, _query, _settle, browser, server  # noqa: F401
+from tests.test_browser import WAIT_MS, _opened, _query, _settle, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_net_tab_runs_on_the_mwem_page_and_writes_the_m_that_ran(server, browser):  # noqa: F811
     with _opened(browser, f"{server}/mwem?view=net&M=60&s=6", (1024, 768)) as (page, errors):
-        page.get_by_text("candidate datasets of 6 points").wait_for(timeout=60_000)
+        page.get_by_text("candidate datasets of 6 points").wait_for(timeout=WAIT_MS)
         _settle(page)
         assert page.locator("[data-testid='stException']").count() == 0
         assert _query(page.url)["M"] == "16"  # C(16 + 5, 6) = 54,264 ≤ 60,000 < C(17 + 5, 6)
@@ -36,7 +36,7 @@ def test_an_old_oracle_query_link_to_the_net_tab_warns_and_opens_the_table(serve
 
 def test_oracle_query_beyond_d_10_runs_the_integer_program(server, browser):  # noqa: F811
     with _opened(browser, f"{server}/oracle_query?d=14&T=10", (1024, 768)) as (page, errors):
-        page.get_by_text("data player: integer program (HiGHS)").first.wait_for(timeout=60_000)
+        page.get_by_text("data player: integer program (HiGHS)").first.wait_for(timeout=WAIT_MS)
         assert page.get_by_text("Max error over all 16,384 conjunctions").count() >= 1
         assert page.locator("[data-testid='stException']").count() == 0
         assert not errors, errors

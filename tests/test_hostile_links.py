@@ -1,7 +1,7 @@
 """Hostile links, systematically: property-based tests of the link parser and of every page.
 
-Any query string, or any value in it, must give a warning and a valid view, never an exception, within
-the page's time budget. Three layers:
+Any query string, or any value in it, must give a warning and a valid view, never an exception (no
+wall-clock limit: the pages' speed is measured in benchmarks/). Three layers:
 
 1. the pure parser (``parse_value``, ``parse_query``) on every parameter the pages declare;
 2. the kit-level link values (``pins`` via ``parse_pins``, ``lecture``/``scene``/``lock`` via
@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 import math
 import os
-import time
 from functools import cache
 
 import pytest
@@ -37,9 +36,10 @@ from tests.apptest_helpers import ROOT, run_page
 PAGES = tuple(
     sorted(f.stem for f in (ROOT / "pages").glob("*.py") if "\nPARAMS = [" in f.read_text())
 )
-#: Wall-clock limit for one AppTest run of a page with any link (the interactive budget is ~1 s of
-#: compute; this bounds AppTest's overhead and a slow machine, and catches unbounded work).
-PAGE_SECONDS = 15.0
+#: Hang guard for one AppTest run of a page with any link: ≥ 20x the slowest run measured (0.8 s; the
+#: interactive budget is ~1 s of compute). No test asserts a time: a page's speed is measured in
+#: benchmarks/, where a loaded machine cannot fail the suite.
+PAGE_SECONDS = 300
 #: Pins a link may hold (the page says "up to 4").
 MOST_PINS = 4
 PURE = settings(
@@ -337,11 +337,8 @@ def expected_messages(page: str, query: dict[str, str]) -> list[str]:
 
 
 def check_page(page: str, query: dict[str, str]) -> None:
-    start = time.perf_counter()
     at = run_page(page, query, timeout=PAGE_SECONDS)
-    seconds = time.perf_counter() - start
     assert not at.exception, [e.value for e in at.exception]
-    assert seconds < PAGE_SECONDS, f"{page} took {seconds:.1f} s"
     if expected_messages(page, query):
         assert any("could not use as given" in w.value for w in at.warning), "no warning"
     # a valid view: the page drew its charts, or (MWEM only) said in one sentence why it cannot
@@ -356,7 +353,7 @@ def check_page(page: str, query: dict[str, str]) -> None:
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_any_link_gives_a_warning_and_a_valid_view_within_budget(page):
+def test_any_link_gives_a_warning_and_a_valid_view(page):
     @PAGE_RUNS
     @given(query=page_query(page))
     def run(query):

@@ -1,17 +1,20 @@
-"""Hostile uploads, systematically: any file gives a histogram or one clear message, in bounded time.
+"""Hostile uploads, systematically: any file gives a histogram or one clear message, never a traceback.
 
 Every class the MWEM page's CSV upload may meet (random bytes, empty, a header only, 10^6 rows, more than
 the size limit, a byte-order mark, ``;`` separators with decimal commas, NaN/inf, mixed types, thousands of
 columns, duplicate or huge column names) goes through :func:`smoothviz.data.parse_csv`, the function
 the page calls; a few also go through the page itself (AppTest). The size limit is enforced twice: by the
 server (``server.maxUploadSize`` in ``.streamlit/config.toml``) and in code (``MAX_UPLOAD_BYTES``).
+
+No test here asserts a wall-clock time (a loaded CI machine made a 10 s limit flake): parsing speed is
+measured in ``benchmarks/bench_uploads.py``. AppTest runs keep only a hang guard far above the measured
+time.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
-import time
 import tomllib
 
 import numpy as np
@@ -24,9 +27,9 @@ from tests.apptest_helpers import ROOT, run_page
 
 DOM = D.Domain(names=("v",), low=(0.0,), high=(10.0,), bins=(5,))
 DOM2 = D.Domain(names=("x", "y"), low=(0.0, 0.0), high=(10.0, 10.0), bins=(4, 4))
-#: Upper bound for parsing any accepted-size file, on a loaded 2-core machine (measured: 10^6 rows
-#: parse in about 2 s).
-SECONDS = 10.0
+#: Hang guard for one AppTest run of the MWEM page with an upload: ≥ 20x the measured time (about 1 s
+#: for the page, plus up to 5 s to parse a 5 MB file on a loaded 2-core machine).
+HANG_SECONDS = 300
 FUZZ = settings(
     max_examples=150,
     deadline=None,
@@ -45,14 +48,6 @@ def outcome(payload: bytes, domain: D.Domain = DOM, **kw) -> D.Histogram | D.Upl
         assert "Traceback" not in message, message[:200]
         assert len(message) < 400, f"{len(message)} characters: {message[:200]}…"
         return err
-
-
-def timed(payload: bytes, domain: D.Domain = DOM, **kw):
-    start = time.perf_counter()
-    result = outcome(payload, domain, **kw)
-    seconds = time.perf_counter() - start
-    assert seconds < SECONDS, f"{seconds:.1f} s for {len(payload):,} bytes"
-    return result, seconds
 
 
 def check_histogram(h: D.Histogram) -> None:
@@ -91,8 +86,8 @@ def check_histogram(h: D.Histogram) -> None:
         "5,000 columns",
     ],
 )  # fmt: skip
-def test_bad_files_give_one_clear_message_quickly(payload, match):
-    result, _ = timed(payload)
+def test_bad_files_give_one_clear_message(payload, match):
+    result = outcome(payload)
     if match is None:
         assert isinstance(result, D.UploadError) or result.n == 0
     else:
@@ -100,31 +95,33 @@ def test_bad_files_give_one_clear_message_quickly(payload, match):
         assert match in str(result)
 
 
-def test_more_than_the_size_limit_is_refused_before_it_is_read():
+def test_more_than_the_size_limit_is_refused_before_it_is_read(monkeypatch):
+    def never(*_):
+        raise AssertionError("the oversized file was decoded or parsed")
+
+    monkeypatch.setattr(D, "_decode", never)
+    monkeypatch.setattr(D, "_read_table", never)
     payload = b"v\n" + b"1\n" * (D.MAX_UPLOAD_BYTES // 2 + 1)
-    result, seconds = timed(payload)
+    result = outcome(payload)
     assert isinstance(result, D.UploadError)
     assert "limit is 5.0 MB" in str(result)
-    assert seconds < 0.5
 
 
-def test_a_million_rows_parse_in_bounded_time():
-    payload = b"v\n" + b"7\n" * 10**6  # 2 MB
-    h, seconds = timed(payload)
+def test_a_million_rows_parse():
+    payload = b"v\n" + b"7\n" * 10**6  # 2 MB (its parsing time: benchmarks/bench_uploads.py)
+    h = outcome(payload)
     check_histogram(h)
     assert h.n == h.n_rows == 10**6
     assert h.counts[3] == 10**6  # 7 lies in [6, 8)
-    assert seconds < 5.0  # measured 1.2 s on a loaded 2-core machine
 
 
 def test_a_million_rows_with_semicolons_and_decimal_commas():
     payload = b"x;y\n" + b"1,5;7,25\n" * 10**6  # 9 MB would be refused: cut to the limit
     payload = payload[: D.MAX_UPLOAD_BYTES - 1].rsplit(b"\n", 1)[0] + b"\n"
-    h, seconds = timed(payload, DOM2)
+    h = outcome(payload, DOM2)
     check_histogram(h)
     assert h.n == h.n_rows > 500_000
     assert h.counts[0, 2] == h.n  # (1.5, 7.25)
-    assert seconds < SECONDS  # measured 4.6 s (555,555 rows, 5 MB) on a loaded 2-core machine
 
 
 def test_bom_and_semicolons_with_decimal_commas():
@@ -171,7 +168,7 @@ def test_huge_column_names_are_cut_in_every_message():
 @FUZZ
 @given(payload=st.binary(max_size=3000))
 def test_any_bytes_give_a_histogram_or_a_clear_message(payload):
-    result, _ = timed(payload)
+    result = outcome(payload)
     if isinstance(result, D.Histogram):
         check_histogram(result)
 
@@ -196,9 +193,7 @@ CELL = st.one_of(
 )
 def test_any_table_gives_a_histogram_or_a_clear_message(rows, sep, bom, newline, two_d, outside):
     text = ("\ufeff" if bom else "") + newline.join(sep.join(r) for r in rows)
-    result, _ = timed(
-        text.encode("utf-8", "surrogatepass"), DOM2 if two_d else DOM, outside=outside
-    )
+    result = outcome(text.encode("utf-8", "surrogatepass"), DOM2 if two_d else DOM, outside=outside)
     if isinstance(result, D.Histogram):
         check_histogram(result)
 
@@ -221,7 +216,7 @@ SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1", "data": "upload"}
     ids=["random bytes", "duplicate names", "10^6 columns", "over the limit"],
 )
 def test_the_page_shows_a_message_never_a_traceback(payload, fragment):
-    at = run_page("mwem", SMALL, timeout=30)
+    at = run_page("mwem", SMALL, timeout=HANG_SECONDS)
     at.file_uploader(key="mwem.upload").set_value(("x.csv", payload, "text/csv"))
     at.run()
     assert not at.exception, [e.value for e in at.exception]

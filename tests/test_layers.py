@@ -77,7 +77,7 @@ def test_every_tour_preset_opens_its_page_without_a_warning():
     assert len(tour) >= 8
     assert {stem for stem, _ in tour} == {"thresholds", "covers", "regret", "mwem", "rspm", "prsma"}
     for stem, preset in tour:
-        at = run_page(stem, preset, timeout=120)
+        at = run_page(stem, preset)
         assert not at.exception, (stem, preset)
         assert not at.warning, (stem, preset, [w.value for w in at.warning])
         for key, value in preset.items():

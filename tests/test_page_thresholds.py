@@ -109,7 +109,7 @@ def test_only_one_adversary_and_an_off_grid_value():
 
 
 def test_home_page_and_navigation():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)  # hang guard (0.7 s)
     at.run()
     assert not at.exception
     assert "smoothviz" in at.title[0].value

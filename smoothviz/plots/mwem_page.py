@@ -307,8 +307,9 @@ def threshold_texts(
         f"n = {learned.n:,.0f}: the error of every threshold, the K = {learned.grid.size} grid "
         f"thresholds at spacing ≤ σα = {s['sigma'] * alpha:.3g} (in cells: "
         f"{max(1, int(s['sigma'] * alpha * hist.size))}), and the thresholds the exponential "
-        f"mechanism picked with ε = {s['epsilon']:g} (marker size: how often). The data is σ-smooth "
-        f"for σ ≤ {hist.smoothness:.3g}."
+        f"mechanism picked with ε = {s['epsilon']:g} (marker size: how often; weights "
+        "exp(−ε·mistakes/2), ε-DP under replace-one neighbours and add/remove alike). The data is "
+        f"σ-smooth for σ ≤ {hist.smoothness:.3g}."
     )
     card = (
         f"{check.within:.0%} of {learned.chosen.size} draws within α + 2 ln(K/β)/(εn) = "

@@ -148,7 +148,9 @@ def error_caption(net: NetExperiment, data_name: str, cut: str = "") -> str:
     return (
         f"Errors of {r.errors.size:,} draws of the exponential mechanism on one net ({data_name}, "
         f"{grid}, n = {r.n:,}, ε = {r.epsilon:g}, {r.queries}); the 95% tail bound is exceeded "
-        f"with probability {r.tail_frequency(math.log(1 / ETA)):.2g} ≤ {ETA:g}. {cut}"
+        f"with probability {r.tail_frequency(math.log(1 / ETA)):.2g} ≤ {ETA:g}. The ε holds under "
+        "replace-one neighbours (the paper's) and add/remove alike: weights exp(−(ε/2)·n·s), and "
+        f"n·s moves by at most 1 either way. {cut}"
     ).strip()
 
 
