@@ -2,7 +2,7 @@
 
 A mechanism is ε-differentially private when changing one record changes the probability of any output by a
 factor of at most e^ε (Dwork, McSherry, Nissim & Smith 2006; Neel, Roth & Wu 2019, Def 1). *Which* change
-is the neighbour relation, and every ε here holds for one named relation (:data:`NEIGHBOURS`):
+is the neighbour relation, and every ε here holds for one named relation (:data:`smoothviz.neighbours.NEIGHBOURS`):
 
 * ``"replace"``, replace one record (n fixed): the papers' relation (Neel, Roth & Wu 2019, §2;
   Haghtalab, Roughgarden & Shetty 2020) and the project's default;
@@ -50,42 +50,22 @@ import numpy as np
 import pandas as pd
 from scipy.special import softmax
 
+from smoothviz.neighbours import describe
 from smoothviz.random import make_rng
 
 __all__ = [
-    "NEIGHBOURS",
     "LedgerEntry",
     "PrivacyLedger",
     "advanced_composition",
-    "check_neighbours",
     "composition_statement",
     "exponential_mechanism",
     "exponential_mechanism_probabilities",
     "gaussian_mechanism",
     "gaussian_scale",
     "laplace_mechanism",
-    "neighbour_phrase",
     "report_noisy_max",
     "report_noisy_max_scale",
 ]
-
-#: The neighbour relations an ε can be declared for: replace one record (the papers', the default) or
-#: add/remove one record.
-NEIGHBOURS = ("replace", "add_remove")
-
-
-def check_neighbours(neighbours: str) -> str:
-    """``neighbours`` if it is one of :data:`NEIGHBOURS`, else a ValueError naming the choices."""
-    if neighbours not in NEIGHBOURS:
-        raise ValueError(f"`neighbours` must be 'replace' or 'add_remove', got {neighbours!r}")
-    return neighbours
-
-
-def neighbour_phrase(neighbours: str) -> str:
-    """The relation in words for captions and ledgers, e.g. ``"replace-one neighbours (the papers')"``."""
-    if check_neighbours(neighbours) == "replace":
-        return "replace-one neighbours (the papers')"
-    return "add/remove neighbours"
 
 
 def _check_positive(name: str, value: float) -> float:
@@ -429,14 +409,14 @@ def composition_statement(
 
     Example: ``composition_statement((0.354, 0.05), 1, 0.05, (1.0, 0.1))`` reads "1 step of
     (ε, δ) = (0.354, 0.05) composes to (1.016, 0.1) by advanced composition (Dwork, Rothblum & Vadhan
-    2010), under replace-one neighbours (the papers'): above the target ε = 1 by 1.6%."
+    2010), under replace-one neighbours: above the target ε = 1 by 1.6%."
 
     Args:
         per_step: (ε₀, δ₀) of each step.
         k: number of steps.
         delta_slack: δ′ of the composition.
         target: the (ε, δ) the computation was asked for.
-        neighbours: the relation every step holds for (:data:`NEIGHBOURS`).
+        neighbours: the relation every step holds for (:data:`smoothviz.neighbours.NEIGHBOURS`).
 
     Returns:
         The sentence, with the composed pair and whether (and by how much) it exceeds the target.
@@ -445,7 +425,7 @@ def composition_statement(
     steps = f"{k} step{'s' if k != 1 else ''} of (ε, δ) = ({per_step[0]:.3g}, {per_step[1]:.3g})"
     head = (
         f"{steps} compose{'s' if k == 1 else ''} to ({eps:.4g}, {delta:.3g}) by advanced composition "
-        f"(Dwork, Rothblum & Vadhan 2010), under {neighbour_phrase(neighbours)}"
+        f"(Dwork, Rothblum & Vadhan 2010), under {describe(neighbours)}"
     )
     over = []
     if eps > target[0] * (1 + 1e-12):

@@ -36,11 +36,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smoothviz.mechanisms import NEIGHBOURS, exponential_mechanism
+from smoothviz.mechanisms import exponential_mechanism
 from smoothviz.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant
+from smoothviz.neighbours import NEIGHBOURS
 from smoothviz.queries import BoxQueries
 
-__all__ = ["NEIGHBOURS", "Practical", "PracticalOptions", "table_plan", "table_update"]
+__all__ = ["Practical", "PracticalOptions", "table_plan", "table_update"]
 
 #: (summed-out axes, flat cell positions in the table) of a full marginal table, or None.
 TablePlan = tuple[tuple[int, ...], np.ndarray] | None

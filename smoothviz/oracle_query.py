@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.mechanisms import advanced_composition
 from smoothviz.neighbours import check_neighbours, describe
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.prsma import PRSMAPlan, prsma_plan
@@ -69,7 +70,6 @@ __all__ = [
     "Ledger",
     "OracleQueryParams",
     "OracleQueryResult",
-    "advanced_composition",
     "cell_names",
     "conjunction_answers",
     "dual_oracle_argmin",
@@ -220,18 +220,6 @@ def oracle_query_params(
         final_samples=math.ceil(2 * math.log(8 * 2**d / beta) / alpha0**2),
         neighbours=check_neighbours(neighbours),
     )
-
-
-def advanced_composition(
-    epsilon: float, delta: float, k: int, delta_slack: float
-) -> tuple[float, float]:
-    """k-fold adaptive composition of (ε, δ)-DP steps (Dwork, Rothblum & Vadhan 2010; Dwork & Roth Thm 3.20).
-
-    Returns:
-        (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′) with δ′ = ``delta_slack``.
-    """
-    eps = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(epsilon)
-    return eps, k * delta + delta_slack
 
 
 @dataclass(frozen=True)

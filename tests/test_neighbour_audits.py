@@ -251,11 +251,14 @@ def test_report_noisy_max_scale_names_both_calibrations():
 
 
 def test_neighbour_vocabulary():
-    assert mech.NEIGHBOURS == ("replace", "add_remove")
-    assert mech.neighbour_phrase("replace") == "replace-one neighbours (the papers')"
-    assert mech.neighbour_phrase("add_remove") == "add/remove neighbours"
-    with pytest.raises(ValueError, match="`neighbours` must be 'replace' or 'add_remove'"):
-        mech.check_neighbours("swap")
+    from smoothviz import neighbours
+
+    assert neighbours.NEIGHBOURS == ("replace", "add_remove")
+    assert neighbours.describe("replace") == "replace-one neighbours"
+    assert neighbours.describe("add_remove") == "add/remove neighbours"
+    assert (neighbours.gap_shift("replace"), neighbours.gap_shift("add_remove")) == (2.0, 1.0)
+    with pytest.raises(ValueError, match="`neighbours` must be one of"):
+        neighbours.check_neighbours("swap")
 
 
 def test_net_mechanism_and_thresholds_say_which_relation_their_epsilon_holds_for():
