@@ -13,8 +13,8 @@ VIEWS = {
     "separators": "Separator sets",
     "m": "Error vs m",
     "cost": "Oracle cost",
-    "perturbation": "Correlated perturbation",
-    "lies": "When the heuristic lies",
+    "perturbation": "Perturbation Z",
+    "lies": "Lying heuristic",
     "erratum": "Erratum: ×2",
     "theory": "Theory",
 }

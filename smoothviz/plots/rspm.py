@@ -344,12 +344,14 @@ def erratum_figure(frame: pd.DataFrame) -> go.Figure:
     )  # fmt: skip
     fig.add_trace(
         go.Scatter(x=names, y=frame["worst_loss"], mode="markers", name="proof's worst loss",
-                   marker={"symbol": "line-ew-open", "size": 60,
-                           "line": {"width": 3, "color": "#CC79A7"}})
+                   marker={"symbol": "line-ew-open", "size": 60, "color": "#CC79A7",
+                           "line": {"width": 4, "color": "#CC79A7"}})
     )  # fmt: skip
     claimed = float(frame["epsilon_claimed"].iloc[0])
-    fig.add_hline(y=claimed, line={"color": "black", "width": 2.5, "dash": "dash"},
-                  annotation_text=f"claimed ε = {claimed:g}", annotation_position="top left")  # fmt: skip
+    fig.add_trace(
+        go.Scatter(x=names, y=[claimed] * len(names), mode="lines", name=f"claimed ε = {claimed:g}",
+                   line={"color": "black", "width": 2.5, "dash": "dash"})
+    )  # fmt: skip
     apply_style(fig, y_title="privacy loss of the event", height=420)
     top = max(frame["epsilon_point"].max(), frame["worst_loss"].max(), claimed)
     fig.update_yaxes(range=[0, 1.15 * top])
