@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.mechanisms import advanced_composition
+from smoothviz.mechanisms import advanced_composition, report_noisy_max
 from smoothviz.neighbours import check_neighbours, describe
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.prsma import PRSMAPlan, prsma_plan
@@ -493,9 +493,10 @@ def private_best_response(
     if oracle == "exact":
         chosen = max(candidates, key=lambda q: payoff[q])
     else:
-        scale = params.selection_scale / n
-        noisy = {q: payoff[q] + rng.laplace(0.0, scale) for q in candidates}
-        chosen = max(candidates, key=lambda q: noisy[q])
+        # Δ = 1/n, scores not monotone (¬q₂ moves against q₁): Lap(2Δ/ε₀) = params.selection_scale/n
+        scores = np.array([payoff[q] for q in candidates])
+        picked = report_noisy_max(scores, epsilon=params.epsilon0, sensitivity=1.0 / n, rng=rng)
+        chosen = candidates[int(picked)]
     return chosen, q1, q2
 
 
