@@ -11,7 +11,7 @@ Streamlit's own script machinery, and the rest.
 Usage::
 
     .venv/bin/python benchmarks/bench_rerun.py                 # CPU per rerun, every page
-    .venv/bin/python benchmarks/bench_rerun.py --profile       # plus the breakdown
+    .venv/bin/python benchmarks/bench_rerun.py --profile       # plus the breakdown (pip install yappi)
     .venv/bin/python benchmarks/bench_rerun.py --pages rspm,lectures --runs 20
 """
 
