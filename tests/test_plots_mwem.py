@@ -148,6 +148,6 @@ def test_the_white_template_survives_streamlit_changing_the_default(runs):
     import plotly.io as pio
 
     pio.templates.default = "plotly"  # what importing Streamlit's plotly module late would do
-    fig = P.potential_figure(runs["projected"])
+    fig = P.potential_figure.__wrapped__(runs["projected"])  # built now, not the shared copy
     assert fig.layout.template.layout.plot_bgcolor == "white"
     assert pio.templates.default == "plotly_white"

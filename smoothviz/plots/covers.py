@@ -18,6 +18,7 @@ from smoothviz.covers import (
     hypothesis_sets,
 )
 from smoothviz.experiments.covers import CoversExperiment
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -66,6 +67,7 @@ def _rect_trace(sets, rows, *, name, fill, line=None, legendgroup=None) -> go.Sc
     )
 
 
+@shared_figure
 def brackets_figure(
     bracketing: Bracketing,
     *,
@@ -227,6 +229,7 @@ def sizes_caption(experiment: CoversExperiment) -> str:
     )
 
 
+@shared_figure
 def sizes_figure(
     sizes: pd.DataFrame,
     *,
@@ -306,6 +309,7 @@ def sizes_figure(
     return apply_style(fig, x_title="1/ε", y_title=y_title, log_x=True, log_y=True)
 
 
+@shared_figure
 def max_count_figure(result: MaxCountResult) -> go.Figure:
     """E[max_f Σ_t f(x_t)] against T·ε/σ for both adversaries (mean, 10–90% band) and Lemma 3.2."""
     frame = result.to_frame()
@@ -332,6 +336,7 @@ def max_count_figure(result: MaxCountResult) -> go.Figure:
     return apply_style(fig, x_title="T·ε/σ", y_title="max over F of Σₜ f(xₜ)")
 
 
+@shared_figure
 def uniform_convergence_histogram_figure(
     result: UniformConvergenceResult, *, bins: int = 40, play: bool = True
 ) -> go.Figure:
@@ -389,6 +394,7 @@ def uniform_convergence_histogram_figure(
     return fig
 
 
+@shared_figure
 def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figure:
     """Standard deviation over trials of the running average against t, with 1/(2√t) and 1/2."""
     idx = downsample_index(result.horizon, max_points=400)

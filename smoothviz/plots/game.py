@@ -8,6 +8,7 @@ from plotly.subplots import make_subplots
 
 from smoothviz import bounds
 from smoothviz.game import AdversaryGame
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 
 __all__ = [
@@ -126,6 +127,7 @@ def _row(fig: go.Figure, game: AdversaryGame, row: int, x_range: tuple[float, fl
     fig.update_xaxes(range=list(x_range), fixedrange=True, zeroline=False, row=row, col=1)
 
 
+@shared_figure
 def number_line_figure(game: AdversaryGame) -> go.Figure:
     """The number line to click on: [0, 1] on top, a zoom on the version space below.
 
@@ -153,6 +155,7 @@ def number_line_figure(game: AdversaryGame) -> go.Figure:
     return fig
 
 
+@shared_figure
 def score_figure(game: AdversaryGame) -> go.Figure:
     """Mistakes forced so far against t (the worst case's count) and log₂(1/σ) + log₂ t + 4."""
     t = np.arange(1, max(game.t, 10) + 1, dtype=float)

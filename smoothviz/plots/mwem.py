@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from smoothviz import bounds
 from smoothviz.mwem import MWEMResult
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND, MWEM_SMOOTHNESS_LEGEND
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -64,6 +65,7 @@ def _band(result: MWEMResult, values: np.ndarray, name: str) -> list[go.Scatter]
     return band_traces(t[idx], mean, lo, hi, name=name, color=_COLOR[result.variant])
 
 
+@shared_figure
 def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = True) -> go.Figure:
     """Max error over Q of each variant's output after t rounds (mean, 10–90% band) with its theorem curve."""
     fig = go.Figure()
@@ -113,6 +115,7 @@ def _sweep_figure(
     return apply_style(fig, title=title, x_title=x_title, y_title="max error over Q", log_x=log_x)
 
 
+@shared_figure
 def error_vs_rounds_figure(
     rounds: np.ndarray,
     errors: np.ndarray,
@@ -135,6 +138,7 @@ def error_vs_rounds_figure(
     )
 
 
+@shared_figure
 def error_vs_epsilon_figure(
     epsilons: np.ndarray,
     errors: np.ndarray,
@@ -157,6 +161,7 @@ def error_vs_epsilon_figure(
     )
 
 
+@shared_figure
 def potential_figure(result: MWEMResult) -> go.Figure:
     """Ψ_t = KL(D_B‖D_t) (band over trials), ln|X| and ln(1/σ), and Lemma E.3's two sides for trial 0."""
     t = np.arange(result.rounds + 1)
@@ -212,6 +217,7 @@ def potential_figure(result: MWEMResult) -> go.Figure:
     )
 
 
+@shared_figure
 def selection_figure(result: MWEMResult) -> go.Figure:
     """Trial 0's selected query each round: its true value, synthetic value and noisy measurement."""
     t = np.arange(1, result.rounds + 1)
@@ -240,6 +246,7 @@ def _compact(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=np.float32)
 
 
+@shared_figure
 def histogram_figure(result: MWEMResult) -> go.Figure:
     """True vs synthetic distribution over the cells (trial 0), with play/pause and a round scrubber.
 
@@ -298,6 +305,7 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
     return _round_player(fig, frames)
 
 
+@shared_figure
 def table_figure(
     result: MWEMResult, *, axis_titles: tuple[str, str] = ("x₁ cell", "x₂ cell")
 ) -> go.Figure:
@@ -357,6 +365,7 @@ def _round_player(fig: go.Figure, frames: list[dict]) -> go.Figure:
     return add_player(fig, frames, label_prefix="after round ", y=-80 / 360, start=-1)
 
 
+@shared_figure
 def ledger_figure(result: MWEMResult) -> go.Figure:
     """Cumulative ε spent over the releases, by mechanism, reaching the budget ε exactly."""
     df = result.ledger.to_frame()
@@ -391,6 +400,7 @@ def ledger_figure(result: MWEMResult) -> go.Figure:
 VARIANTS_SHORT = MWEM_SMOOTHNESS_LEGEND
 
 
+@shared_figure
 def max_density_figure(results: Sequence[MWEMResult]) -> go.Figure:
     """max_x D_t(x)·N per round against the smoothness cap 1/σ (the projected run never exceeds it)."""
     fig = go.Figure()

@@ -28,6 +28,7 @@ from smoothviz.plots.mwem import (
     histogram_figure,
     table_figure,
 )
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 
 _COLOR = {
@@ -38,6 +39,7 @@ _COLOR = {
 _SHORT = MWEM_SMOOTHNESS_LEGEND
 
 
+@shared_figure
 def probe_figure(experiment: Experiment) -> go.Figure:
     """Max error of each released D̄ on every interval of w cells, against w (mean; band: min–max).
 
@@ -58,6 +60,7 @@ def probe_figure(experiment: Experiment) -> go.Figure:
     )
 
 
+@shared_figure
 def density_figure(scan: DensityScan) -> go.Figure:
     """max_x D̄(x)·N of Smooth and Projected Smooth MWEM against 1/σ, with the σ-smooth cap y = 1/σ."""
     x = scan.cap
@@ -86,6 +89,7 @@ def density_figure(scan: DensityScan) -> go.Figure:
     return apply_style(fig, x_title="1/σ", y_title="max_x D(x)·N", log_x=True, log_y=True)
 
 
+@shared_figure
 def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.05) -> go.Figure:
     """E10: empirical error of every threshold, the σα grid, the mechanism's picks, and the two bounds."""
     b = result.boundaries / (result.boundaries.size - 1)
@@ -335,6 +339,7 @@ def theory_comparisons(ex: Experiment, variant: str) -> dict[str, str]:
     }
 
 
+@shared_figure
 def sweep_figure(sweep: Sweep, variant: str) -> go.Figure:
     """The error-against-T or error-against-ε figure of one variant's sweep, with its bound."""
     draw = error_vs_rounds_figure if sweep.parameter == "rounds" else error_vs_epsilon_figure
@@ -342,6 +347,7 @@ def sweep_figure(sweep: Sweep, variant: str) -> go.Figure:
                 bound_name=MWEM_BOUND_NAME[variant])  # fmt: skip
 
 
+@shared_figure
 def release_figure(ex: Experiment, variant: str) -> go.Figure:
     """The "One run" tab's release: the 1-D histograms replayed by round, or the 2-D tables."""
     detail = ex.results[variant]

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from smoothviz import bounds
 from smoothviz.experiments.mwem import NetExperiment
 from smoothviz.net_mechanism import MAX_CANDIDATES, VC_DIM
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
 ETA = 0.05
 
 
+@shared_figure
 def acceptance_figure(net: NetExperiment) -> go.Figure:
     """Lemma G.3's acceptance rate against σ, with the line rate = σ and this run's net marked."""
     r = net.result
@@ -60,6 +62,7 @@ def acceptance_figure(net: NetExperiment) -> go.Figure:
     return apply_style(fig, x_title="σ", y_title="acceptance rate", log_x=True, height=400)
 
 
+@shared_figure
 def net_error_figure(net: NetExperiment) -> go.Figure:
     """Errors of the mechanism's draws (histogram), with the best dataset on V and two bounds above it.
 
@@ -97,6 +100,7 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
     return apply_style(fig, x_title="max error over Q", y_title="draws", height=400)
 
 
+@shared_figure
 def counts_figure(net: NetExperiment) -> go.Figure:
     """|𝒞| = C(M + s − 1, s) against M for s = 1..6, with the enumeration cap and this run."""
     frame = net.counts_frame()

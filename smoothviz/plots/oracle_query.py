@@ -14,6 +14,7 @@ from smoothviz import bounds
 from smoothviz.experiments.oracle_query import MAX_MWEM_D, MWEMComparison, OracleQueryExperiment
 from smoothviz.neighbours import describe
 from smoothviz.oracle_query import conjunction_answers
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
 #: One colour per curve of the game (colour-blind-safe, as the style palette).
@@ -28,6 +29,7 @@ DATA_ORACLES = {"auto": "auto: exhaustive to d = 10, then IP", "exhaustive": "ex
                 "integer_program": "integer program (HiGHS)"}  # fmt: skip
 
 
+@shared_figure
 def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
     """Max error of the running mixture over all conjunctions, Reg_D/t and Reg_Q/t, against round t."""
     r = ex.result
@@ -63,6 +65,7 @@ def shown_conjunctions(ex: OracleQueryExperiment) -> np.ndarray:
     return np.sort(np.argsort(off, kind="stable")[-MAX_POINTS:])
 
 
+@shared_figure
 def table_figure(ex: OracleQueryExperiment) -> go.Figure:
     """Every conjunction's answer on the synthetic Ŝ against its answer on S (the diagonal is exact)."""
     r = ex.result
@@ -85,6 +88,7 @@ def table_figure(ex: OracleQueryExperiment) -> go.Figure:
     return apply_style(fig, x_title="q(S), true table", y_title="q(Ŝ), synthetic", height=430)
 
 
+@shared_figure
 def mwem_figure(ex: OracleQueryExperiment, mwem: MWEMComparison) -> go.Figure:
     """Max error over every conjunction: OracleQuery's Ŝ and S̄ beside MWEM (same table, ε, T)."""
     r = ex.result

@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from smoothviz.experiments.prsma import BETA, FIT_PIECE, D, PRSMAExperiment
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
 PRSMA_COLOR, RSPM_COLOR = "#CC79A7", "#0072B2"
@@ -16,6 +17,7 @@ PRSMA_COLOR, RSPM_COLOR = "#CC79A7", "#0072B2"
 Y_TOP = 3.0
 
 
+@shared_figure
 def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Figure:
     """Worst-case excess error against n on log–log axes, with Thm 9 (PRSMA) and Thm 5 (RSPM).
 
@@ -87,6 +89,7 @@ def accuracy_caption(ex: PRSMAExperiment) -> str:
     )
 
 
+@shared_figure
 def noisy_count_figure(runs: pd.DataFrame, threshold: float) -> go.Figure:
     """T̃ = T + Lap(1/ε) on S and on S′ (histograms), and the threshold below which PRSMA outputs ⊥."""
     fig = go.Figure()

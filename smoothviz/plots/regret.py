@@ -33,6 +33,7 @@ from smoothviz.online import (
     HedgeThresholdsResult,
     MaxAbsResult,
 )
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -79,6 +80,7 @@ def _regret_axes(
     return fig
 
 
+@shared_figure
 def regret_figure(
     result: HedgeThresholdsResult, *, log_log: bool = False, shapes: bool = False
 ) -> go.Figure:
@@ -135,6 +137,7 @@ def regret_figure(
     return _regret_axes(fig, "regret against all thresholds", log_log, height=520, zero_y=True)
 
 
+@shared_figure
 def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Stacked bars at T: regret against the cover + the class–cover gap, beside the max cell count."""
     advs = list(dict.fromkeys(result.adversaries))
@@ -173,6 +176,7 @@ def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
     return fig.update_xaxes(type="category")  # apply_style sets "linear", which hides categories
 
 
+@shared_figure
 def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Hedge's mass density over thresholds (the recorded run) across rounds, with the target b* marked."""
     edges = result.snapshot_edges
@@ -200,6 +204,7 @@ def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
     return apply_style(fig, x_title="threshold b", y_title="round t")
 
 
+@shared_figure
 def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Hedge's mass density over thresholds (the recorded run), one frame per recorded round, with play.
 
@@ -244,6 +249,7 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
     )  # opens on the final weights
 
 
+@shared_figure
 def experts_figure(
     results: list[ExpertsResult], *, title: str | None = None, log_log: bool = False
 ) -> go.Figure:
@@ -282,6 +288,7 @@ def experts_figure(
     return _regret_axes(fig, "regret", log_log, title=title)
 
 
+@shared_figure
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
     b = sweep.scales
@@ -305,6 +312,7 @@ def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     return fig
 
 
+@shared_figure
 def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) -> go.Figure:
     """Points of one run (coloured by label), the target line, and the learner's heaviest halfspaces."""
     xs, ys = result.xs[row], result.ys[row]
@@ -360,6 +368,7 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
     return fig
 
 
+@shared_figure
 def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -> go.Figure:
     """2-D regret vs t against the cover per adversary (mean, 10–90% band) with MW's exact bound.
 
@@ -400,6 +409,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     return _regret_axes(fig, "regret (2-D halfspaces)", log_log, height=520)
 
 
+@shared_figure
 def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figure:
     """E‖Z‖∞ against k on a log k axis: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values.
 

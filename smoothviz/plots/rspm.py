@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from smoothviz.experiments.rspm import RSPMExperiment
 from smoothviz.neighbours import describe
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 
 #: Short names of the learners (legends and axes stay short on a projector).
@@ -26,6 +27,7 @@ METHOD_COLORS = {
 }
 
 
+@shared_figure
 def accuracy_figure(ex: RSPMExperiment) -> go.Figure:
     """Excess empirical error q(S) − min q*(S) of each learner over its runs (box, mean ◆), and its bound.
 
@@ -73,6 +75,7 @@ def _bound_text(value: float) -> str:
     return f"{value:.1f}" if value >= 10 else f"{value:.3f}"
 
 
+@shared_figure
 def error_scale_figure(frame: pd.DataFrame) -> go.Figure:
     """Log–log against m: the error scale 2E‖Z‖∞/n (lines), simulated mean excess (dots), the bounds."""
     fig = go.Figure()
@@ -101,6 +104,7 @@ def error_scale_figure(frame: pd.DataFrame) -> go.Figure:
     return fig
 
 
+@shared_figure
 def draws_figure(frame: pd.DataFrame) -> go.Figure:
     """Noise draws per run against d: RSPM's m = d (one oracle call) against report-noisy-min's 2^d."""
     fig = go.Figure()
@@ -117,6 +121,7 @@ def draws_figure(frame: pd.DataFrame) -> go.Figure:
     return fig
 
 
+@shared_figure
 def time_figure(frame: pd.DataFrame) -> go.Figure:
     """Wall time of one RSPM run: integer program (hollow where it answered ⊥) against exhaustive search."""
     fig = go.Figure()
@@ -139,6 +144,7 @@ def time_figure(frame: pd.DataFrame) -> go.Figure:
     return fig
 
 
+@shared_figure
 def perturbation_figure(frame: pd.DataFrame, neighbours: str = "replace") -> go.Figure:
     """One draw of Z_q over every hypothesis (sorted by |S|): RSPM's correlated Z beside i.i.d. noise."""
     fig = go.Figure()
@@ -164,6 +170,7 @@ MODE_NAMES = {"exact": "exact", "fails": "fails (⊥)", "greedy": "greedy", "lyi
               "no oracle": "no oracle"}  # fmt: skip
 
 
+@shared_figure
 def audit_figure(frame: pd.DataFrame) -> go.Figure:
     """The audit's certified lower bound on ε per oracle mode and learner, against the claimed ε.
 
@@ -322,6 +329,7 @@ def audit_caption(samples: int, fail: float) -> str:
     )
 
 
+@shared_figure
 def erratum_figure(frame: pd.DataFrame) -> go.Figure:
     """The Lemma 2 erratum: certified ε (bar), plug-in estimate (◆), worst loss (—) per audited case.
 

@@ -16,6 +16,7 @@ from smoothviz.experiments.thresholds import ThresholdsExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
+from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
     COLORS,
     FONT_SIZE,
@@ -63,6 +64,7 @@ def _smoothed(experiment: ThresholdsExperiment) -> list[str]:
     return [a for a in experiment.adversaries if a != "worst_case"]
 
 
+@shared_figure
 def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """Cumulative mistakes against t for each adversary (mean, 10–90% band) with the theory lines."""
     fig = go.Figure(_band_curves(experiment, "mistakes_mean", "mistakes_p10", "mistakes_p90"))
@@ -122,6 +124,7 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
     return items
 
 
+@shared_figure
 def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """log₂ of the version-space width against t, with a line at log₂ σ (median and 10–90% band)."""
     t = experiment.rounds.astype(float)
@@ -181,6 +184,7 @@ def width_note(experiment: ThresholdsExperiment) -> str:
     return f"{LONG_NAMES[smoothed[0]]}: the version space is narrower than σ {when}."
 
 
+@shared_figure
 def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """The per-round chance min(1, width/σ) that a σ-smooth adversary can land in the version space."""
     fig = go.Figure(
@@ -309,6 +313,7 @@ def number_line_caption(name: str) -> str:
     )
 
 
+@shared_figure
 def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> go.Figure:
     """The number line at each round in ``rounds``, with play/pause and a scrubber.
 

@@ -35,6 +35,7 @@ import streamlit as st
 
 from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
+from smoothviz.plots.shared import private_copy
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.ui.lecture import LECTURE_KEYS, lecture_bar, lecture_from_link, lecture_link
 from smoothviz.ui.params import LinkValue, Param, parse_query, parse_value
@@ -494,6 +495,8 @@ def chart(
         pinned: ``(label, figure)`` of pinned runs (see :mod:`smoothviz.ui.pins`), drawn muted.
     """
     name = filename or key
+    if pinned or presenting():
+        fig = private_copy(fig)  # a shared figure is read-only
     if pinned:
         overlay_pins(fig, pinned)
     if presenting():

@@ -1,0 +1,62 @@
+"""Figures shared across sessions: built once per input, identical to a fresh build, never modified."""
+
+from __future__ import annotations
+
+import pickle
+
+import plotly.graph_objects as go
+
+from smoothviz.experiments.rspm import run_experiment
+from smoothviz.plots import rspm as figures
+from smoothviz.plots.shared import SharedFigure, private_copy, shared_figure
+
+
+def test_equal_inputs_build_once_and_return_one_figure():
+    calls = []
+
+    @shared_figure
+    def line(values, *, name="a"):
+        calls.append(values)
+        return go.Figure(go.Scatter(y=values, name=name))
+
+    first, again = line([1, 2, 3]), line([1, 2, 3])
+    assert first is again
+    assert isinstance(first, SharedFigure)
+    assert len(calls) == 1
+    assert line([1, 2, 4]) is not first  # another input, another figure
+    assert line([1, 2, 3], name="b") is not first
+    assert len(calls) == 3
+
+
+def test_a_shared_figure_is_what_a_fresh_build_draws():
+    ex = run_experiment(d=4, n=200, trials=20)
+    shared = figures.accuracy_figure(ex)
+    fresh = figures.accuracy_figure.__wrapped__(ex)
+    # st.cache_data hands every rerun an unpickled copy of the result: an equal input
+    assert shared is figures.accuracy_figure(pickle.loads(pickle.dumps(ex)))
+    assert shared.to_dict() == fresh.to_dict()
+
+
+def test_a_private_copy_changes_without_touching_the_shared_figure():
+    ex = run_experiment(d=4, n=200, trials=20)
+    shared = figures.accuracy_figure(ex)
+    before = shared.to_dict()
+    mine = private_copy(shared)
+    mine.update_layout(font={"size": 40})
+    mine.add_trace(go.Scatter(y=[0, 1]))
+    assert shared.to_dict() == before
+    assert len(mine.data) == len(shared.data) + 1
+    assert private_copy(mine) is mine  # a figure of one's own is not copied again
+
+
+def test_unpicklable_input_builds_every_time():
+    calls = []
+
+    @shared_figure
+    def from_generator(values):
+        calls.append(1)
+        return go.Figure(go.Scatter(y=list(values)))
+
+    from_generator(v for v in (1, 2))
+    from_generator(v for v in (1, 2))
+    assert len(calls) == 2
