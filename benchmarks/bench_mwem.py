@@ -22,7 +22,7 @@ import numpy as np
 from benchtime import median_seconds
 
 from smoothviz import mwem as M
-from smoothviz import mwem_experiments as E
+from smoothviz.experiments import mwem as E
 from smoothviz.mechanisms import laplace_mechanism
 from smoothviz.random import make_rng
 

@@ -638,15 +638,3 @@ def ftpl_sweep(
         regret[i] = (paid - best) / horizon
     emax = np.array([expected_max_abs(n_actions, scale=float(b), noise=noise) for b in scales])
     return FTPLSweepResult(sequence, noise, horizon, n_actions, scales, regret, emax)
-
-
-def __getattr__(name: str) -> object:
-    """Old home of the Regret page's learner comparison, now :mod:`smoothviz.experiments.regret`.
-
-    That module imports this one, so the two names are re-exported lazily here (no import cycle).
-    """
-    if name in ("compare_learners", "learners_frame"):
-        from smoothviz.experiments import regret
-
-        return getattr(regret, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -468,16 +468,3 @@ def snapshot_rounds(run: ThresholdRun, *, trial: int = 0, max_frames: int = 120)
         keep = np.unique(np.round(np.linspace(0, chosen.size - 1, max_frames)).astype(np.int64))
         chosen = chosen[keep]
     return chosen
-
-
-def __getattr__(name: str) -> object:
-    """Old home of the page's experiment: ``smoothviz.thresholds.run_experiment`` still works.
-
-    The experiment lives in :mod:`smoothviz.experiments.thresholds` (page orchestration, not the
-    game); it imports this module, so it is re-exported lazily here to avoid an import cycle.
-    """
-    if name in ("ThresholdsExperiment", "run_experiment"):
-        from smoothviz.experiments import thresholds as experiment
-
-        return getattr(experiment, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The online-learning core split by concept: each module one hop away, the façade unchanged."""
+"""The online-learning core split by concept, each module one hop away."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import re
 import numpy as np
 import pytest
 
-from smoothviz import adversaries, erm, experts, halfspaces, hedge, online, thresholds, validation
+from smoothviz import adversaries, erm, experts, halfspaces, hedge, thresholds, validation
 from smoothviz.experiments import regret as regret_experiment
 
-MODULES = [adversaries, erm, experts, halfspaces, hedge, online, validation, regret_experiment]
+MODULES = [adversaries, erm, experts, halfspaces, hedge, validation, regret_experiment]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
@@ -22,20 +22,11 @@ def test_every_split_module_declares_and_defines_its_public_names(module):
         assert hasattr(module, name), (module.__name__, name)
 
 
-def test_the_facade_re_exports_the_same_objects():
-    homes = [adversaries, erm, experts, halfspaces, hedge, regret_experiment]
-    for name in online.__all__:
-        owners = [m for m in homes if name in m.__all__]
-        assert owners, name
-        assert getattr(online, name) is getattr(owners[0], name), name
-
-
 def test_adversaries_are_one_hop_from_every_page():
     assert adversaries.worst_case_run is thresholds.worst_case_run
     assert adversaries.nonadaptive_run is thresholds.nonadaptive_run
     assert set(adversaries.BINARY_SEARCH_ADVERSARIES) == set(thresholds.ADVERSARIES)
     assert set(adversaries.ADVERSARIES_2D) < set(adversaries.ADVERSARIES)
-    assert importlib.import_module("smoothviz.online").ADVERSARIES is adversaries.ADVERSARIES
 
 
 @pytest.mark.parametrize(
@@ -135,7 +126,7 @@ def test_experts_and_hedge_share_one_learning_rate():
 
 #: The core modules of the online-learning pages (Thresholds, Covers, Regret) and their shared pieces.
 ONLINE_CORE = ["adversaries", "bounds", "covers", "erm", "experts", "game", "halfspaces", "hedge",
-               "names", "online", "random", "thresholds", "validation", "experiments.covers",
+               "names", "random", "thresholds", "validation", "experiments.covers",
                "experiments.regret", "experiments.thresholds"]  # fmt: skip
 
 
