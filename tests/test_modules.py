@@ -1,4 +1,4 @@
-"""The online-learning core split by concept, each module one hop away."""
+"""The online-learning core split by concept, each module one hop away; the package has no import cycle."""
 
 from __future__ import annotations
 
@@ -157,3 +157,91 @@ def test_every_public_function_and_class_is_in_all(name):
     }
     assert defined <= set(module.__all__), sorted(defined - set(module.__all__))
     assert module.__all__ == sorted(module.__all__, key=lambda n: (not n.isupper(), n))
+
+
+def _import_graph(root=None, package: str = "smoothviz") -> dict[str, set[str]]:
+    """Edges module → package module it imports, from every import statement (function-level too)."""
+    import ast
+    from pathlib import Path
+
+    root = root or Path(__file__).resolve().parents[1]
+    modules = {
+        ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in (root / package).rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                           for a in node.names]  # fmt: skip
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_cycles():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+def test_the_import_graph_sees_function_level_relative_and_submodule_imports(tmp_path):
+    files = {
+        "__init__.py": "",
+        "a.py": "import numpy\n\ndef f():\n    from pkg import b\n",
+        "b.py": "from .sub import c\nfrom . import a\n",
+        "sub/__init__.py": "",
+        "sub/c.py": "from ..a import f\nimport pkg.b as b\n",
+    }
+    for name, text in files.items():
+        (tmp_path / "pkg" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "pkg" / name).write_text(text)
+    graph = _import_graph(tmp_path, "pkg")
+    assert graph == {"pkg": set(), "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.sub.c", "pkg.a"},
+                     "pkg.sub": set(), "pkg.sub.c": {"pkg.a", "pkg.b"}}  # fmt: skip
+    assert _cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c"]]
+    assert "smoothviz.experts" in _import_graph()["smoothviz.experiments.regret"]
+
+
+def test_smoothviz_has_no_import_cycle():
+    assert _cycles(_import_graph()) == []
