@@ -74,7 +74,6 @@ __all__ = [
     "run_experiment",
     "run_net",
     "run_variant",
-    "seeds",
     "sweep",
     "table_side",
     "threshold_check",
@@ -615,14 +614,6 @@ print(ex.summary())"""
         return pd.DataFrame(rows)
 
 
-def seeds(seed: int, count: int = 4) -> tuple[np.random.Generator, ...]:
-    """The first ``count`` streams of :data:`STREAMS`, by position (kept for old callers; prefer names).
-
-    Children are numbered, so asking for more never changes the first four.
-    """
-    return tuple(streams(seed, STREAMS).values())[:count]
-
-
 def run_experiment(
     source: str,
     bins: int,
@@ -650,7 +641,7 @@ def run_experiment(
         rounds: T.
         queries: a key of :data:`QUERY_OPTIONS`.
         trials: independent runs of each variant.
-        seed: the visible seed (see :func:`seeds`).
+        seed: the visible seed, split into the named streams of :data:`STREAMS`.
         upload: CSV bytes for ``source == "upload"``.
         low: declared lower bound of an upload's domain.
         high: declared upper bound of an upload's domain.
