@@ -196,8 +196,7 @@ def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0
         ValueError: on a bad centre, σ, weight or background.
     """
     centers = np.atleast_1d(np.asarray(centers, dtype=float))
-    if not (np.isfinite(sigma) and 0 < sigma <= 1):
-        raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
+    sigma = check_sigma(sigma)
     if centers.size == 0 or not np.all((centers >= 0) & (centers <= 1)):
         raise ValueError(f"`centers` must be non-empty and in [0, 1], got {centers.tolist()}")
     if not (np.isfinite(background) and 0 <= background <= 1):

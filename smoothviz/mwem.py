@@ -65,6 +65,7 @@ from smoothviz.queries import (
 )
 from smoothviz.random import make_rng
 from smoothviz.references import cite
+from smoothviz.validation import check_sigma
 
 __all__ = [
     "CONFIGS",
@@ -654,8 +655,7 @@ def make_plan(
     spend = epsilon - n_epsilon if n_epsilon else epsilon
     cover_radius = 0.0
     if variant.cover is not None:
-        if sigma is None or not np.isfinite(sigma) or not 0 < sigma <= 1:
-            raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
+        sigma = check_sigma(sigma)
         gamma = sigma / (variant.cover * n) if gamma is None else gamma
         selection, cover_index, cover_radius = smooth_cover(queries, gamma)
     else:

@@ -41,7 +41,7 @@ import pandas as pd
 
 from smoothviz.mechanisms import exponential_mechanism_probabilities
 from smoothviz.random import make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_float, check_int, check_sigma
 
 __all__ = [
     "GUARANTEE",
@@ -284,7 +284,7 @@ def net_mechanism(
         raise ValueError(
             f"`hist` must be non-negative counts on N ≥ 2 cells with n ≥ 1, got {hist}"
         )
-    sigma = check_float("sigma", sigma, 0.0, 1.0)
+    sigma = check_sigma(sigma)
     epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
     queries = check_choice("queries", queries, QUERY_CLASSES)
     trials = check_int("trials", trials, 1, MAX_DRAWS)

@@ -245,3 +245,42 @@ def test_the_import_graph_sees_function_level_relative_and_submodule_imports(tmp
 
 def test_smoothviz_has_no_import_cycle():
     assert _cycles(_import_graph()) == []
+
+
+def _sigma_takers():
+    """Every public core function that takes a σ directly (not through another one)."""
+    from smoothviz import covers, data, mwem, net_mechanism, private_thresholds
+
+    hist, line = np.arange(1.0, 17.0), np.ones(8)
+    return {
+        "thresholds.check_game": lambda s: thresholds.check_game(s, 10, 1),
+        "covers.smooth_mixture": lambda s: covers.smooth_mixture([0.5], sigma=s),
+        "covers.max_count_experiment": lambda s: covers.max_count_experiment(
+            sigma=s, n_cells=10, horizon=5, trials=1
+        ),
+        "data.bump_probs": lambda s: data.bump_probs(16, sigma=s),
+        "data.exact_smooth_counts": lambda s: data.exact_smooth_counts(16, n=96, sigma=s),
+        "data.synthetic_histogram": lambda s: data.synthetic_histogram("bump", 16, n=50, sigma=s),
+        "mwem.smooth_mwem": lambda s: mwem.smooth_mwem(
+            hist, mwem.thresholds(16), epsilon=1.0, rounds=2, sigma=s
+        ),
+        "net_mechanism": lambda s: net_mechanism.net_mechanism(
+            hist, sigma=s, m=4, s=2, epsilon=1.0
+        ),
+        "private_threshold": lambda s: private_thresholds.private_threshold(
+            line, line, sigma=s, alpha=0.1, epsilon=1.0
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_sigma_takers()))
+@pytest.mark.parametrize("sigma", [1e-7, 0.0, 1.5, float("nan"), True, None, "0.1"])
+def test_every_sigma_goes_through_check_sigma(name, sigma):
+    with pytest.raises(ValueError, match=re.escape(f"at least {validation.SIGMA_MIN:g}")):
+        _sigma_takers()[name](sigma)
+
+
+@pytest.mark.parametrize("name", sorted(_sigma_takers()))
+def test_every_sigma_taker_runs_at_a_half_and_at_the_int_one(name):
+    for sigma in (0.5, 1):
+        _sigma_takers()[name](sigma)
