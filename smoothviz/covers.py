@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_int, check_sigma
 
 __all__ = [
@@ -695,7 +695,7 @@ class MaxCountResult:
 
 
 def max_count_experiment(
-    *, sigma: float, n_cells: int, horizon: int, trials: int, rng=None
+    *, sigma: float, n_cells: int, horizon: int, trials: int, rng: RngLike = None
 ) -> MaxCountResult:
     """Lemma 3.2's experiment: how high can an adaptive σ-smooth adversary push max_f Σ_t f(x_t)?
 
@@ -842,7 +842,7 @@ class UniformConvergenceResult:
 
 
 def uniform_convergence_experiment(
-    *, horizon: int, trials: int, rng=None
+    *, horizon: int, trials: int, rng: RngLike = None
 ) -> UniformConvergenceResult:
     """An adaptive σ-smooth sequence on which averages never concentrate.
 

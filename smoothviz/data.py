@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_sigma
 
 __all__ = [
@@ -340,7 +340,7 @@ def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) ->
 
 
 def sample_counts(
-    probs: np.ndarray, n: int, *, trials: int | None = None, rng: object = None
+    probs: np.ndarray, n: int, *, trials: int | None = None, rng: RngLike = None
 ) -> np.ndarray:
     """Draw n i.i.d. records from ``probs`` and count them per cell (multinomial).
 
@@ -375,7 +375,7 @@ def exact_smooth_counts(
     sigma: float,
     center: float = 0.5,
     placement: str = "window",
-    rng: object = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Integer counts summing to n with every count ≤ ⌊n/(σN)⌋: an exactly σ-smooth histogram.
 
@@ -445,7 +445,7 @@ def synthetic_histogram(
     n: int,
     sigma: float,
     dims: int = 1,
-    rng: object = None,
+    rng: RngLike = None,
 ) -> Histogram:
     """One synthetic dataset on the unit interval (or square) for the pages.
 

@@ -63,7 +63,7 @@ from smoothviz.queries import (
     rectangles,
     thresholds,
 )
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.references import cite
 from smoothviz.validation import check_sigma
 
@@ -193,7 +193,7 @@ def select_query(
     epsilon: float,
     sensitivity: float = 1.0,
     signed: bool = False,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
 
@@ -223,7 +223,7 @@ def measure(
     epsilon: float,
     sensitivity: float,
     clip: bool = True,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.mechanisms.laplace_mechanism`.
 
@@ -723,7 +723,7 @@ def release_rounds(
     *,
     layer: RoundLayer = EXACT,
     trials: int = 1,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> Iterator[Round]:
     """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
 
@@ -1091,7 +1091,7 @@ def release(
     layer: RoundLayer = EXACT,
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
 
@@ -1167,7 +1167,7 @@ def mwem(
     output: str = "average",
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """MWEM exactly as in Theorem 4.1 (with ``output="last"``, the last iterate instead).
 
@@ -1206,7 +1206,7 @@ def mwem_notes(
     eta: float | None = None,
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
 
@@ -1233,7 +1233,7 @@ def smooth_mwem(
     output: str = "average",
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
 
@@ -1256,7 +1256,7 @@ def projected_smooth_mwem(
     output: str = "average",
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
 

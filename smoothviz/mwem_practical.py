@@ -40,6 +40,7 @@ from smoothviz.mechanisms import exponential_mechanism
 from smoothviz.mwem import EXACT, Exact, MWEMResult, Plan, Round, RoundLayer, Variant, release
 from smoothviz.neighbours import NEIGHBOURS
 from smoothviz.queries import BoxQueries
+from smoothviz.random import RngLike
 
 __all__ = ["Practical", "PracticalOptions", "practical_mwem", "table_plan", "table_update"]
 
@@ -338,7 +339,7 @@ def practical_mwem(
     combine_repeats: bool = False,
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """A variant of :data:`smoothviz.mwem.CONFIGS` with the practical options of this module.
 

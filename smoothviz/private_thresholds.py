@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.mechanisms import PrivacyLedger, exponential_mechanism
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_sigma
 
 __all__ = ["GUARANTEE", "PrivateThresholdResult", "private_threshold"]
@@ -91,7 +91,7 @@ def private_threshold(
     alpha: float,
     epsilon: float,
     trials: int = 1,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> PrivateThresholdResult:
     """Learn a threshold privately on [0, 1] by discretising at scale σα (E10).
 

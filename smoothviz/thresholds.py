@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smoothviz.random import make_rng, streams
+from smoothviz.random import RngLike, make_rng, streams
 from smoothviz.validation import SIGMA_RANGE, check_sigma
 
 __all__ = [
@@ -236,7 +236,7 @@ def smoothed_run(
     sigma: float,
     horizon: int,
     trials: int,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> ThresholdRun:
     """Run midpoint binary search against a σ-smooth adversary for ``trials`` independent trials.
 
@@ -297,7 +297,7 @@ def nonadaptive_run(
     sigma: float,
     horizon: int,
     trials: int,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> ThresholdRun:
     """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
 

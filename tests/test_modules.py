@@ -284,3 +284,43 @@ def test_every_sigma_goes_through_check_sigma(name, sigma):
 def test_every_sigma_taker_runs_at_a_half_and_at_the_int_one(name):
     for sigma in (0.5, 1):
         _sigma_takers()[name](sigma)
+
+
+def _core_sources():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "smoothviz"
+    for path in sorted(root.rglob("*.py")):
+        yield path.relative_to(root.parent).as_posix(), ast.parse(path.read_text())
+
+
+def test_every_generator_comes_from_make_rng():
+    import ast
+
+    calls = [
+        f"{name}:{node.lineno}"
+        for name, tree in _core_sources()
+        if name != "smoothviz/random.py"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("default_rng")
+    ]
+    assert calls == []
+
+
+def test_an_rng_argument_is_typed_one_way():
+    """A seed-or-Generator ``rng`` is ``RngLike``; ``np.random.Generator`` where only a generator works."""
+    import ast
+
+    allowed = {"RngLike", "np.random.Generator"}
+    odd = [
+        f"{name}:{node.lineno} {ast.unparse(arg.annotation) if arg.annotation else None}"
+        for name, tree in _core_sources()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for arg in node.args.args + node.args.kwonlyargs
+        if arg.arg == "rng"
+        and (arg.annotation is None or ast.unparse(arg.annotation) not in allowed)
+        and node.name != "compare_learners"  # takes an int seed only: the sweep draws from the seed
+    ]
+    assert odd == []
