@@ -22,8 +22,9 @@ import numpy as np
 from benchtime import median_seconds
 
 from smoothviz import mwem as M
-from smoothviz import mwem_experiments as E
+from smoothviz.experiments import mwem as E
 from smoothviz.mechanisms import laplace_mechanism
+from smoothviz.mwem_practical import practical_mwem
 from smoothviz.random import make_rng
 
 HERE = Path(__file__).resolve().parent
@@ -211,7 +212,7 @@ def _page_section() -> list[str]:
 
 
 def private_n(h: np.ndarray, epsilon: float, seed: int) -> float:
-    """The n̂ that ``M.mwem(h, …, epsilon=epsilon, n_share=W.N_SHARE, rng=seed)`` releases first.
+    """The n̂ that ``practical_mwem(h, …, epsilon=epsilon, n_share=W.N_SHARE, rng=seed)`` releases first.
 
     The same draw from the same stream (the run's first), so a rule that reads it sees exactly the
     released n̂ and never the true n; :func:`_fit` checks that the run normalised by this value.
@@ -267,7 +268,7 @@ def _quartiles(values) -> tuple[float, float, float]:
 def _fit(h, q, kw: dict, seed: int) -> tuple[float, float]:
     """Fit time (s) and max abs error (counts) of one MWEM run."""
     t0 = time.perf_counter()
-    r = M.mwem(h, q, epsilon=1.0, measure_groups=True, rng=seed, snapshots=2, **kw)
+    r = practical_mwem(h, q, epsilon=1.0, measure_groups=True, rng=seed, snapshots=2, **kw)
     seconds = time.perf_counter() - t0
     if kw.get("n_share"):  # the rule read the n̂ this run released
         assert r.n == private_n(h, 1.0, seed), (r.n, private_n(h, 1.0, seed))

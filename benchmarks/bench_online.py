@@ -1,4 +1,4 @@
-"""Benchmark of smoothviz.online: the Regret page's computations at its defaults and caps, per-round costs,
+"""Benchmark of the online-learning core: the Regret page's computations at its defaults and caps, per-round costs,
 and river's Hedge against ours.
 
 Run with the project's venv for our numbers (``.venv/bin/python benchmarks/bench_online.py``, or through
@@ -24,9 +24,19 @@ from pathlib import Path
 import numpy as np
 from benchtime import median_seconds
 
-from smoothviz import online
+from smoothviz.adversaries import ADVERSARIES
+from smoothviz.experiments.regret import (
+    compare_learners,
+    cover_size,
+    page_cost_s,
+    scaled_eta,
+    trials_cap,
+)
+from smoothviz.experts import max_abs_curve
+from smoothviz.halfspaces import hedge_halfspaces
+from smoothviz.hedge import HedgeThresholdsResult, hedge_replay, hedge_thresholds
 
-ALL = online.ADVERSARIES
+ALL = ADVERSARIES
 CACHE = Path(__file__).with_name("peer_river.json")
 #: The shared stream of the peer comparison: our adaptive σ-smooth adversary against our Hedge.
 PEER_STREAM = {"k": 1000, "horizon": 1000, "sigma": 0.05, "seed": 0}
@@ -50,13 +60,13 @@ PAGE_SETTINGS = [
 def _page_parts(sigma, horizon, cover, eta, trials, k, seq, t2, flips) -> list:
     """The four cached computations of the page, as zero-argument callables."""
     return [
-        lambda: online.hedge_thresholds(
+        lambda: hedge_thresholds(
             sigma, horizon, cover_scale=cover, eta=eta, trials=trials, rng=0,
             snapshot_adversary="smoothed_adaptive",
         ),
-        lambda: online.compare_learners(seq, horizon, k, trials=trials, rng=0),
-        lambda: online.max_abs_curve(200, scale=10.0, trials=1000, rng=0),
-        lambda: online.hedge_halfspaces(sigma, t2, noise=flips, trials=2, rng=0),
+        lambda: compare_learners(seq, horizon, k, trials=trials, rng=0),
+        lambda: max_abs_curve(200, scale=10.0, trials=1000, rng=0),
+        lambda: hedge_halfspaces(sigma, t2, noise=flips, trials=2, rng=0),
     ]  # fmt: skip
 
 
@@ -91,9 +101,9 @@ def _page_rows() -> list[str]:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for label, sigma, horizon, cover, want, k, seq, t2, flips in PAGE_SETTINGS:
-        n = online.cover_size(sigma, horizon, scale=cover)
-        trials = min(want, online.trials_cap(horizon, n, 4, n_actions=k, budget_s=1.0, most=10))
-        eta = online.scaled_eta(n, horizon)
+        n = cover_size(sigma, horizon, scale=cover)
+        trials = min(want, trials_cap(horizon, n, 4, n_actions=k, budget_s=1.0, most=10))
+        eta = scaled_eta(n, horizon)
         reps = 9 if horizon <= 300 else 1
         parts = _page_parts(sigma, horizon, cover, eta, trials, k, seq, t2, flips)
         results = [part() for part in parts]  # warm up
@@ -101,7 +111,7 @@ def _page_rows() -> list[str]:
         ms = [float("inf")] * len(parts)
         for _ in range(reps):  # interleaved: a burst of load on the shared cores hits one pass
             ms = [min(m, 1000 * median_seconds(part, 1)) for m, part in zip(ms, parts, strict=True)]
-        model = 1000 * online.page_cost_s(horizon, n, 4, trials, n_actions=k)
+        model = 1000 * page_cost_s(horizon, n, 4, trials, n_actions=k)
         cells = " | ".join(f"{v:,.0f}" for v in ms)
         lines.append(
             f"| {label} | {n:,} | {trials} | {cells} | {sum(ms):,.0f} | {model:,.0f} | {figs:,.0f} |"
@@ -129,7 +139,7 @@ def _per_round_rows() -> list[str]:
     for label, sigma, advs in cases:
 
         def run(s=sigma, a=advs):
-            return online.hedge_thresholds(s, 10_000, adversaries=a, trials=1, rng=0)
+            return hedge_thresholds(s, 10_000, adversaries=a, trials=1, rng=0)
 
         n = run().n_experts
         secs = median_seconds(run, 1)
@@ -138,7 +148,7 @@ def _per_round_rows() -> list[str]:
     for n, horizon in ((1_001, 10_000), (100_001, 2_000), (100_001, 10_000)):
         xs, ys = rng.random(horizon), rng.random(horizon) < 0.5
         grid = np.linspace(0, 1, n)
-        secs = median_seconds(lambda x=xs, y=ys, g=grid: online.hedge_replay(x, y, g, eta=0.05), 1)
+        secs = median_seconds(lambda x=xs, y=ys, g=grid: hedge_replay(x, y, g, eta=0.05), 1)
         lines.append(
             f"| `hedge_replay` of a fixed stream, T = {horizon:,} | {n:,} | {1000 * secs:,.0f} | "
             f"{1e6 * secs / horizon:,.1f} |"
@@ -151,11 +161,11 @@ def _per_round_rows() -> list[str]:
 # ------------------------------------------------------------------------------------------------
 
 
-def _stream() -> tuple[online.HedgeThresholdsResult, float]:
+def _stream() -> tuple[HedgeThresholdsResult, float]:
     """The shared stream: our adaptive σ-smooth adversary against our Hedge (exp update) over K thresholds."""
     k, horizon = PEER_STREAM["k"], PEER_STREAM["horizon"]
     eta = float(np.sqrt(8 * np.log(k) / horizon))
-    res = online.hedge_thresholds(
+    res = hedge_thresholds(
         PEER_STREAM["sigma"], horizon, adversaries=("smoothed_adaptive",), trials=1, update="exp",
         eta=eta, gamma=1 / (k - 1), snapshot_bins=k, rng=PEER_STREAM["seed"],
     )  # fmt: skip
@@ -230,8 +240,8 @@ def _peer_section() -> list[str]:
     xs, ys, grid = res.xs[0], res.ys[0], res.grid
     horizon = xs.size
     engine = median_seconds(_stream)
-    replay = median_seconds(lambda: online.hedge_replay(xs, ys, grid, eta=eta, update="exp"))
-    _, final = online.hedge_replay(xs, ys, grid, eta=eta, update="exp")
+    replay = median_seconds(lambda: hedge_replay(xs, ys, grid, eta=eta, update="exp"))
+    _, final = hedge_replay(xs, ys, grid, eta=eta, update="exp")
     river_w = np.asarray(data["final_weights"])
     diff_replay = float(np.abs(final - river_w).max())
     diff_engine = float(np.abs(res.snapshots[-1] - river_w).max())
@@ -271,7 +281,7 @@ def run() -> str:
         "",
         *_page_rows(),
         "",
-        "The model column is `online.page_cost_s` (fitted, ×1.4 margin), which sets the trials.",
+        "The model column is `page_cost_s` (fitted, ×1.4 margin), which sets the trials.",
         "",
         *_per_round_rows(),
         "",

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from smoothviz.random import RngLike, make_rng
 from smoothviz.separators import CLASSES, MAX_D, bits_to_codes, codes_to_bits, describe, evaluate
 from smoothviz.validation import check_choice, check_float, check_int
 
@@ -90,7 +91,7 @@ def planted_data(
     planted: int | None = None,
     label_noise: float = 0.1,
     p_one: float = 0.5,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> LabelledData:
     """N points from Bernoulli(p_one)^d labelled by a planted hypothesis, labels flipped w.p. ``label_noise``.
 
@@ -113,7 +114,7 @@ def planted_data(
     p_one = check_float("p_one", p_one, 0.0, 1.0)
     if p_one == 1.0:
         raise ValueError(f"`p_one` must be in (0, 1), got {p_one}")
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     if planted is None:
         planted = int(bits_to_codes(rng.integers(0, 2, d)))
     planted = check_int("planted", planted, 0, 2**d - 1)

@@ -63,7 +63,6 @@ __all__ = [
     "rspm_laplace_expected_bound",
     "rspm_privacy_loss",
     "smooth_mwem_thm42_bound",
-    "smooth_release_thm43_rate",
     "smoothed_hedge_envelope",
     "smoothed_mistakes_envelope",
     "symdiff_bracketing_bound",
@@ -324,36 +323,6 @@ def projected_mwem_thm43_bound(
 ) -> np.ndarray:
     """Explicit App. F.2 error bound of Projected Smooth MWEM (pure ε-DP), vectorised over ``rounds``."""
     return _smooth_mwem_bound(n, rounds, epsilon, sigma, vc_dim, cover_factor=4.0)
-
-
-_register(
-    BoundInfo(
-        key="smooth_release_thm43_rate",
-        title="Thm 4.3 rate √(d/(εn))·ln^¼(1/σ)·ln^½(n/σ)·ln^¼(1/δ)",
-        latex=r"\begin{aligned}&\max_{q}|q(\bar D)-q(D_B)|\\ &\quad= O\!\left(\sqrt{\tfrac{d}{\varepsilon n}}\,"
-        r"\ln^{1/4}\tfrac1\sigma\,\ln^{1/2}\tfrac n\sigma\,\ln^{1/4}\tfrac1\delta\right)\end{aligned}",
-        ref="hrs2020",
-        where="Thm 4.3",
-        remark="Smooth Data Release; (ε, δ)-DP via k-fold composition",
-        kind="envelope",
-        note="[reconstructed] we could not read the printed formula reliably; this is the shape that "
-        "optimising the App. F bound with adaptive k-fold composition gives. Constant chosen: 1. A trend, "
-        "not a guarantee.",
-    )
-)
-
-
-def smooth_release_thm43_rate(
-    n: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float, delta: float
-) -> np.ndarray:
-    """Theorem 4.3 rate shape with constant 1 (an envelope), vectorised over ``n``."""
-    n = np.asarray(n, dtype=float)
-    return (
-        np.sqrt(vc_dim / (epsilon * n))
-        * np.log(1.0 / sigma) ** 0.25
-        * np.sqrt(np.log(n / sigma))
-        * np.log(1.0 / delta) ** 0.25
-    )
 
 
 _register(

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_int, check_sigma
 
 __all__ = [
@@ -196,8 +196,7 @@ def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0
         ValueError: on a bad centre, σ, weight or background.
     """
     centers = np.atleast_1d(np.asarray(centers, dtype=float))
-    if not (np.isfinite(sigma) and 0 < sigma <= 1):
-        raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
+    sigma = check_sigma(sigma)
     if centers.size == 0 or not np.all((centers >= 0) & (centers <= 1)):
         raise ValueError(f"`centers` must be non-empty and in [0, 1], got {centers.tolist()}")
     if not (np.isfinite(background) and 0 <= background <= 1):
@@ -696,7 +695,7 @@ class MaxCountResult:
 
 
 def max_count_experiment(
-    *, sigma: float, n_cells: int, horizon: int, trials: int, rng=None
+    *, sigma: float, n_cells: int, horizon: int, trials: int, rng: RngLike = None
 ) -> MaxCountResult:
     """Lemma 3.2's experiment: how high can an adaptive σ-smooth adversary push max_f Σ_t f(x_t)?
 
@@ -843,7 +842,7 @@ class UniformConvergenceResult:
 
 
 def uniform_convergence_experiment(
-    *, horizon: int, trials: int, rng=None
+    *, horizon: int, trials: int, rng: RngLike = None
 ) -> UniformConvergenceResult:
     """An adaptive σ-smooth sequence on which averages never concentrate.
 

@@ -29,7 +29,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
+from smoothviz.validation import check_sigma
 
 __all__ = [
     "DATASETS",
@@ -260,12 +261,6 @@ def _validate_rng_free(n: int, name: str = "n") -> int:
     return int(n)
 
 
-def _validate_sigma(sigma: float) -> float:
-    if not (isinstance(sigma, (int, float, np.floating)) and 0 < sigma <= 1):
-        raise ValueError(f"`sigma` must be in (0, 1], got {sigma!r}")
-    return float(sigma)
-
-
 def _validate_center(center: float) -> float:
     if not (isinstance(center, (int, float, np.floating)) and 0 <= center <= 1):
         raise ValueError(f"`center` must be in [0, 1], got {center!r}")
@@ -306,7 +301,7 @@ def bump_probs(
         Array of N non-negative masses summing to 1.
     """
     bins = _validate_rng_free(bins, "bins")
-    sigma = _validate_sigma(sigma)
+    sigma = check_sigma(sigma)
     center = _validate_center(center)
     if shape not in ("triangle", "window"):
         raise ValueError(f"`shape` must be 'triangle' or 'window', got {shape!r}")
@@ -345,7 +340,7 @@ def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) ->
 
 
 def sample_counts(
-    probs: np.ndarray, n: int, *, trials: int | None = None, rng: object = None
+    probs: np.ndarray, n: int, *, trials: int | None = None, rng: RngLike = None
 ) -> np.ndarray:
     """Draw n i.i.d. records from ``probs`` and count them per cell (multinomial).
 
@@ -380,7 +375,7 @@ def exact_smooth_counts(
     sigma: float,
     center: float = 0.5,
     placement: str = "window",
-    rng: object = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Integer counts summing to n with every count ≤ ⌊n/(σN)⌋: an exactly σ-smooth histogram.
 
@@ -405,7 +400,7 @@ def exact_smooth_counts(
     for b in shape:
         _validate_rng_free(b, "shape")
     n = _validate_rng_free(n)
-    sigma = _validate_sigma(sigma)
+    sigma = check_sigma(sigma)
     center = _validate_center(center)
     if placement not in ("window", "random"):
         raise ValueError(f"`placement` must be 'window' or 'random', got {placement!r}")
@@ -450,7 +445,7 @@ def synthetic_histogram(
     n: int,
     sigma: float,
     dims: int = 1,
-    rng: object = None,
+    rng: RngLike = None,
 ) -> Histogram:
     """One synthetic dataset on the unit interval (or square) for the pages.
 
@@ -476,7 +471,7 @@ def synthetic_histogram(
         raise ValueError(f"`dims` must be 1 or 2, got {dims!r}")
     bins = _validate_rng_free(bins, "bins")
     n = _validate_rng_free(n)
-    sigma = _validate_sigma(sigma)
+    sigma = check_sigma(sigma)
     domain = Domain.unit_interval(bins) if dims == 1 else Domain.unit_square(bins)
     rng = make_rng(rng)
     s_axis = sigma if dims == 1 else math.sqrt(sigma)

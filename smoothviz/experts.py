@@ -26,7 +26,7 @@ import pandas as pd
 from scipy.special import gammaln, logsumexp
 
 from smoothviz import bounds
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -131,7 +131,7 @@ def alternating_costs(horizon: int, *, n_actions: int = 2) -> np.ndarray:
 
 
 def coin_flip_costs(
-    horizon: int, n_actions: int, *, trials: int = 1, rng: np.random.Generator | int | None = None
+    horizon: int, n_actions: int, *, trials: int = 1, rng: RngLike = None
 ) -> np.ndarray:
     """I.i.d. Bernoulli(1/2) costs (nature's coins), shape (trials, T, k).
 
@@ -156,7 +156,7 @@ def make_costs(
     n_actions: int,
     *,
     trials: int = 1,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Cost sequences for the MW/FTL/FTPL views, shape (trials, T, k).
 
@@ -299,7 +299,7 @@ def perturbations(
     *,
     noise: str = "laplace",
     scale: float = 1.0,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Perturbations Z of k = shape[-1] actions: i.i.d. Laplace(0, b), b·(−Gumbel), or RSPM-correlated.
 
@@ -347,7 +347,7 @@ def follow_the_perturbed_leader(
     scale: float,
     noise: str = "laplace",
     resample: bool = True,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> ExpertsResult:
     """Follow the Perturbed (Private) Leader: a_t = argmin_a (C_a^{<t} + Z_a^t).
 
@@ -490,7 +490,7 @@ def max_abs_curve(
     scale: float = 1.0,
     trials: int = 2000,
     n_points: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MaxAbsResult:
     """E‖Z‖∞ against k: one (trials × k_max) draw, whose running maximum of |Z| gives every k at once.
 
@@ -595,7 +595,7 @@ def ftpl_sweep(
     scales: np.ndarray | None = None,
     noise: str = "laplace",
     trials: int = 10,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> FTPLSweepResult:
     """Average regret of Follow the Perturbed Leader (Z resampled every round) against the scale b.
 
@@ -638,15 +638,3 @@ def ftpl_sweep(
         regret[i] = (paid - best) / horizon
     emax = np.array([expected_max_abs(n_actions, scale=float(b), noise=noise) for b in scales])
     return FTPLSweepResult(sequence, noise, horizon, n_actions, scales, regret, emax)
-
-
-def __getattr__(name: str) -> object:
-    """Old home of the Regret page's learner comparison, now :mod:`smoothviz.experiments.regret`.
-
-    That module imports this one, so the two names are re-exported lazily here (no import cycle).
-    """
-    if name in ("compare_learners", "learners_frame"):
-        from smoothviz.experiments import regret
-
-        return getattr(regret, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

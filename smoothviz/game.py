@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds
+from smoothviz.random import make_rng
 from smoothviz.validation import check_sigma
 
 __all__ = [
@@ -178,7 +179,7 @@ class AdversaryGame:
         window = self.window(request)
         if window is None:
             return float(request)
-        u = np.random.default_rng([int(self.seed), self.t + 1]).random()
+        u = make_rng([int(self.seed), self.t + 1]).random()
         return float(min(window[0] + u * self.sigma, window[1]))
 
     def refusal(self, x: float, truth: int) -> str | None:

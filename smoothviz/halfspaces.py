@@ -27,7 +27,7 @@ from smoothviz.adversaries import (
 )
 from smoothviz.erm import best_halfspace_mistakes
 from smoothviz.experts import default_eta, log_weight_rate
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choices,
     check_float,
@@ -152,7 +152,7 @@ def hedge_halfspaces(
     noise: float = 0.0,
     trials: int = 3,
     n_candidates: int = 16,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
 

@@ -34,7 +34,7 @@ from smoothviz.adversaries import (
 )
 from smoothviz.erm import prefix_best_mistakes
 from smoothviz.experts import UPDATES, default_eta, log_weight_rate
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choice,
     check_choices,
@@ -474,7 +474,7 @@ def hedge_thresholds(
     n_snapshots: int = 60,
     snapshot_bins: int = 100,
     snapshot_adversary: str | None = None,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> HedgeThresholdsResult:
     """Run Hedge/MW over a threshold γ-cover against the named adversaries.
 

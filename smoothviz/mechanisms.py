@@ -51,7 +51,7 @@ import pandas as pd
 from scipy.special import softmax
 
 from smoothviz.neighbours import describe
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 
 __all__ = [
     "LedgerEntry",
@@ -81,7 +81,7 @@ def laplace_mechanism(
     epsilon: float,
     sensitivity: float,
     size: int | tuple[int, ...] | None = None,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
 
@@ -135,7 +135,7 @@ def gaussian_mechanism(
     epsilon: float,
     delta: float,
     l2_sensitivity: float,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Release ``values + N(0, s²)`` with s from :func:`gaussian_scale`; (ε, δ)-DP for ε < 1.
 
@@ -199,7 +199,7 @@ def exponential_mechanism(
     *,
     epsilon: float,
     sensitivity: float,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis (ε-DP selection).
 
@@ -234,7 +234,7 @@ def report_noisy_max(
     epsilon: float,
     sensitivity: float,
     monotone: bool = False,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Index of the largest ``score + Lap(b)`` along the last axis, ε-DP (:func:`report_noisy_max_scale`).
 

@@ -63,8 +63,9 @@ from smoothviz.queries import (
     rectangles,
     thresholds,
 )
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.references import cite
+from smoothviz.validation import check_sigma
 
 __all__ = [
     "CONFIGS",
@@ -192,7 +193,7 @@ def select_query(
     epsilon: float,
     sensitivity: float = 1.0,
     signed: bool = False,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
 
@@ -222,7 +223,7 @@ def measure(
     epsilon: float,
     sensitivity: float,
     clip: bool = True,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.mechanisms.laplace_mechanism`.
 
@@ -654,8 +655,7 @@ def make_plan(
     spend = epsilon - n_epsilon if n_epsilon else epsilon
     cover_radius = 0.0
     if variant.cover is not None:
-        if sigma is None or not np.isfinite(sigma) or not 0 < sigma <= 1:
-            raise ValueError(f"`sigma` must be in (0, 1], got {sigma}")
+        sigma = check_sigma(sigma)
         gamma = sigma / (variant.cover * n) if gamma is None else gamma
         selection, cover_index, cover_radius = smooth_cover(queries, gamma)
     else:
@@ -723,7 +723,7 @@ def release_rounds(
     *,
     layer: RoundLayer = EXACT,
     trials: int = 1,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> Iterator[Round]:
     """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
 
@@ -1091,7 +1091,7 @@ def release(
     layer: RoundLayer = EXACT,
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
 
@@ -1158,14 +1158,6 @@ def release(
 # ----------------------------------------------------------------------------------------------
 
 
-def _layer(**options: object) -> RoundLayer:
-    """:data:`EXACT`, or the practical layer when an option departs from the theorem."""
-    # The practical options build on this module's steps, so they are imported when first asked for.
-    from smoothviz.mwem_practical import PracticalOptions
-
-    return PracticalOptions(**options).layer()
-
-
 def mwem(
     hist: np.ndarray,
     queries: BoxQueries,
@@ -1173,25 +1165,19 @@ def mwem(
     epsilon: float,
     rounds: int,
     output: str = "average",
-    replay: int = 0,
-    measure_groups: bool = False,
-    neighbours: str = "replace",
-    n_public: float | None = None,
-    n_share: float = 0.0,
-    clip_measurement: bool = True,
-    combine_repeats: bool = False,
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
-    """MWEM exactly as in Theorem 4.1, unless an option below says otherwise.
+    """MWEM exactly as in Theorem 4.1 (with ``output="last"``, the last iterate instead).
 
     Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which restates Hardt, Ligett & McSherry 2012.
 
     D₀ uniform; each round the exponential mechanism with ε/(2T) and score n·|q(D_{t−1}) − q(B)|
     (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the update D ∝ D·exp(q(m − q(D))/2); output the
-    average of D₁..D_T. Clipping m to [0, 1] is post-processing (it keeps Lemma E.3 exact). The options
-    that depart are layered on the same steps by :mod:`smoothviz.mwem_practical`.
+    average of D₁..D_T. Clipping m to [0, 1] is post-processing (it keeps Lemma E.3 exact). The practical
+    options (replay, grouped measurement, add/remove neighbours) are
+    :func:`smoothviz.mwem_practical.practical_mwem`, layered on the same steps.
 
     Args:
         hist: counts per cell of the public domain, shape ``queries.shape``; n = hist.sum().
@@ -1200,22 +1186,6 @@ def mwem(
         epsilon: total privacy budget ε > 0.
         rounds: number of rounds T ≥ 1.
         output: ``"average"`` (the theorem) or ``"last"`` (departs: the last iterate).
-        replay: departs when > 0: after each round, this many passes of MW updates over all past
-            measurements (HLM12's practical variant; no extra privacy cost, post-processing).
-        measure_groups: departs: select a whole marginal table (score n·Σ|error| over its cells, sensitivity
-            2) and measure all its cells (ℓ₁ sensitivity 2/n) each round, as smartnoise-synth does.
-        neighbours: ``"replace"`` (the papers') or ``"add_remove"`` (departs; table sensitivities 1).
-            Under add/remove the counts are normalised by a public n, never the data's own: give one
-            of ``n_public`` and ``n_share``.
-        n_public: add/remove: a declared n, fixed before the data is read (n is then not protected).
-        n_share: add/remove: the share of ε spent on n̂ = n + Lap(1/(n_share·ε)), which then
-            normalises the counts (n protected; ledgered as round 0).
-        clip_measurement: clip m to [0, 1] (default; post-processing).
-        combine_repeats: departs (needs ``replay`` ≥ 1): the replay merges the k measurements of a
-            query (or table) into the mean of their raw values (the inverse-variance average: all share
-            one Laplace scale), clipped after averaging, and takes one MW step of weight k, i.e. the k
-            separate steps applied at once. One consistent target per query instead of k noisy ones in
-            turn, and at most one step per distinct query per pass. Post-processing: same ledger.
         trials: independent runs, vectorised along a leading axis.
         snapshots: how many rounds of trial 0 to keep for the play view.
         rng: seed or generator (SPEC 7); the mechanism's coins.
@@ -1223,17 +1193,8 @@ def mwem(
     Returns:
         An :class:`MWEMResult`.
     """
-    layer = _layer(
-        replay=replay,
-        measure_groups=measure_groups,
-        neighbours=neighbours,
-        n_public=n_public,
-        n_share=n_share,
-        clip_measurement=clip_measurement,
-        combine_repeats=combine_repeats,
-    )
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
-    return release(hist, queries, "mwem", epsilon=epsilon, rounds=rounds, layer=layer, **run)
+    return release(hist, queries, "mwem", epsilon=epsilon, rounds=rounds, **run)
 
 
 def mwem_notes(
@@ -1245,7 +1206,7 @@ def mwem_notes(
     eta: float | None = None,
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
 
@@ -1270,10 +1231,9 @@ def smooth_mwem(
     sigma: float,
     gamma: float | None = None,
     output: str = "average",
-    replay: int = 0,
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
 
@@ -1281,7 +1241,7 @@ def smooth_mwem(
     each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
     """
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
-    smooth = {"sigma": sigma, "gamma": gamma, "layer": _layer(replay=replay)}
+    smooth = {"sigma": sigma, "gamma": gamma}
     return release(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
 
 
@@ -1294,10 +1254,9 @@ def projected_smooth_mwem(
     sigma: float,
     gamma: float | None = None,
     output: str = "average",
-    replay: int = 0,
     trials: int = 1,
     snapshots: int = 40,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> MWEMResult:
     """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
 
@@ -1306,5 +1265,5 @@ def projected_smooth_mwem(
     released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
     """
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
-    smooth = {"sigma": sigma, "gamma": gamma, "layer": _layer(replay=replay)}
+    smooth = {"sigma": sigma, "gamma": gamma}
     return release(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)

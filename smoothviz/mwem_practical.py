@@ -37,11 +37,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from smoothviz.mechanisms import exponential_mechanism
-from smoothviz.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant
+from smoothviz.mwem import EXACT, Exact, MWEMResult, Plan, Round, RoundLayer, Variant, release
 from smoothviz.neighbours import NEIGHBOURS
 from smoothviz.queries import BoxQueries
+from smoothviz.random import RngLike
 
-__all__ = ["Practical", "PracticalOptions", "table_plan", "table_update"]
+__all__ = ["Practical", "PracticalOptions", "practical_mwem", "table_plan", "table_update"]
 
 #: (summed-out axes, flat cell positions in the table) of a full marginal table, or None.
 TablePlan = tuple[tuple[int, ...], np.ndarray] | None
@@ -317,3 +318,78 @@ def table_update(
         new[i] = dist[i] * np.exp(step)
         new[i] /= new[i].sum()
     return new
+
+
+def practical_mwem(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    variant: str = "mwem",
+    *,
+    epsilon: float,
+    rounds: int,
+    sigma: float | None = None,
+    gamma: float | None = None,
+    output: str = "average",
+    replay: int = 0,
+    measure_groups: bool = False,
+    neighbours: str = "replace",
+    n_public: float | None = None,
+    n_share: float = 0.0,
+    clip_measurement: bool = True,
+    combine_repeats: bool = False,
+    trials: int = 1,
+    snapshots: int = 40,
+    rng: RngLike = None,
+) -> MWEMResult:
+    """A variant of :data:`smoothviz.mwem.CONFIGS` with the practical options of this module.
+
+    With every option at its default this is :func:`smoothviz.mwem.mwem` (or ``smooth_mwem``,
+    ``projected_smooth_mwem`` with ``variant`` ``"smooth"``, ``"projected"`` and their ``sigma``,
+    ``gamma``), draw for draw.
+
+    Args:
+        hist: counts per cell of the public domain, shape ``queries.shape``.
+        queries: the finite class Q.
+        variant: a key of :data:`smoothviz.mwem.CONFIGS` (``"mwem"``, ``"smooth"``, ``"projected"``).
+        epsilon: total privacy budget ε > 0.
+        rounds: number of rounds T ≥ 1.
+        sigma: the smoothness σ of the smooth variants.
+        gamma: their cover radius γ (default as in :func:`smoothviz.mwem.smooth_mwem`).
+        output: ``"average"`` (the theorem) or ``"last"`` (departs: the last iterate).
+        replay: departs when > 0: after each round, this many passes of MW updates over all past
+            measurements (HLM12's practical variant; no extra privacy cost, post-processing).
+        measure_groups: departs: select a whole marginal table (score n·Σ|error| over its cells, sensitivity
+            2) and measure all its cells (ℓ₁ sensitivity 2/n) each round, as smartnoise-synth does.
+        neighbours: ``"replace"`` (the papers') or ``"add_remove"`` (departs; table sensitivities 1).
+            Under add/remove the counts are normalised by a public n, never the data's own: give one
+            of ``n_public`` and ``n_share``.
+        n_public: add/remove: a declared n, fixed before the data is read (n is then not protected).
+        n_share: add/remove: the share of ε spent on n̂ = n + Lap(1/(n_share·ε)), which then
+            normalises the counts (n protected; ledgered as round 0).
+        clip_measurement: clip m to [0, 1] (default; post-processing).
+        combine_repeats: departs (needs ``replay`` ≥ 1): the replay merges the k measurements of a
+            query (or table) into the mean of their raw values (the inverse-variance average: all share
+            one Laplace scale), clipped after averaging, and takes one MW step of weight k, i.e. the k
+            separate steps applied at once. One consistent target per query instead of k noisy ones in
+            turn, and at most one step per distinct query per pass. Post-processing: same ledger.
+        trials: independent runs, vectorised along a leading axis.
+        snapshots: how many rounds of trial 0 to keep for the play view.
+        rng: seed or generator (SPEC 7); the mechanism's coins.
+
+    Returns:
+        An :class:`smoothviz.mwem.MWEMResult`.
+    """
+    layer = PracticalOptions(
+        replay=replay,
+        measure_groups=measure_groups,
+        neighbours=neighbours,
+        clip_measurement=clip_measurement,
+        combine_repeats=combine_repeats,
+        n_public=n_public,
+        n_share=n_share,
+    ).layer()
+    run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
+    return release(
+        hist, queries, variant, epsilon=epsilon, rounds=rounds, sigma=sigma, gamma=gamma,
+        layer=layer, **run,
+    )  # fmt: skip

@@ -40,8 +40,8 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.mechanisms import exponential_mechanism_probabilities
-from smoothviz.random import make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.random import RngLike, make_rng
+from smoothviz.validation import check_choice, check_float, check_int, check_sigma
 
 __all__ = [
     "GUARANTEE",
@@ -135,7 +135,7 @@ def acceptance_rates(
     sigmas: np.ndarray,
     *,
     draws: int,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lemma G.3's rejection sampler: the fraction of uniform draws accepted, for each σ.
 
@@ -257,7 +257,7 @@ def net_mechanism(
     epsilon: float,
     queries: str = "intervals",
     trials: int = 1,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> NetResult:
     """Algorithm 4 of Haghtalab, Roughgarden & Shetty 2020 (App. G) on a line of N cells.
 
@@ -284,7 +284,7 @@ def net_mechanism(
         raise ValueError(
             f"`hist` must be non-negative counts on N ≥ 2 cells with n ≥ 1, got {hist}"
         )
-    sigma = check_float("sigma", sigma, 0.0, 1.0)
+    sigma = check_sigma(sigma)
     epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
     queries = check_choice("queries", queries, QUERY_CLASSES)
     trials = check_int("trials", trials, 1, MAX_DRAWS)

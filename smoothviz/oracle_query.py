@@ -58,7 +58,7 @@ from smoothviz.mechanisms import advanced_composition, report_noisy_max
 from smoothviz.neighbours import check_neighbours, describe
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.prsma import PRSMAPlan, prsma_plan
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
 from smoothviz.rspm import gaussian_rspm_scale
 from smoothviz.separators import MAX_ENUMERATE_D, codes_to_bits
 from smoothviz.validation import check_choice, check_float, check_int
@@ -647,7 +647,7 @@ def oracle_query(
     max_final: int | None = None,
     time_limit: float = 1.0,
     neighbours: str = "replace",
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> OracleQueryResult:
     """OracleQuery (Neel, Roth & Wu 2019, Algorithm 1) for the monotone conjunctions over {0,1}^d.
 

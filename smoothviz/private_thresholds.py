@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.mechanisms import PrivacyLedger, exponential_mechanism
-from smoothviz.random import make_rng
+from smoothviz.random import RngLike, make_rng
+from smoothviz.validation import check_sigma
 
 __all__ = ["GUARANTEE", "PrivateThresholdResult", "private_threshold"]
 
@@ -90,7 +91,7 @@ def private_threshold(
     alpha: float,
     epsilon: float,
     trials: int = 1,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> PrivateThresholdResult:
     """Learn a threshold privately on [0, 1] by discretising at scale σα (E10).
 
@@ -120,9 +121,9 @@ def private_threshold(
         raise ValueError(
             "`positives`/`negatives` must be non-negative counts with a positive total"
         )
-    for name, v in (("sigma", sigma), ("alpha", alpha)):
-        if not np.isfinite(v) or not 0 < v <= 1:
-            raise ValueError(f"`{name}` must be in (0, 1], got {v}")
+    sigma = check_sigma(sigma)
+    if not np.isfinite(alpha) or not 0 < alpha <= 1:
+        raise ValueError(f"`alpha` must be in (0, 1], got {alpha}")
     if not np.isfinite(epsilon) or epsilon <= 0:
         raise ValueError(f"`epsilon` must be positive, got {epsilon}")
     if int(trials) != trials or trials < 1:

@@ -38,6 +38,7 @@ import pandas as pd
 
 from smoothviz.neighbours import check_neighbours, gap_shift
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
+from smoothviz.random import RngLike, make_rng
 from smoothviz.rspm import empirical_errors, laplace_rspm_scale
 from smoothviz.separators import (
     CLASSES,
@@ -437,7 +438,7 @@ def prsma(
     trials: int = 1,
     simulate: bool = True,
     neighbours: str = "replace",
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> PRSMAResult:
     """PRSMA (Neel, Roth & Wu 2019, §3.2) around Laplace RSPM with a failing certifiable oracle.
 
@@ -470,7 +471,7 @@ def prsma(
     plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
     if plan.piece_size == 0:
         raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     k, s = plan.pieces, plan.piece_size
     order = rng.permuted(np.tile(np.arange(n), (trials, 1)), axis=1)[:, : k * s].reshape(
         trials, k, s
@@ -505,7 +506,7 @@ def prsma_on_counts(
     rescale: bool = False,
     trials: int = 1,
     neighbours: str = "replace",
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> PRSMAResult:
     """PRSMA around Laplace RSPM with a perfect oracle, from the data's cell counts alone (any n < 10⁹).
 
@@ -543,7 +544,7 @@ def prsma_on_counts(
     plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
     if plan.piece_size == 0:
         raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     p_fail = np.zeros((trials, plan.pieces))
     passes, noisy, go, _ = _pass_and_pick(plan, p_fail, rng)
     codes = np.full(trials, -1, dtype=np.int64)

@@ -52,6 +52,7 @@ from smoothviz.oracles import (
     get_oracle,
     ip_oracle,
 )
+from smoothviz.random import RngLike, make_rng
 from smoothviz.separators import (
     CLASSES,
     MAX_ENUMERATE_D,
@@ -240,7 +241,7 @@ def rspm(
     trials: int = 1,
     best_error: float | None = None,
     neighbours: str = "replace",
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> LearnerResult:
     """Report Separator-Perturbed Min, ``trials`` independent runs (Neel, Roth & Wu 2019, §3.1, App. B).
 
@@ -272,7 +273,7 @@ def rspm(
     failure_rate = check_float("failure_rate", failure_rate, 0.0, 1.0, low_open=False)
     if failure_rate >= 1.0:
         raise ValueError(f"`failure_rate` must be in [0, 1), got {failure_rate}")
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     n, d = x.shape
     u, u_labels = loss_separator_set(cls, d)
     m = u.shape[0]
@@ -338,7 +339,7 @@ def enumerating_learner(
     epsilon: float,
     trials: int = 1,
     neighbours: str = "replace",
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> LearnerResult:
     """A baseline that enumerates the class (d ≤ 16) and scores every hypothesis by −n·q(S).
 
@@ -373,7 +374,7 @@ def enumerating_learner(
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
     neighbours = check_neighbours(neighbours)
-    rng = np.random.default_rng(rng)
+    rng = make_rng(rng)
     counts = _counts(x, y, cls)
     scores = np.broadcast_to(-counts, (trials, counts.size))
     if method == "report_noisy_min":

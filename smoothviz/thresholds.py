@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smoothviz.random import make_rng, streams
+from smoothviz.random import RngLike, make_rng, streams
 from smoothviz.validation import SIGMA_RANGE, check_sigma
 
 __all__ = [
@@ -236,7 +236,7 @@ def smoothed_run(
     sigma: float,
     horizon: int,
     trials: int,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> ThresholdRun:
     """Run midpoint binary search against a σ-smooth adversary for ``trials`` independent trials.
 
@@ -297,7 +297,7 @@ def nonadaptive_run(
     sigma: float,
     horizon: int,
     trials: int,
-    rng: np.random.Generator | int | None = None,
+    rng: RngLike = None,
 ) -> ThresholdRun:
     """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
 
@@ -468,16 +468,3 @@ def snapshot_rounds(run: ThresholdRun, *, trial: int = 0, max_frames: int = 120)
         keep = np.unique(np.round(np.linspace(0, chosen.size - 1, max_frames)).astype(np.int64))
         chosen = chosen[keep]
     return chosen
-
-
-def __getattr__(name: str) -> object:
-    """Old home of the page's experiment: ``smoothviz.thresholds.run_experiment`` still works.
-
-    The experiment lives in :mod:`smoothviz.experiments.thresholds` (page orchestration, not the
-    game); it imports this module, so it is re-exported lazily here to avoid an import cycle.
-    """
-    if name in ("ThresholdsExperiment", "run_experiment"):
-        from smoothviz.experiments import thresholds as experiment
-
-        return getattr(experiment, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

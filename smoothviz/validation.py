@@ -2,8 +2,8 @@
 
 Core functions validate first and raise ``ValueError`` with a message a reader can act on, e.g.
 ``"`sigma` must be in (0, 1], got 0"`` (the style of the Scientific Python guide and SciPy). One σ
-range serves every module that simulates a σ-smooth adversary (thresholds, the adversary game,
-Hedge, halfspaces, covers): a σ-smooth distribution has density at most 1/σ with respect to the
+range and one check (:func:`check_sigma`) serve every module that takes a σ (the adversaries, covers,
+the synthetic data, MWEM's smooth variants, the net mechanism, private thresholds): a σ-smooth distribution has density at most 1/σ with respect to the
 uniform measure, which is possible exactly for σ ∈ (0, 1] (Haghtalab, Roughgarden & Shetty 2020,
 Def. 2.1), and σ below :data:`SIGMA_MIN` is refused because float64 can no longer place a point
 inside a version space a few σ wide (the binary-search game then stalls). The checkers return the value normalised (``int`` or
@@ -87,17 +87,19 @@ def check_float(
 
 
 def check_sigma(sigma: float) -> float:
-    """Reject σ outside (0, 1] (:data:`SIGMA_RANGE`), below :data:`SIGMA_MIN`, or a ``bool``.
+    """Reject σ outside (0, 1] (:data:`SIGMA_RANGE`), below :data:`SIGMA_MIN`, a ``bool`` or a non-number.
 
-    Returns σ as a ``float``.
+    The one σ check of the core: every function that takes a σ calls it first. Returns σ as a ``float``.
 
     Raises:
         ValueError: ``"`sigma` must be in (0, 1] and at least 1e-06, got value"``.
     """
     low, high = SIGMA_RANGE
-    if isinstance(sigma, bool) or not (
-        np.isfinite(sigma) and low < sigma <= high and sigma >= SIGMA_MIN
-    ):
+    try:
+        ok = not isinstance(sigma, bool) and np.isfinite(sigma) and low < sigma <= high
+    except TypeError:  # None, a string: not a number
+        ok = False
+    if not ok or sigma < SIGMA_MIN:
         raise ValueError(
             f"`sigma` must be in ({low:g}, {high:g}] and at least {SIGMA_MIN:g} (float64 "
             f"precision), got {sigma}"

@@ -1,4 +1,4 @@
-"""The online-learning core split by concept: each module one hop away, the façade unchanged."""
+"""The online-learning core split by concept, each module one hop away; the package has no import cycle."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import re
 import numpy as np
 import pytest
 
-from smoothviz import adversaries, erm, experts, halfspaces, hedge, online, thresholds, validation
+from smoothviz import adversaries, erm, experts, halfspaces, hedge, thresholds, validation
 from smoothviz.experiments import regret as regret_experiment
 
-MODULES = [adversaries, erm, experts, halfspaces, hedge, online, validation, regret_experiment]
+MODULES = [adversaries, erm, experts, halfspaces, hedge, validation, regret_experiment]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
@@ -22,20 +22,11 @@ def test_every_split_module_declares_and_defines_its_public_names(module):
         assert hasattr(module, name), (module.__name__, name)
 
 
-def test_the_facade_re_exports_the_same_objects():
-    homes = [adversaries, erm, experts, halfspaces, hedge, regret_experiment]
-    for name in online.__all__:
-        owners = [m for m in homes if name in m.__all__]
-        assert owners, name
-        assert getattr(online, name) is getattr(owners[0], name), name
-
-
 def test_adversaries_are_one_hop_from_every_page():
     assert adversaries.worst_case_run is thresholds.worst_case_run
     assert adversaries.nonadaptive_run is thresholds.nonadaptive_run
     assert set(adversaries.BINARY_SEARCH_ADVERSARIES) == set(thresholds.ADVERSARIES)
     assert set(adversaries.ADVERSARIES_2D) < set(adversaries.ADVERSARIES)
-    assert importlib.import_module("smoothviz.online").ADVERSARIES is adversaries.ADVERSARIES
 
 
 @pytest.mark.parametrize(
@@ -135,7 +126,7 @@ def test_experts_and_hedge_share_one_learning_rate():
 
 #: The core modules of the online-learning pages (Thresholds, Covers, Regret) and their shared pieces.
 ONLINE_CORE = ["adversaries", "bounds", "covers", "erm", "experts", "game", "halfspaces", "hedge",
-               "names", "online", "random", "thresholds", "validation", "experiments.covers",
+               "names", "random", "thresholds", "validation", "experiments.covers",
                "experiments.regret", "experiments.thresholds"]  # fmt: skip
 
 
@@ -166,3 +157,170 @@ def test_every_public_function_and_class_is_in_all(name):
     }
     assert defined <= set(module.__all__), sorted(defined - set(module.__all__))
     assert module.__all__ == sorted(module.__all__, key=lambda n: (not n.isupper(), n))
+
+
+def _import_graph(root=None, package: str = "smoothviz") -> dict[str, set[str]]:
+    """Edges module → package module it imports, from every import statement (function-level too)."""
+    import ast
+    from pathlib import Path
+
+    root = root or Path(__file__).resolve().parents[1]
+    modules = {
+        ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in (root / package).rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                           for a in node.names]  # fmt: skip
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_cycles():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+def test_the_import_graph_sees_function_level_relative_and_submodule_imports(tmp_path):
+    files = {
+        "__init__.py": "",
+        "a.py": "import numpy\n\ndef f():\n    from pkg import b\n",
+        "b.py": "from .sub import c\nfrom . import a\n",
+        "sub/__init__.py": "",
+        "sub/c.py": "from ..a import f\nimport pkg.b as b\n",
+    }
+    for name, text in files.items():
+        (tmp_path / "pkg" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "pkg" / name).write_text(text)
+    graph = _import_graph(tmp_path, "pkg")
+    assert graph == {"pkg": set(), "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.sub.c", "pkg.a"},
+                     "pkg.sub": set(), "pkg.sub.c": {"pkg.a", "pkg.b"}}  # fmt: skip
+    assert _cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c"]]
+    assert "smoothviz.experts" in _import_graph()["smoothviz.experiments.regret"]
+
+
+def test_smoothviz_has_no_import_cycle():
+    assert _cycles(_import_graph()) == []
+
+
+def _sigma_takers():
+    """Every public core function that takes a σ directly (not through another one)."""
+    from smoothviz import covers, data, mwem, net_mechanism, private_thresholds
+
+    hist, line = np.arange(1.0, 17.0), np.ones(8)
+    return {
+        "thresholds.check_game": lambda s: thresholds.check_game(s, 10, 1),
+        "covers.smooth_mixture": lambda s: covers.smooth_mixture([0.5], sigma=s),
+        "covers.max_count_experiment": lambda s: covers.max_count_experiment(
+            sigma=s, n_cells=10, horizon=5, trials=1
+        ),
+        "data.bump_probs": lambda s: data.bump_probs(16, sigma=s),
+        "data.exact_smooth_counts": lambda s: data.exact_smooth_counts(16, n=96, sigma=s),
+        "data.synthetic_histogram": lambda s: data.synthetic_histogram("bump", 16, n=50, sigma=s),
+        "mwem.smooth_mwem": lambda s: mwem.smooth_mwem(
+            hist, mwem.thresholds(16), epsilon=1.0, rounds=2, sigma=s
+        ),
+        "net_mechanism": lambda s: net_mechanism.net_mechanism(
+            hist, sigma=s, m=4, s=2, epsilon=1.0
+        ),
+        "private_threshold": lambda s: private_thresholds.private_threshold(
+            line, line, sigma=s, alpha=0.1, epsilon=1.0
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_sigma_takers()))
+@pytest.mark.parametrize("sigma", [1e-7, 0.0, 1.5, float("nan"), True, None, "0.1"])
+def test_every_sigma_goes_through_check_sigma(name, sigma):
+    with pytest.raises(ValueError, match=re.escape(f"at least {validation.SIGMA_MIN:g}")):
+        _sigma_takers()[name](sigma)
+
+
+@pytest.mark.parametrize("name", sorted(_sigma_takers()))
+def test_every_sigma_taker_runs_at_a_half_and_at_the_int_one(name):
+    for sigma in (0.5, 1):
+        _sigma_takers()[name](sigma)
+
+
+def _core_sources():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "smoothviz"
+    for path in sorted(root.rglob("*.py")):
+        yield path.relative_to(root.parent).as_posix(), ast.parse(path.read_text())
+
+
+def test_every_generator_comes_from_make_rng():
+    import ast
+
+    calls = [
+        f"{name}:{node.lineno}"
+        for name, tree in _core_sources()
+        if name != "smoothviz/random.py"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("default_rng")
+    ]
+    assert calls == []
+
+
+def test_an_rng_argument_is_typed_one_way():
+    """A seed-or-Generator ``rng`` is ``RngLike``; ``np.random.Generator`` where only a generator works."""
+    import ast
+
+    allowed = {"RngLike", "np.random.Generator"}
+    odd = [
+        f"{name}:{node.lineno} {ast.unparse(arg.annotation) if arg.annotation else None}"
+        for name, tree in _core_sources()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for arg in node.args.args + node.args.kwonlyargs
+        if arg.arg == "rng"
+        and (arg.annotation is None or ast.unparse(arg.annotation) not in allowed)
+        and node.name != "compare_learners"  # takes an int seed only: the sweep draws from the seed
+    ]
+    assert odd == []

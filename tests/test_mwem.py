@@ -8,6 +8,7 @@ from scipy.optimize import minimize
 from smoothviz import bounds
 from smoothviz import mwem as M
 from smoothviz import queries as Q
+from smoothviz.mwem_practical import practical_mwem
 
 
 def smooth_hist(n_cells, sigma, n, start=0):
@@ -159,7 +160,9 @@ def test_lemma_e3_rhs_is_computed_from_the_round_trace():
 def test_lemma_e3_with_group_measurements_and_replay():
     dims = (5, 6, 4)
     h = np.random.default_rng(5).integers(0, 30, size=dims).astype(float)
-    r = M.mwem(h, M.marginals(dims), epsilon=1.0, rounds=8, measure_groups=True, replay=2, rng=1)
+    r = practical_mwem(
+        h, M.marginals(dims), epsilon=1.0, rounds=8, measure_groups=True, replay=2, rng=1
+    )
     assert r.lemma_holds.all()
     assert "replays" in r.label
     assert r.departures
@@ -382,7 +385,7 @@ def test_replay_matches_a_per_trial_reference(groups, combine):
     q = M.marginals(dims) if groups else M.prefixes(dims)
     rng = RecordingRng(7)
     kw = {"epsilon": 0.5, "rounds": 7, "replay": 3, "output": "last", "trials": 3}
-    r = M.mwem(h, q, measure_groups=groups, combine_repeats=combine, rng=rng, **kw)
+    r = practical_mwem(h, q, measure_groups=groups, combine_repeats=combine, rng=rng, **kw)
     want, clipped = reference_replay(r, rng.draws, 3, combine, groups)
     np.testing.assert_allclose(r.synthetic, want, atol=1e-12)
     # the case is a real test: repeats happen, clipping bites, and the two replays differ
@@ -399,8 +402,8 @@ def test_combine_repeats_keeps_the_ledger_and_is_labelled():
     dims = (4, 3, 3)
     h = np.random.default_rng(0).integers(0, 50, size=dims).astype(float)
     kw = {"epsilon": 0.7, "rounds": 9, "replay": 2, "measure_groups": True, "rng": 4}
-    plain = M.mwem(h, M.marginals(dims), **kw)
-    merged = M.mwem(h, M.marginals(dims), combine_repeats=True, **kw)
+    plain = practical_mwem(h, M.marginals(dims), **kw)
+    merged = practical_mwem(h, M.marginals(dims), combine_repeats=True, **kw)
     assert merged.ledger.total == pytest.approx(0.7, rel=1e-14)
     pd.testing.assert_frame_equal(merged.ledger.to_frame(), plain.ledger.to_frame())
     np.testing.assert_array_equal(merged.selected[:, 0], plain.selected[:, 0])  # same coins
@@ -408,7 +411,7 @@ def test_combine_repeats_keeps_the_ledger_and_is_labelled():
     assert "mean" not in plain.label
     assert merged.lemma_holds.all()
     with pytest.raises(ValueError, match="combine_repeats"):
-        M.mwem(h, M.marginals(dims), epsilon=1.0, rounds=3, combine_repeats=True)
+        practical_mwem(h, M.marginals(dims), epsilon=1.0, rounds=3, combine_repeats=True)
 
 
 # ---------------------------------------------------------------- E10
@@ -460,8 +463,9 @@ def test_discretisation_can_exceed_alpha_on_non_smooth_data():
 def test_mwem_validation(kwargs, match):
     base = {"epsilon": 1.0, "rounds": 5}
     base.update(kwargs)
+    run = M.mwem if set(kwargs) <= {"epsilon", "rounds", "trials", "output"} else practical_mwem
     with pytest.raises(ValueError, match=match):
-        M.mwem(np.ones(16), M.thresholds(16), **base)
+        run(np.ones(16), M.thresholds(16), **base)
 
 
 def test_other_validation():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from smoothviz import data
-from smoothviz import mwem_experiments as E
+from smoothviz.experiments import mwem as E
 from smoothviz.plots.mwem_page import density_figure, private_threshold_figure, probe_figure
 
 

@@ -61,7 +61,7 @@ def _run(monkeypatch, fn, hist, kw, replay=None) -> _Recorder:
 
 
 def _mwem(queries):
-    return lambda h, kw: M.mwem(h, queries, epsilon=1.0, rounds=6, trials=1, rng=0, **kw)
+    return lambda h, kw: MP.practical_mwem(h, queries, epsilon=1.0, rounds=6, trials=1, rng=0, **kw)
 
 
 GROUPED = {"measure_groups": True}
@@ -146,13 +146,15 @@ def test_charged_sensitivity_bounds_the_real_change(monkeypatch, name, kind, kw,
 def test_add_remove_needs_a_public_or_private_n():
     h, q = _data(), M.marginals(DIMS, ways=(1, 2))
     with pytest.raises(ValueError, match="n_public"):
-        M.mwem(h, q, epsilon=1.0, rounds=2, neighbours="add_remove")
+        MP.practical_mwem(h, q, epsilon=1.0, rounds=2, neighbours="add_remove")
     with pytest.raises(ValueError, match="exactly one"):
-        M.mwem(h, q, epsilon=1.0, rounds=2, neighbours="add_remove", n_public=100.0, n_share=0.1)
+        MP.practical_mwem(
+            h, q, epsilon=1.0, rounds=2, neighbours="add_remove", n_public=100.0, n_share=0.1
+        )
     with pytest.raises(ValueError, match="add_remove"):
-        M.mwem(h, q, epsilon=1.0, rounds=2, n_public=100.0)
+        MP.practical_mwem(h, q, epsilon=1.0, rounds=2, n_public=100.0)
     with pytest.raises(ValueError, match="n_share"):
-        M.mwem(h, q, epsilon=1.0, rounds=2, neighbours="add_remove", n_share=1.0)
+        MP.practical_mwem(h, q, epsilon=1.0, rounds=2, neighbours="add_remove", n_share=1.0)
 
 
 def test_every_run_says_its_relation_and_whether_n_is_public():
@@ -160,11 +162,13 @@ def test_every_run_says_its_relation_and_whether_n_is_public():
     r = M.mwem(h, q, epsilon=1.0, rounds=3, rng=0)
     assert "replace-one" in r.guarantee
     assert r.ledger.relation == r.guarantee
-    r = M.mwem(h, q, epsilon=1.0, rounds=3, rng=0, neighbours="add_remove", n_public=150.0)
+    r = MP.practical_mwem(
+        h, q, epsilon=1.0, rounds=3, rng=0, neighbours="add_remove", n_public=150.0
+    )
     assert "add/remove" in r.guarantee
     assert "n public" in r.guarantee
     assert "n public (declared 150)" in r.label
-    r = M.mwem(h, q, epsilon=0.8, rounds=3, rng=0, neighbours="add_remove", n_share=0.05)
+    r = MP.practical_mwem(h, q, epsilon=0.8, rounds=3, rng=0, neighbours="add_remove", n_share=0.05)
     assert "n private" in r.guarantee
     assert "estimated privately" in r.label
     frame = r.ledger.to_frame()

@@ -1,4 +1,5 @@
-"""Tests for smoothviz.online: exact identities and pathwise inequalities on every run, seeded statistics."""
+"""Tests for the online-learning core (hedge, experts, halfspaces, erm): exact identities and pathwise
+inequalities on every run, seeded statistics."""
 
 from __future__ import annotations
 
@@ -7,24 +8,55 @@ import pandas as pd
 import pytest
 from scipy.special import logsumexp
 
-from smoothviz import bounds, online
+from smoothviz import bounds
+from smoothviz.adversaries import ADVERSARIES
+from smoothviz.erm import best_halfspace_mistakes, best_threshold_mistakes
+from smoothviz.experiments.regret import (
+    compare_learners,
+    cover_size,
+    learners_frame,
+    page_cost_s,
+    scaled_eta,
+    trials_cap,
+)
+from smoothviz.experts import (
+    alternating_costs,
+    coin_flip_costs,
+    default_eta,
+    expected_max_abs,
+    follow_the_leader,
+    follow_the_perturbed_leader,
+    ftpl_sweep,
+    leader_loss,
+    log_weight_rate,
+    make_costs,
+    max_abs_curve,
+    multiplicative_weights,
+    perturbations,
+)
+from smoothviz.halfspaces import halfspace_cover, hedge_halfspaces
+from smoothviz.hedge import (
+    HedgeThresholdsResult,
+    cover_gamma,
+    hedge_replay,
+    hedge_thresholds,
+    threshold_cover,
+)
 
-ADV = online.ADVERSARIES
+ADV = ADVERSARIES
 
 
 @pytest.fixture(scope="module")
-def runs() -> dict[str, online.HedgeThresholdsResult]:
+def runs() -> dict[str, HedgeThresholdsResult]:
     """A small grid of runs reused by the pathwise tests (both updates, both label models)."""
     return {
-        "notes_realizable": online.hedge_thresholds(0.05, 400, trials=4, rng=1),
-        "notes_noisy": online.hedge_thresholds(
-            0.02, 300, trials=4, labels="noisy", noise=0.2, rng=2
-        ),
-        "exp_noisy": online.hedge_thresholds(
+        "notes_realizable": hedge_thresholds(0.05, 400, trials=4, rng=1),
+        "notes_noisy": hedge_thresholds(0.02, 300, trials=4, labels="noisy", noise=0.2, rng=2),
+        "exp_noisy": hedge_thresholds(
             0.1, 300, trials=3, update="exp", labels="noisy", rng=3, cover_scale="thm33"
         ),
         # N = 8,662 with one trial: the adaptive adversary keeps Hedge's weights in blocks
-        "blocks": online.hedge_thresholds(0.002, 300, trials=1, labels="noisy", rng=4),
+        "blocks": hedge_thresholds(0.002, 300, trials=1, labels="noisy", rng=4),
     }
 
 
@@ -33,9 +65,9 @@ def runs() -> dict[str, online.HedgeThresholdsResult]:
 # ------------------------------------------------------------------------------------------------
 
 
-def _reference(res: online.HedgeThresholdsResult, row: int) -> dict[str, np.ndarray]:
+def _reference(res: HedgeThresholdsResult, row: int) -> dict[str, np.ndarray]:
     """Plain per-round Hedge over the full cover, replaying the recorded points and labels."""
-    lam = online.log_weight_rate(res.eta, update=res.update)
+    lam = log_weight_rate(res.eta, update=res.update)
     g = res.grid
     loss_cum = np.zeros(g.size)
     out = {"loss": [], "cover": [], "cell": [], "p_median": []}
@@ -87,7 +119,7 @@ def test_best_threshold_mistakes_exact_and_ties():
     ys = np.array([[0, 1, 0, 1], [1, 0, 1, 1]])
     # row 0: b in (0.2, 0.7] errs on the 1 at 0.2 only; b in (0.1, 0.2] errs on the 0 at 0.2 → 1
     # row 1: all points equal: best is "all 1" with one mistake
-    np.testing.assert_array_equal(online.best_threshold_mistakes(xs, ys), [1, 1])
+    np.testing.assert_array_equal(best_threshold_mistakes(xs, ys), [1, 1])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -119,13 +151,13 @@ def test_mw_bound_on_every_generated_sequence(update, seed):
     rng = np.random.default_rng(seed)
     horizon, k = 500, 8
     sequences = [
-        online.alternating_costs(horizon, n_actions=k),
-        online.coin_flip_costs(horizon, k, trials=3, rng=rng),
+        alternating_costs(horizon, n_actions=k),
+        coin_flip_costs(horizon, k, trials=3, rng=rng),
         rng.random((3, horizon, k)),  # fractional costs: the two updates differ
         (rng.random((3, horizon, k)) < np.linspace(0.3, 0.7, k)).astype(float),
     ]
     for costs in sequences:
-        res = online.multiplicative_weights(costs, update=update)
+        res = multiplicative_weights(costs, update=update)
         t = np.arange(1, horizon + 1)
         assert np.all(res.regret <= bounds.mw_regret_bound_eta(t, k, res.eta, update=update) + 1e-9)
         assert np.all(res.regret[..., -1] <= bounds.mw_regret_bound(horizon, k) + 1e-9)
@@ -138,23 +170,23 @@ def test_mw_probabilities_equal_plain_loop_both_updates():
         ("notes", lambda c, e: (1 - e) ** c),
         ("exp", lambda c, e: np.exp(-e * c)),
     ]:
-        res = online.multiplicative_weights(costs, eta=0.3, update=update)
+        res = multiplicative_weights(costs, eta=0.3, update=update)
         w = np.ones(6)
         for t in range(200):
             np.testing.assert_allclose(res.probs[t], w / w.sum(), rtol=0, atol=1e-12)
             w = w * factor(costs[t], 0.3)
         assert update in ("notes", "exp")
-    notes = online.multiplicative_weights(costs, eta=0.3, update="notes").probs
-    expo = online.multiplicative_weights(costs, eta=0.3, update="exp").probs
+    notes = multiplicative_weights(costs, eta=0.3, update="notes").probs
+    expo = multiplicative_weights(costs, eta=0.3, update="exp").probs
     assert np.abs(notes - expo).max() > 1e-3  # fractional costs: the updates really differ
 
 
 @pytest.mark.parametrize("horizon", [1, 2, 10, 11, 100, 1001])
 def test_ftl_alternating_regret_is_exactly_half(horizon):
-    res = online.follow_the_leader(online.alternating_costs(horizon))
+    res = follow_the_leader(alternating_costs(horizon))
     assert res.regret[-1] == bounds.ftl_alternating_regret(horizon) == np.ceil(horizon / 2)
     assert res.losses.sum() == horizon  # FTL pays every round (the alternating-costs table)
-    mw = online.multiplicative_weights(online.alternating_costs(horizon))
+    mw = multiplicative_weights(alternating_costs(horizon))
     assert mw.regret[-1] <= bounds.mw_regret_bound(horizon, 2) + 1e-12 or horizon < 4 * np.log(2)
 
 
@@ -164,17 +196,17 @@ def test_lemma19_and_lemma20_pathwise():
         horizon, k = int(rng.integers(1, 60)), int(rng.integers(2, 7))
         costs = (rng.random((horizon, k)) < rng.random(k)).astype(float)
         best = costs.sum(axis=0).min()
-        assert online.leader_loss(costs) <= best + 1e-12  # Lemma 19 (be the leader)
+        assert leader_loss(costs) <= best + 1e-12  # Lemma 19 (be the leader)
         z = rng.laplace(0, rng.uniform(0.1, 5), size=(horizon, k))
         if rng.random() < 0.5:
             z = np.broadcast_to(z[:1], z.shape)  # fixed perturbation also allowed
         drift = np.abs(np.diff(np.vstack([np.zeros(k), z]), axis=0)).max(axis=1).sum()
-        assert online.leader_loss(costs, z) <= best + 2 * drift + 1e-9  # Lemma 20
+        assert leader_loss(costs, z) <= best + 2 * drift + 1e-9  # Lemma 20
 
 
 def test_lemma19_can_be_strict_and_ftl_is_not_btl():
-    costs = online.alternating_costs(10)
-    assert online.leader_loss(costs) < online.follow_the_leader(costs).losses.sum()
+    costs = alternating_costs(10)
+    assert leader_loss(costs) < follow_the_leader(costs).losses.sum()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -184,7 +216,7 @@ def test_lemma19_can_be_strict_and_ftl_is_not_btl():
 
 def test_worst_case_regret_is_linear():
     for horizon in (200, 800):
-        res = online.hedge_thresholds(0.05, horizon, adversaries=("worst_case",), trials=3, rng=11)
+        res = hedge_thresholds(0.05, horizon, adversaries=("worst_case",), trials=3, rng=11)
         # expected loss ≥ 1/2 each round and the target makes no mistake: regret ≥ T/2 pathwise
         assert np.all(res.losses >= 0.5 - 1e-12)
         assert np.all(res.class_regret[:, -1] >= 0.45 * horizon)
@@ -193,7 +225,7 @@ def test_worst_case_regret_is_linear():
 @pytest.mark.parametrize("sigma", [0.02, 0.1, 0.5])
 @pytest.mark.parametrize("horizon", [300, 1000])
 def test_mean_smoothed_regret_under_envelope(sigma, horizon):
-    res = online.hedge_thresholds(
+    res = hedge_thresholds(
         sigma, horizon, adversaries=("smoothed_adaptive", "smoothed_nonadaptive"), trials=6, rng=13
     )
     assert np.sqrt(horizon) >= np.log(res.n_experts)  # the envelope's hypothesis
@@ -207,19 +239,19 @@ def test_mean_smoothed_regret_under_envelope(sigma, horizon):
 def test_laplace_expected_max_abs_monte_carlo_within_two_percent():
     rng = np.random.default_rng(17)
     for k, b in [(1, 1.0), (10, 2.0), (100, 0.5)]:
-        z = online.perturbations((40_000, k), noise="laplace", scale=b, rng=rng)
+        z = perturbations((40_000, k), noise="laplace", scale=b, rng=rng)
         mc = np.abs(z).max(axis=1).mean()
-        exact = online.expected_max_abs(k, scale=b)
+        exact = expected_max_abs(k, scale=b)
         assert exact == pytest.approx(bounds.laplace_expected_max_abs(k, b), rel=1e-12)
         assert mc == pytest.approx(exact, rel=0.02)
-    z = online.perturbations((40_000, 20), noise="gumbel", scale=1.5, rng=rng)
+    z = perturbations((40_000, 20), noise="gumbel", scale=1.5, rng=rng)
     assert np.abs(z).max(axis=1).mean() == pytest.approx(
-        online.expected_max_abs(20, scale=1.5, noise="gumbel"), rel=0.02
+        expected_max_abs(20, scale=1.5, noise="gumbel"), rel=0.02
     )
 
 
 def test_ftpl_sweep_shape_and_theorem13():
-    res = online.ftpl_sweep("alternating", 400, 4, trials=20, rng=19)
+    res = ftpl_sweep("alternating", 400, 4, trials=20, rng=19)
     mean = res.regret.mean(axis=1)
     eps = 1.0 / res.scales
     bound = bounds.ftpl_regret_bound(400, res.expected_max_abs, eps)
@@ -239,7 +271,7 @@ def test_ftpl_sweep_shape_and_theorem13():
 
 
 def test_halfspaces_bounds_and_contrast():
-    res = online.hedge_halfspaces(0.1, 200, trials=2, rng=23)
+    res = hedge_halfspaces(0.1, 200, trials=2, rng=23)
     t = np.arange(1, 201)
     mw = bounds.mw_regret_bound_eta(t, res.offsets.size, res.eta)
     assert np.all(res.cover_regret <= mw + 1e-9)
@@ -251,20 +283,20 @@ def test_halfspaces_bounds_and_contrast():
 
 
 def test_cover_sizes_and_scales():
-    assert online.cover_gamma(0.1, 100) == pytest.approx(0.01)
-    assert online.cover_gamma(0.1, 100, scale="thm33") == pytest.approx(0.0025)
-    grid = online.threshold_cover(0.01)
+    assert cover_gamma(0.1, 100) == pytest.approx(0.01)
+    assert cover_gamma(0.1, 100, scale="thm33") == pytest.approx(0.0025)
+    grid = threshold_cover(0.01)
     assert grid.size == 101
     assert np.diff(grid).max() <= 0.01 + 1e-15
     assert grid[0] == 0.0
     assert grid[-1] == 1.0
-    assert online.default_eta(100, 10) == 0.5
-    assert online.default_eta(100, 10_000) == pytest.approx(np.sqrt(np.log(100) / 10_000))
+    assert default_eta(100, 10) == 0.5
+    assert default_eta(100, 10_000) == pytest.approx(np.sqrt(np.log(100) / 10_000))
 
 
 def test_seeded_runs_are_reproducible_and_frames_tidy():
-    a = online.hedge_thresholds(0.1, 100, trials=2, rng=5)
-    b = online.hedge_thresholds(0.1, 100, trials=2, rng=5)
+    a = hedge_thresholds(0.1, 100, trials=2, rng=5)
+    b = hedge_thresholds(0.1, 100, trials=2, rng=5)
     pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
     frame = a.to_frame()
     assert list(frame.columns) == [
@@ -278,15 +310,13 @@ def test_seeded_runs_are_reproducible_and_frames_tidy():
     assert set(frame["adversary"]) == set(ADV)
     assert a.snapshots.shape[1] == a.snapshot_edges.size - 1
     np.testing.assert_allclose(a.snapshots.sum(axis=1), 1.0)
-    mw = online.multiplicative_weights(online.alternating_costs(50)).to_frame()
+    mw = multiplicative_weights(alternating_costs(50)).to_frame()
     assert list(mw.columns) == ["algorithm", "trial", "t", "loss", "regret"]
     weights = a.weights_frame()
     assert list(weights.columns) == ["round", "b_low", "b_high", "mass", "density"]
     np.testing.assert_allclose(weights.groupby("round")["mass"].sum(), 1.0)
-    costs = online.alternating_costs(20)
-    both = online.learners_frame(
-        [online.follow_the_leader(costs), online.multiplicative_weights(costs)]
-    )
+    costs = alternating_costs(20)
+    both = learners_frame([follow_the_leader(costs), multiplicative_weights(costs)])
     assert set(both["algorithm"]) == {"ftl", "mw"}
     assert len(both) == 40
 
@@ -312,29 +342,29 @@ def test_seeded_runs_are_reproducible_and_frames_tidy():
 def test_hedge_thresholds_validation_names_parameter(kwargs, name):
     args = {"sigma": 0.1, "horizon": 10} | kwargs
     with pytest.raises(ValueError, match=f"`{name}`"):
-        online.hedge_thresholds(args.pop("sigma"), args.pop("horizon"), **args)
+        hedge_thresholds(args.pop("sigma"), args.pop("horizon"), **args)
 
 
 def test_other_validation():
     with pytest.raises(ValueError, match="`costs`"):
-        online.multiplicative_weights(np.full((3, 2), 1.5))
+        multiplicative_weights(np.full((3, 2), 1.5))
     with pytest.raises(ValueError, match="`noise`"):
-        online.follow_the_perturbed_leader(np.zeros((3, 2)), scale=1.0, noise="cauchy")
+        follow_the_perturbed_leader(np.zeros((3, 2)), scale=1.0, noise="cauchy")
     with pytest.raises(ValueError, match="`scale`"):
-        online.expected_max_abs(3, scale=-1.0)
+        expected_max_abs(3, scale=-1.0)
     with pytest.raises(ValueError, match="`sequence`"):
-        online.make_costs("sawtooth", 10, 2)
+        make_costs("sawtooth", 10, 2)
     with pytest.raises(ValueError, match="`scales`"):
-        online.ftpl_sweep("alternating", 10, 2, scales=np.array([1.0, -2.0]))
+        ftpl_sweep("alternating", 10, 2, scales=np.array([1.0, -2.0]))
     with pytest.raises(ValueError, match="`adversaries`"):
-        online.hedge_halfspaces(0.1, 10, adversaries=("smoothed_nonadaptive",))
+        hedge_halfspaces(0.1, 10, adversaries=("smoothed_nonadaptive",))
     with pytest.raises(ValueError, match="`n_angles`"):
-        online.halfspace_cover(2, 10)
+        halfspace_cover(2, 10)
 
 
 @pytest.mark.parametrize("update", ["notes", "exp"])
 def test_replay_equals_the_round_by_round_engine(update):
-    res = online.hedge_thresholds(
+    res = hedge_thresholds(
         0.1,
         300,
         adversaries=("smoothed_adaptive", "iid"),
@@ -344,7 +374,7 @@ def test_replay_equals_the_round_by_round_engine(update):
         snapshot_bins=10_000,
     )
     for row in range(2):
-        losses, final = online.hedge_replay(
+        losses, final = hedge_replay(
             res.xs[row],
             res.ys[row],
             res.grid,
@@ -356,44 +386,44 @@ def test_replay_equals_the_round_by_round_engine(update):
         if row == 0:
             np.testing.assert_allclose(final, res.snapshots[-1], rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match="`grid`"):
-        online.hedge_replay(res.xs[0], res.ys[0], np.array([0.5]), eta=0.1)
+        hedge_replay(res.xs[0], res.ys[0], np.array([0.5]), eta=0.1)
 
 
 def test_snapshot_row_records_the_chosen_adversary():
-    res = online.hedge_thresholds(
+    res = hedge_thresholds(
         0.1, 80, trials=2, snapshot_adversary="smoothed_adaptive", snapshot_bins=10_000, rng=31
     )
     assert res.adversaries[res.snapshot_row] == "smoothed_adaptive"
-    _, final = online.hedge_replay(
+    _, final = hedge_replay(
         res.xs[res.snapshot_row], res.ys[res.snapshot_row], res.grid, eta=res.eta
     )
     np.testing.assert_allclose(res.snapshots[-1], final, rtol=0, atol=1e-12)
 
 
 def test_page_helpers():
-    runs, sweep = online.compare_learners("alternating", 101, 2, trials=2, rng=3)
+    runs, sweep = compare_learners("alternating", 101, 2, trials=2, rng=3)
     assert [r.algorithm for r in runs] == ["mw", "ftl", "ftpl"]
     assert np.all(runs[1].regret[..., -1] == 51)
     assert sweep.scales.size == 12
     with pytest.raises(ValueError, match="`rng`"):
-        online.compare_learners("alternating", 10, 2, rng=np.random.default_rng(0))
-    assert online.cover_size(0.1, 100) == 101
-    assert online.cover_size(0.1, 100, scale="thm33") == 401
-    assert online.scaled_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c
-    assert online.scaled_eta(100, 10, factor=3.0, update="exp") == pytest.approx(
+        compare_learners("alternating", 10, 2, rng=np.random.default_rng(0))
+    assert cover_size(0.1, 100) == 101
+    assert cover_size(0.1, 100, scale="thm33") == 401
+    assert scaled_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c
+    assert scaled_eta(100, 10, factor=3.0, update="exp") == pytest.approx(
         3 * np.sqrt(np.log(100) / 10)
     )
     # the budget model: more rounds, experts or actions never allow more trials, never fewer than 1,
     # and the cap is the largest number of trials whose modelled cost fits
-    caps = [online.trials_cap(t, n, 4) for t, n in [(300, 348), (3000, 348), (3000, 30_000)]]
+    caps = [trials_cap(t, n, 4) for t, n in [(300, 348), (3000, 348), (3000, 30_000)]]
     assert caps == sorted(caps, reverse=True)
-    assert online.trials_cap(300, 348, 4, n_actions=20) <= caps[0]
-    assert online.trials_cap(10_000, 400_001, 4, budget_s=0.01) == 1
-    assert online.trials_cap(10, 11, 1, most=7) == 7
+    assert trials_cap(300, 348, 4, n_actions=20) <= caps[0]
+    assert trials_cap(10_000, 400_001, 4, budget_s=0.01) == 1
+    assert trials_cap(10, 11, 1, most=7) == 7
     for t, n in [(300, 348), (10_000, 100_001), (10_000, 101)]:
-        k = online.trials_cap(t, n, 4, n_actions=20, budget_s=1.2, most=10)
-        assert online.page_cost_s(t, n, 4, k, n_actions=20) <= 1.2 or k == 1
-        assert k == 10 or online.page_cost_s(t, n, 4, k + 1, n_actions=20) > 1.2
+        k = trials_cap(t, n, 4, n_actions=20, budget_s=1.2, most=10)
+        assert page_cost_s(t, n, 4, k, n_actions=20) <= 1.2 or k == 1
+        assert k == 10 or page_cost_s(t, n, 4, k + 1, n_actions=20) > 1.2
 
 
 def _replay_reference(xs, ys, grid, lam):
@@ -414,17 +444,15 @@ def test_replay_recursion_equals_plain_hedge(n, chunk):
     xs = np.concatenate([rng.random(200), np.full(50, 0.5), rng.random(150) ** 3])
     ys = rng.random(xs.size) < 0.4
     grid = np.linspace(0, 1, n)
-    losses, final = online.hedge_replay(xs, ys, grid, eta=0.3, chunk=chunk)
-    ref_losses, ref_final = _replay_reference(xs, ys, grid, online.log_weight_rate(0.3))
+    losses, final = hedge_replay(xs, ys, grid, eta=0.3, chunk=chunk)
+    ref_losses, ref_final = _replay_reference(xs, ys, grid, log_weight_rate(0.3))
     np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
     np.testing.assert_allclose(final, ref_final, rtol=0, atol=1e-12)
 
 
 def test_snapshots_equal_weights_recomputed_from_the_stream():
-    res = online.hedge_thresholds(
-        0.01, 400, trials=1, snapshot_adversary="iid", snapshot_bins=37, rng=41
-    )
-    row, lam = res.snapshot_row, online.log_weight_rate(res.eta)
+    res = hedge_thresholds(0.01, 400, trials=1, snapshot_adversary="iid", snapshot_bins=37, rng=41)
+    row, lam = res.snapshot_row, log_weight_rate(res.eta)
     bins = np.clip(np.searchsorted(res.snapshot_edges, res.grid, side="right") - 1, 0, 36)
     for k, t in enumerate(res.snapshot_rounds):
         cum = ((res.xs[row, :t, None] >= res.grid) != res.ys[row, :t, None]).sum(axis=0)
@@ -482,7 +510,7 @@ def test_best_halfspace_matches_brute_force_on_degenerate_grids():
         pts = rng.integers(0, scale + 1, (n, 2))
         labels = (rng.random(n) < rng.random()).astype(int)
         want = _best_halfspace_on_integers(pts, labels, reach=12)
-        assert online.best_halfspace_mistakes(pts / scale, labels) == want
+        assert best_halfspace_mistakes(pts / scale, labels) == want
 
 
 def test_best_halfspace_matches_brute_force_in_general_position():
@@ -490,7 +518,7 @@ def test_best_halfspace_matches_brute_force_in_general_position():
     for _ in range(40):
         n = int(rng.integers(1, 16))
         pts, labels = rng.random((n, 2)), (rng.random(n) < 0.5).astype(int)
-        assert online.best_halfspace_mistakes(pts, labels) == _best_halfspace_by_arcs(pts, labels)
+        assert best_halfspace_mistakes(pts, labels) == _best_halfspace_by_arcs(pts, labels)
 
 
 def test_best_halfspace_with_nearly_equal_angles():
@@ -522,7 +550,7 @@ def test_best_halfspace_with_nearly_equal_angles():
             if order_type(flat) == order_type(pts):
                 checked += 1
                 want = _best_halfspace_by_arcs(pts, labels)
-                assert online.best_halfspace_mistakes(flat, labels) == want
+                assert best_halfspace_mistakes(flat, labels) == want
     assert checked >= 40
 
 
@@ -530,16 +558,16 @@ def test_best_halfspace_identities_and_validation():
     rng = np.random.default_rng(59)
     pts = rng.random((80, 2))
     labels = (pts @ np.array([0.6, -0.8]) >= -0.1).astype(int)  # a halfspace's labels
-    assert online.best_halfspace_mistakes(pts, labels) == 0
-    assert online.best_halfspace_mistakes(pts, 1 - labels) == 0  # the complement is one too
-    assert online.best_halfspace_mistakes(np.full((5, 2), 0.3), [1, 0, 1, 1, 0]) == 2
+    assert best_halfspace_mistakes(pts, labels) == 0
+    assert best_halfspace_mistakes(pts, 1 - labels) == 0  # the complement is one too
+    assert best_halfspace_mistakes(np.full((5, 2), 0.3), [1, 0, 1, 1, 0]) == 2
     with pytest.raises(ValueError, match="`points`"):
-        online.best_halfspace_mistakes(np.zeros((3, 3)), [0, 1, 0])
+        best_halfspace_mistakes(np.zeros((3, 3)), [0, 1, 0])
 
 
 def test_halfspace_engine_equals_plain_loop_and_bounds_hold():
-    res = online.hedge_halfspaces(0.2, 120, trials=2, noise=0.15, rng=61)
-    lam = online.log_weight_rate(res.eta)
+    res = hedge_halfspaces(0.2, 120, trials=2, noise=0.15, rng=61)
+    lam = log_weight_rate(res.eta)
     g = (np.arange(16) + 0.5) / 16
     cand = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
     for row in range(res.xs.shape[0]):
@@ -565,7 +593,7 @@ def test_halfspace_engine_equals_plain_loop_and_bounds_hold():
     assert np.all(res.best_class <= res.target_mistakes)
     assert np.all(res.class_regret >= res.cover_regret[:, -1] - 1e-9)
     for row in range(res.xs.shape[0]):
-        assert res.best_class[row] == online.best_halfspace_mistakes(res.xs[row], res.ys[row])
+        assert res.best_class[row] == best_halfspace_mistakes(res.xs[row], res.ys[row])
     summary = res.summary().set_index("adversary")
     assert list(summary.columns) == [
         "learner_loss",
@@ -584,7 +612,7 @@ def test_halfspace_engine_equals_plain_loop_and_bounds_hold():
 
 @pytest.mark.parametrize("noise", ["laplace", "gumbel"])
 def test_max_abs_curve_matches_the_exact_values(noise):
-    res = online.max_abs_curve(300, noise=noise, scale=2.5, trials=4000, rng=67)
+    res = max_abs_curve(300, noise=noise, scale=2.5, trials=4000, rng=67)
     assert res.ks[0] == 1
     assert res.ks[-1] == 300
     exact = (
@@ -631,9 +659,7 @@ def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():
     from smoothviz.experts import follow_the_perturbed_leader, make_costs
     from smoothviz.random import streams
 
-    runs, _ = online.compare_learners(
-        "coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, rng=5
-    )
+    runs, _ = compare_learners("coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, rng=5)
     costs = make_costs("coin_flips", 60, 3, trials=2, rng=5)
     np.testing.assert_array_equal(runs[0].costs, costs)  # the costs come from the seed itself
     again = follow_the_perturbed_leader(

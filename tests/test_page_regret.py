@@ -7,7 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from smoothviz import bounds, online
+from smoothviz import bounds
+from smoothviz.experiments.regret import cover_size, trials_cap
+from smoothviz.halfspaces import hedge_halfspaces
+from smoothviz.hedge import cover_gamma, hedge_thresholds, threshold_cover
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 # short metric labels: "regret at T against all thresholds" lives in each metric's help
@@ -116,9 +119,9 @@ def test_shared_link_reproduces_its_metrics():
     at = run_page("regret", query)
     assert not at.exception
     assert not at.warning
-    n = online.threshold_cover(online.cover_gamma(0.02, 300)).size
+    n = threshold_cover(cover_gamma(0.02, 300)).size
     eta = min(0.5, np.sqrt(np.log(n) / 300))
-    res = online.hedge_thresholds(0.02, 300, eta=eta, labels="noisy", noise=0.1, trials=3, rng=4)
+    res = hedge_thresholds(0.02, 300, eta=eta, labels="noisy", noise=0.1, trials=3, rng=4)
     summary = res.summary().set_index("adversary")
     values = metric_values(at)
     assert values[ADAPTIVE] == f"{summary.loc['smoothed_adaptive', 'regret_class']:,.1f}"
@@ -128,7 +131,7 @@ def test_shared_link_reproduces_its_metrics():
     best, cover, target = (float(values[k]) for k in ("best halfspace", "best in cover", "target"))
     assert best <= cover
     assert best <= target
-    half = online.hedge_halfspaces(0.02, 100, noise=0.1, trials=2, rng=4).summary()
+    half = hedge_halfspaces(0.02, 100, noise=0.1, trials=2, rng=4).summary()
     adaptive = half.set_index("adversary").loc["smoothed_adaptive"]
     assert values["regret"] == f"{adaptive['regret_class']:,.1f}"  # 2-D regret, in its tab
 
@@ -179,8 +182,8 @@ def test_a_capped_trials_value_is_written_back_into_the_link_and_named():
     """T = 10,000 with all four adversaries: the time budget caps trials at 2 (N = 2,001)."""
     query = {"T": "10000", "trials": "10",
              "adv": "worst_case,smoothed_adaptive,smoothed_nonadaptive,iid"}  # fmt: skip
-    n = online.cover_size(0.05, 10_000, scale="alg1")
-    cap = online.trials_cap(10_000, n, 4, adaptive=True, n_actions=2, budget_s=1.0, most=10)
+    n = cover_size(0.05, 10_000, scale="alg1")
+    cap = trials_cap(10_000, n, 4, adaptive=True, n_actions=2, budget_s=1.0, most=10)
     assert (n, cap) == (2001, 2)
     at = run_page("regret", query)
     assert not at.exception

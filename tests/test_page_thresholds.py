@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from smoothviz import bounds
-from smoothviz.thresholds import run_experiment
+from smoothviz.experiments.thresholds import run_experiment
 from smoothviz.ui import count
 from tests.apptest_helpers import ROOT, exec_snippet, metric_values, reproduce_code, run_page
 

@@ -98,9 +98,6 @@ def test_selection_ledger_density_offcover(runs):
     fig = P.ledger_figure(runs["mwem"])
     assert fig.data[0].y[-1] == pytest.approx(1.0)
     assert "budget ε = 1" in names(fig)
-    fig = P.max_density_figure([runs["smooth"], runs["projected"]])
-    assert "cap 1/σ = 4" in names(fig)
-    assert fig.layout.yaxis.title.text == "max_x D_t(x)·N"
 
 
 def test_titled_figures_keep_the_legend_below_the_axis_title(runs):

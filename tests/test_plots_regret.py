@@ -5,13 +5,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz import online
+from smoothviz.adversaries import ADVERSARIES, ADVERSARIES_2D
+from smoothviz.experts import (
+    follow_the_leader,
+    ftpl_sweep,
+    make_costs,
+    max_abs_curve,
+    multiplicative_weights,
+)
+from smoothviz.halfspaces import hedge_halfspaces
+from smoothviz.hedge import HedgeThresholdsResult, hedge_thresholds
 from smoothviz.plots import regret as figures
 
 
 @pytest.fixture(scope="module")
-def run() -> online.HedgeThresholdsResult:
-    return online.hedge_thresholds(0.05, 200, trials=3, rng=0)
+def run() -> HedgeThresholdsResult:
+    return hedge_thresholds(0.05, 200, trials=3, rng=0)
 
 
 def _names(fig) -> list[str]:
@@ -28,7 +37,7 @@ def test_regret_figure(run):
     fig = figures.regret_figure(run)
     _no_webgl(fig)
     names = _names(fig)
-    for adv in online.ADVERSARIES:
+    for adv in ADVERSARIES:
         assert figures.SHORT[adv] in names
     assert any(n.startswith("MW bound ηt + ln N/η") for n in names)
     assert "σ-smooth E[regret] bound" in names
@@ -90,10 +99,8 @@ def test_weights_figures(run):
 
 
 def test_experts_and_ftpl_figures():
-    costs = online.make_costs("alternating", 300, 2)
-    fig = figures.experts_figure(
-        [online.multiplicative_weights(costs), online.follow_the_leader(costs)]
-    )
+    costs = make_costs("alternating", 300, 2)
+    fig = figures.experts_figure([multiplicative_weights(costs), follow_the_leader(costs)])
     _no_webgl(fig)
     names = _names(fig)
     assert "Multiplicative Weights" in names
@@ -106,10 +113,9 @@ def test_experts_and_ftpl_figures():
     assert ftl.y[-1] == 150
     assert fig.layout.xaxis.type in ("linear", "-")
     assert (
-        figures.experts_figure([online.follow_the_leader(costs)], log_log=True).layout.xaxis.type
-        == "log"
+        figures.experts_figure([follow_the_leader(costs)], log_log=True).layout.xaxis.type == "log"
     )
-    sweep = online.ftpl_sweep("alternating", 200, 3, trials=3, rng=1)
+    sweep = ftpl_sweep("alternating", 200, 3, trials=3, rng=1)
     f2 = figures.ftpl_figure(sweep)
     assert f2.layout.xaxis.title.text == "perturbation scale b"
     assert f2.layout.yaxis.title.text == "average regret R(T)"
@@ -117,7 +123,7 @@ def test_experts_and_ftpl_figures():
 
 
 def test_halfspace_figure():
-    res = online.hedge_halfspaces(0.1, 60, trials=1, rng=2)
+    res = hedge_halfspaces(0.1, 60, trials=1, rng=2)
     fig = figures.halfspace_figure(res, top=5)
     names = _names(fig)
     assert names.count("learner's heaviest halfspaces") == 1
@@ -127,11 +133,11 @@ def test_halfspace_figure():
 
 
 def test_halfspace_regret_figure():
-    res = online.hedge_halfspaces(0.1, 80, trials=2, noise=0.2, rng=3)
+    res = hedge_halfspaces(0.1, 80, trials=2, noise=0.2, rng=3)
     fig = figures.halfspace_regret_figure(res)
     _no_webgl(fig)
     names = _names(fig)
-    for adv in online.ADVERSARIES_2D:
+    for adv in ADVERSARIES_2D:
         rows = res.adversaries == adv
         assert figures.SHORT[adv] in names
         diamond = next(
@@ -150,7 +156,7 @@ def test_halfspace_regret_figure():
 
 @pytest.mark.parametrize("noise", ["laplace", "gumbel"])
 def test_max_abs_figure(noise):
-    curve = online.max_abs_curve(60, noise=noise, scale=3.0, trials=200, rng=5)
+    curve = max_abs_curve(60, noise=noise, scale=3.0, trials=200, rng=5)
     fig = figures.max_abs_figure(curve, k_mark=7)
     _no_webgl(fig)
     names = _names(fig)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from smoothviz.experiments.thresholds import run_experiment
 from smoothviz.plots import thresholds as figures
-from smoothviz.thresholds import run_experiment, snapshot_rounds
+from smoothviz.thresholds import snapshot_rounds
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from smoothviz.experiments.thresholds import run_experiment
 from smoothviz.plots import thresholds as figures
 from smoothviz.plots.snapshot import snapshot_html
-from smoothviz.thresholds import run_experiment
 from tests.apptest_helpers import run_page
 
 
@@ -23,7 +23,7 @@ def page_html() -> str:
             (figures.width_figure(result), "width caption"),
         ],
         params={"sigma": "0.01", "T": "1000"},
-        code="from smoothviz.thresholds import run_experiment",
+        code="from smoothviz.experiments.thresholds import run_experiment",
         link="http://localhost:8501/thresholds?sigma=0.01&T=1000",
     )
 
@@ -40,7 +40,7 @@ def test_the_snapshot_carries_captions_parameters_code_and_the_link(page_html):
     assert "mistakes caption" in page_html
     assert "width caption" in page_html
     assert "<code>sigma</code></td><td>0.01" in page_html
-    assert "from smoothviz.thresholds import run_experiment" in page_html
+    assert "from smoothviz.experiments.thresholds import run_experiment" in page_html
     assert "href='http://localhost:8501/thresholds?sigma=0.01&amp;T=1000'" in page_html
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from smoothviz import bounds
 from smoothviz import thresholds as th
+from smoothviz.experiments.thresholds import run_experiment
 
 SIGMAS = (0.1, 0.01, 1e-3, 1e-4)
 HORIZONS = (100, 1000, 10_000, 100_000)
@@ -128,9 +129,9 @@ def test_mistakes_grow_slower_than_log2_t():
 
 
 def test_same_seed_same_arrays_and_other_seed_differs():
-    a = th.run_experiment(0.01, 3000, trials=20, seed=9)
-    b = th.run_experiment(0.01, 3000, trials=20, seed=9)
-    c = th.run_experiment(0.01, 3000, trials=20, seed=10)
+    a = run_experiment(0.01, 3000, trials=20, seed=9)
+    b = run_experiment(0.01, 3000, trials=20, seed=9)
+    c = run_experiment(0.01, 3000, trials=20, seed=10)
     for name in a.runs:
         assert np.array_equal(a.runs[name].mistake_rounds, b.runs[name].mistake_rounds)
         assert np.array_equal(a.runs[name].points, b.runs[name].points, equal_nan=True)
@@ -140,8 +141,8 @@ def test_same_seed_same_arrays_and_other_seed_differs():
 
 
 def test_adversary_streams_do_not_depend_on_which_are_shown():
-    both = th.run_experiment(0.01, 2000, trials=10, seed=1)
-    one = th.run_experiment(0.01, 2000, trials=10, seed=1, adversaries=("smoothed_perturbed",))
+    both = run_experiment(0.01, 2000, trials=10, seed=1)
+    one = run_experiment(0.01, 2000, trials=10, seed=1, adversaries=("smoothed_perturbed",))
     assert np.array_equal(
         both.runs["smoothed_perturbed"].mistake_rounds,
         one.runs["smoothed_perturbed"].mistake_rounds,
@@ -149,7 +150,7 @@ def test_adversary_streams_do_not_depend_on_which_are_shown():
 
 
 def test_curves_and_summary_agree():
-    exp = th.run_experiment(0.01, 5000, trials=30, seed=2)
+    exp = run_experiment(0.01, 5000, trials=30, seed=2)
     frame = exp.to_frame()
     summary = exp.summary().set_index("adversary")
     for name, run in exp.runs.items():
@@ -200,7 +201,7 @@ def test_validation_names_the_bad_parameter(kwargs, message):
 
 def test_unknown_adversary_is_rejected():
     with pytest.raises(ValueError, match="adversar"):
-        th.run_experiment(0.1, 100, adversaries=("nope",))
+        run_experiment(0.1, 100, adversaries=("nope",))
     with pytest.raises(ValueError, match="adversar"):
         th.smoothed_run("worst_case", sigma=0.1, horizon=10, trials=1)
 
@@ -289,8 +290,8 @@ def test_nonadaptive_forces_fewer_mistakes_than_the_adaptive_window():
 
 
 def test_nonadaptive_in_an_experiment_has_its_own_stream():
-    both = th.run_experiment(0.01, 1000, trials=10, seed=5)
-    alone = th.run_experiment(0.01, 1000, trials=10, seed=5, adversaries=("smoothed_nonadaptive",))
+    both = run_experiment(0.01, 1000, trials=10, seed=5)
+    alone = run_experiment(0.01, 1000, trials=10, seed=5, adversaries=("smoothed_nonadaptive",))
     a, b = both.runs["smoothed_nonadaptive"], alone.runs["smoothed_nonadaptive"]
     np.testing.assert_array_equal(a.mistake_rounds, b.mistake_rounds)
     np.testing.assert_array_equal(a.targets, b.targets)

@@ -30,6 +30,7 @@ from smoothviz.mechanisms import (
     laplace_mechanism,
     report_noisy_max,
 )
+from smoothviz.mwem_practical import practical_mwem
 from smoothviz.random import streams
 
 __all__ = ["MECHANISMS", "MechanismAudit", "audit_mechanisms"]
@@ -100,7 +101,7 @@ def _mwem(broken: bool) -> Callable:
         hist = np.zeros(MWEM_CELLS)
         hist[0] = 2.0 if on_s_prime else 1.0  # S′ = S plus one record
         n_public = hist.sum() if broken else 2.0
-        r = mwem.mwem(
+        r = practical_mwem(
             hist,
             queries,
             epsilon=EPSILON,

@@ -34,7 +34,7 @@ import pandas as pd
 from smoothviz import bounds, data, mwem, net_mechanism
 from smoothviz import queries as Q
 from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
-from smoothviz.random import make_rng, streams
+from smoothviz.random import RngLike, make_rng, streams
 
 __all__ = [
     "COMPARED",
@@ -74,7 +74,6 @@ __all__ = [
     "run_experiment",
     "run_net",
     "run_variant",
-    "seeds",
     "sweep",
     "table_side",
     "threshold_check",
@@ -137,7 +136,7 @@ def make_histogram(
     *,
     n: int,
     sigma: float,
-    rng: object = None,
+    rng: RngLike = None,
     upload: bytes | None = None,
     low: float = 0.0,
     high: float = 1.0,
@@ -248,7 +247,7 @@ def run_variant(
     sigma: float,
     trials: int = 1,
     snapshots: int = 40,
-    rng: object = None,
+    rng: RngLike = None,
 ) -> mwem.MWEMResult:
     """Run one algorithm of :data:`smoothviz.mwem.VARIANTS` exactly as its theorem states."""
     common = {
@@ -278,7 +277,7 @@ def run_all(
     sigma: float,
     variants: Sequence[str] = COMPARED,
     trials: int = 1,
-    rng: object = None,
+    rng: RngLike = None,
 ) -> dict[str, mwem.MWEMResult]:
     """Run each variant with its own child generator of ``rng`` (the mechanism's coins)."""
     children = make_rng(rng).spawn(len(variants))
@@ -367,7 +366,7 @@ def sweep(
     sigma: float,
     variants: Sequence[str] = COMPARED,
     trials: int = 1,
-    rng: object = None,
+    rng: RngLike = None,
 ) -> Sweep:
     """Rerun each variant at every grid value of ``parameter`` (the other one fixed), ``trials`` times.
 
@@ -459,7 +458,7 @@ def density_scan(
     epsilon: float,
     rounds: int,
     trials: int = 1,
-    rng: object = None,
+    rng: RngLike = None,
 ) -> DensityScan:
     """Run Smooth and Projected Smooth MWEM at each σ and record how spiky the released D̄ gets."""
     grid = np.asarray(sigmas, dtype=float)
@@ -615,14 +614,6 @@ print(ex.summary())"""
         return pd.DataFrame(rows)
 
 
-def seeds(seed: int, count: int = 4) -> tuple[np.random.Generator, ...]:
-    """The first ``count`` streams of :data:`STREAMS`, by position (kept for old callers; prefer names).
-
-    Children are numbered, so asking for more never changes the first four.
-    """
-    return tuple(streams(seed, STREAMS).values())[:count]
-
-
 def run_experiment(
     source: str,
     bins: int,
@@ -650,7 +641,7 @@ def run_experiment(
         rounds: T.
         queries: a key of :data:`QUERY_OPTIONS`.
         trials: independent runs of each variant.
-        seed: the visible seed (see :func:`seeds`).
+        seed: the visible seed, split into the named streams of :data:`STREAMS`.
         upload: CSV bytes for ``source == "upload"``.
         low: declared lower bound of an upload's domain.
         high: declared upper bound of an upload's domain.
@@ -707,7 +698,7 @@ def page_settings(
 
 
 def label_counts(
-    counts: np.ndarray, *, target: float, flip: float, rng: object = None
+    counts: np.ndarray, *, target: float, flip: float, rng: RngLike = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Label the records of a 1-D histogram: y = 1[x ≥ target] at the cell centre, each flipped w.p. ``flip``.
 
@@ -857,7 +848,7 @@ def run_net(
     epsilon: float,
     queries: str = "intervals",
     trials: int = NET_DRAWS,
-    rng: object = None,
+    rng: RngLike = None,
 ) -> NetExperiment:
     """Algorithm 4 (Haghtalab, Roughgarden & Shetty 2020, App. G) on ``counts`` coarsened (E15).
 

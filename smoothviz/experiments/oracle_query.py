@@ -25,7 +25,7 @@ from smoothviz import queries as Q
 from smoothviz.boolean_data import gapminder_data, planted_data
 from smoothviz.mwem import MWEMResult, mwem
 from smoothviz.oracle_query import OracleQueryResult, oracle_query, oracle_query_params
-from smoothviz.random import streams
+from smoothviz.random import RngLike, streams
 from smoothviz.separators import codes_to_bits
 from smoothviz.validation import check_choice, check_int
 
@@ -77,7 +77,7 @@ IP_FINAL = 40
 IP_MAX_ROUNDS = 30
 
 
-def make_table(source: str, d: int, n: int, *, rng: object = None) -> tuple[np.ndarray, str]:
+def make_table(source: str, d: int, n: int, *, rng: RngLike = None) -> tuple[np.ndarray, str]:
     """Records over {0,1}^d and a description: planted (n records) or Gapminder (its 1,704, d ≤ 10)."""
     source = check_choice("source", source, tuple(SOURCES))
     if source == "gapminder":
@@ -93,7 +93,7 @@ def make_table(source: str, d: int, n: int, *, rng: object = None) -> tuple[np.n
 
 
 def mwem_on_table(
-    x: np.ndarray, *, epsilon: float, rounds: int, rng: object = None
+    x: np.ndarray, *, epsilon: float, rounds: int, rng: RngLike = None
 ) -> tuple[MWEMResult, float, float]:
     """MWEM (Thm 4.1) on the 2^d table with the 2^d conjunctions as boxes of the (2, …, 2) grid.
 

@@ -86,7 +86,7 @@ def page_cost_s(
 ) -> float:
     """Modelled seconds of one Regret page run: Hedge on thresholds, plus the MW/FTL/FTPL runs.
 
-    That is :func:`~smoothviz.hedge.hedge_thresholds`, plus :func:`~smoothviz.experts.compare_learners`
+    That is :func:`~smoothviz.hedge.hedge_thresholds`, plus :func:`compare_learners`
     when ``n_actions`` is not 0.
 
     Fitted to runs on a shared 2-core machine (within a factor 1.6 either way; times 1.4 for safety),

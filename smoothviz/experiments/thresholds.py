@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds import hit_probability
 from smoothviz.thresholds import ADVERSARIES, ThresholdRun, check_game, round_grid, run_adversary
 
 __all__ = ["ThresholdsExperiment", "run_experiment"]
@@ -61,7 +62,7 @@ class ThresholdsExperiment:
         for name, run in self.runs.items():
             mistakes = run.mistakes_by(self.rounds).astype(float)
             width = run.log2_width_after(self.rounds)
-            hit = np.minimum(1.0, np.exp2(width) / self.sigma) if name != "worst_case" else 1.0
+            hit = hit_probability(np.exp2(width), self.sigma) if name != "worst_case" else 1.0
             hit = np.broadcast_to(hit, width.shape)
             frames.append(
                 pd.DataFrame(

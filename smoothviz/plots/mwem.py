@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.mwem import MWEMResult
-from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND, MWEM_SMOOTHNESS_LEGEND
+from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
     COLORS,
@@ -394,32 +394,4 @@ def ledger_figure(result: MWEMResult) -> go.Figure:
         title="Privacy ledger",
         x_title="release (selection, measurement per round)",
         y_title="ε spent so far",
-    )
-
-
-VARIANTS_SHORT = MWEM_SMOOTHNESS_LEGEND
-
-
-@shared_figure
-def max_density_figure(results: Sequence[MWEMResult]) -> go.Figure:
-    """max_x D_t(x)·N per round against the smoothness cap 1/σ (the projected run never exceeds it)."""
-    fig = go.Figure()
-    sigmas = set()
-    for r in results:
-        fig.add_traces(_band(r, r.max_density, VARIANTS_SHORT[r.variant]))
-        if r.sigma is not None:
-            sigmas.add(r.sigma)
-    t_max = max(r.rounds for r in results)
-    for s in sorted(sigmas):
-        fig.add_trace(
-            theory_trace(
-                np.array([1, t_max]), np.full(2, 1 / s), name=f"cap 1/σ = {1 / s:g}", kind="exact"
-            )
-        )
-    return apply_style(
-        fig,
-        title="How smooth is the synthetic data?",
-        x_title="round t",
-        y_title="max_x D_t(x)·N",
-        log_y=True,
     )

@@ -18,20 +18,15 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.experiments.regret import RegretExperiment
-from smoothviz.experts import expected_max_abs
+from smoothviz.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult, expected_max_abs
+from smoothviz.halfspaces import HalfspaceResult
+from smoothviz.hedge import HedgeThresholdsResult
 from smoothviz.names import (
     ADVERSARY_SHORT,
     COST_SEQUENCES,
     HEDGE_ADVERSARIES,
     PERTURBATION_SHORT,
     count,
-)
-from smoothviz.online import (
-    ExpertsResult,
-    FTPLSweepResult,
-    HalfspaceResult,
-    HedgeThresholdsResult,
-    MaxAbsResult,
 )
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
@@ -373,7 +368,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     """2-D regret vs t against the cover per adversary (mean, 10–90% band) with MW's exact bound.
 
     Diamonds at T: the exact regret against every halfspace in the plane (mean over trials), from
-    :func:`smoothviz.online.best_halfspace_mistakes`.
+    :func:`smoothviz.erm.best_halfspace_mistakes`.
     """
     horizon = result.horizon
     idx = downsample_index(horizon, log=log_log)
