@@ -26,6 +26,7 @@ Usage::
     .venv/bin/python benchmarks/load.py --browser 5,15 --ws 5,15,30,60 --churn 200 --write
     .venv/bin/python benchmarks/load.py --ws 5 --duration 20          # a quick look
     .venv/bin/python benchmarks/load.py --proxy-ws 30,60 --replicas 2 # two replicas behind nginx
+    .venv/bin/python benchmarks/load.py --ws 80 --link 'thresholds?lecture=online&scene=1'  # one link
 
 ``--write`` replaces the "## Classroom load" section of benchmarks/RESULTS.md.
 """
@@ -442,17 +443,29 @@ class BrowserStudent:
 
 # ------------------------------------------------------------------------------------------ a class
 async def _student(
-    make, index: int, k: int, ramp: float, deadline: float, think: float, stats: Stats, seed0: int
+    make,
+    index: int,
+    k: int,
+    ramp: float,
+    deadline: float,
+    think: float,
+    stats: Stats,
+    seed0: int,
+    link: str | None = None,
 ) -> None:
+    """One student: open the page (``link`` shared by the class, or a page with a seed of one's own),
+    then alternate slider moves (σ one step up, then back down) and tab switches."""
     rng = random.Random(seed0 + index)
     await asyncio.sleep(ramp * index / max(k, 1))
-    page = PAGES[index % len(PAGES)]
+    page, query = (
+        link.split("?", 1) if link else (PAGES[index % len(PAGES)], f"seed={seed0 + index}")
+    )
     labels = list(TABS.get(page, {}).values())
     student = make()
     stats.sessions += 1
     try:
         try:
-            chart, idle = await student.navigate(page, f"seed={seed0 + index}")
+            chart, idle = await student.navigate(page, query)
         except ActionError as exc:
             stats.error(str(exc))
             return
@@ -470,7 +483,8 @@ async def _student(
             await asyncio.sleep(think * rng.uniform(0.6, 1.4))
             try:
                 if turn % 2 == 0:
-                    stats.slider.append(await student.move_slider(+1))
+                    step = +1 if turn % 4 == 0 else -1  # both ways: the class revisits one view
+                    stats.slider.append(await student.move_slider(step))
                 else:
                     tab = (tab + 1) % max(len(labels), 1)
                     stats.tab.append(await student.switch_tab(labels[tab]))
@@ -508,7 +522,15 @@ async def _sample(
 
 
 async def run_class(
-    mode: str, k: int, *, duration: float, ramp: float, think: float, replicas: int = 1, log=print
+    mode: str,
+    k: int,
+    *,
+    duration: float,
+    ramp: float,
+    think: float,
+    replicas: int = 1,
+    link: str | None = None,
+    log=print,
 ) -> Stats:
     """K students for ``duration`` seconds on fresh servers (one, or ``replicas`` behind nginx);
     bounded by ``duration + HARD_EXTRA_S``."""
@@ -537,7 +559,7 @@ async def run_class(
 
             seed0 = 1000 * k + (0 if mode == "ws" else 500) + 100_000 * (replicas - 1)
             tasks = [
-                asyncio.create_task(_student(make, i, k, ramp, deadline, think, stats, seed0))
+                asyncio.create_task(_student(make, i, k, ramp, deadline, think, stats, seed0, link))
                 for i in range(k)
             ]
             _, pending = await asyncio.wait(tasks, timeout=ramp + duration + HARD_EXTRA_S)
@@ -726,7 +748,7 @@ async def _main(args: argparse.Namespace) -> str:
             continue
         stats = await run_class(
             mode, k, duration=args.duration, ramp=args.ramp, think=args.think, replicas=replicas,
-            log=log,
+            link=args.link or None, log=log,
         )  # fmt: skip
         rows.append((mode, k, stats))
         log(f"  RSS: {rss_series(stats)}")
@@ -747,6 +769,11 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=4, help="seconds between actions")
     parser.add_argument("--churn", type=int, default=0, help="sessions that come and go (≤ 400)")
     parser.add_argument("--ttl-wait", type=float, default=130, help="wait for the session TTL")
+    parser.add_argument(
+        "--link",
+        default="",
+        help="one link for the whole class, e.g. 'thresholds?lecture=online&scene=1'",
+    )
     parser.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument(

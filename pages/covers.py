@@ -71,7 +71,7 @@ ui.chart(
     figures.brackets_figure(br, hypothesis=ex.hypothesis, cover=ex.cover),
     key="brackets",
     caption=figures.brackets_caption(ex),
-    data=ex.to_frame(),
+    data=ex.to_frame,
 )
 ui.metrics(figures.bracket_items(ex))
 
@@ -96,7 +96,7 @@ with views["lemma32"]:
         ui.chart(
             figures.max_count_figure(res),
             key="lemma32",
-            data=res.to_frame(),
+            data=res.to_frame,
             caption=figures.max_count_caption(res, seed),
         )
         ui.metrics(figures.max_count_items(res))
@@ -111,12 +111,12 @@ with views["appb"]:
             figures.uniform_convergence_histogram_figure(uc),
             key="appb_hist",
             caption=figures.uniform_convergence_histogram_caption(uc, seed),
-            data=uc.histogram_frame(),
+            data=uc.histogram_frame,
         )
         ui.chart(
             figures.uniform_convergence_std_figure(uc),
             key="appb_sd",
-            data=uc.to_frame(),
+            data=uc.to_frame,
             caption=figures.uniform_convergence_std_caption(uc),
         )
         ui.theory_card(

@@ -95,7 +95,7 @@ pins = ui.pinned_figures(PAGE, p, lambda q: figures.error_by_round_figure(
     list(experiment(**settings | {"sigma": q["sigma"], "epsilon": q["epsilon"],
                                   "rounds": q["T"]}).results.values()), show_bounds=False))  # fmt: skip
 ui.chart(figures.error_by_round_figure(list(ex.results.values())), key="error_by_round",
-         data=ex.to_frame(), pinned=pins,
+         data=ex.to_frame, pinned=pins,
          caption=more_figures.hero_caption(ex, [label for label, _ in pins]))  # fmt: skip
 ui.pin_bar(PAGE, p)
 ui.metrics(more_figures.metric_items(ex))

@@ -63,14 +63,14 @@ settings = {"source": p["data"], "d": d, "n": n, "epsilon": p["epsilon"], "delta
             "neighbours": p["neighbours"]}  # fmt: skip
 with ui.computing("Playing the query-release game…"):
     ex = experiment(**settings)
-ui.chart(figures.convergence_figure(ex), key="convergence", data=ex.to_frame(),
+ui.chart(figures.convergence_figure(ex), key="convergence", data=ex.to_frame,
          caption=figures.convergence_caption(ex, tuple(notes)))  # fmt: skip
 ui.metrics(figures.metric_items(ex))
 
 views = ui.tabs(PAGE, BY_KEY["view"])
 with views["table"]:
     if views["table"].open:
-        ui.chart(figures.table_figure(ex), key="table", data=ex.result.table_frame(),
+        ui.chart(figures.table_figure(ex), key="table", data=ex.result.table_frame,
                  caption=figures.table_caption(ex))  # fmt: skip
         st.markdown(figures.ledger_text(ex))
 with views["mwem"]:

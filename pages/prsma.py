@@ -42,7 +42,7 @@ nb = p["neighbours"]
 with ui.computing("Simulating PRSMA and RSPM…"):
     ex = experiment(eps, delta, n, rescale=rescale, neighbours=nb, seed=seed)
 plan, slopes = ex.plan, ex.slopes
-ui.chart(figures.accuracy_figure(ex, n_mark=n), key="accuracy", data=ex.to_frame(),
+ui.chart(figures.accuracy_figure(ex, n_mark=n), key="accuracy", data=ex.to_frame,
          caption=figures.accuracy_caption(ex))  # fmt: skip
 ui.metrics(
     {

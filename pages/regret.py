@@ -92,7 +92,7 @@ ui.chart(
     key="regret",
     pinned=pins,
     caption=figures.regret_caption(ex, reduced, [label for label, _ in pins]),
-    data=res.to_frame(),
+    data=res.to_frame,
 )
 ui.pin_bar(PAGE, p)
 ui.metrics(figures.regret_items(ex))
@@ -103,13 +103,13 @@ views = ui.tabs(PAGE, BY_KEY["view"])
 with views["split"]:
     if views["split"].open:
         ui.chart(figures.decomposition_figure(res), key="decomposition",
-                 data=res.summary(), caption=figures.DECOMPOSITION_CAPTION)  # fmt: skip
+                 data=res.summary, caption=figures.DECOMPOSITION_CAPTION)  # fmt: skip
 with views["weights"]:
     if views["weights"].open:
         ui.chart(figures.weights_player_figure(res), key="weights_player",
-                 caption=figures.weights_player_caption(res), data=res.weights_frame())  # fmt: skip
+                 caption=figures.weights_player_caption(res), data=res.weights_frame)  # fmt: skip
         ui.chart(figures.weights_heatmap_figure(res), key="weights_heatmap",
-                 caption=figures.WEIGHTS_HEATMAP_CAPTION, data=res.weights_frame())  # fmt: skip
+                 caption=figures.WEIGHTS_HEATMAP_CAPTION, data=res.weights_frame)  # fmt: skip
 with views["experts"]:
     if views["experts"].open:
         with ui.computing("Running MW, FTL and FTPL…"):
@@ -119,22 +119,22 @@ with views["experts"]:
             curve = max_abs(p["pert"], p["b"], seed)
         ui.chart(figures.experts_figure(runs, log_log=log_log), key="experts",
                  caption=figures.experts_caption(ex, runs),
-                 data=R.learners_frame(runs))  # fmt: skip
+                 data=lambda: R.learners_frame(runs))  # fmt: skip
         ui.chart(figures.ftpl_figure(sweep), key="ftpl",
-                 caption=figures.ftpl_caption(trials), data=sweep.to_frame())  # fmt: skip
+                 caption=figures.ftpl_caption(trials), data=sweep.to_frame)  # fmt: skip
         ui.chart(figures.max_abs_figure(curve, k_mark=p["n"]), key="max_abs",
                  caption=figures.max_abs_caption(curve, p["n"], seed),
-                 data=curve.to_frame())  # fmt: skip
+                 data=curve.to_frame)  # fmt: skip
 with views["halfspaces"]:
     if views["halfspaces"].open:
         with ui.computing("Running Hedge over halfspaces…"):
             half = halfspaces(sigma, p["T2"], ex.noise_2d, seed)
         row = list(half.adversaries).index("smoothed_adaptive")
         ui.chart(figures.halfspace_figure(half, row=row), key="halfspaces",
-                 caption=figures.halfspace_caption(half), data=half.to_frame())  # fmt: skip
+                 caption=figures.halfspace_caption(half), data=half.to_frame)  # fmt: skip
         ui.metrics(figures.halfspace_items(half))
         ui.chart(figures.halfspace_regret_figure(half, log_log=log_log), key="halfspace_regret",
-                 caption=figures.halfspace_regret_caption(half), data=half.summary())  # fmt: skip
+                 caption=figures.halfspace_regret_caption(half), data=half.summary)  # fmt: skip
 with views["theory"]:
     if views["theory"].open:
         for key, comparison in figures.THEORY_COMPARISONS.items():

@@ -61,7 +61,7 @@ settings = {"cls": cls, "d": d, "n": n, "epsilon": eps, "delta": p["delta"], "da
             "label_noise": p["noise"], "trials": trials, "neighbours": nb, "seed": seed}  # fmt: skip
 with ui.computing("Running the four learners…"):
     ex = experiment(**settings)
-ui.chart(figures.accuracy_figure(ex), key="accuracy", data=ex.to_frame(),
+ui.chart(figures.accuracy_figure(ex), key="accuracy", data=ex.to_frame,
          caption=figures.accuracy_caption(ex))  # fmt: skip
 ui.metrics(figures.hero_metrics(ex))
 if p["data"] == "gapminder":

@@ -65,12 +65,11 @@ ui.set_link(PAGE, MOVES, game.requests())
 sigma, horizon, trials, seed, adversaries = p["sigma"], p["T"], p["trials"], p["seed"], p["adv"]
 with ui.computing("Simulating the adversaries…"):
     result = experiment(sigma, horizon, trials, seed, adversaries)
-frame = result.to_frame()
 pins = [
     (label, figures.mistakes_figure(experiment(q["sigma"], q["T"], trials, seed, adversaries)))
     for label, q in ui.pinned(PAGE, p)
 ]
-ui.chart(figures.mistakes_figure(result), key="mistakes", data=frame, pinned=pins,
+ui.chart(figures.mistakes_figure(result), key="mistakes", data=result.to_frame, pinned=pins,
          caption=figures.mistakes_caption(result, [label for label, _ in pins]))  # fmt: skip
 ui.pin_bar(PAGE, p)
 ui.metrics(figures.metric_items(result))
@@ -81,9 +80,9 @@ with views["space"]:
         if note := figures.width_note(result):
             st.markdown(note)
         ui.chart(figures.width_figure(result), key="width", caption=figures.width_caption(result),
-                 data=frame.filter(regex="^(adversary|round|log2_width_)"))  # fmt: skip
+                 data=lambda: result.to_frame().filter(regex="^(adversary|round|log2_width_)"))  # fmt: skip
         ui.chart(figures.hit_probability_figure(result), key="hit", caption=figures.HIT_CAPTION,
-                 data=frame.filter(regex="^(adversary|round|hit_probability_)"))  # fmt: skip
+                 data=lambda: result.to_frame().filter(regex="^(adversary|round|hit_probability_)"))  # fmt: skip
 with views["rounds"]:
     if views["rounds"].open:
         shown = p["show"] if p["show"] in adversaries else adversaries[0]
@@ -119,7 +118,7 @@ with views["play"]:
                         config={"displayModeBar": False})  # fmt: skip
         st.caption(game_figures.number_line_caption(game))
         ui.metrics(game_figures.score_items(game))
-        ui.chart(game_figures.score_figure(game), key="score", data=game.to_frame(),
+        ui.chart(game_figures.score_figure(game), key="score", data=game.to_frame,
                  caption=game_figures.score_caption(game))  # fmt: skip
 with views["theory"]:
     if views["theory"].open:

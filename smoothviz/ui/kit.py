@@ -26,7 +26,7 @@ import contextlib
 import gc
 import itertools
 import urllib.parse
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -480,7 +480,7 @@ def chart(
     *,
     key: str,
     caption: str,
-    data: pd.DataFrame | None = None,
+    data: pd.DataFrame | Callable[[], pd.DataFrame] | None = None,
     filename: str | None = None,
     pinned: Sequence[tuple[str, go.Figure]] = (),
 ) -> None:
@@ -490,7 +490,8 @@ def chart(
         fig: the figure (from a builder in :mod:`smoothviz.plots`).
         key: unique element key on the page.
         caption: generated from the current state: what is drawn, with which parameters and seed.
-        data: the tidy frame behind the figure; omitted only for purely illustrative figures.
+        data: the tidy frame behind the figure, or a function that builds it (called only when the
+            table is opened or the CSV downloaded); omitted only for purely illustrative figures.
         filename: base name for the PNG/SVG and CSV downloads (defaults to ``key``).
         pinned: ``(label, figure)`` of pinned runs (see :mod:`smoothviz.ui.pins`), drawn muted.
     """
@@ -515,10 +516,10 @@ def chart(
         shown = st.expander("Show data", key=f"{key}.data", on_change="rerun")
         with shown:
             if shown.open:
-                st.dataframe(data, hide_index=True)
+                st.dataframe(data() if callable(data) else data, hide_index=True)
             st.download_button(
                 "Download CSV",
-                data=lambda: csv_bytes(data),
+                data=lambda: csv_bytes(data() if callable(data) else data),
                 file_name=f"{name}.csv",
                 mime="text/csv",
                 key=f"{key}.csv",
