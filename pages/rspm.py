@@ -48,6 +48,7 @@ oracle_cost = st.cache_data(max_entries=8, show_spinner=False)(R.oracle_cost)
 perturbation = st.cache_data(max_entries=8, show_spinner=False)(R.perturbation_view)
 audit = st.cache_data(max_entries=8, show_spinner=False)(R.audit)
 erratum = st.cache_data(max_entries=4, show_spinner=False)(R.erratum_audit)
+separators = st.cache_data(max_entries=16, show_spinner=False)(R.separator_table)
 
 ui.page(
     "RSPM: private learning with an oracle",
@@ -73,7 +74,7 @@ views = ui.tabs(PAGE, BY_KEY["view"])
 with views["separators"]:
     if views["separators"].open:
         shown = min(ex.d, R.MAX_TABLE_D)
-        u, table, ok = R.separator_table(cls, shown)
+        u, table, ok = separators(cls, shown)
         left, right = st.columns([1, 2])
         left.markdown(figures.separator_heading(cls, shown, ok))
         left.dataframe(u, hide_index=True)

@@ -60,3 +60,12 @@ def test_unpicklable_input_builds_every_time():
     from_generator(v for v in (1, 2))
     from_generator(v for v in (1, 2))
     assert len(calls) == 2
+
+
+def test_captions_and_metrics_are_shared_and_equal_to_a_fresh_build():
+    stored = pickle.dumps(run_experiment(d=4, n=200, trials=20))
+    first, second = pickle.loads(stored), pickle.loads(stored)
+    assert figures.hero_metrics(first) is figures.hero_metrics(second)
+    assert figures.accuracy_caption(second) == figures.accuracy_caption.__wrapped__(first)
+    other = run_experiment(d=4, n=200, trials=20, epsilon=2.0)
+    assert figures.accuracy_caption(other) != figures.accuracy_caption(first)

@@ -18,7 +18,7 @@ from smoothviz.covers import (
     hypothesis_sets,
 )
 from smoothviz.experiments.covers import CoversExperiment
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -188,6 +188,7 @@ def _hypothesis_row(
     ]
 
 
+@shared_value
 def brackets_caption(experiment: CoversExperiment) -> str:
     """Caption of :func:`brackets_figure` for the page's experiment."""
     br, found, measure = experiment.bracketing, experiment.found, experiment.measure
@@ -199,6 +200,7 @@ def brackets_caption(experiment: CoversExperiment) -> str:
     )
 
 
+@shared_value
 def bracket_items(experiment: CoversExperiment) -> dict[str, tuple[str, str]]:
     """The hero chart's metrics ``{label: (value, help)}``: sizes, bounds, h's bracket."""
     br, found, eps = experiment.bracketing, experiment.found, experiment.settings["scale"]

@@ -28,7 +28,7 @@ from smoothviz.plots.mwem import (
     histogram_figure,
     table_figure,
 )
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 
 _COLOR = {
@@ -162,6 +162,7 @@ def setting_text(ex: Experiment) -> str:
     )
 
 
+@shared_value
 def hero_caption(ex: Experiment, pinned: Sequence[str] = ()) -> str:
     """The hero chart's caption: setting, the bounds (and which are vacuous), data notes, pins."""
     summary = ex.summary().set_index("variant")
@@ -176,6 +177,7 @@ def hero_caption(ex: Experiment, pinned: Sequence[str] = ()) -> str:
     )
 
 
+@shared_value
 def metric_items(ex: Experiment) -> dict[str, tuple[str, str]]:
     """The metrics row: each variant's final error (help: its bound), and the data's D·N."""
     summary, trials = ex.summary().set_index("variant"), ex.settings["trials"]
@@ -192,6 +194,7 @@ def metric_items(ex: Experiment) -> dict[str, tuple[str, str]]:
     return items | {"data D·N": (f"{ex.hist.density_ratio:.2f}", smooth)}
 
 
+@shared_value
 def cover_text(ex: Experiment) -> str:
     """Why the curves coincide or differ: the γ-cover's size, and whether the projection binds."""
     summary, sigma = ex.summary().set_index("variant"), ex.settings["sigma"]

@@ -14,7 +14,7 @@ from smoothviz import bounds
 from smoothviz.experiments.oracle_query import MAX_MWEM_D, MWEMComparison, OracleQueryExperiment
 from smoothviz.neighbours import describe
 from smoothviz.oracle_query import conjunction_answers
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
 #: One colour per curve of the game (colour-blind-safe, as the style palette).
@@ -136,6 +136,7 @@ def setting_text(ex: OracleQueryExperiment) -> str:
     )
 
 
+@shared_value
 def convergence_caption(ex: OracleQueryExperiment, notes: tuple[str, ...] = ()) -> str:
     """The hero chart's caption, with the draws cap and PRSMA's ⊥ rounds said when they happen."""
     r, s = ex.result, ex.settings
@@ -156,6 +157,7 @@ def convergence_caption(ex: OracleQueryExperiment, notes: tuple[str, ...] = ()) 
     ).strip()
 
 
+@shared_value
 def metric_items(ex: OracleQueryExperiment) -> dict[str, tuple[str, str]]:
     """The metrics row: error of Ŝ, the two average regrets, the bound, the time."""
     r, s = ex.result, ex.summary()

@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from smoothviz.experiments.prsma import BETA, FIT_PIECE, D, PRSMAExperiment
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
 PRSMA_COLOR, RSPM_COLOR = "#CC79A7", "#0072B2"
@@ -66,6 +66,7 @@ def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Fig
     return fig
 
 
+@shared_value
 def accuracy_caption(ex: PRSMAExperiment) -> str:
     """The hero's caption: what the dots are, the fitted slopes of the simulation, the bounds."""
     s = ex.settings

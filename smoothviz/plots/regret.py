@@ -28,7 +28,7 @@ from smoothviz.names import (
     PERTURBATION_SHORT,
     count,
 )
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -476,6 +476,7 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
 # --- captions, metrics and comparisons, built from the same results as the figures above ---------
 
 
+@shared_value
 def regret_caption(
     experiment: RegretExperiment, reduced: str = "", pinned: Sequence[str] = ()
 ) -> str:
@@ -495,6 +496,7 @@ def regret_caption(
     )
 
 
+@shared_value
 def regret_items(experiment: RegretExperiment) -> dict[str, tuple[str, str]]:
     """The hero chart's metrics ``{label: (value, help)}``: regret at T per adversary, MW's bound."""
     s, n_cover = experiment.settings, experiment.n_cover
@@ -513,6 +515,7 @@ def regret_items(experiment: RegretExperiment) -> dict[str, tuple[str, str]]:
     return items
 
 
+@shared_value
 def regret_contrast(experiment: RegretExperiment) -> str:
     """The worst case's regret as a multiple of T beside a smoothed one's as a multiple of √T."""
     advs, horizon = experiment.settings["adversaries"], experiment.settings["horizon"]

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from smoothviz.experiments.rspm import RSPMExperiment
 from smoothviz.neighbours import describe
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 
 #: Short names of the learners (legends and axes stay short on a projector).
@@ -211,6 +211,7 @@ PLURAL = {
 }
 
 
+@shared_value
 def accuracy_caption(ex: RSPMExperiment) -> str:
     """The hero's caption: runs, data, parameters, the bounds and the share of runs within each."""
     summary = ex.summary().set_index("method")
@@ -234,6 +235,7 @@ def accuracy_caption(ex: RSPMExperiment) -> str:
     )
 
 
+@shared_value
 def hero_metrics(ex: RSPMExperiment) -> dict[str, tuple[str, str]]:
     """The metric row under the hero: each learner's mean excess error, and draws per run."""
     summary = ex.summary().set_index("method")

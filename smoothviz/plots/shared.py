@@ -1,32 +1,39 @@
-"""Figures shared across sessions: a builder runs once per distinct input, not once per rerun.
+"""Figures and texts shared across sessions: a builder runs once per distinct input, not per rerun.
 
 A page reruns on every click, and building a plotly figure (every property validated) costs far more
 than the cached computation behind it. Builders are pure, so equal inputs give equal figures:
 :func:`shared_figure` keys each call by a digest of its pickled arguments and keeps the last
 :data:`MAX_FIGURES` figures. A shared figure is read-only; :func:`private_copy` gives one to modify.
 Its dictionary form (what ``st.plotly_chart`` serialises) is computed once as well.
+:func:`shared_value` does the same for captions and metric rows built from a result (read-only too).
+A frozen result's digest is computed once per object, however many builders read it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import dataclasses
 import functools
 import hashlib
 import pickle
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import plotly.graph_objects as go
 
-__all__ = ["MAX_FIGURES", "SharedFigure", "private_copy", "shared_figure"]
+__all__ = ["MAX_FIGURES", "SharedFigure", "private_copy", "shared_figure", "shared_value"]
 
 #: Figures kept across all sessions (least recently used dropped first).
 MAX_FIGURES = 256
 
-_cache: OrderedDict[bytes, SharedFigure] = OrderedDict()
+_cache: OrderedDict[bytes, Any] = OrderedDict()
 _lock = threading.Lock()
+#: Digest of each frozen dataclass argument, computed once per object.
+_object_digests: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class SharedFigure(go.Figure):
@@ -48,34 +55,65 @@ def private_copy(fig: go.Figure) -> go.Figure:
     return fig
 
 
+def _frozen(value: Any) -> bool:
+    return dataclasses.is_dataclass(value) and value.__dataclass_params__.frozen
+
+
+def _token(value: Any) -> Any:
+    """What stands for ``value`` in a digest: a frozen result's own digest (computed once), else itself."""
+    if not _frozen(value):
+        return value
+    try:
+        return _object_digests[value]
+    except (KeyError, TypeError):
+        pass
+    token = hashlib.blake2b(pickle.dumps(value, protocol=5), digest_size=20).digest()
+    with contextlib.suppress(TypeError):  # not weak-referenceable: digest it every time
+        _object_digests[value] = token
+    return token
+
+
 def _digest(name: str, args: tuple, kwargs: dict) -> bytes | None:
     try:
-        payload = pickle.dumps((name, args, sorted(kwargs.items())), protocol=5)
+        tokens = (tuple(map(_token, args)), sorted((k, _token(v)) for k, v in kwargs.items()))
+        payload = pickle.dumps((name, tokens), protocol=5)
     except (pickle.PicklingError, TypeError, AttributeError):
         return None
     return hashlib.blake2b(payload, digest_size=20).digest()
 
 
-def shared_figure(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
-    """Decorate a pure figure builder so that equal arguments return one :class:`SharedFigure`."""
+def _shared(builder: Callable[..., Any], finish: Callable[[Any], Any]) -> Callable[..., Any]:
     name = f"{builder.__module__}.{builder.__qualname__}"
 
     @functools.wraps(builder)
-    def build(*args: Any, **kwargs: Any) -> go.Figure:
+    def build(*args: Any, **kwargs: Any) -> Any:
         key = _digest(name, args, kwargs)
         if key is None:  # unpicklable input: build as usual
             return builder(*args, **kwargs)
         with _lock:
-            fig = _cache.get(key)
-            if fig is not None:
+            if key in _cache:
                 _cache.move_to_end(key)
-                return fig
-        fig = builder(*args, **kwargs)
-        fig.__class__ = SharedFigure
+                return _cache[key]
+        value = finish(builder(*args, **kwargs))
         with _lock:
-            _cache[key] = fig
+            _cache[key] = value
             while len(_cache) > MAX_FIGURES:
                 _cache.popitem(last=False)
-        return fig
+        return value
 
     return build
+
+
+def _share(fig: go.Figure) -> SharedFigure:
+    fig.__class__ = SharedFigure
+    return fig
+
+
+def shared_figure(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
+    """Decorate a pure figure builder so that equal arguments return one :class:`SharedFigure`."""
+    return _shared(builder, _share)
+
+
+def shared_value(builder: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a pure text or metric builder so that equal arguments return one (read-only) value."""
+    return _shared(builder, lambda value: value)

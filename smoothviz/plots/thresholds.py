@@ -16,7 +16,7 @@ from smoothviz.experiments.thresholds import ThresholdsExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
     FONT_SIZE,
@@ -93,6 +93,7 @@ def _mean_mistakes(experiment: ThresholdsExperiment) -> dict[str, float]:
     return summary["mistakes_mean"].to_dict()
 
 
+@shared_value
 def mistakes_caption(experiment: ThresholdsExperiment, pinned: Sequence[str] = ()) -> str:
     """Caption of :func:`mistakes_figure`: the setting, whose coins, each count at T, the pins."""
     e = experiment
@@ -106,6 +107,7 @@ def mistakes_caption(experiment: ThresholdsExperiment, pinned: Sequence[str] = (
     )
 
 
+@shared_value
 def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]:
     """The hero chart's metrics ``{label: (value, help)}``: mistakes at T, and the envelope."""
     e = experiment

@@ -35,7 +35,7 @@ import streamlit as st
 
 from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
-from smoothviz.plots.shared import private_copy
+from smoothviz.plots.shared import SharedFigure, private_copy
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.ui.lecture import LECTURE_KEYS, lecture_bar, lecture_from_link, lecture_link
 from smoothviz.ui.params import LinkValue, Param, parse_query, parse_value
@@ -121,7 +121,7 @@ def preload_charts() -> None:
     holder.plotly_chart(_PRELOAD_FIGURE, config={"staticPlot": True}, theme=None, key="preload")
 
 
-_PRELOAD_FIGURE = go.Figure(layout={"width": 10, "height": 10})
+_PRELOAD_FIGURE = SharedFigure(layout={"width": 10, "height": 10})  # serialised once
 
 
 def presenting() -> bool:
