@@ -1,7 +1,8 @@
 """What a rerun that computes nothing costs the server, per page, and where that time goes.
 
 Each page is run through ``app.py`` with Streamlit's AppTest (the same script path a browser session
-takes), warmed until every cached computation is in the cache, then rerun with the same parameters:
+takes, with the scripts compiled once as a server does), warmed until every cached computation is in
+the cache, then rerun with the same parameters:
 nothing is computed, so the CPU a rerun costs is the page kit, the figures and Streamlit itself. Per
 page: process CPU per rerun (median of ``--runs``), and with ``--profile`` a breakdown by where the
 script thread spends it (yappi, CPU clock): building plotly figures (``smoothviz/plots``), serialising
@@ -23,7 +24,15 @@ import statistics
 import time
 from pathlib import Path
 
+import streamlit.testing.v1.app_test as app_test
+import streamlit.testing.v1.local_script_runner as local_runner
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
+
+# A server compiles each script once (one ScriptCache per runtime); AppTest makes a new cache per run
+# and would charge every rerun the compilation. Share one, as the server does.
+_SCRIPTS = ScriptCache()
+app_test.ScriptCache = local_runner.ScriptCache = lambda: _SCRIPTS
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ("lectures", "thresholds", "covers", "regret", "mwem", "rspm", "prsma", "oracle_query")

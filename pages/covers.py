@@ -40,9 +40,9 @@ PARAMS = [
 BY_KEY = {p.key: p for p in PARAMS}
 
 
-experiment = st.cache_data(max_entries=32, show_spinner=False)(C.run_experiment)
-lemma32 = st.cache_data(max_entries=16, show_spinner=False)(C.lemma32)
-appendix_b = st.cache_data(max_entries=16, show_spinner=False)(C.appendix_b)
+experiment = ui.cached(C.run_experiment, max_entries=32)
+lemma32 = ui.cached(C.lemma32, max_entries=16)
+appendix_b = ui.cached(C.appendix_b, max_entries=16)
 
 
 ui.page(

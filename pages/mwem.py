@@ -40,15 +40,15 @@ PARAMS = [
 ]  # fmt: skip
 BY_KEY = {p.key: p for p in PARAMS}
 AUDIT_SAMPLES, AUDIT_CONFIDENCE = 40_000, 0.95
-mechanism_audit = st.cache_data(max_entries=4, show_spinner=False)(audit_mechanisms)
+mechanism_audit = ui.cached(audit_mechanisms, max_entries=4)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@ui.cached(max_entries=16)
 def experiment(**settings):  # the main view: data, query class and the three runs
     return E.run_experiment(**settings)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@ui.cached(max_entries=32)
 def tab(method, args, **settings):  # one tab's Experiment.<method>(**args), cached
     return getattr(experiment(**settings), method)(**dict(args))
 
@@ -106,9 +106,9 @@ with views["run"]:
     if views["run"].open:
         say = more_figures.run_captions(ex, variant)
         shown = more_figures.release_figure(ex, variant)
-        chart("histograms", shown, detail.histogram_frame(), say["histograms"])
-        chart("potential", figures.potential_figure(detail), detail.to_frame(), say["potential"])
-        chart("rounds", figures.selection_figure(detail), detail.to_frame(), say["rounds"])
+        chart("histograms", shown, detail.histogram_frame, say["histograms"])
+        chart("potential", figures.potential_figure(detail), detail.to_frame, say["potential"])
+        chart("rounds", figures.selection_figure(detail), detail.to_frame, say["rounds"])
 with views["sweeps"]:
     if views["sweeps"].open:
         with ui.computing(f"Rerunning {name} over a grid of T and {len(E.EPS_GRID)} values of ε…"):
@@ -121,12 +121,12 @@ with views["smooth"]:
         with ui.computing(f"Rerunning Smooth and Projected Smooth MWEM at {len(E.SIGMA_GRID)} σ…"):
             scan = tab("density_scan", (), **settings)
         say = more_figures.smooth_captions(ex, scan)
-        chart("density", more_figures.density_figure(scan), scan.to_frame(), say[0])
-        chart("probe", more_figures.probe_figure(ex), ex.probe_frame(), say[1])
+        chart("density", more_figures.density_figure(scan), scan.to_frame, say[0])
+        chart("probe", more_figures.probe_figure(ex), ex.probe_frame, say[1])
 with views["ledger"]:
     if views["ledger"].open:
         say = more_figures.ledger_texts(ex, variant, AUDIT_SAMPLES, AUDIT_CONFIDENCE)
-        chart("ledger", figures.ledger_figure(detail), detail.ledger.to_frame(), say[0])
+        chart("ledger", figures.ledger_figure(detail), detail.ledger.to_frame, say[0])
         st.markdown(say[1] + "\n\n" + say[2])
         audit = mechanism_audit(samples=AUDIT_SAMPLES, confidence=AUDIT_CONFIDENCE, seed=p["seed"])
         st.dataframe(audit.to_frame(), hide_index=True, key="ledger_audit")
@@ -139,7 +139,7 @@ with views["threshold"]:
         items, caption, card = more_figures.threshold_texts(ex, learned, target=target, flip=flip)
         ui.metrics(items)
         shown = more_figures.private_threshold_figure(learned)
-        chart("private_threshold", shown, learned.to_frame(), caption)
+        chart("private_threshold", shown, learned.to_frame, caption)
         ui.theory_card(bounds.BOUNDS["private_threshold_bound"], card)
 with views["net"]:
     if on_a_line("net"):
@@ -149,9 +149,9 @@ with views["net"]:
         nx = tab("net", (("m", fit), ("s", s), ("epsilon", net_eps)), **settings)  # ≤ 0.2 s
         say = net_plots.captions(nx, ex.hist.name, cut)
         st.markdown(net_plots.summary_text(nx))
-        chart("net_error", net_plots.net_error_figure(nx), nx.to_frame(), say["net_error"])
-        chart("acceptance", net_plots.acceptance_figure(nx), nx.sweep_frame(), say["acceptance"])
-        chart("counts", net_plots.counts_figure(nx), nx.counts_frame(), say["counts"])
+        chart("net_error", net_plots.net_error_figure(nx), nx.to_frame, say["net_error"])
+        chart("acceptance", net_plots.acceptance_figure(nx), nx.sweep_frame, say["acceptance"])
+        chart("counts", net_plots.counts_figure(nx), nx.counts_frame, say["counts"])
         for key in ("net_lemma_g3", "net_exponential_tail", "net_thm_g4"):
             ui.theory_card(bounds.BOUNDS[key], net_plots.theory_comparison(nx, key))
         with st.expander("Net mechanism in Python"):

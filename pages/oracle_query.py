@@ -35,12 +35,12 @@ PARAMS = [
 BY_KEY = {p.key: p for p in PARAMS}
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@ui.cached(max_entries=16)
 def experiment(**settings):
     return E.run_experiment(**settings)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@ui.cached(max_entries=16)
 def mwem(**settings):
     return E.compare_mwem(**settings)
 

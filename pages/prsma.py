@@ -28,8 +28,8 @@ PARAMS = [
 ]  # fmt: skip
 BY_KEY = {p.key: p for p in PARAMS}
 
-experiment = st.cache_data(max_entries=32, show_spinner=False)(P.run_experiment)
-simulation = st.cache_data(max_entries=16, show_spinner=False)(P.simulation)
+experiment = ui.cached(P.run_experiment, max_entries=32)
+simulation = ui.cached(P.simulation, max_entries=16)
 
 ui.page(
     "PRSMA: privacy that survives a failing heuristic",

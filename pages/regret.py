@@ -45,14 +45,14 @@ PARAMS = [
 BY_KEY = {p.key: p for p in PARAMS}
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@ui.cached(max_entries=16)
 def experiment(sigma, horizon, **settings):
     return R.run_experiment(sigma, horizon, **settings)
 
 
-experts = st.cache_data(max_entries=16, show_spinner=False)(R.learners)
-max_abs = st.cache_data(max_entries=16, show_spinner=False)(R.max_abs)
-halfspaces = st.cache_data(max_entries=16, show_spinner=False)(R.halfspaces)
+experts = ui.cached(R.learners, max_entries=16)
+max_abs = ui.cached(R.max_abs, max_entries=16)
+halfspaces = ui.cached(R.halfspaces, max_entries=16)
 
 
 ui.page(

@@ -42,13 +42,14 @@ PARAMS = [
 ]  # fmt: skip
 BY_KEY = {p.key: p for p in PARAMS}
 
-experiment = st.cache_data(max_entries=32, show_spinner=False)(R.run_experiment)
-error_scale = st.cache_data(max_entries=8, show_spinner=False)(R.error_scale)
-oracle_cost = st.cache_data(max_entries=8, show_spinner=False)(R.oracle_cost)
-perturbation = st.cache_data(max_entries=8, show_spinner=False)(R.perturbation_view)
-audit = st.cache_data(max_entries=8, show_spinner=False)(R.audit)
-erratum = st.cache_data(max_entries=4, show_spinner=False)(R.erratum_audit)
-separators = st.cache_data(max_entries=16, show_spinner=False)(R.separator_table)
+experiment = ui.cached(R.run_experiment, max_entries=32)
+error_scale = ui.cached(R.error_scale, max_entries=8)
+oracle_cost = ui.cached(R.oracle_cost, max_entries=8)
+perturbation = ui.cached(R.perturbation_view, max_entries=8)
+audit = ui.cached(R.audit, max_entries=8)
+erratum = ui.cached(R.erratum_audit, max_entries=4)
+separators = ui.cached(R.separator_table, max_entries=16)
+worked_example = ui.cached(R.worked_example, max_entries=8)
 
 ui.page(
     "RSPM: private learning with an oracle",
@@ -79,7 +80,7 @@ with views["separators"]:
         left.markdown(figures.separator_heading(cls, shown, ok))
         left.dataframe(u, hide_index=True)
         right.dataframe(table, hide_index=True, height=320)
-        st.markdown(figures.worked_example_text(cls, *R.worked_example(cls)))
+        st.markdown(figures.worked_example_text(cls, *worked_example(cls)))
 with views["m"]:
     if views["m"].open:
         with ui.computing("Sweeping m…"):

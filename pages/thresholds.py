@@ -45,7 +45,7 @@ PARAMS = [
 BY_KEY = {p.key: p for p in PARAMS}
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@ui.cached(max_entries=32)
 def experiment(sigma: float, horizon: int, trials: int, seed: int, adversaries: tuple[str, ...]):
     return run_experiment(sigma, horizon, trials=trials, seed=seed, adversaries=adversaries)
 

@@ -221,6 +221,7 @@ def cover_text(ex: Experiment) -> str:
     )
 
 
+@shared_value
 def run_captions(ex: Experiment, variant: str) -> dict[str, str]:
     """Captions of the "One run" tab's charts (keys: histograms, potential, rounds)."""
     detail, hist, name, s = ex.results[variant], ex.hist, VARIANTS[variant], ex.settings

@@ -61,6 +61,8 @@ def _frozen(value: Any) -> bool:
 
 def _token(value: Any) -> Any:
     """What stands for ``value`` in a digest: a frozen result's own digest (computed once), else itself."""
+    if isinstance(value, list | tuple):
+        return type(value)(map(_token, value))
     if not _frozen(value):
         return value
     try:

@@ -8,6 +8,7 @@ import gc
 from smoothviz.names import count
 from smoothviz.ui.kit import (
     PRESENT,
+    cached,
     chart,
     computing,
     controls,
@@ -31,6 +32,7 @@ __all__ = [
     "PRESENT",
     "LinkValue",
     "Param",
+    "cached",
     "chart",
     "computing",
     "controls",

@@ -23,6 +23,7 @@ playing never rerun the page.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import itertools
 import urllib.parse
@@ -454,6 +455,28 @@ def _scroll_to_tabs() -> None:
 </script>""",
         unsafe_allow_javascript=True,
     )
+
+
+#: Every cached function a page declares, made once per process (see :func:`cached`).
+_CACHED: dict[tuple, Callable] = {}
+
+
+def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
+    """``st.cache_data`` for a page's computation, made once per process instead of once per rerun.
+
+    A page script runs from the top on every click, and ``st.cache_data(f)`` hashes ``f``'s source
+    each time it is called to make the wrapper (tens of ms of AST work per page per rerun). This
+    returns the wrapper made on the first run for the same function (by file, name and size), so
+    later runs reach the cache directly. Usable as ``cached(f, max_entries=8)`` or as a decorator.
+    """
+    if func is None:
+        return functools.partial(cached, max_entries=max_entries)
+    code = getattr(func, "__code__", None)
+    key = (code.co_filename if code else func.__module__, func.__qualname__, max_entries)
+    wrapper = _CACHED.get(key)
+    if wrapper is None:
+        wrapper = _CACHED[key] = st.cache_data(max_entries=max_entries, show_spinner=False)(func)
+    return wrapper
 
 
 @contextlib.contextmanager
