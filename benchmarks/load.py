@@ -684,9 +684,15 @@ def section(
         "the repository's `.streamlit/config.toml` (no file watcher, no forced GC after each run; "
         "the kit collects every 32 page runs). "
         "Each server is first visited once per page (the lecturer, seed 7; not counted). "
-        f"K students arrive over {args.ramp:.0f} s, each opens a page by link with their own seed "
-        f"(thresholds, covers, regret, mwem in turn: no shared cache hits), then every "
-        f"~{args.think:.0f} s (±40%) moves the σ slider one step or switches tab, for "
+        f"K students arrive over {args.ramp:.0f} s, "
+        + (
+            f"all open the one link `/{args.link}` (the lecturer's scene: shared cache hits), "
+            if args.link
+            else "each opens a page by link with their own seed (thresholds, covers, regret, mwem "
+            "in turn: no shared cache hits), "
+        )
+        + f"then every ~{args.think:.0f} s (±40%) moves the σ slider one step (up, then back) or "
+        "switches tab, for "
         f"{args.duration:.0f} s. `browser`: headless Chromium, one context per student, on the same "
         "cores as the server; `ws`: a websocket client speaking Streamlit's protocol (no drawing). "
         "Seconds, p50 / p95 (count); waits time out after "
