@@ -1,11 +1,16 @@
 """smoothviz: entry point (``streamlit run app.py``). Navigation and the home page."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from smoothviz import ui
 from smoothviz.references import references_markdown
 
-st.set_page_config(page_title="smoothviz", page_icon=":material/insights:", layout="wide")
+# The icon is a file served by the app itself: a Material icon here would be fetched from a
+# third-party font host on every page view (and fail offline).
+ICON = Path(__file__).parent / "smoothviz" / "ui" / "icon.png"
+st.set_page_config(page_title="smoothviz", page_icon=str(ICON), layout="wide")
 
 
 def home() -> None:
@@ -103,6 +108,7 @@ TOUR = [  # (page, its preset, the link text)
 ]  # fmt: skip
 
 navigation = st.navigation(PAGES)
+ui.app_shell()
 ui.preload_charts()
 ui.export_format_selector()
 navigation.run()

@@ -8,6 +8,7 @@ import gc
 from smoothviz.names import count
 from smoothviz.ui.kit import (
     PRESENT,
+    app_shell,
     chart,
     computing,
     controls,
@@ -31,6 +32,7 @@ __all__ = [
     "PRESENT",
     "LinkValue",
     "Param",
+    "app_shell",
     "chart",
     "computing",
     "controls",
