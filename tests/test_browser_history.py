@@ -238,3 +238,28 @@ def test_ten_slider_presses_in_two_seconds_end_on_the_last(server, browser):  # 
         assert f"σ = {expected:g}" in page.inner_text("[data-testid=stMain]")  # the caption ran it
     finally:
         page.close()
+
+
+def test_a_typed_number_and_a_tab_switch_during_a_run_both_count(server, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{server}/thresholds", wait_until="domcontentloaded")
+        page.wait_for_selector(CHART, timeout=60_000)
+        _settle(page)
+        seed = page.locator("[data-testid=stSidebar] [data-testid=stNumberInput] input").first
+        seed.fill("7")
+        seed.press("Enter")  # and at once, while that run is going, a σ step and a tab
+        for _ in range(2):
+            _slider_step(page, 0, "ArrowRight")
+            page.wait_for_timeout(150)
+        page.get_by_role("tab", name="Round by round").click()
+        _settle(page)
+        _settle(page)
+        shown = page.evaluate(_SHOWN)
+        _check_address_is_shown(shown)
+        query = _query(shown["search"])
+        assert (query["seed"], query["sigma"], query["view"]) == ("7", "0.02", "rounds"), query
+        assert shown["tab"] == "Round by round"
+        assert seed.input_value() == "7"
+    finally:
+        page.close()
