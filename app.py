@@ -26,7 +26,7 @@ cites its theorem and says whether it is exact, holds in expectation or with hig
 O(·) shape with a chosen constant.
 """
     )
-    st.subheader("Guided tour")
+    st.header("Guided tour", anchor=False)
     st.markdown(
         "Each link opens a page with a preset, on the chart it promises; the story controls sit "
         "above each page's main chart, the rest under **More settings**, and all of them in the URL. "
@@ -35,7 +35,7 @@ O(·) shape with a chosen constant.
     )
     for page, preset, text in TOUR:
         st.page_link(page, label=text, query_params=preset)
-    st.subheader("How to read the plots")
+    st.header("How to read the plots", anchor=False)
     st.markdown(
         """
 - **Solid lines** are simulations: the mean over `trials` seeded runs, with a shaded **10–90% band**.

@@ -123,15 +123,27 @@ def preload_charts() -> None:
 
 _PRELOAD_FIGURE = go.Figure(layout={"width": 10, "height": 10})
 
-# One history entry per user action. Streamlit pushes a history entry whenever the address changes:
-# a page change pushes one, the new page's first write of its values another (and a value the page
-# then caps, a third), so Back had to be pressed twice and could land on an entry holding the previous
-# page's values under the new page's path. Here a push that follows no click, tap or key press since
-# the last push replaces the current entry instead; Back and Forward themselves push nothing.
-_HISTORY_JS = """<script>
+# Accessibility every page gets (checked by axe-core in tests/test_browser_a11y.py): a visible focus
+# ring (the slider's thumb too, whose input is visually hidden) and a control label a scene locked that
+# keeps its contrast. Streamlit's own "Skip to main content" is the first Tab stop: Tab, Enter, Tab
+# reach the first story control.
+_A11Y_CSS = """<style>
+:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
+[data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {
+  outline: 3px solid #0072B2; outline-offset: 3px; border-radius: 50%; }
+label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"][disabled] p {
+  color: #4d4d4d !important; }
+</style>"""
+# Installed once per browser tab; a MutationObserver keeps the later parts true as pages redraw.
+_BROWSER_JS = """<script>
 (() => {
-  if (window.__smoothvizHistory) return;
-  window.__smoothvizHistory = true;
+  if (window.__smoothvizShell) return;
+  window.__smoothvizShell = true;
+  // One history entry per user action. Streamlit pushes an entry whenever the address changes: a page
+  // change pushed one, the new page's first write of its values another (a value the page then caps,
+  // a third), so Back had to be pressed twice and could land on an entry holding the previous page's
+  // values under the new page's path. A push that follows no click, tap or key press since the last
+  // push replaces the current entry instead; Back and Forward themselves push nothing.
   let acted = false;
   const act = (event) => { if (event.isTrusted) acted = true; };
   for (const type of ["pointerdown", "keydown", "touchstart"]) {
@@ -144,6 +156,33 @@ _HISTORY_JS = """<script>
     acted = false;
     return push(state, title, url);
   };
+  // Text alternatives and keyboard reach, kept as the page redraws: every chart is a figure named
+  // by its caption's first sentence; a block that scrolls sideways (a wide formula) takes focus.
+  const label = () => {
+    for (const chart of document.querySelectorAll('[data-testid="stMain"] [data-testid="stPlotlyChart"]')) {
+      const next = chart.closest(".stElementContainer")?.nextElementSibling;
+      const caption = next?.querySelector('[data-testid="stCaptionContainer"]')?.innerText?.trim();
+      if (!caption) continue;
+      const first = (caption.match(/^.*?[.!?](?=\\s|$)/) || [caption])[0];
+      if (chart.getAttribute("aria-label") !== first) {
+        chart.setAttribute("role", "figure");
+        chart.setAttribute("aria-label", first);
+      }
+    }
+    for (const box of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
+      if (!scrolls && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
+    }
+  };
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    setTimeout(() => { queued = false; label(); }, 200);
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+  window.addEventListener("resize", label);
+  label();
 })();
 </script>"""
 # Embedded (``embed=true`` in the link, e.g. an iframe in a course page): only the page, no navigation.
@@ -157,12 +196,12 @@ _EMBED_CSS = """<style>
 def app_shell() -> None:
     """What every run of the app draws before its page.
 
-    One history entry per user action (a browser script, installed once), and embed mode
-    (``embed=true``: the page alone, without the navigation sidebar).
+    A browser script, installed once: one history entry per user action, charts named by their captions' first sentences, wide formulas reachable by keyboard; the focus
+    ring; and embed mode (``embed=true``: the page alone, without the navigation sidebar).
     """
     holder = st.sidebar.container(key="smoothviz-shell")
-    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>")
-    holder.html(_HISTORY_JS, unsafe_allow_javascript=True)
+    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>" + _A11Y_CSS)
+    holder.html(_BROWSER_JS, unsafe_allow_javascript=True)
     if st.context.is_embedded:
         st.html(_EMBED_CSS)
 
@@ -682,11 +721,19 @@ def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
 def theory_card(info: BoundInfo, comparison: str) -> None:
     """The theorem behind a plotted line: statement, source, kind of bound, and how the plot compares."""
     text, color = KIND_BADGES[info.kind]
+    title, source, note, comparison = (
+        _plain(t) for t in (info.title, info.source, info.note, comparison)
+    )
     with st.container(border=True):
-        st.markdown(f"**Theory: {info.title}** &nbsp; :{color}-badge[{text}]")
+        st.markdown(f"**Theory: {title}** &nbsp; :{color}-badge[{text}]")
         st.latex(info.latex)
-        st.markdown(f"*Source:* {info.source}.  \n*Note:* {info.note}")
+        st.markdown(f"*Source:* {source}.  \n*Note:* {note}")
         st.markdown(f"*On this page:* {comparison}")
+
+
+def _plain(text: str) -> str:
+    """Bracket notation such as ``N_[](σ/(4√T))`` as written, not as an empty Markdown link."""
+    return text.replace("[]", "\\[\\]")
 
 
 def reproduce(code: str) -> None:
