@@ -182,9 +182,50 @@ _BROWSER_JS = """<script>
     setTimeout(() => { queued = false; label(); }, 200);
   }).observe(document.body, {childList: true, subtree: true, characterData: true});
   window.addEventListener("resize", label);
+  // on a phone or tablet, legends in a smaller font so they keep to two rows
+  const phone = () => {
+    if (window.innerWidth > 820 || !window.Plotly) return;
+    for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
+      const legend = gd.layout && gd.layout.legend;
+      if (legend && legend.orientation === "h" && !(legend.font && legend.font.size <= 11)) {
+        const left = gd.layout.margin && gd.layout.margin.l;
+        window.Plotly.relayout(gd, {"legend.font.size": 11, "legend.itemwidth": 30, "font.size": 12,
+                                     "margin.l": Math.min(left || 80, 56)});
+      }
+    }
+  };
+  new MutationObserver(() => setTimeout(phone, 250)).observe(document.body, {childList: true, subtree: true});
   label();
 })();
 </script>"""
+# A phone or a tablet (≤ 820 px wide): the title starts below Streamlit's 64 px header; smaller title
+# and "Watch:" type; the story controls two to a row and the scene bar's Back / Next beside its title
+# (Streamlit stacks every column below 640 px), so the hero's plotting area starts on the first screen;
+# slider thumbs of 24 px for a finger; no chart toolbar over the legend (Streamlit's fullscreen button
+# stays). Legends get a smaller font from the browser script (a figure's layout lives there).
+_PHONE_CSS = """<style>
+@media (max-width: 820px) {
+  .stMainBlockContainer { padding-top: 4.1rem !important; padding-left: 1rem; padding-right: 1rem; }
+  .stMainBlockContainer h1 { font-size: 1.4rem !important; line-height: 1.25; }
+  [data-testid="stMain"] h1 + * p, .stMainBlockContainer [data-testid="stMarkdownContainer"] p {
+    font-size: 0.95rem; }
+  .stMainBlockContainer [data-testid="stHorizontalBlock"]:has([data-testid="stSlider"]),
+  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important;
+    flex-direction: row !important; gap: 0.2rem 0.8rem !important; }
+  .stMainBlockContainer [data-testid="stHorizontalBlock"]:has([data-testid="stSlider"])
+    > [data-testid="stColumn"] { min-width: calc(50% - 0.8rem) !important;
+    flex: 1 1 calc(50% - 0.8rem) !important; width: auto !important; }
+  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {
+    min-width: 0 !important; flex: 0 1 auto !important; width: auto !important; }
+  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]:first-child {
+    flex: 1 1 100% !important; }
+  [data-testid="stMain"] .modebar-container { display: none !important; }
+  [data-testid="stMain"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.2rem; overflow: visible; }
+  [data-testid="stMain"] [role="tab"] { min-height: 2.2rem; }
+  [data-testid="stSlider"] div:has(> div > input[type="range"]) { width: 24px !important;
+    height: 24px !important; }
+}
+</style>"""
 # Embedded (``embed=true`` in the link, e.g. an iframe in a course page): only the page, no navigation.
 _EMBED_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
@@ -200,7 +241,7 @@ def app_shell() -> None:
     ring; and embed mode (``embed=true``: the page alone, without the navigation sidebar).
     """
     holder = st.sidebar.container(key="smoothviz-shell")
-    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>" + _A11Y_CSS)
+    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>" + _A11Y_CSS + _PHONE_CSS)
     holder.html(_BROWSER_JS, unsafe_allow_javascript=True)
     if st.context.is_embedded:
         st.html(_EMBED_CSS)
@@ -615,7 +656,11 @@ def _scroll_to_tabs() -> None:
     if (tabs) {
       const box = scroller(tabs);
       const top = box === document.scrollingElement ? 0 : box.getBoundingClientRect().top;
-      box.scrollTop += tabs.getBoundingClientRect().top - top;
+      // below Streamlit's header where it is drawn (a phone's 64 px white bar)
+      const header = document.querySelector('[data-testid="stHeader"]');
+      const shown = header && getComputedStyle(header).display !== "none";
+      const below = shown ? Math.max(0, header.getBoundingClientRect().bottom - top) : 0;
+      box.scrollTop += tabs.getBoundingClientRect().top - top - below;
     }
     const plots = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')];
     const settled = plots.length > 0 && plots.every((p) => p.querySelector('.main-svg'));
