@@ -241,7 +241,9 @@ def app_shell() -> None:
     ring; and embed mode (``embed=true``: the page alone, without the navigation sidebar).
     """
     holder = st.sidebar.container(key="smoothviz-shell")
-    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>" + _A11Y_CSS + _PHONE_CSS)
+    holder.html(
+        "<style>.st-key-smoothviz-shell { display: none; }</style>" + _A11Y_CSS + _PHONE_CSS
+    )
     holder.html(_BROWSER_JS, unsafe_allow_javascript=True)
     if st.context.is_embedded:
         st.html(_EMBED_CSS)
