@@ -175,14 +175,7 @@ _BROWSER_JS = """<script>
       if (!scrolls && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
     }
   };
-  let queued = false;
-  new MutationObserver(() => {
-    if (queued) return;
-    queued = true;
-    setTimeout(() => { queued = false; label(); }, 200);
-  }).observe(document.body, {childList: true, subtree: true, characterData: true});
-  window.addEventListener("resize", label);
-  // on a phone or tablet, legends in a smaller font so they keep to two rows
+  // on a phone or tablet, legends and chart type smaller, so a legend keeps to two or three rows
   const phone = () => {
     if (window.innerWidth > 820 || !window.Plotly) return;
     for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
@@ -194,8 +187,15 @@ _BROWSER_JS = """<script>
       }
     }
   };
-  new MutationObserver(() => setTimeout(phone, 250)).observe(document.body, {childList: true, subtree: true});
-  label();
+  const update = () => { label(); phone(); };
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    setTimeout(() => { queued = false; update(); }, 200);
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+  window.addEventListener("resize", update);
+  update();
 })();
 </script>"""
 # A phone or a tablet (≤ 820 px wide): the title starts below Streamlit's 64 px header; smaller title
@@ -237,8 +237,9 @@ _EMBED_CSS = """<style>
 def app_shell() -> None:
     """What every run of the app draws before its page.
 
-    A browser script, installed once: one history entry per user action, charts named by their captions' first sentences, wide formulas reachable by keyboard; the focus
-    ring; and embed mode (``embed=true``: the page alone, without the navigation sidebar).
+    A browser script, installed once: one history entry per user action, charts named by their
+    captions' first sentences, wide formulas reachable by keyboard, phone-sized legends; the focus
+    ring and the phone layout; and embed mode (``embed=true``: the page alone, no navigation).
     """
     holder = st.sidebar.container(key="smoothviz-shell")
     holder.html(
