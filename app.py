@@ -1,11 +1,16 @@
 """smoothviz: entry point (``streamlit run app.py``). Navigation and the home page."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from smoothviz import ui
 from smoothviz.references import references_markdown
 
-st.set_page_config(page_title="smoothviz", page_icon=":material/insights:", layout="wide")
+# The icon is a file served by the app itself: a Material icon here would be fetched from a
+# third-party font host on every page view (and fail offline).
+ICON = Path(__file__).parent / "smoothviz" / "ui" / "icon.png"
+st.set_page_config(page_title="smoothviz", page_icon=str(ICON), layout="wide")
 
 
 def home() -> None:
@@ -21,7 +26,7 @@ cites its theorem and says whether it is exact, holds in expectation or with hig
 O(·) shape with a chosen constant.
 """
     )
-    st.subheader("Guided tour")
+    st.header("Guided tour", anchor=False)
     st.markdown(
         "Each link opens a page with a preset, on the chart it promises; the story controls sit "
         "above each page's main chart, the rest under **More settings**, and all of them in the URL. "
@@ -30,7 +35,7 @@ O(·) shape with a chosen constant.
     )
     for page, preset, text in TOUR:
         st.page_link(page, label=text, query_params=preset)
-    st.subheader("How to read the plots")
+    st.header("How to read the plots", anchor=False)
     st.markdown(
         """
 - **Solid lines** are simulations: the mean over `trials` seeded runs, with a shaded **10–90% band**.
@@ -103,6 +108,7 @@ TOUR = [  # (page, its preset, the link text)
 ]  # fmt: skip
 
 navigation = st.navigation(PAGES)
+ui.app_shell()
 ui.preload_charts()
 ui.export_format_selector()
 navigation.run()

@@ -19,7 +19,7 @@ present = st.toggle(
     help="Adds present=1 to every link.",
 )
 for key, lecture in LECTURES.items():
-    st.subheader(lecture.title, anchor=False)
+    st.header(lecture.title, anchor=False)
     for number, scene in enumerate(lecture.scenes, start=1):
         lecture_page_link(key, number, f"{number}. {scene.say}", present)
     with st.expander("Scene links for your slides"):

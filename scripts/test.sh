@@ -22,6 +22,10 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nginx-light >/dev/null
 fi
+if command -v npm >/dev/null 2>&1 && [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then
+  echo "Installing axe-core from the npm registry for the accessibility tests..."
+  npm install --no-save --no-audit --no-fund --prefix .cache/axe axe-core@4.14.1 >/dev/null
+fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/python -m pytest "$@"

@@ -8,6 +8,7 @@ import gc
 from smoothviz.names import count
 from smoothviz.ui.kit import (
     PRESENT,
+    app_shell,
     cached,
     chart,
     computing,
@@ -32,6 +33,7 @@ __all__ = [
     "PRESENT",
     "LinkValue",
     "Param",
+    "app_shell",
     "cached",
     "chart",
     "computing",

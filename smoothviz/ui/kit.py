@@ -33,6 +33,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
@@ -124,12 +125,145 @@ def preload_charts() -> None:
 
 _PRELOAD_FIGURE = SharedFigure(layout={"width": 10, "height": 10})  # serialised once
 
+# Accessibility every page gets (checked by axe-core in tests/test_browser_a11y.py): a visible focus
+# ring (the slider's thumb too, whose input is visually hidden) and a control label a scene locked that
+# keeps its contrast. Streamlit's own "Skip to main content" is the first Tab stop: Tab, Enter, Tab
+# reach the first story control.
+_A11Y_CSS = """<style>
+:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
+[data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {
+  outline: 3px solid #0072B2; outline-offset: 3px; border-radius: 50%; }
+label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"][disabled] p {
+  color: #4d4d4d !important; }
+</style>"""
+# Installed once per browser tab; a MutationObserver keeps the later parts true as pages redraw.
+_BROWSER_JS = """<script>
+(() => {
+  if (window.__smoothvizShell) return;
+  window.__smoothvizShell = true;
+  // One history entry per user action. Streamlit pushes an entry whenever the address changes: a page
+  // change pushed one, the new page's first write of its values another (a value the page then caps,
+  // a third), so Back had to be pressed twice and could land on an entry holding the previous page's
+  // values under the new page's path. A push that follows no click, tap or key press since the last
+  // push replaces the current entry instead; Back and Forward themselves push nothing.
+  let acted = false;
+  const act = (event) => { if (event.isTrusted) acted = true; };
+  for (const type of ["pointerdown", "keydown", "touchstart"]) {
+    document.addEventListener(type, act, true);
+  }
+  window.addEventListener("popstate", () => { acted = false; }, true);
+  const push = window.history.pushState.bind(window.history);
+  window.history.pushState = (state, title, url) => {
+    if (!acted) return window.history.replaceState(state, title, url);
+    acted = false;
+    return push(state, title, url);
+  };
+  // Text alternatives and keyboard reach, kept as the page redraws: every chart is a figure named
+  // by its caption's first sentence; a block that scrolls sideways (a wide formula) takes focus.
+  const label = () => {
+    for (const chart of document.querySelectorAll('[data-testid="stMain"] [data-testid="stPlotlyChart"]')) {
+      const next = chart.closest(".stElementContainer")?.nextElementSibling;
+      const caption = next?.querySelector('[data-testid="stCaptionContainer"]')?.innerText?.trim();
+      if (!caption) continue;
+      const first = (caption.match(/^.*?[.!?](?=\\s|$)/) || [caption])[0];
+      if (chart.getAttribute("aria-label") !== first) {
+        chart.setAttribute("role", "figure");
+        chart.setAttribute("aria-label", first);
+      }
+    }
+    for (const box of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
+      if (!scrolls && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
+    }
+  };
+  // on a phone or tablet, legends and chart type smaller, so a legend keeps to two or three rows
+  const phone = () => {
+    if (window.innerWidth > 820 || !window.Plotly) return;
+    for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
+      const legend = gd.layout && gd.layout.legend;
+      if (legend && legend.orientation === "h" && !(legend.font && legend.font.size <= 11)) {
+        const left = gd.layout.margin && gd.layout.margin.l;
+        window.Plotly.relayout(gd, {"legend.font.size": 11, "legend.itemwidth": 30, "font.size": 12,
+                                     "margin.l": Math.min(left || 80, 56)});
+      }
+    }
+  };
+  const update = () => { label(); phone(); };
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    setTimeout(() => { queued = false; update(); }, 200);
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+  window.addEventListener("resize", update);
+  update();
+})();
+</script>"""
+# A phone or a tablet (≤ 820 px wide): the title starts below Streamlit's 64 px header; smaller title
+# and "Watch:" type; the story controls two to a row and the scene bar's Back / Next beside its title
+# (Streamlit stacks every column below 640 px), so the hero's plotting area starts on the first screen;
+# slider thumbs of 24 px for a finger; no chart toolbar over the legend (Streamlit's fullscreen button
+# stays). Legends get a smaller font from the browser script (a figure's layout lives there).
+_PHONE_CSS = """<style>
+@media (max-width: 820px) {
+  .stMainBlockContainer { padding-top: 4.1rem !important; padding-left: 1rem; padding-right: 1rem; }
+  .stMainBlockContainer h1 { font-size: 1.4rem !important; line-height: 1.25; }
+  [data-testid="stMain"] h1 + * p, .stMainBlockContainer [data-testid="stMarkdownContainer"] p {
+    font-size: 0.95rem; }
+  .stMainBlockContainer [data-testid="stHorizontalBlock"]:has([data-testid="stSlider"]),
+  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important;
+    flex-direction: row !important; gap: 0.2rem 0.8rem !important; }
+  .stMainBlockContainer [data-testid="stHorizontalBlock"]:has([data-testid="stSlider"])
+    > [data-testid="stColumn"] { min-width: calc(50% - 0.8rem) !important;
+    flex: 1 1 calc(50% - 0.8rem) !important; width: auto !important; }
+  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {
+    min-width: 0 !important; flex: 0 1 auto !important; width: auto !important; }
+  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]:first-child {
+    flex: 1 1 100% !important; }
+  [data-testid="stMain"] .modebar-container { display: none !important; }
+  [data-testid="stMain"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.2rem; overflow: visible; }
+  [data-testid="stMain"] [role="tab"] { min-height: 2.2rem; }
+  [data-testid="stSlider"] div:has(> div > input[type="range"]) { width: 24px !important;
+    height: 24px !important; }
+}
+</style>"""
+# Embedded (``embed=true`` in the link, e.g. an iframe in a course page): only the page, no navigation.
+_EMBED_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+[data-testid="stToolbar"], [data-testid="stDecoration"] { display: none !important; }
+.stMainBlockContainer { padding-top: 1rem; max-width: 100%; }
+</style>"""
+
+
+def app_shell() -> None:
+    """What every run of the app draws before its page.
+
+    A browser script, installed once: one history entry per user action, charts named by their
+    captions' first sentences, wide formulas reachable by keyboard, phone-sized legends; the focus
+    ring and the phone layout; and embed mode (``embed=true``: the page alone, no navigation).
+    """
+    holder = st.sidebar.container(key="smoothviz-shell")
+    holder.html(
+        "<style>.st-key-smoothviz-shell { display: none; }</style>" + _A11Y_CSS + _PHONE_CSS
+    )
+    holder.html(_BROWSER_JS, unsafe_allow_javascript=True)
+    if st.context.is_embedded:
+        st.html(_EMBED_CSS)
+
+
+#: Presenter mode as the session last ran it: Streamlit drops a widget's key from session state after a
+#: run that did not draw the widget (a page change, Back), so the toggle's own key is not enough.
+_PRESENT_KEY = "smoothviz.__present"
+
 
 def presenting() -> bool:
     """Whether this session is in presenter mode (``present=1`` in the link, or the toggle)."""
-    raw = st.query_params.get("present")
     if "smoothviz.present" in st.session_state:
         return bool(st.session_state["smoothviz.present"])
+    if _PRESENT_KEY in st.session_state:
+        return bool(st.session_state[_PRESENT_KEY])
+    raw = st.query_params.get("present")
     return raw is not None and parse_value(PRESENT, raw)[0] is True
 
 
@@ -221,8 +355,15 @@ def _value_of(param: Param, state: Any) -> Any:
 
 def _seed_presenter_mode(query: Mapping[str, list[str]], values: Mapping[str, Any]) -> None:
     """A link that says ``present=…`` sets presenter mode; otherwise the session keeps its mode."""
-    if "present" in query or "smoothviz.present" not in st.session_state:
+    if "present" in query or not _has_present_mode():
         st.session_state["smoothviz.present"] = bool(values["present"])
+
+
+def _has_present_mode() -> bool:
+    """Whether the session has a presenter mode; the toggle's key comes back if Streamlit dropped it."""
+    if "smoothviz.present" not in st.session_state and _PRESENT_KEY in st.session_state:
+        st.session_state["smoothviz.present"] = st.session_state[_PRESENT_KEY]
+    return "smoothviz.present" in st.session_state
 
 
 def _state(page: str, name: str) -> str:
@@ -241,8 +382,14 @@ def _seed_from_link(
     query: Mapping[str, list[str]],
     params: Sequence[Param],
     links: Sequence[LinkValue],
+    *,
+    scroll: bool = True,
 ) -> None:
-    """A first visit or a new link (a tour preset, back/forward): every value comes from the URL."""
+    """A first visit or a new link (a tour preset, back/forward): every value comes from the URL.
+
+    With ``scroll``, a link that names a tab lands on that tab's content (see :func:`tabs`); Back and
+    Forward restore a view without moving the screen.
+    """
     lecture, messages = lecture_from_link(page, query, params)
     st.session_state[_state(page, "lecture")] = lecture
     own = {link.key for link in links}
@@ -259,7 +406,7 @@ def _seed_from_link(
     st.session_state[_state(page, "messages")] = [*messages, *param_messages]
     st.session_state[_state(page, "values")] = dict(values)
     # a link that names a tab lands on that tab's content (see tabs())
-    st.session_state[_state(page, "scroll")] = any(
+    st.session_state[_state(page, "scroll")] = scroll and any(
         p.kind == "tab" and p.key in query for p in params
     )
     for p in params[:-1]:
@@ -273,6 +420,8 @@ def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tupl
     from session state here.
     """
     hero = [p for p in params if p.hero]
+    if not _has_present_mode():
+        st.session_state["smoothviz.present"] = False
     present = bool(st.session_state["smoothviz.present"])
     widths = [*([1.0] * len(hero)), *([0.55] if present else [])]
     columns = st.columns(widths, gap="medium") if widths else []
@@ -294,7 +443,7 @@ def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tupl
             notes.append(f"Choose at least one of **{p.label}**; showing `{p.format(p.default)}`.")
             value = p.default
         values[p.key] = value
-    values["present"] = present
+    values["present"] = st.session_state[_PRESENT_KEY] = bool(st.session_state["smoothviz.present"])
     return values, notes
 
 
@@ -315,7 +464,64 @@ def _write_url(
         if text := link.format(st.session_state[_widget_key(page, link.key)]):
             written[link.key] = text
     st.query_params.from_dict(written)
-    st.session_state[_state(page, "written")] = written
+    _remember_written(page, written)
+
+
+#: Session state: ``{page: [query, …]}``, the last :data:`WRITES_KEPT` queries the kit wrote for each page.
+_WRITTEN_LOG = "smoothviz.__written"
+#: How many of its own writes per page the kit remembers. A rerun request carries the query the browser
+#: had when the user acted, which may be any write not yet answered (a fast hand outruns the server).
+WRITES_KEPT = 64
+
+
+def _frozen(query: Mapping[str, Any]) -> tuple:
+    """A query (``{key: text or [texts]}``) as a hashable, order-free value."""
+    return tuple(sorted((k, v if isinstance(v, str) else tuple(v)) for k, v in query.items()))
+
+
+def _remember_written(page: str, written: Mapping[str, str]) -> None:
+    """Record a query the kit wrote for ``page``: the page's latest and its log of recent writes."""
+    st.session_state[_state(page, "written")] = dict(written)
+    log = st.session_state.setdefault(_WRITTEN_LOG, {}).setdefault(page, [])
+    frozen = _frozen(written)
+    if frozen in log:
+        log.remove(frozen)
+    log.append(frozen)
+    del log[:-WRITES_KEPT]
+
+
+def _history_navigation() -> bool:
+    """Whether this run was started by the browser's Back or Forward (Streamlit says so in the run)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and getattr(ctx, "is_history_navigation", False))
+
+
+def _link_to_read(
+    page: str, query: Mapping[str, list[str]]
+) -> tuple[Mapping[str, list[str]], bool] | None:
+    """``(query, scroll)`` when this run reads its values from the address bar, else ``None``.
+
+    ``scroll``: whether to bring a tab the address names into view.
+    The address is read on the page's first run in the session, on Back and Forward (the entry holds
+    the view to restore), and when it is a new link (a tour preset, a scene's Next, a typed address).
+    An address the kit wrote itself is never read again outside Back and Forward: a rerun started by a
+    widget carries whatever address the browser had when the user acted, often one the page has
+    overtaken since, and reading it would undo the newest input. An address another page wrote (left
+    in the address bar by a page change) is no link to this page: a first visit then starts from the
+    defaults, a later one from the page's own values.
+    """
+    log = st.session_state.get(_WRITTEN_LOG, {})
+    frozen = _frozen({k: v[-1] if len(v) == 1 else v for k, v in query.items()})
+    ours = frozen in log.get(page, ())
+    foreign = not ours and any(frozen in kept for other, kept in log.items() if other != page)
+    if _state(page, "seeded") not in st.session_state:
+        return ({}, False) if foreign else (query, True)
+    if not query or foreign:
+        return None
+    history = _history_navigation()
+    if history or not ours:
+        return query, not history
+    return None
 
 
 def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()) -> dict[str, Any]:
@@ -338,10 +544,8 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         raise ValueError(f"link values {sorted(clash)} are also declared parameters")
     links = [*links, _pins_link(params)]
     query = {k: st.query_params.get_all(k) for k in st.query_params}
-    flat = {k: v[-1] if len(v) == 1 else v for k, v in query.items()}
-    fresh_link = bool(query) and flat != st.session_state.get(_state(page, "written"))
-    if _state(page, "seeded") not in st.session_state or fresh_link:
-        _seed_from_link(page, query, params, links)
+    if (link := _link_to_read(page, query)) is not None:
+        _seed_from_link(page, link[0], params, links, scroll=link[1])
     stored = st.session_state[_state(page, "values")]
     for p in params[:-1]:  # restore widgets Streamlit dropped (e.g. after visiting another page)
         wkey = _widget_key(page, p.key)
@@ -383,7 +587,7 @@ def _rewrite(page: str, key: str, text: str | None) -> None:
     else:
         st.query_params[key] = text
         written[key] = text
-    st.session_state[_state(page, "written")] = written
+    _remember_written(page, written)
 
 
 def set_link(page: str, link: LinkValue, value: Any) -> None:
@@ -442,11 +646,27 @@ def _scroll_to_tabs() -> None:
     st.html(
         """<script>
 (() => {
-  // scroll now, and again while the charts above (and in the tab) are still being drawn
+  // scroll now, and again while the charts above (and in the tab) are still being drawn; only this
+  // document's own scrolling box moves (scrollIntoView would scroll a page that embeds this one too)
+  const scroller = (el) => {
+    for (let box = el.parentElement; box; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      if (/(auto|scroll)/.test(style.overflowY) && box.scrollHeight > box.clientHeight) return box;
+    }
+    return document.scrollingElement;
+  };
   let tries = 0;
   const timer = setInterval(() => {
     const tabs = document.querySelector('[data-testid="stTabs"]');
-    if (tabs) tabs.scrollIntoView({block: "start"});
+    if (tabs) {
+      const box = scroller(tabs);
+      const top = box === document.scrollingElement ? 0 : box.getBoundingClientRect().top;
+      // below Streamlit's header where it is drawn (a phone's 64 px white bar)
+      const header = document.querySelector('[data-testid="stHeader"]');
+      const shown = header && getComputedStyle(header).display !== "none";
+      const below = shown ? Math.max(0, header.getBoundingClientRect().bottom - top) : 0;
+      box.scrollTop += tabs.getBoundingClientRect().top - top - below;
+    }
     const plots = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')];
     const settled = plots.length > 0 && plots.every((p) => p.querySelector('.main-svg'));
     if ((tabs && settled && tries > 5) || ++tries > 80) clearInterval(timer);
@@ -576,11 +796,19 @@ def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
 def theory_card(info: BoundInfo, comparison: str) -> None:
     """The theorem behind a plotted line: statement, source, kind of bound, and how the plot compares."""
     text, color = KIND_BADGES[info.kind]
+    title, source, note, comparison = (
+        _plain(t) for t in (info.title, info.source, info.note, comparison)
+    )
     with st.container(border=True):
-        st.markdown(f"**Theory: {info.title}** &nbsp; :{color}-badge[{text}]")
+        st.markdown(f"**Theory: {title}** &nbsp; :{color}-badge[{text}]")
         st.latex(info.latex)
-        st.markdown(f"*Source:* {info.source}.  \n*Note:* {info.note}")
+        st.markdown(f"*Source:* {source}.  \n*Note:* {note}")
         st.markdown(f"*On this page:* {comparison}")
+
+
+def _plain(text: str) -> str:
+    """Bracket notation such as ``N_[](σ/(4√T))`` as written, not as an empty Markdown link."""
+    return text.replace("[]", "\\[\\]")
 
 
 def reproduce(code: str) -> None:

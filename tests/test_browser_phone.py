@@ -1,0 +1,120 @@
+"""The student's phone and tablet in a real headless Chromium (marker ``browser``).
+
+Every page at 390×844 (a phone) and 768×1024 (a tablet), as touch devices: the title fully visible
+below Streamlit's header, the hero's plotting area starting on the first screen (from a page link and
+from a scene link), legends of a few rows, no chart toolbar over a legend, touch targets of at least
+24 px, every tab label whole and in view. Screenshots go to ``tests/artifacts/``. Skipped (with the
+reason) only if Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_browser import ARTIFACTS, CHART, PAGES, _settle, browser, server  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"phone": (390, 844), "tablet": (768, 1024)}
+#: Legend height allowed: two rows at the tablet's legend font; on the phone the legend font is
+#: 11 px (a row measures 29 px) and a long legend may take three rows (see README, "The page shape").
+MAX_LEGEND_PX = {"phone": 90, "tablet": 70}
+TOUCH = 24  # px, WCAG 2.2 target size (minimum)
+
+_MEASURE = """() => {
+  const box = (e) => e ? e.getBoundingClientRect() : null;
+  const main = '[data-testid=stMain] ';
+  const header = document.querySelector('[data-testid=stHeader]');
+  const headerShown = header && getComputedStyle(header).display !== 'none';
+  const plots = [...document.querySelectorAll(main + '.js-plotly-plot')].filter(p => p.offsetParent);
+  const hero = plots.length ? box(plots[0].querySelector('.nsewdrag') || plots[0]) : null;
+  const overlaps = (a, b) => a && b && a.width > 0 && b.width > 0 && a.left < b.right &&
+    b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const small = [...document.querySelectorAll(main + '[data-testid=stSlider] input[type=range]')]
+    .map(i => box(i.parentElement.parentElement))
+    .concat([...document.querySelectorAll(main + '[role=tab], ' + main + '[data-testid=stButton] button')]
+      .map(box))
+    .filter(r => r.width > 0 && (r.width < 24 || r.height < 24))
+    .map(r => [Math.round(r.width), Math.round(r.height)]);
+  const list = document.querySelector(main + '[role=tablist]');
+  return {
+    viewport: window.innerHeight,
+    title: box(document.querySelector(main + 'h1')),
+    header: headerShown ? box(header).bottom : 0,
+    hero: hero && {top: hero.top, height: hero.height},
+    legends: plots.map(p => p.querySelector('.legend')).filter(Boolean).map(l => box(l).height),
+    covered: plots.filter(p => overlaps(box(p.querySelector('.modebar')),
+                                        box(p.querySelector('.legend')))).length,
+    small,
+    tabBar: list ? [list.scrollWidth, list.clientWidth] : [0, 0],
+    cutTabs: [...document.querySelectorAll(main + '[role=tab]')]
+      .filter(t => t.scrollWidth > t.clientWidth + 1).map(t => t.innerText),
+  };
+}"""
+
+
+def _touch_page(browser, size):  # noqa: F811
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True
+    )
+    return context, context.new_page()
+
+
+def _check(shown: dict, device: str) -> None:
+    title = shown["title"]
+    assert title["top"] >= shown["header"] - 1, f"the header covers the title: {shown}"
+    assert title["bottom"] <= shown["viewport"], shown
+    assert shown["hero"]["top"] < shown["viewport"] - 40, f"no hero on the first screen: {shown}"
+    assert max(shown["legends"], default=0) <= MAX_LEGEND_PX[device], shown["legends"]
+    assert shown["covered"] == 0, "a chart toolbar covers a legend"
+    assert not shown["small"], f"touch targets under {TOUCH} px: {shown['small']}"
+    assert shown["tabBar"][0] <= shown["tabBar"][1] + 1, f"the tab bar scrolls: {shown['tabBar']}"
+    assert not shown["cutTabs"], f"cut tab labels: {shown['cutTabs']}"
+
+
+@pytest.mark.parametrize("device", SIZES)
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_reads_on_a_touch_screen(server, browser, name, device):  # noqa: F811
+    context, page = _touch_page(browser, SIZES[device])
+    try:
+        page.goto(f"{server}/{name}", wait_until="domcontentloaded", timeout=60_000)
+        page.wait_for_selector(CHART, timeout=90_000)
+        _settle(page)
+        shown = page.evaluate(_MEASURE)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{device}.png"))
+        assert page.locator("[data-testid=stException]").count() == 0
+        _check(shown, device)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("device", SIZES)
+def test_a_scene_link_opens_on_its_hero_on_a_touch_screen(server, browser, device):  # noqa: F811
+    context, page = _touch_page(browser, SIZES[device])
+    try:
+        page.goto(f"{server}/thresholds?sigma=0.0001&lecture=online&scene=2&lock=T")
+        page.wait_for_selector(CHART, timeout=90_000)
+        _settle(page)
+        shown = page.evaluate(_MEASURE)
+        page.screenshot(path=str(ARTIFACTS / f"lecture-scene-{device}.png"))
+        assert page.get_by_text("Scene 2/7").count() == 1
+        _check(shown, device)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("device", SIZES)
+def test_a_link_to_a_tab_lands_below_the_header(server, browser, device):  # noqa: F811
+    context, page = _touch_page(browser, SIZES[device])
+    try:
+        page.goto(f"{server}/mwem?view=ledger")
+        page.wait_for_selector(CHART, timeout=90_000)
+        _settle(page)
+        shown = page.evaluate(_MEASURE)
+        top = page.evaluate(
+            "() => document.querySelector('[data-testid=stTabs]').getBoundingClientRect().top"
+        )
+        assert shown["header"] - 2 <= top < shown["header"] + 60, (top, shown["header"])
+    finally:
+        context.close()
