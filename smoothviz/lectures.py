@@ -12,6 +12,7 @@ valid for its page.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 __all__ = ["LECTURES", "Lecture", "Scene", "scene_query"]
@@ -25,7 +26,12 @@ class Scene:
         page: the page's URL path (``thresholds``, ``covers``, ``regret``, ``mwem``, ``rspm``, …).
         preset: URL parameters of the view (strings, as in a link).
         say: the sentence to say while the chart is on the screen.
-        predict: the question to ask before revealing the answer.
+        predict: the question to ask before revealing the answer (no options in it).
+        options: the multiple-choice answers, written out; exactly one is right.
+        answer: the index of the right option in ``options``.
+        check: computes, from ``preset`` and the core, the index of the option that is true of the
+            chart the preset draws (tests compare it with ``answer``); ``None`` only for scenes whose
+            answer is a matter of definition rather than of a run.
         lock: parameter keys drawn disabled in this scene.
     """
 
@@ -33,6 +39,9 @@ class Scene:
     preset: dict[str, str]
     say: str
     predict: str
+    options: tuple[str, ...]
+    answer: int
+    check: Callable[[Mapping[str, str]], int] | None = None
     lock: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -65,6 +74,8 @@ LECTURES: dict[str, Lecture] = {
                 "A worst-case adversary forces a mistake on every round; a σ-smoothed one cannot.",
                 "At σ = 0.01 and T = 1,000, how many mistakes does the σ-smoothed adaptive adversary "
                 "force: about 10, 100 or 1,000?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "thresholds",
@@ -72,7 +83,9 @@ LECTURES: dict[str, Lecture] = {
                 "A hundred times more precision costs the learner only about log₂ 100 ≈ 7 more "
                 "mistakes.",
                 "σ falls from 0.01 to 0.0001. How many more mistakes: 7, 100 or 10,000?",
-                ("T",),
+                ("x", "y"),
+                0,
+                lock=("T",),
             ),
             Scene(
                 "thresholds",
@@ -80,12 +93,16 @@ LECTURES: dict[str, Lecture] = {
                 "Once the version space is narrower than σ, the smoothed adversary hits it only by "
                 "luck: probability width/σ.",
                 "Press ▶. From which round on does the adversary stop landing in the version space?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "covers",
                 {"cls": "thresholds", "scale": "0.1"},
                 "A bracket sandwiches h pointwise: f_ℓ ≤ h ≤ f_u, with a gap of μ-mass at most ε.",
                 "How many brackets does ε = 0.1 need for thresholds: 10, 100 or infinitely many?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "covers",
@@ -93,6 +110,8 @@ LECTURES: dict[str, Lecture] = {
                 "Adaptivity buys nothing against a sandwich: the maximum count stays under "
                 "Lemma 3.2's bound.",
                 "Will the adaptive adversary's maximum count beat the non-adaptive one's?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "regret",
@@ -100,13 +119,17 @@ LECTURES: dict[str, Lecture] = {
                 "Hedge on a cover: linear regret against the worst case, √T against σ-smoothed "
                 "adversaries.",
                 "At T = 1,000, is the σ-smoothed regret closer to 30, 300 or 1,000?",
-                ("sigma",),
+                ("x", "y"),
+                0,
+                lock=("sigma",),
             ),
             Scene(
                 "regret",
                 {"sigma": "0.05", "T": "3000", "axes": "loglog"},
                 "On log–log axes the worst case has slope 1 and the smoothed adversaries slope ½.",
                 "Which slope will the σ-smoothed curves have: 1, ½ or 0?",
+                ("x", "y"),
+                0,
             ),
         ),
     ),
@@ -118,13 +141,17 @@ LECTURES: dict[str, Lecture] = {
                 {},
                 "MWEM's bound pays ln N; on σ-smooth data Smooth MWEM's pays only ln(1/σ).",
                 "Which theorem line will sit lower: MWEM's or Smooth MWEM's?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "mwem",
                 {"epsilon": "0.1"},
                 "A tenth of the budget means ten times the noise in every measurement.",
                 "ε falls from 1 to 0.1. Does the error grow by 10×, by less, or not at all?",
-                ("T",),
+                ("x", "y"),
+                0,
+                lock=("T",),
             ),
             Scene(
                 "mwem",
@@ -137,24 +164,32 @@ LECTURES: dict[str, Lecture] = {
                 },
                 "More rounds help until the privacy noise of each round takes over: a U in T.",
                 "Where is the best T: 1, about 10, or as large as possible?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "mwem",
                 {"view": "smooth", "sigma": "0.5"},
                 "Projection keeps the release σ-smooth, so it also answers queries no round asked.",
                 "Without projection, can the release's density exceed 1/σ?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "mwem",
                 {"view": "threshold", "n": "300", "epsilon": "0.3"},
                 "Discretise at scale σα, then let the exponential mechanism choose a threshold.",
                 "With n = 300 records and ε = 0.3, will the picked threshold be within α of the best?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "mwem",
                 {"view": "ledger"},
                 "Basic composition: ε/(2T) per selection and per measurement adds up to ε exactly.",
                 "With T = 50 rounds and ε = 1, what does each measurement spend?",
+                ("x", "y"),
+                0,
             ),
         ),
     ),
@@ -168,6 +203,8 @@ LECTURES: dict[str, Lecture] = {
                 "differently, so noise on those points perturbs the whole class at once.",
                 "How many points does a separator set for conjunctions over d = 8 attributes need: "
                 "8, 256 or 2⁸?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "rspm",
@@ -175,6 +212,8 @@ LECTURES: dict[str, Lecture] = {
                 "RSPM perturbs the data with m noisy fake examples and calls the oracle once; "
                 "report-noisy-min needs 2^d draws.",
                 "Will RSPM's excess error be below or above report-noisy-min's?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "rspm",
@@ -182,6 +221,8 @@ LECTURES: dict[str, Lecture] = {
                 "Accuracy may trust the heuristic; privacy must not: a lying oracle breaks ε.",
                 "If the oracle cheats only when one record is present, what will the audit certify: "
                 "ε below 1, about 1, or far above?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "prsma",
@@ -189,12 +230,16 @@ LECTURES: dict[str, Lecture] = {
                 "PRSMA survives a failing heuristic, at a price: error 1/√n instead of 1/n.",
                 "How many oracle calls does PRSMA make at (ε, δ) = (1, 10⁻³): a thousand, a million "
                 "or a hundred million?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "prsma",
                 {"view": "sim"},
                 "A heuristic that fails more often near one record cannot leak it: the pieces hide it.",
                 "Will the ⊥ rate differ between S and its neighbour S′?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "oracle_query",
@@ -202,12 +247,16 @@ LECTURES: dict[str, Lecture] = {
                 "OracleQuery plays the query-release game with two oracle-efficient players; its "
                 "error is bounded by the two regrets.",
                 "Which regret will be larger at T = 30: the data player's or the query player's?",
+                ("x", "y"),
+                0,
             ),
             Scene(
                 "oracle_query",
                 {"view": "mwem"},
                 "Against MWEM on the same 2^d table: MWEM pays |X| per round, OracleQuery does not.",
                 "As d grows, whose per-round cost grows faster?",
+                ("x", "y"),
+                0,
             ),
         ),
     ),
