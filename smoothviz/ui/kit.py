@@ -51,7 +51,7 @@ EXPORT_FORMAT_KEY = "smoothviz.export_format"
 _SCENE_KEY = "smoothviz.__scene"
 #: The tallest hero a lecture scene draws: with the title, the scene bar (answer shown) and the story
 #: controls, the whole chart (x-axis included) fits 1024×768 in presenter mode.
-LECTURE_HERO_PX = 400
+LECTURE_HERO_PX = 380
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
 _VIEW_KEY = "smoothviz.__view"
 KIND_BADGES = {
@@ -183,7 +183,7 @@ def _render(param: Param, page: str, container: Any, *, locked: bool = False) ->
 
     A ``locked`` control (a lecture scene fixed it) is drawn disabled and its label says so.
     """
-    label = f"{param.label} 🔒 (fixed by this scene)" if locked else param.label
+    label = f"{param.label} 🔒" if locked else param.label
     common = {"key": _widget_key(page, param.key), "help": param.help, "disabled": locked}
     if param.kind in ("log_float", "log_int"):
         options = list(param.grid())
@@ -611,7 +611,11 @@ def _enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
 
 
 def _veil(fig: go.Figure) -> None:
-    """A lecture question still open: the plotting area is covered, the axes say what it will show."""
+    """A lecture question still open.
+
+    The plotting area and legend are hidden, the axes say what the chart will show.
+    """
+    fig.update_layout(showlegend=False)
     fig.add_shape(
         type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="above",
         fillcolor="rgba(255,255,255,0.97)", line={"width": 0},

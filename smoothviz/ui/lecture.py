@@ -142,7 +142,7 @@ def lecture_bar(state: dict[str, Any]) -> None:
     st.html(_KEYS_JS, unsafe_allow_javascript=True)
     with st.container(border=True, key="smoothviz-lecture"):
         text, back, forward = st.columns([6, 1.15, 1.35], vertical_alignment="center", gap="small")
-        lock = f" 🔒 {', '.join(state['lock'])} fixed." if state["lock"] else ""
+        lock = f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
         text.markdown(
             f"**Scene {number}/{len(lecture.scenes)}** · {lecture.title.split(':')[0]} "
             f":gray[· ⌨ → next, ← back]{lock}  \n**Predict first:** {scene.predict}  \n"
@@ -179,7 +179,6 @@ def option_line(options: Sequence[str], right: int | None) -> str:
 
 _BAR_CSS = """<style>
 .st-key-smoothviz-lecture { padding: 0.35rem 0.8rem !important; gap: 0.2rem !important; }
-.st-key-smoothviz-lecture p { margin-bottom: 0 !important; line-height: 1.35; }
 .st-key-smoothviz-lecture button, .st-key-smoothviz-lecture a { white-space: nowrap; }
 </style>"""
 
