@@ -50,6 +50,7 @@ __all__ = [
     "RegretExperiment",
     "compare_learners",
     "cover_size",
+    "fitted_slope",
     "halfspaces",
     "learners",
     "learners_frame",
@@ -407,11 +408,19 @@ def tail_slope(frame: pd.DataFrame, adversary: str, *, decades: float = 1.0) -> 
     """Least-squares slope of log(mean regret) against log t over the last ``decades`` of t.
 
     ``frame`` is :meth:`RegretExperiment.to_frame`'s (columns ``adversary``, ``t``, ``regret_class``);
-    the mean is over trials, and rounds where it is not positive are left out. On log–log axes regret
-    ∝ t^s is a line of slope s: 1 for linear regret, ½ for √t.
+    the mean is over trials (:func:`fitted_slope` does the fit).
     """
     mean = frame[frame["adversary"] == adversary].groupby("t")["regret_class"].mean()
-    t, regret = mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float)
+    return fitted_slope(mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float), decades)
+
+
+def fitted_slope(t: np.ndarray, regret: np.ndarray, decades: float = 1.0) -> float:
+    """Least-squares slope of log regret against log t over t ≥ max(t)/10^decades, regret > 0.
+
+    On log–log axes regret ∝ t^s is a line of slope s: 1 for linear regret, ½ for √t. NaN with fewer
+    than two points.
+    """
+    t, regret = np.asarray(t, dtype=float), np.asarray(regret, dtype=float)
     keep = (t >= t.max() / 10**decades) & (regret > 0)
     if keep.sum() < 2:
         return float("nan")

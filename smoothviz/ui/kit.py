@@ -49,9 +49,16 @@ from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
 #: This run's lecture scene, if one is open: ``{"reveal", "tab", "held"}`` (see :func:`controls`).
 _SCENE_KEY = "smoothviz.__scene"
-#: The tallest hero a lecture scene draws: with the title, the scene bar (answer shown) and the story
-#: controls, the whole chart (x-axis included) fits 1024×768 in presenter mode.
-LECTURE_HERO_PX = 380
+#: The tallest and the shortest hero a lecture scene draws. Between them the hero takes what is left
+#: of a 768 px screen under the title, the scene bar (its height estimated from its text), the story
+#: controls and any fields or metrics drawn above it, so the whole chart, x-axis included, fits.
+LECTURE_HERO_PX = (260, 380)
+#: Pixels of a 768 px screen left for the scene bar and the hero, with and without presenter mode.
+_LECTURE_ROOM_PX = {True: 565, False: 545}
+#: Less room in a tab scene: a tab often says a sentence above its chart.
+_TAB_TEXT_PX = 60
+#: What a row of fields or of metrics drawn above a scene's hero takes.
+_ROW_PX = {"fields": 110, "metrics": 105}
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
 _VIEW_KEY = "smoothviz.__view"
 KIND_BADGES = {
@@ -372,11 +379,13 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
     if lecture:
         if slot := st.session_state.get(_VIEW_KEY, {}).get("slot"):
             slot.empty()
-        lecture_bar(lecture)
+        bar_px = lecture_bar(lecture)
         tab = tab_of_scene(lecture, params)
         if tab:  # a tab scene: its tab is the hero, right under the controls
             st.session_state[_state(page, "scroll")] = False
-        st.session_state[_SCENE_KEY] = {"reveal": lecture["reveal"], "tab": tab, "held": None}
+        st.session_state[_SCENE_KEY] = {
+            "reveal": lecture["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
+        }  # fmt: skip
     st.session_state[_state(page, "hero")] = pinnable(params)
     values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
     values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
@@ -460,6 +469,10 @@ def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) ->
 
 def field(page: str, param: Param, container: Any = None) -> Any:
     """Draw a ``main=True`` parameter's control here on the page (it was validated by :func:`controls`)."""
+    scene = _scene()
+    if scene and not scene["drawn"] and not scene.get("fields"):
+        scene["fields"] = True  # the page's fields come in one row
+        scene["above"] += _ROW_PX["fields"]
     return _render(param, page, container or st)
 
 
@@ -565,7 +578,7 @@ def chart(
     if presenting():
         _enlarge_type(fig)
     if scene := _scene():
-        fig.update_layout(height=min(fig.layout.height or 450, LECTURE_HERO_PX))
+        fig.update_layout(height=_hero_height(scene, fig.layout.height or 450))
         if not scene["reveal"]:
             _veil(fig)
     fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
@@ -610,6 +623,16 @@ def _enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
             note.font.size = round(note.font.size * factor)
 
 
+def _hero_height(scene: dict[str, Any], height: int) -> int:
+    """A lecture scene's chart height: the first chart gets the room left on the first screen."""
+    low, high = LECTURE_HERO_PX
+    if scene["drawn"]:
+        return min(height, high)
+    scene["drawn"] = True
+    room = _LECTURE_ROOM_PX[presenting()] - scene["above"] - (_TAB_TEXT_PX if scene["tab"] else 0)
+    return int(min(height, max(low, min(high, room))))
+
+
 def _veil(fig: go.Figure) -> None:
     """A lecture question still open.
 
@@ -633,6 +656,8 @@ def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
         return
     scene = _scene()
     hide = bool(scene and not scene["reveal"])
+    if scene and not scene["drawn"]:
+        scene["above"] += _ROW_PX["metrics"]
     columns = st.columns(len(items))
     for column, (label, (value, help_text)) in zip(columns, items.items(), strict=True):
         column.metric(label, "? (predict first)" if hide else value, help=help_text)

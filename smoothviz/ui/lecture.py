@@ -13,6 +13,7 @@ block above the story controls, so the hero chart stays on the first screen.
 
 from __future__ import annotations
 
+import math
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,6 +27,7 @@ from smoothviz.ui.params import Param
 
 __all__ = [
     "LECTURE_KEYS",
+    "bar_height",
     "lecture_bar",
     "lecture_from_link",
     "lecture_link",
@@ -127,11 +129,11 @@ def _reveal(state: dict[str, Any]) -> None:
     state["reveal"] = True
 
 
-def lecture_bar(state: dict[str, Any]) -> None:
+def lecture_bar(state: dict[str, Any]) -> int:
     """The scene bar: scene number, the question and its options, Back / Answer / Next, a key hint.
 
     Before the reveal the sentence is held back; after it, the right option is marked and the sentence
-    shown.
+    shown. Returns the bar's estimated height in pixels (see :func:`bar_height`).
     """
     key, number = state["lecture"], state["scene"]
     lecture = LECTURES[key]
@@ -161,6 +163,28 @@ def lecture_bar(state: dict[str, Any]) -> None:
                 st.markdown(":gray[End]")
         if revealed:
             st.markdown(f"**✓** {scene.say}")
+    return bar_height(state, present)
+
+
+def bar_height(state: Mapping[str, Any], present: bool) -> int:
+    """The scene bar's height in pixels at 1024 px wide, estimated from its lines of text.
+
+    The page kit sizes the hero from it, so that bar, controls and the whole hero fit 768 px.
+    Characters per line are measured in the bar's text column (22 px type in presenter mode, 16 px
+    beside the sidebar otherwise); the sentence spans the whole bar.
+    """
+    lecture = LECTURES[state["lecture"]]
+    scene = lecture.scenes[state["scene"] - 1]
+    column, wide, line = (60, 88, 33) if present else (52, 80, 25)
+    head = f"Scene 1/1 · {lecture.title.split(':')[0]} · ⌨ → next, ← back"
+    head += f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
+    options = " · ".join(f"A {o}" for o in scene.options)
+    lines = sum(
+        math.ceil(len(text) / column) for text in (head, f"Predict first: {scene.predict}", options)
+    )
+    if state.get("reveal"):
+        lines += math.ceil((len(scene.say) + 2) / wide)
+    return 24 + line * lines
 
 
 def option_line(options: Sequence[str], right: int | None) -> str:
