@@ -12,12 +12,13 @@ valid for its page.
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from smoothviz import lecture_answers as A
 
-__all__ = ["LECTURES", "Lecture", "Scene", "scene_query"]
+__all__ = ["LECTURES", "Lecture", "Scene", "base_url", "scene_query", "scene_url"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,25 @@ def scene_query(key: str, number: int, *, present: bool = False) -> dict[str, st
     if present:
         query["present"] = "1"
     return query
+
+
+def base_url(text: str) -> str | None:
+    """The app's address for slide links, from ``text`` (``https://host[:port][/prefix]``).
+
+    Returns it without a trailing slash, query or fragment, or ``None`` when ``text`` is not an http(s)
+    address with a host.
+    """
+    parts = urllib.parse.urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+
+
+def scene_url(base: str, key: str, number: int, *, present: bool = False) -> str:
+    """The absolute link of scene ``number`` of lecture ``key`` on the app served at ``base``."""
+    scene = LECTURES[key].scenes[number - 1]
+    query = urllib.parse.urlencode(scene_query(key, number, present=present))
+    return f"{base}/{scene.page}?{query}"
 
 
 LECTURES: dict[str, Lecture] = {

@@ -135,7 +135,7 @@ def test_hostile_lecture_links_warn_and_never_raise(query, fragment):
     assert at.get("plotly_chart")
 
 
-def test_the_lectures_page_lists_every_scene_with_its_link():
+def test_the_lectures_page_lists_every_scene_with_its_absolute_link():
     at = run_page("lectures")
     assert not at.exception
     text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.code)
@@ -143,3 +143,35 @@ def test_the_lectures_page_lists_every_scene_with_its_link():
         for n, scene in enumerate(lecture.scenes, start=1):
             assert f"lecture={key}&scene={n}" in text
             assert f"/{scene.page}?" in text
+    links = "\n".join(c.value for c in at.code).splitlines()
+    assert len(links) == sum(len(lecture.scenes) for lecture in LECTURES.values())
+    assert all(link.startswith(("http://", "https://")) for link in links)  # pasteable into slides
+
+
+def test_the_slide_links_follow_the_configured_address(monkeypatch):
+    monkeypatch.setenv("SMOOTHVIZ_BASE_URL", "https://class.example.org/viz/")
+    at = run_page("lectures")
+    first = at.code[0].value.splitlines()[0]
+    assert first.startswith("https://class.example.org/viz/thresholds?")
+    at.text_input[0].set_value("javascript:alert(1)").run()  # not an address: a warning, no link
+    assert at.warning
+    assert "not an http(s) address" in at.warning[0].value
+    assert at.code[0].value.startswith("https://class.example.org/viz/thresholds?")
+    at.text_input[0].set_value("http://10.0.0.5:8501").run()
+    assert at.code[0].value.startswith("http://10.0.0.5:8501/thresholds?")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("https://a.org/x/", "https://a.org/x"),
+        ("http://h:8501?x=1#y", "http://h:8501"),
+        ("ftp://a.org", None),
+        ("a.org", None),
+        ("", None),
+    ],
+)
+def test_base_url_accepts_http_addresses_only(text, expected):
+    from smoothviz.lectures import base_url
+
+    assert base_url(text) == expected
