@@ -161,9 +161,8 @@ LECTURES: dict[str, Lecture] = {
             Scene(
                 "regret",
                 {"sigma": "0.05", "T": "3000", "axes": "loglog"},
-                "On log–log axes a power of t is a line: the worst case keeps slope 1, while the "
-                "σ-smoothed curves bend flat once the learner has found the target; the dotted "
-                "guides show the slopes fitted on the last decade.",
+                "On log–log axes a power of t is a line: the worst case keeps slope 1; the "
+                "σ-smoothed curves flatten once the learner has found the target (dotted: fits).",
                 "On the last decade of t, which slope do the σ-smoothed regret curves have?",
                 ("about 1, like the worst case", "between 0 and ½", "negative"),
                 1,

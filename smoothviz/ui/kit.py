@@ -52,9 +52,9 @@ _SCENE_KEY = "smoothviz.__scene"
 #: The tallest and the shortest hero a lecture scene draws. Between them the hero takes what is left
 #: of a 768 px screen under the title, the scene bar (its height estimated from its text), the story
 #: controls and any fields or metrics drawn above it, so the whole chart, x-axis included, fits.
-LECTURE_HERO_PX = (260, 380)
+LECTURE_HERO_PX = (200, 380)
 #: Pixels of a 768 px screen left for the scene bar and the hero, with and without presenter mode.
-_LECTURE_ROOM_PX = {True: 565, False: 545}
+_LECTURE_ROOM_PX = {True: 565, False: 530}
 #: Less room in a tab scene: a tab often says a sentence above its chart.
 _TAB_TEXT_PX = 60
 #: What a row of fields or of metrics drawn above a scene's hero takes.

@@ -147,7 +147,7 @@ def lecture_bar(state: dict[str, Any]) -> int:
         lock = f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
         text.markdown(
             f"**Scene {number}/{len(lecture.scenes)}** · {lecture.title.split(':')[0]} "
-            f":gray[· ⌨ → next, ← back]{lock}  \n**Predict first:** {scene.predict}  \n"
+            f":gray[· keys → ←]{lock}  \n**Predict first:** {scene.predict}  \n"
             + option_line(scene.options, scene.answer if revealed else None)
         )
         with back, st.container(key="smoothviz-back"):
@@ -155,14 +155,16 @@ def lecture_bar(state: dict[str, Any]) -> int:
                 lecture_page_link(key, number - 1, "◀ Back", present, reveal=True)
         with forward:
             if not revealed:
-                st.button("Answer ▶", key="smoothviz-reveal", on_click=_reveal, args=(state,))
+                st.button("Answer ▶", key="smoothviz-reveal", on_click=_reveal, args=(state,),
+                          help="Or →, PageDown, Space (a clicker's keys)")  # fmt: skip
             elif number < len(lecture.scenes):
                 with st.container(key="smoothviz-next"):
                     lecture_page_link(key, number + 1, "Next ▶", present)
             else:
                 st.markdown(":gray[End]")
-        if revealed:
-            st.markdown(f"**✓** {scene.say}")
+        # always one element here: a scene that follows an answered one on the same page replaces
+        # its sentence, which otherwise could stay on screen
+        st.markdown(f"**✓** {scene.say}" if revealed else "")
     return bar_height(state, present)
 
 
@@ -175,8 +177,8 @@ def bar_height(state: Mapping[str, Any], present: bool) -> int:
     """
     lecture = LECTURES[state["lecture"]]
     scene = lecture.scenes[state["scene"] - 1]
-    column, wide, line = (60, 88, 33) if present else (52, 80, 25)
-    head = f"Scene 1/1 · {lecture.title.split(':')[0]} · ⌨ → next, ← back"
+    column, wide, line = (60, 88, 33) if present else (48, 80, 27)
+    head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←"
     head += f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
     options = " · ".join(f"A {o}" for o in scene.options)
     lines = sum(
@@ -202,6 +204,7 @@ def option_line(options: Sequence[str], right: int | None) -> str:
 
 
 _BAR_CSS = """<style>
+.stMainBlockContainer h1 { font-size: 1.8rem !important; padding-bottom: 0 !important; }
 .st-key-smoothviz-lecture { padding: 0.35rem 0.8rem !important; gap: 0.2rem !important; }
 .st-key-smoothviz-lecture button, .st-key-smoothviz-lecture a { white-space: nowrap; }
 </style>"""
