@@ -1,32 +1,63 @@
 """Lectures: scripted scene sequences to teach from the dashboard in a fixed order."""
 
+import os
 import urllib.parse
 
 import streamlit as st
 
-from smoothviz.lectures import LECTURES, scene_query
+from smoothviz.lectures import LECTURES, base_url, scene_url
 from smoothviz.ui.lecture import lecture_page_link
 
+#: The app's public address for slide links; set it when the app is served behind a proxy.
+BASE_URL_ENV = "SMOOTHVIZ_BASE_URL"
+
+
+def _served_at() -> str:
+    """The address this page was opened at (scheme, host and path prefix), else localhost."""
+    url = st.context.url or "http://localhost:8501/lectures"
+    parts = urllib.parse.urlsplit(url)
+    prefix = parts.path.rsplit("/", 1)[0] if parts.path.endswith("/lectures") else ""
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, prefix, "", ""))
+
+
+st.html(
+    "<style>.stMainBlockContainer [data-testid='stPageLink'] * { white-space: normal !important;"
+    " overflow: visible !important; text-overflow: clip !important; }</style>"
+)
 st.title("Lectures", anchor=False)
 st.markdown(
-    "**Watch:** each scene opens a page on its hero chart with a preset, the sentence to say and a "
-    "question to ask *before* the chart is read. Previous / Next on the page walk the lecture; the "
-    "links below can go straight into your slides."
+    "**Watch:** each scene opens a page on its hero chart with a preset and a multiple-choice "
+    "question; the answer and the sentence to say come on the next click. A clicker or the keyboard "
+    "walks the lecture: **→ / PageDown / Space** answer, then next scene; **← / PageUp** back."
 )
 present = st.toggle(
     "Open the scenes in presenter mode",
     key="lectures.present",
     help="Adds present=1 to every link.",
 )
+detected = base_url(os.environ.get(BASE_URL_ENV, "")) or _served_at()
+typed = st.text_input(
+    "Address of the app, for the slide links",
+    value=detected,
+    key="lectures.base",
+    help=f"Detected from this page (or set {BASE_URL_ENV} on the server). Change it if your "
+    "students reach the app at another address.",
+)
+base = base_url(typed)
+if base is None:
+    st.warning(
+        f"`{typed[:60]}` is not an http(s) address with a host; the links use `{detected}`.",
+        icon="⚠️",
+    )
+    base = detected
 for key, lecture in LECTURES.items():
     st.header(lecture.title, anchor=False)
     for number, scene in enumerate(lecture.scenes, start=1):
         lecture_page_link(key, number, f"{number}. {scene.say}", present)
-    with st.expander("Scene links for your slides"):
+    with st.expander("Scene links for your slides (copy with the button at the right)"):
         st.code(
             "\n".join(
-                f"/{scene.page}?{urllib.parse.urlencode(scene_query(key, n, present=present))}"
-                for n, scene in enumerate(lecture.scenes, start=1)
+                scene_url(base, key, n, present=present) for n in range(1, len(lecture.scenes) + 1)
             ),
             language="text",
         )

@@ -137,9 +137,9 @@ with views["threshold"]:
         args = {"alpha": alpha, "target": target, "flip": flip, "trials": max(20, p["trials"])}
         learned = tab("private_threshold", tuple(args.items()), **settings)
         items, caption, card = more_figures.threshold_texts(ex, learned, target=target, flip=flip)
-        ui.metrics(items)
         shown = more_figures.private_threshold_figure(learned)
         chart("private_threshold", shown, learned.to_frame, caption)
+        ui.metrics(items)
         ui.theory_card(bounds.BOUNDS["private_threshold_bound"], card)
 with views["net"]:
     if on_a_line("net"):

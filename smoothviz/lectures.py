@@ -12,9 +12,13 @@ valid for its page.
 
 from __future__ import annotations
 
+import urllib.parse
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["LECTURES", "Lecture", "Scene", "scene_query"]
+from smoothviz import lecture_answers as A
+
+__all__ = ["LECTURES", "Lecture", "Scene", "base_url", "scene_query", "scene_url"]
 
 
 @dataclass(frozen=True)
@@ -25,7 +29,12 @@ class Scene:
         page: the page's URL path (``thresholds``, ``covers``, ``regret``, ``mwem``, ``rspm``, …).
         preset: URL parameters of the view (strings, as in a link).
         say: the sentence to say while the chart is on the screen.
-        predict: the question to ask before revealing the answer.
+        predict: the question to ask before revealing the answer (no options in it).
+        options: the multiple-choice answers, written out; exactly one is right.
+        answer: the index of the right option in ``options``.
+        check: computes, from ``preset`` and the core, the index of the option that is true of the
+            chart the preset draws (tests compare it with ``answer``); ``None`` only for scenes whose
+            answer is a matter of definition rather than of a run.
         lock: parameter keys drawn disabled in this scene.
     """
 
@@ -33,6 +42,9 @@ class Scene:
     preset: dict[str, str]
     say: str
     predict: str
+    options: tuple[str, ...]
+    answer: int
+    check: Callable[[Mapping[str, str]], int] | None = None
     lock: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -55,6 +67,25 @@ def scene_query(key: str, number: int, *, present: bool = False) -> dict[str, st
     return query
 
 
+def base_url(text: str) -> str | None:
+    """The app's address for slide links, from ``text`` (``https://host[:port][/prefix]``).
+
+    Returns it without a trailing slash, query or fragment, or ``None`` when ``text`` is not an http(s)
+    address with a host.
+    """
+    parts = urllib.parse.urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+
+
+def scene_url(base: str, key: str, number: int, *, present: bool = False) -> str:
+    """The absolute link of scene ``number`` of lecture ``key`` on the app served at ``base``."""
+    scene = LECTURES[key].scenes[number - 1]
+    query = urllib.parse.urlencode(scene_query(key, number, present=present))
+    return f"{base}/{scene.page}?{query}"
+
+
 LECTURES: dict[str, Lecture] = {
     "online": Lecture(
         "Smoothed online learning: thresholds → covers → regret",
@@ -63,29 +94,43 @@ LECTURES: dict[str, Lecture] = {
                 "thresholds",
                 {"sigma": "0.01", "T": "1000"},
                 "A worst-case adversary forces a mistake on every round; a σ-smoothed one cannot.",
-                "At σ = 0.01 and T = 1,000, how many mistakes does the σ-smoothed adaptive adversary "
-                "force: about 10, 100 or 1,000?",
+                "At σ = 0.01, how many mistakes does the σ-smoothed adaptive adversary force by "
+                "T = 1,000?",
+                ("about 10", "about 100", "about 1,000"),
+                0,
+                A.mistakes_at_t,
             ),
             Scene(
                 "thresholds",
                 {"sigma": "0.0001", "T": "1000"},
-                "A hundred times more precision costs the learner only about log₂ 100 ≈ 7 more "
-                "mistakes.",
-                "σ falls from 0.01 to 0.0001. How many more mistakes: 7, 100 or 10,000?",
-                ("T",),
+                "A hundred times more precision costs the learner only a few more mistakes: the "
+                "count grows like log(1/σ), not like 1/σ.",
+                "σ falls from 0.01 to 0.0001. How many more mistakes does the smoothed adversary "
+                "force?",
+                ("fewer than 15 more", "about 100 more", "about 1,000 more"),
+                0,
+                lambda preset: A.more_mistakes(preset, {"sigma": "0.01", "T": "1000"}),
+                lock=("T",),
             ),
             Scene(
                 "thresholds",
                 {"sigma": "0.01", "T": "1000", "view": "rounds", "show": "smoothed_adaptive"},
                 "Once the version space is narrower than σ, the smoothed adversary hits it only by "
-                "luck: probability width/σ.",
-                "Press ▶. From which round on does the adversary stop landing in the version space?",
+                "luck: probability width/σ. Press ▶ to watch it happen.",
+                "From which round on is the version space narrower than σ = 0.01?",
+                ("within the first 20 rounds", "around round 100 (1/σ)", "never before T"),
+                0,
+                A.first_round_below_sigma,
             ),
             Scene(
                 "covers",
                 {"cls": "thresholds", "scale": "0.1"},
-                "A bracket sandwiches h pointwise: f_ℓ ≤ h ≤ f_u, with a gap of μ-mass at most ε.",
-                "How many brackets does ε = 0.1 need for thresholds: 10, 100 or infinitely many?",
+                "A bracket sandwiches h pointwise: f_ℓ ≤ h ≤ f_u, with a gap of μ-mass at most ε; "
+                "for thresholds about 1/ε of them cover the whole class.",
+                "How many ε-brackets do thresholds need at ε = 0.1?",
+                ("at most 20", "about 100", "infinitely many"),
+                0,
+                A.bracket_count,
             ),
             Scene(
                 "covers",
@@ -93,20 +138,35 @@ LECTURES: dict[str, Lecture] = {
                 "Adaptivity buys nothing against a sandwich: the maximum count stays under "
                 "Lemma 3.2's bound.",
                 "Will the adaptive adversary's maximum count beat the non-adaptive one's?",
+                (
+                    "yes: it ends far above it, past Lemma 3.2's bound",
+                    "no: both end close together, under the bound",
+                ),
+                1,
+                A.lemma32_adaptive,
             ),
             Scene(
                 "regret",
                 {"sigma": "0.05", "T": "1000"},
-                "Hedge on a cover: linear regret against the worst case, √T against σ-smoothed "
-                "adversaries.",
-                "At T = 1,000, is the σ-smoothed regret closer to 30, 300 or 1,000?",
-                ("sigma",),
+                "Hedge on a cover: linear regret against the worst case, sublinear against "
+                "σ-smoothed adversaries. The two dashed bounds are for the smoothed adversaries "
+                "only; the worst case is bounded below by t/2.",
+                "At T = 1,000 the worst case's regret is about T/2. Where is the σ-smoothed "
+                "adversaries' regret?",
+                ("far below: under T/6", "about the same, T/2", "about T"),
+                0,
+                A.regret_at_t,
+                lock=("sigma",),
             ),
             Scene(
                 "regret",
                 {"sigma": "0.05", "T": "3000", "axes": "loglog"},
-                "On log–log axes the worst case has slope 1 and the smoothed adversaries slope ½.",
-                "Which slope will the σ-smoothed curves have: 1, ½ or 0?",
+                "On log–log axes a power of t is a line: the worst case keeps slope 1; the "
+                "σ-smoothed curves flatten once the learner has found the target (dotted: fits).",
+                "On the last decade of t, which slope do the σ-smoothed regret curves have?",
+                ("about 1, like the worst case", "between 0 and ½", "negative"),
+                1,
+                A.smoothed_tail_slope,
             ),
         ),
     ),
@@ -117,14 +177,21 @@ LECTURES: dict[str, Lecture] = {
                 "mwem",
                 {},
                 "MWEM's bound pays ln N; on σ-smooth data Smooth MWEM's pays only ln(1/σ).",
-                "Which theorem line will sit lower: MWEM's or Smooth MWEM's?",
+                "Which theorem line will sit lower at T = 50?",
+                ("MWEM's", "Smooth MWEM's", "they coincide"),
+                1,
+                A.theorem_lines,
             ),
             Scene(
                 "mwem",
                 {"epsilon": "0.1"},
-                "A tenth of the budget means ten times the noise in every measurement.",
-                "ε falls from 1 to 0.1. Does the error grow by 10×, by less, or not at all?",
-                ("T",),
+                "A tenth of the budget means ten times the noise in every measurement, yet the "
+                "error barely moves: at this n it is set by the rounds, not by the noise.",
+                "ε falls from 1 to 0.1. How does the error change?",
+                ("it grows about 10×", "it grows, by far less than 10×", "it does not grow"),
+                1,
+                lambda preset: A.error_vs_budget(preset, {}),
+                lock=("T",),
             ),
             Scene(
                 "mwem",
@@ -136,25 +203,42 @@ LECTURES: dict[str, Lecture] = {
                     "variant": "mwem",
                 },
                 "More rounds help until the privacy noise of each round takes over: a U in T.",
-                "Where is the best T: 1, about 10, or as large as possible?",
+                "Where is the best number of rounds T?",
+                ("the fewest: T ≤ 4", "in the middle: T between 8 and 128", "the most: T ≥ 256"),
+                1,
+                A.best_rounds,
             ),
             Scene(
                 "mwem",
                 {"view": "smooth", "sigma": "0.5"},
-                "Projection keeps the release σ-smooth, so it also answers queries no round asked.",
-                "Without projection, can the release's density exceed 1/σ?",
+                "Projection keeps the release σ-smooth (density at most 1/σ), so it also answers "
+                "queries no round asked; without it the release breaks the cap where the cap is "
+                "tight.",
+                "Without projection, where does the release's density exceed the cap 1/σ?",
+                ("at every σ", "only where the cap is tightest (large σ)", "nowhere"),
+                1,
+                A.density_cap,
             ),
             Scene(
                 "mwem",
-                {"view": "threshold", "n": "300", "epsilon": "0.3"},
-                "Discretise at scale σα, then let the exponential mechanism choose a threshold.",
-                "With n = 300 records and ε = 0.3, will the picked threshold be within α of the best?",
+                {"view": "threshold", "n": "300", "epsilon": "0.3", "target": "0.5"},
+                "Discretise at scale σα, then let the exponential mechanism choose a threshold: "
+                "it pays a little for privacy, within α + 2 ln(K/β)/(εn).",
+                "With n = 300 records and ε = 0.3, how much worse than the best threshold is the "
+                "private pick, on average?",
+                ("not at all", "a little, within the bound", "more than the bound"),
+                1,
+                A.threshold_excess,
             ),
             Scene(
                 "mwem",
                 {"view": "ledger"},
-                "Basic composition: ε/(2T) per selection and per measurement adds up to ε exactly.",
+                "Basic composition: T selections and T measurements, each spending the same "
+                "share, add up to ε exactly.",
                 "With T = 50 rounds and ε = 1, what does each measurement spend?",
+                ("ε/T = 0.02", "ε/(2T) = 0.01", "all of ε = 1"),
+                1,
+                A.composition_share,
             ),
         ),
     ),
@@ -166,48 +250,79 @@ LECTURES: dict[str, Lecture] = {
                 {"view": "separators"},
                 "A separator set: a few points on which every hypothesis of the class labels "
                 "differently, so noise on those points perturbs the whole class at once.",
-                "How many points does a separator set for conjunctions over d = 8 attributes need: "
-                "8, 256 or 2⁸?",
+                "How many points does a separator set for conjunctions over d = 8 attributes need?",
+                ("8, one per attribute", "64 = d²", "256 = 2^d, one per hypothesis"),
+                0,
+                A.separator_size,
             ),
             Scene(
                 "rspm",
                 {"epsilon": "1", "n": "500", "d": "8"},
                 "RSPM perturbs the data with m noisy fake examples and calls the oracle once; "
-                "report-noisy-min needs 2^d draws.",
+                "report-noisy-min needs 2^d draws, and at this n it is the more accurate.",
                 "Will RSPM's excess error be below or above report-noisy-min's?",
+                ("below", "about the same", "above"),
+                2,
+                A.rspm_vs_noisy_min,
+            ),
+            Scene(
+                "rspm",
+                {"view": "cost"},
+                "What RSPM buys with its accuracy: d noise draws and one oracle call per run, "
+                "where report-noisy-min draws one number per hypothesis.",
+                "As d grows, how do the noise draws per run grow?",
+                (
+                    "both linearly in d",
+                    "RSPM's linearly, report-noisy-min's exponentially",
+                    "both exponentially",
+                ),
+                1,
+                A.cost_growth,
             ),
             Scene(
                 "rspm",
                 {"view": "lies"},
                 "Accuracy may trust the heuristic; privacy must not: a lying oracle breaks ε.",
-                "If the oracle cheats only when one record is present, what will the audit certify: "
-                "ε below 1, about 1, or far above?",
+                "If the oracle cheats only when one record is present, what will the audit "
+                "certify for ε (claimed: 1)?",
+                ("below 1: the claim holds", "about 1", "far above 1: the claim is refuted"),
+                2,
+                A.lying_audit,
             ),
             Scene(
                 "prsma",
                 {"epsilon": "1", "delta": "0.001", "n": "1000000"},
-                "PRSMA survives a failing heuristic, at a price: error 1/√n instead of 1/n.",
-                "How many oracle calls does PRSMA make at (ε, δ) = (1, 10⁻³): a thousand, a million "
-                "or a hundred million?",
+                "PRSMA survives a failing heuristic, at a price: error 1/√n instead of 1/n, and a "
+                "great many oracle calls.",
+                "How many oracle calls does PRSMA make at (ε, δ) = (1, 10⁻³)?",
+                ("about a thousand", "about a million", "about a hundred million"),
+                2,
+                A.oracle_calls,
             ),
             Scene(
                 "prsma",
                 {"view": "sim"},
-                "A heuristic that fails more often near one record cannot leak it: the pieces hide it.",
+                "A heuristic that fails more often near one record does change the ⊥ rate, but "
+                "only as much as (ε, δ)-privacy allows: the record sits in one piece, and the "
+                "noisy count of passing pieces hides one piece.",
                 "Will the ⊥ rate differ between S and its neighbour S′?",
+                (
+                    "no, it is the same",
+                    "yes, but within what (ε, δ) allows",
+                    "yes, far beyond what (ε, δ) allows",
+                ),
+                1,
+                A.prsma_bottom_rates,
             ),
             Scene(
                 "oracle_query",
                 {},
                 "OracleQuery plays the query-release game with two oracle-efficient players; its "
                 "error is bounded by the two regrets.",
-                "Which regret will be larger at T = 30: the data player's or the query player's?",
-            ),
-            Scene(
-                "oracle_query",
-                {"view": "mwem"},
-                "Against MWEM on the same 2^d table: MWEM pays |X| per round, OracleQuery does not.",
-                "As d grows, whose per-round cost grows faster?",
+                "Which regret will be larger at T = 30?",
+                ("the data player's", "the query player's", "they are equal"),
+                0,
+                A.regret_players,
             ),
         ),
     ),

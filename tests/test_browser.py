@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_browser import streamlit_server  # noqa: E402  (one way to start a server)
 
+from smoothviz.lectures import LECTURES, scene_query  # noqa: E402
+
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
 #: The explorable pages (they use the page shape: ``ui.page``); Home and Lectures are directories.
@@ -366,16 +368,19 @@ def test_embed_mode_inside_an_iframe_reads_the_link(server, browser, tmp_path):
         page.close()
 
 
-def test_a_lecture_scene_opens_on_its_hero_and_next_walks_the_lecture(server, browser):
+def test_a_lecture_scene_opens_on_its_question_and_next_walks_the_lecture(server, browser):
     url = f"{server}/thresholds?sigma=0.0001&T=1000&lecture=online&scene=2&lock=T"
     with _opened(browser, url, (1024, 768)) as (page, errors):
         layout = page.evaluate(_LAYOUT)
         assert page.get_by_text("Scene 2/7").count() == 1
         assert page.get_by_text("Predict first:").count() == 1
-        assert _visible_fraction(layout["hero"], layout["viewport"]) >= 0.45  # bar + hero fit
-        assert page.get_by_text("fixed by this scene").count() == 1  # T is locked, visibly
+        assert _visible_fraction(layout["hero"], layout["viewport"]) == 1  # bar + whole hero fit
+        assert page.locator("[data-testid=stMain] label:has-text('🔒')").count() == 1  # T locked
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "lecture-scene-1024x768.png"))
+        page.get_by_role("button", name="Answer ▶").click()  # the question first, then the answer
+        page.wait_for_function("() => window.location.search.includes('reveal=1')", timeout=60_000)
+        _settle(page)
         page.get_by_role("link", name="Next ▶").click()
         page.wait_for_function("() => window.location.search.includes('scene=3')", timeout=WAIT_MS)
         _settle(page)
@@ -384,7 +389,149 @@ def test_a_lecture_scene_opens_on_its_hero_and_next_walks_the_lecture(server, br
         assert query["view"] == "rounds"  # scene 3's preset
         assert page.get_by_text("Scene 3/7").count() == 1
         assert "lock" not in query  # scene 3 locks nothing
+        assert "reveal" not in query  # a new scene opens on its question
         assert not errors, errors
+
+
+# What a lecturer sees of a scene: the bar, the first chart on screen (its plotting area, x-axis
+# ticks and title), which tab box it is drawn in, whether it is veiled, the bar's buttons.
+_SLIDE = """() => {
+  const bar = document.querySelector('.st-key-smoothviz-lecture');
+  const plot = [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
+    .find(p => p.offsetParent);
+  const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+                       return {top: r.top, bottom: r.bottom}; };
+  // every subplot's plotting area and x-axis (tick labels and title)
+  const areas = plot ? [...plot.querySelectorAll('.nsewdrag')].map(e => e.getBoundingClientRect())
+    : [];
+  const axis = plot ? [...plot.querySelectorAll('.xaxislayer-above text, [class*=xtitle]')]
+    .map(t => t.getBoundingClientRect().bottom) : [];
+  const tab = plot ? plot.closest('[class*="st-key-smoothviz-tab-"]') : null;
+  const next = bar && bar.querySelector('.st-key-smoothviz-next a');
+  return {
+    viewport: window.innerHeight, bar: box(bar), text: bar ? bar.innerText : '',
+    area: areas.length ? {top: Math.min(...areas.map(r => r.top)),
+                          bottom: Math.max(...areas.map(r => r.bottom))} : null,
+    axis: axis.length ? Math.max(...axis) : null,
+    tab: tab ? [...tab.classList].find(c => c.startsWith('st-key-smoothviz-tab-'))
+      .slice('st-key-smoothviz-tab-'.length) : null,
+    veiled: plot ? [...plot.querySelectorAll('.annotation-text')]
+      .some(a => a.textContent.includes('Predict first')) : null,
+    answer: !!(bar && bar.querySelector('.st-key-smoothviz-reveal button')),
+    next: next ? box(next) : null,
+    tables: document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]').length,
+  };
+}"""
+
+
+def _check_slide(slide: dict, scene, where: str) -> None:
+    """The scene bar and the scene's whole hero chart (or its table) on the first screen."""
+    height = slide["viewport"]
+    assert slide["bar"] is not None, f"{where}: no scene bar"
+    assert 0 <= slide["bar"]["top"] < slide["bar"]["bottom"] <= height, where
+    if slide["area"] is None:  # a scene whose tab holds tables only (RSPM's separator sets)
+        assert slide["tables"] > 0, f"{where}: neither a chart nor a table on screen"
+        return
+    assert slide["area"]["top"] >= 0, f"{where}: the plotting area starts above the screen"
+    assert slide["area"]["bottom"] <= height, f"{where}: the plotting area is cut: {slide}"
+    assert slide["axis"] is not None, where
+    assert slide["axis"] <= height, f"{where}: the x-axis is below the screen: {slide}"
+    # the scene's own chart: drawn in its tab's box (a tab scene), or the page's hero
+    assert slide["tab"] == scene.preset.get("view"), f"{where}: wrong chart: {slide['tab']}"
+
+
+def _wait_scene(page, number: int, *, reveal: bool) -> None:
+    script = (
+        "([n, r]) => { const q = new URLSearchParams(location.search);"
+        " return q.get('scene') === n && (q.get('reveal') === '1') === r; }"
+    )
+    page.wait_for_function(script, arg=[str(number), reveal], timeout=60_000)
+    if reveal:  # the marked option
+        page.wait_for_function(
+            "() => document.querySelector('.st-key-smoothviz-lecture')?.innerText.includes('✓')",
+            timeout=60_000,
+        )
+    else:
+        page.wait_for_selector(".st-key-smoothviz-reveal button", timeout=60_000)
+    page.wait_for_selector(
+        "[data-testid=stMain] .js-plotly-plot .main-svg, [data-testid=stMain] [data-testid=stDataFrame]",
+        timeout=90_000,
+    )
+    _settle(page)
+
+
+@pytest.mark.parametrize("key", list(LECTURES))
+def test_a_lecturer_runs_the_lecture_from_the_keyboard(server, browser, key):
+    """Presenter mode at 1024×768, every scene by the keys a clicker sends: the question with the
+    answer held back, the reveal (sentence, marked option, chart unveiled), the next scene."""
+    lecture = LECTURES[key]
+    query = urllib.parse.urlencode(scene_query(key, 1, present=True))
+    page, errors = _open(browser, f"{server}/{lecture.scenes[0].page}?{query}", (1024, 768))
+    try:
+        _wait_scene(page, 1, reveal=False)
+        for number, scene in enumerate(lecture.scenes, start=1):
+            where = f"{key} {number}"
+            asked = page.evaluate(_SLIDE)
+            _check_slide(asked, scene, f"{where} (question)")
+            assert scene.predict[:30] in asked["text"], where
+            assert scene.say[:30] not in asked["text"], f"{where}: the sentence gives the answer"
+            assert "✓" not in asked["text"], where
+            assert asked["answer"], where
+            assert asked["veiled"] in (True, None), f"{where}: the chart answers before the reveal"
+            page.keyboard.press("PageDown" if number % 2 else "Space")
+            _wait_scene(page, number, reveal=True)
+            shown = page.evaluate(_SLIDE)
+            _check_slide(shown, scene, f"{where} (answer)")
+            assert scene.say[:30] in shown["text"], f"{where}: no sentence after the reveal"
+            right = f"✓ {'ABCD'[scene.answer]} {scene.options[scene.answer]}"
+            assert right in " ".join(shown["text"].split()), where
+            assert shown["veiled"] in (False, None), where
+            if number < len(lecture.scenes):
+                assert shown["next"] is not None, f"{where}: no Next"
+                assert shown["next"]["bottom"] <= shown["viewport"], where
+                page.keyboard.press("ArrowRight")
+                _wait_scene(page, number + 1, reveal=False)
+        page.keyboard.press("PageUp")  # back: the previous scene, answered
+        _wait_scene(page, len(lecture.scenes) - 1, reveal=True)
+        _check_slide(page.evaluate(_SLIDE), lecture.scenes[-2], f"{key} back")
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+def test_the_clicker_keys_leave_a_focused_slider_alone(server, browser):
+    query = urllib.parse.urlencode(scene_query("online", 1, present=True))
+    with _opened(browser, f"{server}/thresholds?{query}", (1024, 768)) as (page, errors):
+        thumb = page.locator("[data-testid=stMain] [data-testid=stSlider] input").first
+        before = _query(page.url)["sigma"]
+        thumb.focus()
+        page.keyboard.press("ArrowRight")  # moves σ, not the lecture
+        page.wait_for_function(f"() => !location.search.includes('sigma={before}&')")
+        _settle(page)
+        query = _query(page.url)
+        assert query["scene"] == "1"
+        assert "reveal" not in query
+        assert query["sigma"] != before
+        page.evaluate("() => document.activeElement.blur()")
+        page.keyboard.press("ArrowRight")  # nothing focused: the clicker's key reveals
+        _wait_scene(page, 1, reveal=True)
+        assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("size", "present"), [("1024x768", False), ("1280x800", False), ("1280x800", True)]
+)
+def test_answered_scenes_fit_the_first_screen_in_every_mode(server, browser, size, present):
+    """The tallest bars (answer shown) and the tab scenes with fields, metrics or text above the
+    chart, opened from their links."""
+    for key, number in (("online", 2), ("online", 6), ("release", 3), ("release", 5),
+                        ("heuristics", 4), ("heuristics", 6)):  # fmt: skip
+        scene = LECTURES[key].scenes[number - 1]
+        query = {**scene_query(key, number, present=present), "reveal": "1"}
+        url = f"{server}/{scene.page}?{urllib.parse.urlencode(query)}"
+        with _opened(browser, url, SIZES[size]) as (page, errors):
+            _check_slide(page.evaluate(_SLIDE), scene, f"{key} {number} at {size}")
+            assert not errors, errors
 
 
 def test_the_lectures_page_links_open_their_scenes(server, browser):

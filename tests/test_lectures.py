@@ -1,9 +1,13 @@
-"""Lecture scenes: every scene opens cleanly on its page; hostile lecture links warn and never raise."""
+"""Lecture scenes: every scene opens cleanly on its page, question first; every right option is what
+the preset computes; hostile lecture links warn and never raise."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from smoothviz import lecture_answers as A
 from smoothviz.lectures import LECTURES, scene_query
 from tests.apptest_helpers import run_page
 
@@ -20,15 +24,66 @@ def test_lectures_have_four_to_eight_scenes_with_a_sentence_and_a_question():
 
 
 @pytest.mark.parametrize(("key", "number"), SCENES)
+def test_every_question_is_multiple_choice_with_one_right_option_and_a_check(key, number):
+    scene = LECTURES[key].scenes[number - 1]
+    assert 2 <= len(scene.options) <= 4
+    assert len(set(scene.options)) == len(scene.options)  # no option twice
+    assert 0 <= scene.answer < len(scene.options)
+    assert scene.check is not None, "every answer is computed from the preset"
+    # the options are written out as choices, not listed in the question ("7, 100 or 10,000?")
+    assert not re.search(r"\d[\d,]*,? (?:\d[\d,]*,? )*or \d", scene.predict), scene.predict
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
+
+
+@pytest.mark.parametrize(("key", "number"), SCENES)
+def test_no_sentence_states_the_number_its_question_asks_for(key, number):
+    scene = LECTURES[key].scenes[number - 1]
+    right = _numbers(scene.options[scene.answer])
+    wrong = set().union(*(_numbers(o) for i, o in enumerate(scene.options) if i != scene.answer))
+    given = _numbers(scene.predict)
+    leaked = (right - wrong - given) & _numbers(scene.say)
+    assert not leaked, f"the sentence gives away {leaked}"
+
+
+@pytest.mark.parametrize(("key", "number"), SCENES)
+def test_the_right_option_is_what_the_preset_computes(key, number):
+    scene = LECTURES[key].scenes[number - 1]
+    assert scene.check(scene.preset) == scene.answer, scene.options
+
+
+def test_the_private_threshold_scene_is_not_degenerate():
+    scene = next(s for s in LECTURES["release"].scenes if s.preset.get("view") == "threshold")
+    # release 5 once had all data below 0.53 and b* = 0.55: every threshold above was optimal
+    assert A.threshold_optimal_share(scene.preset) < 0.05
+    assert A.threshold_optimal_share({**scene.preset, "target": "0.55"}) > 0.3  # the old preset
+
+
+def test_the_checks_see_a_changed_preset():
+    # a check is a computation, not a constant: other presets give other answers
+    assert A.mistakes_at_t({"sigma": "0.01", "T": "1000"}) == 0
+    assert A.best_rounds({"view": "sweeps", "data": "gapminder", "N": "64", "epsilon": "10"}) != 0
+    assert A.composition_share({"view": "ledger", "T": "25"}) == 1
+    assert A.oracle_calls({"epsilon": "1", "delta": "0.001", "n": "1000000", "rescale": "0"}) != 2
+
+
+@pytest.mark.parametrize(("key", "number"), SCENES)
 def test_every_scene_opens_on_its_page_with_the_bar_and_no_warning(key, number):
     scene = LECTURES[key].scenes[number - 1]
     at = run_page(scene.page, scene_query(key, number))
     assert not at.exception
     assert not at.warning, [w.value for w in at.warning]  # every preset is valid for its page
-    head = next(m.value for m in at.markdown if m.value.startswith(f"**Scene {number}/"))
-    assert LECTURES[key].title.split(":")[0] in head
-    bar = next(m.value for m in at.markdown if m.value.startswith(scene.say))
+    bar = next(m.value for m in at.markdown if m.value.startswith(f"**Scene {number}/"))
+    assert LECTURES[key].title.split(":")[0] in bar
     assert f"**Predict first:** {scene.predict}" in bar
+    for option in scene.options:
+        assert option in bar
+    # the question comes first: the sentence and the marked answer wait for the reveal
+    assert "✓" not in bar
+    assert not any(scene.say in m.value for m in at.markdown)
+    assert any(b.label == "Answer ▶" for b in at.button)
     query = {k: str(v).strip("[]'") for k, v in at.query_params.items()}
     assert query["lecture"] == key  # the lecture stays in the link while the scene is open
     assert query["scene"] == str(number)
@@ -40,6 +95,26 @@ def test_every_scene_opens_on_its_page_with_the_bar_and_no_warning(key, number):
         assert "🔒" in widget.label
 
 
+@pytest.mark.parametrize(("key", "number"), [("online", 2), ("release", 3)])
+def test_answer_reveals_the_right_option_and_the_sentence(key, number):
+    scene = LECTURES[key].scenes[number - 1]
+    at = run_page(scene.page, scene_query(key, number))
+    next(b for b in at.button if b.label == "Answer ▶").click().run()
+    assert not at.exception
+    bar = next(m.value for m in at.markdown if m.value.startswith(f"**Scene {number}/"))
+    assert f"✓ {'ABCD'[scene.answer]} {scene.options[scene.answer]}" in bar
+    assert any(scene.say in m.value for m in at.markdown)
+    assert not any(b.label == "Answer ▶" for b in at.button)
+    assert {k: str(v).strip("[]'") for k, v in at.query_params.items()}["reveal"] == "1"
+
+
+def test_a_revealed_link_opens_on_the_answer():
+    at = run_page("thresholds", {**scene_query("online", 1), "reveal": "1"})
+    assert not at.exception
+    assert not at.warning
+    assert any(LECTURES["online"].scenes[0].say in m.value for m in at.markdown)
+
+
 @pytest.mark.parametrize(
     ("query", "fragment"),
     [
@@ -49,6 +124,7 @@ def test_every_scene_opens_on_its_page_with_the_bar_and_no_warning(key, number):
         ({"lecture": "online", "scene": "1", "lock": "<script>"}, "`lock` names `<script>`"),
         ({"lecture": "online", "scene": "4"}, "Scene 4 of `online` is on the covers page"),
         ({"lecture": "online", "scene": "1", "lock": "x" * 500}, "`lock` names `xxxx"),
+        ({"lecture": "online", "scene": "1", "reveal": "yes"}, "`reveal` = `yes` is not 0 or 1"),
     ],
 )
 def test_hostile_lecture_links_warn_and_never_raise(query, fragment):
@@ -59,7 +135,7 @@ def test_hostile_lecture_links_warn_and_never_raise(query, fragment):
     assert at.get("plotly_chart")
 
 
-def test_the_lectures_page_lists_every_scene_with_its_link():
+def test_the_lectures_page_lists_every_scene_with_its_absolute_link():
     at = run_page("lectures")
     assert not at.exception
     text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.code)
@@ -67,3 +143,35 @@ def test_the_lectures_page_lists_every_scene_with_its_link():
         for n, scene in enumerate(lecture.scenes, start=1):
             assert f"lecture={key}&scene={n}" in text
             assert f"/{scene.page}?" in text
+    links = "\n".join(c.value for c in at.code).splitlines()
+    assert len(links) == sum(len(lecture.scenes) for lecture in LECTURES.values())
+    assert all(link.startswith(("http://", "https://")) for link in links)  # pasteable into slides
+
+
+def test_the_slide_links_follow_the_configured_address(monkeypatch):
+    monkeypatch.setenv("SMOOTHVIZ_BASE_URL", "https://class.example.org/viz/")
+    at = run_page("lectures")
+    first = at.code[0].value.splitlines()[0]
+    assert first.startswith("https://class.example.org/viz/thresholds?")
+    at.text_input[0].set_value("javascript:alert(1)").run()  # not an address: a warning, no link
+    assert at.warning
+    assert "not an http(s) address" in at.warning[0].value
+    assert at.code[0].value.startswith("https://class.example.org/viz/thresholds?")
+    at.text_input[0].set_value("http://10.0.0.5:8501").run()
+    assert at.code[0].value.startswith("http://10.0.0.5:8501/thresholds?")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("https://a.org/x/", "https://a.org/x"),
+        ("http://h:8501?x=1#y", "http://h:8501"),
+        ("ftp://a.org", None),
+        ("a.org", None),
+        ("", None),
+    ],
+)
+def test_base_url_accepts_http_addresses_only(text, expected):
+    from smoothviz.lectures import base_url
+
+    assert base_url(text) == expected

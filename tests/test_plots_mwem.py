@@ -148,3 +148,15 @@ def test_the_white_template_survives_streamlit_changing_the_default(runs):
     fig = P.potential_figure.__wrapped__(runs["projected"])  # built now, not the shared copy
     assert fig.layout.template.layout.plot_bgcolor == "white"
     assert pio.templates.default == "plotly_white"
+
+
+def test_a_sweep_whose_bound_is_vacuous_everywhere_keeps_the_curve_readable():
+    x = np.array([2.0, 8.0, 32.0, 128.0])
+    errors = np.array([[0.30, 0.31], [0.25, 0.26], [0.22, 0.24], [0.35, 0.36]])
+    vacuous = P.error_vs_rounds_figure(x, errors, bound=np.array([3.0, 2.2, 3.7, 12.0]))
+    # no line at 1.05 squashing the U: the title says the bound is vacuous
+    assert not any(t.name and "bound" in t.name for t in vacuous.data)
+    assert "vacuous" in vacuous.layout.title.text
+    partly = P.error_vs_rounds_figure(x, errors, bound=np.array([0.9, 0.6, 0.8, 1.5]))
+    assert any(t.name and "vacuous" in t.name for t in partly.data)
+    assert "vacuous" not in partly.layout.title.text

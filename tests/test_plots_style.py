@@ -62,3 +62,8 @@ def test_log_axes_spanning_two_decades_get_one_tick_per_decade():
     linear = apply_style(go.Figure(go.Scatter(x=x, y=x)))  # linear axes are never touched
     assert linear.layout.xaxis.dtick is None
     assert linear.layout.yaxis.dtick is None
+    # under two decades every tick is written in full (plotly's own labels 20 as "2")
+    assert short.layout.xaxis.tickformat == ",~g"
+    assert fig.layout.yaxis.tickformat == ",~g"
+    assert fig.layout.xaxis.tickformat is None
+    assert linear.layout.xaxis.tickformat is None

@@ -50,6 +50,7 @@ __all__ = [
     "RegretExperiment",
     "compare_learners",
     "cover_size",
+    "fitted_slope",
     "halfspaces",
     "learners",
     "learners_frame",
@@ -58,6 +59,7 @@ __all__ = [
     "page_trials",
     "run_experiment",
     "scaled_eta",
+    "tail_slope",
     "trials_cap",
 ]
 
@@ -400,3 +402,26 @@ def run_experiment(
         "perturbation": perturbation, "scale": scale, "horizon_2d": horizon_2d,
     }  # fmt: skip
     return RegretExperiment(hedge, n_cover, settings)
+
+
+def tail_slope(frame: pd.DataFrame, adversary: str, *, decades: float = 1.0) -> float:
+    """Least-squares slope of log(mean regret) against log t over the last ``decades`` of t.
+
+    ``frame`` is :meth:`RegretExperiment.to_frame`'s (columns ``adversary``, ``t``, ``regret_class``);
+    the mean is over trials (:func:`fitted_slope` does the fit).
+    """
+    mean = frame[frame["adversary"] == adversary].groupby("t")["regret_class"].mean()
+    return fitted_slope(mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float), decades)
+
+
+def fitted_slope(t: np.ndarray, regret: np.ndarray, decades: float = 1.0) -> float:
+    """Least-squares slope of log regret against log t over t ≥ max(t)/10^decades, regret > 0.
+
+    On log–log axes regret ∝ t^s is a line of slope s: 1 for linear regret, ½ for √t. NaN with fewer
+    than two points.
+    """
+    t, regret = np.asarray(t, dtype=float), np.asarray(regret, dtype=float)
+    keep = (t >= t.max() / 10**decades) & (regret > 0)
+    if keep.sum() < 2:
+        return float("nan")
+    return float(np.polyfit(np.log(t[keep]), np.log(regret[keep]), 1)[0])

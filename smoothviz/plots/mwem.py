@@ -108,7 +108,11 @@ def _sweep_figure(
     errors = np.asarray(errors, dtype=float)
     lo, hi = np.quantile(errors, [0.1, 0.9], axis=1)
     fig = go.Figure(band_traces(x, errors.mean(axis=1), lo, hi, name=name, color=_COLOR[variant]))
-    if bound is not None:
+    if bound is not None and bounds.is_vacuous(np.asarray(bound, dtype=float)).all():
+        # a line at 1.05 would squash the curve (the U of error against T) into the bottom of the
+        # chart and say nothing: the title says it instead
+        title += ": bound ≥ 1 (vacuous) throughout"
+    elif bound is not None:
         fig.add_traces(
             _bound_traces(x, np.asarray(bound, dtype=float), f"{bound_name} (run of T rounds)")
         )

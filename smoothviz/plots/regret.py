@@ -17,7 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.experiments.regret import RegretExperiment
+from smoothviz.experiments.regret import RegretExperiment, fitted_slope
 from smoothviz.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult, expected_max_abs
 from smoothviz.halfspaces import HalfspaceResult
 from smoothviz.hedge import HedgeThresholdsResult
@@ -94,21 +94,25 @@ def regret_figure(
     n = result.n_experts
     if "worst_case" in result.adversaries:
         fig.add_trace(theory_trace(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
+    # the plotted curves are regret against all thresholds: MW's bound is on regret against the N
+    # cover thresholds (every adversary), the smoothed bound on the σ-smooth adversaries' expectation
     fig.add_trace(
         theory_trace(
             t,
             bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
-            name=f"MW bound ηt + ln N/η (N = {n:,})",
+            name=f"MW bound, regret vs the N = {n:,} cover",
         )
     )
     fig.add_trace(
         theory_trace(
             t,
             bounds.smoothed_hedge_envelope(t, n),
-            name="σ-smooth E[regret] bound",
+            name="E[regret] bound, σ-smooth only",
             kind="expectation",
         )
     )
+    if log_log:
+        _slope_guides(fig, t, result)
     nonadaptive = "smoothed_nonadaptive" in result.adversaries or "iid" in result.adversaries
     if shapes and nonadaptive:
         fig.add_trace(
@@ -130,6 +134,32 @@ def regret_figure(
             )
         )
     return _regret_axes(fig, "regret against all thresholds", log_log, height=520, zero_y=True)
+
+
+def _slope_guides(fig: go.Figure, t: np.ndarray, result: HedgeThresholdsResult) -> None:
+    """Log–log slope guides: each adversary's fitted line over the last decade of t, with its slope.
+
+    Dotted in the adversary's colour, a little above its curve (see
+    :func:`~smoothviz.experiments.regret.fitted_slope`).
+    """
+    tail = t >= t.max() / 10
+    for adv in dict.fromkeys(result.adversaries):
+        mean = result.class_regret[result.adversaries == adv].mean(axis=0)
+        slope = fitted_slope(t, mean)
+        if not np.isfinite(slope):
+            continue
+        keep = tail & (mean > 0)
+        log_t, log_r = np.log(t[keep]), np.log(mean[keep])
+        level = np.mean(log_r - slope * log_t)
+        x = t[keep][[0, -1]]
+        y = np.exp(level + slope * np.log(x))
+        fig.add_trace(
+            go.Scatter(
+                x=x, y=y * 1.35, mode="lines+text", line={"color": COLORS[adv], "width": 2, "dash": "dot"},
+                text=["", f"slope {slope:.2f}"], textposition="top left", showlegend=False,
+                textfont={"color": COLORS[adv]}, hoverinfo="skip",
+            )
+        )  # fmt: skip
 
 
 @shared_figure

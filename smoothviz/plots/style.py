@@ -123,6 +123,9 @@ def apply_style(
         if is_log and _decades(fig, letter) >= 2:
             # one label per power of ten: "2 5 2 5" labels between them run together at 1024 px
             axis["dtick"] = 1
+        elif is_log:
+            # under two decades plotly labels 20 and 50 as "2" and "5": write every tick in full
+            axis["tickformat"] = ",~g"
         for name in _axis_names(fig, letter):
             layout[name] = axis
     # one update of nested dicts: plotly validates each value once (per-property paths and separate

@@ -39,11 +39,29 @@ from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
 from smoothviz.plots.shared import SharedFigure, private_copy
 from smoothviz.plots.snapshot import snapshot_html
-from smoothviz.ui.lecture import LECTURE_KEYS, lecture_bar, lecture_from_link, lecture_link
+from smoothviz.ui.lecture import (
+    LECTURE_KEYS,
+    lecture_bar,
+    lecture_from_link,
+    lecture_link,
+    tab_of_scene,
+)
 from smoothviz.ui.params import LinkValue, Param, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
+#: This run's lecture scene, if one is open: ``{"reveal", "tab", "held"}`` (see :func:`controls`).
+_SCENE_KEY = "smoothviz.__scene"
+#: The tallest and the shortest hero a lecture scene draws. Between them the hero takes what is left
+#: of a 768 px screen under the title, the scene bar (its height estimated from its text), the story
+#: controls and any fields or metrics drawn above it, so the whole chart, x-axis included, fits.
+LECTURE_HERO_PX = (200, 380)
+#: Pixels of a 768 px screen left for the scene bar and the hero, with and without presenter mode.
+_LECTURE_ROOM_PX = {True: 565, False: 530}
+#: Less room in a tab scene: a tab often says a sentence above its chart.
+_TAB_TEXT_PX = 60
+#: What a row of fields or of metrics drawn above a scene's hero takes.
+_ROW_PX = {"fields": 110, "metrics": 105}
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
 _VIEW_KEY = "smoothviz.__view"
 KIND_BADGES = {
@@ -88,6 +106,10 @@ _PRESENT_CSS = """
 [data-testid="stCaptionContainer"] { font-size: 22px !important; }
 .stMainBlockContainer h1 { font-size: 2.3rem; }
 [data-testid="stMetricValue"] { font-size: 2.2rem; }
+.stMainBlockContainer [data-testid="stSliderThumbValue"], .stMainBlockContainer [data-testid="stSliderTickBar"],
+.stMainBlockContainer [data-baseweb="select"] div, .stMainBlockContainer input,
+.stMainBlockContainer button p, .stMainBlockContainer a[data-testid="stPageLink-NavLink"] p
+{ font-size: 22px !important; }
 </style>
 """
 
@@ -282,10 +304,17 @@ def page(title: str, watch: str) -> None:
     if next(_page_runs) % GC_EVERY_RUNS == 0:
         gc.collect()
     _use_app_navigation()
-    st.session_state[_VIEW_KEY] = {"title": title, "watch": watch, "figures": []}
+    st.session_state[_SCENE_KEY] = None
     st.html(_PAGE_CSS + (_PRESENT_CSS if presenting() else ""))
     st.title(title, anchor=False)
-    st.markdown(f"**Watch:** {watch}")
+    watch_slot = st.empty()
+    watch_slot.markdown(f"**Watch:** {watch}")
+    st.session_state[_VIEW_KEY] = {
+        "title": title,
+        "watch": watch,
+        "figures": [],
+        "slot": watch_slot,
+    }
 
 
 def _widget_key(page: str, key: str) -> str:
@@ -297,7 +326,7 @@ def _render(param: Param, page: str, container: Any, *, locked: bool = False) ->
 
     A ``locked`` control (a lecture scene fixed it) is drawn disabled and its label says so.
     """
-    label = f"{param.label} 🔒 (fixed by this scene)" if locked else param.label
+    label = f"{param.label} 🔒" if locked else param.label
     common = {"key": _widget_key(page, param.key), "help": param.help, "disabled": locked}
     if param.kind in ("log_float", "log_int"):
         options = list(param.grid())
@@ -423,7 +452,7 @@ def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tupl
     if not _has_present_mode():
         st.session_state["smoothviz.present"] = False
     present = bool(st.session_state["smoothviz.present"])
-    widths = [*([1.0] * len(hero)), *([0.55] if present else [])]
+    widths = [*([1.0] * len(hero)), *([0.75] if present else [])]
     columns = st.columns(widths, gap="medium") if widths else []
     toggle_at = columns[-1] if present else st.sidebar
     toggle_at.toggle("Presenter" if present else PRESENT.label, key="smoothviz.present",
@@ -554,7 +583,15 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
 
     lecture = st.session_state.get(_state(page, "lecture"))
     if lecture:
-        lecture_bar(lecture)
+        if slot := st.session_state.get(_VIEW_KEY, {}).get("slot"):
+            slot.empty()
+        bar_px = lecture_bar(lecture)
+        tab = tab_of_scene(lecture, params)
+        if tab:  # a tab scene: its tab is the hero, right under the controls
+            st.session_state[_state(page, "scroll")] = False
+        st.session_state[_SCENE_KEY] = {
+            "reveal": lecture["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
+        }  # fmt: skip
     st.session_state[_state(page, "hero")] = pinnable(params)
     values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
     values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
@@ -575,7 +612,25 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         st.session_state.pop(_state(page, "warning"), None)
     for note in notes:
         st.info(note)
+    scene = st.session_state.get(_SCENE_KEY)
+    if scene and scene["tab"]:
+        # the page's own hero, metrics and notes go into a hidden box until tabs() closes it
+        held = st.container(key="smoothviz-held")
+        held.html("<style>.st-key-smoothviz-held { display: none; }</style>")
+        held.__enter__()
+        scene["held"] = held
     return values
+
+
+def _scene() -> dict[str, Any] | None:
+    """This run's lecture scene (``None`` outside a lecture)."""
+    return st.session_state.get(_SCENE_KEY)
+
+
+def _held() -> bool:
+    """Whether the page is drawing its own hero in a tab scene (drawn into the hidden box)."""
+    scene = _scene()
+    return bool(scene and scene["held"] is not None)
 
 
 def _rewrite(page: str, key: str, text: str | None) -> None:
@@ -620,6 +675,10 @@ def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) ->
 
 def field(page: str, param: Param, container: Any = None) -> Any:
     """Draw a ``main=True`` parameter's control here on the page (it was validated by :func:`controls`)."""
+    scene = _scene()
+    if scene and not scene["drawn"] and not scene.get("fields"):
+        scene["fields"] = True  # the page's fields come in one row
+        scene["above"] += _ROW_PX["fields"]
     return _render(param, page, container or st)
 
 
@@ -629,12 +688,30 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
     Only the open tab's ``.open`` is true, so a page computes just what is visible; switching tabs reruns
     the page and writes the choice into the URL like any other control.
     """
+    scene = _scene()
+    if scene and scene["tab"] == param.key:
+        scene.pop("held").__exit__(None, None, None)
+        scene["held"] = None
+        return _scene_tab(page, param)
     containers = st.tabs(
         list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
     )
     if st.session_state.pop(_state(page, "scroll"), False):
         _scroll_to_tabs()
     return dict(zip(param.options, containers, strict=True))
+
+
+def _scene_tab(page: str, param: Param) -> dict[str, Any]:
+    """A lecture scene's tab without the tab bar: its content is open, the others hidden and idle."""
+    chosen = _value_of(param, st.session_state.get(_widget_key(page, param.key)))
+    out: dict[str, Any] = {}
+    for option in param.options:
+        box = st.container(key=f"smoothviz-tab-{option}")
+        if option != chosen:
+            box.html(f"<style>.st-key-smoothviz-tab-{option} {{ display: none; }}</style>")
+        box.open = option == chosen
+        out[option] = box
+    return out
 
 
 def _scroll_to_tabs() -> None:
@@ -739,15 +816,23 @@ def chart(
         pinned: ``(label, figure)`` of pinned runs (see :mod:`smoothviz.ui.pins`), drawn muted.
     """
     name = filename or key
-    if pinned or presenting():
+    if _held():
+        return
+    scene = _scene()
+    if pinned or presenting() or scene:
         fig = private_copy(fig)  # a shared figure is read-only
     if pinned:
         overlay_pins(fig, pinned)
     if presenting():
         _enlarge_type(fig)
+    if scene:
+        fig.update_layout(height=_hero_height(scene, fig.layout.height or 450))
+        if not scene["reveal"]:
+            _veil(fig)
     fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
     config = {
         "displaylogo": False,
+        "displayModeBar": not presenting(),  # on a projector the toolbar only covers legends
         "toImageButtonOptions": {"format": fmt, "filename": name, "scale": 2},
     }
     st.plotly_chart(fig, key=key, config=config, theme=None)
@@ -786,11 +871,44 @@ def _enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
             note.font.size = round(note.font.size * factor)
 
 
+def _hero_height(scene: dict[str, Any], height: int) -> int:
+    """A lecture scene's chart height: the first chart gets the room left on the first screen."""
+    low, high = LECTURE_HERO_PX
+    if scene["drawn"]:
+        return min(height, high)
+    scene["drawn"] = True
+    room = _LECTURE_ROOM_PX[presenting()] - scene["above"] - (_TAB_TEXT_PX if scene["tab"] else 0)
+    return int(min(height, max(low, min(high, room))))
+
+
+def _veil(fig: go.Figure) -> None:
+    """A lecture question still open.
+
+    The plotting area and legend are hidden, the axes say what the chart will show.
+    """
+    fig.update_layout(showlegend=False)
+    fig.add_shape(
+        type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="above",
+        fillcolor="rgba(255,255,255,0.97)", line={"width": 0},
+    )  # fmt: skip
+    fig.add_annotation(
+        text="<b>Predict first</b><br>the answer comes on the next click",
+        xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
+        font={"size": (fig.layout.font.size or 18) + 4, "color": "#444"},
+    )  # fmt: skip
+
+
 def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
-    """A row of metrics: ``{label: (value, help)}``."""
+    """A row of metrics: ``{label: (value, help)}``; in a lecture scene the values wait for the answer."""
+    if _held():
+        return
+    scene = _scene()
+    hide = bool(scene and not scene["reveal"])
+    if scene and not scene["drawn"]:
+        scene["above"] += _ROW_PX["metrics"]
     columns = st.columns(len(items))
     for column, (label, (value, help_text)) in zip(columns, items.items(), strict=True):
-        column.metric(label, value, help=help_text)
+        column.metric(label, "? (predict first)" if hide else value, help=help_text)
 
 
 def theory_card(info: BoundInfo, comparison: str) -> None:

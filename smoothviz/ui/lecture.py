@@ -3,12 +3,17 @@
 A scene link (see :mod:`smoothviz.lectures`) opens a page with its preset plus ``lecture=<key>``,
 ``scene=<n>`` and optionally ``lock=<keys>``. The page kit validates these like any link value (a
 warning names a bad one and says what was used), draws a compact bar with the sentence to say, the
-"predict first" question and Previous / Next, and draws the locked controls disabled. The bar is one
-short block above the story controls, so the hero chart stays on the first screen.
+"predict first" question with its options and Back / Next, and draws the locked controls disabled. A
+scene opens on its question with the answer held back; "Answer" (or the clicker's next key) reveals the
+right option and the sentence, and writes ``reveal=1`` into the link; the next click goes to the next
+scene. A small script listens for a clicker's keys (PageDown, →, Space forward; PageUp, ← back) and
+presses the bar's buttons, except while a slider, input or select has the focus. The bar is one short
+block above the story controls, so the hero chart stays on the first screen.
 """
 
 from __future__ import annotations
 
+import math
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,9 +25,18 @@ from streamlit.errors import StreamlitAPIException
 from smoothviz.lectures import LECTURES, scene_query
 from smoothviz.ui.params import Param
 
-__all__ = ["LECTURE_KEYS", "lecture_bar", "lecture_from_link", "lecture_link", "lecture_page_link"]
+__all__ = [
+    "LECTURE_KEYS",
+    "bar_height",
+    "lecture_bar",
+    "lecture_from_link",
+    "lecture_link",
+    "lecture_page_link",
+    "option_line",
+    "tab_of_scene",
+]
 
-LECTURE_KEYS = ("lecture", "scene", "lock")
+LECTURE_KEYS = ("lecture", "scene", "lock", "reveal")
 _PAGES = Path(__file__).resolve().parents[2] / "pages"
 
 
@@ -74,7 +88,11 @@ def lecture_from_link(
             "they were ignored."
         )
     lock = tuple(dict.fromkeys(k for k in wanted if k in lockable))
-    return {"lecture": key, "scene": number, "lock": lock}, messages
+    raw = _last(query.get("reveal", "0"))
+    if raw not in ("0", "1"):
+        messages.append(f"`reveal` = `{_shown(raw)}` is not 0 or 1; used `0` (the question first).")
+    state = {"lecture": key, "scene": number, "lock": lock, "reveal": raw == "1"}
+    return state, messages
 
 
 def lecture_link(state: Mapping[str, Any]) -> dict[str, str]:
@@ -82,39 +100,140 @@ def lecture_link(state: Mapping[str, Any]) -> dict[str, str]:
     link = {"lecture": state["lecture"], "scene": str(state["scene"])}
     if state["lock"]:
         link["lock"] = ",".join(state["lock"])
+    if state.get("reveal"):
+        link["reveal"] = "1"
     return link
 
 
-def lecture_page_link(key: str, number: int, label: str, present: bool) -> None:
-    """A link that opens scene ``number`` of lecture ``key`` on its page."""
+def lecture_page_link(
+    key: str, number: int, label: str, present: bool, *, reveal: bool = False
+) -> None:
+    """A link that opens scene ``number`` of lecture ``key`` on its page (answered, with ``reveal``)."""
     scene = LECTURES[key].scenes[number - 1]
-    query = scene_query(key, number, present=present)
+    query = scene_query(key, number, present=present) | ({"reveal": "1"} if reveal else {})
     try:
         st.page_link(str(_PAGES / f"{scene.page}.py"), label=label, query_params=query)
     except StreamlitAPIException:  # a page run on its own (tests): a plain link does the same
         st.markdown(f"[{label}](/{scene.page}?{urllib.parse.urlencode(query)})")
 
 
-def lecture_bar(state: Mapping[str, Any]) -> None:
-    """The scene bar: lecture and scene number, the sentence to say, the question, Previous / Next."""
+def tab_of_scene(state: Mapping[str, Any] | None, params: Sequence[Param]) -> str | None:
+    """The tab parameter a scene's preset opens (its chart is then the scene's hero), if any."""
+    if not state:
+        return None
+    preset = LECTURES[state["lecture"]].scenes[state["scene"] - 1].preset
+    return next((p.key for p in params if p.kind == "tab" and p.key in preset), None)
+
+
+def _reveal(state: dict[str, Any]) -> None:
+    state["reveal"] = True
+
+
+def lecture_bar(state: dict[str, Any]) -> int:
+    """The scene bar: scene number, the question and its options, Back / Answer / Next, a key hint.
+
+    Before the reveal the sentence is held back; after it, the right option is marked and the sentence
+    shown. Returns the bar's estimated height in pixels (see :func:`bar_height`).
+    """
     key, number = state["lecture"], state["scene"]
     lecture = LECTURES[key]
     scene = lecture.scenes[number - 1]
     present = bool(st.session_state.get("smoothviz.present"))
+    revealed = bool(state.get("reveal"))
     st.html(_BAR_CSS)
+    st.html(_KEYS_JS, unsafe_allow_javascript=True)
     with st.container(border=True, key="smoothviz-lecture"):
-        head, back, forward = st.columns([5, 1.1, 1], vertical_alignment="center")
-        head.markdown(f"**Scene {number}/{len(lecture.scenes)}** · {lecture.title.split(':')[0]}")
-        with back:
+        text, back, forward = st.columns([6, 1.15, 1.35], vertical_alignment="center", gap="small")
+        lock = f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
+        text.markdown(
+            f"**Scene {number}/{len(lecture.scenes)}** · {lecture.title.split(':')[0]} "
+            f":gray[· keys → ←]{lock}  \n**Predict first:** {scene.predict}  \n"
+            + option_line(scene.options, scene.answer if revealed else None)
+        )
+        with back, st.container(key="smoothviz-back"):
             if number > 1:
-                lecture_page_link(key, number - 1, "◀ Back", present)
+                lecture_page_link(key, number - 1, "◀ Back", present, reveal=True)
         with forward:
-            if number < len(lecture.scenes):
-                lecture_page_link(key, number + 1, "Next ▶", present)
-        lock = f" 🔒 Fixed here: {', '.join(state['lock'])}." if state["lock"] else ""
-        st.markdown(f"{scene.say}  \n**Predict first:** {scene.predict}{lock}")
+            if not revealed:
+                st.button("Answer ▶", key="smoothviz-reveal", on_click=_reveal, args=(state,),
+                          help="Or →, PageDown, Space (a clicker's keys)")  # fmt: skip
+            elif number < len(lecture.scenes):
+                with st.container(key="smoothviz-next"):
+                    lecture_page_link(key, number + 1, "Next ▶", present)
+            else:
+                st.markdown(":gray[End]")
+        # always one element here: a scene that follows an answered one on the same page replaces
+        # its sentence, which otherwise could stay on screen
+        st.markdown(f"**✓** {scene.say}" if revealed else "")
+    return bar_height(state, present)
+
+
+def bar_height(state: Mapping[str, Any], present: bool) -> int:
+    """The scene bar's height in pixels at 1024 px wide, estimated from its lines of text.
+
+    The page kit sizes the hero from it, so that bar, controls and the whole hero fit 768 px.
+    Characters per line are measured in the bar's text column (22 px type in presenter mode, 16 px
+    beside the sidebar otherwise); the sentence spans the whole bar.
+    """
+    lecture = LECTURES[state["lecture"]]
+    scene = lecture.scenes[state["scene"] - 1]
+    column, wide, line = (60, 88, 33) if present else (48, 80, 27)
+    head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←"
+    head += f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
+    options = " · ".join(f"A {o}" for o in scene.options)
+    lines = sum(
+        math.ceil(len(text) / column) for text in (head, f"Predict first: {scene.predict}", options)
+    )
+    if state.get("reveal"):
+        lines += math.ceil((len(scene.say) + 2) / wide)
+    return 24 + line * lines
+
+
+def option_line(options: Sequence[str], right: int | None) -> str:
+    """The options as ``A 7 · B 100 · C 10,000``; with ``right`` the answer is marked, the others muted."""
+    parts = []
+    for i, option in enumerate(options):
+        letter = "ABCDEFGH"[i]
+        if right is None:
+            parts.append(f"**{letter}** {option}")
+        elif i == right:
+            parts.append(f":green[**✓ {letter} {option}**]")
+        else:
+            parts.append(f":gray[{letter} {option}]")
+    return " &nbsp;·&nbsp; ".join(parts)
 
 
 _BAR_CSS = """<style>
-.st-key-smoothviz-lecture { padding: 0.5rem 0.9rem !important; }
+.stMainBlockContainer h1 { font-size: 1.8rem !important; padding-bottom: 0 !important; }
+.st-key-smoothviz-lecture { padding: 0.35rem 0.8rem !important; gap: 0.2rem !important; }
+.st-key-smoothviz-lecture button, .st-key-smoothviz-lecture a { white-space: nowrap; }
 </style>"""
+
+# The clicker: one listener on the page (registered once), pressing the scene bar's own buttons, so a
+# key does exactly what a click does. Keys typed into a control (a focused slider, input, select, tab
+# list) are left to it.
+_KEYS_JS = """<script>
+(() => {
+  if (window.__smoothvizLectureKeys) return;
+  window.__smoothvizLectureKeys = true;
+  const FORWARD = ["PageDown", "ArrowRight", " ", "Spacebar"];
+  const BACK = ["PageUp", "ArrowLeft"];
+  const OWN = "input, textarea, select, [contenteditable=true], [role=slider], [role=combobox], "
+    + "[role=listbox], [role=spinbutton], [role=textbox], [role=tab], [role=radiogroup], [role=menu]";
+  window.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const forward = FORWARD.includes(event.key);
+    if (!forward && !BACK.includes(event.key)) return;
+    const bar = document.querySelector(".st-key-smoothviz-lecture");
+    if (!bar) return;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body && focused.closest(OWN)) return;
+    const target = forward
+      ? bar.querySelector(".st-key-smoothviz-reveal button, .st-key-smoothviz-next a")
+      : bar.querySelector(".st-key-smoothviz-back a");
+    event.preventDefault();
+    event.stopPropagation();
+    if (target) { if (focused && focused.blur) focused.blur(); target.click(); }
+  }, true);
+})();
+</script>"""

@@ -1,0 +1,377 @@
+"""The answers of the lecture scenes, computed from each scene's preset by the core.
+
+Every multiple-choice scene of :mod:`smoothviz.lectures` names one of these functions as its ``check``:
+given the preset (URL strings, as in the scene's link), it reruns what the page draws with the page's
+defaults for every value the preset leaves out, and returns the index of the option that is true of
+that chart. ``tests/test_lectures.py`` compares it with the scene's ``answer``, so a changed preset,
+default or algorithm cannot silently make a scene lie.
+
+Pure functions (no Streamlit). Each reruns one page computation: from a few milliseconds to a few
+seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+__all__ = [
+    "best_rounds",
+    "bracket_count",
+    "composition_share",
+    "cost_growth",
+    "density_cap",
+    "error_vs_budget",
+    "first_round_below_sigma",
+    "lemma32_adaptive",
+    "lying_audit",
+    "mistakes_at_t",
+    "more_mistakes",
+    "oracle_calls",
+    "prsma_bottom_rates",
+    "regret_at_t",
+    "regret_players",
+    "rspm_vs_noisy_min",
+    "separator_size",
+    "smoothed_tail_slope",
+    "theorem_lines",
+    "threshold_excess",
+]
+
+Preset = Mapping[str, str]
+
+# The defaults of the pages' controls that the checks rerun (the pages declare the same values).
+THRESHOLDS = {"sigma": "0.05", "T": "1000", "trials": "50", "seed": "0"}
+REGRET = {"sigma": "0.05", "T": "1000", "trials": "5", "seed": "0"}
+REGRET_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive", "iid")
+MWEM = {"data": "exact", "dims": "1", "N": "1024", "n": "100000", "sigma": "0.05",
+        "epsilon": "1", "T": "50", "queries": "thresholds", "trials": "3", "seed": "0",
+        "variant": "projected", "alpha": "0.3", "target": "0.55", "flip": "0.1"}  # fmt: skip
+RSPM = {"cls": "conjunction", "d": "8", "n": "500", "epsilon": "1", "delta": "1e-05",
+        "data": "planted", "noise": "0.1", "trials": "200", "fail": "0.2", "seed": "0"}  # fmt: skip
+PRSMA = {"epsilon": "1", "delta": "0.001", "n": "1000000", "rescale": "1", "base": "1e-06",
+         "hit": "0.0001", "trials": "300", "seed": "0"}  # fmt: skip
+ORACLE_QUERY = {"d": "8", "epsilon": "1", "T": "30", "oracle": "gaussian_rspm",
+                "data_oracle": "auto", "n": "100000", "data": "planted", "delta": "1e-06",
+                "mu": "3", "alpha0": "0.1", "seed": "0"}  # fmt: skip
+
+
+def _values(defaults: Mapping[str, str], preset: Preset) -> dict[str, str]:
+    return {**defaults, **preset}
+
+
+def _thresholds(preset: Preset):
+    from smoothviz.experiments.thresholds import run_experiment
+
+    v = _values(THRESHOLDS, preset)
+    ex = run_experiment(
+        float(v["sigma"]), int(v["T"]), trials=int(v["trials"]), seed=int(v["seed"])
+    )
+    return ex.summary().set_index("adversary")
+
+
+def mistakes_at_t(preset: Preset) -> int:
+    """Mean mistakes of the σ-smoothed adaptive adversary at T: 0 ≈ 10, 1 ≈ 100, 2 ≈ 1,000."""
+    m = float(_thresholds(preset).loc["smoothed_adaptive", "mistakes_mean"])
+    return int(np.argmin([abs(math.log10(m) - k) for k in (1, 2, 3)]))
+
+
+def more_mistakes(preset: Preset, before: Preset) -> int:
+    """Extra mistakes of the smoothed adaptive adversary from ``before`` to ``preset``.
+
+    0 fewer than 15, 1 about 100 (15–500), 2 about 1,000 (more).
+    """
+    now = float(_thresholds(preset).loc["smoothed_adaptive", "mistakes_mean"])
+    then = float(_thresholds(before).loc["smoothed_adaptive", "mistakes_mean"])
+    extra = now - then
+    return 0 if extra < 15 else 1 if extra < 500 else 2
+
+
+def first_round_below_sigma(preset: Preset) -> int:
+    """Median first round the version space is narrower than σ: 0 before round 20, 1 about 1/σ.
+
+    2 never within T.
+    """
+    first = _thresholds(preset).loc["smoothed_adaptive", "first_round_width_below_sigma"]
+    if first is None or np.isnan(first):
+        return 2
+    return 0 if first < 20 else 1
+
+
+def bracket_count(preset: Preset) -> int:
+    """ε-brackets of the class: 0 at most 20, 1 about 100 (21–1,000), 2 more (or unbounded)."""
+    from smoothviz.experiments.covers import run_experiment
+
+    ex = run_experiment(preset.get("cls", "thresholds"), scale=float(preset.get("scale", "0.1")))
+    size = int(ex.summary()["brackets"].iloc[0])
+    return 0 if size <= 20 else 1 if size <= 1000 else 2
+
+
+def lemma32_adaptive(preset: Preset) -> int:
+    """Lemma 3.2's tab.
+
+    0 when the adaptive maximum count ends clearly above the non-adaptive one or above the
+    bound, 1 when both end within 20% of each other and under the bound.
+    """
+    from smoothviz.experiments.covers import run_experiment
+
+    ex = run_experiment(
+        "thresholds", sigma=float(preset.get("sigma", "0.1")), horizon=int(preset.get("T", "500"))
+    )
+    res = ex.lemma32()
+    frame = res.to_frame()
+    bound = float(frame["bound"].iloc[-1])
+    adaptive, nonadaptive = res.adaptive[:, -1].mean(), res.nonadaptive[:, -1].mean()
+    close = abs(adaptive - nonadaptive) <= 0.2 * nonadaptive
+    return 1 if close and res.adaptive[:, -1].max() <= bound else 0
+
+
+def _regret(preset: Preset):
+    from smoothviz.experiments import regret as R
+
+    v = _values(REGRET, preset)
+    sigma, horizon = float(v["sigma"]), int(v["T"])
+    trials = R.page_trials(sigma, horizon, REGRET_ADVERSARIES, cover="alg1", n_actions=2,
+                           wanted=int(v["trials"]))[0]  # fmt: skip
+    return R.run_experiment(sigma, horizon, adversaries=REGRET_ADVERSARIES, trials=trials,
+                            seed=int(v["seed"]))  # fmt: skip
+
+
+def regret_at_t(preset: Preset) -> int:
+    """Regret against all thresholds at T.
+
+    0 when the smoothed adversaries' is below T/6 while the worst case's is at least T/2 − 5%, 1
+    when the smoothed one is about T/2, 2 when about T.
+    """
+    ex = _regret(preset)
+    summary = ex.summary().set_index("adversary")["regret_class"]
+    horizon = ex.hedge.horizon
+    smoothed = max(summary["smoothed_adaptive"], summary["smoothed_nonadaptive"])
+    if smoothed < horizon / 6 and summary["worst_case"] >= 0.45 * horizon:
+        return 0
+    return 1 if smoothed < 0.75 * horizon else 2
+
+
+def smoothed_tail_slope(preset: Preset) -> int:
+    """The fitted log–log slope of the smoothed adversaries' regret over the last decade of t.
+
+    0 about 1 (≥ 0.75), 1 between 0 and ½, 2 anything else.
+    """
+    from smoothviz.experiments.regret import tail_slope
+
+    frame = _regret(preset).to_frame()
+    slopes = [tail_slope(frame, a) for a in ("smoothed_adaptive", "smoothed_nonadaptive")]
+    if all(s >= 0.75 for s in slopes):
+        return 0
+    return 1 if all(0 < s <= 0.5 for s in slopes) else 2
+
+
+def _mwem(preset: Preset):
+    from smoothviz.experiments import mwem as E
+
+    v = _values(MWEM, preset)
+    p = {"data": v["data"], "dims": v["dims"], "N": int(v["N"]), "n": int(v["n"]),
+         "sigma": float(v["sigma"]), "epsilon": float(v["epsilon"]), "T": int(v["T"]),
+         "queries": v["queries"], "trials": int(v["trials"]), "seed": int(v["seed"])}  # fmt: skip
+    return E.run_experiment(**E.page_settings(p)), v
+
+
+def theorem_lines(preset: Preset) -> int:
+    """Whose theorem bound is lower at the page's T: 0 MWEM's, 1 Smooth MWEM's, 2 equal (within 1%)."""
+    ex, _ = _mwem(preset)
+    bound = ex.summary().set_index("variant")["bound"]
+    mwem, smooth = float(bound["mwem"]), float(bound["smooth"])
+    if abs(mwem - smooth) <= 0.01 * max(mwem, smooth):
+        return 2
+    return 0 if mwem < smooth else 1
+
+
+def error_vs_budget(preset: Preset, before: Preset) -> int:
+    """How MWEM's final error changes from ``before`` to ``preset`` (a tenth of the budget).
+
+    0 about 10× (≥ 5×), 1 larger by less than 5×, 2 not larger.
+    """
+    now = float(_mwem(preset)[0].summary().set_index("variant").loc["mwem", "max_error_mean"])
+    then = float(_mwem(before)[0].summary().set_index("variant").loc["mwem", "max_error_mean"])
+    ratio = now / then
+    return 0 if ratio >= 5 else 1 if ratio > 1 else 2
+
+
+def best_rounds(preset: Preset) -> int:
+    """The bottom of the U in the "Error vs T" sweep: 0 at T ≤ 4, 1 at 8–128, 2 at T ≥ 256."""
+    ex, v = _mwem(preset)
+    by_t, _ = ex.sweeps(v["variant"])
+    best = by_t.best(v["variant"])
+    return 0 if best <= 4 else 1 if best <= 128 else 2
+
+
+def density_cap(preset: Preset) -> int:
+    """Where Smooth MWEM's release (no projection) exceeds the cap 1/σ over the scanned σ.
+
+    0 at every σ, 1 at some but not all, 2 nowhere.
+    """
+    ex, _ = _mwem(preset)
+    scan = ex.density_scan()
+    smooth = scan.variants.index("smooth")
+    over = scan.max_density[smooth].max(axis=1) > 1 / scan.sigmas + 1e-9
+    return 0 if over.all() else 1 if over.any() else 2
+
+
+def threshold_excess(preset: Preset) -> int:
+    """The private threshold's mean excess error over the best threshold.
+
+    0 exactly none, 1 positive and within the bound α + 2 ln(K/β)/(εn), 2 above the bound.
+    """
+    from smoothviz.experiments import mwem as E
+
+    ex, v = _mwem(preset)
+    alpha = float(v["alpha"])
+    learned = ex.private_threshold(alpha=alpha, target=float(v["target"]), flip=float(v["flip"]),
+                                   trials=max(20, int(v["trials"])))  # fmt: skip
+    check = E.threshold_check(learned, alpha=alpha, epsilon=float(v["epsilon"]))
+    if check.excess <= 1e-12:
+        return 0
+    return 1 if check.excess <= check.bound else 2
+
+
+def threshold_optimal_share(preset: Preset) -> float:
+    """The share of all boundaries that are optimal thresholds (near 1: a degenerate preset)."""
+    ex, v = _mwem(preset)
+    learned = ex.private_threshold(alpha=float(v["alpha"]), target=float(v["target"]),
+                                   flip=float(v["flip"]), trials=1)  # fmt: skip
+    errors = learned.errors
+    return float(np.mean(np.isclose(errors, errors.min())))
+
+
+def composition_share(preset: Preset) -> int:
+    """What each measurement spends of ε over T rounds: 0 ε/T, 1 ε/(2T), 2 ε."""
+    ex, v = _mwem(preset)
+    ledger = ex.results[v["variant"]].ledger
+    spent = {e.epsilon for e in ledger.entries if e.purpose == "measure query"}
+    eps, rounds = float(v["epsilon"]), int(v["T"])
+    (share,) = spent
+    return int(np.argmin([abs(share - x) for x in (eps / rounds, eps / (2 * rounds), eps)]))
+
+
+def separator_size(preset: Preset) -> int:
+    """Points of the separator set for the preset's class at d: 0 d, 1 d², 2 2^d."""
+    from smoothviz.experiments.rspm import separator_table
+
+    v = _values(RSPM, preset)
+    d = int(v["d"])
+    u, _, separates = separator_table(v["cls"], d)
+    if not separates:
+        raise ValueError("the separator set does not separate the class")
+    return [d, d * d, 2**d].index(len(u))
+
+
+def _rspm(preset: Preset):
+    from smoothviz.experiments.rspm import run_experiment
+
+    v = _values(RSPM, preset)
+    return run_experiment(cls=v["cls"], d=int(v["d"]), n=int(v["n"]), epsilon=float(v["epsilon"]),
+                          delta=float(v["delta"]), data=v["data"], label_noise=float(v["noise"]),
+                          trials=int(v["trials"]), seed=int(v["seed"]))  # fmt: skip
+
+
+def rspm_vs_noisy_min(preset: Preset) -> int:
+    """RSPM's (Laplace) mean excess error against report-noisy-min's: 0 below (less than half).
+
+    1 about equal, 2 above (more than twice).
+    """
+    excess = _rspm(preset).summary().set_index("method")["mean_excess"]
+    ratio = excess["rspm_laplace"] / max(excess["report_noisy_min"], 1e-12)
+    return 0 if ratio < 0.5 else 1 if ratio <= 2 else 2
+
+
+def cost_growth(preset: Preset) -> int:
+    """Noise draws per run as d grows.
+
+    0 both linear, 1 RSPM linear and report-noisy-min exponential, 2 both exponential.
+    """
+    from smoothviz.experiments.rspm import oracle_cost
+
+    v = _values(RSPM, preset)
+    cost = oracle_cost(v["cls"], 500, seed=int(v["seed"]))
+    d = cost["d"].to_numpy(dtype=float)
+
+    def linear(draws: np.ndarray) -> bool:
+        return bool(np.all(draws <= 2 * d))
+
+    rspm, rnm = cost["rspm_draws"].to_numpy(float), cost["rnm_draws"].to_numpy(float)
+    if linear(rspm) and linear(rnm):
+        return 0
+    return 1 if linear(rspm) else 2
+
+
+def lying_audit(preset: Preset) -> int:
+    """The audit's certified lower bound on ε for RSPM under the lying oracle, claimed ε = 1.
+
+    0 below the claim, 1 about the claim (within 2×), 2 far above (more than 2×).
+    """
+    from smoothviz.experiments.rspm import audit
+
+    v = _values(RSPM, preset)
+    frame = audit(v["cls"], float(v["epsilon"]), float(v["delta"]), failure_rate=float(v["fail"]),
+                  seed=int(v["seed"]))  # fmt: skip
+    lying = frame[(frame["mode"] == "lying") & (frame["method"] == "rspm_laplace")].iloc[0]
+    claimed, lower = float(lying["epsilon_claimed"]), float(lying["epsilon_lower"])
+    return 0 if lower < claimed else 1 if lower <= 2 * claimed else 2
+
+
+def oracle_calls(preset: Preset) -> int:
+    """PRSMA's oracle calls at the preset: the nearest of 10³, 10⁶ and 10⁸ on a log scale."""
+    from smoothviz.experiments.prsma import run_experiment
+
+    v = _values(PRSMA, preset)
+    ex = run_experiment(float(v["epsilon"]), float(v["delta"]), int(v["n"]),
+                        rescale=v["rescale"] == "1", seed=int(v["seed"]))  # fmt: skip
+    calls = math.log10(ex.plan.oracle_calls)
+    return int(np.argmin([abs(calls - k) for k in (3, 6, 8)]))
+
+
+def prsma_bottom_rates(preset: Preset) -> int:
+    """⊥ rates on S and S′ in the failing-heuristic simulation.
+
+    0 equal (within 2 points), 1 different but within (ε, δ)-DP of Thm 8's guarantee for both
+    outcomes, 2 beyond it.
+    """
+    from smoothviz.experiments.prsma import simulation
+
+    v = _values(PRSMA, preset)
+    runs, _, used = simulation(float(v["epsilon"]), float(v["delta"]), int(v["n"]),
+                               rescale=v["rescale"] == "1", base=float(v["base"]),
+                               present=float(v["hit"]), trials=int(v["trials"]),
+                               seed=int(v["seed"]))  # fmt: skip
+    rate = runs.groupby("dataset")["bottom"].mean()
+    s, s2 = float(rate["S"]), float(rate["S′"])
+    if abs(s - s2) < 0.02:
+        return 0
+    eps, delta = used.guarantee
+    within = all(
+        a <= math.exp(eps) * b + delta
+        for a, b in ((s, s2), (s2, s), (1 - s, 1 - s2), (1 - s2, 1 - s))
+    )
+    return 1 if within else 2
+
+
+def regret_players(preset: Preset) -> int:
+    """Whose average regret is larger at T.
+
+    0 the data player's (by more than 20%), 1 the query player's (by more than 20%), 2 about
+    equal.
+    """
+    from smoothviz.experiments import oracle_query as O
+
+    v = _values(ORACLE_QUERY, preset)
+    caps = O.page_caps(v["data"], int(v["d"]), v["data_oracle"], int(v["T"]))
+    n = 1704 if v["data"] == "gapminder" else int(v["n"])
+    ex = O.run_experiment(source=v["data"], d=caps.d, n=n, epsilon=float(v["epsilon"]),
+                          delta=float(v["delta"]), rounds=caps.rounds, mu=float(v["mu"]),
+                          oracle=v["oracle"], alpha0=float(v["alpha0"]), seed=int(v["seed"]),
+                          data_oracle=caps.data_oracle)  # fmt: skip
+    s = ex.summary()
+    data, query = s["reg_data_avg"], s["reg_query_avg"]
+    return 0 if data > 1.2 * query else 1 if query > 1.2 * data else 2
