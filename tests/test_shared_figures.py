@@ -69,3 +69,9 @@ def test_captions_and_metrics_are_shared_and_equal_to_a_fresh_build():
     assert figures.accuracy_caption(second) == figures.accuracy_caption.__wrapped__(first)
     other = run_experiment(d=4, n=200, trials=20, epsilon=2.0)
     assert figures.accuracy_caption(other) != figures.accuracy_caption(first)
+
+
+def test_a_private_copy_keeps_arrays_for_code_that_reads_them():
+    ex = run_experiment(d=4, n=200, trials=20)
+    mine = private_copy(figures.accuracy_figure(ex))
+    assert all(not isinstance(trace.y, dict) for trace in mine.data)  # not plotly's base64 form

@@ -12,7 +12,6 @@ A frozen result's digest is computed once per object, however many builders read
 from __future__ import annotations
 
 import contextlib
-import copy
 import dataclasses
 import functools
 import hashlib
@@ -51,7 +50,7 @@ class SharedFigure(go.Figure):
 def private_copy(fig: go.Figure) -> go.Figure:
     """A figure the caller may modify (a deep copy of a shared one; ``fig`` itself otherwise)."""
     if isinstance(fig, SharedFigure):
-        return go.Figure(copy.deepcopy(fig.to_dict()))
+        return go.Figure(fig)  # copies the traces and layout as objects (arrays stay arrays)
     return fig
 
 
