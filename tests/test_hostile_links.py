@@ -262,7 +262,8 @@ def lecture_query(page: str) -> st.SearchStrategy:
         st.lists(st.sampled_from([*keys, "view", "present", "zzz", ""]), max_size=5).map(",".join),
         HOSTILE,
     )
-    one = {"lecture": lecture, "scene": scene, "lock": lock}
+    reveal = st.one_of(st.sampled_from(["0", "1"]), HOSTILE)
+    one = {"lecture": lecture, "scene": scene, "lock": lock, "reveal": reveal}
     return st.lists(st.sampled_from(LECTURE_KEYS), unique=True).flatmap(
         lambda ks: st.fixed_dictionaries(
             {k: st.one_of(one[k], st.lists(one[k], max_size=3)) for k in ks}
