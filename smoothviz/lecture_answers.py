@@ -23,6 +23,7 @@ __all__ = [
     "composition_share",
     "cost_growth",
     "density_cap",
+    "erratum_audit",
     "error_vs_budget",
     "first_round_below_sigma",
     "lemma32_adaptive",
@@ -50,7 +51,8 @@ MWEM = {"data": "exact", "dims": "1", "N": "1024", "n": "100000", "sigma": "0.05
         "epsilon": "1", "T": "50", "queries": "thresholds", "trials": "3", "seed": "0",
         "variant": "projected", "alpha": "0.3", "target": "0.55", "flip": "0.1"}  # fmt: skip
 RSPM = {"cls": "conjunction", "d": "8", "n": "500", "epsilon": "1", "delta": "1e-05",
-        "data": "planted", "noise": "0.1", "trials": "200", "fail": "0.2", "seed": "0"}  # fmt: skip
+        "data": "planted", "noise": "0.1", "trials": "200", "fail": "0.2", "neighbours": "replace",
+        "seed": "0"}  # fmt: skip
 PRSMA = {"epsilon": "1", "delta": "0.001", "n": "1000000", "rescale": "1", "base": "1e-06",
          "hit": "0.0001", "trials": "300", "seed": "0"}  # fmt: skip
 ORACLE_QUERY = {"d": "8", "epsilon": "1", "T": "30", "oracle": "gaussian_rspm",
@@ -319,6 +321,19 @@ def lying_audit(preset: Preset) -> int:
     lying = frame[(frame["mode"] == "lying") & (frame["method"] == "rspm_laplace")].iloc[0]
     claimed, lower = float(lying["epsilon_claimed"]), float(lying["epsilon_lower"])
     return 0 if lower < claimed else 1 if lower <= 2 * claimed else 2
+
+
+def erratum_audit(preset: Preset) -> int:
+    """The erratum tab: what the audit certifies for the printed Lap(m/ε) on its replace-one pair.
+
+    0 at or below the claimed ε, 1 above it by at most half, 2 more than 1.5 times it.
+    """
+    from smoothviz.experiments.rspm import erratum_audit as audit
+
+    v = _values(RSPM, preset)
+    printed = audit(seed=int(v["seed"])).iloc[0]  # "replace one, printed m/ε"
+    claimed, lower = float(printed["epsilon_claimed"]), float(printed["epsilon_lower"])
+    return 0 if lower <= claimed else 1 if lower <= 1.5 * claimed else 2
 
 
 def oracle_calls(preset: Preset) -> int:

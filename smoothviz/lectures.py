@@ -290,6 +290,23 @@ LECTURES: dict[str, Lecture] = {
                 A.lying_audit,
             ),
             Scene(
+                "rspm",
+                {"view": "erratum"},
+                "Even a perfect oracle is not enough: the printed Lap(m/ε) protects add/remove "
+                "neighbours only. Relabelling one record moves a gap between two hypotheses' errors "
+                "by two, so the paper's replace-one neighbours need twice the noise (an erratum to "
+                "Neel, Roth & Wu 2019, Lemma 2).",
+                "RSPM with a perfect oracle and the paper's noise Lap(m/ε), claimed ε = 0.25, on two "
+                "datasets that differ in one record's label: what will the audit certify?",
+                (
+                    "at most 0.25: the claim holds",
+                    "a little above 0.25",
+                    "far above 0.25: the claim is refuted",
+                ),
+                2,
+                A.erratum_audit,
+            ),
+            Scene(
                 "prsma",
                 {"epsilon": "1", "delta": "0.001", "n": "1000000"},
                 "PRSMA survives a failing heuristic, at a price: error 1/√n instead of 1/n, and a "
