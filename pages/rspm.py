@@ -115,16 +115,16 @@ with views["lies"]:
     if views["lies"].open:
         with ui.computing("Auditing 20,000 runs per dataset and mode…"):
             audited = audit(cls, eps, p["delta"], failure_rate=p["fail"], neighbours=nb, seed=seed)
-        st.markdown(figures.lying_text(audited, eps))
         ui.chart(figures.audit_figure(audited), key="audit", data=audited,
                  caption=figures.audit_caption(R.AUDIT_SAMPLES, p["fail"]))  # fmt: skip
+        ui.result_text(figures.lying_text(audited, eps))
 with views["erratum"]:
     if views["erratum"].open:
         with ui.computing("Auditing 100,000 runs per dataset, four cases…"):
             found = erratum(seed=seed)
-        st.markdown(figures.erratum_text(found))
         ui.chart(figures.erratum_figure(found), key="erratum", data=found,
                  caption=figures.erratum_caption(R.ERRATUM_SAMPLES))  # fmt: skip
+        ui.result_text(figures.erratum_text(found))
         ui.theory_card(bounds.BOUNDS["rspm_privacy_loss"], figures.erratum_comparison(found))
 with views["theory"]:
     if views["theory"].open:

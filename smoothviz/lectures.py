@@ -292,17 +292,12 @@ LECTURES: dict[str, Lecture] = {
             Scene(
                 "rspm",
                 {"view": "erratum"},
-                "Even a perfect oracle is not enough: the printed Lap(m/ε) protects add/remove "
-                "neighbours only. Relabelling one record moves a gap between two hypotheses' errors "
-                "by two, so the paper's replace-one neighbours need twice the noise (an erratum to "
-                "Neel, Roth & Wu 2019, Lemma 2).",
-                "RSPM with a perfect oracle and the paper's noise Lap(m/ε), claimed ε = 0.25, on two "
-                "datasets that differ in one record's label: what will the audit certify?",
-                (
-                    "at most 0.25: the claim holds",
-                    "a little above 0.25",
-                    "far above 0.25: the claim is refuted",
-                ),
+                "A perfect oracle is not enough: the printed Lap(m/ε) protects add/remove "
+                "neighbours only; one relabelled record moves a gap by two, so replace-one needs "
+                "twice the noise (erratum to Lemma 2).",
+                "A perfect oracle, the paper's Lap(m/ε), claimed ε = 0.25; one record's label flips. "
+                "What does the audit certify?",
+                ("at most 0.25: the claim holds", "a little above 0.25", "far above 0.25: refuted"),
                 2,
                 A.erratum_audit,
             ),

@@ -337,7 +337,7 @@ def erratum_figure(frame: pd.DataFrame) -> go.Figure:
 
     The claimed ε is the dashed line; a refuted claim's bar is vermilion.
     """
-    names = [case.replace(", ", "<br>") for case in frame["case"]]
+    names = [f"{case.split()[0]} · {case.split()[-1]}" for case in frame["case"]]  # replace · m/ε
     refuted = frame["violated"].to_numpy()
     fig = go.Figure()
     fig.add_trace(
@@ -362,7 +362,7 @@ def erratum_figure(frame: pd.DataFrame) -> go.Figure:
         go.Scatter(x=names, y=[claimed] * len(names), mode="lines", name=f"claimed ε = {claimed:g}",
                    line={"color": "black", "width": 2.5, "dash": "dash"})
     )  # fmt: skip
-    apply_style(fig, y_title="privacy loss of the event", height=420)
+    apply_style(fig, y_title="privacy loss (ε)", height=420)
     top = max(frame["epsilon_point"].max(), frame["worst_loss"].max(), claimed)
     fig.update_yaxes(range=[0, 1.15 * top])
     return fig

@@ -627,6 +627,14 @@ def _scene() -> dict[str, Any] | None:
     return st.session_state.get(_SCENE_KEY)
 
 
+def result_text(text: str) -> None:
+    """Markdown that states a chart's result: held back while a lecture scene's question is open."""
+    scene = _scene()
+    if scene and not scene["reveal"]:
+        return
+    st.markdown(text)
+
+
 def _held() -> bool:
     """Whether the page is drawing its own hero in a tab scene (drawn into the hidden box)."""
     scene = _scene()
