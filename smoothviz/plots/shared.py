@@ -26,8 +26,9 @@ import plotly.graph_objects as go
 
 __all__ = ["MAX_FIGURES", "SharedFigure", "private_copy", "shared_figure", "shared_value"]
 
-#: Figures kept across all sessions (least recently used dropped first).
-MAX_FIGURES = 256
+#: Figures and texts kept across all sessions, least recently used dropped first (a figure is ~0.1–0.5 MB
+#: of JSON: 128 hold a class on one link many times over and cost tens of MB).
+MAX_FIGURES = 128
 
 _cache: OrderedDict[bytes, Any] = OrderedDict()
 _lock = threading.Lock()
