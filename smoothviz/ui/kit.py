@@ -639,9 +639,11 @@ def _veil(fig: go.Figure) -> None:
     The plotting area and legend are hidden, the axes say what the chart will show.
     """
     fig.update_layout(showlegend=False)
+    for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
+        note.visible = False
     fig.add_shape(
         type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="above",
-        fillcolor="rgba(255,255,255,0.97)", line={"width": 0},
+        fillcolor="white", line={"width": 0},
     )  # fmt: skip
     fig.add_annotation(
         text="<b>Predict first</b><br>the answer comes on the next click",
