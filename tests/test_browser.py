@@ -499,6 +499,12 @@ def test_a_lecturer_runs_the_lecture_from_the_keyboard(server, browser, key):
 def test_the_clicker_keys_leave_a_focused_slider_alone(server, browser):
     query = urllib.parse.urlencode(scene_query("online", 1, present=True))
     with _opened(browser, f"{server}/thresholds?{query}", (1024, 768)) as (page, errors):
+        # presenter mode enlarges the controls' values too, not only the text
+        value = page.evaluate(
+            "() => parseFloat(getComputedStyle(document.querySelector("
+            "'[data-testid=stMain] [data-testid=stSliderThumbValue]')).fontSize)"
+        )
+        assert value >= 22
         thumb = page.locator("[data-testid=stMain] [data-testid=stSlider] input").first
         before = _query(page.url)["sigma"]
         thumb.focus()
