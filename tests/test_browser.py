@@ -407,6 +407,16 @@ _SLIDE = """() => {
   const axis = plot ? [...plot.querySelectorAll('.xaxislayer-above text, [class*=xtitle]')]
     .map(t => t.getBoundingClientRect().bottom) : [];
   const tab = plot ? plot.closest('[class*="st-key-smoothviz-tab-"]') : null;
+  // the labels on the chart (annotations, legend, titles, text): pairs whose boxes overlap
+  const labels = plot ? [...plot.querySelectorAll('.annotation, .legend, .gtitle, .textpoint, '
+    + '.g-xtitle, .g-ytitle')].map(e => [(e.textContent || '').slice(0, 30), e.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && r.height > 0) : [];
+  const overlaps = [];
+  labels.forEach(([a, r], i) => labels.slice(i + 1).forEach(([b, q]) => {
+    const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+    const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    if (w > 2 && h > 2) overlaps.push([a, b]);
+  }));
   const next = bar && bar.querySelector('.st-key-smoothviz-next a');
   return {
     viewport: window.innerHeight, bar: box(bar), text: bar ? bar.innerText : '',
@@ -420,6 +430,7 @@ _SLIDE = """() => {
     answer: !!(bar && bar.querySelector('.st-key-smoothviz-reveal button')),
     next: next ? box(next) : null,
     tables: document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]').length,
+    overlaps,
   };
 }"""
 
@@ -486,6 +497,7 @@ def test_a_lecturer_runs_the_lecture_from_the_keyboard(server, browser, key):
             right = f"✓ {'ABCD'[scene.answer]} {scene.options[scene.answer]}"
             assert right in " ".join(shown["text"].split()), where
             assert shown["veiled"] in (False, None), where
+            assert not shown["overlaps"], f"{where}: labels on the chart overlap"
             if number < len(lecture.scenes):
                 assert shown["next"] is not None, f"{where}: no Next"
                 assert shown["next"]["bottom"] <= shown["viewport"], where
@@ -502,6 +514,12 @@ def test_a_lecturer_runs_the_lecture_from_the_keyboard(server, browser, key):
 def test_the_clicker_keys_leave_a_focused_slider_alone(server, browser):
     query = urllib.parse.urlencode(scene_query("online", 1, present=True))
     with _opened(browser, f"{server}/thresholds?{query}", (1024, 768)) as (page, errors):
+        # presenter mode enlarges the controls' values too, not only the text
+        value = page.evaluate(
+            "() => parseFloat(getComputedStyle(document.querySelector("
+            "'[data-testid=stMain] [data-testid=stSliderThumbValue]')).fontSize)"
+        )
+        assert value >= 22
         thumb = page.locator("[data-testid=stMain] [data-testid=stSlider] input").first
         before = _query(page.url)["sigma"]
         thumb.focus()

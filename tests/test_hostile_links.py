@@ -290,6 +290,11 @@ def test_lecture_from_link_never_raises_and_names_what_it_did_not_use(data):
     lockable = {p.key for p in params if p.kind != "tab" and p.key != "present"}
     assert set(state["lock"]) <= lockable
     assert len(set(state["lock"])) == len(state["lock"])
+    raw = query.get("reveal", "0")
+    raw = raw if isinstance(raw, str) else (raw[-1] if raw else "")
+    assert state["reveal"] is (raw == "1")
+    if raw not in ("0", "1"):
+        assert any("`reveal`" in m for m in messages)
 
 
 # ------------------------------------------------------------------------------------------------

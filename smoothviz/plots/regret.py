@@ -139,11 +139,14 @@ def regret_figure(
 def _slope_guides(fig: go.Figure, t: np.ndarray, result: HedgeThresholdsResult) -> None:
     """Log–log slope guides: each adversary's fitted line over the last decade of t, with its slope.
 
-    Dotted in the adversary's colour, a little above its curve (see
+    For the worst case and the σ-smooth adaptive adversary, dotted in its colour a little above its
+    curve, the slope in the legend (see
     :func:`~smoothviz.experiments.regret.fitted_slope`).
     """
     tail = t >= t.max() / 10
-    for adv in dict.fromkeys(result.adversaries):
+    # the worst case and one smoothed adversary: the other smoothed curves run alongside it
+    shown = [a for a in ("worst_case", "smoothed_adaptive") if a in result.adversaries]
+    for adv in shown:
         mean = result.class_regret[result.adversaries == adv].mean(axis=0)
         slope = fitted_slope(t, mean)
         if not np.isfinite(slope):
@@ -155,9 +158,8 @@ def _slope_guides(fig: go.Figure, t: np.ndarray, result: HedgeThresholdsResult) 
         y = np.exp(level + slope * np.log(x))
         fig.add_trace(
             go.Scatter(
-                x=x, y=y * 1.35, mode="lines+text", line={"color": COLORS[adv], "width": 2, "dash": "dot"},
-                text=["", f"slope {slope:.2f}"], textposition="top left", showlegend=False,
-                textfont={"color": COLORS[adv]}, hoverinfo="skip",
+                x=x, y=y * 1.35, mode="lines", line={"color": COLORS[adv], "width": 2, "dash": "dot"},
+                name=f"fit: slope {slope:.2f}", hoverinfo="skip",
             )
         )  # fmt: skip
 

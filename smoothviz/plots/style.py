@@ -269,13 +269,20 @@ def _label_position(values: np.ndarray, log: bool) -> np.ndarray:
     return np.log10(values) if log else values
 
 
+#: The smallest plotting area a label must stay legible in (a lecture's hero on a laptop), in pixels:
+#: labels are kept apart as if drawn at this size.
+LABEL_AREA_PX = (560, 150)
+
+
 def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
     """Write the name of every ``label_on_plot`` trace beside its line, near its right end.
 
     Theory lines carry their names on the plot instead of in the legend, so the legend keeps to the data
     (at most two rows on a projector) and the reader sees which dashed line is which where it is drawn.
+    Each label takes the first stop along its line (:data:`LABEL_STOPS`), above or below it, whose box
+    (estimated from its text at :data:`LABEL_AREA_PX`) overlaps no label placed before.
     """
-    placed = 0
+    lines = []
     for trace in fig.data:
         meta = trace.meta if isinstance(trace.meta, dict) else {}
         if not meta.get("label_on_plot") or trace.x is None or len(trace.x) == 0:
@@ -284,24 +291,65 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
         y = np.asarray(trace.y, dtype=float)
         keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log_x else True)
         keep &= (y > 0) if log_y else True
-        if not keep.any():
-            continue
-        x, y = x[keep], y[keep]
-        px = _label_position(x, log_x)
-        # successive labels step left along their lines, so lines ending close together stay legible
-        target = px.min() + LABEL_STOPS[placed % len(LABEL_STOPS)] * (px.max() - px.min())
-        placed += 1
-        i = int(np.argmin(np.abs(px - target)))
+        if keep.any():
+            lines.append((trace, _label_position(x[keep], log_x), _label_position(y[keep], log_y)))
+    if not lines:
+        return
+    span_x, span_y = _data_span(fig, log_x, axis="x"), _data_span(fig, log_y, axis="y")
+    size = FONT_SIZE - 3
+    placed: list[tuple[float, float, float, float]] = []
+    for k, (trace, px, py) in enumerate(lines):
+        width = len(trace.name) * 0.55 * size / LABEL_AREA_PX[0]
+        height = 1.35 * size / LABEL_AREA_PX[1]
+        choice = None
+        # successive labels start at successive stops, so lines ending close together stay legible
+        for j in range(len(LABEL_STOPS)):
+            stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
+            i = int(np.argmin(np.abs(px - (px.min() + stop * (px.max() - px.min())))))
+            fx, fy = (px[i] - span_x[0]) / span_x[1], (py[i] - span_y[0]) / span_y[1]
+            for anchor in ("bottom", "top"):
+                low = fy if anchor == "bottom" else fy - height
+                box = (fx - width, fx, low, low + height)
+                if choice is None:
+                    choice = (i, anchor, box)  # the default when every place is taken
+                if not any(_overlap(box, other) for other in placed):
+                    choice = (i, anchor, box)
+                    break
+            else:
+                continue
+            break
+        i, anchor, box = choice
+        placed.append(box)
         fig.add_annotation(
             x=float(px[i]),
-            y=float(_label_position(y[i : i + 1], log_y)[0]),
+            y=float(py[i]),
             text=trace.name,
             showarrow=False,
             xanchor="right",
-            yanchor="bottom",
-            font={"size": FONT_SIZE - 3, "color": trace.line.color or COLORS["bound"]},
+            yanchor=anchor,
+            font={"size": size, "color": trace.line.color or COLORS["bound"]},
             bgcolor="rgba(255,255,255,0.7)",
         )
+
+
+def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
+    """``(low, width)`` of every trace's finite numbers on ``axis`` (log₁₀ on a log axis)."""
+    numbers = []
+    for trace in fig.data:
+        try:
+            numbers.append(np.asarray(getattr(trace, axis, None), dtype=float).ravel())
+        except (TypeError, ValueError):  # categories, or no such axis
+            continue
+    flat = np.concatenate(numbers) if numbers else np.array([])
+    flat = flat[np.isfinite(flat) & ((flat > 0) if log else True)]
+    if flat.size == 0:
+        return 0.0, 1.0
+    flat = np.log10(flat) if log else flat
+    return float(flat.min()), float(max(flat.max() - flat.min(), 1e-12))
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
 
 
 def add_player(

@@ -54,14 +54,14 @@ EXPORT_FORMAT_KEY = "smoothviz.export_format"
 _SCENE_KEY = "smoothviz.__scene"
 #: The tallest and the shortest hero a lecture scene draws. Between them the hero takes what is left
 #: of a 768 px screen under the title, the scene bar (its height estimated from its text), the story
-#: controls and any fields or metrics drawn above it, so the whole chart, x-axis included, fits.
+#: controls and any metrics drawn above it, so the whole chart, x-axis included, fits.
 LECTURE_HERO_PX = (200, 380)
 #: Pixels of a 768 px screen left for the scene bar and the hero, with and without presenter mode.
 _LECTURE_ROOM_PX = {True: 565, False: 530}
 #: Less room in a tab scene: a tab often says a sentence above its chart.
 _TAB_TEXT_PX = 60
-#: What a row of fields or of metrics drawn above a scene's hero takes.
-_ROW_PX = {"fields": 110, "metrics": 105}
+#: What a row of metrics drawn above a scene's hero takes.
+_ROW_PX = {"metrics": 105}
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
 _VIEW_KEY = "smoothviz.__view"
 KIND_BADGES = {
@@ -683,10 +683,8 @@ def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) ->
 
 def field(page: str, param: Param, container: Any = None) -> Any:
     """Draw a ``main=True`` parameter's control here on the page (it was validated by :func:`controls`)."""
-    scene = _scene()
-    if scene and not scene["drawn"] and not scene.get("fields"):
-        scene["fields"] = True  # the page's fields come in one row
-        scene["above"] += _ROW_PX["fields"]
+    if _scene():  # a slide keeps its screen for the chart: the tab's own controls go to the sidebar
+        return _render(param, page, st.sidebar)
     return _render(param, page, container or st)
 
 
@@ -895,9 +893,11 @@ def _veil(fig: go.Figure) -> None:
     The plotting area and legend are hidden, the axes say what the chart will show.
     """
     fig.update_layout(showlegend=False)
+    for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
+        note.visible = False
     fig.add_shape(
         type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="above",
-        fillcolor="rgba(255,255,255,0.97)", line={"width": 0},
+        fillcolor="white", line={"width": 0},
     )  # fmt: skip
     fig.add_annotation(
         text="<b>Predict first</b><br>the answer comes on the next click",
