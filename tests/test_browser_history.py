@@ -263,3 +263,26 @@ def test_a_typed_number_and_a_tab_switch_during_a_run_both_count(server, browser
         assert seed.input_value() == "7"
     finally:
         page.close()
+
+
+def test_a_page_change_during_a_run_carries_no_values_across(server, browser):  # noqa: F811
+    # MWEM's T = 50 once leaked into Regret: a page change while MWEM was still writing its address
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{server}/mwem?T=50&sigma=0.1", wait_until="domcontentloaded")
+        page.locator("[data-testid=stSidebarNav] a").first.wait_for(timeout=60_000)
+        _sidebar(page, "Regret: Hedge on a cover")  # at once, while MWEM runs
+        page.wait_for_function("() => location.pathname.endsWith('/regret')", timeout=60_000)
+        page.wait_for_selector(CHART, timeout=60_000)
+        _settle(page)
+        seen = []
+        for move in ("back", "forward", "back", "forward"):
+            page.evaluate(f"() => history.{move}()")
+            _settle(page)
+            shown = page.evaluate(_SHOWN)
+            _check_address_is_shown(shown)
+            seen.append((shown["path"], _query(shown["search"]).get("T")))
+        # one entry per page: Back lands on MWEM as it was, Forward on Regret with its own T
+        assert seen == [("/mwem", "50"), ("/regret", "300")] * 2, seen
+    finally:
+        page.close()
