@@ -14,6 +14,7 @@ Chromium is missing.
 from __future__ import annotations
 
 import ast
+import contextlib
 import urllib.parse
 from pathlib import Path
 
@@ -37,8 +38,9 @@ def _declared(name: str) -> tuple[dict[str, str], dict[str, str]]:
     labels, views = {}, {}
     for node in ast.walk(ast.parse((ROOT / "pages" / f"{name}.py").read_text())):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Param":
-            key, label = (ast.literal_eval(a) for a in node.args[:2])
-            labels[label] = key
+            with contextlib.suppress(ValueError):  # a label built in code is not a slider's
+                key, label = (ast.literal_eval(a) for a in node.args[:2])
+                labels[label] = key
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "VIEWS":
             views = {label: key for key, label in ast.literal_eval(node.value).items()}
     return labels, views

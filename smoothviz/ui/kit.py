@@ -230,7 +230,7 @@ _PHONE_CSS = """<style>
 _EMBED_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
 [data-testid="stToolbar"], [data-testid="stDecoration"] { display: none !important; }
-.stMainBlockContainer { padding-top: 1rem; max-width: 100%; }
+.stMainBlockContainer { padding-top: 1rem !important; max-width: 100%; }
 </style>"""
 
 
