@@ -182,8 +182,13 @@ _BROWSER_JS = """<script>
       const legend = gd.layout && gd.layout.legend;
       if (legend && legend.orientation === "h" && !(legend.font && legend.font.size <= 11)) {
         const left = gd.layout.margin && gd.layout.margin.l;
+        const l = Math.min(left || 80, 56);
+        const size = gd._fullLayout && gd._fullLayout._size;
+        const wide = size && size.w > 0 && legend.y > 1 && !legend.xref;
+        // a legend above the plot may then use the figure's whole width, its left margin too
+        const x = wide ? -l / (size.w + (size.l || l) - l) : legend.x;
         window.Plotly.relayout(gd, {"legend.font.size": 11, "legend.itemwidth": 30, "font.size": 12,
-                                     "margin.l": Math.min(left || 80, 56)});
+                                     "margin.l": l, "legend.x": x, "legend.xanchor": "left"});
       }
     }
   };
