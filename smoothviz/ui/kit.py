@@ -142,8 +142,9 @@ _BROWSER_JS = """<script>
   // One history entry per user action. Streamlit pushes an entry whenever the address changes: a page
   // change pushed one, the new page's first write of its values another (a value the page then caps,
   // a third), so Back had to be pressed twice and could land on an entry holding the previous page's
-  // values under the new page's path. A push that follows no click, tap or key press since the last
-  // push replaces the current entry instead; Back and Forward themselves push nothing.
+  // values under the new page's path. A push that changes only the query and follows no click, tap
+  // or key press since the last push replaces the current entry instead (a page change always
+  // pushes, even when the click came before this script); Back and Forward themselves push nothing.
   let acted = false;
   const act = (event) => { if (event.isTrusted) acted = true; };
   for (const type of ["pointerdown", "keydown", "touchstart"]) {
@@ -152,7 +153,11 @@ _BROWSER_JS = """<script>
   window.addEventListener("popstate", () => { acted = false; }, true);
   const push = window.history.pushState.bind(window.history);
   window.history.pushState = (state, title, url) => {
-    if (!acted) return window.history.replaceState(state, title, url);
+    const page = url === undefined || url === null
+      ? window.location.pathname : new URL(url, window.location.href).pathname;
+    if (!acted && page === window.location.pathname) {
+      return window.history.replaceState(state, title, url);
+    }
     acted = false;
     return push(state, title, url);
   };
