@@ -166,8 +166,9 @@ _BROWSER_JS = """<script>
   // One history entry per user action. Streamlit pushes an entry whenever the address changes: a page
   // change pushed one, the new page's first write of its values another (a value the page then caps,
   // a third), so Back had to be pressed twice and could land on an entry holding the previous page's
-  // values under the new page's path. A push that follows no click, tap or key press since the last
-  // push replaces the current entry instead; Back and Forward themselves push nothing.
+  // values under the new page's path. A push that changes only the query and follows no click, tap
+  // or key press since the last push replaces the current entry instead (a page change always
+  // pushes, even when the click came before this script); Back and Forward themselves push nothing.
   let acted = false;
   const act = (event) => { if (event.isTrusted) acted = true; };
   for (const type of ["pointerdown", "keydown", "touchstart"]) {
@@ -176,7 +177,11 @@ _BROWSER_JS = """<script>
   window.addEventListener("popstate", () => { acted = false; }, true);
   const push = window.history.pushState.bind(window.history);
   window.history.pushState = (state, title, url) => {
-    if (!acted) return window.history.replaceState(state, title, url);
+    const page = url === undefined || url === null
+      ? window.location.pathname : new URL(url, window.location.href).pathname;
+    if (!acted && page === window.location.pathname) {
+      return window.history.replaceState(state, title, url);
+    }
     acted = false;
     return push(state, title, url);
   };
@@ -206,8 +211,13 @@ _BROWSER_JS = """<script>
       const legend = gd.layout && gd.layout.legend;
       if (legend && legend.orientation === "h" && !(legend.font && legend.font.size <= 11)) {
         const left = gd.layout.margin && gd.layout.margin.l;
+        const l = Math.min(left || 80, 56);
+        const size = gd._fullLayout && gd._fullLayout._size;
+        const wide = size && size.w > 0 && legend.y > 1 && !legend.xref;
+        // a legend above the plot may then use the figure's whole width, its left margin too
+        const x = wide ? -l / (size.w + (size.l || l) - l) : legend.x;
         window.Plotly.relayout(gd, {"legend.font.size": 11, "legend.itemwidth": 30, "font.size": 12,
-                                     "margin.l": Math.min(left || 80, 56)});
+                                     "margin.l": l, "legend.x": x, "legend.xanchor": "left"});
       }
     }
   };
@@ -254,7 +264,7 @@ _PHONE_CSS = """<style>
 _EMBED_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
 [data-testid="stToolbar"], [data-testid="stDecoration"] { display: none !important; }
-.stMainBlockContainer { padding-top: 1rem; max-width: 100%; }
+.stMainBlockContainer { padding-top: 1rem !important; max-width: 100%; }
 </style>"""
 
 
