@@ -184,3 +184,22 @@ def test_inner_rspm_scale_follows_the_neighbour_relation():
     wrong = [np.mean(prsma_on_counts(cells, "conjunction", 3, neighbours=nb, rng=5, **kw).codes
                      != 0b011) for nb in ("replace", "add_remove")]  # fmt: skip
     assert wrong[0] > wrong[1] + 0.08
+
+
+def test_the_inner_rspm_path_is_audited_on_the_erratum_pair():
+    """PRSMA's inner runs (rspm_on_counts) on the RSPM erratum's replace-one pair, ε = 0.25.
+
+    The printed Lap(m/ε) is refuted (measured: certified ε ≥ 0.46); the replace-one scale passes.
+    """
+    from smoothviz.audit import privacy_audit
+
+    s, s_prime = np.zeros((1, 16)), np.zeros((1, 16))
+    s[0, 15], s[0, 0] = 8, 4  # eight (1,1,1) labelled 1, four (0,0,0) labelled 0
+    s_prime[0, 15], s_prime[0, 0], s_prime[0, 1] = 8, 3, 1  # one (0,0,0) relabelled 1
+    runs = 100_000
+    for neighbours, refuted in (("add_remove", True), ("replace", False)):
+        rng = np.random.default_rng(11)
+        outs = [rspm_on_counts("conjunction", 3, np.repeat(c, runs, axis=0), 0.25, rng,
+                               neighbours=neighbours) == 0 for c in (s, s_prime)]  # fmt: skip
+        audit = privacy_audit(outs[0].astype(int), outs[1].astype(int), epsilon_claimed=0.25)
+        assert audit.violated is refuted, (neighbours, audit.epsilon_lower)
