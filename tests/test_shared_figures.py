@@ -75,3 +75,23 @@ def test_a_private_copy_keeps_arrays_for_code_that_reads_them():
     ex = run_experiment(d=4, n=200, trials=20)
     mine = private_copy(figures.accuracy_figure(ex))
     assert all(not isinstance(trace.y, dict) for trace in mine.data)  # not plotly's base64 form
+
+
+def test_a_dressed_figure_is_made_once_per_dress_and_leaves_the_original_alone():
+    from smoothviz.plots.shared import dressed
+
+    ex = run_experiment(d=4, n=200, trials=20)
+    shared = figures.accuracy_figure(ex)
+    before = shared.to_dict()
+    calls = []
+
+    def taller(fig):
+        calls.append(1)
+        return fig.update_layout(height=300)
+
+    first = dressed(shared, (True, 300, False), taller)
+    assert dressed(shared, (True, 300, False), taller) is first
+    assert len(calls) == 1
+    assert first.layout.height == 300
+    assert shared.to_dict() == before
+    assert dressed(shared, (True, 301, False), taller) is not first

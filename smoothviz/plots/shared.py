@@ -24,7 +24,14 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-__all__ = ["MAX_FIGURES", "SharedFigure", "private_copy", "shared_figure", "shared_value"]
+__all__ = [
+    "MAX_FIGURES",
+    "SharedFigure",
+    "dressed",
+    "private_copy",
+    "shared_figure",
+    "shared_value",
+]
 
 #: Figures and texts kept across all sessions, least recently used dropped first (a figure is ~0.1–0.5 MB
 #: of JSON: 128 hold a class on one link many times over and cost tens of MB).
@@ -84,7 +91,7 @@ def _digest(name: str, args: tuple, kwargs: dict) -> bytes | None:
     return hashlib.blake2b(payload, digest_size=20).digest()
 
 
-def _shared(builder: Callable[..., Any], finish: Callable[[Any], Any]) -> Callable[..., Any]:
+def _shared(builder: Callable[..., Any], finish: Callable[[Any, bytes], Any]) -> Callable[..., Any]:
     name = f"{builder.__module__}.{builder.__qualname__}"
 
     @functools.wraps(builder)
@@ -96,7 +103,7 @@ def _shared(builder: Callable[..., Any], finish: Callable[[Any], Any]) -> Callab
             if key in _cache:
                 _cache.move_to_end(key)
                 return _cache[key]
-        value = finish(builder(*args, **kwargs))
+        value = finish(builder(*args, **kwargs), key)
         with _lock:
             _cache[key] = value
             while len(_cache) > MAX_FIGURES:
@@ -106,8 +113,9 @@ def _shared(builder: Callable[..., Any], finish: Callable[[Any], Any]) -> Callab
     return build
 
 
-def _share(fig: go.Figure) -> SharedFigure:
+def _share(fig: go.Figure, key: bytes | None = None) -> SharedFigure:
     fig.__class__ = SharedFigure
+    object.__setattr__(fig, "_shared_key", key)
     return fig
 
 
@@ -116,6 +124,28 @@ def shared_figure(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]
     return _shared(builder, _share)
 
 
+def dressed(fig: go.Figure, tag: tuple, dress: Callable[[go.Figure], go.Figure]) -> go.Figure:
+    """``dress`` applied to a copy of a shared figure, made once per (figure, ``tag``) and shared.
+
+    Presenter mode and a lecture scene change every student's figure the same way (``tag`` says how),
+    so the class shares one dressed copy. A figure that is not shared is dressed in place.
+    """
+    base = getattr(fig, "_shared_key", None)
+    if not isinstance(fig, SharedFigure) or base is None:
+        return dress(fig)
+    key = hashlib.blake2b(base + pickle.dumps(tag, protocol=5), digest_size=20).digest()
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    out = _share(dress(private_copy(fig)), key)
+    with _lock:
+        _cache[key] = out
+        while len(_cache) > MAX_FIGURES:
+            _cache.popitem(last=False)
+    return out
+
+
 def shared_value(builder: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate a pure text or metric builder so that equal arguments return one (read-only) value."""
-    return _shared(builder, lambda value: value)
+    return _shared(builder, lambda value, _key: value)

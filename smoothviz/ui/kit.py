@@ -37,7 +37,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
-from smoothviz.plots.shared import SharedFigure, private_copy
+from smoothviz.plots.shared import SharedFigure, dressed, private_copy
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.ui.lecture import (
     LECTURE_KEYS,
@@ -834,17 +834,25 @@ def chart(
     name = filename or key
     if _held():
         return
-    scene = _scene()
-    if pinned or presenting() or scene:
-        fig = private_copy(fig)  # a shared figure is read-only
+    scene, present = _scene(), presenting()
+    height = _hero_height(scene, fig.layout.height or 450) if scene else None
+    veiled = bool(scene) and not scene["reveal"]
+
+    def dress(copy: go.Figure) -> go.Figure:
+        if pinned:
+            overlay_pins(copy, pinned)
+        if present:
+            _enlarge_type(copy)
+        if scene:
+            copy.update_layout(height=height)
+            if veiled:
+                _veil(copy)
+        return copy
+
     if pinned:
-        overlay_pins(fig, pinned)
-    if presenting():
-        _enlarge_type(fig)
-    if scene:
-        fig.update_layout(height=_hero_height(scene, fig.layout.height or 450))
-        if not scene["reveal"]:
-            _veil(fig)
+        fig = dress(private_copy(fig))  # a shared figure is read-only
+    elif present or scene:  # the same dress for the whole class: made once, shared too
+        fig = dressed(fig, (present, height, veiled), dress)
     fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
     config = {
         "displaylogo": False,
