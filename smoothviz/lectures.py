@@ -18,7 +18,23 @@ from dataclasses import dataclass, field
 
 from smoothviz import lecture_answers as A
 
-__all__ = ["LECTURES", "Lecture", "Scene", "base_url", "scene_query", "scene_url"]
+__all__ = ["LECTURES", "Lecture", "Mark", "Scene", "base_url", "scene_query", "scene_url"]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point the reveal rings on the scene's hero chart, with a label read from the point itself.
+
+    Attributes:
+        trace: the trace's legend name (exact), or the start of it (then the last such trace).
+        at: which point: ``"last"``, ``"first"``, ``"min"``, ``"max"`` (of y), an x value (the nearest
+            point) or a category (a bar's or box's name on a categorical axis).
+        label: the text beside the ring; ``{x}``, ``{y}`` and ``{name}`` are the point's values.
+    """
+
+    trace: str
+    at: str | float = "last"
+    label: str = "{y:.3g}"
 
 
 @dataclass(frozen=True)
@@ -36,6 +52,8 @@ class Scene:
             chart the preset draws (tests compare it with ``answer``); ``None`` only for scenes whose
             answer is a matter of definition rather than of a run.
         lock: parameter keys drawn disabled in this scene.
+        marks: what the reveal highlights on the hero chart (empty where the answer is a table or
+            a metric rather than a point of the chart).
     """
 
     page: str
@@ -46,6 +64,7 @@ class Scene:
     answer: int
     check: Callable[[Mapping[str, str]], int] | None = None
     lock: tuple[str, ...] = field(default_factory=tuple)
+    marks: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,6 +118,7 @@ LECTURES: dict[str, Lecture] = {
                 ("about 10", "about 100", "about 1,000"),
                 0,
                 A.mistakes_at_t,
+                marks=(Mark("σ adaptive", "last", "σ adaptive: {y:.1f} mistakes by t = {x:,.0f}"),),
             ),
             Scene(
                 "thresholds",
@@ -111,6 +131,7 @@ LECTURES: dict[str, Lecture] = {
                 0,
                 lambda preset: A.more_mistakes(preset, {"sigma": "0.01", "T": "1000"}),
                 lock=("T",),
+                marks=(Mark("σ adaptive", "last", "σ adaptive: {y:.1f} mistakes by t = {x:,.0f}"),),
             ),
             Scene(
                 "thresholds",
@@ -144,6 +165,10 @@ LECTURES: dict[str, Lecture] = {
                 ),
                 1,
                 A.lemma32_adaptive,
+                marks=(
+                    Mark("adaptive σ-smooth adversary", "last", "adaptive: {y:.1f}"),
+                    Mark("non-adaptive σ-smooth adversary", "last", "non-adaptive: {y:.1f}"),
+                ),
             ),
             Scene(
                 "regret",
@@ -157,6 +182,7 @@ LECTURES: dict[str, Lecture] = {
                 0,
                 A.regret_at_t,
                 lock=("sigma",),
+                marks=(Mark("σ adaptive", "last", "σ adaptive: regret {y:.0f} at t = {x:,.0f}"),),
             ),
             Scene(
                 "regret",
@@ -167,6 +193,7 @@ LECTURES: dict[str, Lecture] = {
                 ("about 1, like the worst case", "between 0 and ½", "negative"),
                 1,
                 A.smoothed_tail_slope,
+                marks=(Mark("fit: slope", "last", "σ adaptive, {name}"),),
             ),
         ),
     ),
@@ -181,6 +208,7 @@ LECTURES: dict[str, Lecture] = {
                 ("MWEM's", "Smooth MWEM's", "they coincide"),
                 1,
                 A.theorem_lines,
+                marks=(Mark("Thm 4.2", "last", "Smooth MWEM's bound: {y:.2f}"),),
             ),
             Scene(
                 "mwem",
@@ -192,6 +220,7 @@ LECTURES: dict[str, Lecture] = {
                 1,
                 lambda preset: A.error_vs_budget(preset, {}),
                 lock=("T",),
+                marks=(Mark("MWEM", "last", "MWEM: max error {y:.3f} at t = {x:.0f}"),),
             ),
             Scene(
                 "mwem",
@@ -207,6 +236,7 @@ LECTURES: dict[str, Lecture] = {
                 ("the fewest: T ≤ 4", "in the middle: T between 8 and 128", "the most: T ≥ 256"),
                 1,
                 A.best_rounds,
+                marks=(Mark("max error of the output", "min", "best: T = {x:.0f}"),),
             ),
             Scene(
                 "mwem",
@@ -218,6 +248,13 @@ LECTURES: dict[str, Lecture] = {
                 ("at every σ", "only where the cap is tightest (large σ)", "nowhere"),
                 1,
                 A.density_cap,
+                marks=(
+                    Mark(
+                        "Smooth (unprojected): max D̄·N",
+                        "first",
+                        "no projection: {y:.3g} at 1/σ = {x:.3g}",
+                    ),
+                ),
             ),
             Scene(
                 "mwem",
@@ -229,6 +266,7 @@ LECTURES: dict[str, Lecture] = {
                 ("not at all", "a little, within the bound", "more than the bound"),
                 1,
                 A.threshold_excess,
+                marks=(Mark("picked (", "first", "a private pick: b = {x:.2f}"),),
             ),
             Scene(
                 "mwem",
@@ -239,6 +277,7 @@ LECTURES: dict[str, Lecture] = {
                 ("ε/T = 0.02", "ε/(2T) = 0.01", "all of ε = 1"),
                 1,
                 A.composition_share,
+                marks=(Mark("cumulative ε", 2, "one selection + one measurement: {y:.2f}"),),
             ),
         ),
     ),
@@ -264,6 +303,10 @@ LECTURES: dict[str, Lecture] = {
                 ("below", "about the same", "above"),
                 2,
                 A.rspm_vs_noisy_min,
+                marks=(
+                    Mark("Laplace RSPM", "Laplace RSPM", "RSPM median {y:.3f}"),
+                    Mark("noisy min", "noisy min", "noisy min median {y:.3f}"),
+                ),
             ),
             Scene(
                 "rspm",
@@ -278,6 +321,10 @@ LECTURES: dict[str, Lecture] = {
                 ),
                 1,
                 A.cost_growth,
+                marks=(
+                    Mark("noisy min: 2^d draws", "last", "2^d = {y:,.0f} draws"),
+                    Mark("RSPM: m draws", "last", "RSPM: {y:,.0f} draws"),
+                ),
             ),
             Scene(
                 "rspm",
@@ -288,6 +335,7 @@ LECTURES: dict[str, Lecture] = {
                 ("below 1: the claim holds", "about 1", "far above 1: the claim is refuted"),
                 2,
                 A.lying_audit,
+                marks=(Mark("Laplace RSPM", "lying", "Laplace RSPM, lying oracle: ε ≥ {y:.2f}"),),
             ),
             Scene(
                 "rspm",
@@ -300,6 +348,7 @@ LECTURES: dict[str, Lecture] = {
                 ("at most 0.25: the claim holds", "a little above 0.25", "far above 0.25: refuted"),
                 2,
                 A.erratum_audit,
+                marks=(Mark("certified ε ≥ (95%)", "replace · m/ε", "certified ε ≥ {y:.2f}"),),
             ),
             Scene(
                 "prsma",
@@ -335,6 +384,10 @@ LECTURES: dict[str, Lecture] = {
                 ("the data player's", "the query player's", "they are equal"),
                 0,
                 A.regret_players,
+                marks=(
+                    Mark("Reg_D/t (data player)", "last", "data player: {y:.3f}"),
+                    Mark("Reg_Q/t (query player)", "last", "query player: {y:.3f}"),
+                ),
             ),
         ),
     ),

@@ -430,6 +430,7 @@ _SLIDE = """() => {
     answer: !!(bar && bar.querySelector('.st-key-smoothviz-reveal button')),
     next: next ? box(next) : null,
     tables: document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]').length,
+    legend: plot ? [...plot.querySelectorAll('.legendtext')].map(t => t.textContent) : [],
     overlaps,
   };
 }"""
@@ -497,6 +498,9 @@ def test_a_lecturer_runs_the_lecture_from_the_keyboard(server, browser, key):
             right = f"✓ {'ABCD'[scene.answer]} {scene.options[scene.answer]}"
             assert right in " ".join(shown["text"].split()), where
             assert shown["veiled"] in (False, None), where
+            for mark in scene.marks:  # the point that settles it, ringed and labelled
+                head = mark.label.split("{")[0]
+                assert any(head in entry for entry in shown["legend"]), f"{where}: no {head!r}"
             assert not shown["overlaps"], f"{where}: labels on the chart overlap"
             if number < len(lecture.scenes):
                 assert shown["next"] is not None, f"{where}: no Next"

@@ -3,6 +3,7 @@ the preset computes; hostile lecture links warn and never raise."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -84,6 +85,7 @@ def test_every_scene_opens_on_its_page_with_the_bar_and_no_warning(key, number):
     assert "✓" not in bar
     assert not any(scene.say in m.value for m in at.markdown)
     assert any(b.label == "Answer ▶" for b in at.button)
+    assert not _answer_traces(at)  # nothing on the chart is ringed yet
     query = {k: str(v).strip("[]'") for k, v in at.query_params.items()}
     assert query["lecture"] == key  # the lecture stays in the link while the scene is open
     assert query["scene"] == str(number)
@@ -106,6 +108,49 @@ def test_answer_reveals_the_right_option_and_the_sentence(key, number):
     assert any(scene.say in m.value for m in at.markdown)
     assert not any(b.label == "Answer ▶" for b in at.button)
     assert {k: str(v).strip("[]'") for k, v in at.query_params.items()}["reveal"] == "1"
+
+
+def _answer_traces(at) -> list[dict]:
+    """The hero's traces that the reveal added (the rings and their legend entries)."""
+    charts = at.get("plotly_chart")
+    if not charts:
+        return []
+    spec = json.loads(charts[0].proto.spec)
+    return [tr for tr in spec["data"] if tr.get("legendrank") == 1 and tr.get("mode") != "lines"]
+
+
+#: Scenes whose answer is a table, a metric or an animation rather than a point of the hero.
+UNMARKED = {("online", 3), ("online", 4), ("heuristics", 1), ("heuristics", 6), ("heuristics", 7)}
+
+
+def test_every_scene_whose_hero_holds_the_answer_marks_it():
+    unmarked = {(key, n) for key, n in SCENES if not LECTURES[key].scenes[n - 1].marks}
+    assert unmarked == UNMARKED
+
+
+def test_a_ring_label_states_only_values_read_off_its_point():
+    # a number written into a label would lie as soon as the user moves a control of the scene
+    for lecture in LECTURES.values():
+        for scene in lecture.scenes:
+            for mark in scene.marks:
+                fixed = re.sub(r"\{[^}]*\}|2\^d|1/σ", "", mark.label)  # formulas may have digits
+                assert not re.search(r"\d", fixed), mark.label
+
+
+@pytest.mark.parametrize(("key", "number"), [s for s in SCENES if s not in UNMARKED])
+def test_the_reveal_rings_the_point_that_settles_the_question(key, number):
+    scene = LECTURES[key].scenes[number - 1]
+    at = run_page(scene.page, {**scene_query(key, number), "reveal": "1"})
+    assert not at.exception
+    rings = _answer_traces(at)
+    assert len(rings) == len(scene.marks)  # every mark found its trace and point on this chart
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    for ring, mark in zip(rings, scene.marks, strict=True):
+        assert ring.get("showlegend", True)  # the label is the ring's legend entry
+        label = re.sub(r"<[^>]+>|[①②③④] ", "", ring["name"])
+        assert label  # the label's numbers come from the ringed point (see test_plots_style)
+        source = next(tr for tr in spec["data"] if (tr.get("name") or "").startswith(mark.trace))
+        assert source.get("xaxis", "x") == ring.get("xaxis", "x")
 
 
 def test_a_revealed_link_opens_on_the_answer():

@@ -1,4 +1,5 @@
-"""The shared figure style: theory lines named on the plot, one tick label per decade on long log axes."""
+"""The shared figure style: theory lines named on the plot, one tick label per decade on long log axes,
+the ring a lecture's reveal puts on the point that answers its question."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from smoothviz.plots.style import apply_style, theory_trace
+from smoothviz.lectures import Mark
+from smoothviz.plots.style import apply_style, highlight, theory_trace
 
 
 def _figure(x, *, on_plot=True) -> go.Figure:
@@ -67,3 +69,55 @@ def test_log_axes_spanning_two_decades_get_one_tick_per_decade():
     assert fig.layout.yaxis.tickformat == ",~g"
     assert fig.layout.xaxis.tickformat is None
     assert linear.layout.xaxis.tickformat is None
+
+
+def _ringed(fig: go.Figure) -> list:
+    return [tr for tr in fig.data if tr.legendrank == 1]
+
+
+@pytest.mark.parametrize(
+    ("at", "expected"),
+    [
+        ("first", (1, 5.0)),
+        ("last", (4, 2.0)),
+        ("min", (3, 1.0)),
+        ("max", (1, 5.0)),
+        (2.4, (2, 3.0)),
+    ],
+)
+def test_highlight_rings_the_point_a_mark_names_and_labels_it_with_its_values(at, expected):
+    fig = go.Figure(go.Scatter(x=[1, 2, 3, 4], y=[5.0, 3.0, 1.0, 2.0], name="curve"))
+    mark = Mark("curve", at, "x = {x}, y = {y:.1f}")
+    assert highlight(fig, [mark]) == 1
+    (ring,) = _ringed(fig)
+    assert (ring.x[0], ring.y[0]) == expected
+    assert ring.name == f"<b>x = {expected[0]}, y = {expected[1]:.1f}</b>"
+    assert fig.layout.showlegend
+
+
+def test_highlight_numbers_several_marks_and_skips_what_is_not_on_the_chart():
+    fig = go.Figure(
+        [go.Scatter(x=[1, 2], y=[1, 2], name="a (90%)"), go.Scatter(x=[1, 2], y=[3, 4], name="a")]
+    )
+    marks = [Mark("a", "last", "{y:.0f}"), Mark("b", "last"), Mark("a", 7.0, "{y:.0f}")]
+    assert highlight(fig, marks) == 2  # "b" is not drawn: no ring, no label
+    names = [tr.name for tr in _ringed(fig)]
+    assert names == ["<b>① 4</b>", "<b>② 4</b>"]  # the exact name wins over "a (90%)"
+
+
+def test_highlight_reads_a_category_and_a_box_median_and_outlines_a_bar():
+    fig = go.Figure(
+        [
+            go.Bar(x=["p", "q"], y=[1.0, 6.5], name="bars"),
+            go.Box(y=[0.1, 0.2, 0.9], name="box"),
+        ]
+    )
+    assert highlight(fig, [Mark("bars", "q", "{y}"), Mark("box", "box", "{y}")]) == 2
+    bar = fig.data[0]
+    assert list(bar.marker.line.width) == [0, 5]  # only the named bar is outlined
+    legend_only, box_ring = _ringed(fig)
+    assert legend_only.x == (None,)
+    assert "6.5" in legend_only.name
+    assert box_ring.x == ("box",)
+    assert box_ring.y == (0.2,)
+    assert highlight(go.Figure(go.Bar(x=["p"], y=[1.0], name="bars")), [Mark("bars", "r")]) == 0

@@ -8,6 +8,8 @@ Theory curves are always black and dashed (or dotted for O(·) envelopes), so th
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -440,3 +442,89 @@ def add_player(
         ],
     )
     return fig
+
+
+#: The reveal's ring and label: black on a white box, above everything, on every page.
+ANSWER_COLOR = "#000000"
+
+
+def _marked_trace(fig: go.Figure, name: str) -> Any | None:
+    """The trace called ``name``, else the last whose name starts with it."""
+    named = [tr for tr in fig.data if tr.name == name]
+    named = named or [tr for tr in fig.data if tr.name and tr.name.startswith(name)]
+    return named[-1] if named else None
+
+
+def _marked_point(trace: Any, at: str | float) -> tuple[int | None, Any, float] | None:
+    """The point ``at`` picks on ``trace`` (see :class:`smoothviz.lectures.Mark`): (index, x, y)."""
+    if trace.type == "box":  # a box is a category: its median
+        y = np.asarray(trace.y, dtype=float)
+        return (None, trace.name, float(np.nanmedian(y))) if y.size else None
+    x, y = list(trace.x if trace.x is not None else []), np.asarray(trace.y, dtype=float)
+    keep = [i for i in range(min(len(x), y.size)) if x[i] is not None and np.isfinite(y[i])]
+    if not keep:
+        return None
+    if at in ("first", "last"):
+        i = keep[0] if at == "first" else keep[-1]
+    elif at in ("min", "max"):
+        i = min(keep, key=lambda j: y[j] if at == "min" else -y[j])
+    elif isinstance(at, str):  # a category
+        i = next((j for j in keep if x[j] == at), None)
+        if i is None:
+            return None
+    else:
+        i = min(keep, key=lambda j: abs(float(x[j]) - at))
+    return i, x[i], float(y[i])
+
+
+def _outline_bar(trace: Any, index: int) -> None:
+    """Draw one bar of a bar trace with a thick black outline (a ring would sit between grouped bars)."""
+    n = len(trace.x)
+    width, color = trace.marker.line.width, trace.marker.line.color
+    widths = list(width) if np.ndim(width) else [width or 0] * n
+    colors = (
+        list(color)
+        if np.ndim(color) and not isinstance(color, str)
+        else [color or ANSWER_COLOR] * n
+    )
+    widths[index], colors[index] = 5, ANSWER_COLOR
+    trace.marker.line.width, trace.marker.line.color = widths, colors
+
+
+def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
+    """Ring the points a lecture's answer rests on and label each with its own values.
+
+    ``marks`` are :class:`smoothviz.lectures.Mark`-like (``trace``, ``at``, ``label``). The label is
+    the ring's legend entry, first in the legend (on the plot it would cover curves or the theory
+    lines' own labels); with several marks, rings and entries are numbered. A bar is outlined rather
+    than ringed. A mark whose trace or point is not on this figure (the user changed the scene's
+    preset) is skipped: a label is only ever read off the chart it points at. Returns how many marks
+    were drawn.
+    """
+    found = []
+    for mark in marks:
+        trace = _marked_trace(fig, mark.trace)
+        point = _marked_point(trace, mark.at) if trace is not None else None
+        if point is not None:
+            found.append((trace, point, mark.label))
+    numbered = len(found) > 1
+    for row, (trace, (index, x, y), label) in enumerate(found):
+        tag = "①②③④"[row] + " " if numbered else ""
+        text = f"<b>{tag}{label.format(x=x, y=y, name=trace.name)}</b>"
+        ring = {"size": 26, "color": "rgba(0,0,0,0)", "line": {"color": ANSWER_COLOR, "width": 3.5}}
+        if trace.type == "bar":
+            _outline_bar(trace, index)
+            x = y = None  # the entry is legend only
+            ring = ring | {"symbol": "square", "size": 16}
+        fig.add_trace(
+            go.Scatter(
+                x=[x], y=[y], mode="markers+text" if numbered else "markers", text=[tag.strip()],
+                textposition=("top center", "bottom center", "middle left", "middle right")[row],
+                name=text, legendrank=1, hoverinfo="skip",
+                textfont={"size": FONT_SIZE + 2, "color": ANSWER_COLOR}, marker=ring,
+                xaxis=trace.xaxis or "x", yaxis=trace.yaxis or "y",
+            )
+        )  # fmt: skip
+    if found:
+        fig.update_layout(showlegend=True)
+    return len(found)

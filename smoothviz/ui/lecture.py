@@ -33,6 +33,7 @@ __all__ = [
     "lecture_link",
     "lecture_page_link",
     "option_line",
+    "scene_marks",
     "tab_of_scene",
 ]
 
@@ -123,6 +124,13 @@ def tab_of_scene(state: Mapping[str, Any] | None, params: Sequence[Param]) -> st
         return None
     preset = LECTURES[state["lecture"]].scenes[state["scene"] - 1].preset
     return next((p.key for p in params if p.kind == "tab" and p.key in preset), None)
+
+
+def scene_marks(state: Mapping[str, Any] | None) -> tuple:
+    """The points a revealed scene rings on its hero (none before the reveal, none outside a lecture)."""
+    if not state or not state.get("reveal"):
+        return ()
+    return LECTURES[state["lecture"]].scenes[state["scene"] - 1].marks
 
 
 def _reveal(state: dict[str, Any]) -> None:
