@@ -101,7 +101,7 @@ def brackets_figure(
     for trace in _measure_panel(bracketing, cover):
         fig.add_trace(trace, row=1, col=1)
     fig.add_trace(
-        _rect_trace(bs.upper, rows, name="gap: only f_u = 1", fill=hex_to_rgba(GAP_COLOR, 0.55)),
+        _rect_trace(bs.upper, rows, name="gap: f_u only", fill=hex_to_rgba(GAP_COLOR, 0.55)),
         row=2,
         col=1,
     )
@@ -172,9 +172,10 @@ def _hypothesis_row(
         _rect_trace(
             upper,
             row,
-            name=f"h's bracket #{hyp_index}",
+            name=f"h: bracket #{hyp_index}",
             fill=hex_to_rgba(HIGHLIGHT_COLOR, 0.35),
             line=HIGHLIGHT_COLOR,
+            legendgroup="h",
         ),
         go.Scatter(
             x=hx,
@@ -184,6 +185,8 @@ def _hypothesis_row(
             fillcolor=COLORS["truth"],
             line={"color": COLORS["truth"], "width": 1},
             name="h = 1",
+            legendgroup="h",  # one legend entry for h and its bracket (short legends on a phone)
+            showlegend=False,
         ),
     ]
 
@@ -292,8 +295,9 @@ def sizes_figure(
     )
     top = float(np.nanmax(sizes[["brackets", "thm37_bound", "haussler_cover"]].to_numpy()))
     low = float(np.nanmin(sizes["brackets"].to_numpy()))
+    # short legend names (the scale's value is in the caption): a phone's legend keeps to two rows
     marks = (
-        (eps, "ε", HIGHLIGHT_COLOR),
+        (eps, "ε = {:.3g}", HIGHLIGHT_COLOR),
         (thm33_eps, "Thm 3.3: σ/(4√T)", COLORS["iid"]),
     )
     for value, text, color in marks:
@@ -304,7 +308,7 @@ def sizes_figure(
                     y=[low, top],
                     mode="lines",
                     line={"color": color, "dash": "dot", "width": 2},
-                    name=f"{text} = {value:.3g}",
+                    name=text.format(value),
                 )
             )
     y_title = f"number of sets ({label})" if label else "number of sets"

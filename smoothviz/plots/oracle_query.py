@@ -37,7 +37,7 @@ def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
     frame = r.to_frame()
     fig = go.Figure()
     for column, name, color in (
-        ("mixture_error", "max error, mixture of the draws", GAME_COLORS["error"]),
+        ("mixture_error", "max error of the mixture", GAME_COLORS["error"]),
         ("reg_data_avg", "Reg_D/t (data player)", GAME_COLORS["data"]),
         ("reg_query_avg", "Reg_Q/t (query player)", GAME_COLORS["query"]),
     ):

@@ -194,7 +194,7 @@ def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
                     "line": {"width": 4},
                     "color": "#000",
                 },
-                name="cap: cover regret + max cell",
+                name="cap: cover + max cell",
             ),
         ]
     )

@@ -39,11 +39,13 @@ from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy
 from smoothviz.plots.snapshot import snapshot_html
+from smoothviz.plots.style import highlight
 from smoothviz.ui.lecture import (
     LECTURE_KEYS,
     lecture_bar,
     lecture_from_link,
     lecture_link,
+    scene_marks,
     tab_of_scene,
 )
 from smoothviz.ui.params import LinkValue, Param, parse_query, parse_value
@@ -209,15 +211,36 @@ _BROWSER_JS = """<script>
     if (window.innerWidth > 820 || !window.Plotly) return;
     for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
       const legend = gd.layout && gd.layout.legend;
-      if (legend && legend.orientation === "h" && !(legend.font && legend.font.size <= 11)) {
+      if (legend && gd.layout.showlegend !== false && !(legend.font && legend.font.size <= 11)) {
         const left = gd.layout.margin && gd.layout.margin.l;
         const l = Math.min(left || 80, 56);
         const size = gd._fullLayout && gd._fullLayout._size;
-        const wide = size && size.w > 0 && legend.y > 1 && !legend.xref;
-        // a legend above the plot may then use the figure's whole width, its left margin too
+        // a column of entries becomes a row above the plot: a column on a phone takes a row each;
+        // and one under a titled figure goes above the plot too: plotly gives a legend placed in the
+        // container half the width
+        const above = {"legend.orientation": "h", "legend.y": 1.02, "legend.yanchor": "bottom",
+                       "legend.yref": "paper"};
+        const move = legend.orientation !== "h" || legend.yref === "container";
+        const flat = move ? above : {};
+        const y = move ? 1.02 : legend.y;
+        const wide = size && size.w > 0 && (y > 1 || y < 0) && !legend.xref;
+        // a legend above or below the plot may then use the figure's whole width, its left margin too
         const x = wide ? -l / (size.w + (size.l || l) - l) : legend.x;
         window.Plotly.relayout(gd, {"legend.font.size": 11, "legend.itemwidth": 30, "font.size": 12,
-                                     "margin.l": l, "legend.x": x, "legend.xanchor": "left"});
+                                     "margin.l": l, "legend.x": x, "legend.xanchor": "left", ...flat})
+          .then(() => {  // still over two rows (a row is ~29 px): one size smaller closes the gap
+            const drawn = gd.querySelector(".legend");
+            if (drawn && drawn.getBoundingClientRect().height > 62) {
+              return window.Plotly.relayout(gd, {"legend.font.size": 10, "legend.tracegroupgap": 0});
+            }
+          })
+          .then(() => {  // a legend moved above a titled plot: the title goes above the legend
+            const drawn = gd.querySelector(".legend");
+            if (!move || !drawn || !(gd.layout.title && gd.layout.title.text)) return;
+            const tall = Math.round(drawn.getBoundingClientRect().height);
+            window.Plotly.relayout(gd, {"margin.t": tall + 44, "title.yref": "container",
+                                        "title.y": 1, "title.yanchor": "top", "title.pad.t": 6});
+          });
       }
     }
   };
@@ -601,6 +624,7 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
             st.session_state[_state(page, "scroll")] = False
         st.session_state[_SCENE_KEY] = {
             "reveal": lecture["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
+            "marks": scene_marks(lecture),
         }  # fmt: skip
     st.session_state[_state(page, "hero")] = pinnable(params)
     values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
@@ -835,6 +859,7 @@ def chart(
     if _held():
         return
     scene, present = _scene(), presenting()
+    marks = scene["marks"] if scene and not scene["drawn"] else ()  # the hero's answer
     height = _hero_height(scene, fig.layout.height or 450) if scene else None
     veiled = bool(scene) and not scene["reveal"]
 
@@ -847,12 +872,13 @@ def chart(
             copy.update_layout(height=height)
             if veiled:
                 _veil(copy)
+            highlight(copy, marks)
         return copy
 
     if pinned:
         fig = dress(private_copy(fig))  # a shared figure is read-only
     elif present or scene:  # the same dress for the whole class: made once, shared too
-        fig = dressed(fig, (present, height, veiled), dress)
+        fig = dressed(fig, (present, height, veiled, marks), dress)
     fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
     config = {
         "displaylogo": False,
