@@ -54,7 +54,9 @@ def _owner() -> str | None:
         with contextlib.suppress(KeyError):
             pwd.getpwnam(name)
             return name
-    raise RuntimeError("running as root and no unprivileged user (postgres, nobody) to run PostgreSQL")
+    raise RuntimeError(
+        "running as root and no unprivileged user (postgres, nobody) to run PostgreSQL"
+    )
 
 
 @contextlib.contextmanager

@@ -189,7 +189,13 @@ def test_options_out_of_range_and_other_bad_votes_are_refused(store):
     for option in (-1, 2, 3, 10**30, True, False, 1.0, "1", None, float("nan")):
         with pytest.raises(PollError, match="not one of the options"):
             store.vote(room.code, "voter-000001", "online", 5, option)
-    for lecture, scene in (("online", 1), ("release", 5), ("nope", 1), ("online", 0), ("online", 99)):
+    for lecture, scene in (
+        ("online", 1),
+        ("release", 5),
+        ("nope", 1),
+        ("online", 0),
+        ("online", 99),
+    ):
         with pytest.raises(PollError):
             store.vote(room.code, "voter-000001", lecture, scene, 0)
     for lecture in ("x" * 100_000, "\ud800", None, 3, "ONLINE"):
@@ -340,7 +346,7 @@ def test_results_csv_lists_every_voted_scene_and_is_formula_neutralised(store, m
         page="thresholds",
         preset={},
         say="",
-        predict="=HYPERLINK(\"http://x\", \"click\")",
+        predict='=HYPERLINK("http://x", "click")',
         options=("@SUM(A1)", "-2+3", "+cmd", "-0.5"),
         answer=3,
     )
@@ -392,9 +398,7 @@ def test_eighty_voters_from_eight_threads_are_all_counted_once(url):
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
-    threads = [
-        threading.Thread(target=cast, args=(voters[k::8], k % 2 == 0)) for k in range(8)
-    ]
+    threads = [threading.Thread(target=cast, args=(voters[k::8], k % 2 == 0)) for k in range(8)]
     for t in threads:
         t.start()
     for t in threads:
