@@ -211,6 +211,7 @@ class PollStore:
         self.ttl = float(ttl)
         self.clock = clock
         self._local = threading.local()
+        self._writers = threading.Lock()
         if self.kind == "sqlite":
             Path(self._target).parent.mkdir(parents=True, exist_ok=True)
         self._migrate()
@@ -248,8 +249,13 @@ class PollStore:
         """Close this thread's connection (a later call opens a new one)."""
         self._drop_conn()
 
-    def _tx(self, work: Callable[[Run], T]) -> T:
+    def _tx(self, work: Callable[[Run], T], *, write: bool = True) -> T:
         """``work(run)`` in one transaction, retried on a busy file or a dropped connection.
+
+        SQLite: a write transaction takes the file's write lock first (``BEGIN IMMEDIATE``: no
+        deadlock between two readers upgrading), after this process's own writers (a Python lock:
+        threads queue instead of polling the busy handler); a read-only one (``write=False``) reads a
+        WAL snapshot and waits for nobody.
 
         ``run(sql, *params) -> rows`` executes one statement (``?`` placeholders). A PollError raised
         by ``work`` rolls the transaction back and propagates; database failures that persist become
@@ -259,14 +265,15 @@ class PollStore:
             try:
                 conn = self._conn()
                 if self.kind == "sqlite":
-                    conn.execute("BEGIN IMMEDIATE")  # the write lock first: no upgrade deadlocks
-                    try:
-                        result = work(lambda sql, *p, c=conn: c.execute(sql, p).fetchall())
-                        conn.execute("COMMIT")
-                    except BaseException:
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")
-                        raise
+                    with self._writers if write else contextlib.nullcontext():
+                        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                        try:
+                            result = work(lambda sql, *p, c=conn: c.execute(sql, p).fetchall())
+                            conn.execute("COMMIT")
+                        except BaseException:
+                            if conn.in_transaction:
+                                conn.execute("ROLLBACK")
+                            raise
                     return result
                 with conn.transaction(), conn.cursor() as cur:
 
@@ -320,7 +327,8 @@ class PollStore:
 
     def schema_version(self) -> int:
         """The schema version recorded in the database."""
-        return int(self._tx(lambda run: run("SELECT MAX(version) FROM schema_version"))[0][0])
+        rows = self._tx(lambda run: run("SELECT MAX(version) FROM schema_version"), write=False)
+        return int(rows[0][0])
 
     # -- rooms ------------------------------------------------------------------------------------
 
@@ -361,7 +369,7 @@ class PollStore:
     def room(self, code: str) -> Room:
         """The room ``code`` (PollError if it is unknown or expired)."""
         code = _code(code)
-        return self._tx(lambda run: self._room_row(run, code))
+        return self._tx(lambda run: self._room_row(run, code), write=False)
 
     def is_lecturer(self, code: str, key: str) -> bool:
         """Whether ``key`` is the lecturer key of the live room ``code`` (constant-time compare)."""
@@ -370,7 +378,9 @@ class PollStore:
         except PollError:
             return False
         ok = isinstance(key, str) and _TOKEN.fullmatch(key) is not None
-        rows = self._tx(lambda run: run("SELECT key_hash, expires FROM rooms WHERE code = ?", code))
+        rows = self._tx(
+            lambda run: run("SELECT key_hash, expires FROM rooms WHERE code = ?", code), write=False
+        )
         live = bool(rows) and rows[0][1] > self.clock()
         stored = rows[0][0] if live else "0" * 64
         given = _hash(key) if ok else "1" * 64
@@ -494,7 +504,7 @@ class PollStore:
                 code, lecture, scene, voter,
             )  # fmt: skip
 
-        rows = self._tx(work)
+        rows = self._tx(work, write=False)
         return int(rows[0][0]) if rows else None
 
     def counts(self, code: str, lecture: str, scene: int) -> tuple[int, ...]:
@@ -511,7 +521,7 @@ class PollStore:
             )  # fmt: skip
 
         out = [0] * len(spec.options)
-        for choice, n in self._tx(work):
+        for choice, n in self._tx(work, write=False):
             out[int(choice)] = int(n)
         return tuple(out)
 
@@ -534,7 +544,8 @@ class PollStore:
                 "SELECT lecture, scene, choice, COUNT(*) FROM votes WHERE code = ? "
                 "GROUP BY lecture, scene, choice",
                 code,
-            )
+            ),
+            write=False,
         )
         counts = {(lec, int(s), int(c)): int(n) for lec, s, c, n in rows}
         records = []
