@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import numbers
 import os
 import re
 import secrets
@@ -60,6 +61,7 @@ STATES = ("open", "closed", "revealed")
 _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")  # voter ids and lecturer keys
 _BUSY_MS = 10_000
+_POOL = 16  # idle connections kept per store and process
 ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
 #: ``run(sql, *params) -> rows``: one statement inside a transaction (``?`` placeholders).
@@ -168,9 +170,11 @@ def _scene(lecture: object, scene: object) -> tuple[str, int, Any]:
     scenes = LECTURES[lecture].scenes
     if isinstance(scene, str) and scene.isascii() and scene.isdigit() and len(scene) <= 3:
         scene = int(scene)
-    if isinstance(scene, bool) or not isinstance(scene, int) or not 1 <= scene <= len(scenes):
+    if isinstance(scene, bool) or not isinstance(scene, numbers.Integral):
+        scene = 0
+    if not 1 <= int(scene) <= len(scenes):
         raise PollError(f"Lecture `{lecture}` has scenes 1 to {len(scenes)} only.")
-    return lecture, scene, scenes[scene - 1]
+    return lecture, int(scene), scenes[int(scene) - 1]
 
 
 def _parse_url(url: str) -> tuple[str, str]:
@@ -193,7 +197,7 @@ def _parse_url(url: str) -> tuple[str, str]:
 class PollStore:
     """Rooms and votes in one SQLite file or one PostgreSQL database (see the module docstring).
 
-    Safe to share between threads (one connection per thread and process). ``ttl`` is how long a
+    Safe to share between threads (a small pool of connections per process). ``ttl`` is how long a
     room lives, in seconds; ``clock`` returns UTC seconds (tests pass a fake one).
     """
 
@@ -210,8 +214,10 @@ class PollStore:
         self.kind, self._target = _parse_url(url if url is not None else default_url())
         self.ttl = float(ttl)
         self.clock = clock
-        self._local = threading.local()
-        self._writers = threading.Lock()
+        self._pool_lock = threading.Lock()
+        self._idle: list[Any] = []
+        self._pid = os.getpid()
+        self._writers = threading.Lock()  # this process's SQLite writers queue here
         if self.kind == "sqlite":
             Path(self._target).parent.mkdir(parents=True, exist_ok=True)
         self._migrate()
@@ -232,22 +238,31 @@ class PollStore:
 
         return psycopg.connect(self._target, autocommit=True, connect_timeout=10)
 
-    def _conn(self) -> Any:
-        local = self._local
-        if getattr(local, "pid", None) != os.getpid():  # none yet, or inherited through fork
-            local.conn, local.pid = self._connect(), os.getpid()
-        return local.conn
+    def _take(self) -> Any:
+        """An idle connection of this process, or a new one."""
+        with self._pool_lock:
+            if self._pid != os.getpid():  # inherited through fork: never reuse the parent's
+                self._idle, self._pid, self._writers = [], os.getpid(), threading.Lock()
+            if self._idle:
+                return self._idle.pop()
+        return self._connect()
 
-    def _drop_conn(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        self._local.pid = None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
+    def _give(self, conn: Any, healthy: bool) -> None:
+        """Put ``conn`` back for reuse, or close it (broken, or enough idle ones)."""
+        with self._pool_lock:
+            if healthy and self._pid == os.getpid() and len(self._idle) < _POOL:
+                self._idle.append(conn)
+                return
+        with contextlib.suppress(Exception):
+            conn.close()
 
     def close_connections(self) -> None:
-        """Close this thread's connection (a later call opens a new one)."""
-        self._drop_conn()
+        """Close the idle connections (later calls open new ones)."""
+        with self._pool_lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            with contextlib.suppress(Exception):
+                conn.close()
 
     def _tx(self, work: Callable[[Run], T], *, write: bool = True) -> T:
         """``work(run)`` in one transaction, retried on a busy file or a dropped connection.
@@ -262,8 +277,9 @@ class PollStore:
         a PollError too.
         """
         for attempt in range(3):
+            conn, healthy = None, False
             try:
-                conn = self._conn()
+                conn = self._take()
                 if self.kind == "sqlite":
                     with self._writers if write else contextlib.nullcontext():
                         conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -274,23 +290,29 @@ class PollStore:
                             if conn.in_transaction:
                                 conn.execute("ROLLBACK")
                             raise
-                    return result
-                with conn.transaction(), conn.cursor() as cur:
+                else:
+                    with conn.transaction(), conn.cursor() as cur:
 
-                    def run(sql: str, *p: Any) -> list[tuple]:
-                        cur.execute(sql.replace("?", "%s"), p)
-                        return cur.fetchall() if cur.description else []
+                        def run(sql: str, *p: Any, cur: Any = cur) -> list[tuple]:
+                            cur.execute(sql.replace("?", "%s"), p)
+                            return cur.fetchall() if cur.description else []
 
-                    return work(run)
+                        result = work(run)
+                healthy = True
+                return result
             except PollError:
+                healthy = True  # refused by the checks, rolled back: the connection is fine
                 raise
             except Exception as exc:
                 if not self._transient(exc) or attempt == 2:
                     raise PollError(
                         "The poll store is busy or unreachable; try again in a moment."
                     ) from exc
-                self._drop_conn()
+                self.close_connections()  # the others may be broken too (a restarted server)
                 time.sleep(0.05 * (attempt + 1))
+            finally:
+                if conn is not None:
+                    self._give(conn, healthy)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _transient(self, exc: Exception) -> bool:
@@ -456,10 +478,13 @@ class PollStore:
         code = _code(code)
         voter = _voter(voter)
         lecture, scene, spec = _scene(lecture, scene)
-        if isinstance(option, bool) or not isinstance(option, int):
+        if (
+            isinstance(option, bool)
+            or not isinstance(option, numbers.Integral)
+            or not 0 <= int(option) < len(spec.options)
+        ):
             raise PollError("That answer is not one of the options; pick one of the buttons.")
-        if not 0 <= option < len(spec.options):
-            raise PollError("That answer is not one of the options; pick one of the buttons.")
+        option = int(option)
         now = self.clock()
 
         def work(run: Run) -> None:

@@ -17,6 +17,7 @@ import sys
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from smoothviz import polls
@@ -210,6 +211,8 @@ def test_options_out_of_range_and_other_bad_votes_are_refused(store):
     assert store.counts(room.code, "online", 5) == (0, 0)
     store.vote(room.code, "voter-000001", "online", "5", 1)  # a scene number from a link
     assert store.counts(room.code, "online", 5) == (0, 1)
+    store.vote(room.code, "voter-000002", "online", np.int64(5), np.int64(0))  # numpy integers
+    assert store.counts(room.code, "online", 5) == (1, 1)
 
 
 def test_closed_and_revealed_polls_take_no_votes_reset_and_next_scene_reopen(store):
@@ -462,3 +465,28 @@ def test_eighty_voters_from_four_processes_survive_their_killing(url):
         w.wait()
     expected = tuple(sum(1 for i in range(80) if i % 3 == j) for j in range(3))
     assert PollStore(url).counts(room.code, "release", 3) == expected
+
+
+def test_postgresql_connections_killed_by_the_server_are_replaced(pg_admin):
+    import psycopg
+
+    url = create_database(pg_admin, f"t{next(_names)}")
+    store = PollStore(url)
+    room, _ = store.open_room("online", 1)
+    store.vote(room.code, "voter-000001", "online", 1, 1)  # the pool now holds a connection
+    with psycopg.connect(pg_admin, autocommit=True) as admin:
+        killed = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (url.rsplit("/", 1)[1],),
+        ).fetchall()
+    assert killed
+    store.vote(room.code, "voter-000002", "online", 1, 1)
+    assert store.counts(room.code, "online", 1) == (0, 2, 0)
+
+
+def test_an_unreachable_postgresql_is_a_poll_error(pg_admin):
+    from loopback import free_port
+
+    with pytest.raises(PollError, match="busy or unreachable"):
+        PollStore(f"postgresql://nobody@127.0.0.1:{free_port()}/none")
