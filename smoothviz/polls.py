@@ -39,6 +39,8 @@ from typing import Any, TypeVar
 __all__ = [
     "ALPHABET",
     "CODE_LENGTH",
+    "MAX_ROOMS",
+    "MAX_VOTERS",
     "RATE_VOTES",
     "RATE_WINDOW",
     "SCHEMA_VERSION",
@@ -54,6 +56,9 @@ CODE_LENGTH = 6
 #: Flood limit: at most ``RATE_VOTES`` votes from one voter in one room within ``RATE_WINDOW`` seconds.
 RATE_VOTES = 5
 RATE_WINDOW = 10.0
+#: Caps against floods of rooms (one server) and of forged voter ids (one question of one room).
+MAX_ROOMS = 10_000
+MAX_VOTERS = 1_000
 #: Schema version written by the last migration step.
 SCHEMA_VERSION = 1
 STATES = ("open", "closed", "revealed")
@@ -373,6 +378,10 @@ class PollStore:
         now = self.clock()
 
         def work(run: Run) -> bool:
+            if run("SELECT COUNT(*) FROM rooms WHERE expires > ?", now)[0][0] >= MAX_ROOMS:
+                raise PollError(
+                    f"This server already holds {MAX_ROOMS} live poll rooms; try again later."
+                )
             if run("SELECT 1 FROM rooms WHERE code = ?", code):
                 return False  # taken (31^6 ≈ 8.9e8 codes: rare)
             run(
@@ -506,6 +515,15 @@ class PollStore:
             if n > RATE_VOTES:
                 raise PollError(
                     "Too many votes from this browser at once; wait a few seconds and vote again."
+                )
+            voters, mine = run(
+                "SELECT COUNT(*), SUM(CASE WHEN voter = ? THEN 1 ELSE 0 END) FROM votes "
+                "WHERE code = ? AND lecture = ? AND scene = ?",
+                voter, code, lecture, scene,
+            )[0]  # fmt: skip
+            if voters >= MAX_VOTERS and not mine:
+                raise PollError(
+                    f"This question already has {MAX_VOTERS} voters, the most one room takes."
                 )
             run(
                 "INSERT INTO votes (code, lecture, scene, voter, choice, at) "

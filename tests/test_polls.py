@@ -264,6 +264,22 @@ def test_one_voter_is_rate_limited_and_others_are_not(store, clock):
     assert store.counts(room.code, "online", 1) == (1, 0, 1)
 
 
+def test_floods_of_rooms_and_of_forged_voters_are_capped(store, monkeypatch):
+    monkeypatch.setattr(polls, "MAX_ROOMS", 3)
+    monkeypatch.setattr(polls, "MAX_VOTERS", 4)
+    room, _ = store.open_room("online", 1)
+    store.open_room("online", 1)
+    store.open_room("online", 2)
+    with pytest.raises(PollError, match="already holds 3 live poll rooms"):
+        store.open_room("online", 3)
+    for v in _voters(4):
+        store.vote(room.code, v, "online", 1, 0)
+    with pytest.raises(PollError, match="already has 4 voters"):
+        store.vote(room.code, "voter-intruder", "online", 1, 0)
+    store.vote(room.code, "voter-000001", "online", 1, 2)  # a voter already in may change its mind
+    assert store.counts(room.code, "online", 1) == (3, 0, 1)
+
+
 def test_rooms_and_votes_expire(url, clock):
     store = PollStore(url, clock=clock, ttl=600)
     room, key = store.open_room("online", 1)
