@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
         url = args.database_url
         if url is None:
             url = create_database(stack.enter_context(local_postgres()), "polls")
-            say("PostgreSQL: a throwaway server (its data goes when this script stops)")
+            say(f"PostgreSQL: {url} (a throwaway server: its data goes when this script stops)")
         PollStore(url).close_connections()  # migrate once, fail fast on a bad URL
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="smoothviz-polls-")))
         proxy, replicas = stack.enter_context(
