@@ -224,7 +224,13 @@ class PollStore:
         self._pid = os.getpid()
         self._writers = threading.Lock()  # this process's SQLite writers queue here
         if self.kind == "sqlite":
-            Path(self._target).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(self._target).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise PollError(
+                    "The polls database folder cannot be created; set SMOOTHVIZ_POLLS_DB to a "
+                    "writable file path."
+                ) from exc
         self._migrate()
 
     # -- connections and transactions -------------------------------------------------------------

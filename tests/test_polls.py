@@ -305,7 +305,16 @@ def test_bad_lifetimes_and_urls_are_refused(tmp_path):
     for ttl in (0, -1, float("inf"), float("nan")):
         with pytest.raises(PollError):
             PollStore(f"sqlite:///{tmp_path}/a.db", ttl=ttl)
-    for url in ("", "mysql://x", "sqlite://relative.db", "sqlite:///", f"sqlite:///{tmp_path}/"):
+    (tmp_path / "file").write_text("")
+    for url in (
+        "",
+        "mysql://x",
+        "sqlite://relative.db",
+        "sqlite:///",
+        f"sqlite:///{tmp_path}/",
+        f"sqlite:///{tmp_path}/file/polls.db",  # a folder that cannot be made
+        f"sqlite:///{tmp_path}",  # a folder, not a file
+    ):
         with pytest.raises(PollError):
             PollStore(url)
 
