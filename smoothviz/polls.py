@@ -284,8 +284,8 @@ class PollStore:
         WAL snapshot and waits for nobody.
 
         ``run(sql, *params) -> rows`` executes one statement (``?`` placeholders). A PollError raised
-        by ``work`` rolls the transaction back and propagates; database failures that persist become
-        a PollError too.
+        by ``work`` rolls the transaction back and propagates; database errors that persist become a
+        PollError too; any other exception (a bug) propagates as it is.
         """
         for attempt in range(3):
             conn, healthy = None, False
@@ -315,6 +315,8 @@ class PollStore:
                 healthy = True  # refused by the checks, rolled back: the connection is fine
                 raise
             except Exception as exc:
+                if not self._database_error(exc):
+                    raise  # a bug, not the database: let it show
                 if not self._transient(exc) or attempt == 2:
                     raise PollError(
                         "The poll store is busy or unreachable; try again in a moment."
@@ -325,6 +327,16 @@ class PollStore:
                 if conn is not None:
                     self._give(conn, healthy)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _database_error(self, exc: Exception) -> bool:
+        """Whether ``exc`` comes from the database driver."""
+        if isinstance(exc, sqlite3.Error):
+            return True
+        if self.kind == "postgresql":
+            import psycopg
+
+            return isinstance(exc, psycopg.Error)
+        return False
 
     def _transient(self, exc: Exception) -> bool:
         """Whether ``exc`` is worth a retry on a fresh connection (busy file, dropped server)."""
