@@ -15,10 +15,13 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from smoothviz import polls
 from smoothviz.lectures import LECTURES, Lecture, Scene
@@ -515,3 +518,78 @@ def test_an_unreachable_postgresql_is_a_poll_error(pg_admin):
 
     with pytest.raises(PollError, match="busy or unreachable"):
         PollStore(f"postgresql://nobody@127.0.0.1:{free_port()}/none")
+
+
+def test_no_vote_lands_after_close_returns_while_votes_are_in_flight(url, monkeypatch):
+    monkeypatch.setattr(polls, "MAX_VOTERS", 10**9)  # a flood of new voters, on purpose
+    store = PollStore(url)
+    room, key = store.open_room("online", 1)
+    accepted_after: list[str] = []
+    closed_at: list[float] = []
+    errors: list[BaseException] = []
+
+    def flood(k: int) -> None:
+        own = PollStore(url)
+        for n in itertools.count():  # until the first refusal after close() returned
+            voter = f"voter-{k:02d}{n:05d}"  # a new voter each time: no rate limit
+            began_after_close = bool(closed_at)
+            try:
+                own.vote(room.code, voter, "online", 1, n % 3)
+            except PollError as exc:
+                if "closed" not in str(exc):
+                    errors.append(exc)
+                if closed_at:
+                    return
+                continue
+            if began_after_close:
+                accepted_after.append(voter)
+
+    threads = [threading.Thread(target=flood, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    while sum(store.counts(room.code, "online", 1)) < 40:
+        time.sleep(0.01)
+    store.close(room.code, key)
+    closed_at.append(1.0)
+    at_close = store.counts(room.code, "online", 1)
+    for t in threads:
+        t.join()
+    assert not errors
+    assert not accepted_after
+    assert store.counts(room.code, "online", 1) == at_close
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    code=st.one_of(st.text(max_size=40), st.sampled_from(["", "ABCDEF", "abcdef"]), st.none()),
+    voter=st.one_of(st.text(max_size=200), st.just("voter-000001")),
+    lecture=st.one_of(st.text(max_size=20), st.sampled_from(sorted(LECTURES))),
+    scene=st.one_of(st.integers(), st.text(max_size=5), st.floats(), st.none()),
+    option=st.one_of(st.integers(), st.floats(), st.text(max_size=3), st.booleans()),
+)
+def test_any_input_gives_a_poll_error_or_a_vote_never_another_exception(
+    hostile_store, code, voter, lecture, scene, option
+):
+    store, room = hostile_store
+    for call in (
+        lambda: store.vote(code, voter, lecture, scene, option),
+        lambda: store.vote(room.code, voter, lecture, scene, option),
+        lambda: store.counts(code, lecture, scene),
+        lambda: store.my_vote(room.code, voter, lecture, scene),
+        lambda: store.show_scene(code, voter, lecture, scene),
+        lambda: store.results_csv(room.code, voter),
+    ):
+        message = "ok"
+        try:
+            call()
+        except PollError as exc:
+            message = str(exc)
+        assert 0 < len(message) < 200
+    assert sum(store.counts(room.code, "online", 1)) <= 1  # only voter-000001 could have voted
+
+
+@pytest.fixture(scope="module")
+def hostile_store(tmp_path_factory):
+    store = PollStore(f"sqlite:///{tmp_path_factory.mktemp('hostile')}/polls.sqlite3")
+    room, _ = store.open_room("online", 1)
+    return store, room
