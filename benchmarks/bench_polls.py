@@ -182,7 +182,11 @@ def _backends():
 
     with tempfile.TemporaryDirectory() as tmp:
         yield "SQLite (WAL file)", f"sqlite:///{tmp}/polls.sqlite3"
-    if pg_bin() is None:
+    try:
+        import psycopg
+    except ImportError:
+        psycopg = None
+    if pg_bin() is None or psycopg is None:
         yield "PostgreSQL", None
         return
     with local_postgres() as admin:
@@ -206,7 +210,7 @@ def run() -> str:
     ]
     for name, url in _backends():
         if url is None:
-            lines.append(f"| {name} | skipped: PostgreSQL binaries not found | | | | | | |")
+            lines.append(f"| {name} | skipped: PostgreSQL or psycopg not installed | | | | | | |")
             continue
         for label, spread, kill in (("class", 10.0, None), ("burst", 0.0, None), ("fault", 3.0, 5)):
             m = scenario(url, spread, kill_after=kill)
