@@ -195,6 +195,7 @@ class WsStudent:
         self.events: list[tuple[float, str, int]] = []  # (time, kind, status/flag)
         self.sliders: dict[str, tuple[str, list[str], list[str]]] = {}  # id → label, options, value
         self.tabs_id: str | None = None
+        self.buttons: list[str] = []  # button widget ids drawn so far (their keys end them)
         self.exceptions: list[str] = []
         self.widgets: dict[str, object] = {}  # widget id → WidgetState sent so far
         self.ws = None
@@ -227,6 +228,8 @@ class WsStudent:
                             c = delta.new_element.checkbox
                             if c.id not in self.widgets:
                                 self.widgets[c.id] = self._state(c.id, bool_value=c.default)
+                        if etype == "button":
+                            self.buttons.append(delta.new_element.button.id)
                         if etype == "slider":
                             s = delta.new_element.slider
                             options = list(s.options)

@@ -83,12 +83,16 @@ def nginx_config(replicas: list[int], port: int, tmp: Path) -> str:
 
 @contextlib.contextmanager
 def loopback_cluster(
-    n_replicas: int, tmp: Path
+    n_replicas: int, tmp: Path, env: dict[str, str] | None = None
 ) -> Iterator[tuple[str, dict[int, subprocess.Popen]]]:
-    """``n_replicas`` × ``streamlit run app.py`` and nginx in front: (proxy URL, {port: process})."""
+    """``n_replicas`` × ``streamlit run app.py`` and nginx in front: (proxy URL, {port: process}).
+
+    ``env``: extra environment for the replicas (e.g. ``SMOOTHVIZ_POLLS_URL``, deploy/class_polls.py).
+    """
     if NGINX is None:
         raise RuntimeError("nginx not found; .ci/run installs Debian's nginx-light")
     processes: list[subprocess.Popen] = []
+    python_path = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     try:
         replicas = {}
         for port in [free_port() for _ in range(n_replicas)]:
@@ -99,7 +103,7 @@ def loopback_cluster(
                     "--server.headless", "true", "--browser.gatherUsageStats", "false",
                 ],
                 cwd=ROOT,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                env={**os.environ, **(env or {}), "PYTHONPATH": python_path},
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )  # fmt: skip

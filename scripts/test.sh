@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install everything (virtual environment, test tools, Debian's chromium if missing) and run every test:
+# Install everything (virtual environment, test tools; Debian's chromium, nginx and postgresql if
+# missing) and run every test:
 # lint, core, figures, pages (AppTest) and the headless-browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,13 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nginx-light >/dev/null
+fi
+if ! command -v pg_ctl >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
+  echo "Installing Debian's postgresql for the class-poll tests..."
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
 fi
 if command -v npm >/dev/null 2>&1 && [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then
   echo "Installing axe-core from the npm registry for the accessibility tests..."
