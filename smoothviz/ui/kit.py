@@ -171,16 +171,41 @@ _BROWSER_JS = """<script>
   // values under the new page's path. A push that changes only the query and follows no click, tap
   // or key press since the last push replaces the current entry instead (a page change always
   // pushes, even when the click came before this script); Back and Forward themselves push nothing.
+  // A click on a link to another page leaves the address on the old page until Streamlit moves it,
+  // and on a busy server the new page's first write can come first: that write goes under the new
+  // page's path (Streamlit's own push then replaces it), never as an extra entry under the old one.
   let acted = false;
-  const act = (event) => { if (event.isTrusted) acted = true; };
+  let going = null;  // the page a link just clicked leads to, until the address gets there
+  const act = (event) => {
+    if (!event.isTrusted) return;
+    acted = true;
+    going = null;
+    const link = event.target.closest && event.target.closest("a[href]");
+    const plain = event.type === "keydown" ? event.key === "Enter"
+      : !(event.button > 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey);
+    if (link && plain) {
+      const to = new URL(link.href, window.location.href);
+      if (to.origin === window.location.origin && to.pathname !== window.location.pathname) {
+        going = to.pathname;
+      }
+    }
+  };
   for (const type of ["pointerdown", "keydown", "touchstart"]) {
     document.addEventListener(type, act, true);
   }
-  window.addEventListener("popstate", () => { acted = false; }, true);
+  window.addEventListener("popstate", () => { acted = false; going = null; }, true);
   const push = window.history.pushState.bind(window.history);
   window.history.pushState = (state, title, url) => {
-    const page = url === undefined || url === null
-      ? window.location.pathname : new URL(url, window.location.href).pathname;
+    const target = new URL(url === undefined || url === null ? window.location.href : url,
+                           window.location.href);
+    const page = target.pathname;
+    if (going && page === window.location.pathname) {
+      target.pathname = going;
+      acted = false;
+      going = null;
+      return push(state, title, target.pathname + target.search + target.hash);
+    }
+    if (page === going) going = null;
     if (!acted && page === window.location.pathname) {
       return window.history.replaceState(state, title, url);
     }
