@@ -315,14 +315,18 @@ def test_a_new_pages_first_write_before_the_page_change_adds_no_entry(server, br
         before = page.evaluate("() => history.length")
         page.click("#race-link")
         page.evaluate("() => history.pushState(null, '', '/thresholds?sigma=0.05&T=300')")
-        assert page.evaluate("() => location.pathname + location.search") == "/regret?sigma=0.05&T=300"
+        assert (
+            page.evaluate("() => location.pathname + location.search") == "/regret?sigma=0.05&T=300"
+        )
         assert page.evaluate("() => history.length") == before + 1
         page.evaluate("() => history.pushState(null, '', '/regret?sigma=0.05&T=300')")
         assert page.evaluate("() => history.length") == before + 1  # Streamlit's own push replaced
         # a click with a modifier opens another tab: the address stays; a later plain push is the page's
         page.click("#race-link", modifiers=["Control"])
         page.evaluate("() => history.pushState(null, '', '/regret?sigma=0.06&T=300')")
-        assert page.evaluate("() => location.pathname + location.search") == "/regret?sigma=0.06&T=300"
+        assert (
+            page.evaluate("() => location.pathname + location.search") == "/regret?sigma=0.06&T=300"
+        )
         assert page.evaluate("() => history.length") == before + 2
     finally:
         page.close()
