@@ -172,7 +172,11 @@ LECTURES: dict[str, Lecture] = {
             ),
             Scene(
                 "regret",
-                {"sigma": "0.05", "T": "1000"},
+                {
+                    "sigma": "0.05",
+                    "T": "1000",
+                    "adv": "worst_case,smoothed_adaptive,smoothed_nonadaptive",
+                },
                 "Hedge on a cover: linear regret against the worst case, sublinear against "
                 "σ-smoothed adversaries. The two dashed bounds are for the smoothed adversaries "
                 "only; the worst case is bounded below by t/2.",
@@ -182,7 +186,7 @@ LECTURES: dict[str, Lecture] = {
                 0,
                 A.regret_at_t,
                 lock=("sigma",),
-                marks=(Mark("σ adaptive", "last", "σ adaptive: regret {y:.0f} at t = {x:,.0f}"),),
+                marks=(Mark("σ adaptive", "last", "σ adaptive: {y:.0f} at t = {x:,.0f}"),),
             ),
             Scene(
                 "regret",
