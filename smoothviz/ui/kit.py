@@ -797,9 +797,19 @@ def _scroll_to_tabs() -> None:
     }
     return document.scrollingElement;
   };
+  // until the tabs are at the top with every chart drawn: a tab that computes for seconds leaves
+  // the page too short to scroll that far until its chart arrives. A user who scrolls, taps or
+  // presses a key meanwhile takes over.
   let tries = 0;
+  const mine = ["wheel", "touchmove", "keydown", "pointerdown"];
+  const stop = () => {
+    clearInterval(timer);
+    for (const type of mine) window.removeEventListener(type, stop, true);
+  };
+  for (const type of mine) window.addEventListener(type, stop, true);
   const timer = setInterval(() => {
     const tabs = document.querySelector('[data-testid="stTabs"]');
+    let off = Infinity;
     if (tabs) {
       const box = scroller(tabs);
       const top = box === document.scrollingElement ? 0 : box.getBoundingClientRect().top;
@@ -808,10 +818,11 @@ def _scroll_to_tabs() -> None:
       const shown = header && getComputedStyle(header).display !== "none";
       const below = shown ? Math.max(0, header.getBoundingClientRect().bottom - top) : 0;
       box.scrollTop += tabs.getBoundingClientRect().top - top - below;
+      off = Math.abs(tabs.getBoundingClientRect().top - top - below);
     }
     const plots = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')];
     const settled = plots.length > 0 && plots.every((p) => p.querySelector('.main-svg'));
-    if ((tabs && settled && tries > 5) || ++tries > 80) clearInterval(timer);
+    if ((settled && off < 2 && tries > 5) || ++tries > 600) stop();
   }, 100);
 })();
 </script>""",
