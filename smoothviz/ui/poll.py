@@ -368,7 +368,7 @@ def _follow(code: str, shown: tuple[str, int, str]) -> None:
 
 
 def _join_box() -> None:
-    with st.form("smoothviz-vote-join", border=False):
+    with st.form("smoothviz-join", border=False):
         st.text_input("Room code (on the lecturer's screen)", key="smoothviz.vote.code",
                       max_chars=32, placeholder="K7QX2M")  # fmt: skip
         st.form_submit_button("Join", on_click=_join, width="stretch")
