@@ -274,9 +274,6 @@ def _join() -> None:
 
 def student_page() -> None:
     """The ``/vote`` page: join a room, vote on its current question, see the answer at the reveal."""
-    from smoothviz.ui.kit import _use_app_navigation  # the kit imports this module
-
-    _use_app_navigation()
     st.html(_VOTE_CSS)
     raw = st.query_params.get("room", "")
     if not raw:
