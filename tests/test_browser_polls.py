@@ -57,8 +57,8 @@ def server(polls_db):
         yield url
 
 
-def _page(browser, size, *, touch: bool = False):
-    context = browser.new_context(
+def _page(chromium, size, *, touch: bool = False):
+    context = chromium.new_context(
         viewport={"width": size[0], "height": size[1]}, has_touch=touch, is_mobile=touch
     )
     page = context.new_page()
@@ -83,7 +83,7 @@ def _chosen(page, scene: int, option: int) -> None:
     )
 
 
-def test_predict_vote_reveal_next_with_a_class_of_three(server, browser, polls_db):
+def test_predict_vote_reveal_next_with_a_class_of_three(server, browser, polls_db):  # noqa: F811
     contexts = []
     try:
         context, lecturer, errors = _page(browser, (1024, 768))
