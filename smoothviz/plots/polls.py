@@ -59,7 +59,12 @@ def poll_figure(
     apply_style(fig, height=height)
     fig.update_layout(
         margin={"l": 10, "r": 20, "t": 40, "b": 10},
-        title={"text": f"The class: {total} vote{'' if total == 1 else 's'}", "x": 0, "y": 0.98},
+        title={
+            "text": f"Class: {total} vote{'' if total == 1 else 's'}",
+            "x": 0,
+            "y": 0.98,
+            "font": {"size": 18},
+        },
         bargap=0.25,
     )
     # room right of the longest bar for its "12 (40%)"

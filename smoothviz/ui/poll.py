@@ -114,7 +114,6 @@ def start_button(state: dict[str, Any]) -> None:
         return
     st.button(
         "Poll",
-        icon=":material/how_to_vote:",
         key="smoothviz-poll-start",
         on_click=_start,
         args=(state,),
@@ -239,7 +238,7 @@ def _qr_png(url: str) -> bytes:
 
 _PANEL_CSS = """<style>
 .st-key-smoothviz-poll { gap: 0.3rem !important; }
-.smoothviz-poll-code { font-size: 2.6rem; font-weight: 700; letter-spacing: 0.12em;
+.smoothviz-poll-code { font-size: 2.1rem; font-weight: 700; letter-spacing: 0.06em;
   font-family: monospace; line-height: 1.3; padding-top: 0.2rem; }
 </style>"""
 
