@@ -18,6 +18,7 @@ import pytest
 
 from smoothviz.lectures import LECTURES, scene_query
 from smoothviz.polls import PollStore
+from smoothviz.ui.poll import VOTER_COOKIE
 from tests.test_browser import (  # noqa: F401
     _SLIDE,
     ARTIFACTS,
@@ -110,6 +111,10 @@ def test_predict_vote_reveal_next_with_a_class_of_three(server, browser, polls_d
         for size, touch in ((PHONE, True), ((1024, 700), False), ((800, 600), False)):
             context, page, student_errors = _page(browser, size, touch=touch)
             contexts.append(context)
+            if size == (800, 600):  # a forged voter cookie is replaced, never trusted
+                context.add_cookies(
+                    [{"name": VOTER_COOKIE, "value": "%3Cscript%3E'x", "url": server}]
+                )
             page.goto(f"{server}/vote?room={code}", timeout=WAIT_MS)
             _button(page, 1, 0).wait_for(timeout=WAIT_MS)
             students.append((page, student_errors))
@@ -121,6 +126,8 @@ def test_predict_vote_reveal_next_with_a_class_of_three(server, browser, polls_d
         phone.screenshot(path=str(ARTIFACTS / "poll-phone-question.png"))
 
         _button(phone, 1, 0).tap()
+        _chosen(phone, 1, 0)
+        phone.reload()  # the same voter after a reload (the cookie): the vote is still shown as mine
         _chosen(phone, 1, 0)
         _button(students[1][0], 1, 0).click()
         _chosen(students[1][0], 1, 0)

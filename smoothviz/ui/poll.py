@@ -375,7 +375,8 @@ _VOTE_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"], [data-testid="stHeader"] {
   display: none !important; }
 [data-testid="stMain"] .stMainBlockContainer { max-width: 640px; padding-top: 1.5rem !important; }
-.stMainBlockContainer [class*="st-key-smoothviz-vote-"] button { min-height: 56px; font-size: 1.2rem;
-  justify-content: flex-start; text-align: left; white-space: normal; }
+.stMainBlockContainer [class*="st-key-smoothviz-vote-"] button { min-height: 56px;
+  white-space: normal; }
+.stMainBlockContainer [class*="st-key-smoothviz-vote-"] button p { font-size: 1.2rem; }
 .stMainBlockContainer h3 { font-size: 1.35rem; line-height: 1.3; }
 </style>"""
