@@ -165,6 +165,21 @@ def test_a_forged_room_code_is_a_warning_on_both_sides(store, code):
     assert "Z" * 50 not in _texts(student)
 
 
+def test_a_store_that_cannot_open_is_a_message_not_a_traceback(monkeypatch):
+    monkeypatch.setenv("SMOOTHVIZ_POLLS_URL", "mysql://nowhere/polls")
+    at = run_page("thresholds", SCENE_1)
+    at.button(key="smoothviz-poll-start").click().run()
+    assert not at.exception
+    assert at.warning
+    assert "poll" not in at.query_params
+    at = run_page("thresholds", SCENE_1 | {"poll": "ABCDEF", "pollkey": "k" * 32})
+    assert not at.exception
+    assert at.warning
+    student = _student("ABCDEF")
+    assert not student.exception
+    assert student.warning
+
+
 def test_pollkey_never_reaches_the_snapshot_or_a_students_page(store, downloads):
     at, code, key = _lecturer(store)
     snapshot = downloads["smoothviz.snapshot"]

@@ -177,7 +177,11 @@ def _panel(room: Room, state: dict[str, Any], lecturer: bool, notes: list[str]) 
     with st.container(key="smoothviz-poll"):
         if here and room.state == "revealed":
             scene = LECTURES[room.lecture].scenes[room.scene - 1]
-            counts = _store().counts(room.code, room.lecture, room.scene)
+            try:
+                counts = _store().counts(room.code, room.lecture, room.scene)
+            except PollError as exc:
+                st.warning(str(exc), icon="⚠️")
+                return
             st.plotly_chart(
                 poll_figure(scene.options, counts, scene.answer, height=260),
                 key="smoothviz-poll-histogram",
@@ -338,7 +342,11 @@ def _revealed(store: PollStore, room: Room, mine: int | None) -> None:
     right = f"{LETTERS[scene.answer]} · {scene.options[scene.answer]}"
     verdict = "" if mine is None else (" You got it." if mine == scene.answer else "")
     st.success(f"**Answer: {right}**.{verdict}  \n{scene.say}", icon=":material/check_circle:")
-    counts = store.counts(room.code, room.lecture, room.scene)
+    try:
+        counts = store.counts(room.code, room.lecture, room.scene)
+    except PollError as exc:
+        st.warning(str(exc), icon="⚠️")
+        return
     st.plotly_chart(
         poll_figure(scene.options, counts, scene.answer, height=240, label_chars=22),
         key="smoothviz-vote-histogram",
