@@ -57,6 +57,10 @@ PAGES = {
     "": [
         st.Page(home, title="Home", icon=":material/home:", default=True),
         st.Page("pages/lectures.py", title="Lectures", icon=":material/school:"),
+        # the students' side of a class poll, reached by its QR code: not in the sidebar
+        st.Page(
+            "pages/vote.py", title="Class poll", icon=":material/how_to_vote:", visibility="hidden"
+        ),
     ],
     "Online learning": [
         st.Page("pages/thresholds.py", title="Thresholds", icon=":material/linear_scale:"),

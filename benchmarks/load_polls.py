@@ -58,15 +58,84 @@ class Class:
         self.reloads = 0
         self.revotes = 0
         self.reads: list[tuple[int, int]] = []  # (total seen, confirmed before the read)
+        self.fragment_runs = 0  # the phones' own refreshes (the page following the room)
 
 
-async def _open(url: str, code: str) -> WsStudent:
-    student = WsStudent(url)
+class _Tap:
+    """The student's websocket, read through: ``auto_rerun`` messages are handed to ``seen``."""
+
+    def __init__(self, ws, seen) -> None:
+        self._ws, self._seen = ws, seen
+
+    def __getattr__(self, name: str):
+        return getattr(self._ws, name)
+
+    async def __aiter__(self):
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        async for data in self._ws:
+            msg = ForwardMsg.FromString(data)
+            if msg.WhichOneof("type") == "auto_rerun":
+                self._seen(msg.auto_rerun.fragment_id, msg.auto_rerun.interval)
+            yield data
+
+
+class PollStudent(WsStudent):
+    """``load.py``'s client, plus what a phone's browser does by itself on the ``/vote`` page: it
+    reruns the page's ``run_every`` fragment (the page following the room) at its interval. A press
+    and a fragment run take turns (``lock``), so a press's latency is its own run's."""
+
+    def __init__(self, base: str) -> None:
+        super().__init__(base)
+        self.lock = asyncio.Lock()
+        self.fragments: dict[str, asyncio.Task] = {}
+        self.fragment_runs = 0
+
+    async def open(self, url_path: str, query: str) -> None:
+        await super().open(url_path, query)
+        self.ws = _Tap(self.ws, self._auto_rerun)  # before the reader's first read
+
+    def _auto_rerun(self, fragment_id: str, interval: float) -> None:
+        if fragment_id not in self.fragments:
+            self.fragments[fragment_id] = asyncio.create_task(self._tick(fragment_id, interval))
+
+    async def _tick(self, fragment_id: str, interval: float) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.WidgetStates_pb2 import WidgetStates
+
+        while not self.closed:
+            await asyncio.sleep(interval)
+            async with self.lock:
+                if self.closed:
+                    return
+                msg = BackMsg()
+                msg.rerun_script.query_string = self.query
+                msg.rerun_script.page_name = self.page
+                msg.rerun_script.fragment_id = fragment_id
+                msg.rerun_script.is_auto_rerun = True
+                widgets = WidgetStates(widgets=list(self.widgets.values()))
+                msg.rerun_script.widget_states.CopyFrom(widgets)
+                seen, start = len(self.events), time.monotonic()
+                try:
+                    await self.ws.send(msg.SerializeToString())
+                    await self.wait_idle(start, seen)
+                    self.fragment_runs += 1
+                except (ActionError, OSError):
+                    return
+
+    async def close(self) -> None:
+        for task in self.fragments.values():
+            task.cancel()
+        await super().close()
+
+
+async def _open(url: str, code: str) -> PollStudent:
+    student = PollStudent(url)
     await student.navigate("vote", f"room={code}")
     return student
 
 
-async def _press(student: WsStudent, option: int) -> float:
+async def _press(student: PollStudent, option: int) -> float:
     """Press the button of ``option``; seconds until the run it triggers has finished."""
     from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -74,13 +143,14 @@ async def _press(student: WsStudent, option: int) -> float:
     ids = [b for b in student.buttons if b.endswith(key)]
     if not ids:
         raise ActionError("no vote button")
-    student.widgets[ids[-1]] = WidgetState(id=ids[-1], trigger_value=True)
-    seen, start = len(student.events), time.monotonic()
-    try:
-        await student.rerun()
-        return (await student.wait_idle(start, seen))[1]
-    finally:
-        student.widgets.pop(ids[-1], None)  # a trigger is sent once, as the browser does
+    async with student.lock:
+        student.widgets[ids[-1]] = WidgetState(id=ids[-1], trigger_value=True)
+        seen, start = len(student.events), time.monotonic()
+        try:
+            await student.rerun()
+            return (await student.wait_idle(start, seen))[1]
+        finally:
+            student.widgets.pop(ids[-1], None)  # a trigger is sent once, as the browser does
 
 
 async def _student(
@@ -114,6 +184,7 @@ async def _student(
         seen.errors.append(f"{type(exc).__name__}: {exc}"[:120])
     finally:
         if student is not None:
+            seen.fragment_runs += student.fragment_runs
             await student.close()
 
 
@@ -189,7 +260,7 @@ def main() -> None:
         f"{'yes' if final == expected else '**NO**'} {final} (expected {expected}) | "
         f"{1e3 * statistics.median(lat):.0f} / {1e3 * p95:.0f} / {1e3 * lat[-1]:.0f} | "
         f"{behind} of {len(seen.reads)} | {seen.reloads} reloads, {seen.revotes} re-presses | "
-        f"{len(seen.errors)} {seen.errors[:3] if seen.errors else ''} |"
+        f"{seen.fragment_runs} | {len(seen.errors)} {seen.errors[:3] if seen.errors else ''} |"
     )
 
 

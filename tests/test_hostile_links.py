@@ -263,7 +263,9 @@ def lecture_query(page: str) -> st.SearchStrategy:
         HOSTILE,
     )
     reveal = st.one_of(st.sampled_from(["0", "1"]), HOSTILE)
-    one = {"lecture": lecture, "scene": scene, "lock": lock, "reveal": reveal}
+    poll = st.one_of(st.sampled_from(["ABCDEF", "k7q-x2m", ""]), HOSTILE)  # a class poll's room
+    one = {"lecture": lecture, "scene": scene, "lock": lock, "reveal": reveal, "poll": poll,
+           "pollkey": HOSTILE}  # fmt: skip
     return st.lists(st.sampled_from(LECTURE_KEYS), unique=True).flatmap(
         lambda ks: st.fixed_dictionaries(
             {k: st.one_of(one[k], st.lists(one[k], max_size=3)) for k in ks}
@@ -295,6 +297,8 @@ def test_lecture_from_link_never_raises_and_names_what_it_did_not_use(data):
     assert state["reveal"] is (raw == "1")
     if raw not in ("0", "1"):
         assert any("`reveal`" in m for m in messages)
+    assert len(state.get("poll", "")) <= 16
+    assert len(state.get("pollkey", "")) <= 128
 
 
 # ------------------------------------------------------------------------------------------------
@@ -340,6 +344,18 @@ def expected_messages(page: str, query: dict[str, str]) -> list[str]:
     rest = {k: v for k, v in query.items() if k not in (*LECTURE_KEYS, "pins")}
     _, messages = parse_query(params, rest)
     return [*lecture_messages, *pin_messages, *messages]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def polls_db(tmp_path_factory):
+    """A link with ``poll=…`` reaches the poll store: a scratch SQLite file, not the repository's."""
+    saved = os.environ.get("SMOOTHVIZ_POLLS_DB")
+    os.environ["SMOOTHVIZ_POLLS_DB"] = str(tmp_path_factory.mktemp("polls") / "polls.sqlite3")
+    yield
+    if saved is None:
+        os.environ.pop("SMOOTHVIZ_POLLS_DB", None)
+    else:
+        os.environ["SMOOTHVIZ_POLLS_DB"] = saved
 
 
 def check_page(page: str, query: dict[str, str]) -> None:

@@ -50,6 +50,7 @@ from smoothviz.ui.lecture import (
 )
 from smoothviz.ui.params import LinkValue, Param, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
+from smoothviz.ui.poll import POLL_KEYS, lecturer_panel
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
 #: This run's lecture scene, if one is open: ``{"reveal", "tab", "held"}`` (see :func:`controls`).
@@ -649,7 +650,7 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
             st.session_state[_state(page, "scroll")] = False
         st.session_state[_SCENE_KEY] = {
             "reveal": lecture["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
-            "marks": scene_marks(lecture),
+            "marks": scene_marks(lecture), "beside": lecturer_panel(lecture),
         }  # fmt: skip
     st.session_state[_state(page, "hero")] = pinnable(params)
     values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
@@ -895,6 +896,7 @@ def chart(
     if _held():
         return
     scene, present = _scene(), presenting()
+    beside = _beside_hero(scene)  # a class poll's panel, the hero drawn in the column left of it
     marks = scene["marks"] if scene and not scene["drawn"] else ()  # the hero's answer
     height = _hero_height(scene, fig.layout.height or 450) if scene else None
     veiled = bool(scene) and not scene["reveal"]
@@ -939,6 +941,19 @@ def chart(
                 key=f"{key}.csv",
                 on_click="ignore",
             )
+    if beside is not None:
+        beside.__exit__(None, None, None)
+
+
+def _beside_hero(scene: dict[str, Any] | None) -> Any:
+    """Before a scene's hero with a poll panel: the panel in a right column, the left one entered."""
+    if not scene or scene["drawn"] or not scene.get("beside"):
+        return None
+    hero, side = st.columns([2.7, 1], gap="small")
+    with side:
+        scene["beside"]()
+    hero.__enter__()
+    return hero
 
 
 def csv_bytes(frame: pd.DataFrame) -> bytes:
@@ -1027,7 +1042,7 @@ def reproduce(code: str) -> None:
     with st.expander("Reproduce in Python"):
         st.code(code, language="python")
     view = st.session_state.get(_VIEW_KEY, {})
-    params = {k: st.query_params[k] for k in st.query_params}
+    params = {k: st.query_params[k] for k in st.query_params if k not in POLL_KEYS}
     link = (st.context.url or "") + ("?" + urllib.parse.urlencode(params) if params else "")
     st.download_button(
         "Download this view (offline HTML)",

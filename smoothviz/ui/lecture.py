@@ -24,6 +24,7 @@ from streamlit.errors import StreamlitAPIException
 
 from smoothviz.lectures import LECTURES, scene_query
 from smoothviz.ui.params import Param
+from smoothviz.ui.poll import POLL_KEYS, poll_link, poll_state, start_button
 
 __all__ = [
     "LECTURE_KEYS",
@@ -37,7 +38,7 @@ __all__ = [
     "tab_of_scene",
 ]
 
-LECTURE_KEYS = ("lecture", "scene", "lock", "reveal")
+LECTURE_KEYS = ("lecture", "scene", "lock", "reveal", *POLL_KEYS)
 _PAGES = Path(__file__).resolve().parents[2] / "pages"
 
 
@@ -93,7 +94,8 @@ def lecture_from_link(
     if raw not in ("0", "1"):
         messages.append(f"`reveal` = `{_shown(raw)}` is not 0 or 1; used `0` (the question first).")
     state = {"lecture": key, "scene": number, "lock": lock, "reveal": raw == "1"}
-    return state, messages
+    poll, poll_messages = poll_state({k: _last(query.get(k, "")) for k in POLL_KEYS})
+    return state | poll, messages + poll_messages
 
 
 def lecture_link(state: Mapping[str, Any]) -> dict[str, str]:
@@ -103,15 +105,25 @@ def lecture_link(state: Mapping[str, Any]) -> dict[str, str]:
         link["lock"] = ",".join(state["lock"])
     if state.get("reveal"):
         link["reveal"] = "1"
-    return link
+    return link | poll_link(state)
 
 
 def lecture_page_link(
-    key: str, number: int, label: str, present: bool, *, reveal: bool = False
+    key: str,
+    number: int,
+    label: str,
+    present: bool,
+    *,
+    reveal: bool = False,
+    extra: Mapping[str, str] | None = None,
 ) -> None:
-    """A link that opens scene ``number`` of lecture ``key`` on its page (answered, with ``reveal``)."""
+    """A link that opens scene ``number`` of lecture ``key`` on its page (answered, with ``reveal``).
+
+    ``extra``: more values for the link (a running poll's, which the lecturer's Back and Next carry).
+    """
     scene = LECTURES[key].scenes[number - 1]
     query = scene_query(key, number, present=present) | ({"reveal": "1"} if reveal else {})
+    query |= extra or {}
     try:
         st.page_link(str(_PAGES / f"{scene.page}.py"), label=label, query_params=query)
     except StreamlitAPIException:  # a page run on its own (tests): a plain link does the same
@@ -160,14 +172,18 @@ def lecture_bar(state: dict[str, Any]) -> int:
         )
         with back, st.container(key="smoothviz-back"):
             if number > 1:
-                lecture_page_link(key, number - 1, "◀ Back", present, reveal=True)
+                lecture_page_link(
+                    key, number - 1, "◀ Back", present, reveal=True, extra=poll_link(state)
+                )
+        with back:
+            start_button(state)
         with forward:
             if not revealed:
                 st.button("Answer ▶", key="smoothviz-reveal", on_click=_reveal, args=(state,),
                           help="Or →, PageDown, Space (a clicker's keys)")  # fmt: skip
             elif number < len(lecture.scenes):
                 with st.container(key="smoothviz-next"):
-                    lecture_page_link(key, number + 1, "Next ▶", present)
+                    lecture_page_link(key, number + 1, "Next ▶", present, extra=poll_link(state))
             else:
                 st.markdown(":gray[End]")
         # always one element here: a scene that follows an answered one on the same page replaces
