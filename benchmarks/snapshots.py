@@ -168,6 +168,9 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             x, y, "conjunction", mechanism="exponential", epsilon=1.0, trials=20, rng=seed),
         "prsma.prsma": lambda: prsma.prsma(
             x, y, "conjunction", epsilon=1.0, delta=1e-3, trials=5, rng=seed),
+        "prsma.every_call": lambda: prsma.prsma(
+            x, y, "conjunction", epsilon=1.0, delta=1e-3, simulate=False, rng=seed
+        ),
         "prsma.on_counts": lambda: prsma.prsma_on_counts(
             np.arange(128) % 7, "disjunction", 6, epsilon=1.0, delta=1e-3, trials=5, rng=seed),
         "prsma.rspm_on_counts": lambda: prsma.rspm_on_counts(
