@@ -59,7 +59,7 @@ from smoothviz.neighbours import check_neighbours, describe
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.prsma import PRSMAPlan, prsma_plan
 from smoothviz.random import RngLike, make_rng
-from smoothviz.rspm import gaussian_rspm_scale
+from smoothviz.rspm import gaussian_rspm_scale, perturbed_argmin
 from smoothviz.separators import MAX_ENUMERATE_D, codes_to_bits
 from smoothviz.validation import check_choice, check_float, check_int
 
@@ -422,8 +422,14 @@ def _private_argmin(
         sigma_g = gaussian_rspm_scale(
             d, params.epsilon0, params.delta0, neighbours=params.neighbours
         )
-        eta = rng.normal(0.0, sigma_g, size=d)
-        return int(np.argmin(objective + separator_perturbation(eta)))
+        code, _ = perturbed_argmin(
+            lambda eta: np.argmin(objective + separator_perturbation(eta)),
+            d,
+            scale=sigma_g,
+            noise="gaussian",
+            rng=rng,
+        )
+        return int(code)
     # PRSMA around Laplace RSPM with a perfect oracle: every piece passes; T̃ = K + Lap(1/ε_run)
     if plan is None or piece_answers is None or plan.piece_size == 0:
         return -1  # no piece to run on: the certifiable route answers ⊥
@@ -434,8 +440,13 @@ def _private_argmin(
     piece_obj = (
         sign * s * (sample_answers - piece_answers)
     )  # the same problem on the piece, un-normalised
-    eta = rng.laplace(0.0, plan.inner_scale(d), size=d)
-    return int(np.argmin(piece_obj + separator_perturbation(eta)))
+    code, _ = perturbed_argmin(
+        lambda eta: np.argmin(piece_obj + separator_perturbation(eta)),
+        d,
+        scale=plan.inner_scale(d),
+        rng=rng,
+    )
+    return int(code)
 
 
 def private_best_response(

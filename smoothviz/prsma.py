@@ -39,7 +39,7 @@ import pandas as pd
 from smoothviz.neighbours import check_neighbours, gap_shift
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.random import RngLike, make_rng
-from smoothviz.rspm import empirical_errors, laplace_rspm_scale
+from smoothviz.rspm import empirical_errors, laplace_rspm_scale, perturbed_argmin
 from smoothviz.separators import (
     CLASSES,
     all_codes,
@@ -361,9 +361,15 @@ def rspm_on_counts(
     """
     u = separator_set(cls, d)
     scale = laplace_rspm_scale(u.shape[0], epsilon, neighbours=neighbours)
-    eta = rng.laplace(0.0, scale, size=(cell_counts.shape[0], u.shape[0]))
-    objective = cell_counts @ loss_table(cls, d) + eta @ labels_on(cls, u, all_codes(d))
-    return np.argmin(objective, axis=1).astype(np.int64)
+    losses, on_u = cell_counts @ loss_table(cls, d), labels_on(cls, u, all_codes(d))
+    codes, _ = perturbed_argmin(
+        lambda eta: np.argmin(losses + eta @ on_u, axis=1),
+        u.shape[0],
+        scale=scale,
+        size=(cell_counts.shape[0],),
+        rng=rng,
+    )
+    return codes.astype(np.int64)
 
 
 def _pass_and_pick(
@@ -409,12 +415,16 @@ def _run_every_call(
     for t in range(trials):
         answers = np.zeros((k, reps), dtype=np.int64)
         for i in range(k):
-            eta = rng.laplace(0.0, scale, size=(reps, u.shape[0]))
-            answer = exhaustive_oracle(
-                cls,
-                np.vstack([x[order[t, i]], u]),
-                np.concatenate([y[order[t, i]], u_labels]),
-                np.hstack([np.ones((reps, s)), eta]),
+            points = np.vstack([x[order[t, i]], u])
+            labels = np.concatenate([y[order[t, i]], u_labels])
+            answer, _ = perturbed_argmin(
+                lambda eta, points=points, labels=labels: exhaustive_oracle(
+                    cls, points, labels, np.hstack([np.ones((reps, s)), eta])
+                ),
+                u.shape[0],
+                scale=scale,
+                size=(reps,),
+                rng=rng,
             )
             failed = rng.random(reps) < p_fail[t, i]  # the certifiable oracle's ⊥ answers
             answers[i] = np.where(failed, -1, answer.codes)

@@ -38,7 +38,9 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -76,6 +78,7 @@ __all__ = [
     "exponential_learner",
     "gaussian_rspm_scale",
     "laplace_rspm_scale",
+    "perturbed_argmin",
     "report_noisy_min",
     "rspm",
 ]
@@ -85,6 +88,7 @@ NOISES = ("laplace", "gaussian")
 #: Every learner of this module, as named in :attr:`LearnerResult.method`.
 METHODS = ("rspm_laplace", "rspm_gaussian", "report_noisy_min", "exponential")
 MAX_TRIALS = 100_000
+Answer = TypeVar("Answer")
 
 
 def laplace_rspm_scale(m: int, epsilon: float, *, neighbours: str = "replace") -> float:
@@ -196,6 +200,33 @@ class LearnerResult:
         }
 
 
+def perturbed_argmin(
+    minimise: Callable[[np.ndarray], Answer],
+    m: int,
+    *,
+    scale: float,
+    noise: str = "laplace",
+    size: tuple[int, ...] = (),
+    rng: np.random.Generator,
+) -> tuple[Answer, np.ndarray]:
+    """RSPM's one step: draw η for the m separator records, then one oracle call on the perturbed data.
+
+    The oracle answers argmin_q n·q(S) + Σ_i η_i q(e_i) with η_i ~ Lap(scale) (Neel, Roth & Wu 2019,
+    Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19). ``minimise(eta)`` is that oracle for one problem:
+    a weighted oracle on S ∪ U (:func:`rspm`, PRSMA's pieces), a loss table (PRSMA on cell counts) or
+    a transform over the conjunctions (OracleQuery's query player). ``eta`` has shape ``size + (m,)``.
+
+    Returns:
+        ``(minimise(eta), eta)``.
+    """
+    shape = (*size, m)
+    if noise == "laplace":
+        eta = rng.laplace(0.0, scale, size=shape)
+    else:
+        eta = rng.normal(0.0, scale, size=shape)
+    return minimise(eta), eta
+
+
 def _check_data(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(x, dtype=np.uint8)
     y = np.asarray(y, dtype=np.uint8)
@@ -281,17 +312,18 @@ def rspm(
     if noise == "laplace":
         scale = laplace_rspm_scale(m, epsilon, neighbours=neighbours)
         delta = 0.0
-        eta = rng.laplace(0.0, scale, size=(trials, m))
     else:
         scale = gaussian_rspm_scale(m, epsilon, delta, neighbours=neighbours)
-        eta = rng.normal(0.0, scale, size=(trials, m))
     if oracle == "integer_program":
         oracle = functools.partial(ip_oracle, time_limit=time_limit)
-    answer = get_oracle(oracle)(
-        cls,
-        np.vstack([x, u]),
-        np.concatenate([y, u_labels]),
-        np.hstack([np.ones((trials, n)), eta]),
+    solve, points, labels = get_oracle(oracle), np.vstack([x, u]), np.concatenate([y, u_labels])
+    answer, eta = perturbed_argmin(
+        lambda eta: solve(cls, points, labels, np.hstack([np.ones((trials, n)), eta])),
+        m,
+        scale=scale,
+        noise=noise,
+        size=(trials,),
+        rng=rng,
     )
     codes = answer.codes.copy()
     if failure_rate > 0:
