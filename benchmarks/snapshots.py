@@ -82,19 +82,19 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             sigma=0.1, n_cells=30, horizon=200, trials=10, rng=seed),
         "covers.uniform_convergence": lambda: covers.uniform_convergence_experiment(
             horizon=200, trials=50, rng=seed),
-        "covers.threshold_cover": lambda: covers.threshold_cover(covers.make_measure("beta"), eps=0.1),
+        "covers.threshold_cover": lambda: covers.quantile_threshold_cover(covers.make_measure("beta"), eps=0.1),
         "covers.bracketing": lambda: covers.bracketing(
             "intervals", covers.make_measure("beta"), eps=0.1),
         "experiments.covers": lambda: EC.run_experiment("thresholds", trials=10, reps=100, seed=seed),
         "hedge.hedge_thresholds": lambda: hedge.hedge_thresholds(0.1, 300, trials=3, rng=seed),
         "hedge.hedge_thresholds.mw": lambda: hedge.hedge_thresholds(
             0.1, 300, trials=3, update="exp", labels="noisy", rng=seed),
-        "hedge.threshold_cover": lambda: hedge.threshold_cover(0.01),
+        "hedge.threshold_cover": lambda: hedge.grid_threshold_cover(0.01),
         "experts.ftpl": lambda: experts.follow_the_perturbed_leader(
             experts.make_costs("alternating", 200, 3, trials=2, rng=seed), scale=5.0, rng=seed),
         "experts.mw": lambda: experts.multiplicative_weights(
             experts.coin_flip_costs(200, 4, trials=2, rng=seed)),
-        "experts.mw.eta": lambda: experts.default_eta(10, 300),
+        "experts.mw.eta": lambda: experts.mw_tuned_eta(10, 300),
         "experts.ftpl_sweep": lambda: experts.ftpl_sweep("alternating", 100, 2, trials=3, rng=seed),
         "experts.max_abs_curve": lambda: experts.max_abs_curve(30, trials=200, rng=seed),
         "experiments.regret": lambda: ER.run_experiment(
@@ -104,7 +104,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             "alternating", 100, 2, noise="laplace", scale=5.0, trials=3, seed=seed),
         "experiments.regret.halfspaces": lambda: ER.halfspaces(0.1, 60, 0.1, seed),
         "experiments.regret.max_abs": lambda: ER.max_abs("laplace", 1.0, seed),
-        "experiments.regret.scaled_eta": lambda: ER.scaled_eta(10, 300, factor=2.0),
+        "experiments.regret.scaled_eta": lambda: experts.mw_tuned_eta(10, 300, factor=2.0),
         # privacy: mechanisms and data
         "mechanisms.laplace": lambda: mechanisms.laplace_mechanism(
             scores, epsilon=1.0, sensitivity=1.0, rng=seed),

@@ -47,10 +47,10 @@ __all__ = [
     "indicator",
     "make_measure",
     "max_count_experiment",
+    "quantile_threshold_cover",
     "set_mass",
     "smooth_bump",
     "smooth_mixture",
-    "threshold_cover",
     "uniform_convergence_experiment",
     "uniform_measure",
     "vc_dimension",
@@ -625,7 +625,7 @@ class ThresholdCover:
         return pd.DataFrame({"element": np.arange(self.size), "threshold": self.centres})
 
 
-def threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
+def quantile_threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
     """The ⌈1/(2ε)⌉-element ε-cover of thresholds 1(x ≥ b) under μ.
 
     Raises:

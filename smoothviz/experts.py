@@ -14,7 +14,7 @@ Costs have shape (..., T, k): leading axes are independent sequences (trials). "
 learner means ⟨p_t, c_t⟩ for MW (its expectation over the learner's coins) and the realised cost for
 FTL/FTPL. Natural logarithms throughout. Hedge over a cover of thresholds or halfspaces
 (:mod:`smoothviz.hedge`, :mod:`smoothviz.halfspaces`) uses :func:`log_weight_rate` and
-:func:`default_eta` from here.
+:data:`TUNED_ETA` from here.
 """
 
 from __future__ import annotations
@@ -32,23 +32,25 @@ from smoothviz.validation import check_choice, check_float, check_int
 __all__ = [
     "NOISES",
     "SEQUENCES",
+    "TUNED_ETA",
     "UPDATES",
     "ExpertsResult",
     "FTPLSweepResult",
     "MaxAbsResult",
     "alternating_costs",
     "coin_flip_costs",
-    "default_eta",
     "expected_max_abs",
     "follow_the_leader",
     "follow_the_perturbed_leader",
     "ftpl_sweep",
     "harmonic",
+    "hedge_tuned_eta",
     "leader_loss",
     "log_weight_rate",
     "make_costs",
     "max_abs_curve",
     "multiplicative_weights",
+    "mw_tuned_eta",
     "perturbations",
     "rspm_bits",
     "rspm_expected_max_abs",
@@ -79,27 +81,49 @@ def log_weight_rate(eta: float, *, update: str = "notes") -> float:
     return float(-np.log1p(-eta)) if update == "notes" else float(eta)
 
 
-def default_eta(n_experts: int, horizon: int, *, update: str = "notes") -> float:
-    """Learning rate of the (1 − η)^c update, min(1/2, √(ln N / T)); for exp(−ηc), min(1, √(8 ln N / T)).
+def mw_tuned_eta(
+    n_experts: int, horizon: int, *, factor: float = 1.0, capped: bool = True
+) -> float:
+    """factor·√(ln N / T), the rate Arora, Hazan & Kale 2012, Thm 2.1 tunes: regret ≤ 2√(T ln N).
 
-    The first gives total regret ≤ 2√(T ln N) when it is ≤ 1/2 (Arora, Hazan & Kale
-    2012, Thm 2.1); the second is the
-    standard Hedge tuning with regret ≤ √(T ln N / 2) (Cesa-Bianchi & Lugosi 2006, Thm 2.2).
+    The theorem's (1 − η)^c update needs η ≤ 1/2, so the rate is capped there unless ``capped`` is
+    false (the Regret page scales the same rate for the exp(−ηc) update, which has no such cap).
 
     Args:
         n_experts: number of experts N ≥ 2.
         horizon: number of rounds T ≥ 1.
-        update: ``"notes"`` or ``"exp"``.
+        factor: multiple of the tuned rate, > 0.
+        capped: cap η at 1/2.
 
     Returns:
         η.
     """
     check_int("n_experts", n_experts, 2)
     check_int("horizon", horizon, 1)
-    check_choice("update", update, UPDATES)
-    if update == "notes":
-        return float(min(0.5, np.sqrt(np.log(n_experts) / horizon)))
+    check_float("factor", factor, 0.0, 1e6)
+    eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
+    return min(eta, 0.5) if capped else eta
+
+
+def hedge_tuned_eta(n_experts: int, horizon: int) -> float:
+    """min(1, √(8 ln N / T)), the rate Cesa-Bianchi & Lugosi 2006, Thm 2.2 tunes: regret ≤ √(T ln N / 2).
+
+    For the exp(−ηc) update (Hedge).
+
+    Args:
+        n_experts: number of experts N ≥ 2.
+        horizon: number of rounds T ≥ 1.
+
+    Returns:
+        η.
+    """
+    check_int("n_experts", n_experts, 2)
+    check_int("horizon", horizon, 1)
     return float(min(1.0, np.sqrt(8.0 * np.log(n_experts) / horizon)))
+
+
+#: The tuned rate of each update: the theorem its bound comes from.
+TUNED_ETA = {"notes": mw_tuned_eta, "exp": hedge_tuned_eta}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -256,7 +280,7 @@ def multiplicative_weights(
 
     Args:
         costs: costs in [0, 1], shape (..., T, k).
-        eta: learning rate; default :func:`default_eta` for this k and T.
+        eta: learning rate; default the update's tuned rate (:data:`TUNED_ETA`) for this k and T.
         update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
 
     Returns:
@@ -267,7 +291,7 @@ def multiplicative_weights(
     horizon, k = costs.shape[-2:]
     if k < 2:
         raise ValueError(f"`costs` must have at least 2 actions, got {k}")
-    eta = default_eta(k, horizon, update=update) if eta is None else eta
+    eta = TUNED_ETA[update](k, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     logits = -lam * _before(costs)
     probs = np.exp(logits - logsumexp(logits, axis=-1, keepdims=True))

@@ -26,7 +26,7 @@ from smoothviz.adversaries import (
     worst_case_points,
 )
 from smoothviz.erm import best_halfspace_mistakes
-from smoothviz.experts import default_eta, log_weight_rate
+from smoothviz.experts import TUNED_ETA, log_weight_rate
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choices,
@@ -168,7 +168,7 @@ def hedge_halfspaces(
         n_angles: angles in the cover.
         n_offsets: offsets in the cover.
         adversaries: names from :data:`~smoothviz.adversaries.ADVERSARIES_2D`.
-        eta: learning rate; default :func:`~smoothviz.experts.default_eta`.
+        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.experts.TUNED_ETA`).
         update: ``"notes"`` or ``"exp"``.
         noise: label-flip rate in [0, 1/2].
         trials: runs per adversary.
@@ -187,7 +187,7 @@ def hedge_halfspaces(
     trials = check_int("trials", trials, 1, 1000)
     check_int("n_candidates", n_candidates, 2, 64)
     normals, offsets = halfspace_cover(n_angles, n_offsets)
-    eta = default_eta(offsets.size, horizon, update=update) if eta is None else eta
+    eta = TUNED_ETA[update](offsets.size, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     rng = make_rng(rng)
 

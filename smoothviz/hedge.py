@@ -33,7 +33,7 @@ from smoothviz.adversaries import (
     worst_case_stream,
 )
 from smoothviz.erm import prefix_best_mistakes
-from smoothviz.experts import UPDATES, default_eta, log_weight_rate
+from smoothviz.experts import TUNED_ETA, UPDATES, log_weight_rate
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choice,
@@ -48,9 +48,9 @@ __all__ = [
     "LABELS",
     "HedgeThresholdsResult",
     "cover_gamma",
+    "grid_threshold_cover",
     "hedge_replay",
     "hedge_thresholds",
-    "threshold_cover",
 ]
 
 LABELS = ("realizable", "noisy")
@@ -82,7 +82,7 @@ def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
     return sigma / (factor * np.sqrt(horizon))
 
 
-def threshold_cover(gamma: float) -> np.ndarray:
+def grid_threshold_cover(gamma: float) -> np.ndarray:
     """Grid thresholds 0 = g_0 < … < g_{N−1} = 1 with spacing ≤ γ: a γ-cover under the uniform measure.
 
     Every threshold b ∈ [0, 1] lies in a cell [g_i, g_{i+1}) and disagrees with h_{g_i} only inside it, so
@@ -488,7 +488,7 @@ def hedge_thresholds(
         adversaries: names from :data:`~smoothviz.adversaries.ADVERSARIES`.
         cover_scale: ``"alg1"`` (γ = σ/√T) or ``"thm33"`` (γ = σ/(4√T)); ignored when ``gamma`` is given.
         gamma: explicit cover scale in (0, 1].
-        eta: learning rate; default :func:`~smoothviz.experts.default_eta`.
+        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.experts.TUNED_ETA`).
         update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
         labels: ``"realizable"`` or ``"noisy"``.
         noise: label-flip rate in [0, 1/2] used when ``labels="noisy"``.
@@ -508,7 +508,7 @@ def hedge_thresholds(
     )  # fmt: skip
     gamma, grid = _engine_cover(sigma, horizon, cover_scale, gamma)
     n = grid.size
-    eta = default_eta(n, horizon, update=update) if eta is None else eta
+    eta = TUNED_ETA[update](n, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     flip_rate = noise if labels == "noisy" else 0.0
     adv = np.repeat(np.asarray(adversaries), trials)
@@ -584,7 +584,7 @@ def _engine_cover(
 ) -> tuple[float, np.ndarray]:
     """The cover scale (explicit, or from ``cover_scale``) and the cover, at most 2,000,001 experts."""
     gamma = cover_gamma(sigma, horizon, scale=cover_scale) if gamma is None else gamma
-    grid = threshold_cover(gamma)
+    grid = grid_threshold_cover(gamma)
     if grid.size > 2_000_001:
         raise ValueError(
             f"`gamma` gives a cover of {grid.size} experts, more than 2,000,001; got gamma={gamma}"

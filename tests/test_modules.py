@@ -73,7 +73,7 @@ def test_the_nonadaptive_adversary_stays_in_its_window():
 
 def test_the_adaptive_adversary_blocks_follow_the_dense_weights():
     rng = np.random.default_rng(1)
-    grid = hedge.threshold_cover(1 / 200)
+    grid = hedge.grid_threshold_cover(1 / 200)
     targets, unif, flips = (
         rng.uniform(0.1, 0.9, 2),
         rng.random((2, 300)),
@@ -90,7 +90,7 @@ def test_the_adaptive_adversary_blocks_follow_the_dense_weights():
 
 
 def test_the_worst_case_adversary_keeps_the_learner_at_half_or_worse():
-    grid = hedge.threshold_cover(0.05)
+    grid = hedge.grid_threshold_cover(0.05)
     rng = np.random.default_rng(2)
     targets = rng.uniform(0.1, 0.9, 3)
     xs, _, losses = adversaries.worst_case_stream(
@@ -120,7 +120,7 @@ def test_the_erm_oracles_agree_with_brute_force():
 
 
 def test_experts_and_hedge_share_one_learning_rate():
-    assert hedge.default_eta is experts.default_eta
+    assert hedge.TUNED_ETA is experts.TUNED_ETA
     assert halfspaces.log_weight_rate is experts.log_weight_rate
 
 

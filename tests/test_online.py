@@ -16,31 +16,31 @@ from smoothviz.experiments.regret import (
     cover_size,
     learners_frame,
     page_cost_s,
-    scaled_eta,
     trials_cap,
 )
 from smoothviz.experts import (
     alternating_costs,
     coin_flip_costs,
-    default_eta,
     expected_max_abs,
     follow_the_leader,
     follow_the_perturbed_leader,
     ftpl_sweep,
+    hedge_tuned_eta,
     leader_loss,
     log_weight_rate,
     make_costs,
     max_abs_curve,
     multiplicative_weights,
+    mw_tuned_eta,
     perturbations,
 )
 from smoothviz.halfspaces import halfspace_cover, hedge_halfspaces
 from smoothviz.hedge import (
     HedgeThresholdsResult,
     cover_gamma,
+    grid_threshold_cover,
     hedge_replay,
     hedge_thresholds,
-    threshold_cover,
 )
 
 ADV = ADVERSARIES
@@ -285,13 +285,15 @@ def test_halfspaces_bounds_and_contrast():
 def test_cover_sizes_and_scales():
     assert cover_gamma(0.1, 100) == pytest.approx(0.01)
     assert cover_gamma(0.1, 100, scale="thm33") == pytest.approx(0.0025)
-    grid = threshold_cover(0.01)
+    grid = grid_threshold_cover(0.01)
     assert grid.size == 101
     assert np.diff(grid).max() <= 0.01 + 1e-15
     assert grid[0] == 0.0
     assert grid[-1] == 1.0
-    assert default_eta(100, 10) == 0.5
-    assert default_eta(100, 10_000) == pytest.approx(np.sqrt(np.log(100) / 10_000))
+    assert mw_tuned_eta(100, 10) == 0.5
+    assert mw_tuned_eta(100, 10_000) == pytest.approx(np.sqrt(np.log(100) / 10_000))
+    assert hedge_tuned_eta(100, 10) == 1.0
+    assert hedge_tuned_eta(100, 10_000) == pytest.approx(np.sqrt(8 * np.log(100) / 10_000))
 
 
 def test_seeded_runs_are_reproducible_and_frames_tidy():
@@ -409,8 +411,8 @@ def test_page_helpers():
         compare_learners("alternating", 10, 2, rng=np.random.default_rng(0))
     assert cover_size(0.1, 100) == 101
     assert cover_size(0.1, 100, scale="thm33") == 401
-    assert scaled_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c
-    assert scaled_eta(100, 10, factor=3.0, update="exp") == pytest.approx(
+    assert mw_tuned_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c
+    assert mw_tuned_eta(100, 10, factor=3.0, capped=False) == pytest.approx(
         3 * np.sqrt(np.log(100) / 10)
     )
     # the budget model: more rounds, experts or actions never allow more trials, never fewer than 1,

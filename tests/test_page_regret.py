@@ -10,7 +10,7 @@ import pytest
 from smoothviz import bounds
 from smoothviz.experiments.regret import cover_size, trials_cap
 from smoothviz.halfspaces import hedge_halfspaces
-from smoothviz.hedge import cover_gamma, hedge_thresholds, threshold_cover
+from smoothviz.hedge import cover_gamma, grid_threshold_cover, hedge_thresholds
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 # short metric labels: "regret at T against all thresholds" lives in each metric's help
@@ -119,7 +119,7 @@ def test_shared_link_reproduces_its_metrics():
     at = run_page("regret", query)
     assert not at.exception
     assert not at.warning
-    n = threshold_cover(cover_gamma(0.02, 300)).size
+    n = grid_threshold_cover(cover_gamma(0.02, 300)).size
     eta = min(0.5, np.sqrt(np.log(n) / 300))
     res = hedge_thresholds(0.02, 300, eta=eta, labels="noisy", noise=0.1, trials=3, rng=4)
     summary = res.summary().set_index("adversary")

@@ -158,7 +158,7 @@ def run_experiment(
     br = cv.bracketing(cls, mu, eps=scale, k=k)
     hyp = cv.example_hypothesis(cls, position, width=width, k=k)
     found = br.brackets(br.lookup([hyp]))
-    cover = cv.threshold_cover(mu, eps=scale) if cls == "thresholds" else None
+    cover = cv.quantile_threshold_cover(mu, eps=scale) if cls == "thresholds" else None
     settings = {
         "cls": cls, "k": k, "measure": measure, "scale": scale, "position": position,
         "width": width, "sigma": sigma, "cells": cells, "horizon": horizon, "trials": trials,

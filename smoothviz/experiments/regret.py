@@ -11,8 +11,8 @@ The page runs Hedge on a threshold cover of scale γ = σ/√T (Algorithm 1 of H
 Shetty 2020) or σ/(4√T) (their Thm 3.3), so the cover has N ≈ √T/σ experts and one run costs
 O(T·N^{1/3}) per trial after the exact replay (:mod:`smoothviz.hedge`). :func:`page_cost_s` models that
 cost in seconds, fitted to benchmark runs, and :func:`trials_cap` picks the most trials that fit the
-page's time budget. :func:`scaled_eta` lets the page scale the tuned rate √(ln N / T), capped at 1/2
-where the (1 − η)^c update's bound 2√(T ln N) needs it (Arora, Hazan & Kale 2012, Thm 2.1).
+page's time budget. :func:`~smoothviz.experts.mw_tuned_eta` lets the page scale the tuned rate √(ln N / T), capped at
+1/2 where the (1 − η)^c update's bound 2√(T ln N) needs it (Arora, Hazan & Kale 2012, Thm 2.1).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.experts import (
-    UPDATES,
     ExpertsResult,
     FTPLSweepResult,
     MaxAbsResult,
@@ -33,11 +32,17 @@ from smoothviz.experts import (
     make_costs,
     max_abs_curve,
     multiplicative_weights,
+    mw_tuned_eta,
 )
 from smoothviz.halfspaces import HalfspaceResult, hedge_halfspaces
-from smoothviz.hedge import HedgeThresholdsResult, cover_gamma, hedge_thresholds, threshold_cover
+from smoothviz.hedge import (
+    HedgeThresholdsResult,
+    cover_gamma,
+    grid_threshold_cover,
+    hedge_thresholds,
+)
 from smoothviz.random import streams
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_float, check_int
 
 __all__ = [
     "BUDGET_S",
@@ -58,7 +63,6 @@ __all__ = [
     "page_cost_s",
     "page_trials",
     "run_experiment",
-    "scaled_eta",
     "tail_slope",
     "trials_cap",
 ]
@@ -160,29 +164,7 @@ def trials_cap(
 
 def cover_size(sigma: float, horizon: int, *, scale: str = "alg1") -> int:
     """N, the size of the threshold cover at :func:`cover_gamma` (σ/√T or σ/(4√T))."""
-    return int(threshold_cover(cover_gamma(sigma, horizon, scale=scale)).size)
-
-
-def scaled_eta(
-    n_experts: int, horizon: int, *, factor: float = 1.0, update: str = "notes"
-) -> float:
-    """The rate factor · √(ln N / T), capped at 1/2 for the notes' (1 − η)^c update (its bound needs η ≤ 1/2).
-
-    Args:
-        n_experts: N ≥ 2.
-        horizon: T ≥ 1.
-        factor: multiple of the tuned rate, > 0.
-        update: ``"notes"`` or ``"exp"``.
-
-    Returns:
-        η.
-    """
-    check_int("n_experts", n_experts, 2)
-    check_int("horizon", horizon, 1)
-    check_float("factor", factor, 0.0, 1e6)
-    check_choice("update", update, UPDATES)
-    eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
-    return min(eta, 0.5) if update == "notes" else eta
+    return int(grid_threshold_cover(cover_gamma(sigma, horizon, scale=scale)).size)
 
 
 def learners_frame(results: list[ExpertsResult]) -> pd.DataFrame:
@@ -374,7 +356,7 @@ def run_experiment(
         adversaries: keys of :data:`smoothviz.adversaries.ADVERSARIES`.
         cover: cover scale, ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)).
         update: MW update, ``"notes"`` or ``"exp"``.
-        eta_factor: η as a multiple of the tuned rate (:func:`scaled_eta`).
+        eta_factor: η as a multiple of the tuned rate (:func:`~smoothviz.experts.mw_tuned_eta`).
         labels: ``"realizable"`` or ``"noisy"``.
         noise: label-flip rate of noisy labels.
         trials: trials per adversary.
@@ -389,7 +371,7 @@ def run_experiment(
         A :class:`RegretExperiment` (the tabs are computed when asked for).
     """
     n_cover = cover_size(sigma, horizon, scale=cover)
-    eta = scaled_eta(n_cover, horizon, factor=eta_factor, update=update)
+    eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
     snapshot = "smoothed_adaptive" if "smoothed_adaptive" in adversaries else None
     hedge = hedge_thresholds(
         sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta=eta, update=update,
