@@ -33,8 +33,8 @@ replacement. The mechanisms:
   move the same way (``monotone=True``: counts under add/remove) and is only 2ε-DP under replacement.
 * :class:`PrivacyLedger`: one entry per mechanism call, whose ε's add up (basic composition, Neel,
   Roth & Wu 2019, Thm 2; Dwork & Roth 2014, Thm 3.14) to the total budget, exactly and for any ε, under
-  the relation every entry holds for. :func:`advanced_composition` composes (ε, δ) steps (Dwork,
-  Rothblum & Vadhan 2010), and :func:`composition_statement` says what the composed pair is against a
+  the relation every entry holds for, or whose equal (ε, δ) steps compose by
+  :func:`advanced_composition` (Dwork, Rothblum & Vadhan 2010); and :func:`composition_statement` says what the composed pair is against a
   target, never just "at most the target".
 
 Noise comes from numpy's generator, seeded for teaching: this illustrates the mathematics and is not a
@@ -280,11 +280,13 @@ class LedgerEntry:
 
     Attributes:
         round: the round (1-based) the release belongs to; 0 for one-off releases.
-        mechanism: ``"exponential"``, ``"laplace"``, ``"gaussian"`` or ``"report-noisy-max"``.
+        mechanism: ``"exponential"``, ``"laplace"``, ``"gaussian"``, ``"report-noisy-max"`` or a
+            composite (``"private best response"``).
         purpose: what was released (e.g. ``"select query"``, ``"measure query"``).
         epsilon: the ε this release spends.
-        sensitivity: the sensitivity the mechanism was calibrated to.
+        sensitivity: the sensitivity the mechanism was calibrated to (NaN for a composite).
         scale: the noise scale (Laplace b, Gaussian s), or NaN for the exponential mechanism.
+        delta: the δ this release spends (0 for pure ε).
     """
 
     round: int
@@ -293,37 +295,80 @@ class LedgerEntry:
     epsilon: float
     sensitivity: float
     scale: float = float("nan")
+    delta: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)
 class PrivacyLedger:
-    """Every ε spent by a computation; by basic composition the total is their sum.
+    """Every (ε, δ) spent by a computation and what they compose to, against the budget.
 
-    Basic composition: Neel, Roth & Wu 2019, Thm 2 (after Dwork, McSherry, Nissim & Smith 2006). It is
-    exact for pure ε (no condition on ε), and holds for the neighbour relation all entries hold for
-    (``relation`` says which).
+    Basic composition adds the ε's and δ's (Neel, Roth & Wu 2019, Thm 2, after Dwork, McSherry, Nissim &
+    Smith 2006): exact for any ε, so a ledger that overspends its budget is refused. With ``delta_slack``
+    δ′ > 0 its k equal entries compose by advanced composition instead (:func:`advanced_composition`),
+    whose total may land above the budget: :attr:`within_budget` and :attr:`statement` say so. Either
+    holds for the neighbour relation all entries hold for (``relation`` says which).
 
     Attributes:
         budget: the total ε the computation was allowed.
         entries: the releases, in order.
         relation: the neighbour relation the total holds under and whether n is public, in words
             (empty when the caller does not say).
+        budget_delta: the total δ allowed (0: pure ε).
+        delta_slack: δ′ of advanced composition; 0 for basic composition.
     """
 
     budget: float
     entries: tuple[LedgerEntry, ...]
     relation: str = ""
+    budget_delta: float = 0.0
+    delta_slack: float = 0.0
 
     def __post_init__(self) -> None:
-        """Refuse a ledger that overspends its budget (beyond float round-off)."""
+        """Refuse a basic ledger that overspends its budget (beyond round-off), or unequal advanced steps."""
         _check_positive("budget", self.budget)
-        if self.total > self.budget * (1 + 1e-12):
+        if self.delta_slack:
+            if len({(e.epsilon, e.delta) for e in self.entries}) != 1:
+                raise ValueError("advanced composition needs entries with one common (ε, δ)")
+        elif self.total > self.budget * (1 + 1e-12):
             raise ValueError(f"ledger spends {self.total} > `budget` {self.budget}")
+
+    def _composed(self) -> tuple[float, float]:
+        if not self.delta_slack:
+            return math.fsum(e.epsilon for e in self.entries), math.fsum(
+                e.delta for e in self.entries
+            )
+        first = self.entries[0]
+        return advanced_composition(first.epsilon, first.delta, len(self.entries), self.delta_slack)
 
     @property
     def total(self) -> float:
-        """Sum of the entries' ε (exactly summed with :func:`math.fsum`)."""
-        return math.fsum(e.epsilon for e in self.entries)
+        """The composed ε (basic: the entries' sum by :func:`math.fsum`; else advanced composition)."""
+        return self._composed()[0]
+
+    @property
+    def total_delta(self) -> float:
+        """The composed δ."""
+        return self._composed()[1]
+
+    @property
+    def within_budget(self) -> bool:
+        """Whether the composed (ε, δ) is at most the budget (up to round-off)."""
+        return bool(
+            self.total <= self.budget * (1 + 1e-12)
+            and self.total_delta <= self.budget_delta * (1 + 1e-12)
+        )
+
+    @property
+    def statement(self) -> str:
+        """The composed guarantee in words, with how it composed and whether it is within the budget."""
+        rule = "advanced composition" if self.delta_slack else "basic composition"
+        first = self.entries[0]
+        verdict = "within" if self.within_budget else "ABOVE"
+        return (
+            f"({self.total:.4g}, {self.total_delta:.3g})-DP for {self.relation}: "
+            f"{len(self.entries)} {first.purpose} calls of ({first.epsilon:.3g}, {first.delta:.2g}) "
+            f"by {rule}, {verdict} the target ({self.budget:g}, {self.budget_delta:g})"
+        )
 
     @classmethod
     def per_round(
@@ -365,6 +410,8 @@ class PrivacyLedger:
             columns=["round", "mechanism", "purpose", "epsilon", "sensitivity", "scale"],
         )
         df["cumulative_epsilon"] = df["epsilon"].cumsum()
+        if self.budget_delta:
+            df["delta"] = [e.delta for e in self.entries]
         return df
 
 

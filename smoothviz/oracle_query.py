@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.mechanisms import advanced_composition, report_noisy_max
+from smoothviz.mechanisms import LedgerEntry, PrivacyLedger, report_noisy_max
 from smoothviz.neighbours import check_neighbours, describe
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.prsma import PRSMAPlan, prsma_plan
@@ -67,7 +67,6 @@ __all__ = [
     "DATA_ORACLES",
     "QUERY_ORACLES",
     "ContextFTPL",
-    "Ledger",
     "OracleQueryParams",
     "OracleQueryResult",
     "cell_names",
@@ -222,72 +221,24 @@ def oracle_query_params(
     )
 
 
-@dataclass(frozen=True)
-class Ledger:
-    """OracleQuery's privacy accounting.
-
-    Attributes:
-        per_round: (ε, δ) of one PBR call: (3ε₀, 2δ₀) (Lemma 13's proof).
-        rounds: T.
-        delta_slack: δ′ = δ/2 of advanced composition.
-        total: the composed (ε, δ) over T rounds.
-        target: the (ε, δ) asked for.
-        neighbours: the relation the totals hold for.
-    """
-
-    per_round: tuple[float, float]
-    rounds: int
-    delta_slack: float
-    total: tuple[float, float]
-    target: tuple[float, float]
-    neighbours: str = "replace"
-
-    @property
-    def within_target(self) -> bool:
-        """Whether the composed guarantee is at most the target (up to round-off)."""
-        return bool(
-            self.total[0] <= self.target[0] * (1 + 1e-12)
-            and self.total[1] <= self.target[1] * (1 + 1e-12)
-        )
-
-    def to_frame(self) -> pd.DataFrame:
-        """Rows: one PBR call, T calls composed, target."""
-        return pd.DataFrame(
-            {
-                "what": [
-                    "one PBR call (3ε₀, 2δ₀)",
-                    f"{self.rounds} calls, advanced composition ({describe(self.neighbours)})",
-                    "target",
-                ],
-                "epsilon": [self.per_round[0], self.total[0], self.target[0]],
-                "delta": [self.per_round[1], self.total[1], self.target[1]],
-            }
-        )
-
-    @property
-    def statement(self) -> str:
-        """The guarantee in words, with the composed ε and whether it is within the target."""
-        eps, dlt = self.total
-        verdict = "within" if self.within_target else "ABOVE"
-        return (
-            f"({eps:.4g}, {dlt:.3g})-DP for {describe(self.neighbours)}: {self.rounds} PBR calls of "
-            f"(3ε₀, 2δ₀) by advanced composition, {verdict} the target ({self.target[0]:g}, "
-            f"{self.target[1]:g})"
-        )
-
-
-def privacy_ledger(params: OracleQueryParams) -> Ledger:
+def privacy_ledger(params: OracleQueryParams) -> PrivacyLedger:
     """T PBR calls of (3ε₀, 2δ₀) each, composed with δ′ = δ/2 (Lemma 13): the exact (ε_T, δ) reached.
 
     With ε₀ = ε/√(24T ln(2/δ)) the first term of advanced composition is (√3/2)ε, so ε_T ≤ ε exactly
     when 3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε; ε, δ ∈ (0, 1) is not enough (ε_T = 1.016ε at ε = 1,
     δ = 0.1, T = 1; 1.54ε at δ = 0.9). δ_T = 2Tδ₀ + δ/2 = δ always.
     """
-    per = (3 * params.epsilon0, 2 * params.delta0)
-    slack = params.delta / 2
-    total = advanced_composition(per[0], per[1], params.rounds, slack)
-    return Ledger(per, params.rounds, slack, total, (params.epsilon, params.delta),
-                  params.neighbours)  # fmt: skip
+    call = ("private best response", "PBR", 3 * params.epsilon0, float("nan"), float("nan"))
+    entries = tuple(
+        LedgerEntry(t, *call, delta=2 * params.delta0) for t in range(1, params.rounds + 1)
+    )
+    return PrivacyLedger(
+        params.epsilon,
+        entries,
+        describe(params.neighbours),
+        budget_delta=params.delta,
+        delta_slack=params.delta / 2,
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -562,7 +513,7 @@ class OracleQueryResult:
     sampling_error: float
     bottoms: int
     plan: PRSMAPlan | None
-    ledger: Ledger
+    ledger: PrivacyLedger
     oracle_calls: tuple[int, int]
     seconds: float
 
