@@ -49,7 +49,6 @@ __all__ = [
     "load_dataset",
     "mixture_probs",
     "parse_csv",
-    "point_mass_probs",
     "sample_counts",
     "synthetic_histogram",
 ]
@@ -310,17 +309,6 @@ def bump_probs(
     cdf = _shape_cdf(edges[None, :] + shifts, center, sigma, shape)
     masses = np.diff(cdf, axis=1).sum(axis=0)
     return masses / masses.sum()
-
-
-def point_mass_probs(bins: int, *, cell: int | None = None) -> np.ndarray:
-    """All mass on one cell (default the middle one): the least smooth data, with Ψ₀ = ln N."""
-    bins = _validate_rng_free(bins, "bins")
-    cell = bins // 2 if cell is None else cell
-    if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) or not 0 <= cell < bins:
-        raise ValueError(f"`cell` must be an integer in [0, {bins}), got {cell!r}")
-    probs = np.zeros(bins)
-    probs[cell] = 1.0
-    return probs
 
 
 def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) -> np.ndarray:

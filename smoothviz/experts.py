@@ -43,7 +43,6 @@ __all__ = [
     "follow_the_leader",
     "follow_the_perturbed_leader",
     "ftpl_sweep",
-    "harmonic",
     "hedge_tuned_eta",
     "leader_loss",
     "log_weight_rate",
@@ -420,12 +419,6 @@ def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------
 # the size of the perturbation: E‖Z‖∞
 # ------------------------------------------------------------------------------------------------
-
-
-def harmonic(k: int) -> float:
-    """H_k = 1 + 1/2 + … + 1/k."""
-    k = check_int("k", k, 1)
-    return float(np.sum(1.0 / np.arange(1, k + 1)))
 
 
 def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> float:
