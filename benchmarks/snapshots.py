@@ -46,6 +46,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         mechanisms,
         mwem,
         mwem_practical,
+        mwem_steps,
         net_mechanism,
         oracle_query,
         private_thresholds,
@@ -127,12 +128,12 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             counts, qs, epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
         "mwem.release.last": lambda: mwem.release(
             counts, qs, "mwem", epsilon=1.0, rounds=8, output="last", rng=seed),
-        "mwem.select_query": lambda: mwem.select_query(
+        "mwem.select_query": lambda: mwem_steps.select_query(
             np.abs(scores), n=100.0, epsilon=0.5, rng=seed),
-        "mwem.measure": lambda: mwem.measure(scores, epsilon=0.5, sensitivity=0.01, rng=seed),
-        "mwem.private_threshold": lambda: mwem.private_threshold(
+        "mwem.measure": lambda: mwem_steps.measure(scores, epsilon=0.5, sensitivity=0.01, rng=seed),
+        "mwem.private_threshold": lambda: private_thresholds.private_threshold(
             positives, negatives, sigma=0.1, alpha=0.1, epsilon=1.0, trials=3, rng=seed),
-        "mwem.project_smooth": lambda: mwem.project_smooth(counts[None] / counts.sum(), 0.1),
+        "mwem.project_smooth": lambda: mwem_steps.project_smooth(counts[None] / counts.sum(), 0.1),
         "practical.replay": lambda: mwem_practical.practical_mwem(
             counts, qs, "mwem", epsilon=1.0, rounds=8, replay=2, rng=seed),
         "practical.groups": lambda: mwem_practical.practical_mwem(

@@ -25,7 +25,7 @@ Ligett & McSherry 2012, who suggest reusing past measurements):
 
 :class:`PracticalOptions` holds the choices; :meth:`PracticalOptions.layer` gives the object that
 :func:`smoothviz.mwem.release_rounds` calls in each round. It uses the loop's own steps
-(:func:`smoothviz.mwem.select_query`, :meth:`smoothviz.mwem.Plan.step`); the one addition is
+(:func:`smoothviz.mwem_steps.select_query`, :meth:`smoothviz.mwem.Plan.step`); the one addition is
 :func:`table_update`, the same MW step for a full marginal table computed on the table's margin.
 """
 
@@ -37,7 +37,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from smoothviz.mechanisms import exponential_mechanism
-from smoothviz.mwem import EXACT, Exact, MWEMResult, Plan, Round, RoundLayer, Variant, release
+from smoothviz.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant, release
+from smoothviz.mwem_result import MWEMResult
 from smoothviz.neighbours import NEIGHBOURS
 from smoothviz.queries import BoxQueries
 from smoothviz.random import RngLike
@@ -292,7 +293,7 @@ def table_update(
 ) -> np.ndarray:
     """The MW step D ∝ D·exp(w·(m − q(D))/2) on a full marginal table, computed on its margin.
 
-    The same update as :func:`smoothviz.mwem.multiplicative_update` (Haghtalab, Roughgarden & Shetty
+    The same update as :func:`smoothviz.mwem_steps.multiplicative_update` (Haghtalab, Roughgarden & Shetty
     2020, Thm 4.1) when the measured cells tile the table: sum out the other axes, step every cell,
     broadcast back; O(N) per trial without summed-area tables.
 
@@ -377,7 +378,7 @@ def practical_mwem(
         rng: seed or generator (SPEC 7); the mechanism's coins.
 
     Returns:
-        An :class:`smoothviz.mwem.MWEMResult`.
+        An :class:`smoothviz.mwem_result.MWEMResult`.
     """
     layer = PracticalOptions(
         replay=replay,

@@ -249,7 +249,7 @@ def test_smoothviz_has_no_import_cycle():
 
 def _sigma_takers():
     """Every public core function that takes a σ directly (not through another one)."""
-    from smoothviz import covers, data, mwem, net_mechanism, private_thresholds
+    from smoothviz import covers, data, mwem, net_mechanism, private_thresholds, queries
 
     hist, line = np.arange(1.0, 17.0), np.ones(8)
     return {
@@ -262,7 +262,7 @@ def _sigma_takers():
         "data.exact_smooth_counts": lambda s: data.exact_smooth_counts(16, n=96, sigma=s),
         "data.synthetic_histogram": lambda s: data.synthetic_histogram("bump", 16, n=50, sigma=s),
         "mwem.smooth_mwem": lambda s: mwem.smooth_mwem(
-            hist, mwem.thresholds(16), epsilon=1.0, rounds=2, sigma=s
+            hist, queries.thresholds(16), epsilon=1.0, rounds=2, sigma=s
         ),
         "net_mechanism": lambda s: net_mechanism.net_mechanism(
             hist, sigma=s, m=4, s=2, epsilon=1.0

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import mwem
+from smoothviz import queries as Q
 from smoothviz.audit import AuditResult, privacy_audit
 from smoothviz.mechanisms import (
     exponential_mechanism,
@@ -95,7 +95,7 @@ def _mwem(broken: bool) -> Callable:
     Correct: add/remove neighbours with n declared public (n = 2). Broken: the old add/remove
     accounting, the counts normalised by each dataset's own n (n = 1 on S, 2 on S′) and Δ = 1/n charged.
     """
-    queries = mwem.thresholds(MWEM_CELLS)
+    queries = Q.thresholds(MWEM_CELLS)
 
     def run(on_s_prime: bool, k: int, rng: np.random.Generator) -> np.ndarray:
         hist = np.zeros(MWEM_CELLS)

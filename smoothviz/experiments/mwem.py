@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds, data, mwem, net_mechanism
+from smoothviz import mwem_result as MR
 from smoothviz import queries as Q
 from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
 from smoothviz.random import RngLike, make_rng, streams
@@ -248,7 +249,7 @@ def run_variant(
     trials: int = 1,
     snapshots: int = 40,
     rng: RngLike = None,
-) -> mwem.MWEMResult:
+) -> MR.MWEMResult:
     """Run one algorithm of :data:`smoothviz.mwem.VARIANTS` exactly as its theorem states."""
     common = {
         "epsilon": epsilon,
@@ -278,7 +279,7 @@ def run_all(
     variants: Sequence[str] = COMPARED,
     trials: int = 1,
     rng: RngLike = None,
-) -> dict[str, mwem.MWEMResult]:
+) -> dict[str, MR.MWEMResult]:
     """Run each variant with its own child generator of ``rng`` (the mechanism's coins)."""
     children = make_rng(rng).spawn(len(variants))
     return {
@@ -499,7 +500,7 @@ class Experiment:
     Attributes:
         hist: the data on its declared domain.
         queries: the query class Q.
-        results: one :class:`smoothviz.mwem.MWEMResult` per variant of :data:`COMPARED`.
+        results: one :class:`smoothviz.MR.MWEMResult` per variant of :data:`COMPARED`.
         probe_widths: widths of the off-cover probe intervals.
         probe_error: per variant, max error of D̄ on width-w intervals, ``(len(widths), trials)``.
         settings: the arguments of :func:`run_experiment` that built it (``upload``: whether a file
@@ -508,7 +509,7 @@ class Experiment:
 
     hist: data.Histogram
     queries: Q.BoxQueries
-    results: dict[str, mwem.MWEMResult]
+    results: dict[str, MR.MWEMResult]
     probe_widths: np.ndarray
     probe_error: dict[str, np.ndarray]
     settings: dict[str, object] = field(default_factory=dict)

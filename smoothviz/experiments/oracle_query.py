@@ -23,7 +23,8 @@ import pandas as pd
 
 from smoothviz import queries as Q
 from smoothviz.boolean_data import gapminder_data, planted_data
-from smoothviz.mwem import MWEMResult, mwem
+from smoothviz.mwem import mwem
+from smoothviz.mwem_result import MWEMResult
 from smoothviz.oracle_query import OracleQueryResult, oracle_query, oracle_query_params
 from smoothviz.random import RngLike, streams
 from smoothviz.separators import codes_to_bits
