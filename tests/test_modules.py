@@ -324,3 +324,21 @@ def test_an_rng_argument_is_typed_one_way():
         and node.name != "compare_learners"  # takes an int seed only: the sweep draws from the seed
     ]
     assert odd == []
+
+
+def test_no_test_imports_benchmarks():
+    """Tests import the package, tests/ and deploy/ only: benchmarks/ measures, it is never a dependency."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    bench = {p.stem for p in (root / "benchmarks").glob("*.py")}
+    for path in sorted((root / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = (
+                    [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                )
+                assert not {str(n).split(".")[0] for n in names} & (bench | {"benchmarks"}), (
+                    path.name
+                )
