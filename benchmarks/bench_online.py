@@ -63,7 +63,7 @@ def _page_parts(sigma, horizon, cover, eta, trials, k, seq, t2, flips) -> list:
             sigma, horizon, cover_scale=cover, eta=eta, trials=trials, rng=0,
             snapshot_adversary="smoothed_adaptive",
         ),
-        lambda: compare_learners(seq, horizon, k, trials=trials, rng=0),
+        lambda: compare_learners(seq, horizon, k, trials=trials, seed=0),
         lambda: max_abs_curve(200, scale=10.0, trials=1000, rng=0),
         lambda: hedge_halfspaces(sigma, t2, noise=flips, trials=2, rng=0),
     ]  # fmt: skip

@@ -309,7 +309,8 @@ def test_every_generator_comes_from_make_rng():
 
 
 def test_an_rng_argument_is_typed_one_way():
-    """A seed-or-Generator ``rng`` is ``RngLike``; ``np.random.Generator`` where only a generator works."""
+    """A seed-or-Generator ``rng`` is ``RngLike``; ``np.random.Generator`` where only a generator works;
+    an integer-only seed is called ``seed``."""
     import ast
 
     allowed = {"RngLike", "np.random.Generator"}
@@ -321,7 +322,6 @@ def test_an_rng_argument_is_typed_one_way():
         for arg in node.args.args + node.args.kwonlyargs
         if arg.arg == "rng"
         and (arg.annotation is None or ast.unparse(arg.annotation) not in allowed)
-        and node.name != "compare_learners"  # takes an int seed only: the sweep draws from the seed
     ]
     assert odd == []
 

@@ -403,12 +403,12 @@ def test_snapshot_row_records_the_chosen_adversary():
 
 
 def test_page_helpers():
-    runs, sweep = compare_learners("alternating", 101, 2, trials=2, rng=3)
+    runs, sweep = compare_learners("alternating", 101, 2, trials=2, seed=3)
     assert [r.algorithm for r in runs] == ["mw", "ftl", "ftpl"]
     assert np.all(runs[1].regret[..., -1] == 51)
     assert sweep.scales.size == 12
-    with pytest.raises(ValueError, match="`rng`"):
-        compare_learners("alternating", 10, 2, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="`seed`"):
+        compare_learners("alternating", 10, 2, seed=np.random.default_rng(0))
     assert cover_size(0.1, 100) == 101
     assert cover_size(0.1, 100, scale="thm33") == 401
     assert mw_tuned_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c
@@ -661,7 +661,7 @@ def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():
     from smoothviz.experts import follow_the_perturbed_leader, make_costs
     from smoothviz.random import streams
 
-    runs, _ = compare_learners("coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, rng=5)
+    runs, _ = compare_learners("coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, seed=5)
     costs = make_costs("coin_flips", 60, 3, trials=2, rng=5)
     np.testing.assert_array_equal(runs[0].costs, costs)  # the costs come from the seed itself
     again = follow_the_perturbed_leader(

@@ -181,7 +181,7 @@ def compare_learners(
     scale: float = 10.0,
     n_scales: int = 12,
     trials: int = 5,
-    rng: int | None = None,
+    seed: int | None = None,
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
     """MW, FTL and FTPL(b) on the same cost sequences, plus FTPL's regret over a grid of scales.
 
@@ -193,17 +193,17 @@ def compare_learners(
         scale: FTPL's scale b for the single run.
         n_scales: number of log-spaced scales in [0.1, max(T, 10)] for the sweep.
         trials: cost sequences (coin flips) and perturbation draws.
-        rng: an integer seed, or None. The costs and the sweep draw from the seed itself (the sweep
+        seed: an integer seed, or None. The costs and the sweep draw from the seed itself (the sweep
             regenerates the same costs); FTPL's perturbations, the learner's coins, from the
             seed's child stream named ``"learner"`` (:func:`smoothviz.random.streams`).
 
     Returns:
         ``([mw, ftl, ftpl], sweep)``.
     """
-    if rng is not None and not isinstance(rng, int | np.integer):
-        raise ValueError(f"`rng` must be an integer seed or None, got {rng!r}")
-    costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=rng)
-    coins = streams(rng, LEARNER_STREAMS)
+    if seed is not None and not isinstance(seed, int | np.integer):
+        raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
+    costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
+    coins = streams(seed, LEARNER_STREAMS)
     runs = [
         multiplicative_weights(costs),
         follow_the_leader(costs),
@@ -212,7 +212,7 @@ def compare_learners(
     n_scales = check_int("n_scales", n_scales, 2, 1000)
     scales = np.geomspace(0.1, max(horizon, 10), n_scales)
     sweep = ftpl_sweep(
-        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=rng
+        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=seed
     )
     return runs, sweep
 
@@ -245,7 +245,7 @@ def learners(
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
     """The "MW vs FTL, perturbed leaders" tab: :func:`compare_learners` under the page seed."""
     return compare_learners(
-        sequence, horizon, n_actions, noise=noise, scale=scale, trials=trials, rng=seed
+        sequence, horizon, n_actions, noise=noise, scale=scale, trials=trials, seed=seed
     )
 
 
