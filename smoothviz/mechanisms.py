@@ -1,44 +1,9 @@
 """Differential-privacy building blocks: Laplace, Gaussian, exponential mechanism, report-noisy-max, ledger.
 
-A mechanism is ε-differentially private when changing one record changes the probability of any output by a
-factor of at most e^ε (Dwork, McSherry, Nissim & Smith 2006; Neel, Roth & Wu 2019, Def 1). *Which* change
-is the neighbour relation, and every ε here holds for one named relation (:data:`smoothviz.neighbours.NEIGHBOURS`):
-
-* ``"replace"``, replace one record (n fixed): the papers' relation (Neel, Roth & Wu 2019, §2;
-  Haghtalab, Roughgarden & Shetty 2020) and the project's default;
-* ``"add_remove"``, add or remove one record (n changes; Dwork & Roth 2014 state their mechanisms on
-  histograms at ℓ₁ distance 1, which is this relation).
-
-Each mechanism takes the *sensitivity* explicitly, the largest change of its input between neighbours of
-the relation its caller declares, so the ε it returns holds for that relation and no other. Replacement
-is a removal followed by an addition, so the two differ where a quantity can move both ways: a histogram
-has ℓ₁ sensitivity 2 under replacement and 1 under add/remove; a single count has 1 under both; counting
-scores all move in one direction under add/remove (monotone) but one can rise while another falls under
-replacement. The mechanisms:
-
-* Laplace (Neel, Roth & Wu 2019, Thm 3, after Dwork, McSherry, Nissim & Smith 2006): add
-  ``Lap(Δ₁/ε)`` to each coordinate of a query with ℓ₁ sensitivity Δ₁. For a normalised counting query
-  q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n under replacement (n fixed), so the scale is 1/(εn)
-  (noise scales stated for counts must be divided by n for normalised answers); under add/remove n
-  itself moves, so a normalised answer needs a public or privately estimated n (as MWEM does).
-* Gaussian: add ``N(0, s²)`` with s = Δ₂ √(2 ln(1.25/δ))/ε, (ε, δ)-DP for ε < 1 (Dwork & Roth 2014,
-  Thm A.1).
-* Exponential mechanism (McSherry & Talwar 2007): pick candidate r with probability
-  ∝ exp(ε·score(r)/(2Δ)); the scores are shifted by their maximum before exponentiating, so huge scores
-  never overflow. Sampling is by inverse CDF, which draws from exactly these probabilities.
-  It is ε-DP under both relations with the same Δ (the factor 2 already covers scores that move in
-  opposite directions).
-* Report-noisy-max: argmax of score + Lap(2Δ/ε), ε-DP whenever every score moves by at most Δ, so under
-  replacement; Lap(Δ/ε), the scale Dwork & Roth 2014, Claim 3.9 print for counts, needs scores that all
-  move the same way (``monotone=True``: counts under add/remove) and is only 2ε-DP under replacement.
-* :class:`PrivacyLedger`: one entry per mechanism call, whose ε's add up (basic composition, Neel,
-  Roth & Wu 2019, Thm 2; Dwork & Roth 2014, Thm 3.14) to the total budget, exactly and for any ε, under
-  the relation every entry holds for, or whose equal (ε, δ) steps compose by
-  :func:`advanced_composition` (Dwork, Rothblum & Vadhan 2010); and :func:`composition_statement` says what the composed pair is against a
-  target, never just "at most the target".
-
-Noise comes from numpy's generator, seeded for teaching: this illustrates the mathematics and is not a
-hardened production release (floating-point attacks on naive Laplace sampling are real).
+Every ε here holds for one named neighbour relation (:data:`smoothviz.neighbours.NEIGHBOURS`) through
+the sensitivity the caller passes: replacement is a removal plus an addition, so a histogram's ℓ₁
+sensitivity is 2 under replacement and 1 under add/remove, and counts all move one way only under
+add/remove. Seeded numpy noise, for teaching: not a hardened release (naive Laplace sampling leaks).
 """
 
 from __future__ import annotations
@@ -84,6 +49,10 @@ def laplace_mechanism(
     rng: RngLike = None,
 ) -> np.ndarray:
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
+
+    For a normalised counting query q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n under replacement (n
+    fixed), so the scale is 1/(εn); under add/remove n itself moves, so a normalised answer needs a public
+    or privately estimated n (as MWEM does).
 
     ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one by default
     (a histogram: Δ₁ = 2, a count: 1); the same scale with the add/remove Δ₁ (a histogram: 1) holds for
