@@ -2,8 +2,8 @@
 
 A worst-case adversary may put x_t anywhere and forces regret linear in T; a σ-smooth one draws x_t
 from a density ≤ 1/σ and lands in a set of measure γ with probability ≤ γ/σ (Haghtalab, Roughgarden
-& Shetty 2020, Lemma 3.2), so Hedge on a γ-cover has regret O(√(T ln(T/σ))) (Thm 3.3, Cor. 3.8).
-The caller draws every coin (``unif``, SPEC 7): one function per name in :data:`ADVERSARIES`.
+& Shetty 2020, Lemma 3.2), so Hedge on a γ-cover has regret O(√(T ln(T/σ))) (Thm 3.3, Cor. 3.8). The
+caller draws every coin (``unif``, SPEC 7): one function per name in :data:`ADVERSARIES`.
 """
 
 from __future__ import annotations

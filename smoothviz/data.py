@@ -1,18 +1,9 @@
 """Histograms on a public, declared grid: synthetic generators, bundled datasets and CSV uploads.
 
-A private query-release mechanism such as MWEM sees its data as a histogram over a finite universe 𝒳 of
-N cells. The universe must be *public*: its bounds and its bins are declared before a single record is
-read, never taken from the data's minimum, maximum or observed categories (a data-dependent domain leaks
-the extremes of the data). Everything here therefore takes a :class:`Domain` first and only then reads
-values; values outside it are counted and reported, never used to move the domain.
-
-Smoothness is the other half of the story. A distribution P on N cells is σ-smooth when
-P(x) ≤ u(x)/σ = 1/(σN) for every cell (Haghtalab, Roughgarden & Shetty 2020, §2), equivalently
-max_x P(x)·N ≤ 1/σ. Then the MWEM potential starts at Ψ₀ = KL(P‖U) ≤ ln(1/σ) instead of ln N (their
-Fact E.2), which is what lets Smooth MWEM (their Thm 4.2) replace log|𝒳| by log(1/σ). A histogram of
-n samples drawn from a σ-smooth density is only (σ, χ)-smooth (sampling noise lifts some cells above
-1/(σN)), so for exact checks :func:`exact_smooth_histogram` builds integer counts with every count ≤
-n/(σN) deterministically.
+The universe of N cells is public: a :class:`Domain` is declared before any record is read, never
+taken from the data (a data-dependent domain leaks its extremes), and values outside it are counted
+and reported. A distribution is σ-smooth when every cell has P(x) ≤ 1/(σN) (Haghtalab, Roughgarden &
+Shetty 2020, §2): then MWEM's potential starts at ≤ ln(1/σ) instead of ln N (Fact E.2).
 """
 
 from __future__ import annotations
@@ -366,6 +357,9 @@ def exact_smooth_counts(
     rng: RngLike = None,
 ) -> np.ndarray:
     """Integer counts summing to n with every count ≤ ⌊n/(σN)⌋: an exactly σ-smooth histogram.
+
+    A histogram of n samples from a σ-smooth density is only (σ, χ)-smooth (sampling noise lifts some cells
+    above 1/(σN)), so for exact checks these integer counts keep every count ≤ n/(σN) deterministically.
 
     n records are spread as evenly as possible over m = ⌈n / ⌊n/(σN)⌋⌉ cells, so the largest count is
     ⌈n/m⌉ ≤ n/(σN) and D_B(x) ≤ 1/(σN) holds exactly (the finite-universe form of σ-smoothness,

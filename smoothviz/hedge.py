@@ -1,20 +1,9 @@
 """Hedge on a cover: Multiplicative Weights over finitely many thresholds stands in for the continuum.
 
-A learner facing thresholds h_b(x) = 1[x ≥ b] on [0, 1] cannot run Hedge over the continuum, so
-Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020 (App. C.1) runs it over a finite γ-cover with
-γ = σ/√T (Theorem 3.3 uses brackets at σ/(4√T)). Regret against the whole class then splits, on every
-run, into regret against the cover plus the most points that fell into one cover cell (their eq. (1)):
-the first is at most 2√(T ln N) for Multiplicative Weights (Arora, Hazan & Kale 2012, Thm 2.1),
-the second is small because a σ-smooth adversary lands in a cell of width γ with probability ≤ γ/σ
-(Lemma 3.2). A worst-case adversary instead puts every point inside the cell that holds the target, on
-the side where the learner's mass errs, and forces regret ≥ T/2.
-
-:func:`hedge_thresholds` is the engine: the adversaries of :mod:`smoothviz.adversaries` play their
-streams, then an exact replay of Hedge on those streams (:func:`hedge_replay` for one recorded stream)
-gives the learner's expected losses in O(T·N^{1/3}) per run instead of O(T·N), and the ERM oracles of
-:mod:`smoothviz.erm` give the regrets against the cover and the class. Losses are 0/1 and "loss" means
-the expectation ⟨p_t, ℓ_t⟩ over the learner's coins, so the MW bound can be checked on every run.
-Halfspaces in the plane are in :mod:`smoothviz.halfspaces`.
+Haghtalab, Roughgarden & Shetty 2020, App. C.1, Algorithm 1: Hedge over a γ-cover, γ = σ/√T.
+Regret against the class is regret against the cover (≤ 2√(T ln N), Arora, Hazan & Kale 2012)
+plus the most points in one cover cell: small against σ-smooth adversaries (Lemma 3.2), ≥ T/2 in
+the worst case. :func:`hedge_thresholds` is the engine; halfspaces: :mod:`smoothviz.halfspaces`.
 """
 
 from __future__ import annotations
@@ -477,6 +466,13 @@ def hedge_thresholds(
     rng: RngLike = None,
 ) -> HedgeThresholdsResult:
     """Run Hedge/MW over a threshold γ-cover against the named adversaries.
+
+    The adversaries of :mod:`smoothviz.adversaries` play their streams, then an exact replay of Hedge on
+    those streams (:func:`hedge_replay` for one recorded stream) gives the learner's expected losses in
+    O(T·N^{1/3}) per run instead of O(T·N), and the ERM oracles of :mod:`smoothviz.erm` give the regrets
+    against the cover and the class (their eq. (1)). Losses are 0/1 and "loss" is the expectation
+    ⟨p_t, ℓ_t⟩ over the learner's coins, so the MW bound can be checked on every run. Theorem 3.3 uses
+    brackets at σ/(4√T) (``cover_scale="thm33"``).
 
     Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020. The adversaries' coins draw the points (one
     function each in :mod:`smoothviz.adversaries`), nature's the target b* ~ U(0.1, 0.9) and the

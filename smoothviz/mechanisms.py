@@ -1,9 +1,9 @@
 """Differential-privacy building blocks: Laplace, Gaussian, exponential mechanism, report-noisy-max, ledger.
 
-Every ε here holds for one named neighbour relation (:data:`smoothviz.neighbours.NEIGHBOURS`) through
-the sensitivity the caller passes: replacement is a removal plus an addition, so a histogram's ℓ₁
-sensitivity is 2 under replacement and 1 under add/remove, and counts all move one way only under
-add/remove. Seeded numpy noise, for teaching: not a hardened release (naive Laplace sampling leaks).
+Every ε holds for one named neighbour relation (:data:`smoothviz.neighbours.NEIGHBOURS`) through
+the sensitivity the caller passes: a histogram's ℓ₁ sensitivity is 2 under replacement and 1 under
+add/remove (Dwork, McSherry, Nissim & Smith 2006). Seeded numpy noise, for teaching: not a hardened
+release (naive Laplace sampling leaks).
 """
 
 from __future__ import annotations

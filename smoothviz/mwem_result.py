@@ -1,8 +1,8 @@
 """What one MWEM run releases (:class:`MWEMResult`) and, kept apart, what it looks like against the true data.
 
-The release is public; :class:`MWEMDiagnostics` (the error, the potential Ψ = KL(D_B‖D_t), Lemma E.3's
-two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data and is never part of it.
-Built by :func:`smoothviz.mwem.release`.
+The release is public; :class:`MWEMDiagnostics` (the error, the potential Ψ = KL(D_B‖D_t), Lemma
+E.3's two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data and is never part of
+it. Built by :func:`smoothviz.mwem.release`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """MWEM's round, step by step: select, measure, update, project (and the γ-cover Smooth MWEM selects from).
 
-Each function is one line of the loop in :func:`smoothviz.mwem.release_rounds` (Haghtalab, Roughgarden &
-Shetty 2020, Thm 4.1 and App. E.1–F.1, after Hardt, Ligett & McSherry 2012), vectorised over a leading
-trials axis; the mechanisms come from :mod:`smoothviz.mechanisms`, the box queries from :mod:`smoothviz.queries`.
+Each function is one line of the loop in :func:`smoothviz.mwem.release_rounds` (Haghtalab,
+Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1, after Hardt, Ligett & McSherry 2012),
+vectorised over a leading trials axis; the mechanisms come from :mod:`smoothviz.mechanisms`, the box
+queries from :mod:`smoothviz.queries`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """OracleQuery: private synthetic data for all 2^d conjunctions, as a game between two oracle players.
 
-Neel, Roth & Wu 2019, §4: a data player (:class:`ContextFTPL`, never shown the data) and a query player
-(:func:`private_best_response`, private weighted oracles) play the query-release game with payoff
-q(S) − q(x); by Thm 11 the data player's average play answers every conjunction within the sum of the
-two regrets per round. :func:`oracle_query` runs Algorithm 1 and keeps what the page plots.
+Neel, Roth & Wu 2019, §4: a data player (:class:`ContextFTPL`, never shown the data) and a query
+player (:func:`private_best_response`) play the query-release game, payoff q(S) − q(x); by Thm 11
+the data player's average play answers every conjunction within the two regrets per round.
+:func:`oracle_query` runs Algorithm 1 and keeps what the page plots.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Weighted optimisation oracles for the boolean classes: exact, certifiable, heuristic and lying.
 
-An oracle takes a weighted labelled dataset and returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i],
-weights possibly negative as RSPM's noise is (Neel, Roth & Wu 2019, Def 5); writing 1[h(x) ≠ y] =
-y + (1 − 2y)·h(x), each minimises a constant plus Σ_x c_x h(x). All share ``oracle(cls, x, y, w)``:
-:func:`exhaustive_oracle`, :func:`ip_oracle` (certifiable), :func:`greedy_oracle`, :func:`lying_oracle`.
+An oracle returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i], weights possibly negative as
+RSPM's noise is (Neel, Roth & Wu 2019, Def 5). All share ``oracle(cls, x, y, w)``:
+:func:`exhaustive_oracle` (exact), :func:`ip_oracle` (certifiable), :func:`greedy_oracle`
+(heuristic) and :func:`lying_oracle` (wrong on purpose, for the audit).
 """
 
 from __future__ import annotations

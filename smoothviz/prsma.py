@@ -1,9 +1,9 @@
 """PRSMA, the Private Robust Subsampling Meta Algorithm: privacy that survives a failing heuristic.
 
-RSPM is private only while its oracle is right; a certifiable heuristic never answers wrongly but may
-answer ⊥, at a rate that can depend on the data. PRSMA (Neel, Roth & Wu 2019, §3.2, Thm 8) runs the
-algorithm on K random pieces many times and releases only when enough pieces passed. :func:`prsma_plan`
-is the calculator; :func:`prsma` runs it with Laplace RSPM and a failing exhaustive oracle.
+RSPM is private only while its oracle is right; a certifiable heuristic never answers wrongly but
+may answer ⊥, at a data-dependent rate. PRSMA (Neel, Roth & Wu 2019, §3.2, Thm 8) runs it on K
+random pieces many times and releases only when enough pieces passed. :func:`prsma_plan` is the
+calculator; :func:`prsma` runs it with Laplace RSPM and a failing exhaustive oracle.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Binary search on thresholds against worst-case and σ-smoothed adversaries.
 
-Midpoint binary search learns h_b(x) = 1[x ≥ b] online from realizable labels (Haghtalab, Roughgarden &
-Shetty 2020, §1). A worst-case adversary forces a mistake every round (infinite Littlestone dimension,
-:func:`worst_case_run`); a σ-smoothed one hits a version space narrower than σ with probability
-width/σ, so mistakes grow like log₂(1/σ) + log₂ T (:func:`smoothed_run`).
+Midpoint binary search learns h_b(x) = 1[x ≥ b] online from realizable labels (Haghtalab,
+Roughgarden & Shetty 2020, §1). A worst-case adversary forces a mistake every round (infinite
+Littlestone dimension, :func:`worst_case_run`); a σ-smoothed one hits a version space narrower than
+σ with probability width/σ, so mistakes grow like log₂(1/σ) + log₂ T (:func:`smoothed_run`).
 """
 
 from __future__ import annotations
