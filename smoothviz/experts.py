@@ -1,20 +1,9 @@
 """Prediction with expert advice over k actions: Multiplicative Weights, Follow-the-Leader, perturbed leaders.
 
-Each round t the learner picks a distribution p_t over k actions, then sees costs c_t ∈ [0, 1]^k and
-pays ⟨p_t, c_t⟩; regret is its total minus the best single action's in hindsight. Multiplicative
-Weights keeps p_t ∝ (1 − η)^{C^{<t}} (C^{<t} the costs so far) and has regret ≤ 2√(T ln k) on every
-sequence (Arora, Hazan & Kale 2012, Thm 2.1; the exp(−ηc) form is Cesa-Bianchi & Lugosi 2006,
-Thm 2.2). Follow-the-Leader plays argmin C^{<t} and an alternating sequence makes it pay ⌈T/2⌉
-(Kalai & Vempala 2005, §1). Adding fresh noise Z^t before the argmin fixes it: Follow the Perturbed
-Leader, which is also Follow the *Private* Leader, since report-noisy-min makes each choice
-differentially private (Neel, Roth & Wu 2019, Def 14, Thm 13); its analysis runs through the
-be-the-leader Lemmas 19 and 20, checked pathwise by :func:`leader_loss`.
-
-Costs have shape (..., T, k): leading axes are independent sequences (trials). "Loss" of a randomised
-learner means ⟨p_t, c_t⟩ for MW (its expectation over the learner's coins) and the realised cost for
-FTL/FTPL. Natural logarithms throughout. Hedge over a cover of thresholds or halfspaces
-(:mod:`smoothviz.hedge`, :mod:`smoothviz.halfspaces`) uses :func:`log_weight_rate` and
-:data:`TUNED_ETA` from here.
+MW has regret ≤ 2√(T ln k) on every sequence (Arora, Hazan & Kale 2012, Thm 2.1; exp(−ηc) form:
+Cesa-Bianchi & Lugosi 2006, Thm 2.2); FTL pays ⌈T/2⌉ on alternating costs (Kalai & Vempala 2005);
+fresh noise before the argmin fixes it, Follow the Perturbed (= Private) Leader (Neel, Roth & Wu
+2019, Thm 13). Costs have shape (..., T, k), leading axes independent sequences.
 """
 
 from __future__ import annotations
@@ -373,6 +362,11 @@ def follow_the_perturbed_leader(
     rng: RngLike = None,
 ) -> ExpertsResult:
     """Follow the Perturbed (Private) Leader: a_t = argmin_a (C_a^{<t} + Z_a^t).
+
+    Report-noisy-min makes each choice differentially private (Neel, Roth & Wu 2019, Def 14, Thm 13);
+    the analysis runs through the be-the-leader Lemmas 19 and 20, checked pathwise by
+    :func:`leader_loss`. "Loss" is the realised cost here, ⟨p_t, c_t⟩ (its expectation over the
+    learner's coins) for MW.
 
     Neel, Roth & Wu 2019, Def 14.
 

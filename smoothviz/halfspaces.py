@@ -1,14 +1,9 @@
 """Hedge on a cover of halfspaces in the plane: the σ-smooth regret argument beyond thresholds.
 
-Corollary 3.8 of Haghtalab, Roughgarden & Shetty 2020 applies the cover argument of their Theorem 3.3
-to halfspaces in n dimensions: against a σ-smooth adversary a fine enough cover loses little, because
-the adversary rarely lands in the thin region where a halfspace and its cover neighbour disagree, so
-Hedge on the cover has regret sublinear in T. Here n = 2: halfspaces h(x) = 1[⟨u, x⟩ ≥ c] on [0, 1]²
-and a cover of n_angles directions × n_offsets offsets. Regret is measured against the best cover
-halfspace (tracked each round) and against every halfspace in the plane (exactly, by
-:func:`smoothviz.erm.best_halfspace_mistakes`). The adversaries are in :mod:`smoothviz.adversaries`:
-a worst-case one that plays where the learner's expected loss is largest, its σ-smooth version that
-adds a uniform offset of area σ, and i.i.d. points.
+Corollary 3.8 of Haghtalab, Roughgarden & Shetty 2020: a σ-smooth adversary rarely lands in the thin
+region where a halfspace and its cover neighbour disagree, so Hedge on the cover has regret
+sublinear in T. Here halfspaces 1[⟨u, x⟩ ≥ c] on [0, 1]², a cover of directions × offsets, regret
+against the cover and (:func:`smoothviz.erm.best_halfspace_mistakes`) against every halfspace.
 """
 
 from __future__ import annotations
@@ -155,6 +150,10 @@ def hedge_halfspaces(
     rng: RngLike = None,
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
+
+    The adversaries (:mod:`smoothviz.adversaries`): a worst-case one that plays where the learner's
+    expected loss is largest, its σ-smooth version that adds a uniform offset of area σ, and i.i.d.
+    points.
 
     The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). Adversaries
     (:mod:`smoothviz.adversaries`): ``"worst_case"`` plays the point of an ``n_candidates``² grid where
