@@ -1,18 +1,9 @@
 """The Regret page's experiment, and what it needs to decide how much to run.
 
-:func:`run_experiment` takes the page's parameters and a seed and returns a :class:`RegretExperiment`:
-Hedge on a threshold cover against the chosen adversaries (the main view), with ``summary()``,
-``to_frame()`` and ``code()`` (the page's "Reproduce in Python"); its tabs (:meth:`~RegretExperiment.experts`,
-:meth:`~RegretExperiment.max_abs`, :meth:`~RegretExperiment.halfspaces`) are the module functions
-:func:`learners`, :func:`max_abs` and :func:`halfspaces`, which a page may cache on their own
-parameters. MW, FTL and FTPL are compared on the same costs by :func:`compare_learners`.
-
-The page runs Hedge on a threshold cover of scale γ = σ/√T (Algorithm 1 of Haghtalab, Roughgarden &
-Shetty 2020) or σ/(4√T) (their Thm 3.3), so the cover has N ≈ √T/σ experts and one run costs
-O(T·N^{1/3}) per trial after the exact replay (:mod:`smoothviz.hedge`). :func:`page_cost_s` models that
-cost in seconds, fitted to benchmark runs, and :func:`trials_cap` picks the most trials that fit the
-page's time budget. :func:`~smoothviz.experts.mw_tuned_eta` lets the page scale the tuned rate √(ln N / T), capped at
-1/2 where the (1 − η)^c update's bound 2√(T ln N) needs it (Arora, Hazan & Kale 2012, Thm 2.1).
+:func:`run_experiment` returns a :class:`RegretExperiment`: Hedge on a threshold cover of scale σ/√T
+(Haghtalab, Roughgarden & Shetty 2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen
+adversaries, with ``summary()``, ``to_frame()`` and ``code()``; its tabs are :func:`learners`,
+:func:`max_abs` and :func:`halfspaces`. :func:`trials_cap` fits the trials to the page's budget.
 """
 
 from __future__ import annotations
@@ -91,6 +82,9 @@ def page_cost_s(
     n_actions: int = 0,
 ) -> float:
     """Modelled seconds of one Regret page run: Hedge on thresholds, plus the MW/FTL/FTPL runs.
+
+    The cover has N ≈ √T/σ experts and one run costs O(T·N^{1/3}) per trial after the exact replay
+    (:mod:`smoothviz.hedge`); the constants are fitted to benchmark runs.
 
     That is :func:`~smoothviz.hedge.hedge_thresholds`, plus :func:`compare_learners`
     when ``n_actions`` is not 0.
