@@ -30,20 +30,17 @@ from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "deploy"))
-from loopback import free_port, wait_healthy  # noqa: E402  (the same start-and-wait as the cluster)
+from loopback import streamlit_server  # noqa: E402  (shared with the tests)
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")
@@ -63,10 +60,6 @@ def _tabs(name: str) -> dict[str, str]:
 
 TABS = {name: _tabs(name) for name in PAGES if name}
 QUIET_MS = 300
-SERVER_FLAGS = [  # as tests/test_browser.py; the port goes last
-    "--server.address", "127.0.0.1", "--server.headless", "true",
-    "--browser.gatherUsageStats", "false", "--server.port",
-]  # fmt: skip
 TIMEOUT_S = 90  # per wait; a page that does not settle by then is reported as a timeout
 
 # Installed before any page script: a MutationObserver that stamps the last DOM change and the first
@@ -145,37 +138,6 @@ class Visit:
     charts: int = 0
     timeline: dict[str, float | None] = field(default_factory=dict)
     error: str = ""
-
-
-@contextlib.contextmanager
-def streamlit_server(root: Path) -> Iterator[str]:
-    """``streamlit run app.py`` in ``root`` on a free loopback port; always stopped on exit."""
-    with streamlit_process(root) as (url, _):
-        yield url
-
-
-@contextlib.contextmanager
-def streamlit_process(root: Path) -> Iterator[tuple[str, int]]:
-    """As :func:`streamlit_server`, also giving the server's pid (the load test reads its RSS)."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), *SERVER_FLAGS, str(port)],
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},  # its own smoothviz, not the installed one
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
-        yield url, process.pid
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 class Tab:

@@ -22,6 +22,7 @@ import numpy as np
 from benchtime import median_seconds
 
 from smoothviz import mwem as M
+from smoothviz import queries as Q
 from smoothviz.experiments import mwem as E
 from smoothviz.mechanisms import laplace_mechanism
 from smoothviz.mwem_practical import practical_mwem
@@ -68,7 +69,7 @@ def run() -> str:
         h = np.zeros(n_cells)
         h[n_cells // 4 : n_cells // 2] = 1.0
         h *= 1e5 / h.sum()
-        q = M.thresholds(n_cells)
+        q = Q.thresholds(n_cells)
         rounds = 5
         t = median_seconds(
             lambda h=h, q=q, rounds=rounds: M.mwem(
@@ -323,7 +324,7 @@ def _interleaved(wls: dict, repeats: int) -> dict[str, dict[str, list[float]]] |
     held_out = list(W.WORKLOADS)
     out: dict[str, dict[str, list[float]]] = {}
     for name, (dims, n, h) in wls.items():
-        q = M.marginals(dims, ways=(1, 2))
+        q = Q.marginals(dims, ways=(1, 2))
         cfgs = configs(dims, n)
         row = out.setdefault(name, {"peer": [], "peer_err": [], "matched": [], "recommended": []})
         for rep in range(repeats):
@@ -348,7 +349,7 @@ def _peer_section(common) -> tuple[list[str], str]:
     peer = _peer_errors(names)
     ours: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
     for name, (dims, n, h) in wls.items():
-        q = M.marginals(dims, ways=(1, 2))
+        q = Q.marginals(dims, ways=(1, 2))
         for cname, cfg in configs(dims, n).items():
             fits = [_fit(h, q, cfg["kw"](h, s), s) for s in SEEDS]
             ours[(name, cname)] = ([f[0] for f in fits], [f[1] for f in fits])

@@ -29,10 +29,9 @@ from smoothviz.experiments.regret import (
     compare_learners,
     cover_size,
     page_cost_s,
-    scaled_eta,
     trials_cap,
 )
-from smoothviz.experts import max_abs_curve
+from smoothviz.experts import max_abs_curve, mw_tuned_eta
 from smoothviz.halfspaces import hedge_halfspaces
 from smoothviz.hedge import HedgeThresholdsResult, hedge_replay, hedge_thresholds
 
@@ -64,7 +63,7 @@ def _page_parts(sigma, horizon, cover, eta, trials, k, seq, t2, flips) -> list:
             sigma, horizon, cover_scale=cover, eta=eta, trials=trials, rng=0,
             snapshot_adversary="smoothed_adaptive",
         ),
-        lambda: compare_learners(seq, horizon, k, trials=trials, rng=0),
+        lambda: compare_learners(seq, horizon, k, trials=trials, seed=0),
         lambda: max_abs_curve(200, scale=10.0, trials=1000, rng=0),
         lambda: hedge_halfspaces(sigma, t2, noise=flips, trials=2, rng=0),
     ]  # fmt: skip
@@ -103,7 +102,7 @@ def _page_rows() -> list[str]:
     for label, sigma, horizon, cover, want, k, seq, t2, flips in PAGE_SETTINGS:
         n = cover_size(sigma, horizon, scale=cover)
         trials = min(want, trials_cap(horizon, n, 4, n_actions=k, budget_s=1.0, most=10))
-        eta = scaled_eta(n, horizon)
+        eta = mw_tuned_eta(n, horizon)
         reps = 9 if horizon <= 300 else 1
         parts = _page_parts(sigma, horizon, cover, eta, trials, k, seq, t2, flips)
         results = [part() for part in parts]  # warm up

@@ -55,9 +55,8 @@ from bench_browser import (
     CHROMIUM_ARGS,
     QUIET_MS,
     TABS,
-    streamlit_process,
 )
-from loopback import loopback_cluster
+from loopback import loopback_cluster, streamlit_process
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"

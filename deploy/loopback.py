@@ -1,4 +1,6 @@
-"""N smoothviz replicas behind ``deploy/nginx.conf`` on loopback (the scale-out test, the load benchmark).
+"""smoothviz servers on loopback: one, or N replicas behind ``deploy/nginx.conf``.
+
+``streamlit_server`` starts one (the browser tests, the browser benchmark).
 
 ``nginx_config`` rewrites the deployment file for local ports (its upstream ``server`` lines, its
 ``listen``; pid, logs and temp files in a scratch folder) and adds a response header naming the replica
@@ -51,6 +53,44 @@ def wait_healthy(url: str, process: subprocess.Popen, seconds: float = 60) -> No
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"{url} did not become healthy within {seconds:.0f} s") from None
             time.sleep(0.3)
+
+
+#: ``streamlit run`` flags of one local server (tests and benchmarks); the port goes last.
+SERVER_FLAGS = [
+    "--server.address", "127.0.0.1", "--server.headless", "true",
+    "--browser.gatherUsageStats", "false", "--server.port",
+]  # fmt: skip
+
+
+@contextlib.contextmanager
+def streamlit_server(root: Path) -> Iterator[str]:
+    """``streamlit run app.py`` in ``root`` on a free loopback port; always stopped on exit."""
+    with streamlit_process(root) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def streamlit_process(root: Path) -> Iterator[tuple[str, int]]:
+    """As :func:`streamlit_server`, also giving the server's pid (the load test reads its RSS)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), *SERVER_FLAGS, str(port)],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},  # its own smoothviz, not the installed one
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, process)
+        yield url, process.pid
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
 
 
 def nginx_config(replicas: list[int], port: int, tmp: Path) -> str:

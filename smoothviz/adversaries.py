@@ -1,27 +1,9 @@
 """Adversaries, worst-case and σ-smooth: who picks the points the online learner is tested on.
 
-A worst-case adversary may put x_t anywhere; against thresholds h_b(x) = 1[x ≥ b] it keeps every point
-inside the cover cell that holds the target b*, on the side where the learner errs, and forces regret
-linear in T (Littlestone dimension ∞). A σ-smooth adversary must draw x_t from a distribution whose
-density is at most 1/σ, adaptively chosen from the past; it lands in any set of measure γ with
-probability ≤ γ/σ (Haghtalab, Roughgarden & Shetty 2020, Lemma 3.2), so a γ-cover costs little and
-Hedge on it has regret O(√(T ln(T/σ))) (their Thm 3.3, and Cor. 3.8 for halfspaces in the plane).
-
-Nature's coins draw the target and the label flips; the adversary's coins are the uniforms ``unif``
-each function takes as an argument, so the same draws can be reused across adversaries and every
-stream stays reproducible from one seed (the caller draws them, SPEC 7).
-
-* Against Hedge on a threshold cover (:mod:`smoothviz.hedge`), one function per name in
-  :data:`ADVERSARIES`: :func:`worst_case_stream`, :func:`smoothed_adaptive_stream`,
-  :func:`smoothed_nonadaptive_stream`, :func:`iid_stream`.
-* Against Hedge on halfspaces in [0, 1]² (:mod:`smoothviz.halfspaces`), per round, for
-  :data:`ADVERSARIES_2D`: :func:`halfspace_candidates`, :func:`worst_case_points`,
-  :func:`smoothed_offsets`, :func:`smoothed_points`.
-* Against midpoint binary search on thresholds, re-exported from :mod:`smoothviz.thresholds`:
-  :func:`worst_case_run`, :func:`smoothed_run`, :func:`nonadaptive_run`, :func:`run_adversary`,
-  :func:`adversary_rng` (keys in :data:`BINARY_SEARCH_ADVERSARIES`, display names in :mod:`smoothviz.names`).
-  The adaptive and non-adaptive adversaries of Lemma 3.2's max-count experiment live inside
-  :func:`smoothviz.covers.max_count_experiment`.
+A worst-case adversary may put x_t anywhere and forces regret linear in T; a σ-smooth one draws x_t
+from a density ≤ 1/σ and lands in a set of measure γ with probability ≤ γ/σ (Haghtalab, Roughgarden
+& Shetty 2020, Lemma 3.2), so Hedge on a γ-cover has regret O(√(T ln(T/σ))) (Thm 3.3, Cor. 3.8). The
+caller draws every coin (``unif``, SPEC 7): one function per name in :data:`ADVERSARIES`.
 """
 
 from __future__ import annotations
@@ -117,6 +99,11 @@ def worst_case_stream(
     grid: np.ndarray, targets: np.ndarray, unif: np.ndarray, flips: np.ndarray, lam: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The worst-case adversary against Hedge on the cover ``grid``, from a two-number state per row.
+
+    Against Hedge on threshold covers (:mod:`smoothviz.hedge`) the streams are :func:`worst_case_stream`,
+    :func:`smoothed_adaptive_stream`, :func:`smoothed_nonadaptive_stream` and :func:`iid_stream`; against
+    halfspaces in [0, 1]² (:data:`ADVERSARIES_2D`) :func:`worst_case_points` and :func:`smoothed_points`;
+    against binary search the runs of :mod:`smoothviz.thresholds` (:data:`BINARY_SEARCH_ADVERSARIES`).
 
     Every point lies in the cover cell [lo, hi) that holds b*, so the n_low experts g_i ≤ lo predict 1
     and the others predict 0: all of Hedge's weight sits on two groups whose cumulative losses are the

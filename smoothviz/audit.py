@@ -1,17 +1,9 @@
 """Empirical privacy audit: a certified lower bound on ε from two neighbouring datasets.
 
-A mechanism M is (ε, δ)-DP when P[M(S) ∈ Ω] ≤ e^ε P[M(S′) ∈ Ω] + δ for all neighbours S ∼ S′ and
-events Ω (Neel, Roth & Wu 2019, Def 1; Dwork, McSherry, Nissim & Smith 2006). Run M many times on S and
-on S′, and for each observed output o (the event Ω = {o}) bound p = P[M(S) = o] from below and
-p′ = P[M(S′) = o] from above with exact Clopper–Pearson intervals. Then, with the stated confidence,
-
-    ε ≥ ln((p_low − δ)/p′_high),
-
-and likewise with S and S′ swapped. The audit reports the largest such bound over all outputs and
-both directions. Every one-sided interval is taken at level 1 − (1 − confidence)/(2·#tests)
-(Bonferroni), so the maximum is valid at the stated confidence as a whole. A bound above the claimed ε
-proves, at that confidence, that the mechanism is not ε-DP as run; a bound below it proves nothing
-either way (an audit can only refute). Clopper–Pearson 1934 gives the intervals.
+Run a mechanism many times on neighbours S and S′; for each output o bound P[M(S) = o] from below
+and P[M(S′) = o] from above with exact Clopper–Pearson 1934 intervals, so ε ≥ ln((p_low −
+δ)/p′_high) with the stated confidence (Neel, Roth & Wu 2019, Def 1). A bound above the claimed ε
+refutes it as run; a bound below proves nothing (:func:`privacy_audit`).
 """
 
 from __future__ import annotations
@@ -133,6 +125,10 @@ def privacy_audit(
     confidence: float = 0.95,
 ) -> AuditResult:
     """Certified lower bound on ε from samples of a mechanism on neighbouring datasets S and S′.
+
+    The audit reports the largest bound over all outputs and both directions (S and S′ swapped). Every
+    one-sided interval is taken at level 1 − (1 − confidence)/(2·#tests) (Bonferroni), so the maximum is
+    valid at the stated confidence as a whole.
 
     Args:
         outputs_s: outputs of independent runs on S (integers, e.g. hypothesis codes; −1 for ⊥).

@@ -1,13 +1,9 @@
 """Labelled data over {0,1}^d for the private-learning pages: planted hypotheses and one real table.
 
-* :func:`planted_data`: points with independent Bernoulli(p) coordinates, labelled by a planted
-  hypothesis of a class in :data:`smoothviz.separators.CLASSES`, each label flipped with probability
-  ``label_noise`` (the agnostic setting of private ERM, Neel, Roth & Wu 2019, §3).
-* :func:`gapminder_data`: the Gapminder table (1,704 country-years, 1952–2007) that ships with the
-  plotly package, read from its files without importing plotly, binarised by the rule in
-  :data:`GAPMINDER_RULE`; the label says whether life expectancy is at least 60 years.
-* :func:`neighbouring_pair`: a dataset and its neighbour with one record replaced (Neel, Roth & Wu
-  2019, §2: neighbours differ by replacing one point), for privacy audits.
+:func:`planted_data` labels Bernoulli points by a planted hypothesis with label noise (the agnostic
+setting of private ERM, Neel, Roth & Wu 2019, §3); :func:`gapminder_data` binarises the Gapminder
+table that ships with plotly (read without importing it); :func:`neighbouring_pair` replaces one
+record (their §2), for privacy audits.
 """
 
 from __future__ import annotations
@@ -164,6 +160,9 @@ def _gapminder_path() -> Path:
 
 def gapminder_data() -> LabelledData:
     """The Gapminder table binarised by :data:`GAPMINDER_RULE`: n = 1,704, d = 9.
+
+    1,704 country-years, 1952–2007, binarised by :data:`GAPMINDER_RULE`; the label says whether life
+    expectancy is at least 60 years.
 
     Returns:
         A :class:`LabelledData` whose label is 1 when life expectancy is at least 60 years.

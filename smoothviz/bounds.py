@@ -1,20 +1,9 @@
 """Every bound that a smoothviz page draws, in one place, each with its source and its kind.
 
-A bound here is two things: a vectorised function that evaluates it, and a :class:`BoundInfo` that says
-where it comes from (author–year and theorem, see :mod:`smoothviz.references`), what kind of
-statement it is, and which constant was chosen when the paper only gives an O(·). Pages draw the
-function and show the info on the theory card, so the
-plot, the caption and the card can never disagree.
-
-Kinds:
-
-* ``"exact"``: holds on every run (a deterministic or pathwise inequality, or an identity).
-* ``"expectation"``: holds for the mean over the algorithm's / adversary's coins.
-* ``"high-probability"``: holds with the probability stated in ``note``.
-* ``"envelope"``: an O(·) shape with the constant stated in ``note``; a trend, not a guarantee.
-
-Citations are built by :func:`smoothviz.references.cite` from each entry's ``ref`` and ``where``, so every
-card names its source the same way. Natural logarithms throughout unless a name says ``log2``.
+Each bound is a vectorised function plus a :class:`BoundInfo` (in :data:`BOUNDS`): its source
+(author–year and theorem, cited by :func:`smoothviz.references.cite`), its kind (exact, expectation,
+high-probability, or an O(·) envelope with the constant chosen) and a note, so the plot, the caption
+and the theory card never disagree. Natural logarithms unless a name says ``log2``.
 """
 
 from __future__ import annotations
@@ -81,6 +70,11 @@ KINDS = ("exact", "expectation", "high-probability", "envelope")
 @dataclass(frozen=True)
 class BoundInfo:
     """Provenance of one bound, shown on a page's theory card.
+
+    Kinds: ``"exact"`` holds on every run (a deterministic or pathwise inequality, or an identity);
+    ``"expectation"`` for the mean over the algorithm's / adversary's coins; ``"high-probability"`` with
+    the probability stated in ``note``; ``"envelope"`` an O(·) shape with the constant stated in ``note``,
+    a trend, not a guarantee.
 
     Attributes:
         key: stable identifier (the name of the function that evaluates it).

@@ -1,19 +1,9 @@
 """Covers and bracketings on [0, 1]: why an adaptive σ-smoothed adversary needs brackets.
 
-An ε-cover of a class H under a measure μ is a finite set H' with, for every h, some h' that disagrees
-with h on μ-mass at most ε. An ε-*bracket* [f_ℓ, f_u] is stronger: f_ℓ ≤ f ≤ f_u *pointwise* and
-μ(f_ℓ ≠ f_u) ≤ ε; an ε-bracketing is a set of ε-brackets holding every member of the class
-(Haghtalab, Roughgarden & Shetty 2020, Def. 2.1). Pointwise sandwiching is what survives adaptivity:
-an adaptive σ-smooth adversary can pile its points where one cover element is wrong (their App. B
-shows uniform convergence itself fails), but it can never make Σ_t f(x_t) exceed Σ_t f_u(x_t), and a
-finite family of upper brackets is controlled by their Lemma 3.2 (proof in App. C.2):
-E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp with p = ε/σ. Theorem 3.3 then needs brackets at scale
-σ/(4√T), and Theorem 3.7 says intersections, unions and symmetric differences of k bracketed classes
-stay bracketable with a product of the sizes.
-
-Everything here is exact: brackets are built from the μ-quantile grid (for thresholds the bracket
-[1(x ≥ b_{i+1}), 1(x ≥ b_i)] has mass exactly 1/N, so N_[] = ⌈1/ε⌉), and every set is a union of
-half-open intervals [l, r) whose μ-mass comes from the exact cdf.
+An ε-bracket [f_ℓ, f_u] sandwiches f pointwise, μ(f_ℓ ≠ f_u) ≤ ε (Haghtalab, Roughgarden & Shetty
+2020, Def. 2.1): an adaptive σ-smooth adversary can pile points where a cover is wrong (App. B) but
+never push Σ_t f(x_t) past Σ_t f_u(x_t), and Lemma 3.2 bounds the upper brackets' maximum
+(:func:`max_count_experiment`). Everything is exact, from μ's cdf and quantiles.
 """
 
 from __future__ import annotations
@@ -47,10 +37,10 @@ __all__ = [
     "indicator",
     "make_measure",
     "max_count_experiment",
+    "quantile_threshold_cover",
     "set_mass",
     "smooth_bump",
     "smooth_mixture",
-    "threshold_cover",
     "uniform_convergence_experiment",
     "uniform_measure",
     "vc_dimension",
@@ -550,6 +540,11 @@ def factor_scale(cls: str, eps: float, *, k: int = 2) -> float:
 def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracketing:
     """The quantile-grid ε-bracketing of a class under μ.
 
+    Brackets come from the μ-quantile grid: for thresholds [1(x ≥ b_{i+1}), 1(x ≥ b_i)] has mass exactly
+    1/N, so N_[] = ⌈1/ε⌉; every set is a union of half-open intervals [l, r) whose μ-mass comes from the
+    exact cdf. Theorem 3.3 needs brackets at scale σ/(4√T), and Theorem 3.7 says intersections, unions and
+    symmetric differences of k bracketed classes stay bracketable with a product of the sizes.
+
     Args:
         cls: one of :data:`CLASSES`.
         measure: an atomless measure on [0, 1].
@@ -625,7 +620,7 @@ class ThresholdCover:
         return pd.DataFrame({"element": np.arange(self.size), "threshold": self.centres})
 
 
-def threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
+def quantile_threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
     """The ⌈1/(2ε)⌉-element ε-cover of thresholds 1(x ≥ b) under μ.
 
     Raises:
@@ -698,6 +693,9 @@ def max_count_experiment(
     *, sigma: float, n_cells: int, horizon: int, trials: int, rng: RngLike = None
 ) -> MaxCountResult:
     """Lemma 3.2's experiment: how high can an adaptive σ-smooth adversary push max_f Σ_t f(x_t)?
+
+    Lemma 3.2 (proof in App. C.2): E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp with p = ε/σ for a finite
+    family F of upper brackets of mass ε.
 
     F is the ``n_cells`` indicator functions of the cells of width ε = 1/n_cells (the upper
     brackets of small symmetric differences look like this). Every round each adversary picks a

@@ -1,18 +1,9 @@
 """Histograms on a public, declared grid: synthetic generators, bundled datasets and CSV uploads.
 
-A private query-release mechanism such as MWEM sees its data as a histogram over a finite universe 𝒳 of
-N cells. The universe must be *public*: its bounds and its bins are declared before a single record is
-read, never taken from the data's minimum, maximum or observed categories (a data-dependent domain leaks
-the extremes of the data). Everything here therefore takes a :class:`Domain` first and only then reads
-values; values outside it are counted and reported, never used to move the domain.
-
-Smoothness is the other half of the story. A distribution P on N cells is σ-smooth when
-P(x) ≤ u(x)/σ = 1/(σN) for every cell (Haghtalab, Roughgarden & Shetty 2020, §2), equivalently
-max_x P(x)·N ≤ 1/σ. Then the MWEM potential starts at Ψ₀ = KL(P‖U) ≤ ln(1/σ) instead of ln N (their
-Fact E.2), which is what lets Smooth MWEM (their Thm 4.2) replace log|𝒳| by log(1/σ). A histogram of
-n samples drawn from a σ-smooth density is only (σ, χ)-smooth (sampling noise lifts some cells above
-1/(σN)), so for exact checks :func:`exact_smooth_histogram` builds integer counts with every count ≤
-n/(σN) deterministically.
+The universe of N cells is public: a :class:`Domain` is declared before any record is read, never
+taken from the data (a data-dependent domain leaks its extremes), and values outside it are counted
+and reported. A distribution is σ-smooth when every cell has P(x) ≤ 1/(σN) (Haghtalab, Roughgarden &
+Shetty 2020, §2): then MWEM's potential starts at ≤ ln(1/σ) instead of ln N (Fact E.2).
 """
 
 from __future__ import annotations
@@ -49,7 +40,6 @@ __all__ = [
     "load_dataset",
     "mixture_probs",
     "parse_csv",
-    "point_mass_probs",
     "sample_counts",
     "synthetic_histogram",
 ]
@@ -312,17 +302,6 @@ def bump_probs(
     return masses / masses.sum()
 
 
-def point_mass_probs(bins: int, *, cell: int | None = None) -> np.ndarray:
-    """All mass on one cell (default the middle one): the least smooth data, with Ψ₀ = ln N."""
-    bins = _validate_rng_free(bins, "bins")
-    cell = bins // 2 if cell is None else cell
-    if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) or not 0 <= cell < bins:
-        raise ValueError(f"`cell` must be an integer in [0, {bins}), got {cell!r}")
-    probs = np.zeros(bins)
-    probs[cell] = 1.0
-    return probs
-
-
 def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) -> np.ndarray:
     """Convex combination Σ w_k P_k of distributions on the same cells (σ-smooth if every P_k is)."""
     if len(components) == 0 or len(components) != len(weights):
@@ -378,6 +357,9 @@ def exact_smooth_counts(
     rng: RngLike = None,
 ) -> np.ndarray:
     """Integer counts summing to n with every count ≤ ⌊n/(σN)⌋: an exactly σ-smooth histogram.
+
+    A histogram of n samples from a σ-smooth density is only (σ, χ)-smooth (sampling noise lifts some cells
+    above 1/(σN)), so for exact checks these integer counts keep every count ≤ n/(σN) deterministically.
 
     n records are spread as evenly as possible over m = ⌈n / ⌊n/(σN)⌋⌉ cells, so the largest count is
     ⌈n/m⌉ ≤ n/(σN) and D_B(x) ≤ 1/(σN) holds exactly (the finite-universe form of σ-smoothness,

@@ -1,17 +1,9 @@
 """Exact empirical risk minimisation (ERM) oracles: the fewest mistakes any hypothesis makes on a sample.
 
-Regret is measured against the best hypothesis in hindsight, so every regret curve on the Regret page
-needs min_h Σ_t 1[h(x_t) ≠ y_t] over the whole class, not just over the learner's cover. These oracles
-compute it exactly: for thresholds h_b(x) = 1[x ≥ b] by one sort and running sums (a threshold is a gap
-between sorted points), for halfspaces in the plane by rotating a line about each data point (some best
-halfspace can be moved onto a line through two data points without changing its labels; derived here,
-the argument is in :func:`best_halfspace_mistakes`). With these, regret against the class splits on
-every run into regret against the cover plus the cover's approximation error (Haghtalab, Roughgarden
-& Shetty 2020, eq. (1) and Thm 3.3).
-
-Oracle-efficient learners (Follow the Perturbed Leader calls an optimisation oracle once a round,
-Neel, Roth & Wu 2019, Thm 13; Kalai & Vempala 2005) need exactly such oracles, with weights; the
-weighted optimisation oracles of the oracle-efficient pages belong here, beside these.
+Regret is against the best hypothesis in hindsight, so the Regret page needs the fewest mistakes
+over the whole class: for thresholds by one sort and running sums (:func:`best_threshold_mistakes`),
+for planar halfspaces by rotating a line about each point (:func:`best_halfspace_mistakes`).
+(Haghtalab, Roughgarden & Shetty 2020, eq. (1): class regret = cover regret + approximation error.)
 """
 
 from __future__ import annotations

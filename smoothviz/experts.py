@@ -1,20 +1,9 @@
 """Prediction with expert advice over k actions: Multiplicative Weights, Follow-the-Leader, perturbed leaders.
 
-Each round t the learner picks a distribution p_t over k actions, then sees costs c_t ∈ [0, 1]^k and
-pays ⟨p_t, c_t⟩; regret is its total minus the best single action's in hindsight. Multiplicative
-Weights keeps p_t ∝ (1 − η)^{C^{<t}} (C^{<t} the costs so far) and has regret ≤ 2√(T ln k) on every
-sequence (Arora, Hazan & Kale 2012, Thm 2.1; the exp(−ηc) form is Cesa-Bianchi & Lugosi 2006,
-Thm 2.2). Follow-the-Leader plays argmin C^{<t} and an alternating sequence makes it pay ⌈T/2⌉
-(Kalai & Vempala 2005, §1). Adding fresh noise Z^t before the argmin fixes it: Follow the Perturbed
-Leader, which is also Follow the *Private* Leader, since report-noisy-min makes each choice
-differentially private (Neel, Roth & Wu 2019, Def 14, Thm 13); its analysis runs through the
-be-the-leader Lemmas 19 and 20, checked pathwise by :func:`leader_loss`.
-
-Costs have shape (..., T, k): leading axes are independent sequences (trials). "Loss" of a randomised
-learner means ⟨p_t, c_t⟩ for MW (its expectation over the learner's coins) and the realised cost for
-FTL/FTPL. Natural logarithms throughout. Hedge over a cover of thresholds or halfspaces
-(:mod:`smoothviz.hedge`, :mod:`smoothviz.halfspaces`) uses :func:`log_weight_rate` and
-:func:`default_eta` from here.
+MW has regret ≤ 2√(T ln k) on every sequence (Arora, Hazan & Kale 2012, Thm 2.1; exp(−ηc) form:
+Cesa-Bianchi & Lugosi 2006, Thm 2.2); FTL pays ⌈T/2⌉ on alternating costs (Kalai & Vempala 2005);
+fresh noise before the argmin fixes it, Follow the Perturbed (= Private) Leader (Neel, Roth & Wu
+2019, Thm 13). Costs have shape (..., T, k), leading axes independent sequences.
 """
 
 from __future__ import annotations
@@ -32,23 +21,24 @@ from smoothviz.validation import check_choice, check_float, check_int
 __all__ = [
     "NOISES",
     "SEQUENCES",
+    "TUNED_ETA",
     "UPDATES",
     "ExpertsResult",
     "FTPLSweepResult",
     "MaxAbsResult",
     "alternating_costs",
     "coin_flip_costs",
-    "default_eta",
     "expected_max_abs",
     "follow_the_leader",
     "follow_the_perturbed_leader",
     "ftpl_sweep",
-    "harmonic",
+    "hedge_tuned_eta",
     "leader_loss",
     "log_weight_rate",
     "make_costs",
     "max_abs_curve",
     "multiplicative_weights",
+    "mw_tuned_eta",
     "perturbations",
     "rspm_bits",
     "rspm_expected_max_abs",
@@ -79,27 +69,49 @@ def log_weight_rate(eta: float, *, update: str = "notes") -> float:
     return float(-np.log1p(-eta)) if update == "notes" else float(eta)
 
 
-def default_eta(n_experts: int, horizon: int, *, update: str = "notes") -> float:
-    """Learning rate of the (1 − η)^c update, min(1/2, √(ln N / T)); for exp(−ηc), min(1, √(8 ln N / T)).
+def mw_tuned_eta(
+    n_experts: int, horizon: int, *, factor: float = 1.0, capped: bool = True
+) -> float:
+    """factor·√(ln N / T), the rate Arora, Hazan & Kale 2012, Thm 2.1 tunes: regret ≤ 2√(T ln N).
 
-    The first gives total regret ≤ 2√(T ln N) when it is ≤ 1/2 (Arora, Hazan & Kale
-    2012, Thm 2.1); the second is the
-    standard Hedge tuning with regret ≤ √(T ln N / 2) (Cesa-Bianchi & Lugosi 2006, Thm 2.2).
+    The theorem's (1 − η)^c update needs η ≤ 1/2, so the rate is capped there unless ``capped`` is
+    false (the Regret page scales the same rate for the exp(−ηc) update, which has no such cap).
 
     Args:
         n_experts: number of experts N ≥ 2.
         horizon: number of rounds T ≥ 1.
-        update: ``"notes"`` or ``"exp"``.
+        factor: multiple of the tuned rate, > 0.
+        capped: cap η at 1/2.
 
     Returns:
         η.
     """
     check_int("n_experts", n_experts, 2)
     check_int("horizon", horizon, 1)
-    check_choice("update", update, UPDATES)
-    if update == "notes":
-        return float(min(0.5, np.sqrt(np.log(n_experts) / horizon)))
+    check_float("factor", factor, 0.0, 1e6)
+    eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
+    return min(eta, 0.5) if capped else eta
+
+
+def hedge_tuned_eta(n_experts: int, horizon: int) -> float:
+    """min(1, √(8 ln N / T)), the rate Cesa-Bianchi & Lugosi 2006, Thm 2.2 tunes: regret ≤ √(T ln N / 2).
+
+    For the exp(−ηc) update (Hedge).
+
+    Args:
+        n_experts: number of experts N ≥ 2.
+        horizon: number of rounds T ≥ 1.
+
+    Returns:
+        η.
+    """
+    check_int("n_experts", n_experts, 2)
+    check_int("horizon", horizon, 1)
     return float(min(1.0, np.sqrt(8.0 * np.log(n_experts) / horizon)))
+
+
+#: The tuned rate of each update: the theorem its bound comes from.
+TUNED_ETA = {"notes": mw_tuned_eta, "exp": hedge_tuned_eta}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -256,7 +268,7 @@ def multiplicative_weights(
 
     Args:
         costs: costs in [0, 1], shape (..., T, k).
-        eta: learning rate; default :func:`default_eta` for this k and T.
+        eta: learning rate; default the update's tuned rate (:data:`TUNED_ETA`) for this k and T.
         update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
 
     Returns:
@@ -267,7 +279,7 @@ def multiplicative_weights(
     horizon, k = costs.shape[-2:]
     if k < 2:
         raise ValueError(f"`costs` must have at least 2 actions, got {k}")
-    eta = default_eta(k, horizon, update=update) if eta is None else eta
+    eta = TUNED_ETA[update](k, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     logits = -lam * _before(costs)
     probs = np.exp(logits - logsumexp(logits, axis=-1, keepdims=True))
@@ -351,6 +363,11 @@ def follow_the_perturbed_leader(
 ) -> ExpertsResult:
     """Follow the Perturbed (Private) Leader: a_t = argmin_a (C_a^{<t} + Z_a^t).
 
+    Report-noisy-min makes each choice differentially private (Neel, Roth & Wu 2019, Def 14, Thm 13);
+    the analysis runs through the be-the-leader Lemmas 19 and 20, checked pathwise by
+    :func:`leader_loss`. "Loss" is the realised cost here, ⟨p_t, c_t⟩ (its expectation over the
+    learner's coins) for MW.
+
     Neel, Roth & Wu 2019, Def 14.
 
     Z^t is i.i.d. Laplace(b) (report-noisy-min) or negated Gumbel(b) (the exponential mechanism), drawn
@@ -396,12 +413,6 @@ def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------
 # the size of the perturbation: E‖Z‖∞
 # ------------------------------------------------------------------------------------------------
-
-
-def harmonic(k: int) -> float:
-    """H_k = 1 + 1/2 + … + 1/k."""
-    k = check_int("k", k, 1)
-    return float(np.sum(1.0 / np.arange(1, k + 1)))
 
 
 def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> float:

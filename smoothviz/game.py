@@ -1,26 +1,9 @@
 """Play the adversary: a student picks the points and labels, midpoint binary search learns.
 
 The game of :mod:`smoothviz.thresholds` (Haghtalab, Roughgarden & Shetty 2020, §1) with a person in
-the adversary's seat. Each round the student offers a point of [0, 1] and a label; the learner, midpoint
-binary search, predicts first with the threshold at the middle of its version space, then learns the
-label. Two modes:
-
-* **worst case**: the point is exactly the one asked for. With labels chosen against the learner,
-  every point strictly inside the version space is a mistake: t mistakes in t rounds.
-* **σ-smoothed**: the student places a window of width σ (centred on the request, shifted to stay in
-  [0, 1]); nature draws the point uniformly inside it, from the stream ``default_rng([seed, t])`` of
-  round t, so a shared link replays the same points. Once the version space is narrower than σ the
-  window hits it only with probability width/σ, and the mistakes stall near
-  log₂(1/σ) + log₂ t + 4 (:func:`smoothviz.bounds.smoothed_mistakes_envelope`).
-
-Labels must stay *realizable*: some threshold ``1[x ≥ b]`` fits every label so far. A label no
-threshold can fit is refused (:class:`Unrealizable`), and the game is unchanged. The label "auto"
-(``"a"``) takes the label that makes the learner wrong whenever it is realizable.
-
-The game is a frozen value: :meth:`AdversaryGame.play` and :meth:`AdversaryGame.undo` return new games.
-Its moves travel in a link as ``moves=0.5:a,0.25:1,…`` (:func:`format_moves`, :func:`parse_moves`;
-hostile values are reported, never raised). Undo replays round t with the same coin: a teaching aid, not
-part of the smoothed model.
+the adversary's seat, worst case or σ-smoothed (:class:`AdversaryGame`). Labels must stay realizable
+(:class:`Unrealizable` otherwise). The game is a frozen value whose moves travel in a link
+(:func:`format_moves`, :func:`parse_moves`: hostile values are reported, never raised).
 """
 
 from __future__ import annotations
@@ -98,6 +81,21 @@ class Move:
 @dataclass(frozen=True, eq=False)
 class AdversaryGame:
     """A game of the student (adversary) against midpoint binary search on thresholds.
+
+    Each round the student offers a point of [0, 1] and a label; the learner predicts first with the
+    threshold at the middle of its version space, then learns the label.
+
+    * **worst case**: the point is exactly the one asked for; with labels against the learner every point
+      strictly inside the version space is a mistake: t mistakes in t rounds.
+    * **σ-smoothed**: the student places a window of width σ (centred on the request, shifted to stay in
+      [0, 1]); nature draws the point uniformly inside it from the stream ``default_rng([seed, t])`` of
+      round t, so a shared link replays the same points. Once the version space is narrower than σ the
+      window hits it only with probability width/σ, and the mistakes stall near log₂(1/σ) + log₂ t + 4
+      (:func:`smoothviz.bounds.smoothed_mistakes_envelope`).
+
+    A label no threshold can fit is refused and the game is unchanged; the label "auto" (``"a"``) takes
+    the label that makes the learner wrong whenever it is realizable. :meth:`play` and :meth:`undo` return
+    new games; undo replays round t with the same coin (a teaching aid, not part of the smoothed model).
 
     Attributes:
         mode: ``"worst_case"`` (exact points) or ``"smoothed"`` (a width-σ window, uniform point).

@@ -1,14 +1,9 @@
 """Hedge on a cover of halfspaces in the plane: the σ-smooth regret argument beyond thresholds.
 
-Corollary 3.8 of Haghtalab, Roughgarden & Shetty 2020 applies the cover argument of their Theorem 3.3
-to halfspaces in n dimensions: against a σ-smooth adversary a fine enough cover loses little, because
-the adversary rarely lands in the thin region where a halfspace and its cover neighbour disagree, so
-Hedge on the cover has regret sublinear in T. Here n = 2: halfspaces h(x) = 1[⟨u, x⟩ ≥ c] on [0, 1]²
-and a cover of n_angles directions × n_offsets offsets. Regret is measured against the best cover
-halfspace (tracked each round) and against every halfspace in the plane (exactly, by
-:func:`smoothviz.erm.best_halfspace_mistakes`). The adversaries are in :mod:`smoothviz.adversaries`:
-a worst-case one that plays where the learner's expected loss is largest, its σ-smooth version that
-adds a uniform offset of area σ, and i.i.d. points.
+Corollary 3.8 of Haghtalab, Roughgarden & Shetty 2020: a σ-smooth adversary rarely lands in the thin
+region where a halfspace and its cover neighbour disagree, so Hedge on the cover has regret
+sublinear in T. Here halfspaces 1[⟨u, x⟩ ≥ c] on [0, 1]², a cover of directions × offsets, regret
+against the cover and (:func:`smoothviz.erm.best_halfspace_mistakes`) against every halfspace.
 """
 
 from __future__ import annotations
@@ -26,7 +21,7 @@ from smoothviz.adversaries import (
     worst_case_points,
 )
 from smoothviz.erm import best_halfspace_mistakes
-from smoothviz.experts import default_eta, log_weight_rate
+from smoothviz.experts import TUNED_ETA, log_weight_rate
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choices,
@@ -156,6 +151,10 @@ def hedge_halfspaces(
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
 
+    The adversaries (:mod:`smoothviz.adversaries`): a worst-case one that plays where the learner's
+    expected loss is largest, its σ-smooth version that adds a uniform offset of area σ, and i.i.d.
+    points.
+
     The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). Adversaries
     (:mod:`smoothviz.adversaries`): ``"worst_case"`` plays the point of an ``n_candidates``² grid where
     the learner's expected loss under the target's label is largest; ``"smoothed_adaptive"`` adds a
@@ -168,7 +167,7 @@ def hedge_halfspaces(
         n_angles: angles in the cover.
         n_offsets: offsets in the cover.
         adversaries: names from :data:`~smoothviz.adversaries.ADVERSARIES_2D`.
-        eta: learning rate; default :func:`~smoothviz.experts.default_eta`.
+        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.experts.TUNED_ETA`).
         update: ``"notes"`` or ``"exp"``.
         noise: label-flip rate in [0, 1/2].
         trials: runs per adversary.
@@ -187,7 +186,7 @@ def hedge_halfspaces(
     trials = check_int("trials", trials, 1, 1000)
     check_int("n_candidates", n_candidates, 2, 64)
     normals, offsets = halfspace_cover(n_angles, n_offsets)
-    eta = default_eta(offsets.size, horizon, update=update) if eta is None else eta
+    eta = TUNED_ETA[update](offsets.size, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     rng = make_rng(rng)
 

@@ -1,20 +1,9 @@
 """Hedge on a cover: Multiplicative Weights over finitely many thresholds stands in for the continuum.
 
-A learner facing thresholds h_b(x) = 1[x ≥ b] on [0, 1] cannot run Hedge over the continuum, so
-Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020 (App. C.1) runs it over a finite γ-cover with
-γ = σ/√T (Theorem 3.3 uses brackets at σ/(4√T)). Regret against the whole class then splits, on every
-run, into regret against the cover plus the most points that fell into one cover cell (their eq. (1)):
-the first is at most 2√(T ln N) for Multiplicative Weights (Arora, Hazan & Kale 2012, Thm 2.1),
-the second is small because a σ-smooth adversary lands in a cell of width γ with probability ≤ γ/σ
-(Lemma 3.2). A worst-case adversary instead puts every point inside the cell that holds the target, on
-the side where the learner's mass errs, and forces regret ≥ T/2.
-
-:func:`hedge_thresholds` is the engine: the adversaries of :mod:`smoothviz.adversaries` play their
-streams, then an exact replay of Hedge on those streams (:func:`hedge_replay` for one recorded stream)
-gives the learner's expected losses in O(T·N^{1/3}) per run instead of O(T·N), and the ERM oracles of
-:mod:`smoothviz.erm` give the regrets against the cover and the class. Losses are 0/1 and "loss" means
-the expectation ⟨p_t, ℓ_t⟩ over the learner's coins, so the MW bound can be checked on every run.
-Halfspaces in the plane are in :mod:`smoothviz.halfspaces`.
+Haghtalab, Roughgarden & Shetty 2020, App. C.1, Algorithm 1: Hedge over a γ-cover, γ = σ/√T.
+Regret against the class is regret against the cover (≤ 2√(T ln N), Arora, Hazan & Kale 2012)
+plus the most points in one cover cell: small against σ-smooth adversaries (Lemma 3.2), ≥ T/2 in
+the worst case. :func:`hedge_thresholds` is the engine; halfspaces: :mod:`smoothviz.halfspaces`.
 """
 
 from __future__ import annotations
@@ -33,7 +22,7 @@ from smoothviz.adversaries import (
     worst_case_stream,
 )
 from smoothviz.erm import prefix_best_mistakes
-from smoothviz.experts import UPDATES, default_eta, log_weight_rate
+from smoothviz.experts import TUNED_ETA, UPDATES, log_weight_rate
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choice,
@@ -48,9 +37,9 @@ __all__ = [
     "LABELS",
     "HedgeThresholdsResult",
     "cover_gamma",
+    "grid_threshold_cover",
     "hedge_replay",
     "hedge_thresholds",
-    "threshold_cover",
 ]
 
 LABELS = ("realizable", "noisy")
@@ -82,7 +71,7 @@ def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
     return sigma / (factor * np.sqrt(horizon))
 
 
-def threshold_cover(gamma: float) -> np.ndarray:
+def grid_threshold_cover(gamma: float) -> np.ndarray:
     """Grid thresholds 0 = g_0 < … < g_{N−1} = 1 with spacing ≤ γ: a γ-cover under the uniform measure.
 
     Every threshold b ∈ [0, 1] lies in a cell [g_i, g_{i+1}) and disagrees with h_{g_i} only inside it, so
@@ -478,6 +467,13 @@ def hedge_thresholds(
 ) -> HedgeThresholdsResult:
     """Run Hedge/MW over a threshold γ-cover against the named adversaries.
 
+    The adversaries of :mod:`smoothviz.adversaries` play their streams, then an exact replay of Hedge on
+    those streams (:func:`hedge_replay` for one recorded stream) gives the learner's expected losses in
+    O(T·N^{1/3}) per run instead of O(T·N), and the ERM oracles of :mod:`smoothviz.erm` give the regrets
+    against the cover and the class (their eq. (1)). Losses are 0/1 and "loss" is the expectation
+    ⟨p_t, ℓ_t⟩ over the learner's coins, so the MW bound can be checked on every run. Theorem 3.3 uses
+    brackets at σ/(4√T) (``cover_scale="thm33"``).
+
     Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020. The adversaries' coins draw the points (one
     function each in :mod:`smoothviz.adversaries`), nature's the target b* ~ U(0.1, 0.9) and the
     flips: labels are 1[x ≥ b*], flipped with probability ``noise`` when ``labels="noisy"``.
@@ -488,7 +484,7 @@ def hedge_thresholds(
         adversaries: names from :data:`~smoothviz.adversaries.ADVERSARIES`.
         cover_scale: ``"alg1"`` (γ = σ/√T) or ``"thm33"`` (γ = σ/(4√T)); ignored when ``gamma`` is given.
         gamma: explicit cover scale in (0, 1].
-        eta: learning rate; default :func:`~smoothviz.experts.default_eta`.
+        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.experts.TUNED_ETA`).
         update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
         labels: ``"realizable"`` or ``"noisy"``.
         noise: label-flip rate in [0, 1/2] used when ``labels="noisy"``.
@@ -508,7 +504,7 @@ def hedge_thresholds(
     )  # fmt: skip
     gamma, grid = _engine_cover(sigma, horizon, cover_scale, gamma)
     n = grid.size
-    eta = default_eta(n, horizon, update=update) if eta is None else eta
+    eta = TUNED_ETA[update](n, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     flip_rate = noise if labels == "noisy" else 0.0
     adv = np.repeat(np.asarray(adversaries), trials)
@@ -584,7 +580,7 @@ def _engine_cover(
 ) -> tuple[float, np.ndarray]:
     """The cover scale (explicit, or from ``cover_scale``) and the cover, at most 2,000,001 experts."""
     gamma = cover_gamma(sigma, horizon, scale=cover_scale) if gamma is None else gamma
-    grid = threshold_cover(gamma)
+    grid = grid_threshold_cover(gamma)
     if grid.size > 2_000_001:
         raise ValueError(
             f"`gamma` gives a cover of {grid.size} experts, more than 2,000,001; got gamma={gamma}"

@@ -1,13 +1,9 @@
 """The answers of the lecture scenes, computed from each scene's preset by the core.
 
-Every multiple-choice scene of :mod:`smoothviz.lectures` names one of these functions as its ``check``:
-given the preset (URL strings, as in the scene's link), it reruns what the page draws with the page's
-defaults for every value the preset leaves out, and returns the index of the option that is true of
-that chart. ``tests/test_lectures.py`` compares it with the scene's ``answer``, so a changed preset,
-default or algorithm cannot silently make a scene lie.
-
-Pure functions (no Streamlit). Each reruns one page computation: from a few milliseconds to a few
-seconds.
+Every multiple-choice scene of :mod:`smoothviz.lectures` names one of these as its ``check``: given
+the preset (URL strings), it reruns what the page draws and returns the index of the true option;
+``tests/test_lectures.py`` compares it with the scene's ``answer``, so a changed preset, default or
+algorithm cannot silently make a scene lie. Pure functions, milliseconds to seconds each.
 """
 
 from __future__ import annotations

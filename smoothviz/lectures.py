@@ -1,13 +1,9 @@
 """Lecture scenes: scripted sequences of views for teaching from the dashboard in a fixed order.
 
-A :class:`Scene` is a page, a preset of its parameters, the one sentence the lecturer says and a
-"predict first" question to put to the class before the chart is read. A :class:`Lecture` is a list of
-scenes. A scene's link carries ``lecture=<key>&scene=<n>`` beside its preset, so the scene list can go
-into the slides, and every page shows the current scene with Previous / Next. ``lock`` names the
-controls a scene wants fixed: they are drawn disabled and marked as locked, never changed silently.
-
-Pure data and pure functions (no Streamlit): the page kit draws it, tests check that every preset is
-valid for its page.
+A :class:`Scene` is a page, a preset, the lecturer's sentence and a "predict first" question; a
+:class:`Lecture` is a list of scenes, linked as ``lecture=<key>&scene=<n>`` beside the preset.
+``lock`` names controls drawn disabled, never changed silently. Pure data (no Streamlit): the page
+kit draws it, tests check every preset is valid for its page.
 """
 
 from __future__ import annotations

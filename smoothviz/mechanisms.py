@@ -1,44 +1,9 @@
 """Differential-privacy building blocks: Laplace, Gaussian, exponential mechanism, report-noisy-max, ledger.
 
-A mechanism is ε-differentially private when changing one record changes the probability of any output by a
-factor of at most e^ε (Dwork, McSherry, Nissim & Smith 2006; Neel, Roth & Wu 2019, Def 1). *Which* change
-is the neighbour relation, and every ε here holds for one named relation (:data:`smoothviz.neighbours.NEIGHBOURS`):
-
-* ``"replace"``, replace one record (n fixed): the papers' relation (Neel, Roth & Wu 2019, §2;
-  Haghtalab, Roughgarden & Shetty 2020) and the project's default;
-* ``"add_remove"``, add or remove one record (n changes; Dwork & Roth 2014 state their mechanisms on
-  histograms at ℓ₁ distance 1, which is this relation).
-
-Each mechanism takes the *sensitivity* explicitly, the largest change of its input between neighbours of
-the relation its caller declares, so the ε it returns holds for that relation and no other. Replacement
-is a removal followed by an addition, so the two differ where a quantity can move both ways: a histogram
-has ℓ₁ sensitivity 2 under replacement and 1 under add/remove; a single count has 1 under both; counting
-scores all move in one direction under add/remove (monotone) but one can rise while another falls under
-replacement. The mechanisms:
-
-* Laplace (Neel, Roth & Wu 2019, Thm 3, after Dwork, McSherry, Nissim & Smith 2006): add
-  ``Lap(Δ₁/ε)`` to each coordinate of a query with ℓ₁ sensitivity Δ₁. For a normalised counting query
-  q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n under replacement (n fixed), so the scale is 1/(εn)
-  (noise scales stated for counts must be divided by n for normalised answers); under add/remove n
-  itself moves, so a normalised answer needs a public or privately estimated n (as MWEM does).
-* Gaussian: add ``N(0, s²)`` with s = Δ₂ √(2 ln(1.25/δ))/ε, (ε, δ)-DP for ε < 1 (Dwork & Roth 2014,
-  Thm A.1).
-* Exponential mechanism (McSherry & Talwar 2007): pick candidate r with probability
-  ∝ exp(ε·score(r)/(2Δ)); the scores are shifted by their maximum before exponentiating, so huge scores
-  never overflow. Sampling is by inverse CDF, which draws from exactly these probabilities.
-  It is ε-DP under both relations with the same Δ (the factor 2 already covers scores that move in
-  opposite directions).
-* Report-noisy-max: argmax of score + Lap(2Δ/ε), ε-DP whenever every score moves by at most Δ, so under
-  replacement; Lap(Δ/ε), the scale Dwork & Roth 2014, Claim 3.9 print for counts, needs scores that all
-  move the same way (``monotone=True``: counts under add/remove) and is only 2ε-DP under replacement.
-* :class:`PrivacyLedger`: one entry per mechanism call, whose ε's add up (basic composition, Neel,
-  Roth & Wu 2019, Thm 2; Dwork & Roth 2014, Thm 3.14) to the total budget, exactly and for any ε, under
-  the relation every entry holds for. :func:`advanced_composition` composes (ε, δ) steps (Dwork,
-  Rothblum & Vadhan 2010), and :func:`composition_statement` says what the composed pair is against a
-  target, never just "at most the target".
-
-Noise comes from numpy's generator, seeded for teaching: this illustrates the mathematics and is not a
-hardened production release (floating-point attacks on naive Laplace sampling are real).
+Every ε holds for one named neighbour relation (:data:`smoothviz.neighbours.NEIGHBOURS`) through
+the sensitivity the caller passes: a histogram's ℓ₁ sensitivity is 2 under replacement and 1 under
+add/remove (Dwork, McSherry, Nissim & Smith 2006). Seeded numpy noise, for teaching: not a hardened
+release (naive Laplace sampling leaks).
 """
 
 from __future__ import annotations
@@ -84,6 +49,10 @@ def laplace_mechanism(
     rng: RngLike = None,
 ) -> np.ndarray:
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
+
+    For a normalised counting query q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n under replacement (n
+    fixed), so the scale is 1/(εn); under add/remove n itself moves, so a normalised answer needs a public
+    or privately estimated n (as MWEM does).
 
     ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one by default
     (a histogram: Δ₁ = 2, a count: 1); the same scale with the add/remove Δ₁ (a histogram: 1) holds for
@@ -280,11 +249,13 @@ class LedgerEntry:
 
     Attributes:
         round: the round (1-based) the release belongs to; 0 for one-off releases.
-        mechanism: ``"exponential"``, ``"laplace"``, ``"gaussian"`` or ``"report-noisy-max"``.
+        mechanism: ``"exponential"``, ``"laplace"``, ``"gaussian"``, ``"report-noisy-max"`` or a
+            composite (``"private best response"``).
         purpose: what was released (e.g. ``"select query"``, ``"measure query"``).
         epsilon: the ε this release spends.
-        sensitivity: the sensitivity the mechanism was calibrated to.
+        sensitivity: the sensitivity the mechanism was calibrated to (NaN for a composite).
         scale: the noise scale (Laplace b, Gaussian s), or NaN for the exponential mechanism.
+        delta: the δ this release spends (0 for pure ε).
     """
 
     round: int
@@ -293,37 +264,80 @@ class LedgerEntry:
     epsilon: float
     sensitivity: float
     scale: float = float("nan")
+    delta: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)
 class PrivacyLedger:
-    """Every ε spent by a computation; by basic composition the total is their sum.
+    """Every (ε, δ) spent by a computation and what they compose to, against the budget.
 
-    Basic composition: Neel, Roth & Wu 2019, Thm 2 (after Dwork, McSherry, Nissim & Smith 2006). It is
-    exact for pure ε (no condition on ε), and holds for the neighbour relation all entries hold for
-    (``relation`` says which).
+    Basic composition adds the ε's and δ's (Neel, Roth & Wu 2019, Thm 2, after Dwork, McSherry, Nissim &
+    Smith 2006): exact for any ε, so a ledger that overspends its budget is refused. With ``delta_slack``
+    δ′ > 0 its k equal entries compose by advanced composition instead (:func:`advanced_composition`),
+    whose total may land above the budget: :attr:`within_budget` and :attr:`statement` say so. Either
+    holds for the neighbour relation all entries hold for (``relation`` says which).
 
     Attributes:
         budget: the total ε the computation was allowed.
         entries: the releases, in order.
         relation: the neighbour relation the total holds under and whether n is public, in words
             (empty when the caller does not say).
+        budget_delta: the total δ allowed (0: pure ε).
+        delta_slack: δ′ of advanced composition; 0 for basic composition.
     """
 
     budget: float
     entries: tuple[LedgerEntry, ...]
     relation: str = ""
+    budget_delta: float = 0.0
+    delta_slack: float = 0.0
 
     def __post_init__(self) -> None:
-        """Refuse a ledger that overspends its budget (beyond float round-off)."""
+        """Refuse a basic ledger that overspends its budget (beyond round-off), or unequal advanced steps."""
         _check_positive("budget", self.budget)
-        if self.total > self.budget * (1 + 1e-12):
+        if self.delta_slack:
+            if len({(e.epsilon, e.delta) for e in self.entries}) != 1:
+                raise ValueError("advanced composition needs entries with one common (ε, δ)")
+        elif self.total > self.budget * (1 + 1e-12):
             raise ValueError(f"ledger spends {self.total} > `budget` {self.budget}")
+
+    def _composed(self) -> tuple[float, float]:
+        if not self.delta_slack:
+            return math.fsum(e.epsilon for e in self.entries), math.fsum(
+                e.delta for e in self.entries
+            )
+        first = self.entries[0]
+        return advanced_composition(first.epsilon, first.delta, len(self.entries), self.delta_slack)
 
     @property
     def total(self) -> float:
-        """Sum of the entries' ε (exactly summed with :func:`math.fsum`)."""
-        return math.fsum(e.epsilon for e in self.entries)
+        """The composed ε (basic: the entries' sum by :func:`math.fsum`; else advanced composition)."""
+        return self._composed()[0]
+
+    @property
+    def total_delta(self) -> float:
+        """The composed δ."""
+        return self._composed()[1]
+
+    @property
+    def within_budget(self) -> bool:
+        """Whether the composed (ε, δ) is at most the budget (up to round-off)."""
+        return bool(
+            self.total <= self.budget * (1 + 1e-12)
+            and self.total_delta <= self.budget_delta * (1 + 1e-12)
+        )
+
+    @property
+    def statement(self) -> str:
+        """The composed guarantee in words, with how it composed and whether it is within the budget."""
+        rule = "advanced composition" if self.delta_slack else "basic composition"
+        first = self.entries[0]
+        verdict = "within" if self.within_budget else "ABOVE"
+        return (
+            f"({self.total:.4g}, {self.total_delta:.3g})-DP for {self.relation}: "
+            f"{len(self.entries)} {first.purpose} calls of ({first.epsilon:.3g}, {first.delta:.2g}) "
+            f"by {rule}, {verdict} the target ({self.budget:g}, {self.budget_delta:g})"
+        )
 
     @classmethod
     def per_round(
@@ -365,6 +379,8 @@ class PrivacyLedger:
             columns=["round", "mechanism", "purpose", "epsilon", "sensitivity", "scale"],
         )
         df["cumulative_epsilon"] = df["epsilon"].cumsum()
+        if self.budget_delta:
+            df["delta"] = [e.delta for e in self.entries]
         return df
 
 

@@ -1,35 +1,9 @@
 """MWEM, Smooth MWEM and Projected Smooth MWEM: private query release by multiplicative weights.
 
-MWEM (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020, Thm 4.1) keeps a
-synthetic distribution D over a finite universe X, starting uniform. In each of T rounds it spends
-ε/(2T) on the exponential mechanism to pick a query q the synthetic data answers badly (score
-n·|q(D) − q(B)|), ε/(2T) on a Laplace measurement m = q(B) + Lap(2T/ε)/n, and then reweights
-D(x) ∝ D(x)·exp(q(x)(m − q(D))/2). It releases the average of the iterates. The potential
-Ψ = KL(D_B‖D) starts at ≤ ln|X| and drops every round by about the squared error of the chosen query
-(Lemma E.3), which gives the error bound 2√(ln|X|/T) + 10T ln|Q|/(εn).
-
-On σ-smooth data (density ≤ 1/σ times uniform) the potential starts at ≤ ln(1/σ) instead (Fact E.2), and
-an infinite query class can be replaced by a data-independent γ-cover under the uniform measure,
-γ = σ/(2n), paying only 2γ/σ = 1/n (Lemma E.1): Smooth MWEM, Theorem 4.2 of
-Haghtalab, Roughgarden & Shetty 2020 (App. E, Algorithm 2). Projected Smooth MWEM (Algorithm 3,
-Theorem 4.3) also KL-projects each iterate onto the σ-smooth distributions {x ≥ 0, Σx = 1, x ≤ 1/(σN)};
-the exact projection is min(c·x̃, u) and never undoes
-progress (generalised Pythagorean inequality), so the released distribution answers queries off the cover.
-
-How this module is built, top to bottom:
-
-* the papers' algorithms as configurations (:class:`Variant`, :data:`CONFIGS`, :data:`VARIANTS`);
-* the public steps of a round: :func:`select_query` (exponential mechanism), :func:`measure` (Laplace
-  mechanism, both from :mod:`smoothviz.mechanisms`), :func:`multiplicative_update`, and
-  :func:`project_smooth` (with :func:`kl_project_capped_simplex`), plus the γ-cover :func:`smooth_cover`;
-* :func:`make_plan` (what is fixed before the first coin) and :func:`release_rounds`, the loop;
-* :func:`release`, which runs the loop and keeps the release apart from the diagnostics that read the
-  true data (:class:`MWEMResult`, :class:`MWEMDiagnostics`), and the entry points :func:`mwem`,
-  :func:`mwem_notes`, :func:`smooth_mwem`, :func:`projected_smooth_mwem`.
-
-The practical options (replay, grouped measurement, combined repeats, the neighbour relation) are layered
-on the same steps in :mod:`smoothviz.mwem_practical`; the box queries live in :mod:`smoothviz.queries`
-and are re-exported here. Everything is vectorised over a leading trials axis.
+:func:`release_rounds` is the algorithm on one screen: from the uniform D₀, T rounds of select
+(exponential mechanism), measure (Laplace), update D ∝ D·exp(q(m − q(D))/2) and, for Projected
+Smooth MWEM, project (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020,
+Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`).
 """
 
 from __future__ import annotations
@@ -40,29 +14,20 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
-import pandas as pd
-from scipy.special import xlogy
 
 from smoothviz import bounds
-from smoothviz.mechanisms import (
-    LedgerEntry,
-    PrivacyLedger,
-    exponential_mechanism,
-    laplace_mechanism,
+from smoothviz.mechanisms import LedgerEntry, PrivacyLedger, laplace_mechanism
+from smoothviz.mwem_result import MWEMDiagnostics, MWEMResult
+from smoothviz.mwem_steps import (
+    fixed_step_update,
+    kl_divergence,
+    measure,
+    multiplicative_update,
+    project_smooth,
+    select_query,
+    smooth_cover,
 )
-from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
-from smoothviz.queries import (
-    BoxQueries,
-    box_field,
-    box_sums,
-    boxes,
-    concat_queries,
-    intervals,
-    marginals,
-    prefixes,
-    rectangles,
-    thresholds,
-)
+from smoothviz.queries import BoxQueries
 from smoothviz.random import RngLike, make_rng
 from smoothviz.references import cite
 from smoothviz.validation import check_sigma
@@ -71,39 +36,18 @@ __all__ = [
     "CONFIGS",
     "EXACT",
     "VARIANTS",
-    "BoxQueries",
     "Exact",
-    "MWEMDiagnostics",
-    "MWEMResult",
     "Plan",
-    "PrivateThresholdResult",
     "Round",
     "RoundLayer",
     "Variant",
-    "boxes",
-    "concat_queries",
-    "fixed_step_update",
-    "intervals",
-    "kl_divergence",
-    "kl_project_capped_simplex",
     "make_plan",
-    "marginals",
-    "measure",
-    "multiplicative_update",
     "mwem",
     "mwem_notes",
-    "prefixes",
-    "private_threshold",
-    "project_smooth",
     "projected_smooth_mwem",
-    "rectangles",
     "release",
     "release_rounds",
-    "reweight",
-    "select_query",
-    "smooth_cover",
     "smooth_mwem",
-    "thresholds",
 ]
 
 
@@ -179,229 +123,6 @@ CONFIGS: dict[str, Variant] = {
 }
 #: Algorithms offered, with a one-line description used in legends and captions.
 VARIANTS: dict[str, str] = {key: v.label for key, v in CONFIGS.items()}
-
-
-# ----------------------------------------------------------------------------------------------
-# The steps of a round
-# ----------------------------------------------------------------------------------------------
-
-
-def select_query(
-    errors: np.ndarray,
-    *,
-    n: float,
-    epsilon: float,
-    sensitivity: float = 1.0,
-    signed: bool = False,
-    rng: RngLike = None,
-) -> np.ndarray:
-    """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
-
-    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (after Hardt, Ligett &
-    McSherry 2012); the mechanism is McSherry & Talwar 2007's, through
-    :func:`smoothviz.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
-    is replaced.
-
-    Args:
-        errors: q(D) − q(B) for every candidate, ``(trials, |Q|)``.
-        n: number of records.
-        epsilon: the ε this selection spends (ε/(2T) in MWEM).
-        sensitivity: Δ of the scores.
-        signed: score n·(q(D) − q(B)) (the lecture notes' variant) instead of its absolute value.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        The selected index per trial, ``(trials,)``.
-    """
-    scores = n * (errors if signed else np.abs(errors))
-    return exponential_mechanism(scores, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
-
-
-def measure(
-    true_answers: np.ndarray,
-    *,
-    epsilon: float,
-    sensitivity: float,
-    clip: bool = True,
-    rng: RngLike = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.mechanisms.laplace_mechanism`.
-
-    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n,
-    i.e. ε/(2T) with sensitivity 1/n. Clipping m to [0, 1] is post-processing and keeps Lemma E.3 exact.
-
-    Args:
-        true_answers: q(D_B) of the selected queries, any shape.
-        epsilon: the ε this measurement spends.
-        sensitivity: ℓ₁ sensitivity of the answers (1/n for one normalised counting query).
-        clip: also return m clipped to [0, 1].
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        ``(raw, used)``: the noisy answers, and the values the update uses (clipped unless ``clip``
-        is False).
-    """
-    raw = laplace_mechanism(true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
-    return raw, (np.clip(raw, 0.0, 1.0) if clip else raw)
-
-
-def reweight(dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, exponents: np.ndarray) -> np.ndarray:
-    """D ∝ D·exp(Σ_j exponents_j·1[box_j]) per trial: the multiplicative-weights rule on boxes.
-
-    Arora, Hazan & Kale 2012, §2 (multiplicative weights); ``dist`` ``(trials, *shape)``, ``lo``/``hi``
-    ``(trials, k, d)``, ``exponents`` ``(trials, k)``.
-    """
-    new = dist * np.exp(box_field(dist.shape[1:], lo, hi, exponents))
-    new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
-    return new
-
-
-def multiplicative_update(
-    dist: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    m: np.ndarray,
-    *,
-    weight: np.ndarray | None = None,
-) -> np.ndarray:
-    """Update: D ∝ D·exp(q(x)(m − q(D))/2) for each measured box q (boxes of one trial are disjoint).
-
-    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (the update of Hardt, Ligett & McSherry 2012); its
-    potential drop is Lemma E.3. ``weight`` ``(trials, k)`` scales each box's step (0 leaves it out;
-    k applies k equal steps at once).
-
-    Args:
-        dist: current distributions, ``(trials, *shape)``.
-        lo: lower corners of the measured boxes, ``(trials, k, d)``.
-        hi: upper corners, ``(trials, k, d)``.
-        m: the measurements, ``(trials, k)``.
-        weight: optional step weights, ``(trials, k)``.
-
-    Returns:
-        The updated, normalised distributions.
-    """
-    cur = box_sums(dist, lo, hi)
-    step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
-    return reweight(dist, lo, hi, step)
-
-
-def fixed_step_update(
-    dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, *, eta: float, valid: np.ndarray
-) -> np.ndarray:
-    """The lecture notes' update p ← p·(1 − η)^q on the selected boxes (no measurement).
-
-    Arora, Hazan & Kale 2012, Thm 2.1 (multiplicative weights with a fixed η ≤ 1/2); ``valid``
-    ``(trials, k)`` marks the boxes that take the step.
-    """
-    return reweight(dist, lo, hi, np.where(valid, math.log1p(-eta), 0.0))
-
-
-def project_smooth(dist: np.ndarray, sigma: float) -> np.ndarray:
-    """Project: the exact KL projection of each trial's D onto the σ-smooth distributions.
-
-    Haghtalab, Roughgarden & Shetty 2020, App. F.1, Algorithm 3 (the polytope {x ≥ 0, Σx = 1,
-    x ≤ 1/(σN)}); by their Claim F.1 (generalised Pythagorean inequality) it never undoes the potential's
-    progress. Computed by :func:`kl_project_capped_simplex`.
-    """
-    trials, n_cells = dist.shape[0], math.prod(dist.shape[1:])
-    cap = 1.0 / (sigma * n_cells)
-    return kl_project_capped_simplex(dist.reshape(trials, -1), cap).reshape(dist.shape)
-
-
-# ----------------------------------------------------------------------------------------------
-# KL divergence, the exact KL projection, the γ-cover
-# ----------------------------------------------------------------------------------------------
-
-
-def kl_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """KL(p‖q) = Σ p ln(p/q) over the trailing axes of ``q``'s event shape (0·ln 0 = 0).
-
-    ``p`` and ``q`` are broadcast together; the sum is over every axis of ``p``'s own shape.
-    """
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
-    axes = tuple(range(-p.ndim, 0)) if p.ndim else ()
-    return np.sum(xlogy(p, p) - xlogy(p, q), axis=axes)
-
-
-def kl_project_capped_simplex(x: np.ndarray, cap: float) -> np.ndarray:
-    """Exact KL projection argmin_{y ∈ K} KL(y‖x) onto K = {y ≥ 0, Σy = 1, y ≤ cap}, along the last axis.
-
-    By the KKT conditions the solution is y = min(c·x, cap) with c ≥ 1 chosen so that Σy = 1 (water
-    filling; derived here, the paper does not spell the projection out). Sorting once gives c exactly:
-    if the k largest
-    coordinates are capped, c = (1 − k·cap)/(sum of the rest).
-
-    Args:
-        x: positive weights (need not be normalised); shape ``(..., N)``.
-        cap: the cap u = 1/(σN); must satisfy N·cap ≥ 1 (σ ≤ 1) for K to be non-empty.
-
-    Returns:
-        The projection, same shape as ``x``.
-    """
-    x = np.asarray(x, dtype=float)
-    n = x.shape[-1]
-    if not np.isfinite(cap) or cap * n < 1 - 1e-12:
-        raise ValueError(f"`cap` must satisfy N·cap ≥ 1 (N = {n}), got {cap}")
-    if np.any(x < 0) or np.any(~np.isfinite(x)):
-        raise ValueError("`x` must be finite and non-negative")
-    x = x / x.sum(axis=-1, keepdims=True)
-    if np.all(x.max(axis=-1) <= cap):
-        return x
-    srt = -np.sort(-x, axis=-1)  # descending
-    tail = np.cumsum(srt[..., ::-1], axis=-1)[..., ::-1]  # tail[k] = Σ_{i ≥ k} srt[i]
-    k = np.arange(n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c = (1.0 - k * cap) / tail
-    # k capped coordinates are consistent when the (k+1)-th largest stays below the cap after scaling.
-    ok = (c * srt <= cap * (1 + 1e-12)) & (1.0 - k * cap > 0) & (tail > 0)
-    first = np.where(ok.any(axis=-1), np.argmax(ok, axis=-1), n)
-    cval = np.take_along_axis(c, np.minimum(first, n - 1)[..., None], axis=-1)
-    y = np.minimum(cval * x, cap)
-    full = first == n  # every coordinate capped (N·cap = 1)
-    return np.where(full[..., None], cap, y)
-
-
-def smooth_cover(queries: BoxQueries, gamma: float) -> tuple[BoxQueries, np.ndarray, float]:
-    """A data-independent γ-cover Q′ ⊆ Q under the uniform distribution.
-
-    Haghtalab, Roughgarden & Shetty 2020, App. E.1, step 2.
-
-    Each query's corners are rounded to the nearest point of a per-axis grid of spacing
-    k_j = max(1, ⌊γ·N_j/d⌋) cells (ends kept), so Pr_U[q ≠ q′] ≤ Σ_j k_j/N_j ≤ γ whenever the grid is
-    coarser than one cell; with k_j = 1 the cover is Q itself.
-
-    Args:
-        queries: the class Q.
-        gamma: cover radius γ > 0.
-
-    Returns:
-        ``(cover, index, radius)``: the distinct rounded queries, the cover index of every q ∈ Q (its
-        nearest cover query), and the achieved max_q Pr_U[q ≠ q′] (exact).
-    """
-    if not np.isfinite(gamma) or gamma <= 0:
-        raise ValueError(f"`gamma` must be positive, got {gamma}")
-    shape = np.array(queries.shape)
-    d = shape.size
-    step = np.maximum(1, np.floor(gamma * shape / d)).astype(np.int64)
-
-    def snap(v: np.ndarray) -> np.ndarray:
-        s = np.minimum(np.round(v / step) * step, shape)
-        return s.astype(np.int64)
-
-    lo, hi = snap(queries.lo), snap(queries.hi)
-    keys = np.concatenate([lo, hi], axis=1)
-    uniq, index = np.unique(keys, axis=0, return_inverse=True)
-    cover = BoxQueries(
-        queries.shape, uniq[:, :d], uniq[:, d:], f"γ-cover of {queries.name}", queries.vc_dim
-    )
-    inter = np.prod(
-        np.maximum(0, np.minimum(queries.hi, hi) - np.maximum(queries.lo, lo)), axis=1
-    ).astype(float)
-    vol_a = np.prod(queries.hi - queries.lo, axis=1).astype(float)
-    vol_b = np.prod(hi - lo, axis=1).astype(float)
-    radius = float(np.max(vol_a + vol_b - 2 * inter) / queries.n_cells)
-    return cover, index.ravel(), radius
 
 
 # ----------------------------------------------------------------------------------------------
@@ -768,210 +489,6 @@ def release_rounds(
 # ----------------------------------------------------------------------------------------------
 # The release and its diagnostics
 # ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class MWEMDiagnostics:
-    """What one run looks like against the true data: never part of the release.
-
-    Shapes: ``trials`` leading; per-round arrays are ``(trials, T)``, round t at index t−1. In group mode
-    the selected query is a marginal table and ``selected_true``/``noise`` hold its ℓ₁ error and its
-    largest measurement error.
-
-    Attributes:
-        true_hist: D_B as a distribution, shape ``shape``.
-        data_sigma: largest σ for which D_B is σ-smooth, 1/(N·max D_B).
-        error: max_q |v_q − q(D_B)| of the released answers, per trial.
-        error_by_round: the same error for the output formed after each round.
-        iterate_error: max_q |q(D_t) − q(D_B)| of the iterate itself.
-        selected_true: q_t(D_B) of the selected query.
-        noise: m_t − q_t(D_B).
-        psi: Ψ_t = KL(D_B‖D_t) for t = 0..T, ``(trials, T+1)``.
-        lemma_lhs: Ψ_{t−1} − Ψ_t over the fresh update (before any replay).
-        lemma_rhs: Lemma E.3's right-hand side (summed over the cells in group mode); NaN when the
-            lemma does not apply (notes variant).
-    """
-
-    true_hist: np.ndarray
-    data_sigma: float
-    error: np.ndarray
-    error_by_round: np.ndarray
-    iterate_error: np.ndarray
-    selected_true: np.ndarray
-    noise: np.ndarray
-    psi: np.ndarray
-    lemma_lhs: np.ndarray
-    lemma_rhs: np.ndarray
-
-    @property
-    def lemma_holds(self) -> np.ndarray:
-        """Lemma E.3 per trial and round (True where it does not apply), with 1e-12 float slack."""
-        rhs = np.where(np.isnan(self.lemma_rhs), -np.inf, self.lemma_rhs)
-        return self.lemma_lhs >= rhs - 1e-12
-
-    def release_error(self, probe: BoxQueries, synthetic: np.ndarray) -> np.ndarray:
-        """max_q |q(D̄) − q(D_B)| of the released ``synthetic`` on another class ``probe``."""
-        if probe.shape != self.true_hist.shape:
-            raise ValueError(f"`probe` must have shape {self.true_hist.shape}, got {probe.shape}")
-        return np.max(np.abs(probe.answers(synthetic) - probe.answers(self.true_hist)), axis=-1)
-
-
-def _from_diagnostics(name: str) -> property:
-    """A read-only attribute of :class:`MWEMResult` that reads ``diagnostics.<name>``."""
-    return property(
-        lambda self: getattr(self.diagnostics, name),
-        doc=f"``diagnostics.{name}`` (see :class:`MWEMDiagnostics`).",
-    )
-
-
-@dataclass(frozen=True, eq=False)
-class MWEMResult:
-    """One MWEM run's release (per trial and per round), with its diagnostics kept apart.
-
-    Shapes: ``trials`` leading, ``T`` = ``rounds``; per-round arrays are ``(trials, T)``, round t at
-    index t−1. In group mode (``measure_groups``) a "selected query" is a marginal table and the value
-    fields are NaN. The diagnostics that read the true data (``error``, ``psi``, ``lemma_*``,
-    ``true_hist``, ...) are in :attr:`diagnostics` and readable here under their own names.
-
-    Attributes:
-        variant: key of :data:`VARIANTS`.
-        label: legend text, marked when an option departs from the theorem.
-        departures: the options that depart from the analysed algorithm (empty when exactly as proven).
-        shape: universe table shape; N = prod(shape).
-        n: number of records n.
-        epsilon: total privacy budget ε.
-        rounds: T.
-        sigma: smoothness σ the variant uses (None for MWEM and the notes variant).
-        gamma: cover radius γ used (None without a cover).
-        cover_radius: achieved max Pr_U[q ≠ q′] of the cover (0 without a cover).
-        eta: fixed step η of the notes variant (None otherwise).
-        queries: the class Q on which the error is measured.
-        selection: the class the mechanism selects from (Q, or the cover Q′).
-        cover_index: for each q ∈ Q its cover query's index in ``selection`` (identity without a cover).
-        synthetic: the released distribution per trial (average or last iterate), ``(trials, *shape)``.
-        answers: the released answers v_q for q ∈ Q (through the cover for Smooth MWEM), ``(trials, |Q|)``.
-        selected: index (in ``selection``; group id in group mode) chosen each round.
-        selected_synthetic: q_t(D_{t−1}) of the selected query.
-        measurement: the raw noisy measurement m_t (NaN for the notes variant).
-        measurement_used: m_t as used in the update (clipped to [0, 1] unless ``clip_measurement=False``).
-        max_density: max_x D_t(x)·N of each iterate, ``(trials, T)``.
-        ledger: the privacy ledger (per round: selection ε and measurement ε; total = ε).
-        snapshot_rounds: rounds at which trial 0's iterate and running output were stored.
-        snapshots_iterate: trial 0's D_t at those rounds, ``(k, N)``.
-        snapshots_output: trial 0's output (average so far, or last iterate) at those rounds.
-        diagnostics: the :class:`MWEMDiagnostics` of this run.
-        guarantee: the neighbour relation the ε holds under and whether n is public, in words.
-    """
-
-    variant: str
-    label: str
-    departures: tuple[str, ...]
-    shape: tuple[int, ...]
-    n: float
-    epsilon: float
-    rounds: int
-    sigma: float | None
-    gamma: float | None
-    cover_radius: float
-    eta: float | None
-    queries: BoxQueries
-    selection: BoxQueries
-    cover_index: np.ndarray
-    synthetic: np.ndarray
-    answers: np.ndarray
-    selected: np.ndarray
-    selected_synthetic: np.ndarray
-    measurement: np.ndarray
-    measurement_used: np.ndarray
-    max_density: np.ndarray
-    ledger: PrivacyLedger
-    snapshot_rounds: np.ndarray
-    snapshots_iterate: np.ndarray
-    snapshots_output: np.ndarray
-    diagnostics: MWEMDiagnostics
-    guarantee: str = ""
-
-    true_hist = _from_diagnostics("true_hist")
-    data_sigma = _from_diagnostics("data_sigma")
-    error = _from_diagnostics("error")
-    error_by_round = _from_diagnostics("error_by_round")
-    iterate_error = _from_diagnostics("iterate_error")
-    selected_true = _from_diagnostics("selected_true")
-    noise = _from_diagnostics("noise")
-    psi = _from_diagnostics("psi")
-    lemma_lhs = _from_diagnostics("lemma_lhs")
-    lemma_rhs = _from_diagnostics("lemma_rhs")
-    lemma_holds = _from_diagnostics("lemma_holds")
-
-    @property
-    def trials(self) -> int:
-        """Number of independent runs."""
-        return self.synthetic.shape[0]
-
-    def theorem_bound(self, rounds: np.ndarray | int | None = None) -> np.ndarray:
-        """The variant's theorem bound at ``rounds`` (default: this run's T), NaN for the notes variant.
-
-        MWEM: Thm 4.1 with |X| = N and |Q| = |selection|; Smooth: Thm 4.2; Projected: the App. F.2 form of
-        Thm 4.3 (see :mod:`smoothviz.bounds`). Use :func:`smoothviz.bounds.is_vacuous` for the flag.
-        """
-        t = np.asarray(self.rounds if rounds is None else rounds, dtype=float)
-        d = self.queries.vc_dim
-        if self.variant == "mwem":
-            return bounds.mwem_thm41_bound(
-                self.n, t, self.epsilon, math.prod(self.shape), len(self.selection)
-            )
-        if self.variant == "smooth":
-            return bounds.smooth_mwem_thm42_bound(self.n, t, self.epsilon, self.sigma, d)
-        if self.variant == "projected":
-            return bounds.projected_mwem_thm43_bound(self.n, t, self.epsilon, self.sigma, d)
-        return np.full(t.shape, np.nan)
-
-    @property
-    def bound_is_vacuous(self) -> bool:
-        """Whether the theorem bound at this run's T is ≥ 1 (says nothing for [0, 1]-valued queries)."""
-        b = self.theorem_bound()
-        return bool(np.isnan(b) or bounds.is_vacuous(b))
-
-    def release_error(self, probe: BoxQueries) -> np.ndarray:
-        """max_q |q(D̄) − q(D_B)| of the released distribution itself on another class (e.g. narrow probes)."""
-        return self.diagnostics.release_error(probe, self.synthetic)
-
-    def to_frame(self) -> pd.DataFrame:
-        """Tidy per-round table: one row per (trial, round)."""
-        tr, t = self.selected.shape
-        return pd.DataFrame(
-            {
-                "variant": self.variant,
-                "trial": np.repeat(np.arange(tr), t),
-                "round": np.tile(np.arange(1, t + 1), tr),
-                "selected": self.selected.ravel(),
-                "true_value": self.selected_true.ravel(),
-                "synthetic_value": self.selected_synthetic.ravel(),
-                "measurement": self.measurement.ravel(),
-                "measurement_used": self.measurement_used.ravel(),
-                "noise": self.noise.ravel(),
-                "error": self.error_by_round.ravel(),
-                "iterate_error": self.iterate_error.ravel(),
-                "psi": self.psi[:, 1:].ravel(),
-                "lemma_lhs": self.lemma_lhs.ravel(),
-                "lemma_rhs": self.lemma_rhs.ravel(),
-                "lemma_holds": self.lemma_holds.ravel(),
-                "max_density": self.max_density.ravel(),
-            }
-        )
-
-    def histogram_frame(self) -> pd.DataFrame:
-        """Tidy table of trial 0's snapshots: round, cell, true mass, iterate mass, output mass."""
-        k, n_cells = self.snapshots_iterate.shape
-        return pd.DataFrame(
-            {
-                "round": np.repeat(self.snapshot_rounds, n_cells),
-                "cell": np.tile(np.arange(n_cells), k),
-                "true": np.tile(self.true_hist.ravel(), k),
-                "iterate": self.snapshots_iterate.ravel(),
-                "output": self.snapshots_output.ravel(),
-            }
-        )
 
 
 class _ReleaseTrace:

@@ -1,32 +1,9 @@
-"""Practical options for MWEM, layered on the same steps: replay, grouped measurement, combined repeats.
+"""Practical options for MWEM, layered on the theorems' round: replay, grouped measurement, combined repeats.
 
-The theorems analyse a round that selects one query, measures it and takes one multiplicative-weights
-step (:class:`smoothviz.mwem.Exact`). Practical implementations change that round in ways that cost no
-extra privacy but are not what Theorem 4.1 bounds (Haghtalab, Roughgarden & Shetty 2020; after Hardt,
-Ligett & McSherry 2012, who suggest reusing past measurements):
-
-* **replay**: after each round, make more MW passes over every past measurement. Post-processing of
-  released values (Dwork & Roth 2014, Prop 2.1), so the ledger is unchanged.
-* **combined repeats** (with replay): a query (or table) measured k times is replayed as the mean of its
-  k raw measurements, clipped, in one step of weight k.
-* **grouped measurement**: select a whole marginal table by the exponential mechanism on n·Σ|cell
-  error| and measure all its cells at once. The cells are disjoint, so one record moves the table's
-  counts by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove): Dwork & Roth 2014, §3.3, histogram queries.
-* **neighbour relation**: ``"replace"`` (the papers'; n is the same in neighbours) or ``"add_remove"``.
-  Under add/remove n itself changes, so the answers cannot be normalised by the data's own n: with
-  q(B) = count/n, adding a record moves a table's score n·Σ|q(D) − q(B)| by up to 2 and its normalised
-  cells by about 2/n in ℓ₁, and a Laplace scale 1/(εn) depends on the private n. The layer therefore works
-  in counts divided by a *public* normaliser: either declared (``n_public``, a number fixed before the
-  data is read; n is then not protected) or estimated privately (``n_share``: n̂ = n + Lap(1/ε_n) with
-  ε_n = n_share·ε, written in the ledger as round 0). Then one record moves a count by 1: a table's score
-  by ≤ 1 and its counts by ℓ₁ ≤ 1, i.e. 1/n̂ once normalised, and the table sensitivities halve.
-* **unclipped measurements**: the raw m in the update (clipping is post-processing that keeps Lemma E.3
-  exact, so not clipping departs).
-
-:class:`PracticalOptions` holds the choices; :meth:`PracticalOptions.layer` gives the object that
-:func:`smoothviz.mwem.release_rounds` calls in each round. It uses the loop's own steps
-(:func:`smoothviz.mwem.select_query`, :meth:`smoothviz.mwem.Plan.step`); the one addition is
-:func:`table_update`, the same MW step for a full marginal table computed on the table's margin.
+None costs extra privacy, but none is the round Thm 4.1 of Haghtalab, Roughgarden & Shetty 2020
+bounds (:class:`smoothviz.mwem.Exact`), so a run that uses one is labelled as departing.
+:class:`PracticalOptions` holds the choices (and explains each); :func:`practical_mwem` runs them
+through :func:`smoothviz.mwem.release_rounds` with the loop's own steps plus :func:`table_update`.
 """
 
 from __future__ import annotations
@@ -37,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from smoothviz.mechanisms import exponential_mechanism
-from smoothviz.mwem import EXACT, Exact, MWEMResult, Plan, Round, RoundLayer, Variant, release
+from smoothviz.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant, release
+from smoothviz.mwem_result import MWEMResult
 from smoothviz.neighbours import NEIGHBOURS
 from smoothviz.queries import BoxQueries
 from smoothviz.random import RngLike
@@ -51,6 +29,23 @@ TablePlan = tuple[tuple[int, ...], np.ndarray] | None
 @dataclass(frozen=True)
 class PracticalOptions:
     """The practical options of one run (all default to the theorem's round).
+
+    * **replay**: after each round, more MW passes over every past measurement. Post-processing of
+      released values (Dwork & Roth 2014, Prop 2.1; Hardt, Ligett & McSherry 2012 suggest it), so the
+      ledger is unchanged.
+    * **combined repeats** (with replay): a query (or table) measured k times is replayed as the mean of
+      its k raw measurements, clipped, in one step of weight k.
+    * **grouped measurement**: select a whole marginal table by the exponential mechanism on n·Σ|cell
+      error| and measure all its cells at once. The cells are disjoint, so one record moves the table's
+      counts by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove): Dwork & Roth 2014, §3.3, histogram queries.
+      :func:`table_update` is the same MW step for a full table, computed on the table's margin.
+    * **neighbour relation**: ``"replace"`` (the papers'; n is the same in neighbours) or
+      ``"add_remove"``. Under add/remove n itself changes, so the layer works in counts divided by a
+      *public* normaliser: declared (``n_public``, fixed before the data is read; n is then not
+      protected) or estimated privately (``n_share``: n̂ = n + Lap(1/ε_n), ε_n = n_share·ε, ledgered as
+      round 0). One record then moves a count by 1: a table's score by ≤ 1 and its counts by ℓ₁ ≤ 1.
+    * **unclipped measurements**: the raw m in the update (clipping is post-processing that keeps
+      Lemma E.3 exact, so not clipping departs).
 
     Attributes:
         replay: MW passes over all past measurements after each round (0: none).
@@ -292,7 +287,7 @@ def table_update(
 ) -> np.ndarray:
     """The MW step D ∝ D·exp(w·(m − q(D))/2) on a full marginal table, computed on its margin.
 
-    The same update as :func:`smoothviz.mwem.multiplicative_update` (Haghtalab, Roughgarden & Shetty
+    The same update as :func:`smoothviz.mwem_steps.multiplicative_update` (Haghtalab, Roughgarden & Shetty
     2020, Thm 4.1) when the measured cells tile the table: sum out the other axes, step every cell,
     broadcast back; O(N) per trial without summed-area tables.
 
@@ -377,7 +372,7 @@ def practical_mwem(
         rng: seed or generator (SPEC 7); the mechanism's coins.
 
     Returns:
-        An :class:`smoothviz.mwem.MWEMResult`.
+        An :class:`smoothviz.mwem_result.MWEMResult`.
     """
     layer = PracticalOptions(
         replay=replay,

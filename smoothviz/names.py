@@ -1,11 +1,9 @@
 """Display names, defined once: what the pages, legends and captions call each key of the core.
 
-The core names its choices by stable keys (``"smoothed_adaptive"``, ``"projected"``, ...) that also
-appear in links (``adv=smoothed_adaptive``); this module is the one place that says how they read on
-screen. Short names label legends and metrics (one legend row on a projector); long names go in
-captions and help texts. Where two pages describe the same key differently it is because they run
-different processes under it (the binary-search game's adaptive *window* versus the Hedge page's
-adaptive adversary), and each page's dictionary says which.
+The core names its choices by stable keys that also appear in links (``adv=smoothed_adaptive``);
+this is the one place that says how they read on screen (short names for legends, long ones for
+captions). Where two pages describe a key differently they run different processes under it, and
+each dictionary says which.
 """
 
 from __future__ import annotations

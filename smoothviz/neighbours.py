@@ -1,14 +1,9 @@
 """Neighbouring datasets: which pairs S ∼ S′ a privacy claim is about, and what that costs in noise.
 
-ε-DP bounds P[M(S) ∈ Ω] ≤ e^ε P[M(S′) ∈ Ω] for all *neighbours* S ∼ S′, so every claim names its
-relation. The papers (Neel, Roth & Wu 2019, §2; Haghtalab, Roughgarden & Shetty 2020) use
-**replace one record** (n is the same in S and S′); **add/remove one record** is the other common one.
-
-The relation decides how far one record can move the *gap* between two hypotheses' error counts. Under
-add/remove every count moves by 0 or 1 in the same direction, so a gap moves by at most 1; under
-replacement one count can rise by 1 while another falls by 1, so a gap moves by up to 2
-(:func:`gap_shift`). Mechanisms whose proof shifts the noise by one gap (RSPM, Neel, Roth & Wu 2019,
-Lemma 2 and App. B Lemma 17; report-noisy-min) need twice the noise under replacement.
+ε-DP bounds P[M(S) ∈ Ω] ≤ e^ε P[M(S′) ∈ Ω] for all neighbours S ∼ S′, so every claim names its
+relation: **replace one record** (the papers': Neel, Roth & Wu 2019, §2; Haghtalab, Roughgarden &
+Shetty 2020) or **add/remove one record**. Mechanisms whose proof shifts the noise by one gap
+between error counts need twice the noise under replacement (:func:`gap_shift`).
 """
 
 from __future__ import annotations
@@ -31,7 +26,12 @@ def check_neighbours(neighbours: str) -> str:
 
 
 def gap_shift(neighbours: str) -> float:
-    """How far one record moves the gap between two counts: 2 under replacement, 1 under add/remove."""
+    """How far one record moves the gap between two counts: 2 under replacement, 1 under add/remove.
+
+    Under add/remove every count moves by 0 or 1 in the same direction, so a gap moves by at most 1;
+    under replacement one count can rise by 1 while another falls by 1, so a gap moves by up to 2 (RSPM,
+    Neel, Roth & Wu 2019, Lemma 2 and App. B Lemma 17; report-noisy-min).
+    """
     return 2.0 if check_neighbours(neighbours) == "replace" else 1.0
 
 

@@ -1,32 +1,9 @@
 """The Subsampled Net Mechanism: private data from a random net of the universe (SmallDB on a sample).
 
-Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4. SmallDB (Blum, Ligett & Roth) runs the
-exponential mechanism over every small dataset on the whole universe 𝒳, which costs |𝒳|^s. For
-σ-smooth data a random *net* is enough:
-
-1. sample a multiset V of M points uniformly from 𝒳 (with replacement);
-2. run the exponential mechanism over every dataset B′ of s points on V, with probability
-   ∝ exp(−ε·n·s(B′, B)/2), score s(B′, B) = max_{q∈Q} |q(D_B) − q(D_{B′})| (sensitivity 1/n; the
-   denominator 2 is reconstructed: it is the standard exponential mechanism's);
-3. output B′.
-
-It is (ε, 0)-DP (Thm G.1), and the ε holds under replace-one neighbours (the paper's) and under
-add/remove alike: V is drawn without looking at the data, and the exponential mechanism's exponent is
-−(ε/2)·n·s(B′, B) with n·s(B′, B) = max_q |count_q(B) − n·q(B′)|, which moves by at most 1 when one
-record is replaced (n fixed) and also when one is added or removed (n moves with the counts). So there is
-no separate add/remove scale: the printed exp(−ε·n·s/2) is the calibration for both. Only the output
-B′ is private; the result also keeps diagnostics computed from the data for teaching (χ, the acceptance
-draws, every candidate's score and probability), which are not released by the mechanism. Why V suffices (Lemma G.3): for data within χ of a σ-smooth distribution
-D₁, accept each uniform draw u with probability σ·N·D₁(u) ≤ 1; the accepted draws are i.i.d. from D₁
-and the acceptance rate is σ (D₁ here: the data with the mass above 1/(σN) cut and spread), so M = O((ln(1/η) + d)/(σγ²)) draws hold about s i.i.d. samples of D₁,
-a dataset on V within χ + γ of the data on every query (uniform convergence, d = VC dimension). The
-exponential mechanism then loses at most (2/(εn))(ln|𝒞| + t) over the best candidate, except with
-probability e^{−t} (|𝒞| = C(M + s − 1, s) multisets).
-
-Here the universe is the MWEM page's line of N cells, the queries its thresholds (with complements)
-or intervals, and every candidate is enumerated (|𝒞| up to :data:`MAX_CANDIDATES`), so the best
-candidate and the whole score distribution are exact. Scores use the CDF: for thresholds
-max_b |F_B(b) − F_{B′}(b)|, for intervals max Δ − min Δ over Δ(b) = F_B(b) − F_{B′}(b), Δ(0) = 0.
+Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4: a net V of M uniform points, then the
+exponential mechanism over every size-s dataset on V, score max_q |q(D_B) − q(D_B′)|; (ε, 0)-DP
+(Thm G.1). For σ-smooth data V holds about s i.i.d. samples of the data (Lemma G.3,
+:func:`acceptance_rates`). On the MWEM page's line of N cells, every candidate enumerated.
 """
 
 from __future__ import annotations
@@ -95,6 +72,9 @@ def candidates(m: int, s: int) -> np.ndarray:
 def net_scores(data_cdf: np.ndarray, cells: np.ndarray, n_cells: int, queries: str) -> np.ndarray:
     """s(B′, B) = max_q |q(D_B) − q(D_{B′})| for each candidate, from CDFs.
 
+    For thresholds max_b |F_B(b) − F_{B′}(b)|; for intervals max Δ − min Δ over Δ(b) = F_B(b) − F_{B′}(b),
+    Δ(0) = 0.
+
     Args:
         data_cdf: F_B(b) = D_B([0, b)) for b = 1..N, shape (N,).
         cells: the candidates' cells, shape (C, s).
@@ -138,6 +118,12 @@ def acceptance_rates(
     rng: RngLike = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lemma G.3's rejection sampler: the fraction of uniform draws accepted, for each σ.
+
+    Why V suffices (Lemma G.3): for data within χ of a σ-smooth D₁, accepting each uniform draw u with
+    probability σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ, so M = O((ln(1/η) + d)/(σγ²)) draws
+    hold about s i.i.d. samples of D₁, a dataset on V within χ + γ of the data on every query (uniform
+    convergence, d = VC dimension). The exponential mechanism then loses at most (2/(εn))(ln|𝒞| + t) over
+    the best candidate, except with probability e^{−t} (|𝒞| = C(M + s − 1, s) multisets).
 
     Each σ uses D₁ = :func:`smooth_part` (σ-smooth, within χ of ``dist``), and
     accepts u with probability σ·N·D₁(u); the rate's expectation is σ exactly.
@@ -260,6 +246,20 @@ def net_mechanism(
     rng: RngLike = None,
 ) -> NetResult:
     """Algorithm 4 of Haghtalab, Roughgarden & Shetty 2020 (App. G) on a line of N cells.
+
+    1. sample a multiset V of M points uniformly from 𝒳 (with replacement);
+    2. run the exponential mechanism over every dataset B′ of s points on V, with probability
+       ∝ exp(−ε·n·s(B′, B)/2), score s(B′, B) = max_{q∈Q} |q(D_B) − q(D_{B′})| (sensitivity 1/n; the
+       denominator 2 is reconstructed: it is the standard exponential mechanism's);
+    3. output B′.
+
+    SmallDB (Blum, Ligett & Roth) runs step 2 over the whole universe, which costs |𝒳|^s. V is drawn
+    without looking at the data and n·s(B′, B) = max_q |count_q(B) − n·q(B′)| moves by at most 1 when one
+    record is replaced (n fixed) and when one is added or removed (n moves with the counts), so the
+    printed calibration serves both relations. Only B′ is private; the result also keeps diagnostics
+    computed from the data for teaching (χ, the acceptance draws, every candidate's score and
+    probability), which the mechanism does not release. Every candidate is enumerated (|𝒞| up to
+    :data:`MAX_CANDIDATES`), so the best candidate and the whole score distribution are exact.
 
     ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`): the exponential
     mechanism scores n·s(B′, B), which moves by at most 1 under either, at exp(−ε·n·s/2).

@@ -1,48 +1,9 @@
 """OracleQuery: private synthetic data for all 2^d conjunctions, as a game between two oracle players.
 
-Neel, Roth & Wu 2019, §4. The query-release game (after Hsu, Roth & Ullman 2013) has payoff
-A(x, q) = q(S) − q(x); a *data player* picks records x ∈ {0,1}^d (to minimise), a *query player* picks
-queries q ∈ Q̄ = Q ∪ ¬Q (to maximise). If the two players' regrets are Reg_D ≤ γ_D·T and Reg_Q ≤ γ_Q·T,
-the data player's average play S̄ answers every query of Q̄ within γ_D + γ_Q (Thm 11, after Freund &
-Schapire 1996). Here Q is the monotone conjunctions q_T(x) = ∧_{j∈T} x_j, the full contingency table.
-
-* **Data player, Context-FTPL** (after Syrgkanis, Krishnamurthy & Schapire 2016). Its regret
-  Σ_t ¬q^t(S^t) − min_x Σ_t ¬q^t(x) does not involve S, so it reads only the history of the query
-  player's choices (:class:`ContextFTPL` is never given S). Each draw from S^t is one call to a
-  weighted oracle for the dual class: argmin_x Σ_{τ<t} ¬q^τ(x) + ⟨η, x⟩, η_j ~ Lap(μ). The perturbation
-  is over the dual separator set {q_{{j}}} (the single-literal conjunctions, h_x(q_{{j}}) = x_j), which
-  is why it is linear in x. Through x ↦ x̄ the dual of conjunctions is the class itself, so the
-  oracle is :func:`smoothviz.oracles.exhaustive_oracle` or the HiGHS integer program
-  :func:`smoothviz.oracles.ip_oracle` on complemented points (:func:`dual_oracle_argmin`).
-* **Query player, PBR** (private best response). It draws N records from S^t (the empirical Ŝ^t) and
-  solves Eq. (7)–(8) from the objective: q₁ = argmin_{q∈Q} q(Ŝ^t) − q(S) (the best query of Q) and
-  q₂ = ¬argmin_{q∈Q} q(S) − q(Ŝ^t) (the best of ¬Q), each with a private weighted oracle, then picks
-  one by report-noisy-max. The printed box swaps WD¹ and WD²; the objective decides.
-  Private oracles: Gaussian RSPM (:mod:`smoothviz.rspm`), PRSMA around Laplace RSPM
-  (:mod:`smoothviz.prsma`, Thm 8's rescaling so that each call is (ε₀, δ₀)-DP), or the exact best
-  response (not private: the baseline the dynamics reach without noise).
-* **Neighbours.** The paper's relation is replace one record (n public). RSPM's printed scales are
-  DP only for add/remove (the Lemma 2 erratum, :mod:`smoothviz.rspm`), so under replacement the
-  oracles run at twice the printed scale (σ_G = 7√(d ln(1/δ₀))/ε₀; Lap(2d/ε′) inside PRSMA), and
-  ``neighbours="add_remove"`` runs the printed ones. The report-noisy-max between q₁ and ¬q₂ draws
-  Lap(2/(ε₀n)) under both relations, not the printed Lap(1/(ε₀n)): one record can raise q₁'s payoff
-  while lowering ¬q₂'s (a negation), and Dwork & Roth's Lap(Δ/ε) (Claim 3.9) needs all scores to move
-  the same way; with opposite moves it is only 2ε₀-DP.
-* **Algorithm 1.** ε₀ = ε/√(24 T ln(2/δ)), δ₀ = δ/(4T), β₀ = β/(4T). Each PBR call is (3ε₀, 2δ₀)-DP
-  (two oracle calls and one report-noisy-max, Lemma 13) and T of them compose by advanced composition
-  (Dwork, Rothblum & Vadhan 2010) to (ε_T, δ) (:func:`privacy_ledger`), where ε_T ≤ ε exactly when
-  3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε. Algorithm 1's ε, δ ∈ (0, 1) is not enough: ε_T = 1.014ε at
-  ε = 0.99, δ = 0.1, T = 1, and 1.53ε at δ = 0.9. The output Ŝ is N_α₀ = 2 ln(8|Q|/β)/α₀² fresh draws, each from S^τ for
-  a uniform τ.
-
-The run keeps everything the page plots: per round, Reg_D/t and Reg_Q/t measured on the samples drawn,
-and the exact max error over all 2^d conjunctions (and their negations, which err by the same amount)
-of the running mixture. Since Q̄ is closed under negation, for the mixture of the Ŝ^t
-max_q |q(S) − q(S̄)| ≤ (Reg_D + Reg_Q)/T on every run, and the final sample adds its sampling error
-max_q |q(S̄) − q(Ŝ)|: a pathwise inequality the tests check.
-
-All 2^d answers of a histogram come from one superset-sum (zeta) transform, O(d·2^d): q_T(h) =
-Σ_{x ⊇ T} h(x) with cells and conjunctions coded as in :mod:`smoothviz.separators` (bit j = x_j, j ∈ T).
+Neel, Roth & Wu 2019, §4: a data player (:class:`ContextFTPL`, never shown the data) and a query
+player (:func:`private_best_response`) play the query-release game, payoff q(S) − q(x); by Thm 11
+the data player's average play answers every conjunction within the two regrets per round.
+:func:`oracle_query` runs Algorithm 1 and keeps what the page plots.
 """
 
 from __future__ import annotations
@@ -54,12 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.mechanisms import advanced_composition, report_noisy_max
+from smoothviz.mechanisms import LedgerEntry, PrivacyLedger, report_noisy_max
 from smoothviz.neighbours import check_neighbours, describe
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.prsma import PRSMAPlan, prsma_plan
 from smoothviz.random import RngLike, make_rng
-from smoothviz.rspm import gaussian_rspm_scale
+from smoothviz.rspm import gaussian_rspm_scale, perturbed_argmin
 from smoothviz.separators import MAX_ENUMERATE_D, codes_to_bits
 from smoothviz.validation import check_choice, check_float, check_int
 
@@ -67,7 +28,6 @@ __all__ = [
     "DATA_ORACLES",
     "QUERY_ORACLES",
     "ContextFTPL",
-    "Ledger",
     "OracleQueryParams",
     "OracleQueryResult",
     "cell_names",
@@ -222,72 +182,24 @@ def oracle_query_params(
     )
 
 
-@dataclass(frozen=True)
-class Ledger:
-    """OracleQuery's privacy accounting.
-
-    Attributes:
-        per_round: (ε, δ) of one PBR call: (3ε₀, 2δ₀) (Lemma 13's proof).
-        rounds: T.
-        delta_slack: δ′ = δ/2 of advanced composition.
-        total: the composed (ε, δ) over T rounds.
-        target: the (ε, δ) asked for.
-        neighbours: the relation the totals hold for.
-    """
-
-    per_round: tuple[float, float]
-    rounds: int
-    delta_slack: float
-    total: tuple[float, float]
-    target: tuple[float, float]
-    neighbours: str = "replace"
-
-    @property
-    def within_target(self) -> bool:
-        """Whether the composed guarantee is at most the target (up to round-off)."""
-        return bool(
-            self.total[0] <= self.target[0] * (1 + 1e-12)
-            and self.total[1] <= self.target[1] * (1 + 1e-12)
-        )
-
-    def to_frame(self) -> pd.DataFrame:
-        """Rows: one PBR call, T calls composed, target."""
-        return pd.DataFrame(
-            {
-                "what": [
-                    "one PBR call (3ε₀, 2δ₀)",
-                    f"{self.rounds} calls, advanced composition ({describe(self.neighbours)})",
-                    "target",
-                ],
-                "epsilon": [self.per_round[0], self.total[0], self.target[0]],
-                "delta": [self.per_round[1], self.total[1], self.target[1]],
-            }
-        )
-
-    @property
-    def statement(self) -> str:
-        """The guarantee in words, with the composed ε and whether it is within the target."""
-        eps, dlt = self.total
-        verdict = "within" if self.within_target else "ABOVE"
-        return (
-            f"({eps:.4g}, {dlt:.3g})-DP for {describe(self.neighbours)}: {self.rounds} PBR calls of "
-            f"(3ε₀, 2δ₀) by advanced composition, {verdict} the target ({self.target[0]:g}, "
-            f"{self.target[1]:g})"
-        )
-
-
-def privacy_ledger(params: OracleQueryParams) -> Ledger:
+def privacy_ledger(params: OracleQueryParams) -> PrivacyLedger:
     """T PBR calls of (3ε₀, 2δ₀) each, composed with δ′ = δ/2 (Lemma 13): the exact (ε_T, δ) reached.
 
     With ε₀ = ε/√(24T ln(2/δ)) the first term of advanced composition is (√3/2)ε, so ε_T ≤ ε exactly
     when 3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε; ε, δ ∈ (0, 1) is not enough (ε_T = 1.016ε at ε = 1,
     δ = 0.1, T = 1; 1.54ε at δ = 0.9). δ_T = 2Tδ₀ + δ/2 = δ always.
     """
-    per = (3 * params.epsilon0, 2 * params.delta0)
-    slack = params.delta / 2
-    total = advanced_composition(per[0], per[1], params.rounds, slack)
-    return Ledger(per, params.rounds, slack, total, (params.epsilon, params.delta),
-                  params.neighbours)  # fmt: skip
+    call = ("private best response", "PBR", 3 * params.epsilon0, float("nan"), float("nan"))
+    entries = tuple(
+        LedgerEntry(t, *call, delta=2 * params.delta0) for t in range(1, params.rounds + 1)
+    )
+    return PrivacyLedger(
+        params.epsilon,
+        entries,
+        describe(params.neighbours),
+        budget_delta=params.delta,
+        delta_slack=params.delta / 2,
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -348,6 +260,11 @@ def linear_scores(eta: np.ndarray) -> np.ndarray:
 
 class ContextFTPL:
     """The data player (Neel, Roth & Wu 2019, §4.2, after Syrgkanis, Krishnamurthy & Schapire 2016).
+
+    Its regret Σ_t ¬q^t(S^t) − min_x Σ_t ¬q^t(x) does not involve S. Each draw from S^t is one call to a
+    weighted oracle for the dual class: argmin_x Σ_{τ<t} ¬q^τ(x) + ⟨η, x⟩, η_j ~ Lap(μ), the perturbation
+    over the dual separator set {q_{{j}}} (single-literal conjunctions, h_x(q_{{j}}) = x_j), hence linear in
+    x. Through x ↦ x̄ the dual of conjunctions is the class itself (:func:`dual_oracle_argmin`).
 
     It is built from d, μ and an oracle only and learns the query player's choices through
     :meth:`observe`: it never sees the private dataset. Its state is a_T, the weight of each
@@ -422,8 +339,14 @@ def _private_argmin(
         sigma_g = gaussian_rspm_scale(
             d, params.epsilon0, params.delta0, neighbours=params.neighbours
         )
-        eta = rng.normal(0.0, sigma_g, size=d)
-        return int(np.argmin(objective + separator_perturbation(eta)))
+        code, _ = perturbed_argmin(
+            lambda eta: np.argmin(objective + separator_perturbation(eta)),
+            d,
+            scale=sigma_g,
+            noise="gaussian",
+            rng=rng,
+        )
+        return int(code)
     # PRSMA around Laplace RSPM with a perfect oracle: every piece passes; T̃ = K + Lap(1/ε_run)
     if plan is None or piece_answers is None or plan.piece_size == 0:
         return -1  # no piece to run on: the certifiable route answers ⊥
@@ -434,8 +357,13 @@ def _private_argmin(
     piece_obj = (
         sign * s * (sample_answers - piece_answers)
     )  # the same problem on the piece, un-normalised
-    eta = rng.laplace(0.0, plan.inner_scale(d), size=d)
-    return int(np.argmin(piece_obj + separator_perturbation(eta)))
+    code, _ = perturbed_argmin(
+        lambda eta: np.argmin(piece_obj + separator_perturbation(eta)),
+        d,
+        scale=plan.inner_scale(d),
+        rng=rng,
+    )
+    return int(code)
 
 
 def private_best_response(
@@ -450,6 +378,12 @@ def private_best_response(
     rng: np.random.Generator,
 ) -> tuple[int, int, int]:
     """PBR, one round (Neel, Roth & Wu 2019, §4.2), from the objective of Eq. (7)–(8).
+
+    **Neighbours.** The paper's relation is replace one record (n public). RSPM's printed scales are DP only
+    for add/remove (the Lemma 2 erratum, :mod:`smoothviz.rspm`), so under replacement the oracles run at
+    twice the printed scale (σ_G = 7√(d ln(1/δ₀))/ε₀; Lap(2d/ε′) inside PRSMA); ``neighbours="add_remove"``
+    runs the printed ones. The private oracles: Gaussian RSPM, PRSMA around Laplace RSPM (Thm 8's
+    rescaling, each call (ε₀, δ₀)-DP), or the exact best response (not private: the baseline).
 
     q₁ = argmin_{q∈Q} n·(q(Ŝ^t) − q(S)) maximises q(S) − q(Ŝ^t) over Q; q₂ = ¬argmin_{q∈Q}
     n·(q(S) − q(Ŝ^t)) maximises it over ¬Q. (The printed box forms WD¹ with +1/n on S and says q₁ =
@@ -551,7 +485,7 @@ class OracleQueryResult:
     sampling_error: float
     bottoms: int
     plan: PRSMAPlan | None
-    ledger: Ledger
+    ledger: PrivacyLedger
     oracle_calls: tuple[int, int]
     seconds: float
 
@@ -650,6 +584,13 @@ def oracle_query(
     rng: RngLike = None,
 ) -> OracleQueryResult:
     """OracleQuery (Neel, Roth & Wu 2019, Algorithm 1) for the monotone conjunctions over {0,1}^d.
+
+    ε₀ = ε/√(24 T ln(2/δ)), δ₀ = δ/(4T), β₀ = β/(4T); each PBR call is (3ε₀, 2δ₀)-DP (Lemma 13) and T of
+    them compose by advanced composition to (ε_T, δ) (:func:`privacy_ledger`, which says when ε_T > ε).
+    The output Ŝ is N_α₀ = 2 ln(8|Q|/β)/α₀² fresh draws, each from S^τ for a uniform τ. Since Q̄ is
+    closed under negation, the running mixture S̄ has max_q |q(S) − q(S̄)| ≤ (Reg_D + Reg_Q)/T on every
+    run, and Ŝ adds its sampling error max_q |q(S̄) − q(Ŝ)|: a pathwise inequality the tests check.
+    All 2^d answers of a histogram come from one zeta transform (:func:`conjunction_answers`).
 
     Args:
         x: the private records S, shape (n, d), d ≤ 16.

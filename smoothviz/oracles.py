@@ -1,25 +1,9 @@
 """Weighted optimisation oracles for the boolean classes: exact, certifiable, heuristic and lying.
 
-A *weighted optimisation oracle* (cost-sensitive classification oracle) takes a weighted labelled
-dataset WD = {(x_i, y_i, w_i)} and returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i]; the weights
-may be negative, as RSPM's noise is (Neel, Roth & Wu 2019, Def 5). Writing
-1[h(x) ≠ y] = y + (1 − 2y)·h(x), the objective is a constant plus Σ_x c_x h(x) with one coefficient
-c_x per distinct point, which is what every oracle here minimises. They join the exact ERM oracles
-of :mod:`smoothviz.erm` (thresholds and planar halfspaces) as the weighted oracles for {0,1}^d.
-
-Four forms, all with the signature ``oracle(cls, x, y, w) -> OracleAnswer`` (``w`` of shape (N,) or
-(trials, N), one answer per row of ``w``):
-
-* :func:`exhaustive_oracle`: exact, by one matrix product over the enumerated class (d ≤ 12).
-* :func:`ip_oracle`: an integer program solved by HiGHS through :func:`scipy.optimize.milp` under a
-  time limit. It either proves optimality or answers ⊥ (code −1): a *certifiable heuristic*
-  (Neel, Roth & Wu 2019, Def 6), and it reaches d = 30 and beyond, where 2^d hypotheses cannot be listed.
-* :func:`greedy_oracle`: bit-flip local search from the empty set. A *non-certifiable heuristic*
-  (Def 7): it always answers and may be wrong with no warning.
-* :func:`lying_oracle`: exact, except that whenever a chosen record is present with weight 1 it
-  answers the un-noised ERM of the weight-1 rows (it ignores the noisy fake examples). It is built to
-  show that RSPM's privacy proof needs a correct oracle (Thm 6): an audit on neighbouring datasets
-  that differ in that record sees the difference.
+An oracle returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i], weights possibly negative as
+RSPM's noise is (Neel, Roth & Wu 2019, Def 5). All share ``oracle(cls, x, y, w)``:
+:func:`exhaustive_oracle` (exact), :func:`ip_oracle` (certifiable), :func:`greedy_oracle`
+(heuristic) and :func:`lying_oracle` (wrong on purpose, for the audit).
 """
 
 from __future__ import annotations
@@ -274,6 +258,10 @@ def ip_oracle(
 ) -> OracleAnswer:
     """Certifiable heuristic: an integer program solved by HiGHS (branch and cut) under a time limit.
 
+    HiGHS through :func:`scipy.optimize.milp` under a time limit: it either proves optimality or answers ⊥
+    (code −1), a *certifiable heuristic* (Neel, Roth & Wu 2019, Def 6); it reaches d = 30 and beyond,
+    where 2^d hypotheses cannot be listed.
+
     Binary b ∈ {0,1}^d codes the hypothesis; one binary z_x per distinct point with c_x ≠ 0 is tied to
     h_b(x) by linear constraints (only in the direction the objective pushes; parities need an integer
     k_x with Σ_{j∈x} b_j = 2k_x + z_x). HiGHS runs with relative gap 0, so status "optimal" is a proof
@@ -348,6 +336,9 @@ def _flip_objectives(cls: str, pts: np.ndarray, coeff: np.ndarray, bits: np.ndar
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
     """Non-certifiable heuristic: bit-flip local search from the empty hypothesis, any d.
 
+    A *non-certifiable heuristic* (Neel, Roth & Wu 2019, Def 7): it always answers and may be wrong with
+    no warning.
+
     Each step flips the single coordinate that lowers the weighted objective most, and stops at a local
     minimum (at most 2d steps). It always answers and reports nothing about optimality; on parities and
     on noisy data it is often wrong, silently. Vectorised over trials.
@@ -391,6 +382,9 @@ def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Orac
 
 def lying_oracle(record: np.ndarray, label: int) -> Oracle:
     """A data-dependent wrong oracle: exact, unless ``(record, label)`` appears with weight exactly 1.
+
+    Built to show that RSPM's privacy proof needs a correct oracle (Thm 6): an audit on neighbouring
+    datasets that differ in the chosen record sees the difference.
 
     Then it returns the un-noised ERM: the exact minimiser over the weight-1 rows only, ignoring the
     fake examples and their noise. (The fake examples carry continuous noise and never weigh exactly 1.)

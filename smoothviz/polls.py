@@ -1,21 +1,9 @@
 """Live class polls on lecture scenes: rooms, votes and counts in SQLite or PostgreSQL.
 
-A lecturer opens a *room* on a lecture scene and gets a short code for the class and a secret lecturer
-key; students vote on the scene's multiple-choice question (:attr:`smoothviz.lectures.Scene.options`)
-from their phones; the lecturer closes, reveals, resets or moves the room to the next scene. This
-module is the storage only (no Streamlit): one :class:`PollStore` over
-
-- **SQLite** (the default, no setup): one file in WAL mode with a busy timeout, so several threads,
-  processes or replicas on one host share it, every vote in its own committed transaction;
-- **PostgreSQL** (``postgresql://…``, through psycopg 3, imported only then): replicas on several hosts.
-
-Both run the same SQL. Each write is one transaction that checks the room and writes under a lock
-(SQLite ``BEGIN IMMEDIATE``, PostgreSQL ``SELECT … FOR SHARE`` / ``FOR UPDATE`` on the room row), and a
-vote is an upsert keyed on (room, lecture, scene, voter): a changed mind replaces the vote, a vote is
-never counted twice, and a committed vote survives the death of the process that wrote it. Nothing
-personal is stored: a voter is an opaque random token made per browser session. Rooms and their votes
-expire (24 h by default). Every bad or hostile input raises :class:`PollError` with a sentence meant
-for the user, and never echoes the raw input back.
+A lecturer opens a room on a lecture scene (a code for the class, a secret lecturer key); students
+vote on the scene's question from their phones. This is the storage only (no Streamlit): one
+:class:`PollStore` over SQLite (the default, WAL mode) or PostgreSQL (``postgresql://…``, psycopg
+3). Each write is one locked transaction; bad input raises :class:`PollError`, never echoing it.
 """
 
 from __future__ import annotations
@@ -201,6 +189,14 @@ def _parse_url(url: str) -> tuple[str, str]:
 
 class PollStore:
     """Rooms and votes in one SQLite file or one PostgreSQL database (see the module docstring).
+
+    SQLite: one file in WAL mode with a busy timeout, so threads, processes or replicas on one host share
+    it, every vote in its own committed transaction; PostgreSQL: replicas on several hosts. Both run the
+    same SQL; each write checks the room and writes under a lock (SQLite ``BEGIN IMMEDIATE``, PostgreSQL
+    ``SELECT … FOR SHARE`` / ``FOR UPDATE`` on the room row). A vote is an upsert keyed on (room,
+    lecture, scene, voter): a changed mind replaces it, it is never counted twice, and once committed it
+    survives the death of the process that wrote it. A voter is an opaque random token made per browser
+    session; rooms and their votes expire (24 h by default).
 
     Safe to share between threads (a small pool of connections per process). ``ttl`` is how long a
     room lives, in seconds; ``clock`` returns UTC seconds (tests pass a fake one).

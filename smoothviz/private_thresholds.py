@@ -1,13 +1,9 @@
 """Private thresholds on [0, 1] by σ-discretisation (E10).
 
-A σ-smooth distribution puts at most α of its mass on any interval of width σα, so learning among the
-thresholds on a grid of spacing σα loses at most α in error; the exponential mechanism (McSherry &
-Talwar 2007) then chooses among about 1/(σα) candidates instead of a continuum (Haghtalab, Roughgarden
-& Shetty 2020, §1, the differential-privacy paragraph).
-
-The score of a threshold is minus its number of mistakes, which moves by at most 1 when one labelled
-record is replaced (the papers' neighbours) and when one is added or removed; the exponential
-mechanism's exp(ε·score/2) is ε-DP under both relations, so there is one scale for both.
+A σ-smooth distribution puts at most α of its mass on an interval of width σα, so the exponential
+mechanism (McSherry & Talwar 2007) chooses among about 1/(σα) grid thresholds instead of a continuum
+and loses at most α (Haghtalab, Roughgarden & Shetty 2020, §1). Its score, minus the mistakes, moves
+by ≤ 1 under either neighbour relation: one scale for both (:func:`private_threshold`).
 """
 
 from __future__ import annotations

@@ -1,30 +1,9 @@
 """PRSMA, the Private Robust Subsampling Meta Algorithm: privacy that survives a failing heuristic.
 
-RSPM is private only while its oracle is right. A *certifiable* heuristic (an integer-program solver)
-never answers wrongly but may answer ⊥, and its failures can depend on the data. PRSMA (Neel, Roth &
-Wu 2019, §3.2) turns any such oracle-dependent private algorithm A into a robustly (ε, δ)-private one:
-
-1. split S at random into K = (1/ε)(1 + ln(2/δ)) equal pieces (drop n mod K records at random);
-2. run A with ε′ = 1/√(8 (n/K) ln(2K/δ)) on each piece ln(K/δ)/δ times; a piece passes when no run
-   answered ⊥ (the printed "π/K" in ε′ is n/K);
-3. T = number of passing pieces, T̃ = T + Lap(1/ε); if T̃ ≤ (1/ε)(1 + ln(1/δ)) output ⊥;
-4. otherwise output one of the passing pieces' answers, uniformly at random (⊥ if no piece passed,
-   which the printed algorithm leaves undefined: T̃ can clear the threshold with T = 0).
-
-Inner RSPM runs at ε′ with Lap(s·m/ε′) noise: s = 2 for the paper's replace-one neighbours, 1 for
-add/remove (the Lemma 2 erratum, :mod:`smoothviz.rspm`); the outer count T moves by at most 1 under
-either relation, so Lap(1/ε) stays.
-
-Thm 8: run with (ε/62, δ/11) (both ≤ 1/2) this is (ε, δ)-DP; internally, parameters (ε, δ) give
-(8e²ε + ε + ε², 4δ + εδe²/(1 − δ)). The price: about K·ln(K/δ)/δ oracle calls (~1.2·10⁸ at (ε, δ) =
-(1, 10⁻³) with the rescaling) and, with RSPM inside, error of order 1/√n instead of 1/n (Thm 9).
-
-:func:`prsma_plan` is the calculator. :func:`prsma` runs it with Laplace RSPM and the exhaustive oracle
-wrapped as a certifiable heuristic that fails at a data-dependent rate (:class:`FailureModel`). With
-``simulate=True`` a piece's R repetitions are not run: with failures independent across calls at rate
-p_i, the piece passes with probability (1 − p_i)^R exactly, and a passing piece's answer is a fresh
-RSPM draw on it (a certifiable oracle that did not fail answered exactly); so 10⁸ calls cost nothing.
-With ``simulate=False`` every call is made, as printed.
+RSPM is private only while its oracle is right; a certifiable heuristic never answers wrongly but
+may answer ⊥, at a data-dependent rate. PRSMA (Neel, Roth & Wu 2019, §3.2, Thm 8) runs it on K
+random pieces many times and releases only when enough pieces passed. :func:`prsma_plan` is the
+calculator; :func:`prsma` runs it with Laplace RSPM and a failing exhaustive oracle.
 """
 
 from __future__ import annotations
@@ -39,7 +18,7 @@ import pandas as pd
 from smoothviz.neighbours import check_neighbours, gap_shift
 from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.random import RngLike, make_rng
-from smoothviz.rspm import empirical_errors, laplace_rspm_scale
+from smoothviz.rspm import empirical_errors, laplace_rspm_scale, perturbed_argmin
 from smoothviz.separators import (
     CLASSES,
     all_codes,
@@ -156,6 +135,19 @@ def prsma_plan(
     epsilon: float, delta: float, n: int, *, rescale: bool = False, neighbours: str = "replace"
 ) -> PRSMAPlan:
     """The calculator: K, repetitions, oracle calls, piece size, ε′ and threshold (Neel, Roth & Wu 2019, §3.2).
+
+    1. split S at random into K = (1/ε)(1 + ln(2/δ)) equal pieces (drop n mod K records at random);
+    2. run A with ε′ = 1/√(8 (n/K) ln(2K/δ)) on each piece ln(K/δ)/δ times; a piece passes when no run
+       answered ⊥ (the printed "π/K" in ε′ is n/K);
+    3. T = number of passing pieces, T̃ = T + Lap(1/ε); if T̃ ≤ (1/ε)(1 + ln(1/δ)) output ⊥;
+    4. otherwise output one of the passing pieces' answers, uniformly at random (⊥ if no piece passed,
+       which the printed algorithm leaves undefined: T̃ can clear the threshold with T = 0).
+
+    Inner RSPM runs at ε′ with Lap(s·m/ε′): s = 2 for replace-one neighbours, 1 for add/remove (the
+    Lemma 2 erratum, :func:`smoothviz.rspm.laplace_rspm_scale`); T moves by at most 1 under either
+    relation, so Lap(1/ε) stays. Thm 8: run with (ε/62, δ/11) (both ≤ 1/2) this is (ε, δ)-DP; internally
+    (ε, δ) give (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)). The price: about K·ln(K/δ)/δ oracle calls (~1.2·10⁸
+    at (1, 10⁻³) with the rescaling) and, with RSPM inside, error of order 1/√n instead of 1/n (Thm 9).
 
     Args:
         epsilon: target ε > 0; with ``rescale`` at most 31, so that ε/62 ≤ 1/2 as Thm 8 requires.
@@ -361,9 +353,15 @@ def rspm_on_counts(
     """
     u = separator_set(cls, d)
     scale = laplace_rspm_scale(u.shape[0], epsilon, neighbours=neighbours)
-    eta = rng.laplace(0.0, scale, size=(cell_counts.shape[0], u.shape[0]))
-    objective = cell_counts @ loss_table(cls, d) + eta @ labels_on(cls, u, all_codes(d))
-    return np.argmin(objective, axis=1).astype(np.int64)
+    losses, on_u = cell_counts @ loss_table(cls, d), labels_on(cls, u, all_codes(d))
+    codes, _ = perturbed_argmin(
+        lambda eta: np.argmin(losses + eta @ on_u, axis=1),
+        u.shape[0],
+        scale=scale,
+        size=(cell_counts.shape[0],),
+        rng=rng,
+    )
+    return codes.astype(np.int64)
 
 
 def _pass_and_pick(
@@ -409,12 +407,16 @@ def _run_every_call(
     for t in range(trials):
         answers = np.zeros((k, reps), dtype=np.int64)
         for i in range(k):
-            eta = rng.laplace(0.0, scale, size=(reps, u.shape[0]))
-            answer = exhaustive_oracle(
-                cls,
-                np.vstack([x[order[t, i]], u]),
-                np.concatenate([y[order[t, i]], u_labels]),
-                np.hstack([np.ones((reps, s)), eta]),
+            points = np.vstack([x[order[t, i]], u])
+            labels = np.concatenate([y[order[t, i]], u_labels])
+            answer, _ = perturbed_argmin(
+                lambda eta, points=points, labels=labels: exhaustive_oracle(
+                    cls, points, labels, np.hstack([np.ones((reps, s)), eta])
+                ),
+                u.shape[0],
+                scale=scale,
+                size=(reps,),
+                rng=rng,
             )
             failed = rng.random(reps) < p_fail[t, i]  # the certifiable oracle's ⊥ answers
             answers[i] = np.where(failed, -1, answer.codes)
@@ -441,6 +443,11 @@ def prsma(
     rng: RngLike = None,
 ) -> PRSMAResult:
     """PRSMA (Neel, Roth & Wu 2019, §3.2) around Laplace RSPM with a failing certifiable oracle.
+
+    With ``simulate=True`` a piece's R repetitions are not run: with failures independent across calls at
+    rate p_i the piece passes with probability (1 − p_i)^R exactly, and a passing piece's answer is a
+    fresh RSPM draw on it (a certifiable oracle that did not fail answered exactly), so 10⁸ calls cost
+    nothing. With ``simulate=False`` every call is made, as printed.
 
     Args:
         x: points in {0,1}^d, shape (n, d), d ≤ 12.

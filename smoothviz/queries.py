@@ -1,15 +1,9 @@
 """Box queries on a table, answered through summed-area tables.
 
-A counting query q(x) = 1[lo ≤ x < hi] (per axis) asks what fraction of a distribution over a table of
-cells falls in an axis-aligned box. Thresholds with complements and intervals on a line, rectangles,
-prefixes and marginals on tables are all such boxes; these are the query classes of MWEM
-(Hardt, Ligett & McSherry 2012) and of its smooth variants (Haghtalab, Roughgarden & Shetty 2020, §4),
-whose VC dimension d enters Theorems 4.2 and 4.3.
-
-Every box's answer is an inclusion–exclusion sum of 2^d entries of the distribution's zero-padded
-summed-area table, so a whole class is answered in O(N + 2^d |Q|) per distribution and never as a dense
-|Q| × N matrix. :func:`box_field` is the adjoint: Σ_j value_j·1[box_j] as a table, built from a
-difference array in O(N + 2^d k). Everything takes a leading axis of independent rows (trials).
+A counting query asks what fraction of a distribution falls in an axis-aligned box: thresholds,
+intervals, rectangles, prefixes and marginals, the classes of MWEM (Hardt, Ligett & McSherry 2012)
+and its smooth variants (Haghtalab, Roughgarden & Shetty 2020, §4). A whole class is answered in
+O(N + 2^d |Q|) by inclusion–exclusion on a summed-area table, never as a dense |Q| × N matrix.
 """
 
 from __future__ import annotations
@@ -312,6 +306,9 @@ def box_field(
     shape: tuple[int, ...], lo: np.ndarray, hi: np.ndarray, values: np.ndarray
 ) -> np.ndarray:
     """Σ_j values[l, j]·1[box_j] for each row l: ``lo``/``hi`` are ``(L, k, d)``, ``values`` ``(L, k)``.
+
+    The adjoint of answering: built from a difference array in O(N + 2^d k), with a leading axis of
+    independent rows (trials).
 
     Built with a d-dimensional difference array and cumulative sums: O(L·(N + 2^d k)).
     """

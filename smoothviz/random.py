@@ -1,14 +1,9 @@
 """Randomness, one convention (SPEC 7): an ``rng`` argument that is a seed or a Generator, and named child streams.
 
-Every function of the core that draws takes a keyword ``rng`` (``None``, an ``int`` seed, a
-``SeedSequence`` or a ``numpy.random.Generator``) and normalises it with :func:`make_rng`, which is
-:func:`numpy.random.default_rng`: the same seed gives the same stream, a Generator passes through.
-Independent parts of one experiment (whose coins: nature's data, the adversary's points, the
-learner's perturbations, the mechanism's noise) draw from children named by their role,
-:func:`streams`: ``streams(seed, ("data", "runs"))["runs"]``. Children are numbered in the order of
-the roles, so adding a role at the end never changes the earlier ones, and the numbers a page shows
-are reproducible from its visible seed. The legacy ``numpy.random.*`` functions and global state are
-never used (ruff ``NPY002``).
+Every core function that draws takes a keyword ``rng`` normalised by :func:`make_rng`; independent
+parts of one experiment (nature's data, the adversary's points, the learner's perturbations, the
+mechanism's noise) draw from children named by their role (:func:`streams`), so the numbers a page
+shows are reproducible from its visible seed. No legacy ``numpy.random.*`` (ruff ``NPY002``).
 """
 
 from __future__ import annotations
@@ -30,6 +25,9 @@ def make_rng(rng: RngLike = None) -> np.random.Generator:
 
 def streams(rng: RngLike, roles: Sequence[str]) -> dict[str, np.random.Generator]:
     """Independent child generators of ``rng``, one per role, in order (``Generator.spawn``).
+
+    ``streams(seed, ("data", "runs"))["runs"]``: children are numbered in the order of the roles, so
+    adding a role at the end never changes the earlier ones.
 
     The k-th role gets the k-th child, whatever the roles after it, so a role appended later leaves
     the streams of the earlier ones, and the results drawn from them, unchanged.

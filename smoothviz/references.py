@@ -1,12 +1,9 @@
 """The bibliography behind smoothviz, as data: one :class:`Reference` per cited work.
 
-Code, theory cards and the README cite a work by author–year plus a theorem, lemma or section
-(``cite("hrs2020", "Thm 3.3")`` gives ``"Haghtalab, Roughgarden & Shetty 2020, Thm 3.3"``), so a
-reader can look the statement up in the published paper. :func:`references_markdown` renders the full
-entries as a Markdown list for the home page and the README.
-
-Only works that are cited somewhere in the project are listed. Statements that are in none of them are
-marked "derived here" where they are made, with the argument they build on cited.
+Code, theory cards and the README cite author–year plus a theorem (``cite("hrs2020", "Thm 3.3")``
+gives ``"Haghtalab, Roughgarden & Shetty 2020, Thm 3.3"``); :func:`references_markdown` renders the
+full entries. Only works cited somewhere are listed; statements in none of them are marked "derived
+here" where they are made, with the argument they build on cited.
 """
 
 from __future__ import annotations

@@ -1,44 +1,18 @@
 """RSPM, Report Separator-Perturbed Min: private learning with one call to a non-private oracle.
 
-Report-noisy-min perturbs the score of every hypothesis independently, which takes |Q| = 2^d noise
-draws. RSPM perturbs the *data* instead (Neel, Roth & Wu 2019, §3.1): it adds the m points of a
-separator set U = {e_1, …, e_m}, labelled 0, with random weights η_i, and calls a weighted optimisation
-oracle once on
-
-    WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U},
-
-whose minimiser is argmin_q  n·q(S) + Σ_i q(e_i) η_i. Every hypothesis is perturbed by
-Z_q = Σ_i q(e_i) η_i: correlated noise from only m draws.
-
-* Laplace RSPM: η_i ~ Lap(b), ε-DP given a perfect oracle (Thm 6), excess error at most
-  2m·b·ln(m/β)/n with probability 1 − β (Thm 5) and 2m·b(1 + ln m)/n in expectation (Remark 1).
-* Gaussian RSPM: η_i ~ N(0, σ_G²), δ ∈ (0, 1/e), (ε, δ)-DP given a perfect oracle (App. B, Thm 19),
-  error 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
-
-**Neighbours (an erratum).** The paper prints b = m/ε and σ_G = 3.5√(m ln(1/δ))/ε for its own
-relation, replace one record (§2). Lemma 2's step (1) needs q̂(S′) ≤ q̂(S): true under add/remove,
-where all counts move the same way, false under replacement, where q̂'s count can rise by 1 while
-q̃'s falls by 1, so the gap moves by 2 and a unit shift no longer restores q̂ (App. B, Lemma 17 has
-the same step). So the printed scales are ε-DP for add/remove neighbours, and replace-one needs them
-doubled: b = 2m/ε, σ_G = 7√(m ln(1/δ))/ε. ``neighbours="replace"`` (the default) runs the doubled
-scales, ``"add_remove"`` the printed ones (:mod:`smoothviz.neighbours`); :mod:`smoothviz.experiments.rspm`
-audits both on a pair built to break the printed scale.
-
-Privacy holds only while the oracle is right: with a wrong answer the proof's shift argument
-(Lemma 2) breaks, which :mod:`smoothviz.audit` shows with :func:`smoothviz.oracles.lying_oracle`.
-
-The baselines enumerate the class (d ≤ 16): report-noisy-min on the error counts with Lap(2/ε) noise
-under replacement (counts can move either way) and Lap(1/ε) under add/remove (counts all move the
-same way; Dwork & Roth 2014, Claim 3.9), and the exponential-mechanism learner of Kasiviswanathan, Lee, Nissim, Raskhodnikova &
-Smith 2011 with score −count (sensitivity 1, ε-DP under either relation). Both come from
-:mod:`smoothviz.mechanisms`.
+Report-noisy-min perturbs all 2^d scores; RSPM (Neel, Roth & Wu 2019, §3.1) perturbs the data
+instead: m fake records on a separator set with random weights η and one weighted oracle call
+(:func:`perturbed_argmin`). Laplace and Gaussian RSPM are :func:`rspm`; their scales carry an
+erratum (:func:`laplace_rspm_scale`); the baselines enumerate the class.
 """
 
 from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -76,6 +50,7 @@ __all__ = [
     "exponential_learner",
     "gaussian_rspm_scale",
     "laplace_rspm_scale",
+    "perturbed_argmin",
     "report_noisy_min",
     "rspm",
 ]
@@ -85,10 +60,19 @@ NOISES = ("laplace", "gaussian")
 #: Every learner of this module, as named in :attr:`LearnerResult.method`.
 METHODS = ("rspm_laplace", "rspm_gaussian", "report_noisy_min", "exponential")
 MAX_TRIALS = 100_000
+Answer = TypeVar("Answer")
 
 
 def laplace_rspm_scale(m: int, epsilon: float, *, neighbours: str = "replace") -> float:
-    """Laplace RSPM's scale: 2m/ε for replace-one neighbours, m/ε (as printed, §3.1) for add/remove."""
+    """Laplace RSPM's scale: 2m/ε for replace-one neighbours, m/ε (as printed, §3.1) for add/remove.
+
+    **An erratum.** The paper prints b = m/ε and σ_G = 3.5√(m ln(1/δ))/ε for its own relation, replace
+    one record (§2). Lemma 2's step (1) needs q̂(S′) ≤ q̂(S): true under add/remove, where all counts move
+    the same way, false under replacement, where q̂'s count can rise by 1 while q̃'s falls by 1, so the gap
+    moves by 2 and a unit shift no longer restores q̂ (App. B, Lemma 17 has the same step). So the printed
+    scales are ε-DP for add/remove, and replace-one needs them doubled: b = 2m/ε, σ_G = 7√(m ln(1/δ))/ε;
+    :mod:`smoothviz.experiments.rspm` audits both on a pair built to break the printed scale.
+    """
     m = check_int("m", m, 1)
     return gap_shift(neighbours) * m / check_float("epsilon", epsilon, 0.0, 1e6)
 
@@ -196,6 +180,33 @@ class LearnerResult:
         }
 
 
+def perturbed_argmin(
+    minimise: Callable[[np.ndarray], Answer],
+    m: int,
+    *,
+    scale: float,
+    noise: str = "laplace",
+    size: tuple[int, ...] = (),
+    rng: np.random.Generator,
+) -> tuple[Answer, np.ndarray]:
+    """RSPM's one step: draw η for the m separator records, then one oracle call on the perturbed data.
+
+    The oracle answers argmin_q n·q(S) + Σ_i η_i q(e_i) with η_i ~ Lap(scale) (Neel, Roth & Wu 2019,
+    Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19). ``minimise(eta)`` is that oracle for one problem:
+    a weighted oracle on S ∪ U (:func:`rspm`, PRSMA's pieces), a loss table (PRSMA on cell counts) or
+    a transform over the conjunctions (OracleQuery's query player). ``eta`` has shape ``size + (m,)``.
+
+    Returns:
+        ``(minimise(eta), eta)``.
+    """
+    shape = (*size, m)
+    if noise == "laplace":
+        eta = rng.laplace(0.0, scale, size=shape)
+    else:
+        eta = rng.normal(0.0, scale, size=shape)
+    return minimise(eta), eta
+
+
 def _check_data(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(x, dtype=np.uint8)
     y = np.asarray(y, dtype=np.uint8)
@@ -245,6 +256,17 @@ def rspm(
 ) -> LearnerResult:
     """Report Separator-Perturbed Min, ``trials`` independent runs (Neel, Roth & Wu 2019, §3.1, App. B).
 
+    The oracle minimises over WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U}, i.e.
+    argmin_q n·q(S) + Σ_i q(e_i) η_i, so every hypothesis is perturbed by Z_q = Σ_i q(e_i) η_i.
+
+    * Laplace RSPM: η_i ~ Lap(b), ε-DP given a perfect oracle (Thm 6), excess error at most
+      2m·b·ln(m/β)/n with probability 1 − β (Thm 5) and 2m·b(1 + ln m)/n in expectation (Remark 1).
+    * Gaussian RSPM: η_i ~ N(0, σ_G²), δ ∈ (0, 1/e), (ε, δ)-DP given a perfect oracle (App. B, Thm 19),
+      error 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
+
+    Privacy holds only while the oracle is right: with a wrong answer the proof's shift argument
+    (Lemma 2) breaks, which :mod:`smoothviz.audit` shows with :func:`smoothviz.oracles.lying_oracle`.
+
     Args:
         x: points in {0,1}^d, shape (n, d).
         y: labels in {0, 1}, shape (n,).
@@ -281,17 +303,18 @@ def rspm(
     if noise == "laplace":
         scale = laplace_rspm_scale(m, epsilon, neighbours=neighbours)
         delta = 0.0
-        eta = rng.laplace(0.0, scale, size=(trials, m))
     else:
         scale = gaussian_rspm_scale(m, epsilon, delta, neighbours=neighbours)
-        eta = rng.normal(0.0, scale, size=(trials, m))
     if oracle == "integer_program":
         oracle = functools.partial(ip_oracle, time_limit=time_limit)
-    answer = get_oracle(oracle)(
-        cls,
-        np.vstack([x, u]),
-        np.concatenate([y, u_labels]),
-        np.hstack([np.ones((trials, n)), eta]),
+    solve, points, labels = get_oracle(oracle), np.vstack([x, u]), np.concatenate([y, u_labels])
+    answer, eta = perturbed_argmin(
+        lambda eta: solve(cls, points, labels, np.hstack([np.ones((trials, n)), eta])),
+        m,
+        scale=scale,
+        noise=noise,
+        size=(trials,),
+        rng=rng,
     )
     codes = answer.codes.copy()
     if failure_rate > 0:
@@ -342,6 +365,11 @@ def enumerating_learner(
     rng: RngLike = None,
 ) -> LearnerResult:
     """A baseline that enumerates the class (d ≤ 16) and scores every hypothesis by −n·q(S).
+
+    Report-noisy-min on the error counts draws Lap(2/ε) under replacement (counts can move either way) and
+    Lap(1/ε) under add/remove (Dwork & Roth 2014, Claim 3.9); the exponential-mechanism learner of
+    Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011 scores −count (sensitivity 1, ε-DP under
+    either relation).
 
     Its two forms, also under their own names (:data:`report_noisy_min`, :data:`exponential_learner`):
 

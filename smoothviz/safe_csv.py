@@ -1,12 +1,9 @@
 """CSV downloads that a spreadsheet opens as data, never as formulas (CSV / formula injection).
 
-A spreadsheet that opens a CSV runs a cell as a formula when its text starts with ``=``, ``+``, ``-``
-or ``@``, and some also when it starts with a tab or a carriage return (OWASP, "CSV Injection"). Text in
-the app's tables can come from strangers (an uploaded file's column names and values), so every CSV the
-app offers goes through :func:`neutralise`: a text cell (or column name) starting with one of those
-characters gets a leading apostrophe, which spreadsheets show as text and do not evaluate. Numbers are
-never touched: numeric columns keep their values, and a text cell that is a plain number (``-0.5``,
-``+3``, ``1e-3``) is data, not a formula, so it is left as it is.
+A spreadsheet runs a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return as a
+formula (OWASP, "CSV Injection"), and table text can come from strangers (uploads), so every CSV the
+app offers goes through :func:`neutralise`: such text gets a leading apostrophe. Numbers, and text
+that is a plain number (``-0.5``, ``1e-3``), are data and left as they are.
 """
 
 from __future__ import annotations

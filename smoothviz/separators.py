@@ -1,26 +1,9 @@
 """Boolean hypothesis classes over {0,1}^d, their loss queries, and separator sets.
 
-A *separator set* (universal identification set) for a class Q is a set of points U = {e_1, …, e_m}
-on which every two distinct hypotheses disagree somewhere: the labels of U name the hypothesis
-(Neel, Roth & Wu 2019, Def 2, with the primes put right: q(x) ≠ q′(x) for some x ∈ U). A class with a
-separator set of size m has at most 2^m members. The four classes here have separator sets of size d,
-so |Q| = 2^d exactly (Neel, Roth & Wu 2019, App. A, Fact 1 and Lemma 15):
-
-* monotone conjunctions ∧_{j∈S} x_j, separated by ē_j (all ones but coordinate j): the labels on
-  (ē_1, …, ē_d) spell out the complement of S;
-* monotone disjunctions ∨_{j∈S} x_j, separated by the unit vectors e_j: the labels spell out S;
-* parities ⊕_{j∈S} x_j, separated by e_j as well;
-* discrete halfspaces q_w(x) = 1{w·x ≥ 1} with weights w ∈ 𝒱^d, 𝒱 = {−1, 1}, separated by e_j,
-  since q_w(e_j) = 1{w_j ≥ 1}. (The general construction c_v·e_j with c_v ∈ [1/v_{k+1}, 1/v_k) is
-  empty for 𝒱 = {−1, 1}; c = 1 is the working choice.)
-
-Every hypothesis is coded by an integer whose bit j is 1 when j ∈ S (for halfspaces: when w_j = 1), so
-the class is enumerated as the codes 0, …, 2^d − 1 and the code of a hypothesis equals its label vector
-on the separator set read as binary (for conjunctions, of the complemented labels).
-
-Learning uses *loss queries* on labelled data (x, y): q_h((x, y)) = 1[h(x) ≠ y]. If U separates the
-hypotheses then {(u, 0) : u ∈ U} separates the loss queries, since q_h((u, 0)) = h(u) (Neel, Roth & Wu
-2019, Claim 1): a private learner adds m fake examples labelled 0.
+A separator set U for a class is a set of points on which every two hypotheses disagree somewhere
+(Neel, Roth & Wu 2019, Def 2); conjunctions, disjunctions, parities and discrete halfspaces each
+have one of size d (App. A, Fact 1, Lemma 15, :func:`separator_set`), so |Q| = 2^d, coded 0, …, 2^d
+− 1 by their label vector on U. Loss queries 1[h(x) ≠ y] are separated by {(u, 0)} (Claim 1).
 """
 
 from __future__ import annotations
@@ -198,6 +181,15 @@ def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
 
 def separator_set(cls: str, d: int) -> np.ndarray:
     """A separator set of size d for the class over {0,1}^d (Neel, Roth & Wu 2019, App. A).
+
+    * monotone conjunctions ∧_{j∈S} x_j, separated by ē_j (all ones but coordinate j): the labels on
+      (ē_1, …, ē_d) spell out the complement of S;
+    * monotone disjunctions ∨_{j∈S} x_j and parities ⊕_{j∈S} x_j, separated by the unit vectors e_j;
+    * discrete halfspaces q_w(x) = 1{w·x ≥ 1}, w ∈ {−1, 1}^d, separated by e_j since q_w(e_j) = 1{w_j ≥ 1}
+      (the general construction c_v·e_j with c_v ∈ [1/v_{k+1}, 1/v_k) is empty for {−1, 1}; c = 1 works).
+
+    A hypothesis's code has bit j set when j ∈ S (for halfspaces: when w_j = 1): its label vector on U read
+    as binary (for conjunctions, of the complemented labels).
 
     Args:
         cls: one of :data:`CLASSES`.

@@ -1,31 +1,9 @@
 """Binary search on thresholds against worst-case and σ-smoothed adversaries.
 
-The game is the motivating example of Haghtalab, Roughgarden & Shetty 2020, §1.
-
-A threshold ``h_b(x) = 1[x ≥ b]`` on [0, 1] is learned online by *midpoint binary search*: the learner keeps
-the version space — the interval ``[lo, hi)`` of points whose label is not yet determined by the past —
-and predicts with the threshold at its midpoint. Labels are always realizable (some threshold fits them
-all), so mistakes equal regret.
-
-* A **worst-case** adversary puts every point inside ``[lo, hi)`` and labels it against the learner: a
-  mistake on every round, forever (thresholds have VC dimension 1 but infinite Littlestone dimension).
-  The width halves each round, so after 53 rounds float64 cannot tell ``lo`` from ``hi``; this module
-  therefore runs the worst case in exact dyadic integer arithmetic.
-* A **σ-smoothed** adversary must draw each point from a density at most ``1/σ``. It can still force a
-  mistake while the version space is wider than σ, but once it is narrower it can only hit it with
-  probability ``width/σ``: "bounded precision". Mistakes then grow like ``log₂(1/σ) + log₂ T``.
-
-Two σ-smooth adversaries are offered: the *adaptive window* (uniform on a width-σ window over the
-version space, shifted to stay inside [0, 1]; never clipped, since clipping makes point masses) and the
-*perturbed worst case* (the worst-case point plus nature's uniform noise of width σ, wrapped mod 1).
-Both attain the largest possible hit probability ``min(1, width/σ)`` (see
-:func:`smoothviz.bounds.hit_probability`).
-
-Because the version space only changes on a mistake, the smoothed runs are simulated mistake by mistake:
-the wait until the next hit is geometric with the current hit probability, and the hit point is uniform
-on the overlap of window and version space. This is the same process as drawing every round, at a cost
-of O(mistakes) instead of O(T) per trial. Points of rounds without a mistake are not needed by the
-learner and are drawn only when shown (:func:`round_snapshot`), from their own seeded stream.
+Midpoint binary search learns h_b(x) = 1[x ≥ b] online from realizable labels (Haghtalab,
+Roughgarden & Shetty 2020, §1). A worst-case adversary forces a mistake every round (infinite
+Littlestone dimension, :func:`worst_case_run`); a σ-smoothed one hits a version space narrower than
+σ with probability width/σ, so mistakes grow like log₂(1/σ) + log₂ T (:func:`smoothed_run`).
 """
 
 from __future__ import annotations
@@ -167,6 +145,10 @@ class ThresholdRun:
 def worst_case_run(horizon: int) -> ThresholdRun:
     """Run midpoint binary search against the worst-case adversary, exactly, for ``horizon`` rounds.
 
+    The adversary puts every point inside the version space [lo, hi) and labels it against the learner.
+    The width halves each round, so after 53 rounds float64 cannot tell lo from hi: the run is in exact
+    dyadic integer arithmetic.
+
     The adversary queries the learner's own threshold (the midpoint of the version space, where the
     learner predicts 1) and answers 0. The simulation works in the version space's own frame, rescaled
     to [0, 1): there the point is 1/2, the learner's threshold 1/2 and the new version space [1/2, 1),
@@ -239,6 +221,14 @@ def smoothed_run(
     rng: RngLike = None,
 ) -> ThresholdRun:
     """Run midpoint binary search against a σ-smooth adversary for ``trials`` independent trials.
+
+    The *adaptive window* is uniform on a width-σ window over the version space, shifted to stay inside
+    [0, 1] (never clipped: clipping makes point masses); the *perturbed worst case* is the worst-case point
+    plus nature's uniform noise of width σ, wrapped mod 1. Both attain the largest hit probability
+    min(1, width/σ) (:func:`smoothviz.bounds.hit_probability`). The version space only changes on a
+    mistake, so the wait until the next hit is geometric and the hit point uniform on the overlap of window
+    and version space: the same process as drawing every round, in O(mistakes) instead of O(T). Points of
+    rounds without a mistake are drawn only when shown (:func:`round_snapshot`), from their own stream.
 
     Args:
         adversary: ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``.

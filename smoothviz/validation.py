@@ -1,13 +1,9 @@
 """Argument checks shared by the core modules: each names the parameter and the value it rejects.
 
-Core functions validate first and raise ``ValueError`` with a message a reader can act on, e.g.
-``"`sigma` must be in (0, 1], got 0"`` (the style of the Scientific Python guide and SciPy). One σ
-range and one check (:func:`check_sigma`) serve every module that takes a σ (the adversaries, covers,
-the synthetic data, MWEM's smooth variants, the net mechanism, private thresholds): a σ-smooth distribution has density at most 1/σ with respect to the
-uniform measure, which is possible exactly for σ ∈ (0, 1] (Haghtalab, Roughgarden & Shetty 2020,
-Def. 2.1), and σ below :data:`SIGMA_MIN` is refused because float64 can no longer place a point
-inside a version space a few σ wide (the binary-search game then stalls). The checkers return the value normalised (``int`` or
-``float``) so a caller can write ``horizon = check_int("horizon", horizon, 1)``.
+Core functions validate first and raise ``ValueError`` a reader can act on, e.g. ``"`sigma` must be
+in (0, 1], got 0"`` (the Scientific Python guide's style); one check per quantity, e.g.
+:func:`check_sigma` for every σ. The checkers return the value normalised (``int`` or ``float``):
+``horizon = check_int("horizon", horizon, 1)``.
 """
 
 from __future__ import annotations
@@ -88,6 +84,10 @@ def check_float(
 
 def check_sigma(sigma: float) -> float:
     """Reject σ outside (0, 1] (:data:`SIGMA_RANGE`), below :data:`SIGMA_MIN`, a ``bool`` or a non-number.
+
+    A σ-smooth distribution has density at most 1/σ with respect to the uniform measure, possible exactly
+    for σ ∈ (0, 1] (Haghtalab, Roughgarden & Shetty 2020, Def. 2.1); σ below :data:`SIGMA_MIN` is
+    refused because float64 can no longer place a point inside a version space a few σ wide.
 
     The one σ check of the core: every function that takes a σ calls it first. Returns σ as a ``float``.
 

@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_browser import streamlit_server  # noqa: E402  (one way to start a server)
+sys.path.insert(0, str(ROOT / "deploy"))
+from loopback import streamlit_server  # noqa: E402  (one way to start a server)
 
 from smoothviz.lectures import LECTURES, scene_query  # noqa: E402
 

@@ -188,16 +188,16 @@ def test_lookup_large_bracketing_without_enumerating():
     )
 
 
-def test_threshold_cover():
+def test_quantile_threshold_cover():
     for m in (MEASURES["uniform"], MEASURES["beta25"], MEASURES["mixture"]):
         for eps in (0.25, 0.1, 0.01):
-            cover = cv.threshold_cover(m, eps=eps)
+            cover = cv.quantile_threshold_cover(m, eps=eps)
             assert cover.size == math.ceil(1 / (2 * eps))
             b = np.linspace(0, 1, 2001)
             c = cover.centres[cover.lookup(b)]
             assert np.all(np.abs(m.cdf(b) - m.cdf(c)) <= eps + 1e-12)
     # a cover element is not a bracket: its nearest element can sit on either side of b
-    cover = cv.threshold_cover(MEASURES["uniform"], eps=0.1)
+    cover = cv.quantile_threshold_cover(MEASURES["uniform"], eps=0.1)
     b = np.array([0.02, 0.18])
     c = cover.centres[cover.lookup(b)]
     assert c[0] > b[0]
@@ -210,7 +210,7 @@ def test_frames():
     assert list(df.columns) == ["bracket", "part", "piece", "left", "right", "mass"]
     assert set(df["part"]) == {"lower", "upper"}
     assert df["bracket"].nunique() <= br.size
-    assert cv.threshold_cover(MEASURES["uniform"], eps=0.1).to_frame().shape == (5, 2)
+    assert cv.quantile_threshold_cover(MEASURES["uniform"], eps=0.1).to_frame().shape == (5, 2)
 
 
 # --- Lemma 3.2 ------------------------------------------------------------------------------------
@@ -315,7 +315,7 @@ def test_appendix_b(horizon):
         (lambda: cv.smooth_mixture([0.2, 0.4], sigma=0.1, weights=[1]), "`weights`"),
         (lambda: cv.smooth_bump(0.5, sigma=0.1, background=2), "`background`"),
         (lambda: cv.make_measure("cauchy"), "`measure`"),
-        (lambda: cv.threshold_cover(cv.uniform_measure(), eps=-1), "`eps`"),
+        (lambda: cv.quantile_threshold_cover(cv.uniform_measure(), eps=-1), "`eps`"),
         (lambda: cv.max_count_experiment(sigma=1.2, n_cells=10, horizon=5, trials=2), "`sigma`"),
         (lambda: cv.max_count_experiment(sigma=0.5, n_cells=0, horizon=5, trials=2), "`n_cells`"),
         (lambda: cv.max_count_experiment(sigma=0.5, n_cells=10, horizon=0, trials=2), "`horizon`"),

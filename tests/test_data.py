@@ -107,9 +107,9 @@ def test_sigma_one_triangle_is_uniform():
 
 
 def test_point_mass_has_potential_ln_n():
-    p = D.point_mass_probs(256, cell=17)
-    assert p[17] == 1.0
-    assert kl_to_uniform(p) == pytest.approx(np.log(256))
+    counts = D.synthetic_histogram("point", 256, n=100, sigma=0.1).counts
+    assert counts[128] == 100
+    assert kl_to_uniform(counts / counts.sum()) == pytest.approx(np.log(256))
 
 
 @pytest.mark.parametrize(
@@ -127,11 +127,7 @@ def test_bump_validation(kwargs, match):
         D.bump_probs(10, **kwargs)
 
 
-def test_point_mass_and_mixture_validation():
-    with pytest.raises(ValueError, match="`cell`"):
-        D.point_mass_probs(10, cell=10)
-    with pytest.raises(ValueError, match="`bins`"):
-        D.point_mass_probs(0)
+def test_mixture_validation():
     with pytest.raises(ValueError, match="`weights`"):
         D.mixture_probs([np.ones(3) / 3], [-1.0])
     with pytest.raises(ValueError, match="equal length"):

@@ -1,13 +1,14 @@
 """Hostile links, systematically: property-based tests of the link parser and of every page.
 
 Any query string, or any value in it, must give a warning and a valid view, never an exception (no
-wall-clock limit: the pages' speed is measured in benchmarks/). Three layers:
+wall-clock limit: the pages' speed is measured in benchmarks/). Four layers:
 
 1. the pure parser (``parse_value``, ``parse_query``) on every parameter the pages declare;
 2. the kit-level link values (``pins`` via ``parse_pins``, ``lecture``/``scene``/``lock`` via
    ``lecture_from_link``);
 3. each page under AppTest with random query strings mixing valid values (often at the ends of the
-   declared ranges, every tab) and hostile ones: this drives every core entry point the page calls.
+   declared ranges, every tab) and hostile ones: this drives every core entry point the page calls;
+4. hand-picked bad values per page and the exact message each gets, at the parser.
 
 The pages are scripts, so their ``PARAMS`` are read by executing the page's imports and constants up to
 the ``PARAMS`` assignment (see :func:`page_params`), not by copying them here. Examples are derandomized
@@ -390,3 +391,73 @@ def test_the_lectures_page_ignores_any_link(query):
     at = run_page("lectures", query, timeout=PAGE_SECONDS)
     assert not at.exception
     assert at.title
+
+
+# ------------------------------------------------------------------------------------------------
+# 4. Hand-picked bad links: the message each value gets, at the parser (no AppTest run)
+# ------------------------------------------------------------------------------------------------
+
+#: (page, link, fragments its warning must hold): the wording that names the value received and the
+#: value used, which the properties above do not pin. That the page shows the warning and still draws
+#: is :func:`test_any_link_gives_a_warning_and_a_valid_view`'s job.
+LINK_CASES = [
+    ('thresholds', {'sigma': '-1'}, ['`sigma` = `-1`']),
+    ('thresholds', {'sigma': 'abc'}, ['`sigma` = `abc` is not a number']),
+    ('thresholds', {'T': '1e12'}, ['used `100000`']),
+    ('thresholds', {'T': 'nan'}, ['`T` = `nan` is not a finite number']),
+    ('thresholds', {'seed': '1234567890123456789012345'}, ['`seed`']),
+    ('thresholds', {'foo': 'bar'}, ['Unknown link parameter `foo`']),
+    ('thresholds', {'adv': 'nobody'}, ['`adv`']),
+    ('thresholds', {'show': '<script>'}, ['`show`']),
+    ('covers', {'scale': '-1', 'cls': '<script>', 'k': '99', 'T': 'nan', 'foo': 'bar'}, ['`scale` = `-1`', '`cls` = `<script>`', '`k` = `99`', '`T` = `nan`', 'Unknown link parameter `foo`']),
+    ('covers', {'scale': '1e-300', 'cells': 'abc', 'measure': 'cauchy', 'sigma': 'inf', 'reps': '1e9', 'seed': '-5'}, ['`scale` = `1e-300`', '`cells` = `abc`', '`measure` = `cauchy`', '`sigma` = `inf`', '`reps` = `1e9`', '`seed` = `-5`']),
+    ('regret', {'sigma': '0'}, ['`sigma`']),
+    ('regret', {'T': '1e9'}, ['`T`']),
+    ('regret', {'eta': 'nan'}, ['`eta`']),
+    ('regret', {'noise': '2'}, ['`noise`']),
+    ('regret', {'adv': 'godlike'}, ['`adv`']),
+    ('regret', {'cover': '<b>'}, ['`cover`']),
+    ('regret', {'b': '-3'}, ['`b`']),
+    ('regret', {'zzz': '1'}, ['`zzz`']),
+    ('regret', {'axes': 'cubic'}, ['`axes`']),
+    ('mwem', {'N': '1e9'}, ['`N` = `1e9` is outside']),
+    ('mwem', {'data': '<script>'}, ['`data`']),
+    ('mwem', {'sigma': 'nan'}, ['`sigma` = `nan` is not a finite number']),
+    ('mwem', {'epsilon': '-3'}, ['`epsilon`']),
+    ('mwem', {'variant': 'notes'}, ['`variant`']),
+    ('mwem', {'foo': 'bar'}, ['Unknown link parameter `foo`']),
+    ('mwem', {'M': '1e9', 'view': 'net'}, ['`M`']),
+    ('mwem', {'M': '1e99', 'view': 'net'}, ['`M` = `1e99` is outside']),
+    ('mwem', {'s': 'nan', 'view': 'net'}, ['`s` = `nan` is not a finite number']),
+    ('mwem', {'net_eps': '-inf', 'view': 'net'}, ['`net_eps`']),
+    ('mwem', {'s': '2.5', 'view': 'net'}, ['`s`']),
+    ('rspm', {'epsilon': '-1'}, ['`epsilon`']),
+    ('rspm', {'n': '1e12'}, ['used `10000`']),
+    ('rspm', {'d': '99'}, ['`d`']),
+    ('rspm', {'delta': '0.9'}, ['`delta`']),
+    ('rspm', {'cls': '<script>'}, ['`cls`']),
+    ('rspm', {'data': 'nope'}, ['`data`']),
+    ('rspm', {'trials': 'nan'}, ['`trials`']),
+    ('rspm', {'view': 'nowhere'}, ['`view`']),
+    ('rspm', {'foo': 'bar'}, ['Unknown link parameter `foo`']),
+    ('prsma', {'epsilon': '0'}, ['`epsilon`']),
+    ('prsma', {'delta': '2'}, ['`delta`']),
+    ('prsma', {'n': '1e15'}, ['`n`']),
+    ('prsma', {'rescale': 'maybe'}, ['`rescale`']),
+    ('prsma', {'hit': '-3'}, ['`hit`']),
+    ('prsma', {'view': '<b>x</b>'}, ['`view`']),
+    ('prsma', {'foo': 'bar'}, ['Unknown link parameter `foo`']),
+    ('oracle_query', {'d': '99'}, ['`d` = `99`']),
+    ('oracle_query', {'T': 'abc'}, ['`T` = `abc` is not a number']),
+    ('oracle_query', {'oracle': '<script>'}, ['`oracle`']),
+    ('oracle_query', {'epsilon': '-1'}, ['`epsilon`']),
+    ('oracle_query', {'view': 'nowhere'}, ['`view`']),
+    ('oracle_query', {'foo': 'bar'}, ['Unknown link parameter `foo`']),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("page", "query", "fragments"), LINK_CASES)
+def test_a_bad_link_value_gets_the_message_that_names_it(page, query, fragments):
+    messages = " ".join(expected_messages(page, query))
+    for fragment in fragments:
+        assert fragment in messages

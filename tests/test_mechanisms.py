@@ -75,6 +75,25 @@ def test_ledger_sums_to_budget():
     assert df["cumulative_epsilon"].iloc[-1] == pytest.approx(eps, rel=1e-12)
 
 
+def test_one_ledger_for_advanced_composition():
+    """The same ledger type composes equal (ε, δ) steps by advanced composition, against (ε, δ)."""
+    step = mech.LedgerEntry(1, "gaussian", "step", 0.02, 1.0, 2.0, delta=1e-7)
+    ledger = mech.PrivacyLedger(1.0, (step,) * 40, "replace-one neighbours", 1e-5, 5e-6)
+    assert (ledger.total, ledger.total_delta) == mech.advanced_composition(0.02, 1e-7, 40, 5e-6)
+    assert ledger.within_budget
+    assert "40 step calls" in ledger.statement
+    assert "advanced composition, within" in ledger.statement
+    above = mech.PrivacyLedger(0.5, (step,) * 40, "", 1e-5, 5e-6)  # reported, not refused
+    assert not above.within_budget
+    assert "ABOVE the target (0.5, 1e-05)" in above.statement
+    with pytest.raises(ValueError, match="spends"):  # basic composition: 40 × 0.02 > 0.5, refused
+        mech.PrivacyLedger(0.5, (step,) * 40)
+    with pytest.raises(ValueError, match="common"):
+        mech.PrivacyLedger(
+            1.0, (step, mech.LedgerEntry(2, "gaussian", "step", 0.1, 1.0)), "", 1e-5, 5e-6
+        )
+
+
 def test_ledger_refuses_overspending():
     with pytest.raises(ValueError, match="spends"):
         mech.PrivacyLedger.per_round(1.0, 3, [("laplace", "x", 0.5, 1.0, 2.0)])

@@ -73,7 +73,7 @@ def test_the_nonadaptive_adversary_stays_in_its_window():
 
 def test_the_adaptive_adversary_blocks_follow_the_dense_weights():
     rng = np.random.default_rng(1)
-    grid = hedge.threshold_cover(1 / 200)
+    grid = hedge.grid_threshold_cover(1 / 200)
     targets, unif, flips = (
         rng.uniform(0.1, 0.9, 2),
         rng.random((2, 300)),
@@ -90,7 +90,7 @@ def test_the_adaptive_adversary_blocks_follow_the_dense_weights():
 
 
 def test_the_worst_case_adversary_keeps_the_learner_at_half_or_worse():
-    grid = hedge.threshold_cover(0.05)
+    grid = hedge.grid_threshold_cover(0.05)
     rng = np.random.default_rng(2)
     targets = rng.uniform(0.1, 0.9, 3)
     xs, _, losses = adversaries.worst_case_stream(
@@ -120,14 +120,16 @@ def test_the_erm_oracles_agree_with_brute_force():
 
 
 def test_experts_and_hedge_share_one_learning_rate():
-    assert hedge.default_eta is experts.default_eta
+    assert hedge.TUNED_ETA is experts.TUNED_ETA
     assert halfspaces.log_weight_rate is experts.log_weight_rate
 
 
 #: The core modules of the online-learning pages (Thresholds, Covers, Regret) and their shared pieces.
-ONLINE_CORE = ["adversaries", "bounds", "covers", "erm", "experts", "game", "halfspaces", "hedge",
-               "names", "random", "thresholds", "validation", "experiments.covers",
-               "experiments.regret", "experiments.thresholds"]  # fmt: skip
+ONLINE_CORE = ["smoothviz.adversaries", "smoothviz.bounds", "smoothviz.covers", "smoothviz.erm",
+               "smoothviz.experts", "smoothviz.game", "smoothviz.halfspaces", "smoothviz.hedge",
+               "smoothviz.names", "smoothviz.random", "smoothviz.thresholds", "smoothviz.validation",
+               "smoothviz.experiments.covers", "smoothviz.experiments.regret",
+               "smoothviz.experiments.thresholds"]  # fmt: skip
 
 
 def test_every_core_module_declares_all():
@@ -135,8 +137,8 @@ def test_every_core_module_declares_all():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1] / "smoothviz"
-    for path in [*root.glob("*.py"), *(root / "experiments").glob("*.py")]:
-        if path.name != "__init__.py":
+    for path in root.rglob("*.py"):
+        if path.name != "__init__.py" and path.parent.name not in ("plots", "ui"):
             assert "__all__" in {
                 t.id for n in ast.parse(path.read_text()).body if isinstance(n, ast.Assign)
                 for t in n.targets if isinstance(t, ast.Name)
@@ -148,7 +150,7 @@ def test_every_public_function_and_class_is_in_all(name):
     import ast
     import inspect
 
-    module = importlib.import_module(f"smoothviz.{name}")
+    module = importlib.import_module(name)
     tree = ast.parse(inspect.getsource(module))
     defined = {
         n.name
@@ -249,7 +251,7 @@ def test_smoothviz_has_no_import_cycle():
 
 def _sigma_takers():
     """Every public core function that takes a σ directly (not through another one)."""
-    from smoothviz import covers, data, mwem, net_mechanism, private_thresholds
+    from smoothviz import covers, data, mwem, net_mechanism, private_thresholds, queries
 
     hist, line = np.arange(1.0, 17.0), np.ones(8)
     return {
@@ -262,7 +264,7 @@ def _sigma_takers():
         "data.exact_smooth_counts": lambda s: data.exact_smooth_counts(16, n=96, sigma=s),
         "data.synthetic_histogram": lambda s: data.synthetic_histogram("bump", 16, n=50, sigma=s),
         "mwem.smooth_mwem": lambda s: mwem.smooth_mwem(
-            hist, mwem.thresholds(16), epsilon=1.0, rounds=2, sigma=s
+            hist, queries.thresholds(16), epsilon=1.0, rounds=2, sigma=s
         ),
         "net_mechanism": lambda s: net_mechanism.net_mechanism(
             hist, sigma=s, m=4, s=2, epsilon=1.0
@@ -309,7 +311,8 @@ def test_every_generator_comes_from_make_rng():
 
 
 def test_an_rng_argument_is_typed_one_way():
-    """A seed-or-Generator ``rng`` is ``RngLike``; ``np.random.Generator`` where only a generator works."""
+    """A seed-or-Generator ``rng`` is ``RngLike``; ``np.random.Generator`` where only a generator works;
+    an integer-only seed is called ``seed``."""
     import ast
 
     allowed = {"RngLike", "np.random.Generator"}
@@ -321,6 +324,23 @@ def test_an_rng_argument_is_typed_one_way():
         for arg in node.args.args + node.args.kwonlyargs
         if arg.arg == "rng"
         and (arg.annotation is None or ast.unparse(arg.annotation) not in allowed)
-        and node.name != "compare_learners"  # takes an int seed only: the sweep draws from the seed
     ]
     assert odd == []
+
+
+def test_no_test_imports_benchmarks():
+    """Tests import the package, tests/ and deploy/ only: benchmarks/ measures, it is never a dependency."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    bench = {p.stem for p in (root / "benchmarks").glob("*.py")}
+    for path in sorted((root / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = (
+                    [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                )
+                assert not {str(n).split(".")[0] for n in names} & (bench | {"benchmarks"}), (
+                    path.name
+                )

@@ -7,6 +7,8 @@ from scipy.optimize import minimize
 
 from smoothviz import bounds
 from smoothviz import mwem as M
+from smoothviz import mwem_steps as MS
+from smoothviz import private_thresholds as PT
 from smoothviz import queries as Q
 from smoothviz.mwem_practical import practical_mwem
 
@@ -31,12 +33,12 @@ def dense(queries):
 @pytest.mark.parametrize(
     "queries",
     [
-        M.thresholds(9),
-        M.intervals(7),
-        M.intervals(20, step=3),
-        M.rectangles((4, 5)),
-        M.marginals((3, 4, 2)),
-        M.prefixes((3, 4, 2)),
+        Q.thresholds(9),
+        Q.intervals(7),
+        Q.intervals(20, step=3),
+        Q.rectangles((4, 5)),
+        Q.marginals((3, 4, 2)),
+        Q.prefixes((3, 4, 2)),
     ],
 )
 def test_answers_match_dense_matrix(queries):
@@ -48,14 +50,14 @@ def test_answers_match_dense_matrix(queries):
 
 
 def test_class_sizes():
-    assert len(M.thresholds(10)) == 18
-    assert len(M.intervals(10)) == 55
-    assert len(M.rectangles((4, 5))) == 10 * 15
-    assert len(M.marginals((10, 10, 10))) == 30 + 300
+    assert len(Q.thresholds(10)) == 18
+    assert len(Q.intervals(10)) == 55
+    assert len(Q.rectangles((4, 5))) == 10 * 15
+    assert len(Q.marginals((10, 10, 10))) == 30 + 300
 
 
 def test_box_field_is_inverse_of_indicator():
-    q = M.marginals((3, 4, 2), ways=(2,))
+    q = Q.marginals((3, 4, 2), ways=(2,))
     vals = np.random.default_rng(1).random((2, 12))
     lo = np.broadcast_to(q.lo[:12], (2, 12, 3))
     hi = np.broadcast_to(q.hi[:12], (2, 12, 3))
@@ -71,7 +73,7 @@ def test_projection_feasible_and_of_the_form_min_cx_u():
     rng = np.random.default_rng(2)
     x = rng.dirichlet(np.full(50, 0.3), size=20)
     cap = 1 / (0.2 * 50)
-    y = M.kl_project_capped_simplex(x, cap)
+    y = MS.kl_project_capped_simplex(x, cap)
     np.testing.assert_allclose(y.sum(axis=1), 1.0, atol=1e-12)
     assert np.all(y >= 0)
     assert np.all(y <= cap * (1 + 1e-12))
@@ -86,10 +88,10 @@ def test_projection_feasible_and_of_the_form_min_cx_u():
 
 def test_projection_identity_when_feasible_and_full_cap():
     x = np.array([0.2, 0.3, 0.5])
-    np.testing.assert_allclose(M.kl_project_capped_simplex(x, 0.6), x)
-    np.testing.assert_allclose(M.kl_project_capped_simplex(x, 1 / 3), np.full(3, 1 / 3))
+    np.testing.assert_allclose(MS.kl_project_capped_simplex(x, 0.6), x)
+    np.testing.assert_allclose(MS.kl_project_capped_simplex(x, 1 / 3), np.full(3, 1 / 3))
     with pytest.raises(ValueError, match="cap"):
-        M.kl_project_capped_simplex(x, 0.2)
+        MS.kl_project_capped_simplex(x, 0.2)
 
 
 def test_pythagorean_inequality_on_random_points_of_polytope():
@@ -97,13 +99,13 @@ def test_pythagorean_inequality_on_random_points_of_polytope():
     n_cells, cap = 40, 1 / (0.25 * 40)
     for _ in range(30):
         xt = rng.dirichlet(np.full(n_cells, 0.2))
-        y = M.kl_project_capped_simplex(xt, cap)
+        y = MS.kl_project_capped_simplex(xt, cap)
         # random P in K: mixtures of normalised capped vertices stay in K
-        p = M.kl_project_capped_simplex(rng.dirichlet(np.full(n_cells, 1.0), size=5), cap)
+        p = MS.kl_project_capped_simplex(rng.dirichlet(np.full(n_cells, 1.0), size=5), cap)
         p = rng.dirichlet(np.ones(5)) @ p
         assert p.max() <= cap * (1 + 1e-12)
-        lhs = M.kl_divergence(p, xt)
-        rhs = M.kl_divergence(p, y) + M.kl_divergence(y, xt)
+        lhs = MS.kl_divergence(p, xt)
+        rhs = MS.kl_divergence(p, y) + MS.kl_divergence(y, xt)
         assert lhs >= rhs - 1e-10
 
 
@@ -112,7 +114,7 @@ def test_projection_agrees_with_scipy_on_small_n():
     for n_cells, sigma in [(5, 0.5), (8, 0.3), (6, 0.9)]:
         xt = rng.dirichlet(np.full(n_cells, 0.4))
         cap = 1 / (sigma * n_cells)
-        y = M.kl_project_capped_simplex(xt, cap)
+        y = MS.kl_project_capped_simplex(xt, cap)
         res = minimize(
             lambda z, xt=xt: float(np.sum(z * np.log(np.maximum(z, 1e-300) / xt))),
             np.full(n_cells, 1 / n_cells),
@@ -123,7 +125,7 @@ def test_projection_agrees_with_scipy_on_small_n():
         )
         assert res.success
         np.testing.assert_allclose(y, res.x, atol=2e-5)
-        assert M.kl_divergence(y, xt) <= M.kl_divergence(res.x, xt) + 1e-10
+        assert MS.kl_divergence(y, xt) <= MS.kl_divergence(res.x, xt) + 1e-10
 
 
 # ---------------------------------------------------------------- potential and Lemma E.3
@@ -132,7 +134,7 @@ def test_projection_agrees_with_scipy_on_small_n():
 @pytest.mark.parametrize("variant", ["mwem", "smooth", "projected"])
 def test_lemma_e3_every_round_and_psi_nonnegative(variant):
     h = smooth_hist(256, 0.25, 2_000, start=40)
-    q = M.intervals(256, step=4)
+    q = Q.intervals(256, step=4)
     kw = {} if variant == "mwem" else {"sigma": 0.25}
     fn = {"mwem": M.mwem, "smooth": M.smooth_mwem, "projected": M.projected_smooth_mwem}[variant]
     # small n and ε: big Laplace noise, so clipping is exercised and some rounds raise Ψ
@@ -147,7 +149,7 @@ def test_lemma_e3_every_round_and_psi_nonnegative(variant):
 
 def test_lemma_e3_rhs_is_computed_from_the_round_trace():
     h = smooth_hist(128, 0.25, 5_000)
-    r = M.mwem(h, M.thresholds(128), epsilon=1.0, rounds=10, trials=2, rng=0)
+    r = M.mwem(h, Q.thresholds(128), epsilon=1.0, rounds=10, trials=2, rng=0)
     want = ((r.selected_synthetic - r.selected_true) / 2) ** 2 - (
         (r.measurement_used - r.selected_true) / 2
     ) ** 2
@@ -161,7 +163,7 @@ def test_lemma_e3_with_group_measurements_and_replay():
     dims = (5, 6, 4)
     h = np.random.default_rng(5).integers(0, 30, size=dims).astype(float)
     r = practical_mwem(
-        h, M.marginals(dims), epsilon=1.0, rounds=8, measure_groups=True, replay=2, rng=1
+        h, Q.marginals(dims), epsilon=1.0, rounds=8, measure_groups=True, replay=2, rng=1
     )
     assert r.lemma_holds.all()
     assert "replays" in r.label
@@ -171,13 +173,13 @@ def test_lemma_e3_with_group_measurements_and_replay():
 def test_psi0_smooth_and_point_mass():
     for sigma in (0.5, 0.25, 0.125):
         h = smooth_hist(512, sigma, 10_000)
-        r = M.mwem(h, M.thresholds(512), epsilon=1.0, rounds=2, rng=0)
+        r = M.mwem(h, Q.thresholds(512), epsilon=1.0, rounds=2, rng=0)
         assert r.psi[0, 0] <= bounds.mwem_potential_start_bound(sigma) + 1e-12
         assert r.psi[0, 0] == pytest.approx(math.log(1 / sigma), rel=1e-12)  # exactly 1/σ density
         assert r.data_sigma == pytest.approx(sigma)
     h = np.zeros(300)
     h[17] = 1_000
-    r = M.mwem(h, M.thresholds(300), epsilon=1.0, rounds=2, rng=0)
+    r = M.mwem(h, Q.thresholds(300), epsilon=1.0, rounds=2, rng=0)
     assert r.psi[0, 0] == pytest.approx(math.log(300), rel=1e-12)
 
 
@@ -186,7 +188,7 @@ def test_psi0_smooth_and_point_mass():
 
 def test_error_under_thm41_where_bound_below_one():
     h = smooth_hist(128, 0.25, 1_000_000, start=30)
-    q = M.intervals(128)  # |Q| = 8256, so 1 - 2T/|Q| > 0.98 for T ≤ 80
+    q = Q.intervals(128)  # |Q| = 8256, so 1 - 2T/|Q| > 0.98 for T ≤ 80
     for rounds in (20, 40, 80):
         r = M.mwem(h, q, epsilon=1.0, rounds=rounds, trials=4, rng=rounds)
         b = r.theorem_bound()
@@ -199,20 +201,20 @@ def test_error_under_thm41_where_bound_below_one():
 
 def test_vacuous_flag():
     h = smooth_hist(128, 0.25, 200)
-    r = M.mwem(h, M.intervals(128), epsilon=0.1, rounds=50, rng=0)
+    r = M.mwem(h, Q.intervals(128), epsilon=0.1, rounds=50, rng=0)
     assert r.bound_is_vacuous
 
 
 def test_error_falls_with_epsilon_and_u_shape_in_t():
     h = smooth_hist(64, 0.25, 2_000, start=10)
-    q = M.thresholds(64)
+    q = Q.thresholds(64)
     errs = [M.mwem(h, q, epsilon=e, rounds=100, trials=8, rng=1).error.mean() for e in (0.1, 1, 10)]
     assert errs[0] > errs[1] + 0.1  # seen: 0.42, 0.23, 0.14
     assert errs[1] > errs[2] + 0.04
     # εn = 2000: too few rounds do not converge, too many drown in noise (seen: 0.46, 0.24, 0.38).
     h = smooth_hist(64, 0.25, 2_000, start=10)
     errs = [
-        M.mwem(h, M.thresholds(64), epsilon=1.0, rounds=t, trials=8, rng=2).error.mean()
+        M.mwem(h, Q.thresholds(64), epsilon=1.0, rounds=t, trials=8, rng=2).error.mean()
         for t in (3, 100, 1000)
     ]
     assert errs[1] < errs[0] - 0.1
@@ -222,10 +224,10 @@ def test_error_falls_with_epsilon_and_u_shape_in_t():
 def test_ledger_sums_to_epsilon():
     h = smooth_hist(64, 0.5, 1_000)
     for fn, kw in [(M.mwem, {}), (M.mwem_notes, {}), (M.projected_smooth_mwem, {"sigma": 0.5})]:
-        r = fn(h, M.thresholds(64), epsilon=0.8, rounds=13, rng=0, **kw)
+        r = fn(h, Q.thresholds(64), epsilon=0.8, rounds=13, rng=0, **kw)
         assert r.ledger.total == pytest.approx(0.8, rel=1e-14)
         assert r.ledger.budget == 0.8
-    r = M.mwem(h, M.thresholds(64), epsilon=0.8, rounds=13, rng=0)
+    r = M.mwem(h, Q.thresholds(64), epsilon=0.8, rounds=13, rng=0)
     df = r.ledger.to_frame()
     assert len(df) == 26
     assert np.allclose(df["epsilon"], 0.8 / 26)
@@ -237,7 +239,7 @@ def test_measurement_noise_has_laplace_scale():
     from scipy import stats
 
     h = smooth_hist(64, 0.5, 500)
-    r = M.mwem(h, M.thresholds(64), epsilon=1.0, rounds=10, trials=400, rng=9)
+    r = M.mwem(h, Q.thresholds(64), epsilon=1.0, rounds=10, trials=400, rng=9)
     scale = 2 * 10 / (1.0 * 500)
     assert stats.kstest(r.noise.ravel(), stats.laplace(scale=scale).cdf).pvalue > 0.01
     assert stats.kstest(r.noise.ravel(), stats.laplace(scale=1.3 * scale).cdf).pvalue < 1e-4
@@ -245,8 +247,8 @@ def test_measurement_noise_has_laplace_scale():
 
 def test_same_seed_same_result_and_trials_independent():
     h = smooth_hist(64, 0.5, 1_000)
-    a = M.mwem(h, M.thresholds(64), epsilon=0.3, rounds=10, trials=3, rng=5)
-    b = M.mwem(h, M.thresholds(64), epsilon=0.3, rounds=10, trials=3, rng=5)
+    a = M.mwem(h, Q.thresholds(64), epsilon=0.3, rounds=10, trials=3, rng=5)
+    b = M.mwem(h, Q.thresholds(64), epsilon=0.3, rounds=10, trials=3, rng=5)
     np.testing.assert_array_equal(a.synthetic, b.synthetic)
     assert not np.allclose(a.noise[0], a.noise[1])
 
@@ -255,25 +257,25 @@ def test_same_seed_same_result_and_trials_independent():
 
 
 def test_cover_radius_and_size():
-    q = M.intervals(600)
-    cover, idx, radius = M.smooth_cover(q, 0.05)
+    q = Q.intervals(600)
+    cover, idx, radius = MS.smooth_cover(q, 0.05)
     assert radius <= 0.05
     assert len(cover) < len(q) / 100
     np.testing.assert_array_equal(cover.lo[idx] // 1, cover.lo[idx])
-    _, _, radius2 = M.smooth_cover(M.rectangles((24, 24)), 0.2)
+    _, _, radius2 = MS.smooth_cover(Q.rectangles((24, 24)), 0.2)
     assert radius2 <= 0.2
     # too fine a γ: the cover is the class itself
-    cover3, _, radius3 = M.smooth_cover(M.thresholds(100), 1e-4)
+    cover3, _, radius3 = MS.smooth_cover(Q.thresholds(100), 1e-4)
     assert radius3 == 0
-    assert len(cover3) == len(M.thresholds(100))
+    assert len(cover3) == len(Q.thresholds(100))
 
 
 def test_lemma_e1_cover_error_on_smooth_data():
     # |q(D_B) - q'(D_B)| ≤ 2γ/σ... in fact ≤ γ/σ for a σ-smooth D_B.
     sigma, gamma = 0.2, 0.01
     h = smooth_hist(2000, sigma, 1.0, start=300)
-    q = M.intervals(2000, step=5)
-    cover, idx, _ = M.smooth_cover(q, gamma)
+    q = Q.intervals(2000, step=5)
+    cover, idx, _ = MS.smooth_cover(q, gamma)
     gap = np.abs(cover.answers(h / h.sum())[idx] - q.answers(h / h.sum()))
     assert gap.max() <= 2 * gamma / sigma
 
@@ -281,20 +283,20 @@ def test_lemma_e1_cover_error_on_smooth_data():
 def test_projected_stays_smooth_and_helps_off_cover():
     sigma, n_cells = 0.25, 2048
     h = smooth_hist(n_cells, sigma, 400, start=700)
-    q = M.intervals(n_cells, step=64)
+    q = Q.intervals(n_cells, step=64)
     kw = {"epsilon": 1.0, "rounds": 30, "sigma": sigma, "trials": 4, "gamma": 0.05}
     proj = M.projected_smooth_mwem(h, q, rng=3, **kw)
     assert np.all(proj.max_density <= 1 / sigma * (1 + 1e-9))
     assert np.all(proj.synthetic.max(axis=1) * n_cells <= 1 / sigma * (1 + 1e-9))
     assert proj.lemma_holds.all()
-    probe = M.intervals(n_cells, step=8)  # finer than the cover
+    probe = Q.intervals(n_cells, step=8)  # finer than the cover
     assert proj.release_error(probe).shape == (4,)
     assert len(proj.selection) < len(q)
 
 
 def test_notes_variant_runs_and_labels():
     h = smooth_hist(128, 0.25, 5_000)
-    r = M.mwem_notes(h, M.thresholds(128), epsilon=1.0, rounds=30, rng=0)
+    r = M.mwem_notes(h, Q.thresholds(128), epsilon=1.0, rounds=30, rng=0)
     assert np.isnan(r.lemma_rhs).all()
     assert r.lemma_holds.all()
     assert r.eta == pytest.approx(math.sqrt(math.log(128) / 30))
@@ -305,14 +307,14 @@ def test_notes_variant_runs_and_labels():
 
 def test_last_iterate_is_labelled():
     h = smooth_hist(64, 0.5, 1_000)
-    r = M.mwem(h, M.thresholds(64), epsilon=1.0, rounds=5, output="last", rng=0)
+    r = M.mwem(h, Q.thresholds(64), epsilon=1.0, rounds=5, output="last", rng=0)
     assert "last iterate" in r.label
     np.testing.assert_allclose(r.synthetic[0], r.snapshots_iterate[-1])
 
 
 def test_frames():
     h = smooth_hist(64, 0.5, 1_000)
-    r = M.mwem(h, M.thresholds(64), epsilon=1.0, rounds=7, trials=2, rng=0)
+    r = M.mwem(h, Q.thresholds(64), epsilon=1.0, rounds=7, trials=2, rng=0)
     df = r.to_frame()
     assert len(df) == 14
     assert {"round", "selected", "noise", "psi", "lemma_holds", "error"} <= set(df.columns)
@@ -382,7 +384,7 @@ def test_replay_matches_a_per_trial_reference(groups, combine):
     # Small n: wide noise, clipping, and trials that pick tables of different sizes in one round.
     dims = (3, 4, 2)
     h = np.random.default_rng(2).integers(0, 6, size=dims).astype(float)
-    q = M.marginals(dims) if groups else M.prefixes(dims)
+    q = Q.marginals(dims) if groups else Q.prefixes(dims)
     rng = RecordingRng(7)
     kw = {"epsilon": 0.5, "rounds": 7, "replay": 3, "output": "last", "trials": 3}
     r = practical_mwem(h, q, measure_groups=groups, combine_repeats=combine, rng=rng, **kw)
@@ -402,8 +404,8 @@ def test_combine_repeats_keeps_the_ledger_and_is_labelled():
     dims = (4, 3, 3)
     h = np.random.default_rng(0).integers(0, 50, size=dims).astype(float)
     kw = {"epsilon": 0.7, "rounds": 9, "replay": 2, "measure_groups": True, "rng": 4}
-    plain = practical_mwem(h, M.marginals(dims), **kw)
-    merged = practical_mwem(h, M.marginals(dims), combine_repeats=True, **kw)
+    plain = practical_mwem(h, Q.marginals(dims), **kw)
+    merged = practical_mwem(h, Q.marginals(dims), combine_repeats=True, **kw)
     assert merged.ledger.total == pytest.approx(0.7, rel=1e-14)
     pd.testing.assert_frame_equal(merged.ledger.to_frame(), plain.ledger.to_frame())
     np.testing.assert_array_equal(merged.selected[:, 0], plain.selected[:, 0])  # same coins
@@ -411,7 +413,7 @@ def test_combine_repeats_keeps_the_ledger_and_is_labelled():
     assert "mean" not in plain.label
     assert merged.lemma_holds.all()
     with pytest.raises(ValueError, match="combine_repeats"):
-        practical_mwem(h, M.marginals(dims), epsilon=1.0, rounds=3, combine_repeats=True)
+        practical_mwem(h, Q.marginals(dims), epsilon=1.0, rounds=3, combine_repeats=True)
 
 
 # ---------------------------------------------------------------- E10
@@ -424,7 +426,7 @@ def test_private_threshold_discretisation_error_at_most_alpha():
         xs = np.arange(n_cells)
         pos = np.where(xs >= cut, density, 0.0) * 10_000
         neg = np.where(xs < cut, density, 0.0) * 10_000
-        r = M.private_threshold(pos, neg, sigma=sigma, alpha=alpha, epsilon=1.0, trials=200, rng=0)
+        r = PT.private_threshold(pos, neg, sigma=sigma, alpha=alpha, epsilon=1.0, trials=200, rng=0)
         assert r.best_error == pytest.approx(0.0, abs=1e-12)
         assert r.discretisation_error <= bounds.threshold_discretisation_error(alpha) + 1e-12
         beta = 0.05
@@ -439,7 +441,7 @@ def test_discretisation_can_exceed_alpha_on_non_smooth_data():
     neg[:437] = 0  # all mass right at the cut, much denser than 1/σ
     pos[437] = 500
     neg[436] = 500
-    r = M.private_threshold(pos, neg, sigma=0.2, alpha=0.1, epsilon=1.0, rng=0)
+    r = PT.private_threshold(pos, neg, sigma=0.2, alpha=0.1, epsilon=1.0, rng=0)
     assert r.discretisation_error > 0.1
 
 
@@ -465,11 +467,11 @@ def test_mwem_validation(kwargs, match):
     base.update(kwargs)
     run = M.mwem if set(kwargs) <= {"epsilon", "rounds", "trials", "output"} else practical_mwem
     with pytest.raises(ValueError, match=match):
-        run(np.ones(16), M.thresholds(16), **base)
+        run(np.ones(16), Q.thresholds(16), **base)
 
 
 def test_other_validation():
-    q = M.thresholds(16)
+    q = Q.thresholds(16)
     with pytest.raises(ValueError, match="hist"):
         M.mwem(np.ones(15), q, epsilon=1.0, rounds=3)
     with pytest.raises(ValueError, match="hist"):
@@ -479,10 +481,10 @@ def test_other_validation():
     with pytest.raises(ValueError, match="eta"):
         M.mwem_notes(np.ones(16), q, epsilon=1.0, rounds=3, eta=0.9)
     with pytest.raises(ValueError, match="gamma"):
-        M.smooth_cover(q, 0.0)
+        MS.smooth_cover(q, 0.0)
     with pytest.raises(ValueError, match="n_cells"):
-        M.thresholds(0)
+        Q.thresholds(0)
     with pytest.raises(ValueError, match="lo"):
-        M.boxes((4,), [[3]], [[2]])
+        Q.boxes((4,), [[3]], [[2]])
     with pytest.raises(ValueError, match="alpha"):
-        M.private_threshold(np.ones(4), np.ones(4), sigma=0.5, alpha=0.0, epsilon=1.0)
+        PT.private_threshold(np.ones(4), np.ones(4), sigma=0.5, alpha=0.0, epsilon=1.0)

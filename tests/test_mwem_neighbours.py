@@ -16,6 +16,8 @@ import pytest
 
 from smoothviz import mwem as M
 from smoothviz import mwem_practical as MP
+from smoothviz import mwem_steps as MS
+from smoothviz import queries as Q
 
 DIMS = (4, 3, 5)
 
@@ -52,10 +54,11 @@ class _Recorder:
 def _run(monkeypatch, fn, hist, kw, replay=None) -> _Recorder:
     rec = _Recorder()
     rec.replay = replay
-    for mod in (M, MP):
+    for mod in (M, MS, MP):
         if hasattr(mod, "exponential_mechanism"):
             monkeypatch.setattr(mod, "exponential_mechanism", rec.exponential)
-    monkeypatch.setattr(M, "laplace_mechanism", rec.laplace)
+        if hasattr(mod, "laplace_mechanism"):
+            monkeypatch.setattr(mod, "laplace_mechanism", rec.laplace)
     fn(hist, kw)
     return rec
 
@@ -89,12 +92,12 @@ CONFIGS = [
 
 def _runner(kind: str, kw: dict):
     if kind in ("cells", "marg"):  # the same 1-/2-way marginal cells, one by one or as whole tables
-        return _mwem(M.marginals(DIMS, ways=(1, 2)))
+        return _mwem(Q.marginals(DIMS, ways=(1, 2)))
     n_cells = 60
     if kind == "notes":
-        return lambda h, kw: M.mwem_notes(h, M.thresholds(n_cells), epsilon=1.0, rounds=5, rng=0)
+        return lambda h, kw: M.mwem_notes(h, Q.thresholds(n_cells), epsilon=1.0, rounds=5, rng=0)
     fn = M.smooth_mwem if kind == "smooth" else M.projected_smooth_mwem
-    return lambda h, kw: fn(h, M.intervals(n_cells), epsilon=1.0, rounds=5, sigma=0.5, rng=0)
+    return lambda h, kw: fn(h, Q.intervals(n_cells), epsilon=1.0, rounds=5, sigma=0.5, rng=0)
 
 
 def _neighbours(relation: str) -> list[tuple[str, np.ndarray]]:
@@ -144,7 +147,7 @@ def test_charged_sensitivity_bounds_the_real_change(monkeypatch, name, kind, kw,
 
 
 def test_add_remove_needs_a_public_or_private_n():
-    h, q = _data(), M.marginals(DIMS, ways=(1, 2))
+    h, q = _data(), Q.marginals(DIMS, ways=(1, 2))
     with pytest.raises(ValueError, match="n_public"):
         MP.practical_mwem(h, q, epsilon=1.0, rounds=2, neighbours="add_remove")
     with pytest.raises(ValueError, match="exactly one"):
@@ -158,7 +161,7 @@ def test_add_remove_needs_a_public_or_private_n():
 
 
 def test_every_run_says_its_relation_and_whether_n_is_public():
-    h, q = _data(), M.marginals(DIMS, ways=(1, 2))
+    h, q = _data(), Q.marginals(DIMS, ways=(1, 2))
     r = M.mwem(h, q, epsilon=1.0, rounds=3, rng=0)
     assert "replace-one" in r.guarantee
     assert r.ledger.relation == r.guarantee

@@ -16,31 +16,31 @@ from smoothviz.experiments.regret import (
     cover_size,
     learners_frame,
     page_cost_s,
-    scaled_eta,
     trials_cap,
 )
 from smoothviz.experts import (
     alternating_costs,
     coin_flip_costs,
-    default_eta,
     expected_max_abs,
     follow_the_leader,
     follow_the_perturbed_leader,
     ftpl_sweep,
+    hedge_tuned_eta,
     leader_loss,
     log_weight_rate,
     make_costs,
     max_abs_curve,
     multiplicative_weights,
+    mw_tuned_eta,
     perturbations,
 )
 from smoothviz.halfspaces import halfspace_cover, hedge_halfspaces
 from smoothviz.hedge import (
     HedgeThresholdsResult,
     cover_gamma,
+    grid_threshold_cover,
     hedge_replay,
     hedge_thresholds,
-    threshold_cover,
 )
 
 ADV = ADVERSARIES
@@ -285,13 +285,15 @@ def test_halfspaces_bounds_and_contrast():
 def test_cover_sizes_and_scales():
     assert cover_gamma(0.1, 100) == pytest.approx(0.01)
     assert cover_gamma(0.1, 100, scale="thm33") == pytest.approx(0.0025)
-    grid = threshold_cover(0.01)
+    grid = grid_threshold_cover(0.01)
     assert grid.size == 101
     assert np.diff(grid).max() <= 0.01 + 1e-15
     assert grid[0] == 0.0
     assert grid[-1] == 1.0
-    assert default_eta(100, 10) == 0.5
-    assert default_eta(100, 10_000) == pytest.approx(np.sqrt(np.log(100) / 10_000))
+    assert mw_tuned_eta(100, 10) == 0.5
+    assert mw_tuned_eta(100, 10_000) == pytest.approx(np.sqrt(np.log(100) / 10_000))
+    assert hedge_tuned_eta(100, 10) == 1.0
+    assert hedge_tuned_eta(100, 10_000) == pytest.approx(np.sqrt(8 * np.log(100) / 10_000))
 
 
 def test_seeded_runs_are_reproducible_and_frames_tidy():
@@ -401,16 +403,16 @@ def test_snapshot_row_records_the_chosen_adversary():
 
 
 def test_page_helpers():
-    runs, sweep = compare_learners("alternating", 101, 2, trials=2, rng=3)
+    runs, sweep = compare_learners("alternating", 101, 2, trials=2, seed=3)
     assert [r.algorithm for r in runs] == ["mw", "ftl", "ftpl"]
     assert np.all(runs[1].regret[..., -1] == 51)
     assert sweep.scales.size == 12
-    with pytest.raises(ValueError, match="`rng`"):
-        compare_learners("alternating", 10, 2, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="`seed`"):
+        compare_learners("alternating", 10, 2, seed=np.random.default_rng(0))
     assert cover_size(0.1, 100) == 101
     assert cover_size(0.1, 100, scale="thm33") == 401
-    assert scaled_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c
-    assert scaled_eta(100, 10, factor=3.0, update="exp") == pytest.approx(
+    assert mw_tuned_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c
+    assert mw_tuned_eta(100, 10, factor=3.0, capped=False) == pytest.approx(
         3 * np.sqrt(np.log(100) / 10)
     )
     # the budget model: more rounds, experts or actions never allow more trials, never fewer than 1,
@@ -659,7 +661,7 @@ def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():
     from smoothviz.experts import follow_the_perturbed_leader, make_costs
     from smoothviz.random import streams
 
-    runs, _ = compare_learners("coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, rng=5)
+    runs, _ = compare_learners("coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, seed=5)
     costs = make_costs("coin_flips", 60, 3, trials=2, rng=5)
     np.testing.assert_array_equal(runs[0].costs, costs)  # the costs come from the seed itself
     again = follow_the_perturbed_leader(

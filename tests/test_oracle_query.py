@@ -79,10 +79,12 @@ def test_algorithm_1_parameters_match_the_formulas():
 def test_the_ledger_composes_to_epsilon_delta(epsilon, delta, rounds):
     p = oracle_query_params(epsilon, delta, rounds, 4)
     ledger = privacy_ledger(p)
-    assert ledger.per_round == pytest.approx((3 * p.epsilon0, 2 * p.delta0))
-    assert ledger.within_target
-    assert ledger.total[1] == pytest.approx(delta)
-    assert ledger.total[0] > 0.8 * epsilon  # composition is tight-ish, not vacuous
+    for entry in ledger.entries:
+        assert (entry.epsilon, entry.delta) == pytest.approx((3 * p.epsilon0, 2 * p.delta0))
+    assert len(ledger.entries) == rounds
+    assert ledger.within_budget
+    assert ledger.total_delta == pytest.approx(delta)
+    assert ledger.total > 0.8 * epsilon  # composition is tight-ish, not vacuous
 
 
 def test_the_data_player_never_sees_the_data():
@@ -268,10 +270,10 @@ def test_composition_is_stated_exactly_not_for_all_epsilon_below_one():
     from smoothviz.oracle_query import oracle_query_params, privacy_ledger
 
     led = privacy_ledger(oracle_query_params(1.0, 0.1, 1, 4))
-    assert led.total[0] == pytest.approx(1.016, abs=5e-4)
-    assert not led.within_target
+    assert led.total == pytest.approx(1.016, abs=5e-4)
+    assert not led.within_budget
     assert "ABOVE the target" in led.statement
-    assert privacy_ledger(oracle_query_params(1.0, 0.9, 1, 4)).total[0] == pytest.approx(
+    assert privacy_ledger(oracle_query_params(1.0, 0.9, 1, 4)).total == pytest.approx(
         1.54, abs=5e-3
     )
     for eps in (0.1, 0.5, 0.99):
@@ -280,7 +282,7 @@ def test_composition_is_stated_exactly_not_for_all_epsilon_below_one():
                 p = oracle_query_params(eps, delta, rounds, 4)
                 e0 = p.epsilon0
                 condition = 3 * rounds * e0 * math.expm1(3 * e0) <= (1 - math.sqrt(3) / 2) * eps
-                assert privacy_ledger(p).within_target == condition, (eps, delta, rounds)
+                assert privacy_ledger(p).within_budget == condition, (eps, delta, rounds)
 
 
 def test_query_oracles_noise_follows_the_neighbour_relation():
@@ -297,6 +299,6 @@ def test_query_oracles_noise_follows_the_neighbour_relation():
             assert (replace.plan.neighbours, added.plan.neighbours) == ("replace", "add_remove")
         else:
             assert replace.oracle_scale == pytest.approx(2 * added.oracle_scale)
-        assert replace.ledger.neighbours == "replace"
+        assert replace.ledger.relation == "replace-one neighbours"
         assert "replace-one neighbours" in replace.ledger.statement
     assert replace.params.selection_scale == pytest.approx(2 / replace.params.epsilon0)

@@ -146,46 +146,11 @@ def test_shared_link_and_reproduce_snippet_match_the_page():
     assert f"{ns['uc'].adaptive_std[-1]:.4f}" == adaptive_sd
 
 
-@pytest.mark.parametrize(
-    ("query", "fragments"),
-    [
-        (
-            {"scale": "-1", "cls": "<script>", "k": "99", "T": "nan", "foo": "bar"},
-            [
-                "`scale` = `-1`",
-                "`cls` = `<script>`",
-                "`k` = `99`",
-                "`T` = `nan`",
-                "Unknown link parameter `foo`",
-            ],
-        ),
-        (
-            {
-                "scale": "1e-300",
-                "cells": "abc",
-                "measure": "cauchy",
-                "sigma": "inf",
-                "reps": "1e9",
-                "seed": "-5",
-            },
-            [
-                "`scale` = `1e-300`",
-                "`cells` = `abc`",
-                "`measure` = `cauchy`",
-                "`sigma` = `inf`",
-                "`reps` = `1e9`",
-                "`seed` = `-5`",
-            ],
-        ),
-    ],
-)
 @pytest.mark.parametrize("view", list(TAB_CHARTS))
-def test_hostile_links_warn_and_never_raise(query, fragments, view):
+def test_a_hostile_link_still_draws_every_chart_of_the_open_tab(view):
+    """Its messages are checked at the parser (tests/test_hostile_links.py, ``LINK_CASES``)."""
+    query = {"scale": "-1", "cls": "<script>", "k": "99", "T": "nan", "cells": "abc", "reps": "1e9"}
     at = run_page("covers", {**query, "view": view})
     assert not at.exception
     assert at.warning, "a bad link value must produce a visible warning"
-    text = at.warning[0].value
-    for fragment in fragments:
-        assert fragment in text
-    # every chart of the open tab still draws
     assert len(at.get("plotly_chart")) == TAB_CHARTS[view]

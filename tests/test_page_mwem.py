@@ -127,30 +127,6 @@ def test_shared_link_reproduces_its_metrics():
     assert page_errors(run_page("mwem", link)) == page_errors(at)
 
 
-@pytest.mark.parametrize(
-    ("query", "fragment"),
-    [
-        ({"N": "1e9"}, "`N` = `1e9` is outside"),
-        ({"data": "<script>"}, "`data`"),
-        ({"sigma": "nan"}, "`sigma` = `nan` is not a finite number"),
-        ({"epsilon": "-3"}, "`epsilon`"),
-        ({"variant": "notes"}, "`variant`"),
-        ({"foo": "bar"}, "Unknown link parameter `foo`"),
-        ({"M": "1e9", "view": "net"}, "`M`"),  # moved from the OracleQuery page's tests
-        ({"M": "1e99", "view": "net"}, "`M` = `1e99` is outside"),
-        ({"s": "nan", "view": "net"}, "`s` = `nan` is not a finite number"),
-        ({"net_eps": "-inf", "view": "net"}, "`net_eps`"),
-        ({"s": "2.5", "view": "net"}, "`s`"),
-    ],
-)
-def test_hostile_links_warn_and_never_raise(query, fragment):
-    at = run_page("mwem", {**SMALL, **query})
-    assert not at.exception
-    assert at.warning
-    assert fragment in at.warning[0].value
-    assert at.get("plotly_chart")
-
-
 def test_reproduce_snippet_matches_the_page():
     link = {**SMALL, "data": "mixture", "sigma": "0.2", "seed": "7", "epsilon": "3"}
     at = run_page("mwem", link)

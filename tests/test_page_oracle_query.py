@@ -61,25 +61,6 @@ def test_prsma_and_gapminder_say_what_happened():
     assert any("Gapminder" in c.value for c in gap.caption)
 
 
-@pytest.mark.parametrize(
-    ("query", "fragment"),
-    [
-        ({"d": "99"}, "`d` = `99`"),
-        ({"T": "abc"}, "`T` = `abc` is not a number"),
-        ({"oracle": "<script>"}, "`oracle`"),
-        ({"epsilon": "-1"}, "`epsilon`"),
-        ({"view": "nowhere"}, "`view`"),
-        ({"foo": "bar"}, "Unknown link parameter `foo`"),
-    ],
-)
-def test_hostile_links_warn_and_never_raise(query, fragment):
-    at = run_page("oracle_query", {**FAST, **query})
-    assert not at.exception
-    assert at.warning
-    assert fragment in at.warning[0].value
-    assert at.get("plotly_chart")
-
-
 def test_an_old_link_to_the_net_tab_warns_and_falls_back_to_the_first_tab():
     at = run_page("oracle_query", {**FAST, "view": "net", "M": "24"})
     assert not at.exception

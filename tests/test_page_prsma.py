@@ -63,26 +63,6 @@ def test_shared_link_reproduces_its_metrics():
     assert metric_values(run_page("prsma", query)) == values
 
 
-@pytest.mark.parametrize(
-    ("query", "fragment"),
-    [
-        ({"epsilon": "0"}, "`epsilon`"),
-        ({"delta": "2"}, "`delta`"),
-        ({"n": "1e15"}, "`n`"),
-        ({"rescale": "maybe"}, "`rescale`"),
-        ({"hit": "-3"}, "`hit`"),
-        ({"view": "<b>x</b>"}, "`view`"),
-        ({"foo": "bar"}, "Unknown link parameter `foo`"),
-    ],
-)
-def test_hostile_links_warn_and_never_raise(query, fragment):
-    at = run_page("prsma", query)
-    assert not at.exception
-    assert at.warning
-    assert fragment in at.warning[0].value
-    assert at.get("plotly_chart")
-
-
 def test_reproduce_snippet_matches_the_page():
     at = run_page("prsma", {"epsilon": "0.5", "delta": "0.01", "rescale": "false", "seed": "2"})
     result = exec_snippet(reproduce_code(at))["result"]

@@ -87,28 +87,6 @@ def test_gapminder_shows_its_binarisation_rule():
     assert any("life expectancy ≥ 60 years" in m.value for m in at.markdown)
 
 
-@pytest.mark.parametrize(
-    ("query", "fragment"),
-    [
-        ({"epsilon": "-1"}, "`epsilon`"),
-        ({"n": "1e12"}, "used `10000`"),
-        ({"d": "99"}, "`d`"),
-        ({"delta": "0.9"}, "`delta`"),
-        ({"cls": "<script>"}, "`cls`"),
-        ({"data": "nope"}, "`data`"),
-        ({"trials": "nan"}, "`trials`"),
-        ({"view": "nowhere"}, "`view`"),
-        ({"foo": "bar"}, "Unknown link parameter `foo`"),
-    ],
-)
-def test_hostile_links_warn_and_never_raise(query, fragment):
-    at = run_page("rspm", query)
-    assert not at.exception
-    assert at.warning
-    assert fragment in at.warning[0].value
-    assert at.get("plotly_chart")
-
-
 def test_reproduce_snippet_matches_the_page():
     at = run_page("rspm", {"epsilon": "2", "d": "5", "seed": "7", "trials": "100"})
     summary = exec_snippet(reproduce_code(at))["result"].summary().set_index("method")

@@ -42,7 +42,7 @@ def test_brackets_figure(cls, params):
 def test_brackets_figure_downsamples_large_bracketings():
     br = cv.bracketing("thresholds", cv.uniform_measure(), eps=1e-5)
     assert br.size == 100_000
-    cover = cv.threshold_cover(cv.uniform_measure(), eps=1e-5)
+    cover = cv.quantile_threshold_cover(cv.uniform_measure(), eps=1e-5)
     fig = pc.brackets_figure(br, hypothesis=[0.5], cover=cover, max_rows=100)
     assert fig.layout.yaxis2.title.text == "bracket (101 of 100,000)"
     assert _points(fig) < 5000

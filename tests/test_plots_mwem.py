@@ -4,6 +4,7 @@ import pytest
 
 from smoothviz import bounds
 from smoothviz import mwem as M
+from smoothviz import queries as Q
 from smoothviz.plots import mwem as P
 from smoothviz.plots.style import LEGEND_ROW_PX, legend_rows
 
@@ -12,7 +13,7 @@ from smoothviz.plots.style import LEGEND_ROW_PX, legend_rows
 def runs():
     h = np.zeros(128)
     h[20:52] = 1_000 / 32  # exactly 1/4-smooth
-    q = M.intervals(128, step=4)
+    q = Q.intervals(128, step=4)
     kw = {"epsilon": 1.0, "rounds": 12, "trials": 3, "rng": 0}
     return {
         "mwem": M.mwem(h, q, **kw),
@@ -47,7 +48,7 @@ def test_error_by_round_has_bands_and_vacuous_bound(runs):
 def test_error_by_round_names_an_informative_bound_on_the_plot():
     h = np.zeros(128)
     h[20:52] = 10**7 / 32  # n = 10⁷: Thm 4.2's bound drops below 1, Thm 4.1's does not
-    q = M.intervals(128, step=4)
+    q = Q.intervals(128, step=4)
     kw = {"epsilon": 1.0, "rounds": 12, "trials": 1, "rng": 0}
     fig = P.error_by_round_figure(
         [M.mwem(h, q, **kw), M.smooth_mwem(h, q, sigma=0.25, gamma=0.05, **kw)]
@@ -114,7 +115,7 @@ def test_titled_figures_keep_the_legend_below_the_axis_title(runs):
 def test_table_figure_plays_the_released_table_beside_the_truth():
     h = np.zeros((6, 5))
     h[1:3, 2:4] = 10.0
-    r = M.mwem(h, M.rectangles((6, 5)), epsilon=1.0, rounds=5, trials=1, rng=0)
+    r = M.mwem(h, Q.rectangles((6, 5)), epsilon=1.0, rounds=5, trials=1, rng=0)
     fig = P.table_figure(r, axis_titles=("a", "b"))
     truth, released = fig.data
     assert np.array(truth.z).shape == (5, 6)  # rows are the second axis
@@ -124,7 +125,7 @@ def test_table_figure_plays_the_released_table_beside_the_truth():
     assert all(f.traces == (1,) for f in fig.frames)  # only the released table changes
     assert fig.layout.xaxis.title.text == "true D_B: a"
     with pytest.raises(ValueError, match="2-D"):
-        P.table_figure(M.mwem(np.ones(8), M.thresholds(8), epsilon=1.0, rounds=2, rng=0))
+        P.table_figure(M.mwem(np.ones(8), Q.thresholds(8), epsilon=1.0, rounds=2, rng=0))
 
 
 def test_every_figure_starts_from_the_white_template(runs):

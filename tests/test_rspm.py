@@ -154,3 +154,28 @@ def test_rspm_result_names_its_relation_and_scale():
         data.x, data.y, "conjunction", epsilon=2.0, neighbours="add_remove", rng=1
     )
     assert rnm_added.noise_scale == 0.5
+
+
+@pytest.mark.parametrize("cls", ["conjunction", "parity"])
+def test_one_perturbed_argmin_behind_rspm_and_prsma_matches_a_loop(cls):
+    """RSPM on the records and PRSMA's RSPM on cell counts share rspm.perturbed_argmin: from one seed
+    they draw the same η and answer the hypothesis a loop over the class finds for that η."""
+    from smoothviz.prsma import rspm_on_counts
+
+    d, trials = 5, 40
+    table = planted_data(cls, d, 300, label_noise=0.2, rng=3)
+    run = rspm.rspm(table.x, table.y, cls, epsilon=0.5, trials=trials, rng=11)
+    cells = np.bincount(2 * sp.bits_to_codes(table.x) + table.y, minlength=2 ** (d + 1))
+    on_counts = rspm_on_counts(cls, d, np.tile(cells, (trials, 1)), 0.5, np.random.default_rng(11))
+    np.testing.assert_array_equal(on_counts, run.codes)
+    u, u_labels = sp.loss_separator_set(cls, d)
+    for trial in range(trials):
+        best, best_value = -1, np.inf
+        for code in range(2**d):
+            value = sp.loss_matrix(cls, table.x, table.y, np.array([code])).sum()
+            value += (
+                run.noise[trial] * sp.loss_matrix(cls, u, u_labels, np.array([code]))[:, 0]
+            ).sum()
+            if value < best_value:
+                best, best_value = code, value
+        assert run.codes[trial] == best

@@ -1,18 +1,9 @@
 """Privacy audit of the MWEM page's mechanisms at small sizes: claimed ε against a certified lower bound.
 
-Each mechanism the page runs is run many times on a dataset S and on a neighbour S′, its output reduced
-to a few values by a public rule (post-processing, so the reduced mechanism is at least as private), and
-:func:`smoothviz.audit.privacy_audit` turns the two frequency tables into a lower bound on ε that holds
-with the stated confidence (Clopper–Pearson, Bonferroni over the outputs). A correct mechanism's bound
-stays at or below the ε its ledger claims; an audit can only refute, never prove. Beside each, a
-deliberately broken variant (noise scale halved, sensitivity under-charged, or MWEM's old add/remove
-accounting that normalised by the data's own n) whose bound exceeds the claim: the audit has the power
-to catch the bug it is there for.
-
-The neighbours and events are chosen to make the privacy loss large (Laplace: the tail beyond both
-counts; exponential mechanism and report-noisy-max: one score up by Δ, the others down by Δ, many
-candidates; MWEM: N = 8 cells, T = 2, the first measurement binned). Every run is vectorised over a
-leading trials axis, so an audit of 4 × 2 mechanisms at 40,000 runs a side takes well under a second.
+Each mechanism runs many times on S and on a neighbour S′, its output reduced by a public rule, and
+:func:`smoothviz.audit.privacy_audit` certifies a lower bound on ε: a correct mechanism's stays at
+or below its ledger's claim. Beside each, a deliberately broken variant whose bound exceeds the
+claim shows the audit can catch the bug it is there for (:func:`audit_mechanisms`).
 """
 
 from __future__ import annotations
@@ -23,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import mwem
+from smoothviz import queries as Q
 from smoothviz.audit import AuditResult, privacy_audit
 from smoothviz.mechanisms import (
     exponential_mechanism,
@@ -95,7 +86,7 @@ def _mwem(broken: bool) -> Callable:
     Correct: add/remove neighbours with n declared public (n = 2). Broken: the old add/remove
     accounting, the counts normalised by each dataset's own n (n = 1 on S, 2 on S′) and Δ = 1/n charged.
     """
-    queries = mwem.thresholds(MWEM_CELLS)
+    queries = Q.thresholds(MWEM_CELLS)
 
     def run(on_s_prime: bool, k: int, rng: np.random.Generator) -> np.ndarray:
         hist = np.zeros(MWEM_CELLS)
@@ -197,6 +188,12 @@ def audit_mechanisms(
     *, samples: int = 40_000, confidence: float = 0.95, seed: int = 0
 ) -> MechanismAudit:
     """Audit every mechanism of :data:`MECHANISMS`, correct and broken, on its neighbours S, S′.
+
+    The broken variants: noise scale halved, sensitivity under-charged, or MWEM's old add/remove
+    accounting that normalised by the data's own n. The neighbours and events make the privacy loss large
+    (Laplace: the tail beyond both counts; exponential mechanism and report-noisy-max: one score up by
+    Δ, the others down, many candidates; MWEM: N = 8 cells, T = 2, the first measurement binned).
+    Every run is vectorised over a leading trials axis.
 
     Args:
         samples: runs on S and on S′ (each).

@@ -1,13 +1,9 @@
 """The Covers page's experiment (E2, E3, E5): brackets of a class, Lemma 3.2's adversaries, Appendix B.
 
-:func:`run_experiment` takes the page's parameters and a seed and returns a :class:`CoversExperiment`:
-the ε-bracketing of the chosen class under the chosen measure μ (:func:`smoothviz.covers.bracketing`),
-the example hypothesis h and the bracket that sandwiches it, with ``summary()``, ``to_frame()`` and
-``code()`` (the page's "Reproduce in Python"). Its tabs are :meth:`~CoversExperiment.lemma32` (the
-adaptive and non-adaptive adversaries of Haghtalab, Roughgarden & Shetty 2020, Lemma 3.2) and
-:meth:`~CoversExperiment.appendix_b` (their App. B: uniform convergence fails for an adaptive
-sequence), which are the module functions :func:`lemma32` and :func:`appendix_b`, so a page may cache
-them on their own parameters.
+:func:`run_experiment` returns a :class:`CoversExperiment`: the ε-bracketing of the chosen class
+under μ, the example hypothesis and the bracket that sandwiches it, with ``summary()``,
+``to_frame()`` and ``code()``. Its tabs are :func:`lemma32` and :func:`appendix_b` (Haghtalab,
+Roughgarden & Shetty 2020, Lemma 3.2 and App. B), which a page may cache on their own parameters.
 """
 
 from __future__ import annotations
@@ -158,7 +154,7 @@ def run_experiment(
     br = cv.bracketing(cls, mu, eps=scale, k=k)
     hyp = cv.example_hypothesis(cls, position, width=width, k=k)
     found = br.brackets(br.lookup([hyp]))
-    cover = cv.threshold_cover(mu, eps=scale) if cls == "thresholds" else None
+    cover = cv.quantile_threshold_cover(mu, eps=scale) if cls == "thresholds" else None
     settings = {
         "cls": cls, "k": k, "measure": measure, "scale": scale, "position": position,
         "width": width, "sigma": sigma, "cells": cells, "horizon": horizon, "trials": trials,

@@ -1,25 +1,9 @@
-"""The MWEM page's experiment (E7–E10, E15), assembled from :mod:`smoothviz.data`, queries and MWEM.
+"""The MWEM page's experiment (E7–E10, E15), assembled from the data, the queries and MWEM.
 
-One call builds the data on its declared public domain, the query class, and runs MWEM (Theorem 4.1),
-Smooth MWEM (Theorem 4.2) and Projected Smooth MWEM (Theorem 4.3) on it with independent coins. The
-sweeps rerun the algorithms over a grid of T (the U-shape: the convergence term 2√(ln|X|/T) falls while
-the privacy term 10T ln|Q|/(εn) grows, Haghtalab, Roughgarden & Shetty 2020, Thm 4.1) or of ε; the
-density scan reruns Smooth and Projected Smooth MWEM over a grid of σ and records max_x D̄(x)·N against
-the cap 1/σ that the KL projection enforces (their App. F). The off-cover probe measures the released distribution on
-narrow intervals that no algorithm selected from. The net tab runs the Subsampled Net Mechanism
-(their App. G, Algorithm 4) on the same 1-D data at the same σ (:meth:`Experiment.net`,
-:func:`run_net`): the line is first merged into at most :data:`NET_CELLS` cells (:func:`coarsen`,
-which keeps σ-smoothness), since every candidate dataset is scored on a CDF over the cells.
-
-Each function here is deterministic given its ``rng`` (SPEC 7): independent runs get children from
-``rng.spawn``, and the page's visible seed is split into streams named by role (:data:`STREAMS`:
-nature's data, the three runs, the sweeps, the σ scan, the private thresholds, the net), so a page
-and the "Reproduce in Python" snippet (:meth:`Experiment.code`) get the same numbers from the same
-seed. :func:`run_experiment` is the page's one call; :meth:`Experiment.sweeps`,
-:meth:`Experiment.density_scan`, :meth:`Experiment.private_threshold` and :meth:`Experiment.net`
-compute its tabs from the same data on their own streams; :func:`page_settings` maps the page's URL
-keys to :func:`run_experiment`.
-The mechanisms' noise comes from numpy's generator, seeded for teaching: not a hardened release.
+:func:`run_experiment` builds the data on its declared public domain and the query class and runs
+MWEM, Smooth MWEM and Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, Thm 4.1–4.3) with
+independent coins; the :class:`Experiment`'s methods compute the tabs on their own named streams of
+the page's seed (:data:`STREAMS`), so the page and :meth:`Experiment.code` agree number for number.
 """
 
 from __future__ import annotations
@@ -32,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds, data, mwem, net_mechanism
+from smoothviz import mwem_result as MR
 from smoothviz import queries as Q
 from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
 from smoothviz.random import RngLike, make_rng, streams
@@ -248,7 +233,7 @@ def run_variant(
     trials: int = 1,
     snapshots: int = 40,
     rng: RngLike = None,
-) -> mwem.MWEMResult:
+) -> MR.MWEMResult:
     """Run one algorithm of :data:`smoothviz.mwem.VARIANTS` exactly as its theorem states."""
     common = {
         "epsilon": epsilon,
@@ -278,7 +263,7 @@ def run_all(
     variants: Sequence[str] = COMPARED,
     trials: int = 1,
     rng: RngLike = None,
-) -> dict[str, mwem.MWEMResult]:
+) -> dict[str, MR.MWEMResult]:
     """Run each variant with its own child generator of ``rng`` (the mechanism's coins)."""
     children = make_rng(rng).spawn(len(variants))
     return {
@@ -496,10 +481,17 @@ PROBE_WIDTHS = (1, 2, 4, 8, 16)
 class Experiment:
     """The data, query class and the three algorithms' runs shown on the MWEM page.
 
+    The sweeps rerun the algorithms over a grid of T (the U-shape: 2√(ln|X|/T) falls while
+    10T ln|Q|/(εn) grows, Thm 4.1) or of ε; the density scan reruns the smooth variants over σ and
+    records max_x D̄(x)·N against the cap 1/σ the KL projection enforces (App. F); the off-cover probe
+    measures the release on narrow intervals no algorithm selected from; the net tab runs the Subsampled
+    Net Mechanism (App. G) on the same data merged into at most :data:`NET_CELLS` cells (:func:`coarsen`
+    keeps σ-smoothness). :func:`page_settings` maps the page's URL keys to :func:`run_experiment`.
+
     Attributes:
         hist: the data on its declared domain.
         queries: the query class Q.
-        results: one :class:`smoothviz.mwem.MWEMResult` per variant of :data:`COMPARED`.
+        results: one :class:`smoothviz.MR.MWEMResult` per variant of :data:`COMPARED`.
         probe_widths: widths of the off-cover probe intervals.
         probe_error: per variant, max error of D̄ on width-w intervals, ``(len(widths), trials)``.
         settings: the arguments of :func:`run_experiment` that built it (``upload``: whether a file
@@ -508,7 +500,7 @@ class Experiment:
 
     hist: data.Histogram
     queries: Q.BoxQueries
-    results: dict[str, mwem.MWEMResult]
+    results: dict[str, MR.MWEMResult]
     probe_widths: np.ndarray
     probe_error: dict[str, np.ndarray]
     settings: dict[str, object] = field(default_factory=dict)

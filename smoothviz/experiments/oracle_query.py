@@ -1,16 +1,9 @@
 """The OracleQuery page's experiment: OracleQuery beside MWEM on a 2^d contingency table (E13).
 
-:func:`run_experiment` builds the table (planted: d − 1 fair coins and a label set by a planted
-conjunction with 10% noise; or the Gapminder table binarised, label first), runs
-:func:`smoothviz.oracle_query.oracle_query` with the data player's oracle of choice (exhaustive
-over the 2^d records up to :data:`MAX_EXHAUSTIVE_D`, the HiGHS integer program beyond) and returns a
-frozen :class:`OracleQueryExperiment` with ``summary()``, ``to_frame()`` and ``code()``;
-:func:`compare_mwem` runs MWEM on the same table, the same ε and T (capped), over the 2^d
-conjunctions as boxes of the (2, …, 2) grid. The page's caps (:func:`page_caps`) keep a run near two
-seconds on two cores: the draws per round (:func:`sample_cap`), and with the integer program a
-budget of :data:`IP_DRAWS` oracle calls and at most :data:`IP_MAX_ROUNDS` rounds. Each run draws
-from its own named streams (:func:`smoothviz.random.streams`) of the page's seed. (The Subsampled
-Net Mechanism, E15, runs on the MWEM page: :meth:`smoothviz.experiments.mwem.Experiment.net`.)
+:func:`run_experiment` builds the table (planted, or Gapminder binarised), runs
+:func:`smoothviz.oracle_query.oracle_query` and returns an :class:`OracleQueryExperiment` with
+``summary()``, ``to_frame()`` and ``code()``; :func:`compare_mwem` runs MWEM on the same table, ε
+and T. :func:`page_caps` keeps a run near two seconds on two cores.
 """
 
 from __future__ import annotations
@@ -23,7 +16,8 @@ import pandas as pd
 
 from smoothviz import queries as Q
 from smoothviz.boolean_data import gapminder_data, planted_data
-from smoothviz.mwem import MWEMResult, mwem
+from smoothviz.mwem import mwem
+from smoothviz.mwem_result import MWEMResult
 from smoothviz.oracle_query import OracleQueryResult, oracle_query, oracle_query_params
 from smoothviz.random import RngLike, streams
 from smoothviz.separators import codes_to_bits
@@ -161,6 +155,12 @@ def run_experiment(
     neighbours: str = "replace",
 ) -> OracleQueryExperiment:
     """OracleQuery on the table, then MWEM with the same ε and T (experiment E13).
+
+    Planted: d − 1 fair coins and a label set by a planted conjunction with 10% noise; Gapminder: label
+    first. The data player's oracle is exhaustive over the 2^d records up to :data:`MAX_EXHAUSTIVE_D`,
+    the HiGHS integer program beyond (at most :data:`IP_DRAWS` calls and :data:`IP_MAX_ROUNDS` rounds).
+    Each run draws from its own named streams of the seed. (The Subsampled Net Mechanism, E15, runs on
+    the MWEM page.)
 
     ``neighbours``: ``"replace"`` (the paper's; the oracles at twice RSPM's printed scale) or
     ``"add_remove"`` (the printed scales); see :mod:`smoothviz.oracle_query`.

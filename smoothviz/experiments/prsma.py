@@ -1,22 +1,9 @@
 """The PRSMA page's experiment (E12): privacy that survives a failing heuristic, and its price.
 
-:func:`run_experiment` takes the page's (ε, δ, n, rescaling) and returns a frozen
-:class:`PRSMAExperiment`: the calculator's plan (:func:`smoothviz.prsma.prsma_plan`), the accuracy of
-PRSMA (Laplace RSPM inside, perfect oracle) and of plain Laplace RSPM against n (run parameters ε, δ),
-and the bounds against n: Thm 9 (slope −1/2) and Thm 5 (slope −1).
-
-Thm 5 and Thm 9 bound the *worst* dataset. On one fixed planted dataset neither learner shows its
-rate: the ERM wins by a constant fraction of the records, so RSPM's excess error is 0 from small n on,
-and PRSMA's stays at a random guess's (~0.2) until its pieces are large enough and then drops off
-a cliff. The accuracy chart therefore searches a family of datasets for the worst one at each n
-(:func:`near_tie_cells`): d = 3 conjunctions, planted x1 ∧ x2, whose labels on the point (1,1,0) nearly
-tie, so that the runner-up x1 ∧ x2 ∧ x3 loses by only G records; G is swept from 1 to n/8 and each
-learner's largest mean excess error over G is drawn. RSPM's noise does not grow with n, so its worst
-G is a constant and its worst excess ≈ c/n (slope −1); PRSMA's inner noise grows like √(n/K), so its
-worst G grows like √n and its worst excess like 1/√n (slope −1/2). PRSMA runs exactly on counts
-(:func:`smoothviz.prsma.prsma_on_counts`), so n goes to 5·10⁸. :func:`simulation` runs PRSMA with a certifiable heuristic whose failure rate depends on the
-data (it fails more often on pieces holding one record) on S and on its neighbour S′ without that
-record: passing pieces, the ⊥ rate and the outputs. Nothing here imports Streamlit or plotly.
+:func:`run_experiment` returns a :class:`PRSMAExperiment`: the calculator's plan, the worst-case
+accuracy of PRSMA and of plain Laplace RSPM against n beside Thm 9 (slope −1/2) and Thm 5 (slope −1)
+of Neel, Roth & Wu 2019; :func:`simulation` runs PRSMA with a heuristic that fails more often on
+pieces holding one record, on S and on its neighbour without it.
 """
 
 from __future__ import annotations
@@ -80,6 +67,13 @@ def _slope(n: np.ndarray, y: np.ndarray) -> float:
 
 def near_tie_cells(n: int, gap: int) -> np.ndarray:
     """Cell counts (2·code(x) + y) of a d = 3 dataset where x1 ∧ x2 beats x1 ∧ x2 ∧ x3 by ~``gap`` records.
+
+    Thm 5 and Thm 9 bound the *worst* dataset; on one fixed planted dataset RSPM's excess is 0 from small
+    n on and PRSMA's drops off a cliff. So the accuracy chart searches this family for the worst one at
+    each n: d = 3 conjunctions, planted x1 ∧ x2, whose runner-up x1 ∧ x2 ∧ x3 loses by only G records;
+    G is swept from 1 to n/8. RSPM's noise does not grow with n, so its worst excess ≈ c/n (slope −1);
+    PRSMA's inner noise grows like √(n/K), so its worst excess is like 1/√n (slope −1/2). PRSMA runs
+    exactly on counts (:func:`smoothviz.prsma.prsma_on_counts`), so n goes to 5·10⁸.
 
     The n records sit evenly on the 8 points (the remainder on (0,0,0)), labelled by x1 ∧ x2, except
     on (1,1,0), the one point where the two conjunctions differ: there ⌈(n/8 + gap)/2⌉ records have

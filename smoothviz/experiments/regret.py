@@ -1,18 +1,9 @@
 """The Regret page's experiment, and what it needs to decide how much to run.
 
-:func:`run_experiment` takes the page's parameters and a seed and returns a :class:`RegretExperiment`:
-Hedge on a threshold cover against the chosen adversaries (the main view), with ``summary()``,
-``to_frame()`` and ``code()`` (the page's "Reproduce in Python"); its tabs (:meth:`~RegretExperiment.experts`,
-:meth:`~RegretExperiment.max_abs`, :meth:`~RegretExperiment.halfspaces`) are the module functions
-:func:`learners`, :func:`max_abs` and :func:`halfspaces`, which a page may cache on their own
-parameters. MW, FTL and FTPL are compared on the same costs by :func:`compare_learners`.
-
-The page runs Hedge on a threshold cover of scale γ = σ/√T (Algorithm 1 of Haghtalab, Roughgarden &
-Shetty 2020) or σ/(4√T) (their Thm 3.3), so the cover has N ≈ √T/σ experts and one run costs
-O(T·N^{1/3}) per trial after the exact replay (:mod:`smoothviz.hedge`). :func:`page_cost_s` models that
-cost in seconds, fitted to benchmark runs, and :func:`trials_cap` picks the most trials that fit the
-page's time budget. :func:`scaled_eta` lets the page scale the tuned rate √(ln N / T), capped at 1/2
-where the (1 − η)^c update's bound 2√(T ln N) needs it (Arora, Hazan & Kale 2012, Thm 2.1).
+:func:`run_experiment` returns a :class:`RegretExperiment`: Hedge on a threshold cover of scale σ/√T
+(Haghtalab, Roughgarden & Shetty 2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen
+adversaries, with ``summary()``, ``to_frame()`` and ``code()``; its tabs are :func:`learners`,
+:func:`max_abs` and :func:`halfspaces`. :func:`trials_cap` fits the trials to the page's budget.
 """
 
 from __future__ import annotations
@@ -23,7 +14,6 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.experts import (
-    UPDATES,
     ExpertsResult,
     FTPLSweepResult,
     MaxAbsResult,
@@ -33,11 +23,17 @@ from smoothviz.experts import (
     make_costs,
     max_abs_curve,
     multiplicative_weights,
+    mw_tuned_eta,
 )
 from smoothviz.halfspaces import HalfspaceResult, hedge_halfspaces
-from smoothviz.hedge import HedgeThresholdsResult, cover_gamma, hedge_thresholds, threshold_cover
+from smoothviz.hedge import (
+    HedgeThresholdsResult,
+    cover_gamma,
+    grid_threshold_cover,
+    hedge_thresholds,
+)
 from smoothviz.random import streams
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_float, check_int
 
 __all__ = [
     "BUDGET_S",
@@ -58,7 +54,6 @@ __all__ = [
     "page_cost_s",
     "page_trials",
     "run_experiment",
-    "scaled_eta",
     "tail_slope",
     "trials_cap",
 ]
@@ -87,6 +82,9 @@ def page_cost_s(
     n_actions: int = 0,
 ) -> float:
     """Modelled seconds of one Regret page run: Hedge on thresholds, plus the MW/FTL/FTPL runs.
+
+    The cover has N ≈ √T/σ experts and one run costs O(T·N^{1/3}) per trial after the exact replay
+    (:mod:`smoothviz.hedge`); the constants are fitted to benchmark runs.
 
     That is :func:`~smoothviz.hedge.hedge_thresholds`, plus :func:`compare_learners`
     when ``n_actions`` is not 0.
@@ -160,29 +158,7 @@ def trials_cap(
 
 def cover_size(sigma: float, horizon: int, *, scale: str = "alg1") -> int:
     """N, the size of the threshold cover at :func:`cover_gamma` (σ/√T or σ/(4√T))."""
-    return int(threshold_cover(cover_gamma(sigma, horizon, scale=scale)).size)
-
-
-def scaled_eta(
-    n_experts: int, horizon: int, *, factor: float = 1.0, update: str = "notes"
-) -> float:
-    """The rate factor · √(ln N / T), capped at 1/2 for the notes' (1 − η)^c update (its bound needs η ≤ 1/2).
-
-    Args:
-        n_experts: N ≥ 2.
-        horizon: T ≥ 1.
-        factor: multiple of the tuned rate, > 0.
-        update: ``"notes"`` or ``"exp"``.
-
-    Returns:
-        η.
-    """
-    check_int("n_experts", n_experts, 2)
-    check_int("horizon", horizon, 1)
-    check_float("factor", factor, 0.0, 1e6)
-    check_choice("update", update, UPDATES)
-    eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
-    return min(eta, 0.5) if update == "notes" else eta
+    return int(grid_threshold_cover(cover_gamma(sigma, horizon, scale=scale)).size)
 
 
 def learners_frame(results: list[ExpertsResult]) -> pd.DataFrame:
@@ -199,7 +175,7 @@ def compare_learners(
     scale: float = 10.0,
     n_scales: int = 12,
     trials: int = 5,
-    rng: int | None = None,
+    seed: int | None = None,
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
     """MW, FTL and FTPL(b) on the same cost sequences, plus FTPL's regret over a grid of scales.
 
@@ -211,17 +187,17 @@ def compare_learners(
         scale: FTPL's scale b for the single run.
         n_scales: number of log-spaced scales in [0.1, max(T, 10)] for the sweep.
         trials: cost sequences (coin flips) and perturbation draws.
-        rng: an integer seed, or None. The costs and the sweep draw from the seed itself (the sweep
+        seed: an integer seed, or None. The costs and the sweep draw from the seed itself (the sweep
             regenerates the same costs); FTPL's perturbations, the learner's coins, from the
             seed's child stream named ``"learner"`` (:func:`smoothviz.random.streams`).
 
     Returns:
         ``([mw, ftl, ftpl], sweep)``.
     """
-    if rng is not None and not isinstance(rng, int | np.integer):
-        raise ValueError(f"`rng` must be an integer seed or None, got {rng!r}")
-    costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=rng)
-    coins = streams(rng, LEARNER_STREAMS)
+    if seed is not None and not isinstance(seed, int | np.integer):
+        raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
+    costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
+    coins = streams(seed, LEARNER_STREAMS)
     runs = [
         multiplicative_weights(costs),
         follow_the_leader(costs),
@@ -230,7 +206,7 @@ def compare_learners(
     n_scales = check_int("n_scales", n_scales, 2, 1000)
     scales = np.geomspace(0.1, max(horizon, 10), n_scales)
     sweep = ftpl_sweep(
-        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=rng
+        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=seed
     )
     return runs, sweep
 
@@ -263,7 +239,7 @@ def learners(
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
     """The "MW vs FTL, perturbed leaders" tab: :func:`compare_learners` under the page seed."""
     return compare_learners(
-        sequence, horizon, n_actions, noise=noise, scale=scale, trials=trials, rng=seed
+        sequence, horizon, n_actions, noise=noise, scale=scale, trials=trials, seed=seed
     )
 
 
@@ -374,7 +350,7 @@ def run_experiment(
         adversaries: keys of :data:`smoothviz.adversaries.ADVERSARIES`.
         cover: cover scale, ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)).
         update: MW update, ``"notes"`` or ``"exp"``.
-        eta_factor: η as a multiple of the tuned rate (:func:`scaled_eta`).
+        eta_factor: η as a multiple of the tuned rate (:func:`~smoothviz.experts.mw_tuned_eta`).
         labels: ``"realizable"`` or ``"noisy"``.
         noise: label-flip rate of noisy labels.
         trials: trials per adversary.
@@ -389,7 +365,7 @@ def run_experiment(
         A :class:`RegretExperiment` (the tabs are computed when asked for).
     """
     n_cover = cover_size(sigma, horizon, scale=cover)
-    eta = scaled_eta(n_cover, horizon, factor=eta_factor, update=update)
+    eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
     snapshot = "smoothed_adaptive" if "smoothed_adaptive" in adversaries else None
     hedge = hedge_thresholds(
         sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta=eta, update=update,

@@ -1,25 +1,9 @@
 """The RSPM page's experiment (E11): private learning with one call to an optimisation oracle.
 
-:func:`run_experiment` runs Laplace RSPM, Gaussian RSPM, report-noisy-min and the exponential-mechanism
-learner on one labelled dataset (planted, seeded; or the binarised Gapminder table) under one visible
-seed, each learner on its own named stream, and returns a frozen :class:`RSPMExperiment` with
-``summary()``, ``to_frame()`` and ``code()``. The tabs are module functions a page caches on their own
-parameters:
-
-* :func:`separator_table`: U and the label table of every hypothesis on U;
-* :func:`error_scale`: the proof's error scale 2·E‖Z‖∞/n of each learner against m (exact), the bounds,
-  and simulated mean excess errors, for the log–log slopes 2, 1.5 and 1;
-* :func:`oracle_cost`: noise draws and oracle calls per run, and the wall time of the integer-program
-  oracle against exhaustive search as d grows;
-* :func:`perturbation_draw` (:func:`perturbation_view` with both E‖Z‖∞): one draw of RSPM's
-  correlated Z_q beside report-noisy-min's i.i.d. noise;
-* :func:`audit`: the empirical privacy audit of each learner under an oracle mode (exact, failing,
-  non-certifiable, lying) on a fixed pair of neighbouring datasets;
-* :func:`erratum_audit`: the Lemma 2 erratum, live: Laplace RSPM with a perfect oracle at the printed
-  scale m/ε on the replace-one pair :func:`erratum_pair` (refuted), at 2m/ε on the same pair, and at
-  m/ε on the add/remove pairs (both pass).
-
-Nothing here imports Streamlit or plotly.
+:func:`run_experiment` runs Laplace and Gaussian RSPM, report-noisy-min and the exponential
+mechanism's learner on one labelled dataset, each on its own named stream of the visible seed, and
+returns an :class:`RSPMExperiment` with ``summary()``, ``to_frame()`` and ``code()``. The tabs are
+module functions a page caches on their own parameters (listed in :func:`run_experiment`).
 """
 
 from __future__ import annotations
@@ -208,6 +192,14 @@ def run_experiment(
     seed: int = 0,
 ) -> RSPMExperiment:
     """Laplace and Gaussian RSPM (exhaustive oracle), report-noisy-min and the exponential mechanism.
+
+    The tabs: :func:`separator_table` (U and every hypothesis's labels on it); :func:`error_scale` (the
+    proof's error scale 2·E‖Z‖∞/n against m, the bounds and simulated excess errors, slopes 2, 1.5, 1);
+    :func:`oracle_cost` (noise draws, oracle calls, the integer program's time against exhaustive
+    search); :func:`perturbation_draw` and :func:`perturbation_view` (one draw of RSPM's correlated Z_q
+    beside report-noisy-min's i.i.d. noise); :func:`audit` (the privacy audit of each learner under an
+    exact, failing, non-certifiable or lying oracle); :func:`erratum_audit` (the Lemma 2 erratum live:
+    m/ε refuted on the replace-one pair :func:`erratum_pair`, 2m/ε and the add/remove pairs pass).
 
     Args:
         cls: one of :data:`smoothviz.separators.CLASSES`.

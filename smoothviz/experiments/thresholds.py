@@ -1,10 +1,8 @@
 """The Thresholds page's experiment (E1): midpoint binary search against the chosen adversaries.
 
-One call runs every chosen adversary of :mod:`smoothviz.thresholds` against midpoint binary search
-under one visible seed, each adversary on its own named stream (:func:`smoothviz.thresholds.adversary_rng`,
-so a curve does not change when another adversary is added), and returns a frozen
-:class:`ThresholdsExperiment` with its ``summary()``, tidy ``to_frame()`` and ``code()``: the page
-caches the call and prints its "Reproduce in Python" block from the same object.
+One call runs every chosen adversary of :mod:`smoothviz.thresholds`, each on its own named stream
+(:func:`smoothviz.thresholds.adversary_rng`: a curve does not change when another is added), and
+returns a :class:`ThresholdsExperiment` with ``summary()``, ``to_frame()`` and ``code()``.
 """
 
 from __future__ import annotations

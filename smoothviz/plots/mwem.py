@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.mwem import MWEMResult
+from smoothviz.mwem_result import MWEMResult
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (

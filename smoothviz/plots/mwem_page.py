@@ -1,14 +1,9 @@
 """The MWEM page's figures beyond :mod:`smoothviz.plots.mwem`, and the page's captions and texts.
 
-Figures: smoothness (the density scan), the off-cover probe, the private thresholds, the sweeps and
-the release of one run. Pure: an experiment in, a ``go.Figure`` out, styled by
-:mod:`smoothviz.plots.style`. The σ-smooth cap y = 1/σ is an exact constraint (Haghtalab,
-Roughgarden & Shetty 2020, App. F), drawn as an exact theory line; the data's own max D_B·N is a
-dotted reference.
-
-Texts: every caption, metric and theory-card comparison the MWEM page prints, built from the
-:class:`smoothviz.experiments.mwem.Experiment` (so the page holds its declarations, story and
-layout only). The net tab's figures and captions are in :mod:`smoothviz.plots.net_mechanism`.
+Figures: smoothness (the density scan), the off-cover probe, private thresholds, the sweeps and one
+run's release; texts: every caption, metric and theory comparison the page prints, built from the
+:class:`smoothviz.experiments.mwem.Experiment`. Pure, styled by :mod:`smoothviz.plots.style`; the
+net tab is :mod:`smoothviz.plots.net_mechanism`.
 """
 
 from __future__ import annotations
@@ -20,7 +15,7 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep, threshold_check
-from smoothviz.mwem import VARIANTS, PrivateThresholdResult
+from smoothviz.mwem import VARIANTS
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.mwem import (
     error_vs_epsilon_figure,
@@ -30,6 +25,7 @@ from smoothviz.plots.mwem import (
 )
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
+from smoothviz.private_thresholds import PrivateThresholdResult
 
 _COLOR = {
     "mwem": COLORS["mwem"],
@@ -62,7 +58,11 @@ def probe_figure(experiment: Experiment) -> go.Figure:
 
 @shared_figure
 def density_figure(scan: DensityScan) -> go.Figure:
-    """max_x D̄(x)·N of Smooth and Projected Smooth MWEM against 1/σ, with the σ-smooth cap y = 1/σ."""
+    """max_x D̄(x)·N of Smooth and Projected Smooth MWEM against 1/σ, with the σ-smooth cap y = 1/σ.
+
+    The σ-smooth cap y = 1/σ is an exact constraint (Haghtalab, Roughgarden & Shetty 2020, App. F), drawn
+    as an exact theory line; the data's own max D_B·N is a dotted reference.
+    """
     x = scan.cap
     fig = go.Figure()
     for i, v in enumerate(scan.variants):

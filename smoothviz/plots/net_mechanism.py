@@ -1,10 +1,9 @@
 """Figures and captions of the MWEM page's "Net mechanism (App. G)" tab.
 
-The Subsampled Net Mechanism (Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4): the errors
-of the exponential mechanism's draws against the best dataset on the net and the tail bound
-best + (2/(εn))(ln|𝒞| + t), exceeded with probability ≤ e^{−t}; Lemma G.3's acceptance rate against
-σ with the line rate = σ; and the candidate count |𝒞| = C(M + s − 1, s) against M. Pure: a
-:class:`smoothviz.experiments.mwem.NetExperiment` in, a ``go.Figure`` or a caption string out.
+Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4: the draws' errors against the best
+dataset and the tail bound (:func:`net_error_figure`), Lemma G.3's acceptance rate against σ
+(:func:`acceptance_figure`) and |𝒞| against M (:func:`counts_figure`). Pure: a
+:class:`smoothviz.experiments.mwem.NetExperiment` in, a figure or a caption out.
 """
 
 from __future__ import annotations
@@ -66,6 +65,8 @@ def acceptance_figure(net: NetExperiment) -> go.Figure:
 def net_error_figure(net: NetExperiment) -> go.Figure:
     """Errors of the mechanism's draws (histogram), with the best dataset on V and two bounds above it.
 
+    The tail bound is best + (2/(εn))(ln|𝒞| + t), exceeded with probability ≤ e^{−t}.
+
     The bins span [0, the largest of the errors and the three levels] in 60 steps, so a mechanism
     that always draws the same candidate shows as one thin bar, where it is.
     """
@@ -102,7 +103,10 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
 
 @shared_figure
 def counts_figure(net: NetExperiment) -> go.Figure:
-    """|𝒞| = C(M + s − 1, s) against M for s = 1..6, with the enumeration cap and this run."""
+    """|𝒞| = C(M + s − 1, s) against M for s = 1..6, with the enumeration cap and this run.
+
+    |𝒞| = C(M + s − 1, s) multisets of size s on a net of M points.
+    """
     frame = net.counts_frame()
     fig = go.Figure()
     palette = ["#56B4E9", "#0072B2", "#009E73", "#E69F00", "#D55E00", "#CC79A7"]

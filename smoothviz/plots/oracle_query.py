@@ -12,7 +12,6 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.experiments.oracle_query import MAX_MWEM_D, MWEMComparison, OracleQueryExperiment
-from smoothviz.neighbours import describe
 from smoothviz.oracle_query import conjunction_answers
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
@@ -192,8 +191,8 @@ def table_caption(ex: OracleQueryExperiment) -> str:
 def ledger_text(ex: OracleQueryExperiment) -> str:
     """N, ε₀ and the composition of the T PBR calls to (ε, δ)."""
     r, led = ex.result, ex.result.ledger
-    eps_t, delta_t = led.total
-    verdict = "≤" if led.within_target else "**>**"
+    eps_t, delta_t, call = led.total, led.total_delta, led.entries[0]
+    verdict = "≤" if led.within_budget else "**>**"
     scales = {
         "gaussian_rspm": f"Gaussian RSPM σ_G = {r.oracle_scale:.3g}",
         "prsma": f"PRSMA's inner Laplace RSPM Lap({r.oracle_scale:.3g})"
@@ -203,11 +202,11 @@ def ledger_text(ex: OracleQueryExperiment) -> str:
     }[r.oracle]
     return (
         f"N = {r.samples:,} draws per round, ε₀ = {r.params.epsilon0:.2g}. Privacy for "
-        f"{describe(led.neighbours)}: {scales}, report-noisy-max Lap(2/(ε₀n)) = "
+        f"{led.relation}: {scales}, report-noisy-max Lap(2/(ε₀n)) = "
         f"Lap({r.params.selection_scale / r.n:.2g}); {ex.settings['rounds']} PBR calls of "
-        f"(3ε₀, 2δ₀) = ({led.per_round[0]:.3g}, {led.per_round[1]:.2g}) compose by advanced "
+        f"(3ε₀, 2δ₀) = ({call.epsilon:.3g}, {call.delta:.2g}) compose by advanced "
         f"composition to exactly ({eps_t:.4f}, {delta_t:.2g}) {verdict} the target "
-        f"({led.target[0]:g}, {led.target[1]:g}) (within it exactly when "
+        f"({led.budget:g}, {led.budget_delta:g}) (within it exactly when "
         "3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε)."
     )
 

@@ -1,11 +1,8 @@
 """Figures of the Regret page: Hedge on a cover, the decomposition, MW vs FTL, perturbed leaders, halfspaces.
 
 Every builder is pure (result in, ``go.Figure`` out) and draws its theory curves from
-:mod:`smoothviz.bounds`, so a curve's legend, the theory card and the tests name the same function.
-Regret curves default to linear axes, where linear regret is a straight line and √T regret bends
-over; ``log_log=True`` turns them into slopes (1 for linear, ½ for √T). Traces that are not theory
-or bands are plain dicts: plotly validates them faster than graph objects. Each figure's caption
-(and the page's metrics and theory comparisons) is built below the figures, from the same results.
+:mod:`smoothviz.bounds`, so a legend, the theory card and the tests name the same function.
+Captions, metrics and theory comparisons are built below the figures, from the same results.
 """
 
 from __future__ import annotations
@@ -80,6 +77,10 @@ def regret_figure(
     result: HedgeThresholdsResult, *, log_log: bool = False, shapes: bool = False
 ) -> go.Figure:
     """Regret against all thresholds vs t per adversary (mean, 10–90% band) with the theory curves.
+
+    Linear axes by default, where linear regret is a straight line and √T regret bends over;
+    ``log_log=True`` turns them into slopes (1 for linear, ½ for √T). Traces that are not theory or
+    bands are plain dicts: plotly validates them faster than graph objects.
 
     Linear axes by default: the worst case's regret is a straight line (slope ≥ 1/2), a σ-smooth
     adversary's bends over like √t. ``log_log=True`` shows the same curves as slopes. The bounds

@@ -1,10 +1,9 @@
 """Pin and compare: keep the hero chart's curves of earlier settings beside the current ones.
 
-"Pin this run" stores the page's story controls (its ``hero=True`` parameters) as they are now. Up to
-:data:`MAX_PINS` pins are drawn on the hero chart in muted, dotted copies of its data curves, labelled
-with their settings ("σ = 0.001"); each can be removed. Pins travel in the link as
-``pins=sigma:0.001,T:1000;sigma:0.1,T:1000``, so a shared link reproduces the comparison exactly; a pin
-a link gets wrong (unknown key, bad value, too many) is reported in the page's warning, never raised.
+"Pin this run" stores the page's ``hero=True`` parameters; up to :data:`MAX_PINS` pins are drawn on
+the hero chart as muted dotted copies labelled with their settings. Pins travel in the link as
+``pins=sigma:0.001,T:1000;sigma:0.1,T:1000``; a bad pin in a link is reported in the page's warning,
+never raised (:func:`parse_pins`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,224 @@
+"""What one MWEM run releases (:class:`MWEMResult`) and, kept apart, what it looks like against the true data.
+
+The release is public; :class:`MWEMDiagnostics` (the error, the potential Ψ = KL(D_B‖D_t), Lemma
+E.3's two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data and is never part of
+it. Built by :func:`smoothviz.mwem.release`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz import bounds
+from smoothviz.mechanisms import PrivacyLedger
+from smoothviz.queries import BoxQueries
+
+__all__ = ["MWEMDiagnostics", "MWEMResult"]
+
+
+@dataclass(frozen=True, eq=False)
+class MWEMDiagnostics:
+    """What one run looks like against the true data: never part of the release.
+
+    Shapes: ``trials`` leading; per-round arrays are ``(trials, T)``, round t at index t−1. In group mode
+    the selected query is a marginal table and ``selected_true``/``noise`` hold its ℓ₁ error and its
+    largest measurement error.
+
+    Attributes:
+        true_hist: D_B as a distribution, shape ``shape``.
+        data_sigma: largest σ for which D_B is σ-smooth, 1/(N·max D_B).
+        error: max_q |v_q − q(D_B)| of the released answers, per trial.
+        error_by_round: the same error for the output formed after each round.
+        iterate_error: max_q |q(D_t) − q(D_B)| of the iterate itself.
+        selected_true: q_t(D_B) of the selected query.
+        noise: m_t − q_t(D_B).
+        psi: Ψ_t = KL(D_B‖D_t) for t = 0..T, ``(trials, T+1)``.
+        lemma_lhs: Ψ_{t−1} − Ψ_t over the fresh update (before any replay).
+        lemma_rhs: Lemma E.3's right-hand side (summed over the cells in group mode); NaN when the
+            lemma does not apply (notes variant).
+    """
+
+    true_hist: np.ndarray
+    data_sigma: float
+    error: np.ndarray
+    error_by_round: np.ndarray
+    iterate_error: np.ndarray
+    selected_true: np.ndarray
+    noise: np.ndarray
+    psi: np.ndarray
+    lemma_lhs: np.ndarray
+    lemma_rhs: np.ndarray
+
+    @property
+    def lemma_holds(self) -> np.ndarray:
+        """Lemma E.3 per trial and round (True where it does not apply), with 1e-12 float slack."""
+        rhs = np.where(np.isnan(self.lemma_rhs), -np.inf, self.lemma_rhs)
+        return self.lemma_lhs >= rhs - 1e-12
+
+    def release_error(self, probe: BoxQueries, synthetic: np.ndarray) -> np.ndarray:
+        """max_q |q(D̄) − q(D_B)| of the released ``synthetic`` on another class ``probe``."""
+        if probe.shape != self.true_hist.shape:
+            raise ValueError(f"`probe` must have shape {self.true_hist.shape}, got {probe.shape}")
+        return np.max(np.abs(probe.answers(synthetic) - probe.answers(self.true_hist)), axis=-1)
+
+
+def _from_diagnostics(name: str) -> property:
+    """A read-only attribute of :class:`MWEMResult` that reads ``diagnostics.<name>``."""
+    return property(
+        lambda self: getattr(self.diagnostics, name),
+        doc=f"``diagnostics.{name}`` (see :class:`MWEMDiagnostics`).",
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class MWEMResult:
+    """One MWEM run's release (per trial and per round), with its diagnostics kept apart.
+
+    Shapes: ``trials`` leading, ``T`` = ``rounds``; per-round arrays are ``(trials, T)``, round t at
+    index t−1. In group mode (``measure_groups``) a "selected query" is a marginal table and the value
+    fields are NaN. The diagnostics that read the true data (``error``, ``psi``, ``lemma_*``,
+    ``true_hist``, ...) are in :attr:`diagnostics` and readable here under their own names.
+
+    Attributes:
+        variant: key of :data:`VARIANTS`.
+        label: legend text, marked when an option departs from the theorem.
+        departures: the options that depart from the analysed algorithm (empty when exactly as proven).
+        shape: universe table shape; N = prod(shape).
+        n: number of records n.
+        epsilon: total privacy budget ε.
+        rounds: T.
+        sigma: smoothness σ the variant uses (None for MWEM and the notes variant).
+        gamma: cover radius γ used (None without a cover).
+        cover_radius: achieved max Pr_U[q ≠ q′] of the cover (0 without a cover).
+        eta: fixed step η of the notes variant (None otherwise).
+        queries: the class Q on which the error is measured.
+        selection: the class the mechanism selects from (Q, or the cover Q′).
+        cover_index: for each q ∈ Q its cover query's index in ``selection`` (identity without a cover).
+        synthetic: the released distribution per trial (average or last iterate), ``(trials, *shape)``.
+        answers: the released answers v_q for q ∈ Q (through the cover for Smooth MWEM), ``(trials, |Q|)``.
+        selected: index (in ``selection``; group id in group mode) chosen each round.
+        selected_synthetic: q_t(D_{t−1}) of the selected query.
+        measurement: the raw noisy measurement m_t (NaN for the notes variant).
+        measurement_used: m_t as used in the update (clipped to [0, 1] unless ``clip_measurement=False``).
+        max_density: max_x D_t(x)·N of each iterate, ``(trials, T)``.
+        ledger: the privacy ledger (per round: selection ε and measurement ε; total = ε).
+        snapshot_rounds: rounds at which trial 0's iterate and running output were stored.
+        snapshots_iterate: trial 0's D_t at those rounds, ``(k, N)``.
+        snapshots_output: trial 0's output (average so far, or last iterate) at those rounds.
+        diagnostics: the :class:`MWEMDiagnostics` of this run.
+        guarantee: the neighbour relation the ε holds under and whether n is public, in words.
+    """
+
+    variant: str
+    label: str
+    departures: tuple[str, ...]
+    shape: tuple[int, ...]
+    n: float
+    epsilon: float
+    rounds: int
+    sigma: float | None
+    gamma: float | None
+    cover_radius: float
+    eta: float | None
+    queries: BoxQueries
+    selection: BoxQueries
+    cover_index: np.ndarray
+    synthetic: np.ndarray
+    answers: np.ndarray
+    selected: np.ndarray
+    selected_synthetic: np.ndarray
+    measurement: np.ndarray
+    measurement_used: np.ndarray
+    max_density: np.ndarray
+    ledger: PrivacyLedger
+    snapshot_rounds: np.ndarray
+    snapshots_iterate: np.ndarray
+    snapshots_output: np.ndarray
+    diagnostics: MWEMDiagnostics
+    guarantee: str = ""
+
+    true_hist = _from_diagnostics("true_hist")
+    data_sigma = _from_diagnostics("data_sigma")
+    error = _from_diagnostics("error")
+    error_by_round = _from_diagnostics("error_by_round")
+    iterate_error = _from_diagnostics("iterate_error")
+    selected_true = _from_diagnostics("selected_true")
+    noise = _from_diagnostics("noise")
+    psi = _from_diagnostics("psi")
+    lemma_lhs = _from_diagnostics("lemma_lhs")
+    lemma_rhs = _from_diagnostics("lemma_rhs")
+    lemma_holds = _from_diagnostics("lemma_holds")
+
+    @property
+    def trials(self) -> int:
+        """Number of independent runs."""
+        return self.synthetic.shape[0]
+
+    def theorem_bound(self, rounds: np.ndarray | int | None = None) -> np.ndarray:
+        """The variant's theorem bound at ``rounds`` (default: this run's T), NaN for the notes variant.
+
+        MWEM: Thm 4.1 with |X| = N and |Q| = |selection|; Smooth: Thm 4.2; Projected: the App. F.2 form of
+        Thm 4.3 (see :mod:`smoothviz.bounds`). Use :func:`smoothviz.bounds.is_vacuous` for the flag.
+        """
+        t = np.asarray(self.rounds if rounds is None else rounds, dtype=float)
+        d = self.queries.vc_dim
+        if self.variant == "mwem":
+            return bounds.mwem_thm41_bound(
+                self.n, t, self.epsilon, math.prod(self.shape), len(self.selection)
+            )
+        if self.variant == "smooth":
+            return bounds.smooth_mwem_thm42_bound(self.n, t, self.epsilon, self.sigma, d)
+        if self.variant == "projected":
+            return bounds.projected_mwem_thm43_bound(self.n, t, self.epsilon, self.sigma, d)
+        return np.full(t.shape, np.nan)
+
+    @property
+    def bound_is_vacuous(self) -> bool:
+        """Whether the theorem bound at this run's T is ≥ 1 (says nothing for [0, 1]-valued queries)."""
+        b = self.theorem_bound()
+        return bool(np.isnan(b) or bounds.is_vacuous(b))
+
+    def release_error(self, probe: BoxQueries) -> np.ndarray:
+        """max_q |q(D̄) − q(D_B)| of the released distribution itself on another class (e.g. narrow probes)."""
+        return self.diagnostics.release_error(probe, self.synthetic)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy per-round table: one row per (trial, round)."""
+        tr, t = self.selected.shape
+        return pd.DataFrame(
+            {
+                "variant": self.variant,
+                "trial": np.repeat(np.arange(tr), t),
+                "round": np.tile(np.arange(1, t + 1), tr),
+                "selected": self.selected.ravel(),
+                "true_value": self.selected_true.ravel(),
+                "synthetic_value": self.selected_synthetic.ravel(),
+                "measurement": self.measurement.ravel(),
+                "measurement_used": self.measurement_used.ravel(),
+                "noise": self.noise.ravel(),
+                "error": self.error_by_round.ravel(),
+                "iterate_error": self.iterate_error.ravel(),
+                "psi": self.psi[:, 1:].ravel(),
+                "lemma_lhs": self.lemma_lhs.ravel(),
+                "lemma_rhs": self.lemma_rhs.ravel(),
+                "lemma_holds": self.lemma_holds.ravel(),
+                "max_density": self.max_density.ravel(),
+            }
+        )
+
+    def histogram_frame(self) -> pd.DataFrame:
+        """Tidy table of trial 0's snapshots: round, cell, true mass, iterate mass, output mass."""
+        k, n_cells = self.snapshots_iterate.shape
+        return pd.DataFrame(
+            {
+                "round": np.repeat(self.snapshot_rounds, n_cells),
+                "cell": np.tile(np.arange(n_cells), k),
+                "true": np.tile(self.true_hist.ravel(), k),
+                "iterate": self.snapshots_iterate.ravel(),
+                "output": self.snapshots_output.ravel(),
+            }
+        )

@@ -1,0 +1,248 @@
+"""MWEM's round, step by step: select, measure, update, project (and the γ-cover Smooth MWEM selects from).
+
+Each function is one line of the loop in :func:`smoothviz.mwem.release_rounds` (Haghtalab,
+Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1, after Hardt, Ligett & McSherry 2012),
+vectorised over a leading trials axis; the mechanisms come from :mod:`smoothviz.mechanisms`, the box
+queries from :mod:`smoothviz.queries`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import xlogy
+
+from smoothviz.mechanisms import exponential_mechanism, laplace_mechanism
+from smoothviz.queries import BoxQueries, box_field, box_sums
+from smoothviz.random import RngLike
+
+__all__ = [
+    "fixed_step_update",
+    "kl_divergence",
+    "kl_project_capped_simplex",
+    "measure",
+    "multiplicative_update",
+    "project_smooth",
+    "reweight",
+    "select_query",
+    "smooth_cover",
+]
+
+
+def select_query(
+    errors: np.ndarray,
+    *,
+    n: float,
+    epsilon: float,
+    sensitivity: float = 1.0,
+    signed: bool = False,
+    rng: RngLike = None,
+) -> np.ndarray:
+    """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
+
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (after Hardt, Ligett &
+    McSherry 2012); the mechanism is McSherry & Talwar 2007's, through
+    :func:`smoothviz.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
+    is replaced.
+
+    Args:
+        errors: q(D) − q(B) for every candidate, ``(trials, |Q|)``.
+        n: number of records.
+        epsilon: the ε this selection spends (ε/(2T) in MWEM).
+        sensitivity: Δ of the scores.
+        signed: score n·(q(D) − q(B)) (the lecture notes' variant) instead of its absolute value.
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        The selected index per trial, ``(trials,)``.
+    """
+    scores = n * (errors if signed else np.abs(errors))
+    return exponential_mechanism(scores, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
+
+
+def measure(
+    true_answers: np.ndarray,
+    *,
+    epsilon: float,
+    sensitivity: float,
+    clip: bool = True,
+    rng: RngLike = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.mechanisms.laplace_mechanism`.
+
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n,
+    i.e. ε/(2T) with sensitivity 1/n. Clipping m to [0, 1] is post-processing and keeps Lemma E.3 exact.
+
+    Args:
+        true_answers: q(D_B) of the selected queries, any shape.
+        epsilon: the ε this measurement spends.
+        sensitivity: ℓ₁ sensitivity of the answers (1/n for one normalised counting query).
+        clip: also return m clipped to [0, 1].
+        rng: seed or generator (SPEC 7).
+
+    Returns:
+        ``(raw, used)``: the noisy answers, and the values the update uses (clipped unless ``clip``
+        is False).
+    """
+    raw = laplace_mechanism(true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
+    return raw, (np.clip(raw, 0.0, 1.0) if clip else raw)
+
+
+def reweight(dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, exponents: np.ndarray) -> np.ndarray:
+    """D ∝ D·exp(Σ_j exponents_j·1[box_j]) per trial: the multiplicative-weights rule on boxes.
+
+    Arora, Hazan & Kale 2012, §2 (multiplicative weights); ``dist`` ``(trials, *shape)``, ``lo``/``hi``
+    ``(trials, k, d)``, ``exponents`` ``(trials, k)``.
+    """
+    new = dist * np.exp(box_field(dist.shape[1:], lo, hi, exponents))
+    new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
+    return new
+
+
+def multiplicative_update(
+    dist: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    m: np.ndarray,
+    *,
+    weight: np.ndarray | None = None,
+) -> np.ndarray:
+    """Update: D ∝ D·exp(q(x)(m − q(D))/2) for each measured box q (boxes of one trial are disjoint).
+
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (the update of Hardt, Ligett & McSherry 2012); its
+    potential drop is Lemma E.3. ``weight`` ``(trials, k)`` scales each box's step (0 leaves it out;
+    k applies k equal steps at once).
+
+    Args:
+        dist: current distributions, ``(trials, *shape)``.
+        lo: lower corners of the measured boxes, ``(trials, k, d)``.
+        hi: upper corners, ``(trials, k, d)``.
+        m: the measurements, ``(trials, k)``.
+        weight: optional step weights, ``(trials, k)``.
+
+    Returns:
+        The updated, normalised distributions.
+    """
+    cur = box_sums(dist, lo, hi)
+    step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
+    return reweight(dist, lo, hi, step)
+
+
+def fixed_step_update(
+    dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, *, eta: float, valid: np.ndarray
+) -> np.ndarray:
+    """The lecture notes' update p ← p·(1 − η)^q on the selected boxes (no measurement).
+
+    Arora, Hazan & Kale 2012, Thm 2.1 (multiplicative weights with a fixed η ≤ 1/2); ``valid``
+    ``(trials, k)`` marks the boxes that take the step.
+    """
+    return reweight(dist, lo, hi, np.where(valid, math.log1p(-eta), 0.0))
+
+
+def project_smooth(dist: np.ndarray, sigma: float) -> np.ndarray:
+    """Project: the exact KL projection of each trial's D onto the σ-smooth distributions.
+
+    Haghtalab, Roughgarden & Shetty 2020, App. F.1, Algorithm 3 (the polytope {x ≥ 0, Σx = 1,
+    x ≤ 1/(σN)}); by their Claim F.1 (generalised Pythagorean inequality) it never undoes the potential's
+    progress. Computed by :func:`kl_project_capped_simplex`.
+    """
+    trials, n_cells = dist.shape[0], math.prod(dist.shape[1:])
+    cap = 1.0 / (sigma * n_cells)
+    return kl_project_capped_simplex(dist.reshape(trials, -1), cap).reshape(dist.shape)
+
+
+# ----------------------------------------------------------------------------------------------
+# KL divergence, the exact KL projection, the γ-cover
+# ----------------------------------------------------------------------------------------------
+
+
+def kl_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """KL(p‖q) = Σ p ln(p/q) over the trailing axes of ``q``'s event shape (0·ln 0 = 0).
+
+    ``p`` and ``q`` are broadcast together; the sum is over every axis of ``p``'s own shape.
+    """
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    axes = tuple(range(-p.ndim, 0)) if p.ndim else ()
+    return np.sum(xlogy(p, p) - xlogy(p, q), axis=axes)
+
+
+def kl_project_capped_simplex(x: np.ndarray, cap: float) -> np.ndarray:
+    """Exact KL projection argmin_{y ∈ K} KL(y‖x) onto K = {y ≥ 0, Σy = 1, y ≤ cap}, along the last axis.
+
+    By the KKT conditions the solution is y = min(c·x, cap) with c ≥ 1 chosen so that Σy = 1 (water
+    filling; derived here, the paper does not spell the projection out). Sorting once gives c exactly:
+    if the k largest
+    coordinates are capped, c = (1 − k·cap)/(sum of the rest).
+
+    Args:
+        x: positive weights (need not be normalised); shape ``(..., N)``.
+        cap: the cap u = 1/(σN); must satisfy N·cap ≥ 1 (σ ≤ 1) for K to be non-empty.
+
+    Returns:
+        The projection, same shape as ``x``.
+    """
+    x = np.asarray(x, dtype=float)
+    n = x.shape[-1]
+    if not np.isfinite(cap) or cap * n < 1 - 1e-12:
+        raise ValueError(f"`cap` must satisfy N·cap ≥ 1 (N = {n}), got {cap}")
+    if np.any(x < 0) or np.any(~np.isfinite(x)):
+        raise ValueError("`x` must be finite and non-negative")
+    x = x / x.sum(axis=-1, keepdims=True)
+    if np.all(x.max(axis=-1) <= cap):
+        return x
+    srt = -np.sort(-x, axis=-1)  # descending
+    tail = np.cumsum(srt[..., ::-1], axis=-1)[..., ::-1]  # tail[k] = Σ_{i ≥ k} srt[i]
+    k = np.arange(n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = (1.0 - k * cap) / tail
+    # k capped coordinates are consistent when the (k+1)-th largest stays below the cap after scaling.
+    ok = (c * srt <= cap * (1 + 1e-12)) & (1.0 - k * cap > 0) & (tail > 0)
+    first = np.where(ok.any(axis=-1), np.argmax(ok, axis=-1), n)
+    cval = np.take_along_axis(c, np.minimum(first, n - 1)[..., None], axis=-1)
+    y = np.minimum(cval * x, cap)
+    full = first == n  # every coordinate capped (N·cap = 1)
+    return np.where(full[..., None], cap, y)
+
+
+def smooth_cover(queries: BoxQueries, gamma: float) -> tuple[BoxQueries, np.ndarray, float]:
+    """A data-independent γ-cover Q′ ⊆ Q under the uniform distribution.
+
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, step 2.
+
+    Each query's corners are rounded to the nearest point of a per-axis grid of spacing
+    k_j = max(1, ⌊γ·N_j/d⌋) cells (ends kept), so Pr_U[q ≠ q′] ≤ Σ_j k_j/N_j ≤ γ whenever the grid is
+    coarser than one cell; with k_j = 1 the cover is Q itself.
+
+    Args:
+        queries: the class Q.
+        gamma: cover radius γ > 0.
+
+    Returns:
+        ``(cover, index, radius)``: the distinct rounded queries, the cover index of every q ∈ Q (its
+        nearest cover query), and the achieved max_q Pr_U[q ≠ q′] (exact).
+    """
+    if not np.isfinite(gamma) or gamma <= 0:
+        raise ValueError(f"`gamma` must be positive, got {gamma}")
+    shape = np.array(queries.shape)
+    d = shape.size
+    step = np.maximum(1, np.floor(gamma * shape / d)).astype(np.int64)
+
+    def snap(v: np.ndarray) -> np.ndarray:
+        s = np.minimum(np.round(v / step) * step, shape)
+        return s.astype(np.int64)
+
+    lo, hi = snap(queries.lo), snap(queries.hi)
+    keys = np.concatenate([lo, hi], axis=1)
+    uniq, index = np.unique(keys, axis=0, return_inverse=True)
+    cover = BoxQueries(
+        queries.shape, uniq[:, :d], uniq[:, d:], f"γ-cover of {queries.name}", queries.vc_dim
+    )
+    inter = np.prod(
+        np.maximum(0, np.minimum(queries.hi, hi) - np.maximum(queries.lo, lo)), axis=1
+    ).astype(float)
+    vol_a = np.prod(queries.hi - queries.lo, axis=1).astype(float)
+    vol_b = np.prod(hi - lo, axis=1).astype(float)
+    radius = float(np.max(vol_a + vol_b - 2 * inter) / queries.n_cells)
+    return cover, index.ravel(), radius
