@@ -1,11 +1,11 @@
-"""Benchmark of smoothviz.covers: brackets up to 10^5 (computed and drawn) and the two experiments."""
+"""Benchmark of smoothviz.online.covers: brackets up to 10^5 (computed and drawn) and the two experiments."""
 
 from __future__ import annotations
 
 import numpy as np
 from benchtime import median_seconds
 
-from smoothviz import covers as cv
+from smoothviz.online import covers as cv
 from smoothviz.plots import covers as pc
 
 

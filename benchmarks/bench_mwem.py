@@ -21,11 +21,11 @@ import mwem_workloads as W
 import numpy as np
 from benchtime import median_seconds
 
-from smoothviz import mwem as M
-from smoothviz import queries as Q
 from smoothviz.experiments import mwem as E
-from smoothviz.mechanisms import laplace_mechanism
-from smoothviz.mwem_practical import practical_mwem
+from smoothviz.privacy import mwem as M
+from smoothviz.privacy import queries as Q
+from smoothviz.privacy.mechanisms import laplace_mechanism
+from smoothviz.privacy.mwem_practical import practical_mwem
 from smoothviz.random import make_rng
 
 HERE = Path(__file__).resolve().parent

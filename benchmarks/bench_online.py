@@ -24,16 +24,16 @@ from pathlib import Path
 import numpy as np
 from benchtime import median_seconds
 
-from smoothviz.adversaries import ADVERSARIES
 from smoothviz.experiments.regret import (
     compare_learners,
     cover_size,
     page_cost_s,
     trials_cap,
 )
-from smoothviz.experts import max_abs_curve, mw_tuned_eta
-from smoothviz.halfspaces import hedge_halfspaces
-from smoothviz.hedge import HedgeThresholdsResult, hedge_replay, hedge_thresholds
+from smoothviz.online.adversaries import ADVERSARIES
+from smoothviz.online.experts import max_abs_curve, mw_tuned_eta
+from smoothviz.online.halfspaces import hedge_halfspaces
+from smoothviz.online.hedge import HedgeThresholdsResult, hedge_replay, hedge_thresholds
 
 ALL = ADVERSARIES
 CACHE = Path(__file__).with_name("peer_river.json")

@@ -11,14 +11,14 @@ from benchtime import median_seconds
 
 from smoothviz.experiments import mwem as MW
 from smoothviz.experiments import oracle_query as E
-from smoothviz.oracle_query import (
+from smoothviz.plots import net_mechanism as net_figures
+from smoothviz.plots import oracle_query as figures
+from smoothviz.privacy.oracle_query import (
     conjunction_answers,
     dual_oracle_argmin,
     oracle_query,
     oracle_query_params,
 )
-from smoothviz.plots import net_mechanism as net_figures
-from smoothviz.plots import oracle_query as figures
 
 
 def _page(**settings) -> E.OracleQueryExperiment:

@@ -3,7 +3,7 @@ largest d where one RSPM run answers in under a second while report-noisy-min wo
 
 ``before_after_rows`` times the data part of every objective, n·q(S) for all 2^d hypotheses, two ways:
 the 2^d × 2^d label table and its product (what the exhaustive oracle and the baselines did before)
-and :func:`smoothviz.separators.class_sums` (transforms over the subset lattice, what they do now)."""
+and :func:`smoothviz.privacy.separators.class_sums` (transforms over the subset lattice, what they do now)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,17 @@ import time
 import numpy as np
 from benchtime import median_seconds
 
-from smoothviz.boolean_data import planted_data
 from smoothviz.experiments import prsma as P
 from smoothviz.experiments import rspm as R
-from smoothviz.rspm import rspm
-from smoothviz.separators import all_codes, bits_to_codes, class_sums, codes_to_bits, evaluate
+from smoothviz.privacy.boolean_data import planted_data
+from smoothviz.privacy.rspm import rspm
+from smoothviz.privacy.separators import (
+    all_codes,
+    bits_to_codes,
+    class_sums,
+    codes_to_bits,
+    evaluate,
+)
 
 IP_DS = (8, 16, 24, 32, 40, 48, 56, 62)
 CLASSES = ("conjunction", "disjunction", "parity", "halfspace")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from benchtime import median_seconds
 
 from smoothviz.experiments.thresholds import run_experiment
+from smoothviz.online.thresholds import snapshot_rounds
 from smoothviz.plots import thresholds as figures
-from smoothviz.thresholds import snapshot_rounds
 
 
 def _page_compute(sigma: float, horizon: int, trials: int) -> None:

@@ -1,6 +1,6 @@
 """Speed of the MWEM page's CSV parser on the largest accepted files (moved here from the tests).
 
-The hostile-upload tests check what :func:`smoothviz.data.parse_csv` returns; how long it takes on a
+The hostile-upload tests check what :func:`smoothviz.privacy.data.parse_csv` returns; how long it takes on a
 file at the size limit is measured here, where a loaded machine cannot fail the suite.
 """
 
@@ -10,7 +10,7 @@ import contextlib
 
 from benchtime import median_seconds
 
-from smoothviz import data as D
+from smoothviz.privacy import data as D
 
 DOM = D.Domain(names=("v",), low=(0.0,), high=(10.0,), bins=(5,))
 DOM2 = D.Domain(names=("x", "y"), low=(0.0, 0.0), high=(10.0, 10.0), bins=(4, 4))

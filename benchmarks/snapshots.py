@@ -31,18 +31,24 @@ def _histogram(seed: int):
 
 
 def _boolean(seed: int, d: int = 6, n: int = 300):
-    from smoothviz.boolean_data import planted_data
+    from smoothviz.privacy.boolean_data import planted_data
 
     table = planted_data("conjunction", d, n, label_noise=0.1, rng=seed)
     return table.x, table.y
 
 
 def _cases(seed: int) -> dict[str, Callable[[], object]]:
-    from smoothviz import (
-        covers,
+    from smoothviz.experiments import audit as EA
+    from smoothviz.experiments import covers as EC
+    from smoothviz.experiments import mwem as EM
+    from smoothviz.experiments import oracle_query as EO
+    from smoothviz.experiments import prsma as EP
+    from smoothviz.experiments import regret as ER
+    from smoothviz.experiments import rspm as ES
+    from smoothviz.experiments import thresholds as ET
+    from smoothviz.online import covers, experts, hedge, thresholds
+    from smoothviz.privacy import (
         data,
-        experts,
-        hedge,
         mechanisms,
         mwem,
         mwem_practical,
@@ -52,17 +58,8 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         private_thresholds,
         prsma,
         rspm,
-        thresholds,
     )
-    from smoothviz import queries as Q
-    from smoothviz.experiments import audit as EA
-    from smoothviz.experiments import covers as EC
-    from smoothviz.experiments import mwem as EM
-    from smoothviz.experiments import oracle_query as EO
-    from smoothviz.experiments import prsma as EP
-    from smoothviz.experiments import regret as ER
-    from smoothviz.experiments import rspm as ES
-    from smoothviz.experiments import thresholds as ET
+    from smoothviz.privacy import queries as Q
 
     hist = _histogram(seed)
     counts = hist.counts

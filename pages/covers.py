@@ -3,8 +3,8 @@
 import streamlit as st
 
 from smoothviz import bounds, ui
-from smoothviz import covers as cv
 from smoothviz.experiments import covers as C
+from smoothviz.online import covers as cv
 from smoothviz.plots import covers as figures
 
 PAGE = "covers"

@@ -5,10 +5,10 @@ import streamlit as st
 from smoothviz import bounds, ui
 from smoothviz.experiments import mwem as E
 from smoothviz.experiments.audit import audit_mechanisms
-from smoothviz.mwem import VARIANTS
 from smoothviz.plots import mwem as figures
 from smoothviz.plots import mwem_page as more_figures
 from smoothviz.plots import net_mechanism as net_plots
+from smoothviz.privacy.mwem import VARIANTS
 
 PAGE = "mwem"
 VIEWS = {"run": "One run", "sweeps": "Error vs T, ε", "smooth": "Smoothness", "ledger": "Ledger",

@@ -4,8 +4,8 @@ import streamlit as st
 
 from smoothviz import bounds, ui
 from smoothviz.experiments import prsma as P
-from smoothviz.neighbours import describe
 from smoothviz.plots import prsma as figures
+from smoothviz.privacy.neighbours import describe
 
 PAGE = "prsma"
 VIEWS = {"calc": "Calculator", "sim": "Failing heuristic", "theory": "Theory"}

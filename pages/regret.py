@@ -3,9 +3,9 @@
 import streamlit as st
 
 from smoothviz import bounds, ui
-from smoothviz.adversaries import ADVERSARIES
 from smoothviz.experiments import regret as R
 from smoothviz.names import ADVERSARY_SHORT, COST_SEQUENCES, PERTURBATIONS
+from smoothviz.online.adversaries import ADVERSARIES
 from smoothviz.plots import regret as figures
 
 PAGE = "regret"

@@ -3,10 +3,10 @@
 import streamlit as st
 
 from smoothviz import bounds, ui
-from smoothviz.boolean_data import GAPMINDER_RULE
 from smoothviz.experiments import rspm as R
 from smoothviz.plots import rspm as figures
-from smoothviz.separators import CLASSES
+from smoothviz.privacy.boolean_data import GAPMINDER_RULE
+from smoothviz.privacy.separators import CLASSES
 
 PAGE = "rspm"
 VIEWS = {

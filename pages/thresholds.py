@@ -4,12 +4,12 @@ import streamlit as st
 
 from smoothviz import bounds, ui
 from smoothviz.experiments.thresholds import run_experiment
-from smoothviz.game import format_moves, parse_moves, replay
 from smoothviz.names import ADVERSARY_SHORT
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as ADVERSARIES
+from smoothviz.online.game import format_moves, parse_moves, replay
+from smoothviz.online.thresholds import DEFAULT_ADVERSARIES, snapshot_rounds
 from smoothviz.plots import game as game_figures
 from smoothviz.plots import thresholds as figures
-from smoothviz.thresholds import DEFAULT_ADVERSARIES, snapshot_rounds
 
 PAGE = "thresholds"
 SHORTS = {a: name for a, name in ADVERSARY_SHORT.items() if a in ADVERSARIES}

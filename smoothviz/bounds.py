@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smoothviz.neighbours import gap_shift
+from smoothviz.privacy.neighbours import gap_shift
 from smoothviz.references import REFERENCES, cite
 
 __all__ = [
@@ -867,7 +867,7 @@ def rspm_laplace_bound(
 ) -> np.ndarray:
     """Excess error 2m·b·ln(m/β)/n of Laplace RSPM at scale b = shift·m/ε, exceeded w.p. ≤ β.
 
-    shift = :func:`smoothviz.neighbours.gap_shift` (2 for replace-one, 1 for add/remove).
+    shift = :func:`smoothviz.privacy.neighbours.gap_shift` (2 for replace-one, 1 for add/remove).
     """
     m = np.asarray(m, dtype=float)
     b = gap_shift(neighbours) * m / epsilon
@@ -903,7 +903,7 @@ def rspm_privacy_loss(
 ) -> np.ndarray:
     """Worst privacy loss g·ε/s of Laplace RSPM run at the scale for ``scale_for`` on ``neighbours``.
 
-    g = :func:`smoothviz.neighbours.gap_shift` of the relation audited (how far a record moves a gap),
+    g = :func:`smoothviz.privacy.neighbours.gap_shift` of the relation audited (how far a record moves a gap),
     s = that of the relation the scale was calibrated for: 2ε for the printed scale on replace-one
     neighbours, ε when they match.
     """

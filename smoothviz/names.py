@@ -30,8 +30,8 @@ def _column(table: dict[str, tuple[str | None, ...]], i: int) -> dict[str, str]:
 
 
 #: Every adversary's names, one row per key: (legend and metric: short enough for one legend row on
-#: a projector; in captions of the binary-search game, :mod:`smoothviz.thresholds`; in captions of
-#: Hedge's adversaries, :mod:`smoothviz.adversaries`; whose coins drive it in the game).
+#: a projector; in captions of the binary-search game, :mod:`smoothviz.online.thresholds`; in captions of
+#: Hedge's adversaries, :mod:`smoothviz.online.adversaries`; whose coins drive it in the game).
 _ADVERSARIES: dict[str, tuple[str | None, ...]] = {
     "worst_case": ("worst case", "worst case", "worst case", "none (deterministic)"),
     "smoothed_adaptive": (
@@ -49,18 +49,18 @@ _ADVERSARIES: dict[str, tuple[str | None, ...]] = {
 }  # fmt: skip
 #: Legend and metric names of every adversary.
 ADVERSARY_SHORT: dict[str, str] = _column(_ADVERSARIES, 0)
-#: The adversaries of the binary-search game (:mod:`smoothviz.thresholds`), for captions.
+#: The adversaries of the binary-search game (:mod:`smoothviz.online.thresholds`), for captions.
 BINARY_SEARCH_ADVERSARIES: dict[str, str] = _column(_ADVERSARIES, 1)
-#: The adversaries Hedge faces (:mod:`smoothviz.adversaries`), for captions.
+#: The adversaries Hedge faces (:mod:`smoothviz.online.adversaries`), for captions.
 HEDGE_ADVERSARIES: dict[str, str] = _column(_ADVERSARIES, 2)
 #: Whose coins drive each binary-search adversary (shown on the page).
 COINS: dict[str, str] = _column(_ADVERSARIES, 3)
-#: The cost sequences MW, FTL and FTPL are compared on (:data:`smoothviz.experts.SEQUENCES`).
+#: The cost sequences MW, FTL and FTPL are compared on (:data:`smoothviz.online.experts.SEQUENCES`).
 COST_SEQUENCES: dict[str, str] = {
     "alternating": "alternating (FTL killer)",
     "coin_flips": "i.i.d. coin flips",
 }
-#: The perturbed leader's noise (:data:`smoothviz.experts.NOISES`), one row per key: (the control's
+#: The perturbed leader's noise (:data:`smoothviz.online.experts.NOISES`), one row per key: (the control's
 #: name, with what it is in privacy terms; the short name for captions).
 _PERTURBATIONS: dict[str, tuple[str | None, ...]] = {
     "laplace": ("Laplace (report-noisy-min)", "Laplace"),

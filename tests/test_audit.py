@@ -3,10 +3,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz import audit, oracles, rspm
-from smoothviz.boolean_data import planted_data
 from smoothviz.experiments.rspm import audit_pair
-from smoothviz.prsma import FailureModel, prsma
+from smoothviz.privacy import audit, oracles, rspm
+from smoothviz.privacy.boolean_data import planted_data
+from smoothviz.privacy.prsma import FailureModel, prsma
 
 EPS = 0.5
 N = 20_000

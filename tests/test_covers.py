@@ -1,4 +1,4 @@
-"""Tests for smoothviz.covers: exact bracket identities, containment, sizes, Lemma 3.2, Appendix B."""
+"""Tests for smoothviz.online.covers: exact bracket identities, containment, sizes, Lemma 3.2, Appendix B."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from smoothviz import bounds
-from smoothviz import covers as cv
+from smoothviz.online import covers as cv
 
 MEASURES = {
     "uniform": cv.uniform_measure(),
@@ -334,7 +334,7 @@ def test_validation(call, match):
 
 def test_core_imports_no_ui_libraries():
     code = (
-        "import sys, smoothviz.covers, smoothviz.bounds; "
+        "import sys, smoothviz.online.covers, smoothviz.bounds; "
         "assert not {'streamlit', 'plotly'} & set(sys.modules), sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

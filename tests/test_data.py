@@ -1,4 +1,4 @@
-"""Tests for smoothviz.data: declared domains, σ-smooth generators, bundled datasets, CSV uploads."""
+"""Tests for smoothviz.privacy.data: declared domains, σ-smooth generators, bundled datasets, CSV uploads."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from smoothviz import data as D
+from smoothviz.privacy import data as D
 
 
 def kl_to_uniform(counts: np.ndarray) -> float:
@@ -393,7 +393,7 @@ def test_dataset_domains_are_not_the_data_range():
 
 def test_loading_a_dataset_does_not_import_plotly():
     code = (
-        "import sys; from smoothviz import data; data.load_dataset('tips', 10); "
+        "import sys; from smoothviz.privacy import data; data.load_dataset('tips', 10); "
         "data.load_dataset('iris_2d', 4); assert 'plotly' not in sys.modules, 'plotly imported'"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from smoothviz import bounds
-from smoothviz.game import (
+from smoothviz.online.game import (
     MAX_MOVES,
     AdversaryGame,
     Unrealizable,

@@ -2,7 +2,7 @@
 
 Every class the MWEM page's CSV upload may meet (random bytes, empty, a header only, 10^6 rows, more than
 the size limit, a byte-order mark, ``;`` separators with decimal commas, NaN/inf, mixed types, thousands of
-columns, duplicate or huge column names) goes through :func:`smoothviz.data.parse_csv`, the function
+columns, duplicate or huge column names) goes through :func:`smoothviz.privacy.data.parse_csv`, the function
 the page calls; a few also go through the page itself (AppTest). The size limit is enforced twice: by the
 server (``server.maxUploadSize`` in ``.streamlit/config.toml``) and in code (``MAX_UPLOAD_BYTES``).
 
@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from smoothviz import data as D
+from smoothviz.privacy import data as D
 from tests.apptest_helpers import ROOT, run_page
 
 DOM = D.Domain(names=("v",), low=(0.0,), high=(10.0,), bins=(5,))

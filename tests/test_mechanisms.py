@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from smoothviz import mechanisms as mech
+from smoothviz.privacy import mechanisms as mech
 
 
 def test_laplace_scale_ks():

@@ -8,8 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from smoothviz import adversaries, erm, experts, halfspaces, hedge, thresholds, validation
+from smoothviz import validation
 from smoothviz.experiments import regret as regret_experiment
+from smoothviz.online import adversaries, erm, experts, halfspaces, hedge, thresholds
 
 MODULES = [adversaries, erm, experts, halfspaces, hedge, validation, regret_experiment]
 
@@ -125,9 +126,9 @@ def test_experts_and_hedge_share_one_learning_rate():
 
 
 #: The core modules of the online-learning pages (Thresholds, Covers, Regret) and their shared pieces.
-ONLINE_CORE = ["smoothviz.adversaries", "smoothviz.bounds", "smoothviz.covers", "smoothviz.erm",
-               "smoothviz.experts", "smoothviz.game", "smoothviz.halfspaces", "smoothviz.hedge",
-               "smoothviz.names", "smoothviz.random", "smoothviz.thresholds", "smoothviz.validation",
+ONLINE_CORE = ["smoothviz.online.adversaries", "smoothviz.bounds", "smoothviz.online.covers", "smoothviz.online.erm",
+               "smoothviz.online.experts", "smoothviz.online.game", "smoothviz.online.halfspaces", "smoothviz.online.hedge",
+               "smoothviz.names", "smoothviz.random", "smoothviz.online.thresholds", "smoothviz.validation",
                "smoothviz.experiments.covers", "smoothviz.experiments.regret",
                "smoothviz.experiments.thresholds"]  # fmt: skip
 
@@ -242,7 +243,7 @@ def test_the_import_graph_sees_function_level_relative_and_submodule_imports(tmp
     assert graph == {"pkg": set(), "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.sub.c", "pkg.a"},
                      "pkg.sub": set(), "pkg.sub.c": {"pkg.a", "pkg.b"}}  # fmt: skip
     assert _cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c"]]
-    assert "smoothviz.experts" in _import_graph()["smoothviz.experiments.regret"]
+    assert "smoothviz.online.experts" in _import_graph()["smoothviz.experiments.regret"]
 
 
 def test_smoothviz_has_no_import_cycle():
@@ -251,7 +252,8 @@ def test_smoothviz_has_no_import_cycle():
 
 def _sigma_takers():
     """Every public core function that takes a σ directly (not through another one)."""
-    from smoothviz import covers, data, mwem, net_mechanism, private_thresholds, queries
+    from smoothviz.online import covers
+    from smoothviz.privacy import data, mwem, net_mechanism, private_thresholds, queries
 
     hist, line = np.arange(1.0, 17.0), np.ones(8)
     return {

@@ -6,11 +6,11 @@ import pytest
 from scipy.optimize import minimize
 
 from smoothviz import bounds
-from smoothviz import mwem as M
-from smoothviz import mwem_steps as MS
-from smoothviz import private_thresholds as PT
-from smoothviz import queries as Q
-from smoothviz.mwem_practical import practical_mwem
+from smoothviz.privacy import mwem as M
+from smoothviz.privacy import mwem_steps as MS
+from smoothviz.privacy import private_thresholds as PT
+from smoothviz.privacy import queries as Q
+from smoothviz.privacy.mwem_practical import practical_mwem
 
 
 def smooth_hist(n_cells, sigma, n, start=0):

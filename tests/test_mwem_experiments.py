@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz import data
 from smoothviz.experiments import mwem as E
 from smoothviz.plots.mwem_page import density_figure, private_threshold_figure, probe_figure
+from smoothviz.privacy import data
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz import mwem as M
-from smoothviz import mwem_practical as MP
-from smoothviz import mwem_steps as MS
-from smoothviz import queries as Q
+from smoothviz.privacy import mwem as M
+from smoothviz.privacy import mwem_practical as MP
+from smoothviz.privacy import mwem_steps as MS
+from smoothviz.privacy import queries as Q
 
 DIMS = (4, 3, 5)
 

@@ -4,10 +4,10 @@ import dataclasses
 
 import numpy as np
 
-from smoothviz import mwem as M
-from smoothviz import mwem_result as MR
-from smoothviz import mwem_steps as MS
-from smoothviz import queries as Q
+from smoothviz.privacy import mwem as M
+from smoothviz.privacy import mwem_result as MR
+from smoothviz.privacy import mwem_steps as MS
+from smoothviz.privacy import queries as Q
 from smoothviz.references import REFERENCES
 
 

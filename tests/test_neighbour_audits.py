@@ -2,7 +2,7 @@
 
 For each mechanism (Laplace, report-noisy-max, the exponential mechanism, the subsampled net mechanism,
 private thresholds) a replace-one pair and an add/remove pair chosen to make its privacy loss large, run
-40,000 times a side with fixed seeds; :func:`smoothviz.audit.privacy_audit` turns the two frequency
+40,000 times a side with fixed seeds; :func:`smoothviz.privacy.audit.privacy_audit` turns the two frequency
 tables into a certified lower bound on ε (Clopper–Pearson 1934, Bonferroni over the outputs, 95% joint
 confidence). A declared relation must pass (bound ≤ the claimed ε = 1); a mis-declared one must be
 caught (bound > 1), which shows the pair has the power to find the bug it is there for:
@@ -26,10 +26,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from smoothviz import mechanisms as mech
-from smoothviz import net_mechanism as nm
-from smoothviz import private_thresholds as pt
-from smoothviz.audit import AuditResult, privacy_audit
+from smoothviz.privacy import mechanisms as mech
+from smoothviz.privacy import net_mechanism as nm
+from smoothviz.privacy import private_thresholds as pt
+from smoothviz.privacy.audit import AuditResult, privacy_audit
 from smoothviz.random import streams
 
 EPSILON = 1.0
@@ -251,7 +251,7 @@ def test_report_noisy_max_scale_names_both_calibrations():
 
 
 def test_neighbour_vocabulary():
-    from smoothviz import neighbours
+    from smoothviz.privacy import neighbours
 
     assert neighbours.NEIGHBOURS == ("replace", "add_remove")
     assert neighbours.describe("replace") == "replace-one neighbours"

@@ -9,8 +9,6 @@ import pytest
 from scipy.special import logsumexp
 
 from smoothviz import bounds
-from smoothviz.adversaries import ADVERSARIES
-from smoothviz.erm import best_halfspace_mistakes, best_threshold_mistakes
 from smoothviz.experiments.regret import (
     compare_learners,
     cover_size,
@@ -18,7 +16,9 @@ from smoothviz.experiments.regret import (
     page_cost_s,
     trials_cap,
 )
-from smoothviz.experts import (
+from smoothviz.online.adversaries import ADVERSARIES
+from smoothviz.online.erm import best_halfspace_mistakes, best_threshold_mistakes
+from smoothviz.online.experts import (
     alternating_costs,
     coin_flip_costs,
     expected_max_abs,
@@ -34,8 +34,8 @@ from smoothviz.experts import (
     mw_tuned_eta,
     perturbations,
 )
-from smoothviz.halfspaces import halfspace_cover, hedge_halfspaces
-from smoothviz.hedge import (
+from smoothviz.online.halfspaces import halfspace_cover, hedge_halfspaces
+from smoothviz.online.hedge import (
     HedgeThresholdsResult,
     cover_gamma,
     grid_threshold_cover,
@@ -658,7 +658,7 @@ def test_gumbel_identities():
 
 
 def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():
-    from smoothviz.experts import follow_the_perturbed_leader, make_costs
+    from smoothviz.online.experts import follow_the_perturbed_leader, make_costs
     from smoothviz.random import streams
 
     runs, _ = compare_learners("coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, seed=5)

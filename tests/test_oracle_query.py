@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from smoothviz import bounds
-from smoothviz import queries as Q
 from smoothviz.experiments.oracle_query import (
     IP_DRAWS,
     IP_FINAL,
@@ -18,8 +17,14 @@ from smoothviz.experiments.oracle_query import (
     page_caps,
     sample_cap,
 )
-from smoothviz.net_mechanism import acceptance_rates, candidate_count, candidates, net_mechanism
-from smoothviz.oracle_query import (
+from smoothviz.privacy import queries as Q
+from smoothviz.privacy.net_mechanism import (
+    acceptance_rates,
+    candidate_count,
+    candidates,
+    net_mechanism,
+)
+from smoothviz.privacy.oracle_query import (
     ContextFTPL,
     cell_names,
     conjunction_answers,
@@ -31,8 +36,8 @@ from smoothviz.oracle_query import (
     separator_perturbation,
     subset_sums,
 )
-from smoothviz.oracles import exhaustive_oracle
-from smoothviz.separators import codes_to_bits, evaluate
+from smoothviz.privacy.oracles import exhaustive_oracle
+from smoothviz.privacy.separators import codes_to_bits, evaluate
 
 
 def test_zeta_transforms_answer_every_conjunction():
@@ -267,7 +272,7 @@ def test_cell_names_spell_each_record_x1_first():
 
 def test_composition_is_stated_exactly_not_for_all_epsilon_below_one():
     """Lemma 13's composition reaches ε only when 3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε."""
-    from smoothviz.oracle_query import oracle_query_params, privacy_ledger
+    from smoothviz.privacy.oracle_query import oracle_query_params, privacy_ledger
 
     led = privacy_ledger(oracle_query_params(1.0, 0.1, 1, 4))
     assert led.total == pytest.approx(1.016, abs=5e-4)
@@ -286,7 +291,7 @@ def test_composition_is_stated_exactly_not_for_all_epsilon_below_one():
 
 
 def test_query_oracles_noise_follows_the_neighbour_relation():
-    from smoothviz.oracle_query import oracle_query
+    from smoothviz.privacy.oracle_query import oracle_query
 
     x = np.random.default_rng(0).integers(0, 2, size=(2000, 5)).astype(np.uint8)
     kw = {"epsilon": 1.0, "delta": 1e-6, "rounds": 3, "mu": 3.0, "max_samples": 200, "rng": 1}

@@ -3,8 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz import oracles as orc
-from smoothviz import separators as sp
+from smoothviz.privacy import oracles as orc
+from smoothviz.privacy import separators as sp
 
 
 def _weighted(rng, d, n, trials):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from smoothviz import bounds
-from smoothviz import covers as cv
+from smoothviz.online import covers as cv
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 # charts drawn with each tab open: the hero chart plus the tab's own (5 charts over the three tabs)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from smoothviz import data
 from smoothviz.experiments import mwem as E
+from smoothviz.privacy import data
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}

@@ -8,8 +8,8 @@ import numpy as np
 
 from smoothviz import bounds
 from smoothviz.experiments.regret import cover_size, trials_cap
-from smoothviz.halfspaces import hedge_halfspaces
-from smoothviz.hedge import cover_gamma, grid_threshold_cover, hedge_thresholds
+from smoothviz.online.halfspaces import hedge_halfspaces
+from smoothviz.online.hedge import cover_gamma, grid_threshold_cover, hedge_thresholds
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 # short metric labels: "regret at T against all thresholds" lives in each metric's help

@@ -135,7 +135,7 @@ def _moves(at: AppTest) -> str:
 
 
 def test_play_by_typing_undo_reset_and_a_refused_label():
-    from smoothviz.game import replay
+    from smoothviz.online.game import replay
 
     at = run_page("thresholds", {"view": "play"})
     assert not at.exception
@@ -163,7 +163,7 @@ def test_play_by_typing_undo_reset_and_a_refused_label():
 
 
 def test_a_shared_moves_link_replays_the_same_smoothed_score():
-    from smoothviz.game import parse_moves, replay
+    from smoothviz.online.game import parse_moves, replay
 
     link = {"view": "play", "mode": "smoothed", "sigma": "0.05", "game_seed": "11",
             "moves": "0.5:a,0.5:a,0.45:a,0.52:1,0.5:a,0.5:a"}  # fmt: skip

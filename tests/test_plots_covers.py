@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from smoothviz import covers as cv
+from smoothviz.online import covers as cv
 from smoothviz.plots import covers as pc
 
 

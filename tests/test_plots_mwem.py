@@ -3,10 +3,10 @@ import plotly.graph_objects as go
 import pytest
 
 from smoothviz import bounds
-from smoothviz import mwem as M
-from smoothviz import queries as Q
 from smoothviz.plots import mwem as P
 from smoothviz.plots.style import LEGEND_ROW_PX, legend_rows
+from smoothviz.privacy import mwem as M
+from smoothviz.privacy import queries as Q
 
 
 @pytest.fixture(scope="module")

@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz.adversaries import ADVERSARIES, ADVERSARIES_2D
-from smoothviz.experts import (
+from smoothviz.online.adversaries import ADVERSARIES, ADVERSARIES_2D
+from smoothviz.online.experts import (
     follow_the_leader,
     ftpl_sweep,
     make_costs,
     max_abs_curve,
     multiplicative_weights,
 )
-from smoothviz.halfspaces import hedge_halfspaces
-from smoothviz.hedge import HedgeThresholdsResult, hedge_thresholds
+from smoothviz.online.halfspaces import hedge_halfspaces
+from smoothviz.online.hedge import HedgeThresholdsResult, hedge_thresholds
 from smoothviz.plots import regret as figures
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from smoothviz.experiments.thresholds import run_experiment
+from smoothviz.online.thresholds import snapshot_rounds
 from smoothviz.plots import thresholds as figures
-from smoothviz.thresholds import snapshot_rounds
 
 
 @pytest.fixture(scope="module")

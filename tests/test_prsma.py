@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from smoothviz import bounds
-from smoothviz.boolean_data import planted_data
 from smoothviz.experiments.prsma import BETA, FIT_PIECE, near_tie_cells, run_experiment
-from smoothviz.prsma import (
+from smoothviz.privacy.boolean_data import planted_data
+from smoothviz.privacy.prsma import (
     FailureModel,
     loss_table,
     prsma,
@@ -14,7 +14,7 @@ from smoothviz.prsma import (
     prsma_plan,
     rspm_on_counts,
 )
-from smoothviz.separators import bits_to_codes
+from smoothviz.privacy.separators import bits_to_codes
 
 
 def test_calculator_reproduces_the_worked_numbers():
@@ -164,7 +164,7 @@ def test_simulated_worst_case_slopes_are_half_and_one():
 def test_prsma_reads_as_named_steps():
     import inspect
 
-    from smoothviz import prsma as module
+    from smoothviz.privacy import prsma as module
 
     source = inspect.getsource(module.prsma)
     assert len(source.splitlines()) < 100  # 76 (was 107)
@@ -191,7 +191,7 @@ def test_the_inner_rspm_path_is_audited_on_the_erratum_pair():
 
     The printed Lap(m/ε) is refuted (measured: certified ε ≥ 0.46); the replace-one scale passes.
     """
-    from smoothviz.audit import privacy_audit
+    from smoothviz.privacy.audit import privacy_audit
 
     s, s_prime = np.zeros((1, 16)), np.zeros((1, 16))
     s[0, 15], s[0, 0] = 8, 4  # eight (1,1,1) labelled 1, four (0,0,0) labelled 0

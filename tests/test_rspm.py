@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from smoothviz import bounds, rspm
-from smoothviz import separators as sp
-from smoothviz.boolean_data import gapminder_data, planted_data
+from smoothviz import bounds
+from smoothviz.privacy import rspm
+from smoothviz.privacy import separators as sp
+from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 
 
 @pytest.mark.parametrize("cls", sp.CLASSES)
@@ -160,7 +161,7 @@ def test_rspm_result_names_its_relation_and_scale():
 def test_one_perturbed_argmin_behind_rspm_and_prsma_matches_a_loop(cls):
     """RSPM on the records and PRSMA's RSPM on cell counts share rspm.perturbed_argmin: from one seed
     they draw the same η and answer the hypothesis a loop over the class finds for that η."""
-    from smoothviz.prsma import rspm_on_counts
+    from smoothviz.privacy.prsma import rspm_on_counts
 
     d, trials = 5, 40
     table = planted_data(cls, d, 300, label_noise=0.2, rng=3)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz import experts
 from smoothviz.experiments.regret import learners
+from smoothviz.online import experts
 from tests.apptest_helpers import run_page
 
 

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from smoothviz import separators as sp
+from smoothviz.privacy import separators as sp
 
 
 @pytest.mark.parametrize("cls", sp.CLASSES)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from smoothviz import bounds
-from smoothviz import thresholds as th
 from smoothviz.experiments.thresholds import run_experiment
+from smoothviz.online import thresholds as th
 
 SIGMAS = (0.1, 0.01, 1e-3, 1e-4)
 HORIZONS = (100, 1000, 10_000, 100_000)
@@ -341,7 +341,7 @@ def test_seeded_results_of_the_other_adversaries_are_unchanged(adversary):
 
 @pytest.mark.parametrize("sigma", [1e-6, 0.5, 0.75, 1.0])
 def test_the_game_accepts_the_one_sigma_range(sigma):
-    from smoothviz.game import AdversaryGame
+    from smoothviz.online.game import AdversaryGame
     from smoothviz.validation import check_sigma
 
     assert check_sigma(sigma) == sigma
@@ -353,7 +353,7 @@ def test_the_game_accepts_the_one_sigma_range(sigma):
 
 @pytest.mark.parametrize("sigma", [0.0, 1e-7, 1.01])
 def test_every_sigma_check_refuses_the_same_values(sigma):
-    from smoothviz.game import AdversaryGame
+    from smoothviz.online.game import AdversaryGame
     from smoothviz.validation import check_sigma
 
     for check in (check_sigma, lambda s: th.check_game(s, 10, 1), lambda s: AdversaryGame(sigma=s)):

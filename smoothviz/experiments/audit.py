@@ -1,7 +1,7 @@
 """Privacy audit of the MWEM page's mechanisms at small sizes: claimed ε against a certified lower bound.
 
 Each mechanism runs many times on S and on a neighbour S′, its output reduced by a public rule, and
-:func:`smoothviz.audit.privacy_audit` certifies a lower bound on ε: a correct mechanism's stays at
+:func:`smoothviz.privacy.audit.privacy_audit` certifies a lower bound on ε: a correct mechanism's stays at
 or below its ledger's claim. Beside each, a deliberately broken variant whose bound exceeds the
 claim shows the audit can catch the bug it is there for (:func:`audit_mechanisms`).
 """
@@ -14,14 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import queries as Q
-from smoothviz.audit import AuditResult, privacy_audit
-from smoothviz.mechanisms import (
+from smoothviz.privacy import queries as Q
+from smoothviz.privacy.audit import AuditResult, privacy_audit
+from smoothviz.privacy.mechanisms import (
     exponential_mechanism,
     laplace_mechanism,
     report_noisy_max,
 )
-from smoothviz.mwem_practical import practical_mwem
+from smoothviz.privacy.mwem_practical import practical_mwem
 from smoothviz.random import streams
 
 __all__ = ["MECHANISMS", "MechanismAudit", "audit_mechanisms"]
@@ -134,7 +134,7 @@ class MechanismAudit:
     """The audits of :data:`MECHANISMS`, each correct and broken.
 
     Attributes:
-        results: (mechanism, "correct" | "broken") -> its :class:`smoothviz.audit.AuditResult`.
+        results: (mechanism, "correct" | "broken") -> its :class:`smoothviz.privacy.audit.AuditResult`.
         samples: runs per side (on S and on S′).
         confidence: the joint confidence of every lower bound.
         seed: the seed the runs drew from.

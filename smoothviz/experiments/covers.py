@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds
-from smoothviz import covers as cv
+from smoothviz.online import covers as cv
 
 __all__ = ["MAX_BRACKET_ROWS", "CoversExperiment", "appendix_b", "lemma32", "run_experiment"]
 
@@ -89,7 +89,7 @@ class CoversExperiment:
         return self.bracketing.to_frame(max_brackets=MAX_BRACKET_ROWS)
 
     def sizes(self, eps: Sequence[float]) -> pd.DataFrame:
-        """Bracketing sizes of the class over a grid of ε (:func:`smoothviz.covers.bracketing_sizes`)."""
+        """Bracketing sizes of the class over a grid of ε (:func:`smoothviz.online.covers.bracketing_sizes`)."""
         return cv.bracketing_sizes(self.settings["cls"], eps, k=self.settings["k"])
 
     def lemma32(self) -> cv.MaxCountResult:
@@ -134,11 +134,11 @@ def run_experiment(
     """Bracket ``cls`` at scale ε = ``scale`` under ``measure`` and find h's bracket (the main view).
 
     Args:
-        cls: a key of :data:`smoothviz.covers.CLASSES`.
+        cls: a key of :data:`smoothviz.online.covers.CLASSES`.
         k: intervals of the union / intersection classes.
-        measure: a key of :data:`smoothviz.covers.MEASURES` (σ-smooth ones at ``sigma``).
+        measure: a key of :data:`smoothviz.online.covers.MEASURES` (σ-smooth ones at ``sigma``).
         scale: the bracket scale ε.
-        position: where h sits (:func:`smoothviz.covers.example_hypothesis`).
+        position: where h sits (:func:`smoothviz.online.covers.example_hypothesis`).
         width: h's width (interval classes).
         sigma: σ of the measure, of Lemma 3.2's adversaries and of Theorem 3.3's scale.
         cells: |F| in Lemma 3.2.

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds, data, mwem, net_mechanism
-from smoothviz import mwem_result as MR
-from smoothviz import queries as Q
-from smoothviz.private_thresholds import PrivateThresholdResult, private_threshold
+from smoothviz import bounds
+from smoothviz.privacy import data, mwem, net_mechanism
+from smoothviz.privacy import mwem_result as MR
+from smoothviz.privacy import queries as Q
+from smoothviz.privacy.private_thresholds import PrivateThresholdResult, private_threshold
 from smoothviz.random import RngLike, make_rng, streams
 
 __all__ = [
@@ -102,7 +103,7 @@ UPLOAD_LABEL = (
     f"**2. Upload a CSV** (≤ {data.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
     "binned; the file stays in this session and is not part of the link)"
 )
-#: Algorithms run side by side (keys of :data:`smoothviz.mwem.VARIANTS`).
+#: Algorithms run side by side (keys of :data:`smoothviz.privacy.mwem.VARIANTS`).
 COMPARED = ("mwem", "smooth", "projected")
 #: Most intervals the page's class may hold (endpoints are thinned to a grid to stay below it).
 MAX_INTERVALS = 2_100
@@ -141,10 +142,10 @@ def make_histogram(
         dims: 1 (a line) or 2 (a table; bundled datasets use their two-column version).
 
     Returns:
-        The :class:`smoothviz.data.Histogram`.
+        The :class:`smoothviz.privacy.data.Histogram`.
 
     Raises:
-        smoothviz.data.UploadError: for an unusable upload (the page shows its message).
+        smoothviz.privacy.data.UploadError: for an unusable upload (the page shows its message).
     """
     if source not in DATA_OPTIONS:
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
@@ -234,7 +235,7 @@ def run_variant(
     snapshots: int = 40,
     rng: RngLike = None,
 ) -> MR.MWEMResult:
-    """Run one algorithm of :data:`smoothviz.mwem.VARIANTS` exactly as its theorem states."""
+    """Run one algorithm of :data:`smoothviz.privacy.mwem.VARIANTS` exactly as its theorem states."""
     common = {
         "epsilon": epsilon,
         "rounds": rounds,

@@ -1,7 +1,7 @@
 """The OracleQuery page's experiment: OracleQuery beside MWEM on a 2^d contingency table (E13).
 
 :func:`run_experiment` builds the table (planted, or Gapminder binarised), runs
-:func:`smoothviz.oracle_query.oracle_query` and returns an :class:`OracleQueryExperiment` with
+:func:`smoothviz.privacy.oracle_query.oracle_query` and returns an :class:`OracleQueryExperiment` with
 ``summary()``, ``to_frame()`` and ``code()``; :func:`compare_mwem` runs MWEM on the same table, ε
 and T. :func:`page_caps` keeps a run near two seconds on two cores.
 """
@@ -14,13 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import queries as Q
-from smoothviz.boolean_data import gapminder_data, planted_data
-from smoothviz.mwem import mwem
-from smoothviz.mwem_result import MWEMResult
-from smoothviz.oracle_query import OracleQueryResult, oracle_query, oracle_query_params
+from smoothviz.privacy import queries as Q
+from smoothviz.privacy.boolean_data import gapminder_data, planted_data
+from smoothviz.privacy.mwem import mwem
+from smoothviz.privacy.mwem_result import MWEMResult
+from smoothviz.privacy.oracle_query import OracleQueryResult, oracle_query, oracle_query_params
+from smoothviz.privacy.separators import codes_to_bits
 from smoothviz.random import RngLike, streams
-from smoothviz.separators import codes_to_bits
 from smoothviz.validation import check_choice, check_int
 
 __all__ = [
@@ -163,7 +163,7 @@ def run_experiment(
     the MWEM page.)
 
     ``neighbours``: ``"replace"`` (the paper's; the oracles at twice RSPM's printed scale) or
-    ``"add_remove"`` (the printed scales); see :mod:`smoothviz.oracle_query`.
+    ``"add_remove"`` (the printed scales); see :mod:`smoothviz.privacy.oracle_query`.
     """
     rngs = streams(seed, ("data", "oracle_query", "mwem"))
     x, described = make_table(source, d, n, rng=rngs["data"])

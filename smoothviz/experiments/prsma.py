@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds
-from smoothviz.boolean_data import neighbouring_pair, planted_data
-from smoothviz.prsma import (
+from smoothviz.privacy.boolean_data import neighbouring_pair, planted_data
+from smoothviz.privacy.prsma import (
     FailureModel,
     PRSMAPlan,
     loss_table,
@@ -25,8 +25,8 @@ from smoothviz.prsma import (
     prsma_plan,
     rspm_on_counts,
 )
+from smoothviz.privacy.separators import bits_to_codes, codes_to_bits, describe
 from smoothviz.random import streams
-from smoothviz.separators import bits_to_codes, codes_to_bits, describe
 from smoothviz.validation import check_int
 
 __all__ = [
@@ -73,7 +73,7 @@ def near_tie_cells(n: int, gap: int) -> np.ndarray:
     each n: d = 3 conjunctions, planted x1 ∧ x2, whose runner-up x1 ∧ x2 ∧ x3 loses by only G records;
     G is swept from 1 to n/8. RSPM's noise does not grow with n, so its worst excess ≈ c/n (slope −1);
     PRSMA's inner noise grows like √(n/K), so its worst excess is like 1/√n (slope −1/2). PRSMA runs
-    exactly on counts (:func:`smoothviz.prsma.prsma_on_counts`), so n goes to 5·10⁸.
+    exactly on counts (:func:`smoothviz.privacy.prsma.prsma_on_counts`), so n goes to 5·10⁸.
 
     The n records sit evenly on the 8 points (the remainder on (0,0,0)), labelled by x1 ∧ x2, except
     on (1,1,0), the one point where the two conjunctions differ: there ⌈(n/8 + gap)/2⌉ records have
@@ -129,7 +129,7 @@ class PRSMAExperiment:
     """The calculator at (ε, δ, n, rescaling), and accuracy against n (experiment E12).
 
     Attributes:
-        plan: the calculator's :class:`~smoothviz.prsma.PRSMAPlan`.
+        plan: the calculator's :class:`~smoothviz.privacy.prsma.PRSMAPlan`.
         simulated: one row per (method, n): the largest mean excess error over the near-tie family
             (:func:`near_tie_cells`), the gap G where it occurred, PRSMA's ⊥ rate and piece size
             (PRSMA at run parameters ε, δ).

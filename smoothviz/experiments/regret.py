@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from smoothviz.experts import (
+from smoothviz.online.experts import (
     ExpertsResult,
     FTPLSweepResult,
     MaxAbsResult,
@@ -25,8 +25,8 @@ from smoothviz.experts import (
     multiplicative_weights,
     mw_tuned_eta,
 )
-from smoothviz.halfspaces import HalfspaceResult, hedge_halfspaces
-from smoothviz.hedge import (
+from smoothviz.online.halfspaces import HalfspaceResult, hedge_halfspaces
+from smoothviz.online.hedge import (
     HedgeThresholdsResult,
     cover_gamma,
     grid_threshold_cover,
@@ -84,9 +84,9 @@ def page_cost_s(
     """Modelled seconds of one Regret page run: Hedge on thresholds, plus the MW/FTL/FTPL runs.
 
     The cover has N ≈ √T/σ experts and one run costs O(T·N^{1/3}) per trial after the exact replay
-    (:mod:`smoothviz.hedge`); the constants are fitted to benchmark runs.
+    (:mod:`smoothviz.online.hedge`); the constants are fitted to benchmark runs.
 
-    That is :func:`~smoothviz.hedge.hedge_thresholds`, plus :func:`compare_learners`
+    That is :func:`~smoothviz.online.hedge.hedge_thresholds`, plus :func:`compare_learners`
     when ``n_actions`` is not 0.
 
     Fitted to runs on a shared 2-core machine (within a factor 1.6 either way; times 1.4 for safety),
@@ -258,7 +258,7 @@ class RegretExperiment:
     """The Regret page's run: Hedge on a threshold cover, and the parameters of its tabs.
 
     Attributes:
-        hedge: the main view's :class:`~smoothviz.hedge.HedgeThresholdsResult`.
+        hedge: the main view's :class:`~smoothviz.online.hedge.HedgeThresholdsResult`.
         n_cover: N, the cover size.
         settings: the arguments of :func:`run_experiment` that built it.
     """
@@ -347,10 +347,10 @@ def run_experiment(
     Args:
         sigma: the adversaries' smoothness σ.
         horizon: rounds T.
-        adversaries: keys of :data:`smoothviz.adversaries.ADVERSARIES`.
+        adversaries: keys of :data:`smoothviz.online.adversaries.ADVERSARIES`.
         cover: cover scale, ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)).
         update: MW update, ``"notes"`` or ``"exp"``.
-        eta_factor: η as a multiple of the tuned rate (:func:`~smoothviz.experts.mw_tuned_eta`).
+        eta_factor: η as a multiple of the tuned rate (:func:`~smoothviz.online.experts.mw_tuned_eta`).
         labels: ``"realizable"`` or ``"noisy"``.
         noise: label-flip rate of noisy labels.
         trials: trials per adversary.

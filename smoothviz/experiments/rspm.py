@@ -17,14 +17,13 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds
-from smoothviz import rspm as core
-from smoothviz.audit import privacy_audit
-from smoothviz.boolean_data import LabelledData, gapminder_data, planted_data
-from smoothviz.experts import rspm_expected_max_abs
-from smoothviz.neighbours import check_neighbours, gap_shift
-from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle, lying_oracle
-from smoothviz.random import streams
-from smoothviz.separators import (
+from smoothviz.online.experts import rspm_expected_max_abs
+from smoothviz.privacy import rspm as core
+from smoothviz.privacy.audit import privacy_audit
+from smoothviz.privacy.boolean_data import LabelledData, gapminder_data, planted_data
+from smoothviz.privacy.neighbours import check_neighbours, gap_shift
+from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle, lying_oracle
+from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
     describe,
@@ -32,6 +31,7 @@ from smoothviz.separators import (
     separates,
     separator_set,
 )
+from smoothviz.random import streams
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 DATASETS = ("planted", "gapminder")
-#: The learners, in display order (:data:`smoothviz.rspm.METHODS`).
+#: The learners, in display order (:data:`smoothviz.privacy.rspm.METHODS`).
 METHODS = core.METHODS
 #: Oracle modes of the audit tab.
 MODES = ("exact", "fails", "greedy", "lying")
@@ -127,7 +127,7 @@ class RSPMExperiment:
         neighbours: the relation every learner's ε holds for (sets RSPM's and noisy-min's scales).
         trials: runs per learner.
         seed: the page seed.
-        results: one :class:`smoothviz.rspm.LearnerResult` per learner, in :data:`METHODS` order.
+        results: one :class:`smoothviz.privacy.rspm.LearnerResult` per learner, in :data:`METHODS` order.
         settings: the arguments of :func:`run_experiment`.
     """
 
@@ -202,7 +202,7 @@ def run_experiment(
     m/ε refuted on the replace-one pair :func:`erratum_pair`, 2m/ε and the add/remove pairs pass).
 
     Args:
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         d: dimension of planted data, 2 ≤ d ≤ 12 (Gapminder has d = 9).
         n: records of planted data (Gapminder has 1,704).
         epsilon: privacy ε of every learner.
@@ -277,7 +277,7 @@ def error_scale(
 
     The proofs bound the excess error by twice the largest perturbation of any hypothesis' objective,
     normalised: 2‖Z‖∞/n (Thm 5's proof). Its mean is exact for each learner: Laplace RSPM,
-    ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2 with η_i ~ Lap(s·m/ε) (:func:`smoothviz.experts.rspm_expected_max_abs`);
+    ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2 with η_i ~ Lap(s·m/ε) (:func:`smoothviz.online.experts.rspm_expected_max_abs`);
     Gaussian RSPM, σ_G√(2/π)(m + √m)/2; report-noisy-min, (s/ε)·H_{2^m}; the exponential mechanism,
     E max|Gumbel| over 2^m at scale 2/ε (s = 2 for replace-one neighbours, 1 for add/remove). They
     grow like m², m^1.5 and m (slopes 2, 1.5, 1).
@@ -518,7 +518,7 @@ def erratum_audit(
     the event is 2ε), the corrected 2m/ε on the same pair, and the printed scale on the two add/remove
     pairs (both within ε). Each row runs ``samples`` runs on S and on the neighbour from its own
     stream and counts the event "output = the empty conjunction", fixed before the runs; the certified
-    lower bound is Clopper–Pearson at 95% (:func:`smoothviz.audit.privacy_audit`).
+    lower bound is Clopper–Pearson at 95% (:func:`smoothviz.privacy.audit.privacy_audit`).
     """
     epsilon = check_float("epsilon", epsilon, 0.0, 10.0)
     samples = check_int("samples", samples, 100, core.MAX_TRIALS)

@@ -1,7 +1,7 @@
 """The Thresholds page's experiment (E1): midpoint binary search against the chosen adversaries.
 
-One call runs every chosen adversary of :mod:`smoothviz.thresholds`, each on its own named stream
-(:func:`smoothviz.thresholds.adversary_rng`: a curve does not change when another is added), and
+One call runs every chosen adversary of :mod:`smoothviz.online.thresholds`, each on its own named stream
+(:func:`smoothviz.online.thresholds.adversary_rng`: a curve does not change when another is added), and
 returns a :class:`ThresholdsExperiment` with ``summary()``, ``to_frame()`` and ``code()``.
 """
 
@@ -13,7 +13,13 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.bounds import hit_probability
-from smoothviz.thresholds import ADVERSARIES, ThresholdRun, check_game, round_grid, run_adversary
+from smoothviz.online.thresholds import (
+    ADVERSARIES,
+    ThresholdRun,
+    check_game,
+    round_grid,
+    run_adversary,
+)
 
 __all__ = ["ThresholdsExperiment", "run_experiment"]
 

@@ -10,14 +10,14 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from smoothviz import bounds
-from smoothviz.covers import (
+from smoothviz.experiments.covers import CoversExperiment
+from smoothviz.online.covers import (
     Bracketing,
     MaxCountResult,
     ThresholdCover,
     UniformConvergenceResult,
     hypothesis_sets,
 )
-from smoothviz.experiments.covers import CoversExperiment
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
@@ -83,7 +83,7 @@ def brackets_figure(
 
     Args:
         bracketing: the bracketing to draw.
-        hypothesis: parameters of one class member (see :func:`smoothviz.covers.hypothesis_sets`);
+        hypothesis: parameters of one class member (see :func:`smoothviz.online.covers.hypothesis_sets`);
             its bracket is outlined and the member drawn as a black bar inside it.
         cover: optional threshold cover whose centres are marked on the measure panel.
         max_rows: most bracket rows drawn.
@@ -245,7 +245,7 @@ def sizes_figure(
     """Sizes against 1/ε on log-log axes: exact bracketing sizes beside Thm 3.7 and Haussler's bounds.
 
     Args:
-        sizes: a frame from :func:`smoothviz.covers.bracketing_sizes`.
+        sizes: a frame from :func:`smoothviz.online.covers.bracketing_sizes`.
         eps: the current scale, marked with a vertical line.
         thm33_eps: Theorem 3.3's scale σ/(4√T), marked with a vertical line.
         label: class name, for the y-axis title.

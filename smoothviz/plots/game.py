@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from smoothviz import bounds
-from smoothviz.game import AdversaryGame
+from smoothviz.online.game import AdversaryGame
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 

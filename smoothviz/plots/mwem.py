@@ -8,7 +8,6 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.mwem_result import MWEMResult
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
@@ -19,6 +18,7 @@ from smoothviz.plots.style import (
     downsample_index,
     theory_trace,
 )
+from smoothviz.privacy.mwem_result import MWEMResult
 
 _COLOR = {
     "mwem": COLORS["mwem"],

@@ -15,7 +15,6 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep, threshold_check
-from smoothviz.mwem import VARIANTS
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.mwem import (
     error_vs_epsilon_figure,
@@ -25,7 +24,8 @@ from smoothviz.plots.mwem import (
 )
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
-from smoothviz.private_thresholds import PrivateThresholdResult
+from smoothviz.privacy.mwem import VARIANTS
+from smoothviz.privacy.private_thresholds import PrivateThresholdResult
 
 _COLOR = {
     "mwem": COLORS["mwem"],

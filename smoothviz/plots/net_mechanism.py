@@ -15,9 +15,9 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.experiments.mwem import NetExperiment
-from smoothviz.net_mechanism import MAX_CANDIDATES, VC_DIM
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
+from smoothviz.privacy.net_mechanism import MAX_CANDIDATES, VC_DIM
 
 __all__ = [
     "ETA",

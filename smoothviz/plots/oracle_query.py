@@ -12,9 +12,9 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.experiments.oracle_query import MAX_MWEM_D, MWEMComparison, OracleQueryExperiment
-from smoothviz.oracle_query import conjunction_answers
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
+from smoothviz.privacy.oracle_query import conjunction_answers
 
 #: One colour per curve of the game (colour-blind-safe, as the style palette).
 GAME_COLORS = {"error": "#E69F00", "data": "#0072B2", "query": "#CC79A7", "mwem": COLORS["mwem"]}

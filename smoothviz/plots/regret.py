@@ -15,9 +15,6 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.experiments.regret import RegretExperiment, fitted_slope
-from smoothviz.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult, expected_max_abs
-from smoothviz.halfspaces import HalfspaceResult
-from smoothviz.hedge import HedgeThresholdsResult
 from smoothviz.names import (
     ADVERSARY_SHORT,
     COST_SEQUENCES,
@@ -25,6 +22,9 @@ from smoothviz.names import (
     PERTURBATION_SHORT,
     count,
 )
+from smoothviz.online.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult, expected_max_abs
+from smoothviz.online.halfspaces import HalfspaceResult
+from smoothviz.online.hedge import HedgeThresholdsResult
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
@@ -401,7 +401,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     """2-D regret vs t against the cover per adversary (mean, 10–90% band) with MW's exact bound.
 
     Diamonds at T: the exact regret against every halfspace in the plane (mean over trials), from
-    :func:`smoothviz.erm.best_halfspace_mistakes`.
+    :func:`smoothviz.online.erm.best_halfspace_mistakes`.
     """
     horizon = result.horizon
     idx = downsample_index(horizon, log=log_log)
@@ -444,7 +444,7 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
     Laplace(b): E‖Z‖∞ = b·H_k exactly. Gumbel (Z = −b·G): E‖Z‖∞ = b·E max|G_i| by quadrature, drawn
     with b(ln k + γ) = b·E max G_i, the mean of the largest draw itself, which lies below it. RSPM-
     correlated (m = ⌈log₂ k⌉ draws of Lap(m·b)): the closed form for 2^m actions
-    (:func:`smoothviz.experts.rspm_expected_max_abs`), beside i.i.d. Laplace's b·H_k in grey.
+    (:func:`smoothviz.online.experts.rspm_expected_max_abs`), beside i.i.d. Laplace's b·H_k in grey.
     """
     k = curve.ks.astype(float)
     name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.noise]

@@ -7,9 +7,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from smoothviz.experiments.rspm import RSPMExperiment
-from smoothviz.neighbours import describe
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
+from smoothviz.privacy.neighbours import describe
 
 #: Short names of the learners (legends and axes stay short on a projector).
 SHORT = {

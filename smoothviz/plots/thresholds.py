@@ -16,6 +16,12 @@ from smoothviz.experiments.thresholds import ThresholdsExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
+from smoothviz.online.thresholds import (
+    RoundSnapshot,
+    ThresholdRun,
+    naive_float_worst_case,
+    round_snapshot,
+)
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
@@ -25,7 +31,6 @@ from smoothviz.plots.style import (
     band_traces,
     theory_trace,
 )
-from smoothviz.thresholds import RoundSnapshot, ThresholdRun, naive_float_worst_case, round_snapshot
 
 __all__ = [
     "HIT_CAPTION",

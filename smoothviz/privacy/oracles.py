@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from smoothviz.separators import MAX_D, bits_to_codes, class_sums, codes_to_bits, evaluate
+from smoothviz.privacy.separators import MAX_D, bits_to_codes, class_sums, codes_to_bits, evaluate
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -44,7 +44,7 @@ class OracleAnswer:
     """What an oracle returned for each weighted dataset (one per row of the weights).
 
     Attributes:
-        codes: hypothesis codes (see :mod:`smoothviz.separators`), shape (trials,); −1 means ⊥.
+        codes: hypothesis codes (see :mod:`smoothviz.privacy.separators`), shape (trials,); −1 means ⊥.
         objective: Σ w_i·1[h(x_i) ≠ y_i] of the returned hypothesis, recomputed exactly (NaN for ⊥).
         certified: whether optimality was proven (exhaustive search, or the integer program's
             optimality certificate); a heuristic or lying oracle reports what it claims.
@@ -127,7 +127,7 @@ def weighted_objective(
     """Σ_i w_i·1[h(x_i) ≠ y_i] for the given hypothesis of each trial (NaN where the code is −1).
 
     Args:
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         x: points, shape (N, d).
         y: labels in {0, 1}, shape (N,).
         w: weights, shape (N,) or (trials, N).
@@ -151,12 +151,12 @@ def exhaustive_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> 
     """Exact minimiser by enumerating all 2^d hypotheses (d ≤ 12).
 
     Columns of ``w`` that are the same in every trial (the real data, weight 1) are summed once, for
-    every hypothesis at once by :func:`smoothviz.separators.class_sums` (a transform over the subset
+    every hypothesis at once by :func:`smoothviz.privacy.separators.class_sums` (a transform over the subset
     lattice); only the columns that vary (the fake examples' noise) enter a per-trial matrix product. Ties go to the
     smallest code.
 
     Args:
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         x: points in {0,1}^d, shape (N, d).
         y: labels in {0, 1}, shape (N,).
         w: weights, shape (N,) or (trials, N); negative weights allowed.
@@ -269,7 +269,7 @@ def ip_oracle(
     answer is ⊥ (code −1), never a guess.
 
     Args:
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         x: points in {0,1}^d, shape (N, d), any d ≤ 62.
         y: labels in {0, 1}, shape (N,).
         w: weights, shape (N,) or (trials, N); one integer program per row.
@@ -344,7 +344,7 @@ def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Orac
     on noisy data it is often wrong, silently. Vectorised over trials.
 
     Args:
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         x: points in {0,1}^d, shape (N, d).
         y: labels in {0, 1}, shape (N,).
         w: weights, shape (N,) or (trials, N).

@@ -1,6 +1,6 @@
 """Play the adversary: a student picks the points and labels, midpoint binary search learns.
 
-The game of :mod:`smoothviz.thresholds` (Haghtalab, Roughgarden & Shetty 2020, §1) with a person in
+The game of :mod:`smoothviz.online.thresholds` (Haghtalab, Roughgarden & Shetty 2020, §1) with a person in
 the adversary's seat, worst case or σ-smoothed (:class:`AdversaryGame`). Labels must stay realizable
 (:class:`Unrealizable` otherwise). The game is a frozen value whose moves travel in a link
 (:func:`format_moves`, :func:`parse_moves`: hostile values are reported, never raised).

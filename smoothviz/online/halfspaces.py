@@ -3,7 +3,7 @@
 Corollary 3.8 of Haghtalab, Roughgarden & Shetty 2020: a σ-smooth adversary rarely lands in the thin
 region where a halfspace and its cover neighbour disagree, so Hedge on the cover has regret
 sublinear in T. Here halfspaces 1[⟨u, x⟩ ≥ c] on [0, 1]², a cover of directions × offsets, regret
-against the cover and (:func:`smoothviz.erm.best_halfspace_mistakes`) against every halfspace.
+against the cover and (:func:`smoothviz.online.erm.best_halfspace_mistakes`) against every halfspace.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.adversaries import (
+from smoothviz.online.adversaries import (
     ADVERSARIES_2D,
     halfspace_candidates,
     smoothed_offsets,
     smoothed_points,
     worst_case_points,
 )
-from smoothviz.erm import best_halfspace_mistakes
-from smoothviz.experts import TUNED_ETA, log_weight_rate
+from smoothviz.online.erm import best_halfspace_mistakes
+from smoothviz.online.experts import TUNED_ETA, log_weight_rate
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choices,
@@ -151,12 +151,12 @@ def hedge_halfspaces(
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
 
-    The adversaries (:mod:`smoothviz.adversaries`): a worst-case one that plays where the learner's
+    The adversaries (:mod:`smoothviz.online.adversaries`): a worst-case one that plays where the learner's
     expected loss is largest, its σ-smooth version that adds a uniform offset of area σ, and i.i.d.
     points.
 
     The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). Adversaries
-    (:mod:`smoothviz.adversaries`): ``"worst_case"`` plays the point of an ``n_candidates``² grid where
+    (:mod:`smoothviz.online.adversaries`): ``"worst_case"`` plays the point of an ``n_candidates``² grid where
     the learner's expected loss under the target's label is largest; ``"smoothed_adaptive"`` adds a
     uniform offset on a square of area σ (wrapped mod 1, so density ≤ 1/σ) to that point; ``"iid"``
     plays x ~ U[0, 1]².
@@ -166,14 +166,14 @@ def hedge_halfspaces(
         horizon: rounds T ∈ [1, 5000].
         n_angles: angles in the cover.
         n_offsets: offsets in the cover.
-        adversaries: names from :data:`~smoothviz.adversaries.ADVERSARIES_2D`.
-        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.experts.TUNED_ETA`).
+        adversaries: names from :data:`~smoothviz.online.adversaries.ADVERSARIES_2D`.
+        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.online.experts.TUNED_ETA`).
         update: ``"notes"`` or ``"exp"``.
         noise: label-flip rate in [0, 1/2].
         trials: runs per adversary.
         n_candidates: grid side of the adaptive adversaries' candidate points ((k + ½)/n; a power
             of two keeps them exact in binary, so candidates on one line are exactly collinear and
-            :func:`~smoothviz.erm.best_halfspace_mistakes` stays fast).
+            :func:`~smoothviz.online.erm.best_halfspace_mistakes` stays fast).
         rng: seed or generator (SPEC 7).
 
     Returns:

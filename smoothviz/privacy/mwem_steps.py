@@ -1,9 +1,9 @@
 """MWEM's round, step by step: select, measure, update, project (and the γ-cover Smooth MWEM selects from).
 
-Each function is one line of the loop in :func:`smoothviz.mwem.release_rounds` (Haghtalab,
+Each function is one line of the loop in :func:`smoothviz.privacy.mwem.release_rounds` (Haghtalab,
 Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1, after Hardt, Ligett & McSherry 2012),
-vectorised over a leading trials axis; the mechanisms come from :mod:`smoothviz.mechanisms`, the box
-queries from :mod:`smoothviz.queries`.
+vectorised over a leading trials axis; the mechanisms come from :mod:`smoothviz.privacy.mechanisms`, the box
+queries from :mod:`smoothviz.privacy.queries`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import math
 import numpy as np
 from scipy.special import xlogy
 
-from smoothviz.mechanisms import exponential_mechanism, laplace_mechanism
-from smoothviz.queries import BoxQueries, box_field, box_sums
+from smoothviz.privacy.mechanisms import exponential_mechanism, laplace_mechanism
+from smoothviz.privacy.queries import BoxQueries, box_field, box_sums
 from smoothviz.random import RngLike
 
 __all__ = [
@@ -43,7 +43,7 @@ def select_query(
 
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (after Hardt, Ligett &
     McSherry 2012); the mechanism is McSherry & Talwar 2007's, through
-    :func:`smoothviz.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
+    :func:`smoothviz.privacy.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
     is replaced.
 
     Args:
@@ -69,7 +69,7 @@ def measure(
     clip: bool = True,
     rng: RngLike = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.mechanisms.laplace_mechanism`.
+    """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.privacy.mechanisms.laplace_mechanism`.
 
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n,
     i.e. ε/(2T) with sensitivity 1/n. Clipping m to [0, 1] is post-processing and keeps Lemma E.3 exact.

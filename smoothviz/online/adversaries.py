@@ -13,8 +13,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import expit
 
-from smoothviz.thresholds import ADVERSARIES as BINARY_SEARCH_ADVERSARIES
-from smoothviz.thresholds import (
+from smoothviz.online.thresholds import ADVERSARIES as BINARY_SEARCH_ADVERSARIES
+from smoothviz.online.thresholds import (
     adversary_rng,
     nonadaptive_run,
     run_adversary,
@@ -100,10 +100,10 @@ def worst_case_stream(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The worst-case adversary against Hedge on the cover ``grid``, from a two-number state per row.
 
-    Against Hedge on threshold covers (:mod:`smoothviz.hedge`) the streams are :func:`worst_case_stream`,
+    Against Hedge on threshold covers (:mod:`smoothviz.online.hedge`) the streams are :func:`worst_case_stream`,
     :func:`smoothed_adaptive_stream`, :func:`smoothed_nonadaptive_stream` and :func:`iid_stream`; against
     halfspaces in [0, 1]² (:data:`ADVERSARIES_2D`) :func:`worst_case_points` and :func:`smoothed_points`;
-    against binary search the runs of :mod:`smoothviz.thresholds` (:data:`BINARY_SEARCH_ADVERSARIES`).
+    against binary search the runs of :mod:`smoothviz.online.thresholds` (:data:`BINARY_SEARCH_ADVERSARIES`).
 
     Every point lies in the cover cell [lo, hi) that holds b*, so the n_low experts g_i ≤ lo predict 1
     and the others predict 0: all of Hedge's weight sits on two groups whose cumulative losses are the
@@ -117,7 +117,7 @@ def worst_case_stream(
         targets: target thresholds b* per row, shape (R,).
         unif: the adversary's uniforms (where in the half-cell it plays), shape (R, T).
         flips: label flips per round, shape (R, T).
-        lam: the learner's log-weight rate λ (see :func:`smoothviz.experts.log_weight_rate`).
+        lam: the learner's log-weight rate λ (see :func:`smoothviz.online.experts.log_weight_rate`).
 
     Returns:
         ``(xs, ys, losses)``: points, labels and Hedge's expected loss ⟨p_t, ℓ_t⟩, each (R, T).
@@ -299,7 +299,7 @@ def halfspace_candidates(n_candidates: int) -> np.ndarray:
     """The points an adaptive 2-D adversary chooses among: the grid ((k + ½)/n, (l + ½)/n).
 
     A power of two n keeps them exact in binary, so candidates on one line are exactly collinear and
-    :func:`smoothviz.erm.best_halfspace_mistakes` stays fast.
+    :func:`smoothviz.online.erm.best_halfspace_mistakes` stays fast.
 
     Args:
         n_candidates: grid side n.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.mechanisms import PrivacyLedger, exponential_mechanism
+from smoothviz.privacy.mechanisms import PrivacyLedger, exponential_mechanism
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_sigma
 

@@ -3,7 +3,7 @@
 Haghtalab, Roughgarden & Shetty 2020, App. C.1, Algorithm 1: Hedge over a γ-cover, γ = σ/√T.
 Regret against the class is regret against the cover (≤ 2√(T ln N), Arora, Hazan & Kale 2012)
 plus the most points in one cover cell: small against σ-smooth adversaries (Lemma 3.2), ≥ T/2 in
-the worst case. :func:`hedge_thresholds` is the engine; halfspaces: :mod:`smoothviz.halfspaces`.
+the worst case. :func:`hedge_thresholds` is the engine; halfspaces: :mod:`smoothviz.online.halfspaces`.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
-from smoothviz.adversaries import (
+from smoothviz.online.adversaries import (
     ADVERSARIES,
     iid_stream,
     smoothed_adaptive_stream,
     smoothed_nonadaptive_stream,
     worst_case_stream,
 )
-from smoothviz.erm import prefix_best_mistakes
-from smoothviz.experts import TUNED_ETA, UPDATES, log_weight_rate
+from smoothviz.online.erm import prefix_best_mistakes
+from smoothviz.online.experts import TUNED_ETA, UPDATES, log_weight_rate
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choice,
@@ -467,24 +467,24 @@ def hedge_thresholds(
 ) -> HedgeThresholdsResult:
     """Run Hedge/MW over a threshold γ-cover against the named adversaries.
 
-    The adversaries of :mod:`smoothviz.adversaries` play their streams, then an exact replay of Hedge on
+    The adversaries of :mod:`smoothviz.online.adversaries` play their streams, then an exact replay of Hedge on
     those streams (:func:`hedge_replay` for one recorded stream) gives the learner's expected losses in
-    O(T·N^{1/3}) per run instead of O(T·N), and the ERM oracles of :mod:`smoothviz.erm` give the regrets
+    O(T·N^{1/3}) per run instead of O(T·N), and the ERM oracles of :mod:`smoothviz.online.erm` give the regrets
     against the cover and the class (their eq. (1)). Losses are 0/1 and "loss" is the expectation
     ⟨p_t, ℓ_t⟩ over the learner's coins, so the MW bound can be checked on every run. Theorem 3.3 uses
     brackets at σ/(4√T) (``cover_scale="thm33"``).
 
     Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020. The adversaries' coins draw the points (one
-    function each in :mod:`smoothviz.adversaries`), nature's the target b* ~ U(0.1, 0.9) and the
+    function each in :mod:`smoothviz.online.adversaries`), nature's the target b* ~ U(0.1, 0.9) and the
     flips: labels are 1[x ≥ b*], flipped with probability ``noise`` when ``labels="noisy"``.
 
     Args:
         sigma: smoothness σ ∈ (0, 1].
         horizon: rounds T ∈ [1, 10^5].
-        adversaries: names from :data:`~smoothviz.adversaries.ADVERSARIES`.
+        adversaries: names from :data:`~smoothviz.online.adversaries.ADVERSARIES`.
         cover_scale: ``"alg1"`` (γ = σ/√T) or ``"thm33"`` (γ = σ/(4√T)); ignored when ``gamma`` is given.
         gamma: explicit cover scale in (0, 1].
-        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.experts.TUNED_ETA`).
+        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.online.experts.TUNED_ETA`).
         update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
         labels: ``"realizable"`` or ``"noisy"``.
         noise: label-flip rate in [0, 1/2] used when ``labels="noisy"``.

@@ -15,8 +15,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from smoothviz.privacy.separators import (
+    CLASSES,
+    MAX_D,
+    bits_to_codes,
+    codes_to_bits,
+    describe,
+    evaluate,
+)
 from smoothviz.random import RngLike, make_rng
-from smoothviz.separators import CLASSES, MAX_D, bits_to_codes, codes_to_bits, describe, evaluate
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -92,7 +99,7 @@ def planted_data(
     """N points from Bernoulli(p_one)^d labelled by a planted hypothesis, labels flipped w.p. ``label_noise``.
 
     Args:
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         d: dimension, 1 ≤ d ≤ 62.
         n: number of records, ≥ 1.
         planted: code of the planted hypothesis; default a random one drawn from ``rng``.

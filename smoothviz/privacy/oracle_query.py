@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.mechanisms import LedgerEntry, PrivacyLedger, report_noisy_max
-from smoothviz.neighbours import check_neighbours, describe
-from smoothviz.oracles import MAX_EXHAUSTIVE_D, ip_oracle
-from smoothviz.prsma import PRSMAPlan, prsma_plan
+from smoothviz.privacy.mechanisms import LedgerEntry, PrivacyLedger, report_noisy_max
+from smoothviz.privacy.neighbours import check_neighbours, describe
+from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, ip_oracle
+from smoothviz.privacy.prsma import PRSMAPlan, prsma_plan
+from smoothviz.privacy.rspm import gaussian_rspm_scale, perturbed_argmin
+from smoothviz.privacy.separators import MAX_ENUMERATE_D, codes_to_bits
 from smoothviz.random import RngLike, make_rng
-from smoothviz.rspm import gaussian_rspm_scale, perturbed_argmin
-from smoothviz.separators import MAX_ENUMERATE_D, codes_to_bits
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -213,7 +213,7 @@ def dual_oracle_argmin(
     """argmin_x Σ_T a_T q_T(x) + ⟨η, x⟩ over x ∈ {0,1}^d, one per row of η: the dual weighted oracle.
 
     ``"exhaustive"`` scores all 2^d records (subset sums, then one matrix product for the linear
-    perturbations). ``"integer_program"`` poses the same problem to :func:`smoothviz.oracles.ip_oracle`
+    perturbations). ``"integer_program"`` poses the same problem to :func:`smoothviz.privacy.oracles.ip_oracle`
     through duality: q_T(x) = [T ⊆ x] = [x̄ ⊆ T̄] is the conjunction with parameter x̄ at the point T̄,
     and x_j = [x̄ ⊆ ē_j] is the same at the separator point ē_j; so the weighted dataset is
     {(T̄, a_T)} ∪ {(ē_j, η_j)} with label 0 and the answer's complement is x. An unsolved program
@@ -380,7 +380,7 @@ def private_best_response(
     """PBR, one round (Neel, Roth & Wu 2019, §4.2), from the objective of Eq. (7)–(8).
 
     **Neighbours.** The paper's relation is replace one record (n public). RSPM's printed scales are DP only
-    for add/remove (the Lemma 2 erratum, :mod:`smoothviz.rspm`), so under replacement the oracles run at
+    for add/remove (the Lemma 2 erratum, :mod:`smoothviz.privacy.rspm`), so under replacement the oracles run at
     twice the printed scale (σ_G = 7√(d ln(1/δ₀))/ε₀; Lap(2d/ε′) inside PRSMA); ``neighbours="add_remove"``
     runs the printed ones. The private oracles: Gaussian RSPM, PRSMA around Laplace RSPM (Thm 8's
     rescaling, each call (ε₀, δ₀)-DP), or the exact best response (not private: the baseline).

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from smoothviz.neighbours import check_neighbours, gap_shift
-from smoothviz.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
-from smoothviz.random import RngLike, make_rng
-from smoothviz.rspm import empirical_errors, laplace_rspm_scale, perturbed_argmin
-from smoothviz.separators import (
+from smoothviz.privacy.neighbours import check_neighbours, gap_shift
+from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
+from smoothviz.privacy.rspm import empirical_errors, laplace_rspm_scale, perturbed_argmin
+from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
     bits_to_codes,
@@ -29,6 +28,7 @@ from smoothviz.separators import (
     loss_separator_set,
     separator_set,
 )
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -72,7 +72,7 @@ class PRSMAPlan:
         threshold: (1/ε)(1 + ln(1/δ)); T̃ at or below it outputs ⊥.
         guarantee: Thm 8's (ε, δ) for the run parameters, (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)).
         neighbours: the relation the guarantee holds for (``"replace"`` or ``"add_remove"``); it sets
-            the inner RSPM's Laplace scale s·m/ε′, s = :func:`smoothviz.neighbours.gap_shift`.
+            the inner RSPM's Laplace scale s·m/ε′, s = :func:`smoothviz.privacy.neighbours.gap_shift`.
     """
 
     epsilon: float
@@ -144,7 +144,7 @@ def prsma_plan(
        which the printed algorithm leaves undefined: T̃ can clear the threshold with T = 0).
 
     Inner RSPM runs at ε′ with Lap(s·m/ε′): s = 2 for replace-one neighbours, 1 for add/remove (the
-    Lemma 2 erratum, :func:`smoothviz.rspm.laplace_rspm_scale`); T moves by at most 1 under either
+    Lemma 2 erratum, :func:`smoothviz.privacy.rspm.laplace_rspm_scale`); T moves by at most 1 under either
     relation, so Lap(1/ε) stays. Thm 8: run with (ε/62, δ/11) (both ≤ 1/2) this is (ε, δ)-DP; internally
     (ε, δ) give (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)). The price: about K·ln(K/δ)/δ oracle calls (~1.2·10⁸
     at (1, 10⁻³) with the rescaling) and, with RSPM inside, error of order 1/√n instead of 1/n (Thm 9).
@@ -338,10 +338,10 @@ def rspm_on_counts(
 
     An exact oracle sees the data only through how many records fall in each cell, so one row of
     counts is the whole dataset: the objective is counts · loss table + η · labels on U, η ~ Lap(b),
-    b = s·m/ε (:func:`smoothviz.rspm.laplace_rspm_scale`).
+    b = s·m/ε (:func:`smoothviz.privacy.rspm.laplace_rspm_scale`).
 
     Args:
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         d: dimension, ≤ 12.
         cell_counts: shape (r, 2^(d+1)), cell = 2·code(x) + y.
         epsilon: RSPM's ε.
@@ -452,7 +452,7 @@ def prsma(
     Args:
         x: points in {0,1}^d, shape (n, d), d ≤ 12.
         y: labels, shape (n,).
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         epsilon: target ε (see :func:`prsma_plan`).
         delta: target δ.
         rescale: run with (ε/62, δ/11) as Thm 8 asks.
@@ -526,7 +526,7 @@ def prsma_on_counts(
 
     Args:
         cell_counts: records per cell 2·code(x) + y, shape (2^(d+1),), integers; n = their sum.
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         d: dimension, ≤ 12.
         epsilon: target ε (see :func:`prsma_plan`).
         delta: target δ.

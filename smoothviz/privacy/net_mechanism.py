@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.mechanisms import exponential_mechanism_probabilities
+from smoothviz.privacy.mechanisms import exponential_mechanism_probabilities
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_float, check_int, check_sigma
 

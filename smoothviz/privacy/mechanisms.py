@@ -1,6 +1,6 @@
 """Differential-privacy building blocks: Laplace, Gaussian, exponential mechanism, report-noisy-max, ledger.
 
-Every ε holds for one named neighbour relation (:data:`smoothviz.neighbours.NEIGHBOURS`) through
+Every ε holds for one named neighbour relation (:data:`smoothviz.privacy.neighbours.NEIGHBOURS`) through
 the sensitivity the caller passes: a histogram's ℓ₁ sensitivity is 2 under replacement and 1 under
 add/remove (Dwork, McSherry, Nissim & Smith 2006). Seeded numpy noise, for teaching: not a hardened
 release (naive Laplace sampling leaks).
@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import softmax
 
-from smoothviz.neighbours import describe
+from smoothviz.privacy.neighbours import describe
 from smoothviz.random import RngLike, make_rng
 
 __all__ = [
@@ -432,7 +432,7 @@ def composition_statement(
         k: number of steps.
         delta_slack: δ′ of the composition.
         target: the (ε, δ) the computation was asked for.
-        neighbours: the relation every step holds for (:data:`smoothviz.neighbours.NEIGHBOURS`).
+        neighbours: the relation every step holds for (:data:`smoothviz.privacy.neighbours.NEIGHBOURS`).
 
     Returns:
         The sentence, with the composed pair and whether (and by how much) it exceeds the target.

@@ -17,17 +17,16 @@ from typing import TypeVar
 import numpy as np
 import pandas as pd
 
-from smoothviz.mechanisms import exponential_mechanism, report_noisy_max
-from smoothviz.neighbours import check_neighbours, describe, gap_shift
-from smoothviz.oracles import (
+from smoothviz.privacy.mechanisms import exponential_mechanism, report_noisy_max
+from smoothviz.privacy.neighbours import check_neighbours, describe, gap_shift
+from smoothviz.privacy.oracles import (
     MAX_EXHAUSTIVE_D,
     Oracle,
     exhaustive_oracle,
     get_oracle,
     ip_oracle,
 )
-from smoothviz.random import RngLike, make_rng
-from smoothviz.separators import (
+from smoothviz.privacy.separators import (
     CLASSES,
     MAX_ENUMERATE_D,
     all_codes,
@@ -38,6 +37,7 @@ from smoothviz.separators import (
     loss_separator_set,
     separator_set,
 )
+from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -265,16 +265,16 @@ def rspm(
       error 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
 
     Privacy holds only while the oracle is right: with a wrong answer the proof's shift argument
-    (Lemma 2) breaks, which :mod:`smoothviz.audit` shows with :func:`smoothviz.oracles.lying_oracle`.
+    (Lemma 2) breaks, which :mod:`smoothviz.privacy.audit` shows with :func:`smoothviz.privacy.oracles.lying_oracle`.
 
     Args:
         x: points in {0,1}^d, shape (n, d).
         y: labels in {0, 1}, shape (n,).
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         epsilon: privacy parameter ε > 0.
         noise: ``"laplace"`` (η_i ~ Lap(b)) or ``"gaussian"`` (η_i ~ N(0, σ_G²)).
         delta: δ ∈ (0, 1/e) for the Gaussian variant (ignored, and reported as 0, for Laplace).
-        oracle: a name in :data:`smoothviz.oracles.ORACLES` or an oracle callable.
+        oracle: a name in :data:`smoothviz.privacy.oracles.ORACLES` or an oracle callable.
         time_limit: seconds per integer program (``oracle="integer_program"`` only).
         failure_rate: probability that a run's oracle answers ⊥ regardless (a certifiable heuristic
             that fails at random), in [0, 1).
@@ -346,7 +346,7 @@ def _counts(x: np.ndarray, y: np.ndarray, cls: str) -> np.ndarray:
     """n·q(S) for every hypothesis of the enumerated class (d ≤ 16), shape (2^d,).
 
     1[h(x) ≠ y] = y + (1 − 2y)·h(x): the sum of the labels plus a transform of one coefficient per
-    point (:func:`smoothviz.separators.class_sums`), exact in integers.
+    point (:func:`smoothviz.privacy.separators.class_sums`), exact in integers.
     """
     d = check_int("d", x.shape[1], 1, MAX_ENUMERATE_D)
     c = np.bincount(bits_to_codes(x), weights=1.0 - 2.0 * y, minlength=2**d)
@@ -380,12 +380,12 @@ def enumerating_learner(
       (Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011), one draw per run, ε-DP under
       either relation (Dwork & Roth 2014, Thm 3.10).
 
-    Both are sampled by :mod:`smoothviz.mechanisms` with sensitivity 1.
+    Both are sampled by :mod:`smoothviz.privacy.mechanisms` with sensitivity 1.
 
     Args:
         x: points in {0,1}^d, shape (n, d), d ≤ 16.
         y: labels, shape (n,).
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         mechanism: ``"report_noisy_min"`` or ``"exponential"``.
         epsilon: privacy parameter ε > 0.
         trials: independent runs.
@@ -447,7 +447,7 @@ def correlated_perturbation(cls: str, d: int, noise: np.ndarray) -> np.ndarray:
     """RSPM's implied perturbation Z_q = Σ_i q(e_i) η_i of every hypothesis (d ≤ 16).
 
     Args:
-        cls: one of :data:`smoothviz.separators.CLASSES`.
+        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
         d: dimension.
         noise: η, shape (..., m) with m = d.
 

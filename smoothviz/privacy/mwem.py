@@ -16,9 +16,9 @@ from typing import Protocol
 import numpy as np
 
 from smoothviz import bounds
-from smoothviz.mechanisms import LedgerEntry, PrivacyLedger, laplace_mechanism
-from smoothviz.mwem_result import MWEMDiagnostics, MWEMResult
-from smoothviz.mwem_steps import (
+from smoothviz.privacy.mechanisms import LedgerEntry, PrivacyLedger, laplace_mechanism
+from smoothviz.privacy.mwem_result import MWEMDiagnostics, MWEMResult
+from smoothviz.privacy.mwem_steps import (
     fixed_step_update,
     kl_divergence,
     measure,
@@ -27,7 +27,7 @@ from smoothviz.mwem_steps import (
     select_query,
     smooth_cover,
 )
-from smoothviz.queries import BoxQueries
+from smoothviz.privacy.queries import BoxQueries
 from smoothviz.random import RngLike, make_rng
 from smoothviz.references import cite
 from smoothviz.validation import check_sigma
@@ -265,7 +265,7 @@ class Exact:
     """The analysed round: one query selected, measured and stepped on, nothing replayed.
 
     Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1 (Algorithms 2 and 3). Its hooks
-    are the ones :mod:`smoothviz.mwem_practical` extends.
+    are the ones :mod:`smoothviz.privacy.mwem_practical` extends.
     """
 
     grouped = False
@@ -612,7 +612,7 @@ def release(
 ) -> MWEMResult:
     """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
 
-    The entry points below call this; a new layer (see :mod:`smoothviz.mwem_practical`) plugs in
+    The entry points below call this; a new layer (see :mod:`smoothviz.privacy.mwem_practical`) plugs in
     through ``layer``. Arguments as in :func:`make_plan` and :func:`release_rounds`; ``snapshots`` is
     how many rounds of trial 0 to keep for the play view.
     """
@@ -694,7 +694,7 @@ def mwem(
     (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the update D ∝ D·exp(q(m − q(D))/2); output the
     average of D₁..D_T. Clipping m to [0, 1] is post-processing (it keeps Lemma E.3 exact). The practical
     options (replay, grouped measurement, add/remove neighbours) are
-    :func:`smoothviz.mwem_practical.practical_mwem`, layered on the same steps.
+    :func:`smoothviz.privacy.mwem_practical.practical_mwem`, layered on the same steps.
 
     Args:
         hist: counts per cell of the public domain, shape ``queries.shape``; n = hist.sum().

@@ -2,7 +2,7 @@
 
 The release is public; :class:`MWEMDiagnostics` (the error, the potential Ψ = KL(D_B‖D_t), Lemma
 E.3's two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data and is never part of
-it. Built by :func:`smoothviz.mwem.release`.
+it. Built by :func:`smoothviz.privacy.mwem.release`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from smoothviz import bounds
-from smoothviz.mechanisms import PrivacyLedger
-from smoothviz.queries import BoxQueries
+from smoothviz.privacy.mechanisms import PrivacyLedger
+from smoothviz.privacy.queries import BoxQueries
 
 __all__ = ["MWEMDiagnostics", "MWEMResult"]
 

@@ -1,9 +1,9 @@
 """Practical options for MWEM, layered on the theorems' round: replay, grouped measurement, combined repeats.
 
 None costs extra privacy, but none is the round Thm 4.1 of Haghtalab, Roughgarden & Shetty 2020
-bounds (:class:`smoothviz.mwem.Exact`), so a run that uses one is labelled as departing.
+bounds (:class:`smoothviz.privacy.mwem.Exact`), so a run that uses one is labelled as departing.
 :class:`PracticalOptions` holds the choices (and explains each); :func:`practical_mwem` runs them
-through :func:`smoothviz.mwem.release_rounds` with the loop's own steps plus :func:`table_update`.
+through :func:`smoothviz.privacy.mwem.release_rounds` with the loop's own steps plus :func:`table_update`.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smoothviz.mechanisms import exponential_mechanism
-from smoothviz.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant, release
-from smoothviz.mwem_result import MWEMResult
-from smoothviz.neighbours import NEIGHBOURS
-from smoothviz.queries import BoxQueries
+from smoothviz.privacy.mechanisms import exponential_mechanism
+from smoothviz.privacy.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant, release
+from smoothviz.privacy.mwem_result import MWEMResult
+from smoothviz.privacy.neighbours import NEIGHBOURS
+from smoothviz.privacy.queries import BoxQueries
 from smoothviz.random import RngLike
 
 __all__ = ["Practical", "PracticalOptions", "practical_mwem", "table_plan", "table_update"]
@@ -88,7 +88,7 @@ class PracticalOptions:
             raise ValueError("`n_public` and `n_share` apply to `neighbours='add_remove'` only")
 
     def layer(self) -> RoundLayer:
-        """:data:`smoothviz.mwem.EXACT` when nothing departs, else a fresh :class:`Practical`.
+        """:data:`smoothviz.privacy.mwem.EXACT` when nothing departs, else a fresh :class:`Practical`.
 
         A :class:`Practical` keeps the replay history, so make one per run.
         """
@@ -98,7 +98,7 @@ class PracticalOptions:
 class Practical(Exact):
     """The round with the practical options: grouped selection and measurement, replay, merging.
 
-    Hooks as in :class:`smoothviz.mwem.Exact`; the state is the replay history of one run.
+    Hooks as in :class:`smoothviz.privacy.mwem.Exact`; the state is the replay history of one run.
     """
 
     def __init__(self, options: PracticalOptions) -> None:
@@ -287,7 +287,7 @@ def table_update(
 ) -> np.ndarray:
     """The MW step D ∝ D·exp(w·(m − q(D))/2) on a full marginal table, computed on its margin.
 
-    The same update as :func:`smoothviz.mwem_steps.multiplicative_update` (Haghtalab, Roughgarden & Shetty
+    The same update as :func:`smoothviz.privacy.mwem_steps.multiplicative_update` (Haghtalab, Roughgarden & Shetty
     2020, Thm 4.1) when the measured cells tile the table: sum out the other axes, step every cell,
     broadcast back; O(N) per trial without summed-area tables.
 
@@ -336,20 +336,20 @@ def practical_mwem(
     snapshots: int = 40,
     rng: RngLike = None,
 ) -> MWEMResult:
-    """A variant of :data:`smoothviz.mwem.CONFIGS` with the practical options of this module.
+    """A variant of :data:`smoothviz.privacy.mwem.CONFIGS` with the practical options of this module.
 
-    With every option at its default this is :func:`smoothviz.mwem.mwem` (or ``smooth_mwem``,
+    With every option at its default this is :func:`smoothviz.privacy.mwem.mwem` (or ``smooth_mwem``,
     ``projected_smooth_mwem`` with ``variant`` ``"smooth"``, ``"projected"`` and their ``sigma``,
     ``gamma``), draw for draw.
 
     Args:
         hist: counts per cell of the public domain, shape ``queries.shape``.
         queries: the finite class Q.
-        variant: a key of :data:`smoothviz.mwem.CONFIGS` (``"mwem"``, ``"smooth"``, ``"projected"``).
+        variant: a key of :data:`smoothviz.privacy.mwem.CONFIGS` (``"mwem"``, ``"smooth"``, ``"projected"``).
         epsilon: total privacy budget ε > 0.
         rounds: number of rounds T ≥ 1.
         sigma: the smoothness σ of the smooth variants.
-        gamma: their cover radius γ (default as in :func:`smoothviz.mwem.smooth_mwem`).
+        gamma: their cover radius γ (default as in :func:`smoothviz.privacy.mwem.smooth_mwem`).
         output: ``"average"`` (the theorem) or ``"last"`` (departs: the last iterate).
         replay: departs when > 0: after each round, this many passes of MW updates over all past
             measurements (HLM12's practical variant; no extra privacy cost, post-processing).
@@ -372,7 +372,7 @@ def practical_mwem(
         rng: seed or generator (SPEC 7); the mechanism's coins.
 
     Returns:
-        An :class:`smoothviz.mwem_result.MWEMResult`.
+        An :class:`smoothviz.privacy.mwem_result.MWEMResult`.
     """
     layer = PracticalOptions(
         replay=replay,
