@@ -76,10 +76,11 @@ with views["separators"]:
     if views["separators"].open:
         shown = min(ex.d, R.MAX_TABLE_D)
         u, table, ok = separators(cls, shown)
-        left, right = st.columns([1, 2])
-        left.markdown(figures.separator_heading(cls, shown, ok))
-        left.dataframe(u, hide_index=True)
-        right.dataframe(table, hide_index=True, height=320)
+        with ui.hero_block():  # heuristics 1's hero: a class poll's panel beside the tables
+            left, right = st.columns([1, 2])
+            left.markdown(figures.separator_heading(cls, shown, ok))
+            left.dataframe(u, hide_index=True)
+            right.dataframe(table, hide_index=True, height=320)
         st.markdown(figures.worked_example_text(cls, *worked_example(cls)))
 with views["m"]:
     if views["m"].open:

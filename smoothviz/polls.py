@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 __all__ = [
     "ALPHABET",
+    "BUSY",
     "CODE_LENGTH",
     "MAX_ROOMS",
     "MAX_VOTERS",
@@ -59,6 +60,10 @@ ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
 #: ``run(sql, *params) -> rows``: one statement inside a transaction (``?`` placeholders).
 Run = Callable[..., list[tuple]]
+
+
+#: The message of a store that stays busy or unreachable (a page keeps the room's link then).
+BUSY = "The poll store is busy or unreachable; try again in a moment."
 
 
 class PollError(ValueError):
@@ -314,9 +319,7 @@ class PollStore:
                 if not self._database_error(exc):
                     raise  # a bug, not the database: let it show
                 if not self._transient(exc) or attempt == 2:
-                    raise PollError(
-                        "The poll store is busy or unreachable; try again in a moment."
-                    ) from exc
+                    raise PollError(BUSY) from exc
                 self.close_connections()  # the others may be broken too (a restarted server)
                 time.sleep(0.05 * (attempt + 1))
             finally:

@@ -644,13 +644,15 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
     if lecture:
         if slot := st.session_state.get(_VIEW_KEY, {}).get("slot"):
             slot.empty()
+        # first: a dead room leaves the link, so that the bar offers "Poll" again
+        beside = lecturer_panel(lecture)
         bar_px = lecture_bar(lecture)
         tab = tab_of_scene(lecture, params)
         if tab:  # a tab scene: its tab is the hero, right under the controls
             st.session_state[_state(page, "scroll")] = False
         st.session_state[_SCENE_KEY] = {
             "reveal": lecture["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
-            "marks": scene_marks(lecture), "beside": lecturer_panel(lecture),
+            "marks": scene_marks(lecture), "beside": beside,
         }  # fmt: skip
     st.session_state[_state(page, "hero")] = pinnable(params)
     values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
@@ -943,6 +945,23 @@ def chart(
             )
     if beside is not None:
         beside.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def hero_block() -> Iterator[None]:
+    """A scene's hero that is a table or text rather than a chart: a class poll's panel goes beside it.
+
+    Outside a lecture, or below a hero already drawn, the block is drawn as it is.
+    """
+    scene = _scene()
+    beside = _beside_hero(scene)
+    if scene:
+        scene["drawn"] = True
+    try:
+        yield
+    finally:
+        if beside is not None:
+            beside.__exit__(None, None, None)
 
 
 def _beside_hero(scene: dict[str, Any] | None) -> Any:

@@ -31,7 +31,7 @@ import streamlit as st
 
 from smoothviz.lectures import LECTURES, base_url, scene_query
 from smoothviz.plots.polls import LETTERS, poll_caption, poll_figure
-from smoothviz.polls import PollError, PollStore, Room, default_url
+from smoothviz.polls import BUSY, PollError, PollStore, Room, default_url
 
 __all__ = [
     "POLL_KEYS",
@@ -154,6 +154,15 @@ def lecturer_panel(state: dict[str, Any]) -> Callable[[], None] | None:
     try:
         store = _store()
         room = store.room(state["poll"])
+    except PollError as exc:
+        text = str(exc)
+        if store_ok := text != BUSY:
+            # a room that expired or never existed: the link forgets it, and "Poll" opens a new one
+            for key in POLL_KEYS:
+                state.pop(key, None)
+        more = " Press **Poll** to start a new one." if store_ok else ""
+        return lambda: st.warning(f"**Poll:** {text}{more}", icon="⚠️")
+    try:
         lecturer = bool(state.get("pollkey")) and store.is_lecturer(room.code, state["pollkey"])
         if lecturer and (room.lecture, room.scene) != (lecture, scene):
             room = store.show_scene(room.code, state["pollkey"], lecture, scene)
