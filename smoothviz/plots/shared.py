@@ -8,8 +8,8 @@ Its dictionary form and its JSON (what ``st.plotly_chart`` sends) are computed o
 that draws a shared figure again sends the same encoded string (see :func:`_encoded_once`).
 :func:`shared_value` does the same for captions and metric rows built from a result (read-only too).
 A frozen result's digest is computed once per object, however many builders read it; a result from a
-page's cached computation carries its digest (:func:`stamp`), so the copy ``st.cache_data`` hands
-each rerun is not pickled again to find its figures.
+page's cached computation carries a digest of the computation that made it (:func:`stamp`), so the
+copy ``st.cache_data`` hands each rerun is not pickled to find its figures.
 """
 
 from __future__ import annotations
@@ -138,34 +138,47 @@ def _token(value: Any) -> Any:
     return token
 
 
-def _parts(value: Any) -> list[Any]:
-    """The frozen results ``value`` holds one level down (fields, and dict/list/tuple items of them)."""
+def _parts(value: Any) -> list[tuple[str, Any]]:
+    """``(label, part)`` of what ``value`` holds: its fields (dict and list items one by one), or items."""
     if isinstance(value, list | tuple):
-        return list(value)
+        return [(f"[{i}]", item) for i, item in enumerate(value)]
     if not _frozen(value):
         return []
     out = []
     for f in dataclasses.fields(value):
         held = getattr(value, f.name)
         if isinstance(held, dict):
-            held = list(held.values())
-        out += held if isinstance(held, list | tuple) else [held]
-    return [v for v in out if _frozen(v)]
+            out += [(f"{f.name}[{k!r}]", v) for k, v in held.items()]
+        elif isinstance(held, list | tuple):
+            out += [(f"{f.name}[{i}]", v) for i, v in enumerate(held)]
+        else:
+            out.append((f.name, held))
+    return out
 
 
-def stamp(value: Any) -> Any:
-    """Give a frozen result (and the frozen results it holds) its digest as an attribute; return it.
-
-    Call it on a computation's result before ``st.cache_data`` stores it: every rerun gets an
-    unpickled copy (a new object), and the copy carries the digest, so the figures and texts built
-    from it are found without pickling the result again (~5 ms a rerun for MWEM's). The digest is
-    of the content, so equal results still share one figure.
-    """
-    for part in _parts(value):
-        stamp(part)
+def _stamp(value: Any, key: bytes, depth: int = 3) -> None:
+    if depth == 0:
+        return
+    for label, part in _parts(value):
+        _stamp(part, hashlib.blake2b(key + label.encode(), digest_size=20).digest(), depth - 1)
     if _frozen(value) and getattr(value, _STAMP, None) is None:
         with contextlib.suppress(AttributeError, TypeError):  # slots: digested per use instead
-            object.__setattr__(value, _STAMP, _token(value))
+            object.__setattr__(value, _STAMP, key)
+
+
+def stamp(value: Any, name: str, args: tuple = (), kwargs: dict | None = None) -> Any:
+    """Mark ``value``, the result of ``name(*args, **kwargs)``, with a digest of that call; return it.
+
+    The digest is kept as an attribute of the result and of the frozen results it holds (a part gets
+    its parent's digest and its place in it, ``results['mwem']``). A page's computations are pure and
+    cached by their arguments, so the call names its result as well as the result's content would,
+    at no cost: every rerun gets an unpickled copy of the stored result (a new object), and the copy
+    carries the digest, so the figures and texts built from it are found without pickling and hashing
+    megabytes of arrays on every rerun (~10 ms for MWEM's).
+    """
+    key = _digest(name, args, kwargs or {})
+    if key is not None:  # unpicklable arguments: digested per use instead
+        _stamp(value, key)
     return value
 
 

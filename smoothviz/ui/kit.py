@@ -804,8 +804,9 @@ def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
     A page script runs from the top on every click, and ``st.cache_data(f)`` hashes ``f``'s source
     each time it is called to make the wrapper (tens of ms of AST work per page per rerun). This
     returns the wrapper made on the first run for the same function (by file, name and size), so
-    later runs reach the cache directly. Results are stamped with their digest before they are stored
-    (:func:`smoothviz.plots.shared.stamp`). Usable as ``cached(f, max_entries=8)`` or as a decorator.
+    later runs reach the cache directly. Results are stamped with a digest of the call before they are
+    stored (:func:`smoothviz.plots.shared.stamp`). Usable as ``cached(f, max_entries=8)`` or as a
+    decorator.
     """
     if func is None:
         return functools.partial(cached, max_entries=max_entries)
@@ -813,7 +814,8 @@ def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
     key = (code.co_filename if code else func.__module__, func.__qualname__, max_entries)
     wrapper = _CACHED.get(key)
     if wrapper is None:
-        stamped = functools.wraps(func)(lambda *args, **kwargs: stamp(func(*args, **kwargs)))
+        name = f"{key[0]}:{key[1]}"
+        stamped = functools.wraps(func)(lambda *a, **k: stamp(func(*a, **k), name, a, k))
         wrapper = st.cache_data(max_entries=max_entries, show_spinner=False)(stamped)
         _CACHED[key] = wrapper
     return wrapper
