@@ -176,6 +176,23 @@ def seeded(pages: list[str], runs: int, profile: bool) -> None:
             print(line, flush=True)
 
 
+def run() -> str:
+    """The section run_all.py writes: CPU per cached rerun of every page, and its ratio to Lectures."""
+    cpu = cpu_per_rerun(list(PAGES), 10)
+    rows = [f"| {p} | {cpu[p] * 1000:.1f} ms | {cpu[p] / cpu['lectures']:.1f} |" for p in PAGES]
+    return "\n".join(
+        [
+            "## Cached rerun per page",
+            "",
+            "`bench_rerun.py`: process CPU per rerun that computes nothing (median of 10, pages in turn).",
+            "",
+            "| page | CPU per cached rerun | ÷ Lectures |",
+            "|---|---:|---:|",
+            *rows,
+        ]
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", default=",".join(PAGES))
