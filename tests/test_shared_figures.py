@@ -95,3 +95,74 @@ def test_a_dressed_figure_is_made_once_per_dress_and_leaves_the_original_alone()
     assert first.layout.height == 300
     assert shared.to_dict() == before
     assert dressed(shared, (True, 301, False), taller) is not first
+
+
+def test_a_shared_figure_is_encoded_once_as_plotly_would_encode_it(monkeypatch):
+    import plotly.io as pio
+    import streamlit as st
+
+    from smoothviz.plots import shared
+
+    ex = run_experiment(d=4, n=200, trials=20, seed=11)
+    fig = figures.accuracy_figure(ex)
+    fresh = figures.accuracy_figure.__wrapped__(ex)
+    # the JSON plotly makes of the same figure (its own to_dict, deep copies and all)
+    assert pio.to_json(fig.to_dict(), validate=False) == shared._plotly_to_json(
+        go.Figure.to_dict(fig), validate=False
+    )
+    encodes = []
+    monkeypatch.setattr(
+        shared, "_plotly_to_json", lambda *a, **k: encodes.append(1) or pio.json.to_json(*a, **k)
+    )
+    other = figures.accuracy_figure(run_experiment(d=4, n=200, trials=20, seed=12))
+    for _ in range(3):  # three reruns draw it: Streamlit's own call encodes it the first time only
+        st.plotly_chart(other, theme=None)
+    assert len(encodes) == 1
+    st.plotly_chart(fresh, theme=None)  # a figure that is not shared: plotly's encoding every time
+    st.plotly_chart(fresh, theme=None)
+    assert len(encodes) == 3
+
+
+def test_the_dict_form_leaves_the_figure_s_arrays_alone():
+    ex = run_experiment(d=4, n=200, trials=20, seed=13)
+    shared = figures.accuracy_figure(ex)
+    shared.to_dict()  # base64-encodes arrays in its own copy of the containers
+    assert all(not isinstance(trace.y, dict) for trace in shared.data)
+    assert all(not isinstance(trace.y, dict) for trace in private_copy(shared).data)
+
+
+def test_a_stamped_result_keeps_its_digest_through_a_cache_copy(monkeypatch):
+    from smoothviz.plots import shared
+
+    def stamped(seed):
+        ex = run_experiment(d=4, n=200, trials=20, seed=seed)
+        return shared.stamp(
+            ex, "run_experiment", (), {"d": 4, "n": 200, "trials": 20, "seed": seed}
+        )
+
+    ex = stamped(14)
+    copy = pickle.loads(pickle.dumps(ex))  # what st.cache_data hands the next rerun
+    assert copy is not ex
+    dumps, real_dumps = [], pickle.dumps
+    monkeypatch.setattr(
+        shared.pickle, "dumps", lambda *a, **k: dumps.append(1) or real_dumps(*a, **k)
+    )
+    assert shared._token(copy) == shared._token(ex)
+    assert dumps == []  # read from the stamp, not pickled again
+    monkeypatch.undo()
+    assert figures.accuracy_figure(copy) is figures.accuracy_figure(ex)
+    assert shared._token(stamped(15)) != shared._token(ex)  # another computation, another digest
+    again = stamped(14)
+    assert shared._token(again) == shared._token(ex)  # the same computation, the same digest
+
+
+def test_a_page_s_cached_computation_returns_stamped_results():
+    from smoothviz import ui
+
+    def experiment_for_test(seed):
+        return run_experiment(d=4, n=200, trials=20, seed=seed)
+
+    cached = ui.cached(experiment_for_test, max_entries=2)
+    first, again = cached(16), cached(16)
+    assert first is not again  # st.cache_data's copies
+    assert first._shared_digest == again._shared_digest is not None

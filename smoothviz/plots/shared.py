@@ -4,9 +4,12 @@ A page reruns on every click, and building a plotly figure (every property valid
 than the cached computation behind it. Builders are pure, so equal inputs give equal figures:
 :func:`shared_figure` keys each call by a digest of its pickled arguments and keeps the last
 :data:`MAX_FIGURES` figures. A shared figure is read-only; :func:`private_copy` gives one to modify.
-Its dictionary form (what ``st.plotly_chart`` serialises) is computed once as well.
+Its dictionary form and its JSON (what ``st.plotly_chart`` sends) are computed once as well: a rerun
+that draws a shared figure again sends the same encoded string (see :func:`_encoded_once`).
 :func:`shared_value` does the same for captions and metric rows built from a result (read-only too).
-A frozen result's digest is computed once per object, however many builders read it.
+A frozen result's digest is computed once per object, however many builders read it; a result from a
+page's cached computation carries a digest of the computation that made it (:func:`stamp`), so the
+copy ``st.cache_data`` hands each rerun is not pickled to find its figures.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 import plotly.graph_objects as go
+import plotly.io as pio
+from _plotly_utils.utils import convert_to_base64
 
 __all__ = [
     "MAX_FIGURES",
@@ -31,6 +36,7 @@ __all__ = [
     "private_copy",
     "shared_figure",
     "shared_value",
+    "stamp",
 ]
 
 #: Figures and texts kept across all sessions, least recently used dropped first (a figure is ~0.1–0.5 MB
@@ -41,6 +47,23 @@ _cache: OrderedDict[bytes, Any] = OrderedDict()
 _lock = threading.Lock()
 #: Digest of each frozen dataclass argument, computed once per object.
 _object_digests: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: The attribute a stamped result keeps its digest in (pickled with it).
+_STAMP = "_shared_digest"
+
+
+class _Spec(dict):
+    """A shared figure's dict form (read-only), with the JSON ``plotly.io.to_json`` makes of it."""
+
+    __slots__ = ("json",)
+
+
+def _containers(value: Any) -> Any:
+    """``value`` with its dicts, lists and tuples copied and everything else (arrays) shared."""
+    if isinstance(value, dict):
+        return {k: _containers(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(map(_containers, value))
+    return value
 
 
 class SharedFigure(go.Figure):
@@ -49,10 +72,40 @@ class SharedFigure(go.Figure):
     _frozen: dict | None = None
 
     def to_dict(self) -> dict:
-        """The figure as a dict, computed on first use and shared (read-only)."""
+        """The figure as a dict, computed on first use and shared (read-only).
+
+        What ``go.Figure.to_dict`` returns, without its deep copy of every array: base64 encoding
+        replaces arrays in the copied containers and never writes into an array.
+        """
         if self._frozen is None:
-            object.__setattr__(self, "_frozen", super().to_dict())
+            spec = _Spec(data=_containers(self._data), layout=_containers(self._layout))
+            if self._frame_objs:
+                spec["frames"] = _containers([frame._props for frame in self._frame_objs])
+            convert_to_base64(spec)
+            spec.json = None
+            object.__setattr__(self, "_frozen", spec)
         return self._frozen
+
+
+_plotly_to_json = pio.to_json
+
+
+def _encoded_once(fig: Any, validate: bool = True, pretty: bool = False, remove_uids: bool = True,
+                  engine: str | None = None) -> str:  # fmt: skip
+    """``plotly.io.to_json``, encoding a shared figure's dict once instead of on every rerun.
+
+    ``st.plotly_chart`` turns a figure into ``fig.to_dict()`` and then into
+    ``plotly.io.to_json(that, validate=False)``; for a shared figure that dict is always the same
+    :class:`_Spec`, so its JSON is kept on it. Any other call is plotly's own.
+    """
+    if type(fig) is _Spec and not pretty and remove_uids and engine is None:
+        if fig.json is None:
+            fig.json = _plotly_to_json(fig, validate=False)
+        return fig.json
+    return _plotly_to_json(fig, validate, pretty, remove_uids, engine)
+
+
+pio.to_json = _encoded_once
 
 
 def private_copy(fig: go.Figure) -> go.Figure:
@@ -72,6 +125,9 @@ def _token(value: Any) -> Any:
         return type(value)(map(_token, value))
     if not _frozen(value):
         return value
+    stamped = getattr(value, _STAMP, None)
+    if stamped is not None:
+        return stamped
     try:
         return _object_digests[value]
     except (KeyError, TypeError):
@@ -80,6 +136,50 @@ def _token(value: Any) -> Any:
     with contextlib.suppress(TypeError):  # not weak-referenceable: digest it every time
         _object_digests[value] = token
     return token
+
+
+def _parts(value: Any) -> list[tuple[str, Any]]:
+    """``(label, part)`` of what ``value`` holds: its fields (dict and list items one by one), or items."""
+    if isinstance(value, list | tuple):
+        return [(f"[{i}]", item) for i, item in enumerate(value)]
+    if not _frozen(value):
+        return []
+    out = []
+    for f in dataclasses.fields(value):
+        held = getattr(value, f.name)
+        if isinstance(held, dict):
+            out += [(f"{f.name}[{k!r}]", v) for k, v in held.items()]
+        elif isinstance(held, list | tuple):
+            out += [(f"{f.name}[{i}]", v) for i, v in enumerate(held)]
+        else:
+            out.append((f.name, held))
+    return out
+
+
+def _stamp(value: Any, key: bytes, depth: int = 3) -> None:
+    if depth == 0:
+        return
+    for label, part in _parts(value):
+        _stamp(part, hashlib.blake2b(key + label.encode(), digest_size=20).digest(), depth - 1)
+    if _frozen(value) and getattr(value, _STAMP, None) is None:
+        with contextlib.suppress(AttributeError, TypeError):  # slots: digested per use instead
+            object.__setattr__(value, _STAMP, key)
+
+
+def stamp(value: Any, name: str, args: tuple = (), kwargs: dict | None = None) -> Any:
+    """Mark ``value``, the result of ``name(*args, **kwargs)``, with a digest of that call; return it.
+
+    The digest is kept as an attribute of the result and of the frozen results it holds (a part gets
+    its parent's digest and its place in it, ``results['mwem']``). A page's computations are pure and
+    cached by their arguments, so the call names its result as well as the result's content would,
+    at no cost: every rerun gets an unpickled copy of the stored result (a new object), and the copy
+    carries the digest, so the figures and texts built from it are found without pickling and hashing
+    megabytes of arrays on every rerun (~10 ms for MWEM's).
+    """
+    key = _digest(name, args, kwargs or {})
+    if key is not None:  # unpicklable arguments: digested per use instead
+        _stamp(value, key)
+    return value
 
 
 def _digest(name: str, args: tuple, kwargs: dict) -> bytes | None:

@@ -37,7 +37,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from smoothviz import safe_csv
 from smoothviz.bounds import BoundInfo
-from smoothviz.plots.shared import SharedFigure, dressed, private_copy
+from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.plots.style import highlight
 from smoothviz.ui.lecture import (
@@ -843,7 +843,9 @@ def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
     A page script runs from the top on every click, and ``st.cache_data(f)`` hashes ``f``'s source
     each time it is called to make the wrapper (tens of ms of AST work per page per rerun). This
     returns the wrapper made on the first run for the same function (by file, name and size), so
-    later runs reach the cache directly. Usable as ``cached(f, max_entries=8)`` or as a decorator.
+    later runs reach the cache directly. Results are stamped with a digest of the call before they are
+    stored (:func:`smoothviz.plots.shared.stamp`). Usable as ``cached(f, max_entries=8)`` or as a
+    decorator.
     """
     if func is None:
         return functools.partial(cached, max_entries=max_entries)
@@ -851,7 +853,10 @@ def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
     key = (code.co_filename if code else func.__module__, func.__qualname__, max_entries)
     wrapper = _CACHED.get(key)
     if wrapper is None:
-        wrapper = _CACHED[key] = st.cache_data(max_entries=max_entries, show_spinner=False)(func)
+        name = f"{key[0]}:{key[1]}"
+        stamped = functools.wraps(func)(lambda *a, **k: stamp(func(*a, **k), name, a, k))
+        wrapper = st.cache_data(max_entries=max_entries, show_spinner=False)(stamped)
+        _CACHED[key] = wrapper
     return wrapper
 
 

@@ -11,6 +11,7 @@ This module is pure Python (no Streamlit), so the validation rules are unit-test
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ SEED_MAX = 2**32 - 1
 _SHOWN_CHARS = 40
 
 
+@functools.lru_cache(maxsize=64)
 def nice_log_grid(low: float, high: float, *, integer: bool = False) -> tuple[float, ...]:
     """Round numbers 1, 1.5, 2, 3, 5, 7 × 10^k between ``low`` and ``high`` (both always included).
 
