@@ -83,7 +83,7 @@ def run() -> str:
 
 
 def cv_bound(res: cv.MaxCountResult) -> float:
-    from smoothviz.bounds import lemma32_max_count_bound
+    from smoothviz.bounds.online import lemma32_max_count_bound
 
     return float(lemma32_max_count_bound(res.horizon, res.p, res.n_cells))
 

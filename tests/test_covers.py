@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
 
 MEASURES = {
@@ -139,25 +139,27 @@ def test_threshold_brackets_partition_the_mass():
 @pytest.mark.parametrize("eps", [0.5, 0.2, 0.1, 0.03, 0.01, 1e-3])
 def test_sizes_equal_formulas(eps):
     u = MEASURES["uniform"]
-    n1 = int(bounds.threshold_bracketing_number(eps))
+    n1 = int(online_bounds.threshold_bracketing_number(eps))
     assert cv.bracketing("thresholds", u, eps=eps).size == n1 == math.ceil(1 / eps)
     assert cv.bracketing("intervals", u, eps=eps).size == math.ceil(2 / eps) ** 2
     for k in (1, 2, 3):
         for cls in ("union", "intersection"):
             br = cv.bracketing(cls, u, eps=eps, k=k)
             assert br.size == math.ceil(2 * k / eps) ** (2 * k)
-            assert br.bound == int(bounds.kfold_bracketing_bound(math.ceil(2 * k / eps), 2 * k))
+            assert br.bound == int(
+                online_bounds.kfold_bracketing_bound(math.ceil(2 * k / eps), 2 * k)
+            )
     sd = cv.bracketing("symdiff", u, eps=eps)
     n4 = math.ceil(4 / eps)
     assert sd.size == n4**2
-    assert sd.bound == n4**4 == int(bounds.symdiff_bracketing_bound(n4))
+    assert sd.bound == n4**4 == int(online_bounds.symdiff_bracketing_bound(n4))
 
 
 @pytest.mark.parametrize(("cls", "k", "eps"), CASES)
 def test_theorem_37_inequality(cls, k, eps):
     """Exact size ≤ Theorem 3.7's product of the factors' exact bracketing numbers."""
     br = cv.bracketing(cls, MEASURES["beta25"], eps=eps, k=k)
-    factor_number = int(bounds.threshold_bracketing_number(br.factor_eps))
+    factor_number = int(online_bounds.threshold_bracketing_number(br.factor_eps))
     exponent = 4 if cls == "symdiff" else br.n_factors
     assert br.size <= factor_number**exponent
     assert br.size <= br.bound
@@ -167,10 +169,10 @@ def test_theorem_37_inequality(cls, k, eps):
 
 @pytest.mark.parametrize(("sigma", "horizon"), [(0.1, 100), (0.05, 1000), (0.3, 7), (1.0, 1)])
 def test_theorem_33_scale(sigma, horizon):
-    eps = float(bounds.thm33_bracket_scale(sigma, horizon))
+    eps = float(online_bounds.thm33_bracket_scale(sigma, horizon))
     assert eps == pytest.approx(sigma / (4 * math.sqrt(horizon)))
     br = cv.bracketing("thresholds", MEASURES["uniform"], eps=eps)
-    assert br.size == int(bounds.thm33_threshold_brackets(sigma, horizon))
+    assert br.size == int(online_bounds.thm33_threshold_brackets(sigma, horizon))
 
 
 def test_lookup_large_bracketing_without_enumerating():
@@ -227,7 +229,7 @@ def test_lemma_32_mean_below_bound(sigma, n_cells, horizon):
     assert 1 / res.window <= res.p * (1 + 1e-9)
     t = np.arange(1, horizon + 1)
     ok = t * res.p >= math.log(n_cells)
-    bound = bounds.lemma32_max_count_bound(t, res.p, n_cells)
+    bound = online_bounds.lemma32_max_count_bound(t, res.p, n_cells)
     for runs in (res.adaptive, res.nonadaptive):
         assert np.all(runs.mean(axis=0)[ok] <= bound[ok])
         # pathwise: all t hits land in at most r cells, so the max is ≥ ⌈t/r⌉, and ≤ t
@@ -240,7 +242,7 @@ def test_lemma_32_mean_below_bound(sigma, n_cells, horizon):
 def test_lemma_32_reference_value():
     # a throw-away simulation: (σ, ε, T) = (0.1, 0.01, 1000) gives about 116 against the bound 221.5
     res = cv.max_count_experiment(sigma=0.1, n_cells=100, horizon=1000, trials=60, rng=3)
-    assert float(bounds.lemma32_max_count_bound(1000, res.p, 100)) == pytest.approx(
+    assert float(online_bounds.lemma32_max_count_bound(1000, res.p, 100)) == pytest.approx(
         221.46, abs=0.01
     )
     for runs in (res.adaptive, res.nonadaptive):
@@ -273,7 +275,7 @@ def test_appendix_b(horizon):
     assert res.adaptive_std[-1] == pytest.approx(0.5, rel=0.03)
     assert res.adaptive_mean[-1] == pytest.approx(0.5, abs=0.05)
     # sd of the sample sd over 4000 trials is ≈ 1.1% of the sd; 10% is a wide margin
-    theory = float(bounds.appb_nonadaptive_std(horizon))
+    theory = float(online_bounds.appb_nonadaptive_std(horizon))
     assert res.nonadaptive_std[-1] == pytest.approx(theory, rel=0.10)
     assert res.nonadaptive_mean[-1] == pytest.approx(0.5, abs=0.02)
     hist = res.histogram_frame(bins=20)
@@ -334,7 +336,7 @@ def test_validation(call, match):
 
 def test_core_imports_no_ui_libraries():
     code = (
-        "import sys, smoothviz.online.covers, smoothviz.bounds; "
+        "import sys, smoothviz.online.covers, smoothviz.bounds.online; "
         "assert not {'streamlit', 'plotly'} & set(sys.modules), sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -126,7 +126,7 @@ def test_experts_and_hedge_share_one_learning_rate():
 
 
 #: The core modules of the online-learning pages (Thresholds, Covers, Regret) and their shared pieces.
-ONLINE_CORE = ["smoothviz.online.adversaries", "smoothviz.bounds", "smoothviz.online.covers", "smoothviz.online.erm",
+ONLINE_CORE = ["smoothviz.online.adversaries", "smoothviz.bounds", "smoothviz.bounds.online", "smoothviz.online.covers", "smoothviz.online.erm",
                "smoothviz.online.experts", "smoothviz.online.game", "smoothviz.online.halfspaces", "smoothviz.online.hedge",
                "smoothviz.names", "smoothviz.random", "smoothviz.online.thresholds", "smoothviz.validation",
                "smoothviz.experiments.covers", "smoothviz.experiments.regret",

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
@@ -129,7 +129,7 @@ def test_shared_link_and_reproduce_snippet_match_the_page():
     res = cv.max_count_experiment(sigma=0.2, n_cells=20, horizon=200, trials=10, rng=4)
     assert values["adaptive"] == f"{res.adaptive[:, -1].mean():.1f}"
     assert values["non-adaptive"] == f"{res.nonadaptive[:, -1].mean():.1f}"
-    bound = float(bounds.lemma32_max_count_bound(200, res.p, 20))
+    bound = float(online_bounds.lemma32_max_count_bound(200, res.p, 20))
     assert values["Lemma 3.2"] == f"{bound:.1f}"
     uc = cv.uniform_convergence_experiment(horizon=200, trials=200, rng=4)
     assert (adaptive_sd, nonadaptive_sd) == (

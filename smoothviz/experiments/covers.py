@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
 
 __all__ = ["MAX_BRACKET_ROWS", "CoversExperiment", "appendix_b", "lemma32", "run_experiment"]
@@ -63,7 +63,9 @@ class CoversExperiment:
     @property
     def thm33_scale(self) -> float:
         """The bracketing scale σ/(4√T) Theorem 3.3 needs at the page's σ and T."""
-        return float(bounds.thm33_bracket_scale(self.settings["sigma"], self.settings["horizon"]))
+        return float(
+            online_bounds.thm33_bracket_scale(self.settings["sigma"], self.settings["horizon"])
+        )
 
     def summary(self) -> pd.DataFrame:
         """One row: brackets built, Theorem 3.7's bound, Haussler's cover bound, h's bracket and its gap."""
@@ -76,7 +78,7 @@ class CoversExperiment:
                     "brackets": br.size,
                     "thm37_bound": br.bound,
                     "haussler_bound": float(
-                        bounds.haussler_cover_bound(self.settings["scale"], br.vc_dim)
+                        online_bounds.haussler_cover_bound(self.settings["scale"], br.vc_dim)
                     ),
                     "bracket_of_h": self.bracket_index,
                     "gap_mass_of_h": float(self.found.mass[0]),

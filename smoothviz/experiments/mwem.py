@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import data, mwem, net_mechanism
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
@@ -319,7 +319,7 @@ class Sweep:
     @property
     def vacuous(self) -> np.ndarray:
         """Where the bound is ≥ 1 and so says nothing about [0, 1]-valued queries."""
-        return bounds.is_vacuous(self.bound)
+        return privacy_bounds.is_vacuous(self.bound)
 
     def best(self, variant: str) -> float:
         """Grid value with the smallest mean error for ``variant`` (the bottom of the U)."""
@@ -737,7 +737,7 @@ class ThresholdCheck:
     """How the private threshold's draws compare with their bound (the "Thresholds" tab).
 
     Attributes:
-        bound: α + 2 ln(K/β)/(εn) (:func:`smoothviz.bounds.private_threshold_bound`).
+        bound: α + 2 ln(K/β)/(εn) (:func:`smoothviz.bounds.privacy.private_threshold_bound`).
         within: the fraction of the mechanism's draws whose excess error is at most the bound.
         excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
             rounding never prints "-0.0000").
@@ -752,7 +752,9 @@ def threshold_check(
     learned: PrivateThresholdResult, *, alpha: float, epsilon: float, beta: float = 0.05
 ) -> ThresholdCheck:
     """Compare the private threshold's draws with the bound α + 2 ln(K/β)/(εn) at confidence 1 − β."""
-    bound = bounds.private_threshold_bound(alpha, learned.grid.size, epsilon, learned.n, beta)
+    bound = privacy_bounds.private_threshold_bound(
+        alpha, learned.grid.size, epsilon, learned.n, beta
+    )
     within = float(np.mean(learned.chosen_error - learned.best_error <= bound))
     excess = max(0.0, np.mean(learned.chosen_error) - learned.best_error)
     return ThresholdCheck(bound, within, excess)

@@ -665,7 +665,7 @@ class MaxCountResult:
 
     def to_frame(self) -> pd.DataFrame:
         """Per adversary and round t: mean, 10% and 90% quantiles of the max over trials, t·p, bound."""
-        from smoothviz.bounds import lemma32_max_count_bound
+        from smoothviz.bounds.online import lemma32_max_count_bound
 
         t = np.arange(1, self.horizon + 1)
         bound = lemma32_max_count_bound(t, self.p, self.n_cells)
@@ -913,7 +913,7 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     Raises:
         ValueError: on an unknown class, a bad k or a scale outside (0, 1].
     """
-    from smoothviz import bounds
+    from smoothviz.bounds import online as online_bounds
 
     _check_class(cls, k)
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
@@ -930,7 +930,7 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
             "inv_eps": 1.0 / eps,
             "brackets": np.power(n, float(nf)),
             "thm37_bound": np.power(n, float(exponent)),
-            "haussler_cover": bounds.haussler_cover_bound(eps, vc_dimension(cls, k=k)),
+            "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dimension(cls, k=k)),
             "threshold_cover": cover,
         }
     )

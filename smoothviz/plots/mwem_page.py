@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep, threshold_check
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.mwem import (
@@ -121,12 +121,14 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
     fig.add_trace(
         theory_trace(
             ends,
-            np.full(2, result.best_error + bounds.threshold_discretisation_error(result.alpha)),
+            np.full(
+                2, result.best_error + privacy_bounds.threshold_discretisation_error(result.alpha)
+            ),
             name="best + α (grid loss, exact on σ-smooth data)",
             kind="exact",
         )
     )
-    excess = bounds.private_threshold_bound(
+    excess = privacy_bounds.private_threshold_bound(
         result.alpha, result.grid.size, result.epsilon, result.n, beta
     )
     fig.add_trace(
@@ -237,7 +239,7 @@ def run_captions(ex: Experiment, variant: str) -> dict[str, str]:
             f"{hist.domain.describe()}. Cells are flattened row by row in the data table."
         ),
         "potential": f"Ψ_t = KL(D_B‖D_t) ({name}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} ≤ ln N = "
-        f"{bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
+        f"{privacy_bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
         f"(m_t clipped to [0, 1]) held in {ok} of {detail.lemma_holds.size} rounds over all "
         "trials.",
         "rounds": "Each round's selected query (trial 1): true answer, synthetic answer before the "
