@@ -6,11 +6,12 @@ import numpy as np
 from benchtime import median_seconds
 
 from smoothviz.online import covers as cv
+from smoothviz.online import measures
 from smoothviz.plots import covers as pc
 
 
 def run() -> str:
-    beta = cv.make_measure("beta")
+    beta = measures.make_measure("beta")
     cases = []
 
     def brackets_case(label, cls, eps, k=2):

@@ -46,7 +46,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
     from smoothviz.experiments import regret as ER
     from smoothviz.experiments import rspm as ES
     from smoothviz.experiments import thresholds as ET
-    from smoothviz.online import covers, experts, hedge, thresholds
+    from smoothviz.online import covers, experts, hedge, measures, thresholds
     from smoothviz.privacy import (
         data,
         mechanisms,
@@ -80,9 +80,9 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             sigma=0.1, n_cells=30, horizon=200, trials=10, rng=seed),
         "covers.uniform_convergence": lambda: covers.uniform_convergence_experiment(
             horizon=200, trials=50, rng=seed),
-        "covers.threshold_cover": lambda: covers.quantile_threshold_cover(covers.make_measure("beta"), eps=0.1),
+        "covers.threshold_cover": lambda: covers.quantile_threshold_cover(measures.make_measure("beta"), eps=0.1),
         "covers.bracketing": lambda: covers.bracketing(
-            "intervals", covers.make_measure("beta"), eps=0.1),
+            "intervals", measures.make_measure("beta"), eps=0.1),
         "experiments.covers": lambda: EC.run_experiment("thresholds", trials=10, reps=100, seed=seed),
         "hedge.hedge_thresholds": lambda: hedge.hedge_thresholds(0.1, 300, trials=3, rng=seed),
         "hedge.hedge_thresholds.mw": lambda: hedge.hedge_thresholds(

@@ -16,6 +16,7 @@ import pandas as pd
 
 from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
+from smoothviz.online import measures
 
 __all__ = ["MAX_BRACKET_ROWS", "CoversExperiment", "appendix_b", "lemma32", "run_experiment"]
 
@@ -48,7 +49,7 @@ class CoversExperiment:
         settings: the arguments of :func:`run_experiment` that built it.
     """
 
-    measure: cv.Measure
+    measure: measures.Measure
     bracketing: cv.Bracketing
     hypothesis: np.ndarray
     found: cv.BracketSet
@@ -138,7 +139,7 @@ def run_experiment(
     Args:
         cls: a key of :data:`smoothviz.online.covers.CLASSES`.
         k: intervals of the union / intersection classes.
-        measure: a key of :data:`smoothviz.online.covers.MEASURES` (σ-smooth ones at ``sigma``).
+        measure: a key of :data:`smoothviz.online.measures.MEASURES` (σ-smooth ones at ``sigma``).
         scale: the bracket scale ε.
         position: where h sits (:func:`smoothviz.online.covers.example_hypothesis`).
         width: h's width (interval classes).
@@ -152,7 +153,7 @@ def run_experiment(
     Returns:
         A :class:`CoversExperiment` (the tabs are computed when asked for).
     """
-    mu = cv.make_measure(measure, sigma=sigma)
+    mu = measures.make_measure(measure, sigma=sigma)
     br = cv.bracketing(cls, mu, eps=scale, k=k)
     hyp = cv.example_hypothesis(cls, position, width=width, k=k)
     found = br.brackets(br.lookup([hyp]))
