@@ -7,7 +7,7 @@ import pytest
 
 from smoothviz.experiments import mwem as E
 from smoothviz.plots.mwem_page import density_figure, private_threshold_figure, probe_figure
-from smoothviz.privacy import data
+from smoothviz.privacy import datasets
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_two_dimensional_classes_probes_and_data():
     assert ex.hist.n == 150
     assert ex.results["mwem"].shape == (11, 11)
     assert ex.probe_error["mwem"].shape == (4, 1)  # widths 1, 2, 4, 8 fit in 11 cells
-    with pytest.raises(data.UploadError, match="1-D"):
+    with pytest.raises(datasets.UploadError, match="1-D"):
         E.make_histogram("upload", 64, n=10, sigma=0.1, upload=b"v\n1\n", dims=2)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from smoothviz.experiments import mwem as E
-from smoothviz.privacy import data
+from smoothviz.privacy import data, datasets
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
@@ -171,7 +171,7 @@ def test_good_upload_bins_on_the_declared_domain_and_reports_drops():
     assert "1 row(s) with a blank or NaN value" in captions
     assert "1 row(s) with a non-numeric value" in captions
     domain = data.Domain(names=("value",), low=(0.0,), high=(10.0,), bins=(32,))
-    hist = data.parse_csv(payload, domain)
+    hist = datasets.parse_csv(payload, domain)
     ex = E.run_experiment(
         "upload",
         32,
@@ -197,7 +197,7 @@ def test_good_upload_bins_on_the_declared_domain_and_reports_drops():
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
         ("v\ncafé\n1\n".encode("latin-1"), "not UTF-8"),
         (b"name,city\nbob,paris\n", "numeric column"),
-        (b"v\n" + b"1\n" * (data.MAX_UPLOAD_BYTES // 2 + 1), "limit is 5.0 MB"),
+        (b"v\n" + b"1\n" * (datasets.MAX_UPLOAD_BYTES // 2 + 1), "limit is 5.0 MB"),
         (b"v\n50\n60\n", "No record fell inside the declared domain"),
     ],
 )

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.bounds import privacy as privacy_bounds
-from smoothviz.privacy import data, mwem, net_mechanism
+from smoothviz.privacy import data, datasets, mwem, net_mechanism
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.private_thresholds import PrivateThresholdResult, private_threshold
@@ -84,7 +84,7 @@ DATA_OPTIONS: dict[str, str] = {
     "exact": "exactly σ-smooth counts",
     "mixture": "mixture of two σ-bumps (n samples)",
     "point": "point mass (not smooth)",
-    **{key: spec.title for key, spec in data.DATASETS.items() if spec.columns.__len__() == 1},
+    **{key: spec.title for key, spec in datasets.DATASETS.items() if spec.columns.__len__() == 1},
     "upload": "your CSV (on the domain you declare)",
 }
 #: The page's query classes; on a 2-D table each becomes its 2-D analogue (see :func:`make_queries`).
@@ -100,7 +100,7 @@ DOMAIN_LABEL = (
 )
 #: The upload control's label (the page declares the domain first; the file never enters the link).
 UPLOAD_LABEL = (
-    f"**2. Upload a CSV** (≤ {data.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
+    f"**2. Upload a CSV** (≤ {datasets.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
     "binned; the file stays in this session and is not part of the link)"
 )
 #: Algorithms run side by side (keys of :data:`smoothviz.privacy.mwem.VARIANTS`).
@@ -145,7 +145,7 @@ def make_histogram(
         The :class:`smoothviz.privacy.data.Histogram`.
 
     Raises:
-        smoothviz.privacy.data.UploadError: for an unusable upload (the page shows its message).
+        smoothviz.privacy.datasets.UploadError: for an unusable upload (the page shows its message).
     """
     if source not in DATA_OPTIONS:
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
@@ -155,17 +155,19 @@ def make_histogram(
         side = table_side(bins)
         if source in data.SYNTHETIC_KINDS:
             return data.synthetic_histogram(source, side, n=n, sigma=sigma, dims=2, rng=rng)
-        if f"{source}_2d" in data.DATASETS:
-            return data.load_dataset(f"{source}_2d", side)
-        raise data.UploadError("Uploads are binned on a 1-D domain; choose the 1-D line for a CSV.")
+        if f"{source}_2d" in datasets.DATASETS:
+            return datasets.load_dataset(f"{source}_2d", side)
+        raise datasets.UploadError(
+            "Uploads are binned on a 1-D domain; choose the 1-D line for a CSV."
+        )
     if source in data.SYNTHETIC_KINDS:
         return data.synthetic_histogram(source, bins, n=n, sigma=sigma, rng=rng)
-    if source in data.DATASETS:
-        return data.load_dataset(source, bins)
+    if source in datasets.DATASETS:
+        return datasets.load_dataset(source, bins)
     if upload is None:
-        raise data.UploadError("Upload a CSV file, after declaring its domain.")
+        raise datasets.UploadError("Upload a CSV file, after declaring its domain.")
     domain = data.Domain(names=("value",), low=(low,), high=(high,), bins=(bins,))
-    return data.parse_csv(upload, domain)
+    return datasets.parse_csv(upload, domain)
 
 
 def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
@@ -656,7 +658,7 @@ def run_experiment(
         dims=dims,
     )
     if hist.n == 0:
-        raise data.UploadError("No record fell inside the declared domain; nothing to release.")
+        raise datasets.UploadError("No record fell inside the declared domain; nothing to release.")
     q = make_queries(queries, hist.counts.shape)
     results = run_all(
         hist.counts,
