@@ -4,6 +4,7 @@ import streamlit as st
 
 from smoothviz import bounds, ui
 from smoothviz.experiments import mwem as E
+from smoothviz.experiments import mwem_tabs
 from smoothviz.experiments.audit import audit_mechanisms
 from smoothviz.plots import mwem as figures
 from smoothviz.plots import mwem_page as more_figures
@@ -144,7 +145,7 @@ with views["threshold"]:
 with views["net"]:
     if on_a_line("net"):
         m, s, net_eps = fields("M", "s", "net_eps")
-        fit = E.fit_net(m, s)
+        fit = mwem_tabs.fit_net(m, s)
         cut = ui.use_instead(PAGE, BY_KEY["M"], m, fit, "C(M + s − 1, s) is kept ≤ 60,000")
         nx = tab("net", (("m", fit), ("s", s), ("epsilon", net_eps)), **settings)  # ≤ 0.2 s
         say = net_plots.captions(nx, ex.hist.name, cut)

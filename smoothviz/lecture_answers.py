@@ -222,13 +222,13 @@ def threshold_excess(preset: Preset) -> int:
 
     0 exactly none, 1 positive and within the bound α + 2 ln(K/β)/(εn), 2 above the bound.
     """
-    from smoothviz.experiments import mwem as E
+    from smoothviz.experiments import mwem_tabs
 
     ex, v = _mwem(preset)
     alpha = float(v["alpha"])
     learned = ex.private_threshold(alpha=alpha, target=float(v["target"]), flip=float(v["flip"]),
                                    trials=max(20, int(v["trials"])))  # fmt: skip
-    check = E.threshold_check(learned, alpha=alpha, epsilon=float(v["epsilon"]))
+    check = mwem_tabs.threshold_check(learned, alpha=alpha, epsilon=float(v["epsilon"]))
     if check.excess <= 1e-12:
         return 0
     return 1 if check.excess <= check.bound else 2

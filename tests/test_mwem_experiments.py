@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from smoothviz.experiments import mwem as E
+from smoothviz.experiments import mwem_tabs
 from smoothviz.plots.mwem_page import density_figure, private_threshold_figure, probe_figure
 from smoothviz.privacy import datasets
 
@@ -112,21 +113,21 @@ def test_two_dimensional_classes_probes_and_data():
 
 def test_label_counts_and_private_threshold_experiment():
     counts = np.array([5, 0, 7, 3, 9, 4, 6, 2])
-    pos, neg = E.label_counts(counts, target=0.5, flip=0.0, rng=0)
+    pos, neg = mwem_tabs.label_counts(counts, target=0.5, flip=0.0, rng=0)
     assert pos.tolist() == [0, 0, 0, 0, 9, 4, 6, 2]  # centres ≥ 0.5 are the last four cells
     assert (pos + neg).tolist() == counts.tolist()
-    pos, neg = E.label_counts(counts * 1000, target=0.5, flip=0.25, rng=1)
+    pos, neg = mwem_tabs.label_counts(counts * 1000, target=0.5, flip=0.25, rng=1)
     assert (pos + neg).tolist() == (counts * 1000).tolist()
     flipped = pos[:4].sum() + neg[4:].sum()
     assert flipped / (counts.sum() * 1000) == pytest.approx(0.25, abs=0.02)  # ±5 s.e.
     with pytest.raises(ValueError, match="flip"):
-        E.label_counts(counts, target=0.5, flip=0.7)
+        mwem_tabs.label_counts(counts, target=0.5, flip=0.7)
     hist = E.make_histogram("exact", 64, n=640, sigma=0.25)
-    r = E.private_threshold_experiment(
-        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, seed=2
+    r = mwem_tabs.private_threshold_experiment(
+        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, rng=2
     )
-    again = E.private_threshold_experiment(
-        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, seed=2
+    again = mwem_tabs.private_threshold_experiment(
+        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, rng=2
     )
     assert r.chosen.tolist() == again.chosen.tolist()  # one visible seed reproduces the draws
     assert r.grid.size == 17  # spacing ⌊σαN⌋ = 4 cells

@@ -14,7 +14,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz.bounds import privacy as privacy_bounds
-from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep, threshold_check
+from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep
+from smoothviz.experiments.mwem_tabs import threshold_check
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.mwem import (
     error_vs_epsilon_figure,

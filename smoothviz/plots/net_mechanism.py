@@ -3,7 +3,7 @@
 Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4: the draws' errors against the best
 dataset and the tail bound (:func:`net_error_figure`), Lemma G.3's acceptance rate against σ
 (:func:`acceptance_figure`) and |𝒞| against M (:func:`counts_figure`). Pure: a
-:class:`smoothviz.experiments.mwem.NetExperiment` in, a figure or a caption out.
+:class:`smoothviz.experiments.mwem_tabs.NetExperiment` in, a figure or a caption out.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz.bounds import privacy as privacy_bounds
-from smoothviz.experiments.mwem import NetExperiment
+from smoothviz.experiments.mwem_tabs import NetExperiment
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 from smoothviz.privacy.net_mechanism import MAX_CANDIDATES, VC_DIM
