@@ -159,7 +159,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             counts, sigma=0.2, m=4, s=2, epsilon=1.0, trials=20, rng=seed),
         "experiments.mwem.private_threshold": lambda: mwem_tabs.private_threshold_experiment(
             counts, sigma=0.1, alpha=0.1, epsilon=1.0, target=0.4, flip=0.1, trials=3,
-            rng=streams(seed, EM.STREAMS)["thresholds"]),
+            rng=streams(seed, EM.STREAMS)["thresholds"]).learned,
         # oracle-efficient learning
         "rspm.laplace": lambda: rspm.rspm(x, y, "conjunction", epsilon=1.0, trials=20, rng=seed),
         "rspm.gaussian": lambda: rspm.rspm(

@@ -136,10 +136,10 @@ with views["threshold"]:
     if on_a_line("threshold"):
         alpha, target, flip = fields("alpha", "target", "flip")
         args = {"alpha": alpha, "target": target, "flip": flip, "trials": max(20, p["trials"])}
-        learned = tab("private_threshold", tuple(args.items()), **settings)
-        items, caption, card = more_figures.threshold_texts(ex, learned, target=target, flip=flip)
-        shown = more_figures.private_threshold_figure(learned)
-        chart("private_threshold", shown, learned.to_frame, caption)
+        tried = tab("private_threshold", tuple(args.items()), **settings)
+        items, caption, card = more_figures.threshold_texts(ex, tried, target=target, flip=flip)
+        shown = more_figures.private_threshold_figure(tried.learned)
+        chart("private_threshold", shown, tried.to_frame, caption)
         ui.metrics(items)
         ui.theory_card(bounds.BOUNDS["private_threshold_bound"], card)
 with views["net"]:

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import numpy as np
 import pytest
 
 from smoothviz.experiments import mwem as E
 from smoothviz.experiments import mwem_tabs
-from smoothviz.plots.mwem_page import density_figure, private_threshold_figure, probe_figure
+from smoothviz.plots.mwem_page import (
+    density_figure,
+    private_threshold_figure,
+    probe_figure,
+    threshold_texts,
+)
 from smoothviz.privacy import datasets
 
 
@@ -125,16 +133,42 @@ def test_label_counts_and_private_threshold_experiment():
     hist = E.make_histogram("exact", 64, n=640, sigma=0.25)
     r = mwem_tabs.private_threshold_experiment(
         hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, rng=2
-    )
+    ).learned
     again = mwem_tabs.private_threshold_experiment(
         hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, rng=2
-    )
+    ).learned
     assert r.chosen.tolist() == again.chosen.tolist()  # one visible seed reproduces the draws
     assert r.grid.size == 17  # spacing ⌊σαN⌋ = 4 cells
     assert r.discretisation_error <= 0.25
     fig = private_threshold_figure(r)
     assert fig.data[0].y == pytest.approx(r.errors)
     assert sum(fig.data[2].customdata) == 30
+
+
+def test_the_threshold_experiment_checks_its_draws_against_the_bound_draw_by_draw():
+    hist = E.make_histogram("bump", 64, n=400, sigma=0.2, rng=3)
+    tried = mwem_tabs.private_threshold_experiment(
+        hist.counts, sigma=0.2, alpha=0.3, epsilon=0.5, target=0.4, flip=0.2, trials=40, rng=4
+    )
+    r = tried.learned
+    k, n = r.grid.size, r.n
+    bound = 0.3 + 2 * math.log(k / mwem_tabs.THRESHOLD_BETA) / (0.5 * n)
+    assert tried.bound == pytest.approx(bound, rel=1e-12)
+    within = [err - r.best_error <= tried.bound for err in r.chosen_error]
+    assert tried.within == sum(within) / len(within)
+    mean = sum(r.chosen_error) / len(r.chosen_error)
+    assert tried.excess == pytest.approx(max(0.0, mean - r.best_error), abs=1e-12)
+
+
+def test_the_threshold_tab_texts_only_read_the_experiments_check():
+    ex = E.run_experiment("bump", 32, n=500, sigma=0.1, epsilon=1.0, rounds=4, seed=0)
+    tried = ex.private_threshold(alpha=0.2, target=0.3, flip=0.05, trials=20)
+    planted = dataclasses.replace(tried, bound=0.125, within=0.25, excess=0.0625)
+    items, _, card = threshold_texts(ex, planted, target=0.3, flip=0.05)
+    assert items["bound (β = 0.05)"][0] == "0.1250"
+    assert items["draws within"][0] == "25%"
+    assert items["picked: excess error"][0] == "0.0625"
+    assert card == "25% of 20 draws within α + 2 ln(K/β)/(εn) = 0.1250."
 
 
 def test_rounds_grid_reaches_the_noisy_side_of_the_u_within_its_budget():

@@ -256,7 +256,7 @@ def test_private_thresholds_tab_matches_the_core_and_its_controls_travel_in_the_
     assert not at.exception
     assert not at.warning
     ex = E.run_experiment("bump", 32, n=1000, sigma=0.1, epsilon=1.0, rounds=8, trials=1, seed=0)
-    r = ex.private_threshold(alpha=0.2, target=0.3, flip=0.05, trials=20)
+    r = ex.private_threshold(alpha=0.2, target=0.3, flip=0.05, trials=20).learned
     values = metric_values(at)
     assert values["grid loss"] == f"{r.discretisation_error:.4f}"
     assert values["picked: excess error"] == f"{r.chosen_error.mean() - r.best_error:.4f}"

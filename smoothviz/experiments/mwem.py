@@ -20,7 +20,6 @@ from smoothviz.experiments import mwem_tabs as tabs
 from smoothviz.privacy import data, datasets, mwem
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
-from smoothviz.privacy.private_thresholds import PrivateThresholdResult
 from smoothviz.random import RngLike, make_rng, streams
 
 __all__ = [
@@ -529,7 +528,7 @@ class Experiment:
 
     def private_threshold(
         self, *, alpha: float, target: float, flip: float, trials: int
-    ) -> PrivateThresholdResult:
+    ) -> tabs.ThresholdExperiment:
         """E10 on this 1-D data (the "Thresholds" tab), on the ``"thresholds"`` stream."""
         return tabs.private_threshold_experiment(
             self.hist.counts, sigma=self.settings["sigma"], alpha=alpha,

@@ -20,14 +20,14 @@ __all__ = [
     "NET_CELLS",
     "NET_DRAWS",
     "NET_SIGMAS",
+    "THRESHOLD_BETA",
     "NetExperiment",
-    "ThresholdCheck",
+    "ThresholdExperiment",
     "coarsen",
     "fit_net",
     "label_counts",
     "private_threshold_experiment",
     "run_net",
-    "threshold_check",
 ]
 
 
@@ -51,6 +51,33 @@ def label_counts(
     return pos, c - pos
 
 
+#: The Thresholds tab compares the draws with their bound at confidence 1 − β, this β.
+THRESHOLD_BETA = 0.05
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdExperiment:
+    """A threshold learned privately on the page's labelled line, and its draws against their bound.
+
+    Attributes:
+        learned: the mechanism's result: every threshold's error, the grid, the draws.
+        bound: α + 2 ln(K/β)/(εn) at β = :data:`THRESHOLD_BETA`
+            (:func:`smoothviz.bounds.privacy.private_threshold_bound`).
+        within: the fraction of the mechanism's draws whose excess error is at most the bound.
+        excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
+            rounding never prints "-0.0000").
+    """
+
+    learned: PrivateThresholdResult
+    bound: float
+    within: float
+    excess: float
+
+    def to_frame(self) -> pd.DataFrame:
+        """The learned result's table (:meth:`PrivateThresholdResult.to_frame`)."""
+        return self.learned.to_frame()
+
+
 def private_threshold_experiment(
     counts: np.ndarray,
     *,
@@ -61,45 +88,25 @@ def private_threshold_experiment(
     flip: float,
     trials: int = 1,
     rng: RngLike = None,
-) -> PrivateThresholdResult:
-    """E10 on the page's 1-D data: label it (``target``, ``flip``), then learn a threshold privately.
+) -> ThresholdExperiment:
+    """E10 on the page's 1-D data: label it (``target``, ``flip``), learn a threshold privately, check it.
 
     Nature's label flips and the mechanism's coins are the two children of ``rng`` (the page passes
     its ``"thresholds"`` stream, :meth:`smoothviz.experiments.mwem.Experiment.private_threshold`).
     """
     label_rng, mech_rng = make_rng(rng).spawn(2)
     pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
-    return private_threshold(
+    learned = private_threshold(
         pos, neg, sigma=sigma, alpha=alpha, epsilon=epsilon, trials=trials, rng=mech_rng
     )
-
-
-@dataclass(frozen=True)
-class ThresholdCheck:
-    """How the private threshold's draws compare with their bound (the "Thresholds" tab).
-
-    Attributes:
-        bound: α + 2 ln(K/β)/(εn) (:func:`smoothviz.bounds.privacy.private_threshold_bound`).
-        within: the fraction of the mechanism's draws whose excess error is at most the bound.
-        excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
-            rounding never prints "-0.0000").
-    """
-
-    bound: float
-    within: float
-    excess: float
-
-
-def threshold_check(
-    learned: PrivateThresholdResult, *, alpha: float, epsilon: float, beta: float = 0.05
-) -> ThresholdCheck:
-    """Compare the private threshold's draws with the bound α + 2 ln(K/β)/(εn) at confidence 1 − β."""
-    bound = privacy_bounds.private_threshold_bound(
-        alpha, learned.grid.size, epsilon, learned.n, beta
+    bound = float(
+        privacy_bounds.private_threshold_bound(
+            alpha, learned.grid.size, epsilon, learned.n, THRESHOLD_BETA
+        )
     )
     within = float(np.mean(learned.chosen_error - learned.best_error <= bound))
     excess = max(0.0, np.mean(learned.chosen_error) - learned.best_error)
-    return ThresholdCheck(bound, within, excess)
+    return ThresholdExperiment(learned, bound, within, excess)
 
 
 #: Cells of the net mechanism's universe: the page's line is coarsened to at most this many, since

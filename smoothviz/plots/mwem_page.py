@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep
-from smoothviz.experiments.mwem_tabs import threshold_check
+from smoothviz.experiments.mwem_tabs import ThresholdExperiment
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.mwem import (
     error_vs_epsilon_figure,
@@ -298,14 +298,14 @@ def ledger_texts(ex: Experiment, variant: str, samples: int, confidence: float) 
 
 
 def threshold_texts(
-    ex: Experiment, learned: PrivateThresholdResult, *, target: float, flip: float
+    ex: Experiment, check: ThresholdExperiment, *, target: float, flip: float
 ) -> tuple[dict[str, tuple[str, str]], str, str]:
     """The private-threshold tab's metrics, its chart's caption and its theory card's comparison.
 
-    The draws are compared with α + 2 ln(K/β)/(εn) at β = 0.05 (:func:`threshold_check`).
+    The draws' excess error and the bound α + 2 ln(K/β)/(εn) are the experiment's, read as they are.
     """
-    hist, s, alpha = ex.hist, ex.settings, learned.alpha
-    check = threshold_check(learned, alpha=alpha, epsilon=s["epsilon"])
+    hist, s, learned = ex.hist, ex.settings, check.learned
+    alpha = learned.alpha
     items = {
         "grid loss": (f"{learned.discretisation_error:.4f}", f"≤ α = {alpha:g} on σ-smooth data"),
         "picked: excess error": (f"{check.excess:.4f}",
