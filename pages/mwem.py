@@ -39,7 +39,7 @@ PARAMS = [
     ui.Param("s", "s (dataset size)", "int", 4, low=1, high=6, main=True),
     ui.Param("net_eps", "ε of the net mechanism", "log_float", 1.0, low=0.05, high=10.0, main=True),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 AUDIT_SAMPLES, AUDIT_CONFIDENCE = 40_000, 0.95
 mechanism_audit = ui.cached(audit_mechanisms, max_entries=4)
 

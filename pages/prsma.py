@@ -27,7 +27,7 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0),
     ui.Param("view", "view", "tab", "calc", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 
 experiment = ui.cached(P.run_experiment, max_entries=32)
 simulation = ui.cached(P.simulation, max_entries=16)
