@@ -6,11 +6,12 @@ import numpy as np
 from benchtime import median_seconds
 
 from smoothviz.online import covers as cv
+from smoothviz.online import measures
 from smoothviz.plots import covers as pc
 
 
 def run() -> str:
-    beta = cv.make_measure("beta")
+    beta = measures.make_measure("beta")
     cases = []
 
     def brackets_case(label, cls, eps, k=2):
@@ -83,7 +84,7 @@ def run() -> str:
 
 
 def cv_bound(res: cv.MaxCountResult) -> float:
-    from smoothviz.bounds import lemma32_max_count_bound
+    from smoothviz.bounds.online import lemma32_max_count_bound
 
     return float(lemma32_max_count_bound(res.horizon, res.p, res.n_cells))
 

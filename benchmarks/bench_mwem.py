@@ -22,6 +22,7 @@ import numpy as np
 from benchtime import median_seconds
 
 from smoothviz.experiments import mwem as E
+from smoothviz.experiments import mwem_tabs
 from smoothviz.privacy import mwem as M
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.mechanisms import laplace_mechanism
@@ -205,7 +206,7 @@ def _page_section() -> list[str]:
         figures_s = median_seconds(lambda ex=ex: _main_figures(ex))
         thr = "—"
         if kw["dims"] == 1:
-            thr = f"{median_seconds(lambda ex=ex: E.private_threshold_experiment(ex.hist.counts, sigma=0.1, alpha=0.3, epsilon=1.0, target=0.55, flip=0.1, trials=20)):.3f}"
+            thr = f"{median_seconds(lambda ex=ex: mwem_tabs.private_threshold_experiment(ex.hist.counts, sigma=0.1, alpha=0.3, epsilon=1.0, target=0.55, flip=0.1, trials=20)):.3f}"
         lines.append(
             f"| {name} | {main:.3f} | {figures_s:.3f} | {median_seconds(sweeps, repeats=1):.2f} | {median_seconds(scan, repeats=1):.2f} | {thr} |"
         )

@@ -10,6 +10,7 @@ import numpy as np
 from benchtime import median_seconds
 
 from smoothviz.experiments import mwem as MW
+from smoothviz.experiments import mwem_tabs
 from smoothviz.experiments import oracle_query as E
 from smoothviz.plots import net_mechanism as net_figures
 from smoothviz.plots import oracle_query as figures
@@ -39,7 +40,7 @@ _MWEM = MW.run_experiment("exact", 1024, n=100_000, sigma=0.05, epsilon=1.0, rou
 
 def _net_tab(m: int, s: int) -> None:
     """The MWEM page's net tab on its default data: the mechanism, the σ sweep, three figures."""
-    net = _MWEM.net(m=MW.fit_net(m, s), s=s, epsilon=1.0)
+    net = _MWEM.net(m=mwem_tabs.fit_net(m, s), s=s, epsilon=1.0)
     net_figures.net_error_figure(net)
     net_figures.acceptance_figure(net)
     net_figures.counts_figure(net)
@@ -125,10 +126,10 @@ def run() -> str:
         "the core's enumeration limit.",
         "",
         "Net mechanism tab (now on the MWEM page, its default data: N = 1,024 cells coarsened to "
-        f"{MW.NET_CELLS}, n = 10⁵, σ = 0.05; the mechanism, the σ sweep and three figures, the "
+        f"{mwem_tabs.NET_CELLS}, n = 10⁵, σ = 0.05; the mechanism, the σ sweep and three figures, the "
         "page's MWEM run being cached): "
         f"{net_default * 1000:.0f} ms at M = 24, s = 4 (17,550 candidates), "
-        f"{net_cap * 1000:.0f} ms at the cap (s = 6, M = {MW.fit_net(60, 6)}).",
+        f"{net_cap * 1000:.0f} ms at the cap (s = 6, M = {mwem_tabs.fit_net(60, 6)}).",
         "",
         "Per round on the planted table (n = 10⁵, ε = 1, T = 10, seed 0); OracleQuery with Gaussian RSPM and "
         "the exhaustive data oracle (N draws of 2^d scores each), MWEM as implemented here (box queries "

@@ -41,12 +41,13 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
     from smoothviz.experiments import audit as EA
     from smoothviz.experiments import covers as EC
     from smoothviz.experiments import mwem as EM
+    from smoothviz.experiments import mwem_tabs
     from smoothviz.experiments import oracle_query as EO
     from smoothviz.experiments import prsma as EP
     from smoothviz.experiments import regret as ER
     from smoothviz.experiments import rspm as ES
     from smoothviz.experiments import thresholds as ET
-    from smoothviz.online import covers, experts, hedge, thresholds
+    from smoothviz.online import covers, experts, hedge, measures, thresholds
     from smoothviz.privacy import (
         data,
         mechanisms,
@@ -60,13 +61,14 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         rspm,
     )
     from smoothviz.privacy import queries as Q
+    from smoothviz.random import streams
 
     hist = _histogram(seed)
     counts = hist.counts
     qs = Q.thresholds(len(counts))
     x, y = _boolean(seed)
     scores = np.linspace(0.0, 1.0, 17)
-    positives, negatives = EM.label_counts(counts, target=0.4, flip=0.1, rng=seed)
+    positives, negatives = mwem_tabs.label_counts(counts, target=0.4, flip=0.1, rng=seed)
     cases: dict[str, Callable[[], object]] = {
         # online learning
         "thresholds.smoothed_run": lambda: thresholds.smoothed_run(
@@ -80,9 +82,9 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             sigma=0.1, n_cells=30, horizon=200, trials=10, rng=seed),
         "covers.uniform_convergence": lambda: covers.uniform_convergence_experiment(
             horizon=200, trials=50, rng=seed),
-        "covers.threshold_cover": lambda: covers.quantile_threshold_cover(covers.make_measure("beta"), eps=0.1),
+        "covers.threshold_cover": lambda: covers.quantile_threshold_cover(measures.make_measure("beta"), eps=0.1),
         "covers.bracketing": lambda: covers.bracketing(
-            "intervals", covers.make_measure("beta"), eps=0.1),
+            "intervals", measures.make_measure("beta"), eps=0.1),
         "experiments.covers": lambda: EC.run_experiment("thresholds", trials=10, reps=100, seed=seed),
         "hedge.hedge_thresholds": lambda: hedge.hedge_thresholds(0.1, 300, trials=3, rng=seed),
         "hedge.hedge_thresholds.mw": lambda: hedge.hedge_thresholds(
@@ -145,7 +147,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         "private_thresholds": lambda: private_thresholds.private_threshold(
             positives, negatives, sigma=0.1, alpha=0.1, epsilon=1.0, trials=3, rng=seed),
         "net_mechanism": lambda: net_mechanism.net_mechanism(
-            EM.coarsen(counts, 16), sigma=0.2, m=4, s=2, epsilon=1.0, trials=5, rng=seed),
+            mwem_tabs.coarsen(counts, 16), sigma=0.2, m=4, s=2, epsilon=1.0, trials=5, rng=seed),
         "experiments.mwem": lambda: EM.run_experiment(
             "mixture", 64, n=2000, sigma=0.1, epsilon=1.0, rounds=10, seed=seed),
         "experiments.mwem.sweep": lambda: EM.sweep(
@@ -153,10 +155,11 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             rng=seed),
         "experiments.mwem.density_scan": lambda: EM.density_scan(
             counts, qs, sigmas=(0.05, 0.2), epsilon=1.0, rounds=5, rng=seed),
-        "experiments.mwem.net": lambda: EM.run_net(
+        "experiments.mwem.net": lambda: mwem_tabs.run_net(
             counts, sigma=0.2, m=4, s=2, epsilon=1.0, trials=20, rng=seed),
-        "experiments.mwem.private_threshold": lambda: EM.private_threshold_experiment(
-            counts, sigma=0.1, alpha=0.1, epsilon=1.0, target=0.4, flip=0.1, trials=3, seed=seed),
+        "experiments.mwem.private_threshold": lambda: mwem_tabs.private_threshold_experiment(
+            counts, sigma=0.1, alpha=0.1, epsilon=1.0, target=0.4, flip=0.1, trials=3,
+            rng=streams(seed, EM.STREAMS)["thresholds"]).learned,
         # oracle-efficient learning
         "rspm.laplace": lambda: rspm.rspm(x, y, "conjunction", epsilon=1.0, trials=20, rng=seed),
         "rspm.gaussian": lambda: rspm.rspm(

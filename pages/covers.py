@@ -37,7 +37,7 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0, help="Seeds the adversaries' and nature's coins."),
     ui.Param("view", "view", "tab", "sizes", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 
 
 experiment = ui.cached(C.run_experiment, max_entries=32)

@@ -4,6 +4,7 @@ import streamlit as st
 
 from smoothviz import bounds, ui
 from smoothviz.experiments import mwem as E
+from smoothviz.experiments import mwem_tabs
 from smoothviz.experiments.audit import audit_mechanisms
 from smoothviz.plots import mwem as figures
 from smoothviz.plots import mwem_page as more_figures
@@ -38,7 +39,7 @@ PARAMS = [
     ui.Param("s", "s (dataset size)", "int", 4, low=1, high=6, main=True),
     ui.Param("net_eps", "ε of the net mechanism", "log_float", 1.0, low=0.05, high=10.0, main=True),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 AUDIT_SAMPLES, AUDIT_CONFIDENCE = 40_000, 0.95
 mechanism_audit = ui.cached(audit_mechanisms, max_entries=4)
 
@@ -135,16 +136,16 @@ with views["threshold"]:
     if on_a_line("threshold"):
         alpha, target, flip = fields("alpha", "target", "flip")
         args = {"alpha": alpha, "target": target, "flip": flip, "trials": max(20, p["trials"])}
-        learned = tab("private_threshold", tuple(args.items()), **settings)
-        items, caption, card = more_figures.threshold_texts(ex, learned, target=target, flip=flip)
-        shown = more_figures.private_threshold_figure(learned)
-        chart("private_threshold", shown, learned.to_frame, caption)
+        tried = tab("private_threshold", tuple(args.items()), **settings)
+        items, caption, card = more_figures.threshold_texts(ex, tried, target=target, flip=flip)
+        shown = more_figures.private_threshold_figure(tried.learned)
+        chart("private_threshold", shown, tried.to_frame, caption)
         ui.metrics(items)
         ui.theory_card(bounds.BOUNDS["private_threshold_bound"], card)
 with views["net"]:
     if on_a_line("net"):
         m, s, net_eps = fields("M", "s", "net_eps")
-        fit = E.fit_net(m, s)
+        fit = mwem_tabs.fit_net(m, s)
         cut = ui.use_instead(PAGE, BY_KEY["M"], m, fit, "C(M + s − 1, s) is kept ≤ 60,000")
         nx = tab("net", (("m", fit), ("s", s), ("epsilon", net_eps)), **settings)  # ≤ 0.2 s
         say = net_plots.captions(nx, ex.hist.name, cut)

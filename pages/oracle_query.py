@@ -32,7 +32,7 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0),
     ui.Param("view", "view", "tab", "table", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 
 
 @ui.cached(max_entries=16)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from smoothviz import bounds, ui
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import prsma as P
 from smoothviz.plots import prsma as figures
 from smoothviz.privacy.neighbours import describe
@@ -26,7 +27,7 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0),
     ui.Param("view", "view", "tab", "calc", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 
 experiment = ui.cached(P.run_experiment, max_entries=32)
 simulation = ui.cached(P.simulation, max_entries=16)
@@ -100,7 +101,7 @@ with views["sim"]:
         )
 with views["theory"]:
     if views["theory"].open:
-        g = bounds.prsma_privacy(plan.epsilon_run, plan.delta_run)
+        g = privacy_bounds.prsma_privacy(plan.epsilon_run, plan.delta_run)
         ui.theory_card(bounds.BOUNDS["prsma_privacy"],
                        f"run at ({plan.epsilon_run:.4g}, {plan.delta_run:.3g}): ({float(g[0]):.3g}, "
                        f"{float(g[1]):.3g})-DP.")  # fmt: skip

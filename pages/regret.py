@@ -42,7 +42,7 @@ PARAMS = [
     ui.Param("T2", "T, 2-D halfspaces", "log_int", 100, low=10, high=500),
     ui.Param("view", "view", "tab", "split", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 
 
 @ui.cached(max_entries=16)

@@ -40,7 +40,7 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0, help="Seeds the data and each learner's noise."),
     ui.Param("view", "view", "tab", "separators", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 
 experiment = ui.cached(R.run_experiment, max_entries=32)
 error_scale = ui.cached(R.error_scale, max_entries=8)

@@ -42,7 +42,7 @@ PARAMS = [
     *GAME,
     ui.Param("view", "view", "tab", "space", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = {p.key: p for p in PARAMS}
+BY_KEY = ui.by_key(PARAMS)
 
 
 @ui.cached(max_entries=32)

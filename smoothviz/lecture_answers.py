@@ -222,13 +222,9 @@ def threshold_excess(preset: Preset) -> int:
 
     0 exactly none, 1 positive and within the bound α + 2 ln(K/β)/(εn), 2 above the bound.
     """
-    from smoothviz.experiments import mwem as E
-
     ex, v = _mwem(preset)
-    alpha = float(v["alpha"])
-    learned = ex.private_threshold(alpha=alpha, target=float(v["target"]), flip=float(v["flip"]),
-                                   trials=max(20, int(v["trials"])))  # fmt: skip
-    check = E.threshold_check(learned, alpha=alpha, epsilon=float(v["epsilon"]))
+    check = ex.private_threshold(alpha=float(v["alpha"]), target=float(v["target"]),
+                                 flip=float(v["flip"]), trials=max(20, int(v["trials"])))  # fmt: skip
     if check.excess <= 1e-12:
         return 0
     return 1 if check.excess <= check.bound else 2
@@ -238,7 +234,7 @@ def threshold_optimal_share(preset: Preset) -> float:
     """The share of all boundaries that are optimal thresholds (near 1: a degenerate preset)."""
     ex, v = _mwem(preset)
     learned = ex.private_threshold(alpha=float(v["alpha"]), target=float(v["target"]),
-                                   flip=float(v["flip"]), trials=1)  # fmt: skip
+                                   flip=float(v["flip"]), trials=1).learned  # fmt: skip
     errors = learned.errors
     return float(np.mean(np.isclose(errors, errors.min())))
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from smoothviz import bounds
+from smoothviz.bounds import info as bound_info
 from smoothviz.references import REFERENCES, Reference, cite, references_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,15 +96,15 @@ def test_every_bound_cites_known_references_by_author_and_year():
 
 def test_bound_info_rejects_an_unknown_reference_or_mismatched_where():
     with pytest.raises(ValueError, match="unknown reference"):
-        bounds.BoundInfo("k", "t", "x", "nosuch2020", "Thm 1", "exact", "n")
+        bound_info.BoundInfo("k", "t", "x", "nosuch2020", "Thm 1", "exact", "n")
     with pytest.raises(ValueError, match="where"):
-        bounds.BoundInfo("k", "t", "x", ("hrs2020", "hlm2012"), "Thm 4.1", "exact", "n")
+        bound_info.BoundInfo("k", "t", "x", ("hrs2020", "hlm2012"), "Thm 4.1", "exact", "n")
     with pytest.raises(ValueError, match="where"):
-        bounds.BoundInfo("k", "t", "x", ("hrs2020",), ("Thm 4.1", "Thm 4.2"), "exact", "n")
+        bound_info.BoundInfo("k", "t", "x", ("hrs2020",), ("Thm 4.1", "Thm 4.2"), "exact", "n")
 
 
 def test_bound_source_is_built_from_ref_where_lead_and_remark():
-    info = bounds.BoundInfo(
+    info = bound_info.BoundInfo(
         "k", "t", "x", ("hrs2020", "hlm2012"), ("Thm 4.1", ""), "exact", "n", "as in", "a gloss"
     )
     assert info.source == (

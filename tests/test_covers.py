@@ -10,16 +10,17 @@ import sys
 import numpy as np
 import pytest
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
+from smoothviz.online import measures
 
 MEASURES = {
-    "uniform": cv.uniform_measure(),
-    "beta25": cv.beta_measure(2, 5),
-    "beta_half": cv.beta_measure(0.5, 0.5),
-    "bump": cv.make_measure("bump", sigma=0.2),
-    "mixture": cv.make_measure("mixture", sigma=0.15),
-    "bump_wrap": cv.smooth_bump(0.95, sigma=0.3),
+    "uniform": measures.uniform_measure(),
+    "beta25": measures.beta_measure(2, 5),
+    "beta_half": measures.beta_measure(0.5, 0.5),
+    "bump": measures.make_measure("bump", sigma=0.2),
+    "mixture": measures.make_measure("mixture", sigma=0.15),
+    "bump_wrap": measures.smooth_bump(0.95, sigma=0.3),
 }
 CASES = [  # (cls, k, eps): small enough to enumerate every bracket
     ("thresholds", 1, 0.07),
@@ -32,7 +33,7 @@ CASES = [  # (cls, k, eps): small enough to enumerate every bracket
 
 
 def _union_mass(pieces, measure) -> float:
-    """Mass of a union of [l, r) pieces by plain merging (independent of covers.set_mass)."""
+    """Mass of a union of [l, r) pieces by plain merging (independent of measures.set_mass)."""
     segs = sorted((max(lo, 0.0), min(r, 1.0)) for lo, r in pieces if min(r, 1.0) > max(lo, 0.0))
     total, cur_l, cur_r = 0.0, None, None
     for lo, r in segs:
@@ -72,9 +73,9 @@ def test_pdf_integrates_to_cdf(name):
 
 def test_smoothness_of_measures():
     assert MEASURES["uniform"].sigma == 1.0
-    bump = cv.smooth_bump(0.5, sigma=0.2)
+    bump = measures.smooth_bump(0.5, sigma=0.2)
     assert bump.sigma == pytest.approx(0.2, abs=1e-12)  # density exactly 1/σ on the window
-    assert cv.smooth_bump(0.5, sigma=0.2, background=0.2).sigma == pytest.approx(1 / 4.2)
+    assert measures.smooth_bump(0.5, sigma=0.2, background=0.2).sigma == pytest.approx(1 / 4.2)
     beta = MEASURES["beta25"]
     grid = np.linspace(0, 1, 100_001)
     assert beta.max_density == pytest.approx(beta.pdf(grid).max(), rel=1e-8)
@@ -102,7 +103,7 @@ def test_every_bracket_has_mass_at_most_eps(mname, cls, k, eps):
         assert bs.mass[i] == pytest.approx(direct, abs=1e-12)
     # lower ⪯ upper pointwise (so μ(lower ≠ upper) = μ(upper) − μ(lower))
     x = np.unique(np.concatenate([np.linspace(0, 1, 401), br.grid]))
-    assert not np.any(cv.indicator(bs.lower, x) & ~cv.indicator(bs.upper, x))
+    assert not np.any(measures.indicator(bs.lower, x) & ~measures.indicator(bs.upper, x))
 
 
 @pytest.mark.parametrize("mname", ["uniform", "beta25", "mixture", "bump_wrap"])
@@ -120,9 +121,9 @@ def test_every_member_lies_in_its_bracket(mname, cls, k, eps):
     bs = br.brackets(br.lookup(params))
     h = cv.hypothesis_sets(cls, params, k=k)
     x = np.unique(np.concatenate([np.linspace(0, 1, 301), br.grid, values]))
-    hx = cv.indicator(h, x)
-    assert not np.any(cv.indicator(bs.lower, x) & ~hx), "lower bracket above a member"
-    assert not np.any(hx & ~cv.indicator(bs.upper, x)), "member above its upper bracket"
+    hx = measures.indicator(h, x)
+    assert not np.any(measures.indicator(bs.lower, x) & ~hx), "lower bracket above a member"
+    assert not np.any(hx & ~measures.indicator(bs.upper, x)), "member above its upper bracket"
 
 
 def test_threshold_brackets_partition_the_mass():
@@ -139,25 +140,27 @@ def test_threshold_brackets_partition_the_mass():
 @pytest.mark.parametrize("eps", [0.5, 0.2, 0.1, 0.03, 0.01, 1e-3])
 def test_sizes_equal_formulas(eps):
     u = MEASURES["uniform"]
-    n1 = int(bounds.threshold_bracketing_number(eps))
+    n1 = int(online_bounds.threshold_bracketing_number(eps))
     assert cv.bracketing("thresholds", u, eps=eps).size == n1 == math.ceil(1 / eps)
     assert cv.bracketing("intervals", u, eps=eps).size == math.ceil(2 / eps) ** 2
     for k in (1, 2, 3):
         for cls in ("union", "intersection"):
             br = cv.bracketing(cls, u, eps=eps, k=k)
             assert br.size == math.ceil(2 * k / eps) ** (2 * k)
-            assert br.bound == int(bounds.kfold_bracketing_bound(math.ceil(2 * k / eps), 2 * k))
+            assert br.bound == int(
+                online_bounds.kfold_bracketing_bound(math.ceil(2 * k / eps), 2 * k)
+            )
     sd = cv.bracketing("symdiff", u, eps=eps)
     n4 = math.ceil(4 / eps)
     assert sd.size == n4**2
-    assert sd.bound == n4**4 == int(bounds.symdiff_bracketing_bound(n4))
+    assert sd.bound == n4**4 == int(online_bounds.symdiff_bracketing_bound(n4))
 
 
 @pytest.mark.parametrize(("cls", "k", "eps"), CASES)
 def test_theorem_37_inequality(cls, k, eps):
     """Exact size ≤ Theorem 3.7's product of the factors' exact bracketing numbers."""
     br = cv.bracketing(cls, MEASURES["beta25"], eps=eps, k=k)
-    factor_number = int(bounds.threshold_bracketing_number(br.factor_eps))
+    factor_number = int(online_bounds.threshold_bracketing_number(br.factor_eps))
     exponent = 4 if cls == "symdiff" else br.n_factors
     assert br.size <= factor_number**exponent
     assert br.size <= br.bound
@@ -167,10 +170,10 @@ def test_theorem_37_inequality(cls, k, eps):
 
 @pytest.mark.parametrize(("sigma", "horizon"), [(0.1, 100), (0.05, 1000), (0.3, 7), (1.0, 1)])
 def test_theorem_33_scale(sigma, horizon):
-    eps = float(bounds.thm33_bracket_scale(sigma, horizon))
+    eps = float(online_bounds.thm33_bracket_scale(sigma, horizon))
     assert eps == pytest.approx(sigma / (4 * math.sqrt(horizon)))
     br = cv.bracketing("thresholds", MEASURES["uniform"], eps=eps)
-    assert br.size == int(bounds.thm33_threshold_brackets(sigma, horizon))
+    assert br.size == int(online_bounds.thm33_threshold_brackets(sigma, horizon))
 
 
 def test_lookup_large_bracketing_without_enumerating():
@@ -179,9 +182,9 @@ def test_lookup_large_bracketing_without_enumerating():
     params = np.array([[0.1, 0.2, 0.35, 0.5, 0.9, 0.95]])
     bs = br.brackets(br.lookup(params))
     x = np.linspace(0, 1, 5001)
-    hx = cv.indicator(cv.hypothesis_sets("union", params, k=3), x)
-    assert not np.any(cv.indicator(bs.lower, x) & ~hx)
-    assert not np.any(hx & ~cv.indicator(bs.upper, x))
+    hx = measures.indicator(cv.hypothesis_sets("union", params, k=3), x)
+    assert not np.any(measures.indicator(bs.lower, x) & ~hx)
+    assert not np.any(hx & ~measures.indicator(bs.upper, x))
     assert bs.mass[0] <= 0.01 + 1e-12
     np.testing.assert_array_equal(
         br.factor_indices(br.lookup(params))[0], np.round(params[0] * 600)
@@ -227,7 +230,7 @@ def test_lemma_32_mean_below_bound(sigma, n_cells, horizon):
     assert 1 / res.window <= res.p * (1 + 1e-9)
     t = np.arange(1, horizon + 1)
     ok = t * res.p >= math.log(n_cells)
-    bound = bounds.lemma32_max_count_bound(t, res.p, n_cells)
+    bound = online_bounds.lemma32_max_count_bound(t, res.p, n_cells)
     for runs in (res.adaptive, res.nonadaptive):
         assert np.all(runs.mean(axis=0)[ok] <= bound[ok])
         # pathwise: all t hits land in at most r cells, so the max is ≥ ⌈t/r⌉, and ≤ t
@@ -240,7 +243,7 @@ def test_lemma_32_mean_below_bound(sigma, n_cells, horizon):
 def test_lemma_32_reference_value():
     # a throw-away simulation: (σ, ε, T) = (0.1, 0.01, 1000) gives about 116 against the bound 221.5
     res = cv.max_count_experiment(sigma=0.1, n_cells=100, horizon=1000, trials=60, rng=3)
-    assert float(bounds.lemma32_max_count_bound(1000, res.p, 100)) == pytest.approx(
+    assert float(online_bounds.lemma32_max_count_bound(1000, res.p, 100)) == pytest.approx(
         221.46, abs=0.01
     )
     for runs in (res.adaptive, res.nonadaptive):
@@ -273,7 +276,7 @@ def test_appendix_b(horizon):
     assert res.adaptive_std[-1] == pytest.approx(0.5, rel=0.03)
     assert res.adaptive_mean[-1] == pytest.approx(0.5, abs=0.05)
     # sd of the sample sd over 4000 trials is ≈ 1.1% of the sd; 10% is a wide margin
-    theory = float(bounds.appb_nonadaptive_std(horizon))
+    theory = float(online_bounds.appb_nonadaptive_std(horizon))
     assert res.nonadaptive_std[-1] == pytest.approx(theory, rel=0.10)
     assert res.nonadaptive_mean[-1] == pytest.approx(0.5, abs=0.02)
     hist = res.histogram_frame(bins=20)
@@ -288,34 +291,37 @@ def test_appendix_b(horizon):
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: cv.bracketing("thresholds", cv.uniform_measure(), eps=0), "`eps`"),
-        (lambda: cv.bracketing("thresholds", cv.uniform_measure(), eps=float("nan")), "`eps`"),
-        (lambda: cv.bracketing("thresholds", cv.uniform_measure(), eps=1.5), "`eps`"),
-        (lambda: cv.bracketing("halfspaces", cv.uniform_measure(), eps=0.1), "`cls`"),
-        (lambda: cv.bracketing("union", cv.uniform_measure(), eps=0.1, k=0), "`k`"),
-        (lambda: cv.bracketing("union", cv.uniform_measure(), eps=0.1, k=2.5), "`k`"),
+        (lambda: cv.bracketing("thresholds", measures.uniform_measure(), eps=0), "`eps`"),
+        (
+            lambda: cv.bracketing("thresholds", measures.uniform_measure(), eps=float("nan")),
+            "`eps`",
+        ),
+        (lambda: cv.bracketing("thresholds", measures.uniform_measure(), eps=1.5), "`eps`"),
+        (lambda: cv.bracketing("halfspaces", measures.uniform_measure(), eps=0.1), "`cls`"),
+        (lambda: cv.bracketing("union", measures.uniform_measure(), eps=0.1, k=0), "`k`"),
+        (lambda: cv.bracketing("union", measures.uniform_measure(), eps=0.1, k=2.5), "`k`"),
         (lambda: cv.bracketing("thresholds", "uniform", eps=0.1), "`measure`"),
         (
-            lambda: cv.bracketing("union", cv.uniform_measure(), eps=0.01, k=3).brackets(),
+            lambda: cv.bracketing("union", measures.uniform_measure(), eps=0.01, k=3).brackets(),
             "pass `index`",
         ),
         (
-            lambda: cv.bracketing("thresholds", cv.uniform_measure(), eps=0.1).brackets([10]),
+            lambda: cv.bracketing("thresholds", measures.uniform_measure(), eps=0.1).brackets([10]),
             "`index`",
         ),
         (
-            lambda: cv.bracketing("intervals", cv.uniform_measure(), eps=0.1).lookup([[0.2]]),
+            lambda: cv.bracketing("intervals", measures.uniform_measure(), eps=0.1).lookup([[0.2]]),
             "`params`",
         ),
         (lambda: cv.hypothesis_sets("thresholds", [[1.5]]), "`params`"),
-        (lambda: cv.beta_measure(0, 1), "`a`"),
-        (lambda: cv.beta_measure(1, float("inf")), "`b`"),
-        (lambda: cv.smooth_bump(0.5, sigma=0), "`sigma`"),
-        (lambda: cv.smooth_bump(1.5, sigma=0.1), "`centers`"),
-        (lambda: cv.smooth_mixture([0.2, 0.4], sigma=0.1, weights=[1]), "`weights`"),
-        (lambda: cv.smooth_bump(0.5, sigma=0.1, background=2), "`background`"),
-        (lambda: cv.make_measure("cauchy"), "`measure`"),
-        (lambda: cv.quantile_threshold_cover(cv.uniform_measure(), eps=-1), "`eps`"),
+        (lambda: measures.beta_measure(0, 1), "`a`"),
+        (lambda: measures.beta_measure(1, float("inf")), "`b`"),
+        (lambda: measures.smooth_bump(0.5, sigma=0), "`sigma`"),
+        (lambda: measures.smooth_bump(1.5, sigma=0.1), "`centers`"),
+        (lambda: measures.smooth_mixture([0.2, 0.4], sigma=0.1, weights=[1]), "`weights`"),
+        (lambda: measures.smooth_bump(0.5, sigma=0.1, background=2), "`background`"),
+        (lambda: measures.make_measure("cauchy"), "`measure`"),
+        (lambda: cv.quantile_threshold_cover(measures.uniform_measure(), eps=-1), "`eps`"),
         (lambda: cv.max_count_experiment(sigma=1.2, n_cells=10, horizon=5, trials=2), "`sigma`"),
         (lambda: cv.max_count_experiment(sigma=0.5, n_cells=0, horizon=5, trials=2), "`n_cells`"),
         (lambda: cv.max_count_experiment(sigma=0.5, n_cells=10, horizon=0, trials=2), "`horizon`"),
@@ -334,7 +340,7 @@ def test_validation(call, match):
 
 def test_core_imports_no_ui_libraries():
     code = (
-        "import sys, smoothviz.online.covers, smoothviz.bounds; "
+        "import sys, smoothviz.online.covers, smoothviz.bounds.online; "
         "assert not {'streamlit', 'plotly'} & set(sys.modules), sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -346,7 +352,7 @@ def test_size_table_matches_constructions(cls, k):
     eps = np.geomspace(1, 1e-3, 17)
     table = cv.bracketing_sizes(cls, eps, k=k)
     for row in table.itertuples():
-        br = cv.bracketing(cls, cv.uniform_measure(), eps=row.eps, k=k)
+        br = cv.bracketing(cls, measures.uniform_measure(), eps=row.eps, k=k)
         assert row.brackets == pytest.approx(br.size, rel=1e-12)
         assert row.thm37_bound == pytest.approx(br.bound, rel=1e-12)
         assert row.haussler_cover == pytest.approx((41 / row.eps) ** br.vc_dim)
@@ -360,7 +366,7 @@ def test_example_hypothesis(cls):
     params = cv.example_hypothesis(cls, 0.3, width=0.4, k=3)
     sets = cv.hypothesis_sets(cls, params, k=3)
     x = np.linspace(0, 1, 1001)
-    inside = cv.indicator(sets, x)[0]
+    inside = measures.indicator(sets, x)[0]
     if cls == "thresholds":
         np.testing.assert_array_equal(inside, x >= 0.3)
     elif cls != "union":
@@ -372,7 +378,7 @@ def test_example_hypothesis(cls):
 
 
 def test_bracketings_beyond_int64_stay_exact():
-    br = cv.bracketing("union", cv.uniform_measure(), eps=1e-4, k=4)
+    br = cv.bracketing("union", measures.uniform_measure(), eps=1e-4, k=4)
     assert br.size == 80_000**8 > 2**63
     params = cv.example_hypothesis("union", 0.3, width=0.4, k=4)
     index = br.lookup([params])
@@ -382,9 +388,9 @@ def test_bracketings_beyond_int64_stay_exact():
     )
     bs = br.brackets(index)
     x = np.linspace(0, 1, 20_001)
-    hx = cv.indicator(cv.hypothesis_sets("union", params, k=4), x)
-    assert not np.any(cv.indicator(bs.lower, x) & ~hx)
-    assert not np.any(hx & ~cv.indicator(bs.upper, x))
+    hx = measures.indicator(cv.hypothesis_sets("union", params, k=4), x)
+    assert not np.any(measures.indicator(bs.lower, x) & ~hx)
+    assert not np.any(hx & ~measures.indicator(bs.upper, x))
     assert bs.mass[0] <= 1e-4 + 1e-12
     sample = br.sample_index(30)
     assert 0 < len(sample) <= 30

@@ -1,4 +1,4 @@
-"""Tests for smoothviz.privacy.data: declared domains, σ-smooth generators, bundled datasets, CSV uploads."""
+"""Tests for smoothviz.privacy.data and .datasets: declared domains, σ-smooth generators, bundled datasets, CSV uploads."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 from smoothviz.privacy import data as D
+from smoothviz.privacy import datasets
 
 
 def kl_to_uniform(counts: np.ndarray) -> float:
@@ -327,12 +328,12 @@ def test_bin_values_matches_numpy_histogram_and_keeps_the_upper_bound():
     rng = np.random.default_rng(0)
     values = np.concatenate([rng.uniform(-1, 11, 5000), [0.0, 10.0, 10.0, 2.0]])
     dom = D.Domain(names=("v",), low=(0,), high=(10,), bins=(7,))
-    counts, n_out = D.bin_values(values, dom)
+    counts, n_out = datasets.bin_values(values, dom)
     inside = values[(values >= 0) & (values <= 10)]
     ref, _ = np.histogram(inside, bins=dom.edges())  # numpy's last bin is closed too
     np.testing.assert_array_equal(counts, ref)
     assert n_out == len(values) - len(inside)
-    clipped, n_out_clip = D.bin_values(values, dom, outside="clip")
+    clipped, n_out_clip = datasets.bin_values(values, dom, outside="clip")
     ref_clip, _ = np.histogram(np.clip(values, 0, 10), bins=dom.edges())
     np.testing.assert_array_equal(clipped, ref_clip)
     assert n_out_clip == n_out
@@ -342,7 +343,7 @@ def test_bin_values_2d_matches_histogram2d():
     rng = np.random.default_rng(1)
     values = rng.uniform(-0.2, 1.2, (3000, 2))
     dom = D.Domain.unit_square((5, 3))
-    counts, n_out = D.bin_values(values, dom)
+    counts, n_out = datasets.bin_values(values, dom)
     keep = np.all((values >= 0) & (values <= 1), axis=1)
     ref, _, _ = np.histogram2d(values[keep, 0], values[keep, 1], bins=[dom.edges(0), dom.edges(1)])
     np.testing.assert_array_equal(counts, ref)
@@ -352,9 +353,9 @@ def test_bin_values_2d_matches_histogram2d():
 def test_bin_values_validation():
     dom = D.Domain.unit_interval(4)
     with pytest.raises(ValueError, match="`outside`"):
-        D.bin_values(np.array([0.5]), dom, outside="wrap")
+        datasets.bin_values(np.array([0.5]), dom, outside="wrap")
     with pytest.raises(ValueError, match="`values` must be finite"):
-        D.bin_values(np.array([np.nan]), dom)
+        datasets.bin_values(np.array([np.nan]), dom)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,12 +363,12 @@ def test_bin_values_validation():
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", sorted(D.DATASETS))
+@pytest.mark.parametrize("key", sorted(datasets.DATASETS))
 def test_bundled_datasets_bin_every_row_on_the_declared_domain(key):
-    spec = D.DATASETS[key]
+    spec = datasets.DATASETS[key]
     bins = 25
-    h = D.load_dataset(key, bins)
-    with gzip.open(D.dataset_path(key), "rt") as fh:
+    h = datasets.load_dataset(key, bins)
+    with gzip.open(datasets.dataset_path(key), "rt") as fh:
         raw = pd.read_csv(fh)[list(spec.columns)].to_numpy(dtype=float)
     # the domain is the declared one, whatever the data holds
     assert h.domain.low == spec.low
@@ -383,8 +384,8 @@ def test_bundled_datasets_bin_every_row_on_the_declared_domain(key):
 
 def test_dataset_domains_are_not_the_data_range():
     # bounds come from the meaning of each column; none coincides with the observed min or max
-    for key, spec in D.DATASETS.items():
-        with gzip.open(D.dataset_path(key), "rt") as fh:
+    for key, spec in datasets.DATASETS.items():
+        with gzip.open(datasets.dataset_path(key), "rt") as fh:
             raw = pd.read_csv(fh)[list(spec.columns)]
         for col, lo, hi in zip(spec.columns, spec.low, spec.high, strict=True):
             assert lo < raw[col].min(), key
@@ -393,8 +394,8 @@ def test_dataset_domains_are_not_the_data_range():
 
 def test_loading_a_dataset_does_not_import_plotly():
     code = (
-        "import sys; from smoothviz.privacy import data; data.load_dataset('tips', 10); "
-        "data.load_dataset('iris_2d', 4); assert 'plotly' not in sys.modules, 'plotly imported'"
+        "import sys; from smoothviz.privacy import datasets; datasets.load_dataset('tips', 10); "
+        "datasets.load_dataset('iris_2d', 4); assert 'plotly' not in sys.modules, 'plotly imported'"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
@@ -402,7 +403,7 @@ def test_loading_a_dataset_does_not_import_plotly():
 
 def test_unknown_dataset():
     with pytest.raises(ValueError, match="`key`"):
-        D.load_dataset("titanic", 10)
+        datasets.load_dataset("titanic", 10)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -414,7 +415,7 @@ DOM = D.Domain(names=("v",), low=(0,), high=(10,), bins=(5,))
 
 def test_parse_csv_counts_and_reports_every_dropped_row():
     text = b"a,v,c\n1,2,x\n2,,y\n3,abc,z\n4,11,q\n5,10,r\n6,inf,s\n7,-0.5,t\n8,3.9,u\n"
-    h = D.parse_csv(text, DOM, columns=["v"])
+    h = datasets.parse_csv(text, DOM, columns=["v"])
     np.testing.assert_array_equal(h.counts, [0, 2, 0, 0, 1])  # 2, 3.9 -> [2,4); 10 -> last cell
     assert (h.n_rows, h.n_missing, h.n_non_numeric, h.n_outside) == (8, 1, 1, 3)
     assert h.n == 3
@@ -427,7 +428,7 @@ def test_parse_csv_counts_and_reports_every_dropped_row():
 
 
 def test_parse_csv_clip_moves_outside_rows_to_the_edges():
-    h = D.parse_csv(b"v\n-3\n11\n5\ninf\n-inf\n", DOM, outside="clip")
+    h = datasets.parse_csv(b"v\n-3\n11\n5\ninf\n-inf\n", DOM, outside="clip")
     np.testing.assert_array_equal(h.counts, [2, 0, 1, 0, 2])
     assert h.n_outside == 4
     assert "moved to the nearest edge cell" in " ".join(h.messages)
@@ -437,18 +438,20 @@ def test_parse_csv_picks_the_first_numeric_column_and_matches_numpy():
     rng = np.random.default_rng(2)
     vals = rng.uniform(0, 10, 400).round(3)
     body = "name,value\n" + "".join(f"r{i},{v}\n" for i, v in enumerate(vals))
-    h = D.parse_csv(body.encode(), DOM)
+    h = datasets.parse_csv(body.encode(), DOM)
     assert h.domain.names == ("value",)
     np.testing.assert_array_equal(h.counts, np.histogram(vals, bins=DOM.edges())[0])
 
 
 def test_parse_csv_variants_header_less_semicolon_bom_2d():
-    h = D.parse_csv(b"1;2\n3;4\n5;6\n", DOM)  # no header: the first row is data
+    h = datasets.parse_csv(b"1;2\n3;4\n5;6\n", DOM)  # no header: the first row is data
     np.testing.assert_array_equal(h.counts, [1, 1, 1, 0, 0])
     assert h.n_rows == 3
-    h = D.parse_csv("\ufeffv\n1\n9\n".encode(), DOM)  # UTF-8 with a byte-order mark
+    h = datasets.parse_csv("\ufeffv\n1\n9\n".encode(), DOM)  # UTF-8 with a byte-order mark
     np.testing.assert_array_equal(h.counts, [1, 0, 0, 0, 1])
-    h = D.parse_csv(b"x\ty\n0.1\t0.9\n0.6\t0.2\n", D.Domain.unit_square(2), columns=["x", "y"])
+    h = datasets.parse_csv(
+        b"x\ty\n0.1\t0.9\n0.6\t0.2\n", D.Domain.unit_square(2), columns=["x", "y"]
+    )
     np.testing.assert_array_equal(h.counts, [[0, 1], [1, 0]])
 
 
@@ -470,26 +473,26 @@ def test_parse_csv_variants_header_less_semicolon_bom_2d():
     ],
 )
 def test_bad_uploads_raise_a_clear_upload_error(payload, columns, match):
-    with pytest.raises(D.UploadError, match=match) as info:
-        D.parse_csv(payload, DOM, columns=columns)
+    with pytest.raises(datasets.UploadError, match=match) as info:
+        datasets.parse_csv(payload, DOM, columns=columns)
     assert isinstance(info.value, ValueError)
     assert "Traceback" not in str(info.value)
 
 
 def test_too_large_upload():
-    with pytest.raises(D.UploadError, match="limit is"):
-        D.parse_csv(b"v\n" + b"1\n" * 100, DOM, max_bytes=50)
-    assert D.MAX_UPLOAD_BYTES == 5_000_000
+    with pytest.raises(datasets.UploadError, match="limit is"):
+        datasets.parse_csv(b"v\n" + b"1\n" * 100, DOM, max_bytes=50)
+    assert datasets.MAX_UPLOAD_BYTES == 5_000_000
 
 
 def test_parse_csv_argument_validation():
     with pytest.raises(ValueError, match="`data` must be bytes"):
-        D.parse_csv("v\n1\n", DOM)
+        datasets.parse_csv("v\n1\n", DOM)
     with pytest.raises(ValueError, match="`outside`"):
-        D.parse_csv(b"v\n1\n", DOM, outside="wrap")
+        datasets.parse_csv(b"v\n1\n", DOM, outside="wrap")
 
 
 def test_all_outside_gives_an_empty_histogram_with_a_message():
-    h = D.parse_csv(b"v\n20\n30\n", DOM)
+    h = datasets.parse_csv(b"v\n20\n30\n", DOM)
     assert h.n == 0
     assert "histogram is empty" in h.messages[-1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online.game import (
     MAX_MOVES,
     AdversaryGame,
@@ -114,7 +114,9 @@ def test_undo_restores_exactly_and_the_next_round_draws_the_same_point():
 
 def test_the_score_envelope_is_the_bound_of_the_page():
     game, _ = replay([(0.5, "a")] * 8, mode="smoothed", sigma=0.01, seed=0)
-    assert game.envelope() == pytest.approx(float(bounds.smoothed_mistakes_envelope(0.01, 8)))
+    assert game.envelope() == pytest.approx(
+        float(online_bounds.smoothed_mistakes_envelope(0.01, 8))
+    )
     assert game.to_frame()["mistakes_so_far"].iloc[-1] == game.mistakes
 
 

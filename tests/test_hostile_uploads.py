@@ -2,7 +2,7 @@
 
 Every class the MWEM page's CSV upload may meet (random bytes, empty, a header only, 10^6 rows, more than
 the size limit, a byte-order mark, ``;`` separators with decimal commas, NaN/inf, mixed types, thousands of
-columns, duplicate or huge column names) goes through :func:`smoothviz.privacy.data.parse_csv`, the function
+columns, duplicate or huge column names) goes through :func:`smoothviz.privacy.datasets.parse_csv`, the function
 the page calls; a few also go through the page itself (AppTest). The size limit is enforced twice: by the
 server (``server.maxUploadSize`` in ``.streamlit/config.toml``) and in code (``MAX_UPLOAD_BYTES``).
 
@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smoothviz.privacy import data as D
+from smoothviz.privacy import datasets
 from tests.apptest_helpers import ROOT, run_page
 
 DOM = D.Domain(names=("v",), low=(0.0,), high=(10.0,), bins=(5,))
@@ -38,11 +39,11 @@ FUZZ = settings(
 )
 
 
-def outcome(payload: bytes, domain: D.Domain = DOM, **kw) -> D.Histogram | D.UploadError:
+def outcome(payload: bytes, domain: D.Domain = DOM, **kw) -> D.Histogram | datasets.UploadError:
     """The histogram, or the UploadError; any other exception fails the test (a traceback)."""
     try:
-        return D.parse_csv(payload, domain, **kw)
-    except D.UploadError as err:
+        return datasets.parse_csv(payload, domain, **kw)
+    except datasets.UploadError as err:
         message = str(err)
         assert message
         assert "Traceback" not in message, message[:200]
@@ -89,9 +90,9 @@ def check_histogram(h: D.Histogram) -> None:
 def test_bad_files_give_one_clear_message(payload, match):
     result = outcome(payload)
     if match is None:
-        assert isinstance(result, D.UploadError) or result.n == 0
+        assert isinstance(result, datasets.UploadError) or result.n == 0
     else:
-        assert isinstance(result, D.UploadError), result
+        assert isinstance(result, datasets.UploadError), result
         assert match in str(result)
 
 
@@ -99,11 +100,11 @@ def test_more_than_the_size_limit_is_refused_before_it_is_read(monkeypatch):
     def never(*_):
         raise AssertionError("the oversized file was decoded or parsed")
 
-    monkeypatch.setattr(D, "_decode", never)
-    monkeypatch.setattr(D, "_read_table", never)
-    payload = b"v\n" + b"1\n" * (D.MAX_UPLOAD_BYTES // 2 + 1)
+    monkeypatch.setattr(datasets, "_decode", never)
+    monkeypatch.setattr(datasets, "_read_table", never)
+    payload = b"v\n" + b"1\n" * (datasets.MAX_UPLOAD_BYTES // 2 + 1)
     result = outcome(payload)
-    assert isinstance(result, D.UploadError)
+    assert isinstance(result, datasets.UploadError)
     assert "limit is 5.0 MB" in str(result)
 
 
@@ -117,7 +118,7 @@ def test_a_million_rows_parse():
 
 def test_a_million_rows_with_semicolons_and_decimal_commas():
     payload = b"x;y\n" + b"1,5;7,25\n" * 10**6  # 9 MB would be refused: cut to the limit
-    payload = payload[: D.MAX_UPLOAD_BYTES - 1].rsplit(b"\n", 1)[0] + b"\n"
+    payload = payload[: datasets.MAX_UPLOAD_BYTES - 1].rsplit(b"\n", 1)[0] + b"\n"
     h = outcome(payload, DOM2)
     check_histogram(h)
     assert h.n == h.n_rows > 500_000
@@ -157,7 +158,7 @@ def test_huge_column_names_are_cut_in_every_message():
     assert len(h.domain.names[0]) <= 60
     assert all(len(m) < 400 for m in h.messages)
     err = outcome(b"v\n1\n", columns=["z" * 10_000])
-    assert isinstance(err, D.UploadError)
+    assert isinstance(err, datasets.UploadError)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -211,7 +212,7 @@ SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1", "data": "upload"}
         (bytes(range(256)) * 8, "binary"),
         (b"a ,a\n1,2\n", None),
         (b"1," * 10**6 + b"1\n", "columns"),
-        (b"v\n" + b"1\n" * (D.MAX_UPLOAD_BYTES // 2 + 1), "limit is 5.0 MB"),
+        (b"v\n" + b"1\n" * (datasets.MAX_UPLOAD_BYTES // 2 + 1), "limit is 5.0 MB"),
     ],
     ids=["random bytes", "duplicate names", "10^6 columns", "over the limit"],
 )
@@ -229,7 +230,7 @@ def test_the_page_shows_a_message_never_a_traceback(payload, fragment):
 def test_the_server_refuses_larger_uploads_and_reads_the_limit_from_the_project():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     limit_mb = config["server"]["maxUploadSize"]  # Streamlit's MB are MiB
-    assert D.MAX_UPLOAD_BYTES <= limit_mb * 2**20 < 2 * D.MAX_UPLOAD_BYTES
+    assert datasets.MAX_UPLOAD_BYTES <= limit_mb * 2**20 < 2 * datasets.MAX_UPLOAD_BYTES
     # `streamlit run app.py` from the project root reads $CWD/.streamlit/config.toml
     probe = (
         "from streamlit import config; config.get_config_options(force_reparse=True); "

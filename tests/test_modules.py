@@ -126,7 +126,7 @@ def test_experts_and_hedge_share_one_learning_rate():
 
 
 #: The core modules of the online-learning pages (Thresholds, Covers, Regret) and their shared pieces.
-ONLINE_CORE = ["smoothviz.online.adversaries", "smoothviz.bounds", "smoothviz.online.covers", "smoothviz.online.erm",
+ONLINE_CORE = ["smoothviz.online.adversaries", "smoothviz.bounds", "smoothviz.bounds.online", "smoothviz.online.covers", "smoothviz.online.erm", "smoothviz.online.measures",
                "smoothviz.online.experts", "smoothviz.online.game", "smoothviz.online.halfspaces", "smoothviz.online.hedge",
                "smoothviz.names", "smoothviz.random", "smoothviz.online.thresholds", "smoothviz.validation",
                "smoothviz.experiments.covers", "smoothviz.experiments.regret",
@@ -252,13 +252,13 @@ def test_smoothviz_has_no_import_cycle():
 
 def _sigma_takers():
     """Every public core function that takes a σ directly (not through another one)."""
-    from smoothviz.online import covers
+    from smoothviz.online import covers, measures
     from smoothviz.privacy import data, mwem, net_mechanism, private_thresholds, queries
 
     hist, line = np.arange(1.0, 17.0), np.ones(8)
     return {
         "thresholds.check_game": lambda s: thresholds.check_game(s, 10, 1),
-        "covers.smooth_mixture": lambda s: covers.smooth_mixture([0.5], sigma=s),
+        "measures.smooth_mixture": lambda s: measures.smooth_mixture([0.5], sigma=s),
         "covers.max_count_experiment": lambda s: covers.max_count_experiment(
             sigma=s, n_cells=10, horizon=5, trials=1
         ),

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy.optimize import minimize
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import mwem as M
 from smoothviz.privacy import mwem_steps as MS
 from smoothviz.privacy import private_thresholds as PT
@@ -174,7 +174,7 @@ def test_psi0_smooth_and_point_mass():
     for sigma in (0.5, 0.25, 0.125):
         h = smooth_hist(512, sigma, 10_000)
         r = M.mwem(h, Q.thresholds(512), epsilon=1.0, rounds=2, rng=0)
-        assert r.psi[0, 0] <= bounds.mwem_potential_start_bound(sigma) + 1e-12
+        assert r.psi[0, 0] <= privacy_bounds.mwem_potential_start_bound(sigma) + 1e-12
         assert r.psi[0, 0] == pytest.approx(math.log(1 / sigma), rel=1e-12)  # exactly 1/σ density
         assert r.data_sigma == pytest.approx(sigma)
     h = np.zeros(300)
@@ -194,7 +194,7 @@ def test_error_under_thm41_where_bound_below_one():
         b = r.theorem_bound()
         assert b < 1
         assert not r.bound_is_vacuous
-        assert bounds.mwem_thm41_probability(rounds, len(q)) > 0.98
+        assert privacy_bounds.mwem_thm41_probability(rounds, len(q)) > 0.98
         assert np.all(r.error <= b)
         assert np.all(r.error_by_round[:, -1] == r.error)
 
@@ -428,9 +428,11 @@ def test_private_threshold_discretisation_error_at_most_alpha():
         neg = np.where(xs < cut, density, 0.0) * 10_000
         r = PT.private_threshold(pos, neg, sigma=sigma, alpha=alpha, epsilon=1.0, trials=200, rng=0)
         assert r.best_error == pytest.approx(0.0, abs=1e-12)
-        assert r.discretisation_error <= bounds.threshold_discretisation_error(alpha) + 1e-12
+        assert (
+            r.discretisation_error <= privacy_bounds.threshold_discretisation_error(alpha) + 1e-12
+        )
         beta = 0.05
-        b = bounds.private_threshold_bound(alpha, r.grid.size, 1.0, r.n, beta)
+        b = privacy_bounds.private_threshold_bound(alpha, r.grid.size, 1.0, r.n, beta)
         assert np.mean(r.chosen_error > r.best_error + b) <= beta
         assert r.ledger.total == 1.0
 

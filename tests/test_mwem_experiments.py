@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import numpy as np
 import pytest
 
 from smoothviz.experiments import mwem as E
-from smoothviz.plots.mwem_page import density_figure, private_threshold_figure, probe_figure
-from smoothviz.privacy import data
+from smoothviz.experiments import mwem_tabs
+from smoothviz.plots.mwem_page import (
+    density_figure,
+    private_threshold_figure,
+    probe_figure,
+    threshold_texts,
+)
+from smoothviz.privacy import datasets
 
 
 @pytest.fixture(scope="module")
@@ -106,34 +115,60 @@ def test_two_dimensional_classes_probes_and_data():
     assert ex.hist.n == 150
     assert ex.results["mwem"].shape == (11, 11)
     assert ex.probe_error["mwem"].shape == (4, 1)  # widths 1, 2, 4, 8 fit in 11 cells
-    with pytest.raises(data.UploadError, match="1-D"):
+    with pytest.raises(datasets.UploadError, match="1-D"):
         E.make_histogram("upload", 64, n=10, sigma=0.1, upload=b"v\n1\n", dims=2)
 
 
 def test_label_counts_and_private_threshold_experiment():
     counts = np.array([5, 0, 7, 3, 9, 4, 6, 2])
-    pos, neg = E.label_counts(counts, target=0.5, flip=0.0, rng=0)
+    pos, neg = mwem_tabs.label_counts(counts, target=0.5, flip=0.0, rng=0)
     assert pos.tolist() == [0, 0, 0, 0, 9, 4, 6, 2]  # centres ≥ 0.5 are the last four cells
     assert (pos + neg).tolist() == counts.tolist()
-    pos, neg = E.label_counts(counts * 1000, target=0.5, flip=0.25, rng=1)
+    pos, neg = mwem_tabs.label_counts(counts * 1000, target=0.5, flip=0.25, rng=1)
     assert (pos + neg).tolist() == (counts * 1000).tolist()
     flipped = pos[:4].sum() + neg[4:].sum()
     assert flipped / (counts.sum() * 1000) == pytest.approx(0.25, abs=0.02)  # ±5 s.e.
     with pytest.raises(ValueError, match="flip"):
-        E.label_counts(counts, target=0.5, flip=0.7)
+        mwem_tabs.label_counts(counts, target=0.5, flip=0.7)
     hist = E.make_histogram("exact", 64, n=640, sigma=0.25)
-    r = E.private_threshold_experiment(
-        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, seed=2
-    )
-    again = E.private_threshold_experiment(
-        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, seed=2
-    )
+    r = mwem_tabs.private_threshold_experiment(
+        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, rng=2
+    ).learned
+    again = mwem_tabs.private_threshold_experiment(
+        hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, rng=2
+    ).learned
     assert r.chosen.tolist() == again.chosen.tolist()  # one visible seed reproduces the draws
     assert r.grid.size == 17  # spacing ⌊σαN⌋ = 4 cells
     assert r.discretisation_error <= 0.25
     fig = private_threshold_figure(r)
     assert fig.data[0].y == pytest.approx(r.errors)
     assert sum(fig.data[2].customdata) == 30
+
+
+def test_the_threshold_experiment_checks_its_draws_against_the_bound_draw_by_draw():
+    hist = E.make_histogram("bump", 64, n=400, sigma=0.2, rng=3)
+    tried = mwem_tabs.private_threshold_experiment(
+        hist.counts, sigma=0.2, alpha=0.3, epsilon=0.5, target=0.4, flip=0.2, trials=40, rng=4
+    )
+    r = tried.learned
+    k, n = r.grid.size, r.n
+    bound = 0.3 + 2 * math.log(k / mwem_tabs.THRESHOLD_BETA) / (0.5 * n)
+    assert tried.bound == pytest.approx(bound, rel=1e-12)
+    within = [err - r.best_error <= tried.bound for err in r.chosen_error]
+    assert tried.within == sum(within) / len(within)
+    mean = sum(r.chosen_error) / len(r.chosen_error)
+    assert tried.excess == pytest.approx(max(0.0, mean - r.best_error), abs=1e-12)
+
+
+def test_the_threshold_tab_texts_only_read_the_experiments_check():
+    ex = E.run_experiment("bump", 32, n=500, sigma=0.1, epsilon=1.0, rounds=4, seed=0)
+    tried = ex.private_threshold(alpha=0.2, target=0.3, flip=0.05, trials=20)
+    planted = dataclasses.replace(tried, bound=0.125, within=0.25, excess=0.0625)
+    items, _, card = threshold_texts(ex, planted, target=0.3, flip=0.05)
+    assert items["bound (β = 0.05)"][0] == "0.1250"
+    assert items["draws within"][0] == "25%"
+    assert items["picked: excess error"][0] == "0.0625"
+    assert card == "25% of 20 draws within α + 2 ln(K/β)/(εn) = 0.1250."
 
 
 def test_rounds_grid_reaches_the_noisy_side_of_the_u_within_its_budget():

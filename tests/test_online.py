@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy.special import logsumexp
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.regret import (
     compare_learners,
     cover_size,
@@ -139,10 +139,14 @@ def test_decomposition_holds_pathwise(runs, key):
 @pytest.mark.parametrize("key", ["notes_realizable", "notes_noisy", "exp_noisy"])
 def test_mw_regret_against_cover_within_exact_bound(runs, key):
     res = runs[key]
-    bound_t = bounds.mw_regret_bound_eta(res.checkpoints, res.n_experts, res.eta, update=res.update)
+    bound_t = online_bounds.mw_regret_bound_eta(
+        res.checkpoints, res.n_experts, res.eta, update=res.update
+    )
     assert np.all(res.cover_regret <= bound_t + 1e-9)
     if res.update == "notes" and res.eta < 0.5:
-        assert np.all(res.cover_regret[:, -1] <= bounds.mw_regret_bound(res.horizon, res.n_experts))
+        assert np.all(
+            res.cover_regret[:, -1] <= online_bounds.mw_regret_bound(res.horizon, res.n_experts)
+        )
 
 
 @pytest.mark.parametrize("update", ["notes", "exp"])
@@ -159,8 +163,10 @@ def test_mw_bound_on_every_generated_sequence(update, seed):
     for costs in sequences:
         res = multiplicative_weights(costs, update=update)
         t = np.arange(1, horizon + 1)
-        assert np.all(res.regret <= bounds.mw_regret_bound_eta(t, k, res.eta, update=update) + 1e-9)
-        assert np.all(res.regret[..., -1] <= bounds.mw_regret_bound(horizon, k) + 1e-9)
+        assert np.all(
+            res.regret <= online_bounds.mw_regret_bound_eta(t, k, res.eta, update=update) + 1e-9
+        )
+        assert np.all(res.regret[..., -1] <= online_bounds.mw_regret_bound(horizon, k) + 1e-9)
 
 
 def test_mw_probabilities_equal_plain_loop_both_updates():
@@ -184,10 +190,12 @@ def test_mw_probabilities_equal_plain_loop_both_updates():
 @pytest.mark.parametrize("horizon", [1, 2, 10, 11, 100, 1001])
 def test_ftl_alternating_regret_is_exactly_half(horizon):
     res = follow_the_leader(alternating_costs(horizon))
-    assert res.regret[-1] == bounds.ftl_alternating_regret(horizon) == np.ceil(horizon / 2)
+    assert res.regret[-1] == online_bounds.ftl_alternating_regret(horizon) == np.ceil(horizon / 2)
     assert res.losses.sum() == horizon  # FTL pays every round (the alternating-costs table)
     mw = multiplicative_weights(alternating_costs(horizon))
-    assert mw.regret[-1] <= bounds.mw_regret_bound(horizon, 2) + 1e-12 or horizon < 4 * np.log(2)
+    assert mw.regret[-1] <= online_bounds.mw_regret_bound(
+        horizon, 2
+    ) + 1e-12 or horizon < 4 * np.log(2)
 
 
 def test_lemma19_and_lemma20_pathwise():
@@ -229,7 +237,7 @@ def test_mean_smoothed_regret_under_envelope(sigma, horizon):
         sigma, horizon, adversaries=("smoothed_adaptive", "smoothed_nonadaptive"), trials=6, rng=13
     )
     assert np.sqrt(horizon) >= np.log(res.n_experts)  # the envelope's hypothesis
-    envelope = bounds.smoothed_hedge_envelope(horizon, res.n_experts)
+    envelope = online_bounds.smoothed_hedge_envelope(horizon, res.n_experts)
     mean = res.summary().set_index("adversary")["regret_class"]
     assert np.all(mean <= envelope)
     # and far below the worst case's T/2 (the headline contrast), margin 3×
@@ -242,7 +250,7 @@ def test_laplace_expected_max_abs_monte_carlo_within_two_percent():
         z = perturbations((40_000, k), noise="laplace", scale=b, rng=rng)
         mc = np.abs(z).max(axis=1).mean()
         exact = expected_max_abs(k, scale=b)
-        assert exact == pytest.approx(bounds.laplace_expected_max_abs(k, b), rel=1e-12)
+        assert exact == pytest.approx(online_bounds.laplace_expected_max_abs(k, b), rel=1e-12)
         assert mc == pytest.approx(exact, rel=0.02)
     z = perturbations((40_000, 20), noise="gumbel", scale=1.5, rng=rng)
     assert np.abs(z).max(axis=1).mean() == pytest.approx(
@@ -254,7 +262,7 @@ def test_ftpl_sweep_shape_and_theorem13():
     res = ftpl_sweep("alternating", 400, 4, trials=20, rng=19)
     mean = res.regret.mean(axis=1)
     eps = 1.0 / res.scales
-    bound = bounds.ftpl_regret_bound(400, res.expected_max_abs, eps)
+    bound = online_bounds.ftpl_regret_bound(400, res.expected_max_abs, eps)
     ok = np.isfinite(bound)
     assert ok.sum() >= 5
     assert np.all(mean[ok] <= bound[ok])  # expectation bound; Monte-Carlo mean, margin in the bound
@@ -273,7 +281,7 @@ def test_ftpl_sweep_shape_and_theorem13():
 def test_halfspaces_bounds_and_contrast():
     res = hedge_halfspaces(0.1, 200, trials=2, rng=23)
     t = np.arange(1, 201)
-    mw = bounds.mw_regret_bound_eta(t, res.offsets.size, res.eta)
+    mw = online_bounds.mw_regret_bound_eta(t, res.offsets.size, res.eta)
     assert np.all(res.cover_regret <= mw + 1e-9)
     # realizable labels: the target errs nowhere, so the target regret is the cumulative loss
     np.testing.assert_allclose(res.target_regret, np.cumsum(res.losses, axis=1))
@@ -618,9 +626,9 @@ def test_max_abs_curve_matches_the_exact_values(noise):
     assert res.ks[0] == 1
     assert res.ks[-1] == 300
     exact = (
-        bounds.laplace_expected_max_abs(res.ks, 2.5)
+        online_bounds.laplace_expected_max_abs(res.ks, 2.5)
         if noise == "laplace"
-        else bounds.gumbel_expected_max_abs(res.ks, 2.5)
+        else online_bounds.gumbel_expected_max_abs(res.ks, 2.5)
     )
     np.testing.assert_allclose(res.exact, exact, rtol=1e-12)
     # Monte Carlo, fixed seed: within 4 standard errors at every k, and within 2% from k = 10 on
@@ -644,17 +652,20 @@ def test_gumbel_identities():
 
     ks = np.array([1, 2, 5, 10, 20, 100, 1000])
     np.testing.assert_allclose(
-        bounds.gumbel_expected_max_abs(ks, 3.0), [3.0 * by_quad(k) for k in ks], atol=1e-8
+        online_bounds.gumbel_expected_max_abs(ks, 3.0), [3.0 * by_quad(k) for k in ks], atol=1e-8
     )
-    emax = bounds.gumbel_expected_max(ks, 3.0)
+    emax = online_bounds.gumbel_expected_max(ks, 3.0)
     # |G| ≥ G, up to the quadrature's error
-    assert np.all(bounds.gumbel_expected_max_abs(ks, 3.0) >= emax - 1e-8)
-    assert bounds.gumbel_expected_max_abs(1, 1.0) - bounds.gumbel_expected_max(1, 1.0) > 0.4
+    assert np.all(online_bounds.gumbel_expected_max_abs(ks, 3.0) >= emax - 1e-8)
+    assert (
+        online_bounds.gumbel_expected_max_abs(1, 1.0) - online_bounds.gumbel_expected_max(1, 1.0)
+        > 0.4
+    )
     big = ks >= 10
-    assert np.all(bounds.gumbel_expected_max_abs(ks[big], 3.0) / emax[big] < 1.01)
+    assert np.all(online_bounds.gumbel_expected_max_abs(ks[big], 3.0) / emax[big] < 1.01)
     # E max G_i (not of |G_i|) = b(ln k + γ): Monte Carlo, fixed seed, 2%
     g = np.random.default_rng(71).gumbel(0.0, 3.0, size=(40_000, 20)).max(axis=1)
-    assert g.mean() == pytest.approx(bounds.gumbel_expected_max(20, 3.0), rel=0.02)
+    assert g.mean() == pytest.approx(online_bounds.gumbel_expected_max(20, 3.0), rel=0.02)
 
 
 def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():

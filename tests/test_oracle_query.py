@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.oracle_query import (
     IP_DRAWS,
     IP_FINAL,
@@ -198,7 +199,7 @@ def test_new_bounds_are_registered_with_their_places():
     for key, where in wanted.items():
         assert where in bounds.BOUNDS[key].source
     assert "reconstructed" in bounds.BOUNDS["net_thm_g4"].source
-    rates = bounds.oracle_query_remark3(10.0, 1e4)
+    rates = privacy_bounds.oracle_query_remark3(10.0, 1e4)
     assert rates["optimum"] < rates["ideal"] < rates["gaussian_rspm"]
 
 

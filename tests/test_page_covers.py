@@ -8,8 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
+from smoothviz.online import measures
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 # charts drawn with each tab open: the hero chart plus the tab's own (5 charts over the three tabs)
@@ -62,23 +63,23 @@ def test_defaults_h_is_sandwiched_by_its_bracket():
     """
     at = run_page("covers")
     values = metric_values(at)
-    measure = cv.make_measure("beta", sigma=0.1)
+    measure = measures.make_measure("beta", sigma=0.1)
     br = cv.bracketing("thresholds", measure, eps=0.1, k=2)
     hyp = cv.example_hypothesis("thresholds", 0.3, width=0.3, k=2)
     index = int(br.lookup([hyp])[0])
     assert values["h's bracket"] == f"#{index:,}" == "#5"
     found = br.brackets([index])
     x = np.linspace(0.0, 1.0, 20_001)
-    h = cv.indicator(cv.hypothesis_sets("thresholds", [hyp]), x)[0]
-    lower = cv.indicator(found.lower, x)[0]
-    upper = cv.indicator(found.upper, x)[0]
+    h = measures.indicator(cv.hypothesis_sets("thresholds", [hyp]), x)[0]
+    lower = measures.indicator(found.lower, x)[0]
+    upper = measures.indicator(found.upper, x)[0]
     assert np.all(lower <= h)  # the sandwich, pointwise
     assert np.all(h <= upper)
     assert np.any(lower != upper)  # a real bracket, not h itself
     assert found.mass[0] <= 0.1 + 1e-12
-    assert float(cv.set_mass(found.upper, measure)[0] - cv.set_mass(found.lower, measure)[0]) == (
-        pytest.approx(found.mass[0])
-    )
+    assert float(
+        measures.set_mass(found.upper, measure)[0] - measures.set_mass(found.lower, measure)[0]
+    ) == (pytest.approx(found.mass[0]))
     caption = at.caption[0].value
     assert (
         f"h is in bracket #{index:,} (outlined), whose gap has μ-mass {found.mass[0]:.4g}"
@@ -121,7 +122,7 @@ def test_shared_link_and_reproduce_snippet_match_the_page():
     assert not appb.exception
     assert not appb.warning
     adaptive_sd, nonadaptive_sd = app_b_sds(appb)
-    measure = cv.make_measure("mixture", sigma=0.2)
+    measure = measures.make_measure("mixture", sigma=0.2)
     br = cv.bracketing("union", measure, eps=0.05, k=3)
     hyp = cv.example_hypothesis("union", 0.4, width=0.5, k=3)
     assert values["brackets"] == f"{br.size:,}" == f"{120**6:,}"
@@ -129,7 +130,7 @@ def test_shared_link_and_reproduce_snippet_match_the_page():
     res = cv.max_count_experiment(sigma=0.2, n_cells=20, horizon=200, trials=10, rng=4)
     assert values["adaptive"] == f"{res.adaptive[:, -1].mean():.1f}"
     assert values["non-adaptive"] == f"{res.nonadaptive[:, -1].mean():.1f}"
-    bound = float(bounds.lemma32_max_count_bound(200, res.p, 20))
+    bound = float(online_bounds.lemma32_max_count_bound(200, res.p, 20))
     assert values["Lemma 3.2"] == f"{bound:.1f}"
     uc = cv.uniform_convergence_experiment(horizon=200, trials=200, rng=4)
     assert (adaptive_sd, nonadaptive_sd) == (

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from smoothviz.experiments import mwem as E
-from smoothviz.privacy import data
+from smoothviz.experiments import mwem_tabs
+from smoothviz.privacy import data, datasets
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
 
 SMALL = {"N": "32", "n": "1000", "T": "8", "trials": "1"}
@@ -171,7 +172,7 @@ def test_good_upload_bins_on_the_declared_domain_and_reports_drops():
     assert "1 row(s) with a blank or NaN value" in captions
     assert "1 row(s) with a non-numeric value" in captions
     domain = data.Domain(names=("value",), low=(0.0,), high=(10.0,), bins=(32,))
-    hist = data.parse_csv(payload, domain)
+    hist = datasets.parse_csv(payload, domain)
     ex = E.run_experiment(
         "upload",
         32,
@@ -197,7 +198,7 @@ def test_good_upload_bins_on_the_declared_domain_and_reports_drops():
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
         ("v\ncafé\n1\n".encode("latin-1"), "not UTF-8"),
         (b"name,city\nbob,paris\n", "numeric column"),
-        (b"v\n" + b"1\n" * (data.MAX_UPLOAD_BYTES // 2 + 1), "limit is 5.0 MB"),
+        (b"v\n" + b"1\n" * (datasets.MAX_UPLOAD_BYTES // 2 + 1), "limit is 5.0 MB"),
         (b"v\n50\n60\n", "No record fell inside the declared domain"),
     ],
 )
@@ -255,8 +256,7 @@ def test_private_thresholds_tab_matches_the_core_and_its_controls_travel_in_the_
     assert not at.exception
     assert not at.warning
     ex = E.run_experiment("bump", 32, n=1000, sigma=0.1, epsilon=1.0, rounds=8, trials=1, seed=0)
-    r = E.private_threshold_experiment(ex.hist.counts, sigma=0.1, alpha=0.2, epsilon=1.0, target=0.3,
-                                       flip=0.05, trials=20, seed=0)  # fmt: skip
+    r = ex.private_threshold(alpha=0.2, target=0.3, flip=0.05, trials=20).learned
     values = metric_values(at)
     assert values["grid loss"] == f"{r.discretisation_error:.4f}"
     assert values["picked: excess error"] == f"{r.chosen_error.mean() - r.best_error:.4f}"
@@ -315,7 +315,7 @@ def test_the_net_tab_at_its_defaults_runs_on_the_pages_data_and_matches_the_core
     r = net.result
     assert r.sigma == 0.05  # the page's σ
     assert r.n == 100_000  # the page's data
-    assert r.n_cells == E.NET_CELLS  # N = 1,024 coarsened to 64 cells of 16
+    assert r.n_cells == mwem_tabs.NET_CELLS  # N = 1,024 coarsened to 64 cells of 16
     assert r.data.sum() == pytest.approx(1.0)
     assert r.count == 17_550  # C(27, 4)
     assert net_text(at) == (
@@ -358,7 +358,7 @@ def test_a_net_too_large_to_enumerate_is_reduced_and_says_so():  # moved from Or
     assert not at.exception
     assert any("M = 60 reduced to" in c.value for c in at.caption)
     assert len(at.get("plotly_chart")) == 4
-    assert str(at.query_params["M"]).strip("[]'") == str(E.fit_net(60, 6))
+    assert str(at.query_params["M"]).strip("[]'") == str(mwem_tabs.fit_net(60, 6))
 
 
 def test_the_net_tab_on_a_two_dimensional_domain_is_a_message():

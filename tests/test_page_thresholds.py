@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.thresholds import run_experiment
 from smoothviz.ui import count
 from tests.apptest_helpers import ROOT, exec_snippet, metric_values, reproduce_code, run_page
@@ -112,7 +112,7 @@ def test_defaults_contrast_three_distinct_adversaries():
     assert adaptive - nonadaptive >= 4.0  # re-aiming every round buys the adversary mistakes
     assert nonadaptive >= 1.0
     assert max(adaptive, nonadaptive) <= horizon / 40  # both far below T
-    bound = float(bounds.smoothed_mistakes_envelope(0.01, horizon))
+    bound = float(online_bounds.smoothed_mistakes_envelope(0.01, horizon))
     assert values["bound"] == f"{bound:.1f}"
     assert adaptive <= bound
 

@@ -148,3 +148,13 @@ def test_link_value_reads_its_default_when_absent_and_never_raises():
     assert value == []
     assert "`n` = `boom`" in messages[0]
     assert "ZeroDivisionError" in messages[0]
+
+
+def test_by_key_names_each_declared_parameter_and_refuses_a_key_twice():
+    from smoothviz.ui.params import by_key
+
+    sigma = Param("sigma", "σ", "float", 0.1, low=0.01, high=1.0)
+    trials = Param("trials", "trials", "int", 3, low=1, high=10)
+    assert by_key([sigma, trials]) == {"sigma": sigma, "trials": trials}
+    with pytest.raises(ValueError, match=r"declared twice: \['sigma'\]"):
+        by_key([sigma, trials, Param("sigma", "σ again", "float", 0.2, low=0.01, high=1.0)])

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import pytest
 
 from smoothviz.online import covers as cv
+from smoothviz.online import measures
 from smoothviz.plots import covers as pc
 
 
@@ -23,7 +24,7 @@ def _points(fig: go.Figure) -> int:
 @pytest.mark.parametrize(("cls", "params"), [("thresholds", [0.3]), ("intervals", [0.2, 0.7]),
                                              ("union", [0.1, 0.2, 0.5, 0.9]), ("symdiff", [0.8, 0.3])])  # fmt: skip
 def test_brackets_figure(cls, params):
-    br = cv.bracketing(cls, cv.make_measure("mixture"), eps=0.1, k=2)
+    br = cv.bracketing(cls, measures.make_measure("mixture"), eps=0.1, k=2)
     fig = pc.brackets_figure(br, hypothesis=params, max_rows=50)
     names = _names(fig)
     assert names[0].startswith("density of μ")
@@ -40,15 +41,15 @@ def test_brackets_figure(cls, params):
 
 
 def test_brackets_figure_downsamples_large_bracketings():
-    br = cv.bracketing("thresholds", cv.uniform_measure(), eps=1e-5)
+    br = cv.bracketing("thresholds", measures.uniform_measure(), eps=1e-5)
     assert br.size == 100_000
-    cover = cv.quantile_threshold_cover(cv.uniform_measure(), eps=1e-5)
+    cover = cv.quantile_threshold_cover(measures.uniform_measure(), eps=1e-5)
     fig = pc.brackets_figure(br, hypothesis=[0.5], cover=cover, max_rows=100)
     assert fig.layout.yaxis2.title.text == "bracket (101 of 100,000)"
     assert _points(fig) < 5000
     assert "cover (50000)" in _names(fig)
     # every bracket drawn when few: no "of" in the title
-    small = pc.brackets_figure(cv.bracketing("thresholds", cv.uniform_measure(), eps=0.25))
+    small = pc.brackets_figure(cv.bracketing("thresholds", measures.uniform_measure(), eps=0.25))
     assert small.layout.yaxis2.title.text == "bracket (all)"
     assert "h = 1" not in _names(small)
 

@@ -2,7 +2,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.plots import mwem as P
 from smoothviz.plots.style import LEGEND_ROW_PX, legend_rows
 from smoothviz.privacy import mwem as M
@@ -62,7 +62,7 @@ def test_error_by_round_names_an_informative_bound_on_the_plot():
 def test_sweeps():
     t = np.array([2, 5, 10, 20])
     err = np.random.default_rng(0).random((4, 5))
-    b = bounds.mwem_thm41_bound(1e6, t, 1.0, 128, 500)
+    b = privacy_bounds.mwem_thm41_bound(1e6, t, 1.0, 128, 500)
     fig = P.error_vs_rounds_figure(t, err, bound=b)
     assert fig.layout.xaxis.title.text == "rounds T"
     assert "max error of the output" in names(fig)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.prsma import BETA, FIT_PIECE, near_tie_cells, run_experiment
 from smoothviz.privacy.boolean_data import planted_data
 from smoothviz.privacy.prsma import (
@@ -36,7 +36,7 @@ def test_calculator_reproduces_the_worked_numbers():
     assert plain.pieces == 13
     assert plain.repetitions_formula == pytest.approx(714, abs=1)
     assert plain.oracle_calls_formula == pytest.approx(9000, rel=0.01)
-    assert bounds.prsma_privacy(1 / 62, 1e-3 / 11)[0] == pytest.approx(eps)
+    assert privacy_bounds.prsma_privacy(1 / 62, 1e-3 / 11)[0] == pytest.approx(eps)
 
 
 def test_calculator_validation():
@@ -87,7 +87,7 @@ def test_bottom_whenever_the_noisy_count_is_below_threshold():
 
 def test_thm9_envelope_has_slope_minus_half():
     n = np.array([1e6, 1e8])
-    v = bounds.prsma_accuracy_bound(5, 32, 1.0, 0.01, n, 0.05)
+    v = privacy_bounds.prsma_accuracy_bound(5, 32, 1.0, 0.01, n, 0.05)
     assert np.diff(np.log(v)) / np.diff(np.log(n)) == pytest.approx(-0.5)
 
 
@@ -155,7 +155,7 @@ def test_simulated_worst_case_slopes_are_half_and_one():
     sim = ex.simulated.pivot(index="n", columns="method", values="mean_excess")
     assert (sim["prsma"] > 10 * sim["rspm"]).all()
     # the level: below Thm 9's curve (β = 0.2) and within a factor 300 of it where pieces are large
-    bound = bounds.prsma_accuracy_bound(3, 8, 1.0, 1e-3, fit["n"].unique(), BETA)
+    bound = privacy_bounds.prsma_accuracy_bound(3, 8, 1.0, 1e-3, fit["n"].unique(), BETA)
     worst = fit[fit["method"] == "prsma"]["mean_excess"].to_numpy()
     assert np.all(worst < bound)
     assert np.all(worst > bound / 300)  # measured: 1/99 to 1/64 of the bound

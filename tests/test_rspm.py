@@ -5,6 +5,7 @@ import pytest
 from scipy.stats import binomtest
 
 from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import rspm
 from smoothviz.privacy import separators as sp
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
@@ -44,11 +45,11 @@ def test_thm5_bound_holds_at_rate_at_least_one_minus_beta():
     beta, n = 0.05, 2000
     data = planted_data("parity", 8, n, planted=0b1011, label_noise=0.45, rng=2)
     res = rspm.rspm(data.x, data.y, "parity", epsilon=1.0, trials=4000, rng=3)
-    bound = bounds.rspm_laplace_bound(8, 1.0, n, beta)
+    bound = privacy_bounds.rspm_laplace_bound(8, 1.0, n, beta)
     exceed = int(np.sum(res.excess > bound))
     # H0: exceedance rate = β is rejected only if far above; one-sided test at level 1e-3
     assert binomtest(exceed, res.trials, beta, alternative="greater").pvalue > 1e-3
-    assert res.excess.mean() <= bounds.rspm_laplace_expected_bound(8, 1.0, n)
+    assert res.excess.mean() <= privacy_bounds.rspm_laplace_expected_bound(8, 1.0, n)
     # near-ties (label noise 0.45) make errors common: the 90th percentile is ≈ 0.0145, so the
     # same check fails for a bound 30× too small (≈ 0.011)
     assert np.quantile(res.excess, 0.9) > 0
@@ -59,12 +60,18 @@ def test_thm5_bound_holds_at_rate_at_least_one_minus_beta():
 def test_reference_numbers_of_the_bounds():
     # printed (add/remove): 2m² ln(m/β)/(εn) and 2m²(1 + ln m)/(εn); replace-one doubles both
     kw = {"neighbours": "add_remove"}
-    assert bounds.rspm_laplace_bound(10, 1.0, 1e4, 0.05, **kw) == pytest.approx(0.106, abs=5e-4)
-    assert bounds.rspm_laplace_expected_bound(10, 1.0, 1e4, **kw) == pytest.approx(0.066, abs=5e-4)
-    assert bounds.rspm_laplace_bound(10, 1.0, 1e4, 0.05) == pytest.approx(0.212, abs=5e-4)
-    assert bounds.rspm_laplace_expected_bound(10, 1.0, 1e4) == pytest.approx(0.132, abs=5e-4)
-    assert bounds.rspm_gaussian_bound(10, 1.0, 1e-5, 1e4, 0.05) == pytest.approx(
-        2 * bounds.rspm_gaussian_bound(10, 1.0, 1e-5, 1e4, 0.05, **kw)
+    assert privacy_bounds.rspm_laplace_bound(10, 1.0, 1e4, 0.05, **kw) == pytest.approx(
+        0.106, abs=5e-4
+    )
+    assert privacy_bounds.rspm_laplace_expected_bound(10, 1.0, 1e4, **kw) == pytest.approx(
+        0.066, abs=5e-4
+    )
+    assert privacy_bounds.rspm_laplace_bound(10, 1.0, 1e4, 0.05) == pytest.approx(0.212, abs=5e-4)
+    assert privacy_bounds.rspm_laplace_expected_bound(10, 1.0, 1e4) == pytest.approx(
+        0.132, abs=5e-4
+    )
+    assert privacy_bounds.rspm_gaussian_bound(10, 1.0, 1e-5, 1e4, 0.05) == pytest.approx(
+        2 * privacy_bounds.rspm_gaussian_bound(10, 1.0, 1e-5, 1e4, 0.05, **kw)
     )
     for key in (
         "rspm_laplace_bound",
@@ -84,7 +91,7 @@ def test_baselines_cost_and_accuracy():
     assert em.enumerated == 256
     assert rnm.oracle_calls == 0
     for res in (rnm, em):
-        bound = bounds.exponential_learner_bound(8, 1.0, 1000, 0.05)
+        bound = privacy_bounds.exponential_learner_bound(8, 1.0, 1000, 0.05)
         assert np.mean(res.excess > bound) <= 0.05
     frame = rnm.to_frame()
     assert list(frame.columns[:3]) == ["method", "trial", "code"]

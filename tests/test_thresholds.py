@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.thresholds import run_experiment
 from smoothviz.online import thresholds as th
 
@@ -105,7 +105,7 @@ def test_mean_smoothed_mistakes_stay_inside_the_envelope(adversary):
     for sigma in SIGMAS:
         for horizon in HORIZONS:
             run = th.smoothed_run(adversary, sigma=sigma, horizon=horizon, trials=200, rng=7)
-            envelope = float(bounds.smoothed_mistakes_envelope(sigma, horizon))
+            envelope = float(online_bounds.smoothed_mistakes_envelope(sigma, horizon))
             assert run.mistakes.mean() <= envelope, (sigma, horizon)
 
 

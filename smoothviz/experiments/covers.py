@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
+from smoothviz.online import measures
 
 __all__ = ["MAX_BRACKET_ROWS", "CoversExperiment", "appendix_b", "lemma32", "run_experiment"]
 
@@ -48,7 +49,7 @@ class CoversExperiment:
         settings: the arguments of :func:`run_experiment` that built it.
     """
 
-    measure: cv.Measure
+    measure: measures.Measure
     bracketing: cv.Bracketing
     hypothesis: np.ndarray
     found: cv.BracketSet
@@ -63,7 +64,9 @@ class CoversExperiment:
     @property
     def thm33_scale(self) -> float:
         """The bracketing scale σ/(4√T) Theorem 3.3 needs at the page's σ and T."""
-        return float(bounds.thm33_bracket_scale(self.settings["sigma"], self.settings["horizon"]))
+        return float(
+            online_bounds.thm33_bracket_scale(self.settings["sigma"], self.settings["horizon"])
+        )
 
     def summary(self) -> pd.DataFrame:
         """One row: brackets built, Theorem 3.7's bound, Haussler's cover bound, h's bracket and its gap."""
@@ -76,7 +79,7 @@ class CoversExperiment:
                     "brackets": br.size,
                     "thm37_bound": br.bound,
                     "haussler_bound": float(
-                        bounds.haussler_cover_bound(self.settings["scale"], br.vc_dim)
+                        online_bounds.haussler_cover_bound(self.settings["scale"], br.vc_dim)
                     ),
                     "bracket_of_h": self.bracket_index,
                     "gap_mass_of_h": float(self.found.mass[0]),
@@ -136,7 +139,7 @@ def run_experiment(
     Args:
         cls: a key of :data:`smoothviz.online.covers.CLASSES`.
         k: intervals of the union / intersection classes.
-        measure: a key of :data:`smoothviz.online.covers.MEASURES` (σ-smooth ones at ``sigma``).
+        measure: a key of :data:`smoothviz.online.measures.MEASURES` (σ-smooth ones at ``sigma``).
         scale: the bracket scale ε.
         position: where h sits (:func:`smoothviz.online.covers.example_hypothesis`).
         width: h's width (interval classes).
@@ -150,7 +153,7 @@ def run_experiment(
     Returns:
         A :class:`CoversExperiment` (the tabs are computed when asked for).
     """
-    mu = cv.make_measure(measure, sigma=sigma)
+    mu = measures.make_measure(measure, sigma=sigma)
     br = cv.bracketing(cls, mu, eps=scale, k=k)
     hyp = cv.example_hypothesis(cls, position, width=width, k=k)
     found = br.brackets(br.lookup([hyp]))

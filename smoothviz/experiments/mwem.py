@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds
-from smoothviz.privacy import data, mwem, net_mechanism
+from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments import mwem_tabs as tabs
+from smoothviz.privacy import data, datasets, mwem
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
-from smoothviz.privacy.private_thresholds import PrivateThresholdResult, private_threshold
 from smoothviz.random import RngLike, make_rng, streams
 
 __all__ = [
@@ -30,8 +30,6 @@ __all__ = [
     "EPS_GRID",
     "MAX_INTERVALS",
     "MAX_RECTANGLES",
-    "NET_CELLS",
-    "NET_SIGMAS",
     "PROBE_WIDTHS",
     "QUERY_OPTIONS",
     "SCAN_TRIALS",
@@ -42,27 +40,19 @@ __all__ = [
     "UPLOAD_LABEL",
     "DensityScan",
     "Experiment",
-    "NetExperiment",
     "Sweep",
-    "ThresholdCheck",
-    "coarsen",
     "density_scan",
-    "fit_net",
-    "label_counts",
     "make_histogram",
     "make_queries",
     "page_settings",
-    "private_threshold_experiment",
     "probe_boxes",
     "probe_intervals",
     "rounds_grid",
     "run_all",
     "run_experiment",
-    "run_net",
     "run_variant",
     "sweep",
     "table_side",
-    "threshold_check",
 ]
 
 #: The page seed's child streams, by role, in the order they are spawned (see :func:`streams`).
@@ -84,7 +74,7 @@ DATA_OPTIONS: dict[str, str] = {
     "exact": "exactly σ-smooth counts",
     "mixture": "mixture of two σ-bumps (n samples)",
     "point": "point mass (not smooth)",
-    **{key: spec.title for key, spec in data.DATASETS.items() if spec.columns.__len__() == 1},
+    **{key: spec.title for key, spec in datasets.DATASETS.items() if spec.columns.__len__() == 1},
     "upload": "your CSV (on the domain you declare)",
 }
 #: The page's query classes; on a 2-D table each becomes its 2-D analogue (see :func:`make_queries`).
@@ -100,7 +90,7 @@ DOMAIN_LABEL = (
 )
 #: The upload control's label (the page declares the domain first; the file never enters the link).
 UPLOAD_LABEL = (
-    f"**2. Upload a CSV** (≤ {data.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
+    f"**2. Upload a CSV** (≤ {datasets.MAX_UPLOAD_BYTES // 10**6} MB; the first numeric column is "
     "binned; the file stays in this session and is not part of the link)"
 )
 #: Algorithms run side by side (keys of :data:`smoothviz.privacy.mwem.VARIANTS`).
@@ -145,7 +135,7 @@ def make_histogram(
         The :class:`smoothviz.privacy.data.Histogram`.
 
     Raises:
-        smoothviz.privacy.data.UploadError: for an unusable upload (the page shows its message).
+        smoothviz.privacy.datasets.UploadError: for an unusable upload (the page shows its message).
     """
     if source not in DATA_OPTIONS:
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
@@ -155,17 +145,19 @@ def make_histogram(
         side = table_side(bins)
         if source in data.SYNTHETIC_KINDS:
             return data.synthetic_histogram(source, side, n=n, sigma=sigma, dims=2, rng=rng)
-        if f"{source}_2d" in data.DATASETS:
-            return data.load_dataset(f"{source}_2d", side)
-        raise data.UploadError("Uploads are binned on a 1-D domain; choose the 1-D line for a CSV.")
+        if f"{source}_2d" in datasets.DATASETS:
+            return datasets.load_dataset(f"{source}_2d", side)
+        raise datasets.UploadError(
+            "Uploads are binned on a 1-D domain; choose the 1-D line for a CSV."
+        )
     if source in data.SYNTHETIC_KINDS:
         return data.synthetic_histogram(source, bins, n=n, sigma=sigma, rng=rng)
-    if source in data.DATASETS:
-        return data.load_dataset(source, bins)
+    if source in datasets.DATASETS:
+        return datasets.load_dataset(source, bins)
     if upload is None:
-        raise data.UploadError("Upload a CSV file, after declaring its domain.")
+        raise datasets.UploadError("Upload a CSV file, after declaring its domain.")
     domain = data.Domain(names=("value",), low=(low,), high=(high,), bins=(bins,))
-    return data.parse_csv(upload, domain)
+    return datasets.parse_csv(upload, domain)
 
 
 def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
@@ -319,7 +311,7 @@ class Sweep:
     @property
     def vacuous(self) -> np.ndarray:
         """Where the bound is ≥ 1 and so says nothing about [0, 1]-valued queries."""
-        return bounds.is_vacuous(self.bound)
+        return privacy_bounds.is_vacuous(self.bound)
 
     def best(self, variant: str) -> float:
         """Grid value with the smallest mean error for ``variant`` (the bottom of the U)."""
@@ -486,8 +478,8 @@ class Experiment:
     10T ln|Q|/(εn) grows, Thm 4.1) or of ε; the density scan reruns the smooth variants over σ and
     records max_x D̄(x)·N against the cap 1/σ the KL projection enforces (App. F); the off-cover probe
     measures the release on narrow intervals no algorithm selected from; the net tab runs the Subsampled
-    Net Mechanism (App. G) on the same data merged into at most :data:`NET_CELLS` cells (:func:`coarsen`
-    keeps σ-smoothness). :func:`page_settings` maps the page's URL keys to :func:`run_experiment`.
+    Net Mechanism (App. G) on the same data merged into at most :data:`~smoothviz.experiments.mwem_tabs.NET_CELLS` cells
+    (:func:`~smoothviz.experiments.mwem_tabs.coarsen` keeps σ-smoothness). :func:`page_settings` maps the page's URL keys to :func:`run_experiment`.
 
     Attributes:
         hist: the data on its declared domain.
@@ -536,23 +528,23 @@ class Experiment:
 
     def private_threshold(
         self, *, alpha: float, target: float, flip: float, trials: int
-    ) -> PrivateThresholdResult:
+    ) -> tabs.ThresholdExperiment:
         """E10 on this 1-D data (the "Thresholds" tab), on the ``"thresholds"`` stream."""
-        return private_threshold_experiment(
+        return tabs.private_threshold_experiment(
             self.hist.counts, sigma=self.settings["sigma"], alpha=alpha,
             epsilon=self.settings["epsilon"], target=target, flip=flip, trials=trials,
-            seed=self.settings["seed"],
+            rng=self._stream("thresholds"),
         )  # fmt: skip
 
-    def net(self, *, m: int, s: int, epsilon: float) -> NetExperiment:
+    def net(self, *, m: int, s: int, epsilon: float) -> tabs.NetExperiment:
         """The Subsampled Net Mechanism on this 1-D data (the "Net mechanism (App. G)" tab).
 
-        Runs at the page's σ on :func:`coarsen`'s grid, on the ``"net"`` stream.
+        Runs at the page's σ on :func:`~smoothviz.experiments.mwem_tabs.coarsen`'s grid, on the ``"net"`` stream.
         """
         if self.hist.counts.ndim != 1:
             raise ValueError("the net mechanism runs on the 1-D public domain")
         q = str(self.settings["queries"])
-        return run_net(self.hist.counts, sigma=float(self.settings["sigma"]), m=m, s=s,
+        return tabs.run_net(self.hist.counts, sigma=float(self.settings["sigma"]), m=m, s=s,
                        epsilon=epsilon, queries=q, rng=self._stream("net"))  # fmt: skip
 
     def code(self) -> str:
@@ -656,7 +648,7 @@ def run_experiment(
         dims=dims,
     )
     if hist.n == 0:
-        raise data.UploadError("No record fell inside the declared domain; nothing to release.")
+        raise datasets.UploadError("No record fell inside the declared domain; nothing to release.")
     q = make_queries(queries, hist.counts.shape)
     results = run_all(
         hist.counts,
@@ -688,171 +680,3 @@ def page_settings(
             "epsilon": p["epsilon"], "rounds": p["T"], "queries": p["queries"],
             "trials": p["trials"], "seed": p["seed"], "upload": upload, "low": low, "high": high,
             "dims": int(p["dims"])}  # fmt: skip
-
-
-def label_counts(
-    counts: np.ndarray, *, target: float, flip: float, rng: RngLike = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Label the records of a 1-D histogram: y = 1[x ≥ target] at the cell centre, each flipped w.p. ``flip``.
-
-    Returns the label-1 and label-0 counts per cell (nature's coins draw the flips).
-    """
-    c = np.asarray(counts)
-    if c.ndim != 1:
-        raise ValueError(f"`counts` must be 1-D, got shape {c.shape}")
-    if not 0.0 <= target <= 1.0 or not 0.0 <= flip <= 0.5:
-        raise ValueError(f"need target in [0, 1] and flip in [0, 0.5], got {target}, {flip}")
-    c = c.astype(np.int64)
-    rng = make_rng(rng)
-    centres = (np.arange(c.size) + 0.5) / c.size
-    clean = np.where(centres >= target, c, 0)
-    pos = clean - rng.binomial(clean, flip) + rng.binomial(c - clean, flip)
-    return pos, c - pos
-
-
-def private_threshold_experiment(
-    counts: np.ndarray,
-    *,
-    sigma: float,
-    alpha: float,
-    epsilon: float,
-    target: float,
-    flip: float,
-    trials: int = 1,
-    seed: int = 0,
-) -> PrivateThresholdResult:
-    """E10 on the page's 1-D data: label it (``target``, ``flip``), then learn a threshold privately.
-
-    Nature's label flips and the mechanism's coins are the children of the ``"thresholds"`` stream.
-    """
-    label_rng, mech_rng = streams(seed, STREAMS)["thresholds"].spawn(2)
-    pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
-    return private_threshold(
-        pos, neg, sigma=sigma, alpha=alpha, epsilon=epsilon, trials=trials, rng=mech_rng
-    )
-
-
-@dataclass(frozen=True)
-class ThresholdCheck:
-    """How the private threshold's draws compare with their bound (the "Thresholds" tab).
-
-    Attributes:
-        bound: α + 2 ln(K/β)/(εn) (:func:`smoothviz.bounds.private_threshold_bound`).
-        within: the fraction of the mechanism's draws whose excess error is at most the bound.
-        excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
-            rounding never prints "-0.0000").
-    """
-
-    bound: float
-    within: float
-    excess: float
-
-
-def threshold_check(
-    learned: PrivateThresholdResult, *, alpha: float, epsilon: float, beta: float = 0.05
-) -> ThresholdCheck:
-    """Compare the private threshold's draws with the bound α + 2 ln(K/β)/(εn) at confidence 1 − β."""
-    bound = bounds.private_threshold_bound(alpha, learned.grid.size, epsilon, learned.n, beta)
-    within = float(np.mean(learned.chosen_error - learned.best_error <= bound))
-    excess = max(0.0, np.mean(learned.chosen_error) - learned.best_error)
-    return ThresholdCheck(bound, within, excess)
-
-
-#: Cells of the net mechanism's universe: the page's line is coarsened to at most this many, since
-#: every candidate's score is a CDF over the cells (|𝒞| ≤ 60,000 candidates × cells).
-NET_CELLS = 64
-#: σ values of Lemma G.3's acceptance-rate sweep.
-NET_SIGMAS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
-#: Draws of the exponential mechanism on one net (the error histogram).
-NET_DRAWS = 2000
-
-
-def coarsen(counts: np.ndarray, cells: int = NET_CELLS) -> np.ndarray:
-    """Merge runs of adjacent cells so that at most ``cells`` remain (equal runs, the last shorter).
-
-    Merging k cells keeps σ-smoothness: a cell's mass is at most k/(σN) = 1/(σ·N/k).
-    """
-    counts = np.asarray(counts).ravel()
-    k = -(-counts.size // cells)
-    return np.add.reduceat(counts, np.arange(0, counts.size, k))
-
-
-def fit_net(m: int, s: int) -> int:
-    """The largest net size M′ ≤ M whose candidates C(M′ + s − 1, s) stay within the cap."""
-    while m > 1 and net_mechanism.candidate_count(m, s) > net_mechanism.MAX_CANDIDATES:
-        m -= 1
-    return m
-
-
-@dataclass(frozen=True, eq=False)
-class NetExperiment:
-    """The net mechanism on the page's line, with Lemma G.3's acceptance rate over a σ sweep.
-
-    Attributes:
-        settings: the arguments of :func:`run_net` (the seed's stream described), for :meth:`code`.
-        cells: N of the page's line before :func:`coarsen`.
-        result: the run at the page's σ.
-        sigmas: the swept σ values.
-        rates: the acceptance rate at each (over 20,000 uniform draws).
-        chis: χ = TV(D_B, D₁) at each σ.
-    """
-
-    settings: dict
-    cells: int
-    result: net_mechanism.NetResult
-    sigmas: np.ndarray
-    rates: np.ndarray
-    chis: np.ndarray
-
-    def to_frame(self) -> pd.DataFrame:
-        """The draws of the mechanism: trial, candidate, error."""
-        return self.result.to_frame()
-
-    def sweep_frame(self) -> pd.DataFrame:
-        """σ, the acceptance rate, χ."""
-        return pd.DataFrame({"sigma": self.sigmas, "acceptance_rate": self.rates, "chi": self.chis})
-
-    def counts_frame(self, sizes: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> pd.DataFrame:
-        """|𝒞| = C(M + s − 1, s) for M = 2..60 and each s."""
-        return pd.DataFrame(
-            [{"M": m, "s": s, "candidates": net_mechanism.candidate_count(m, s)}
-             for s in sizes for m in range(2, 61)]
-        )  # fmt: skip
-
-    def summary(self) -> dict[str, float]:
-        """The run's summary."""
-        return self.result.summary()
-
-    def code(self, experiment_code: str) -> str:
-        """Python source that recomputes this tab: the page's snippet, then ``ex.net(...)``."""
-        s = self.settings
-        return (
-            f"{experiment_code}\nnet = ex.net(m={s['m']}, s={s['s']}, epsilon={s['epsilon']!r})\n"
-            "print(net.summary())"
-        )
-
-
-def run_net(
-    counts: np.ndarray,
-    *,
-    sigma: float,
-    m: int,
-    s: int,
-    epsilon: float,
-    queries: str = "intervals",
-    trials: int = NET_DRAWS,
-    rng: RngLike = None,
-) -> NetExperiment:
-    """Algorithm 4 (Haghtalab, Roughgarden & Shetty 2020, App. G) on ``counts`` coarsened (E15).
-
-    The mechanism and the σ sweep draw from two children of ``rng``.
-    """
-    net_rng, sweep_rng = make_rng(rng).spawn(2)
-    hist = coarsen(counts)
-    result = net_mechanism.net_mechanism(hist, sigma=sigma, m=m, s=s, epsilon=epsilon,
-                                         queries=queries, trials=trials, rng=net_rng)  # fmt: skip
-    sigmas = np.asarray(NET_SIGMAS)
-    dist = hist / hist.sum()
-    rates, chis = net_mechanism.acceptance_rates(dist, sigmas, draws=20_000, rng=sweep_rng)
-    settings = {"sigma": sigma, "m": m, "s": s, "epsilon": epsilon, "queries": queries}
-    return NetExperiment(settings, int(np.asarray(counts).size), result, sigmas, rates, chis)

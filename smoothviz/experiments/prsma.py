@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy.boolean_data import neighbouring_pair, planted_data
 from smoothviz.privacy.prsma import (
     FailureModel,
@@ -220,10 +220,10 @@ def run_experiment(
     curves = pd.DataFrame(
         {
             "n": ns,
-            "prsma_bound": bounds.prsma_accuracy_bound(
+            "prsma_bound": privacy_bounds.prsma_accuracy_bound(
                 D, 2**D, epsilon, delta, ns, BETA, neighbours=plan.neighbours
             ),
-            "rspm_bound": bounds.rspm_laplace_bound(
+            "rspm_bound": privacy_bounds.rspm_laplace_bound(
                 D, epsilon, ns, BETA, neighbours=plan.neighbours
             ),
         }

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.online.experts import rspm_expected_max_abs
 from smoothviz.privacy import rspm as core
 from smoothviz.privacy.audit import privacy_audit
@@ -107,12 +108,14 @@ def _bound(
     """
     kw = {"neighbours": neighbours}
     if method == "rspm_laplace":
-        return float(bounds.rspm_laplace_bound(m, epsilon, n, BETA, **kw))
+        return float(privacy_bounds.rspm_laplace_bound(m, epsilon, n, BETA, **kw))
     if method == "rspm_gaussian":
-        return float(bounds.rspm_gaussian_bound(m, epsilon, delta, n, BETA, **kw))
+        return float(privacy_bounds.rspm_gaussian_bound(m, epsilon, delta, n, BETA, **kw))
     if method == "report_noisy_min":
-        return gap_shift(neighbours) * float(bounds.exponential_learner_bound(m, epsilon, n, BETA))
-    return float(bounds.exponential_learner_bound(m, epsilon, n, BETA))
+        return gap_shift(neighbours) * float(
+            privacy_bounds.exponential_learner_bound(m, epsilon, n, BETA)
+        )
+    return float(privacy_bounds.exponential_learner_bound(m, epsilon, n, BETA))
 
 
 @dataclass(frozen=True, eq=False)
@@ -289,8 +292,10 @@ def error_scale(
         sup = {
             "rspm_laplace": rspm_expected_max_abs(m, shift / epsilon),
             "rspm_gaussian": sigma_g * math.sqrt(2 / math.pi) * (m + math.sqrt(m)) / 2,
-            "report_noisy_min": float(bounds.laplace_expected_max_abs(2**m, shift / epsilon)),
-            "exponential": float(bounds.gumbel_expected_max_abs(2**m, 2.0 / epsilon)),
+            "report_noisy_min": float(
+                online_bounds.laplace_expected_max_abs(2**m, shift / epsilon)
+            ),
+            "exponential": float(online_bounds.gumbel_expected_max_abs(2**m, 2.0 / epsilon)),
         }
         ex = None
         if m <= MAX_SIMULATED_M:  # beyond, enumerating 2^m per run would break the tab's budget
@@ -465,7 +470,7 @@ def perturbation_view(
     shift = gap_shift(neighbours)
     draw = perturbation_draw(cls, shown, epsilon, seed, neighbours)
     rspm_sup = rspm_expected_max_abs(shown, shift / epsilon)
-    rnm_sup = float(bounds.laplace_expected_max_abs(2**shown, shift / epsilon))
+    rnm_sup = float(online_bounds.laplace_expected_max_abs(2**shown, shift / epsilon))
     return draw, shown, rspm_sup, rnm_sup
 
 
@@ -473,7 +478,7 @@ def theory_notes(ex: RSPMExperiment) -> dict[str, str]:
     """The Theory tab's line under each bound's card: its value here (keys of ``bounds.BOUNDS``)."""
     mean = ex.summary().set_index("method").loc["rspm_laplace", "mean_excess"]
     expected = float(
-        bounds.rspm_laplace_expected_bound(ex.d, ex.epsilon, ex.n, neighbours=ex.neighbours)
+        privacy_bounds.rspm_laplace_expected_bound(ex.d, ex.epsilon, ex.n, neighbours=ex.neighbours)
     )
     return {
         "rspm_laplace_bound": f"{ex.bound('rspm_laplace'):.3f} here, the bar over Laplace RSPM.",
@@ -540,7 +545,9 @@ def erratum_audit(
         ]  # fmt: skip
         res = privacy_audit(runs[0].astype(int), runs[1].astype(int), epsilon_claimed=epsilon)
         relation = "replace" if neighbour == "replace" else "add_remove"
-        loss = float(bounds.rspm_privacy_loss(epsilon, neighbours=relation, scale_for=scale_for))
+        loss = float(
+            privacy_bounds.rspm_privacy_loss(epsilon, neighbours=relation, scale_for=scale_for)
+        )
         rows.append({"case": label, "neighbours": relation, "scale_for": scale_for,
                      "scale": gap_shift(scale_for) * 3 / epsilon, "worst_loss": loss,
                      "p_S": float(runs[0].mean()), "p_S_prime": float(runs[1].mean()),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.bounds import hit_probability
+from smoothviz.bounds.online import hit_probability
 from smoothviz.online.thresholds import (
     ADVERSARIES,
     ThresholdRun,

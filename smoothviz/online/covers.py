@@ -13,264 +13,35 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
+from smoothviz.online.measures import Measure, set_mass
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_int, check_sigma
 
 __all__ = [
     "CLASSES",
-    "MEASURES",
     "BracketSet",
     "Bracketing",
     "MaxCountResult",
-    "Measure",
     "ThresholdCover",
     "UniformConvergenceResult",
-    "beta_measure",
     "bracketing",
     "bracketing_sizes",
     "class_label",
     "example_hypothesis",
     "factor_scale",
     "hypothesis_sets",
-    "indicator",
-    "make_measure",
     "max_count_experiment",
     "quantile_threshold_cover",
-    "set_mass",
-    "smooth_bump",
-    "smooth_mixture",
     "uniform_convergence_experiment",
-    "uniform_measure",
     "vc_dimension",
 ]
 
 #: Hypothesis classes with a bracketing construction here.
 CLASSES = ("thresholds", "intervals", "union", "intersection", "symdiff")
 
-#: Measure kinds understood by :func:`make_measure`.
-MEASURES = ("uniform", "beta", "bump", "mixture")
-
 #: Largest number of brackets :meth:`Bracketing.brackets` materialises in one call.
 MAX_ENUMERATE = 200_000
-
-
-# ----------------------------------------------------------------------------------------------
-# Measures on [0, 1] with exact cdf and quantile
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class Measure:
-    """A probability measure on [0, 1] with an exact cdf and quantile function.
-
-    Build one with :func:`uniform_measure`, :func:`beta_measure`, :func:`smooth_bump`,
-    :func:`smooth_mixture` or :func:`make_measure`.
-
-    Attributes:
-        kind: ``"beta"`` or ``"piecewise"`` (piecewise-constant density; uniform is one piece).
-        label: human name for legends, e.g. ``"Beta(2, 5)"``.
-        a: first Beta shape (``kind == "beta"``), else ``nan``.
-        b: second Beta shape (``kind == "beta"``), else ``nan``.
-        knots: breakpoints ``0 = z_0 < ... < z_K = 1`` of a piecewise density (empty for Beta).
-        density: the constant density on each piece ``[z_i, z_{i+1})`` (empty for Beta).
-        cum: the cdf at the knots, from exactly 0 to exactly 1 (empty for Beta).
-    """
-
-    kind: str
-    label: str
-    a: float = math.nan
-    b: float = math.nan
-    knots: np.ndarray = None  # type: ignore[assignment]
-    density: np.ndarray = None  # type: ignore[assignment]
-    cum: np.ndarray = None  # type: ignore[assignment]
-
-    def cdf(self, x: np.ndarray | float) -> np.ndarray:
-        """The cumulative distribution function μ([0, x]); it is 0 below 0 and 1 above 1."""
-        x = np.clip(np.asarray(x, dtype=float), 0.0, 1.0)
-        if self.kind == "beta":
-            return special.betainc(self.a, self.b, x)
-        return np.interp(x, self.knots, self.cum)
-
-    def quantile(self, q: np.ndarray | float) -> np.ndarray:
-        """The left-continuous inverse inf{x : cdf(x) ≥ q}, so cdf(quantile(q)) = q."""
-        q = np.clip(np.asarray(q, dtype=float), 0.0, 1.0)
-        if self.kind == "beta":
-            return special.betaincinv(self.a, self.b, q)
-        cum = self.cum
-        # Piece i holds (cum_i, cum_{i+1}]; zero-mass pieces are never selected for q > cum_i.
-        i = np.clip(np.searchsorted(cum, q, side="left") - 1, 0, len(self.density) - 1)
-        dens = self.density[i]
-        safe = np.where(dens > 0, dens, 1.0)
-        return np.where(dens > 0, self.knots[i] + (q - cum[i]) / safe, self.knots[i])
-
-    def pdf(self, x: np.ndarray | float) -> np.ndarray:
-        """The density at ``x`` (0 outside [0, 1])."""
-        x = np.asarray(x, dtype=float)
-        inside = (x >= 0) & (x <= 1)
-        if self.kind == "beta":
-            with np.errstate(divide="ignore"):
-                val = np.exp(
-                    special.xlog1py(self.b - 1, -x)
-                    + special.xlogy(self.a - 1, x)
-                    - special.betaln(self.a, self.b)
-                )
-            return np.where(inside, val, 0.0)
-        i = np.clip(np.searchsorted(self.knots, x, side="right") - 1, 0, len(self.density) - 1)
-        return np.where(inside, self.density[i], 0.0)
-
-    @property
-    def max_density(self) -> float:
-        """sup_x of the density (inf for a Beta with a shape below 1)."""
-        if self.kind == "beta":
-            if self.a < 1 or self.b < 1:
-                return math.inf
-            if self.a == 1 and self.b == 1:
-                return 1.0
-            mode = (
-                0.0 if self.a == 1 else 1.0 if self.b == 1 else (self.a - 1) / (self.a + self.b - 2)
-            )
-            return float(self.pdf(mode))
-        return float(self.density.max())
-
-    @property
-    def sigma(self) -> float:
-        """The largest σ with density ≤ 1/σ: this measure is σ-smooth for this σ.
-
-        σ-smooth means density ≤ 1/σ times uniform (Haghtalab, Roughgarden & Shetty 2020, §2).
-        """
-        return 1.0 / self.max_density
-
-
-def _piecewise(label: str, knots: np.ndarray, density: np.ndarray) -> Measure:
-    """Piecewise-constant density, normalised so the cdf runs from exactly 0 to exactly 1."""
-    cum = np.concatenate([[0.0], np.cumsum(density * np.diff(knots))])
-    cum = cum / cum[-1]
-    cum[-1] = 1.0
-    density = np.diff(cum) / np.diff(knots)
-    return Measure("piecewise", label, knots=knots, density=density, cum=cum)
-
-
-def uniform_measure() -> Measure:
-    """The uniform measure U on [0, 1] (1-smooth)."""
-    return _piecewise("uniform", np.array([0.0, 1.0]), np.array([1.0]))
-
-
-def beta_measure(a: float, b: float) -> Measure:
-    """Beta(a, b) on [0, 1]; σ-smooth with σ = 1/max density when a, b ≥ 1.
-
-    Raises:
-        ValueError: if a shape is not a finite positive number.
-    """
-    for name, val in (("a", a), ("b", b)):
-        if not (np.isfinite(val) and val > 0):
-            raise ValueError(f"`{name}` must be a finite number > 0, got {val}")
-    return Measure("beta", f"Beta({a:g}, {b:g})", a=float(a), b=float(b))
-
-
-def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0.0) -> Measure:
-    """A σ-smooth mixture: ``background``·U plus bumps of density 1/σ on windows of width σ.
-
-    Each bump is uniform on the window [c − σ/2, c + σ/2) taken mod 1 (wrap-around, never clipped:
-    clipping would put atoms at the ends and break σ-smoothness). The density is
-    piecewise constant and at most ``background + (1 − background)/σ ≤ 1/σ``.
-
-    Args:
-        centers: window centres in [0, 1].
-        sigma: window width, in (0, 1].
-        weights: bump weights (normalised to sum to 1 − ``background``); equal by default.
-        background: weight of the uniform component, in [0, 1].
-
-    Raises:
-        ValueError: on a bad centre, σ, weight or background.
-    """
-    centers = np.atleast_1d(np.asarray(centers, dtype=float))
-    sigma = check_sigma(sigma)
-    if centers.size == 0 or not np.all((centers >= 0) & (centers <= 1)):
-        raise ValueError(f"`centers` must be non-empty and in [0, 1], got {centers.tolist()}")
-    if not (np.isfinite(background) and 0 <= background <= 1):
-        raise ValueError(f"`background` must be in [0, 1], got {background}")
-    w = np.ones(centers.size) if weights is None else np.asarray(weights, dtype=float)
-    if w.shape != centers.shape or not np.all(np.isfinite(w) & (w >= 0)) or w.sum() <= 0:
-        raise ValueError(f"`weights` must be {centers.size} non-negative numbers, got {weights}")
-    w = (1.0 - background) * w / w.sum()
-    lo = np.mod(centers - sigma / 2, 1.0)
-    knots = np.unique(np.concatenate([[0.0, 1.0], lo, np.mod(lo + sigma, 1.0)]))
-    mid = (knots[:-1] + knots[1:]) / 2
-    # Bump j covers mid iff (mid - lo_j) mod 1 < sigma (the window wraps past 1 back to 0).
-    inside = np.mod(mid[:, None] - lo[None, :], 1.0) < sigma
-    density = background + (inside * (w / sigma)[None, :]).sum(axis=1)
-    label = f"σ-smooth mixture (σ={sigma:g}, {centers.size} bumps)"
-    if centers.size == 1:
-        label = f"σ-smooth bump (σ={sigma:g}, centre {centers[0]:g})"
-    return _piecewise(label, knots, density)
-
-
-def smooth_bump(center: float, *, sigma: float, background: float = 0.0) -> Measure:
-    """One σ-smooth bump: uniform on the width-σ window around ``center`` (mod 1), plus background."""
-    return smooth_mixture([center], sigma=sigma, background=background)
-
-
-def make_measure(name: str, *, a: float = 2.0, b: float = 5.0, sigma: float = 0.2) -> Measure:
-    """Measure by name, as a page selects it: ``uniform``, ``beta`` (a, b), ``bump`` or ``mixture`` (σ).
-
-    ``bump`` is one window of width σ centred at 0.3 on a 20% uniform background; ``mixture`` is two
-    such windows at 0.25 and 0.7 with weights 2:1 and no background.
-
-    Raises:
-        ValueError: on an unknown name (or bad shape parameters).
-    """
-    if name == "uniform":
-        return uniform_measure()
-    if name == "beta":
-        return beta_measure(a, b)
-    if name == "bump":
-        return smooth_bump(0.3, sigma=sigma, background=0.2)
-    if name == "mixture":
-        return smooth_mixture([0.25, 0.7], sigma=sigma, weights=[2.0, 1.0])
-    raise ValueError(f"`measure` must be one of {MEASURES}, got {name!r}")
-
-
-# ----------------------------------------------------------------------------------------------
-# Sets as unions of half-open intervals [l, r)
-# ----------------------------------------------------------------------------------------------
-
-
-def indicator(sets: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Evaluate indicator functions given as unions of intervals.
-
-    Args:
-        sets: array ``(n, m, 2)``; function i is the union over j of [sets[i, j, 0], sets[i, j, 1]).
-            ``inf`` as a right end means "up to and including 1"; an interval with r ≤ l is empty.
-        x: points, shape ``(p,)``.
-
-    Returns:
-        Boolean array ``(n, p)``.
-    """
-    x = np.asarray(x, dtype=float)[None, None, :]
-    sets = np.asarray(sets, dtype=float)
-    inside = (sets[:, :, :1] <= x) & (x < sets[:, :, 1:])
-    return inside.any(axis=1)
-
-
-def set_mass(sets: np.ndarray, measure: Measure) -> np.ndarray:
-    """μ of each union of intervals ``(n, m, 2)``, overlaps counted once (exact, via the cdf).
-
-    Sorting the intervals of a row by left end, interval j adds [max(l_j, R_{j−1}), r_j) where
-    R_{j−1} is the largest right end seen so far.
-    """
-    sets = np.asarray(sets, dtype=float)
-    left, right = sets[..., 0], sets[..., 1]
-    right = np.where(right > left, right, left)  # empty intervals contribute nothing
-    order = np.argsort(left, axis=1, kind="stable")
-    left = np.take_along_axis(left, order, axis=1)
-    right = np.take_along_axis(right, order, axis=1)
-    prev = np.maximum.accumulate(right, axis=1)
-    prev = np.concatenate([np.full((sets.shape[0], 1), -np.inf), prev[:, :-1]], axis=1)
-    start = np.maximum(left, prev)
-    gain = np.where(right > start, measure.cdf(right) - measure.cdf(start), 0.0)
-    return gain.sum(axis=1)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -376,7 +147,7 @@ class BracketSet:
 
     Attributes:
         index: flat bracket indices, shape ``(n,)``.
-        lower: lower functions as unions of intervals ``(n, m, 2)`` (see :func:`indicator`).
+        lower: lower functions as unions of intervals ``(n, m, 2)`` (see :func:`smoothviz.online.measures.indicator`).
         upper: upper functions ``(n, m, 2)``.
         mass: μ(lower ≠ upper) = μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
     """
@@ -555,7 +326,7 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
         A lazy :class:`Bracketing`; its ``size`` is N^{n_factors} with N = ⌈1/factor_eps⌉.
 
     Raises:
-        ValueError: on an unknown class, a bad ε or k, or something that is not a :class:`Measure`.
+        ValueError: on an unknown class, a bad ε or k, or something that is not a :class:`~smoothviz.online.measures.Measure`.
     """
     _check_class(cls, k)
     _check_eps(eps)
@@ -665,7 +436,7 @@ class MaxCountResult:
 
     def to_frame(self) -> pd.DataFrame:
         """Per adversary and round t: mean, 10% and 90% quantiles of the max over trials, t·p, bound."""
-        from smoothviz.bounds import lemma32_max_count_bound
+        from smoothviz.bounds.online import lemma32_max_count_bound
 
         t = np.arange(1, self.horizon + 1)
         bound = lemma32_max_count_bound(t, self.p, self.n_cells)
@@ -913,7 +684,7 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     Raises:
         ValueError: on an unknown class, a bad k or a scale outside (0, 1].
     """
-    from smoothviz import bounds
+    from smoothviz.bounds import online as online_bounds
 
     _check_class(cls, k)
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
@@ -930,7 +701,7 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
             "inv_eps": 1.0 / eps,
             "brackets": np.power(n, float(nf)),
             "thm37_bound": np.power(n, float(exponent)),
-            "haussler_cover": bounds.haussler_cover_bound(eps, vc_dimension(cls, k=k)),
+            "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dimension(cls, k=k)),
             "threshold_cover": cover,
         }
     )

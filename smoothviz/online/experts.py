@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln, logsumexp
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
@@ -418,7 +418,7 @@ def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
 def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> float:
     """E‖Z‖∞ for k i.i.d. perturbations: b·H_k for Laplace(b) (|Z_i| ~ Exp(mean b)), an integral for Gumbel.
 
-    Both come from :mod:`smoothviz.bounds` (``laplace_expected_max_abs``, ``gumbel_expected_max_abs``).
+    Both come from :mod:`smoothviz.bounds.online` (``laplace_expected_max_abs``, ``gumbel_expected_max_abs``).
 
     Args:
         k: number of coordinates.
@@ -432,10 +432,10 @@ def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> f
     check_float("scale", scale, 0.0, 1e12)
     check_choice("noise", noise, NOISES)
     if noise == "laplace":
-        return float(bounds.laplace_expected_max_abs(k, scale))
+        return float(online_bounds.laplace_expected_max_abs(k, scale))
     if noise == "rspm":
         return rspm_expected_max_abs(rspm_bits(k).shape[0], scale)
-    return float(bounds.gumbel_expected_max_abs(k, scale))
+    return float(online_bounds.gumbel_expected_max_abs(k, scale))
 
 
 def rspm_expected_max_abs(m: int | np.ndarray, scale: float = 1.0) -> float | np.ndarray:
@@ -467,7 +467,7 @@ class MaxAbsResult:
         low: 10% quantile of ‖Z‖∞, shape (K,).
         high: 90% quantile of ‖Z‖∞, shape (K,).
         sem: standard error of ``mean`` (sample sd / √trials), shape (K,).
-        exact: E‖Z‖∞ from :mod:`smoothviz.bounds` (b·H_k, or the Gumbel integral), shape (K,).
+        exact: E‖Z‖∞ from :mod:`smoothviz.bounds.online` (b·H_k, or the Gumbel integral), shape (K,).
     """
 
     noise: str
@@ -540,9 +540,9 @@ def max_abs_curve(
         z = np.abs(perturbations((trials, k_max), noise=noise, scale=scale, rng=rng))
         largest = np.maximum.accumulate(z, axis=1)[:, ks - 1]
         exact = (
-            bounds.laplace_expected_max_abs(ks, scale)
+            online_bounds.laplace_expected_max_abs(ks, scale)
             if noise == "laplace"
-            else bounds.gumbel_expected_max_abs(ks, scale)
+            else online_bounds.gumbel_expected_max_abs(ks, scale)
         )
     low, high = np.quantile(largest, [0.1, 0.9], axis=0)
     return MaxAbsResult(

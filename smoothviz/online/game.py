@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.random import make_rng
 from smoothviz.validation import check_sigma
 
@@ -91,7 +91,7 @@ class AdversaryGame:
       [0, 1]); nature draws the point uniformly inside it from the stream ``default_rng([seed, t])`` of
       round t, so a shared link replays the same points. Once the version space is narrower than σ the
       window hits it only with probability width/σ, and the mistakes stall near log₂(1/σ) + log₂ t + 4
-      (:func:`smoothviz.bounds.smoothed_mistakes_envelope`).
+      (:func:`smoothviz.bounds.online.smoothed_mistakes_envelope`).
 
     A label no threshold can fit is refused and the game is unchanged; the label "auto" (``"a"``) takes
     the label that makes the learner wrong whenever it is realizable. :meth:`play` and :meth:`undo` return
@@ -155,7 +155,7 @@ class AdversaryGame:
 
     def envelope(self) -> float:
         """log₂(1/σ) + log₂ t + 4: what a σ-smoothed adversary forces at most in expectation."""
-        return float(bounds.smoothed_mistakes_envelope(self.sigma, max(self.t, 1)))
+        return float(online_bounds.smoothed_mistakes_envelope(self.sigma, max(self.t, 1)))
 
     def undetermined(self, x: float) -> bool:
         """Whether both labels of ``x`` are still realizable (x lies inside the version space).

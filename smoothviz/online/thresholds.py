@@ -225,7 +225,7 @@ def smoothed_run(
     The *adaptive window* is uniform on a width-σ window over the version space, shifted to stay inside
     [0, 1] (never clipped: clipping makes point masses); the *perturbed worst case* is the worst-case point
     plus nature's uniform noise of width σ, wrapped mod 1. Both attain the largest hit probability
-    min(1, width/σ) (:func:`smoothviz.bounds.hit_probability`). The version space only changes on a
+    min(1, width/σ) (:func:`smoothviz.bounds.online.hit_probability`). The version space only changes on a
     mistake, so the wait until the next hit is geometric and the hit point uniform on the overlap of window
     and version space: the same process as drawing every round, in O(mistakes) instead of O(T). Points of
     rounds without a mistake are drawn only when shown (:func:`round_snapshot`), from their own stream.

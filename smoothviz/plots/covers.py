@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.covers import CoversExperiment
 from smoothviz.online.covers import (
     Bracketing,
@@ -229,7 +229,7 @@ def sizes_caption(experiment: CoversExperiment) -> str:
         f"Number of sets against 1/ε for {experiment.bracketing.label}: the exact sizes built "
         f"here, Theorem 3.7's product bound and Haussler's cover bound. Theorem 3.3 needs brackets "
         f"at σ/(4√T) = {experiment.thm33_scale:.3g} (σ = {s['sigma']:g}, T = {s['horizon']:,}): "
-        f"⌈4√T/σ⌉ = {int(bounds.thm33_threshold_brackets(s['sigma'], s['horizon'])):,} for "
+        f"⌈4√T/σ⌉ = {int(online_bounds.thm33_threshold_brackets(s['sigma'], s['horizon'])):,} for "
         "thresholds."
     )
 
@@ -276,7 +276,7 @@ def sizes_figure(
         fig.add_trace(
             theory_trace(
                 x,
-                bounds.threshold_bracketing_number(sizes["eps"].to_numpy()),
+                online_bounds.threshold_bracketing_number(sizes["eps"].to_numpy()),
                 name="N_[] = ⌈1/ε⌉ (exact)",
                 color=COLORS["reference"],
             ),
@@ -416,7 +416,9 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
                 name=f"{name}: sd over {result.trials} trials",
             )
         )
-    fig.add_trace(theory_trace(t, bounds.appb_nonadaptive_std(t), name="1/(2√t) (non-adaptive)"))
+    fig.add_trace(
+        theory_trace(t, online_bounds.appb_nonadaptive_std(t), name="1/(2√t) (non-adaptive)")
+    )
     fig.add_trace(
         theory_trace(t, np.full(t.shape, 0.5), name="1/2 (adaptive)", color=COLORS["reference"])
     )
@@ -433,7 +435,7 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
 
 def _lemma32_numbers(result: MaxCountResult) -> tuple[float, float, float]:
     """Mean max count at T of the adaptive and the non-adaptive adversary, and Lemma 3.2's bound."""
-    bound = float(bounds.lemma32_max_count_bound(result.horizon, result.p, result.n_cells))
+    bound = float(online_bounds.lemma32_max_count_bound(result.horizon, result.p, result.n_cells))
     return result.adaptive[:, -1].mean(), result.nonadaptive[:, -1].mean(), bound
 
 
@@ -498,7 +500,7 @@ def uniform_convergence_histogram_caption(result: UniformConvergenceResult, seed
 
 def uniform_convergence_std_caption(result: UniformConvergenceResult) -> str:
     """Caption of :func:`uniform_convergence_std_figure`, with 1/(2√T) at T."""
-    theory = float(bounds.appb_nonadaptive_std(result.horizon))
+    theory = float(online_bounds.appb_nonadaptive_std(result.horizon))
     return (
         "sd over trials of the running average: adaptive stays at 1/2, non-adaptive follows "
         f"1/(2√t) (at T: {result.nonadaptive_std[-1]:.4f} vs {theory:.4f})."
@@ -507,7 +509,7 @@ def uniform_convergence_std_caption(result: UniformConvergenceResult) -> str:
 
 def uniform_convergence_comparison(result: UniformConvergenceResult) -> str:
     """How the run compares with Appendix B's standard deviation (its theory card)."""
-    theory = float(bounds.appb_nonadaptive_std(result.horizon))
+    theory = float(online_bounds.appb_nonadaptive_std(result.horizon))
     return (
         f"sd {result.adaptive_std[-1]:.4f} (adaptive) and {result.nonadaptive_std[-1]:.4f} "
         f"(non-adaptive, theory {theory:.4f})."

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online.game import AdversaryGame
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
@@ -160,9 +160,9 @@ def score_figure(game: AdversaryGame) -> go.Figure:
     """Mistakes forced so far against t (the worst case's count) and log₂(1/σ) + log₂ t + 4."""
     t = np.arange(1, max(game.t, 10) + 1, dtype=float)
     fig = go.Figure()
-    fig.add_trace(theory_trace(t, bounds.worst_case_mistakes(t), name="worst case: t"))
+    fig.add_trace(theory_trace(t, online_bounds.worst_case_mistakes(t), name="worst case: t"))
     fig.add_trace(
-        theory_trace(t, bounds.smoothed_mistakes_envelope(game.sigma, t),
+        theory_trace(t, online_bounds.smoothed_mistakes_envelope(game.sigma, t),
                      name="log₂(1/σ) + log₂ t + 4", kind="expectation")
     )  # fmt: skip
     frame = game.to_frame()

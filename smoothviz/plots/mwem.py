@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
@@ -42,7 +42,7 @@ def _bound_traces(
 
     Vacuous stretches are capped at 1.05 so they stay on the chart; all of them share one legend entry.
     """
-    vac = bounds.is_vacuous(y)
+    vac = privacy_bounds.is_vacuous(y)
     good = np.where(~vac, y, np.nan)
     bad = np.where(vac | np.r_[vac[1:], False], np.minimum(y, 1.05), np.nan)
     traces = [theory_trace(x, good, name=name, kind="high-probability", color=color)]
@@ -86,7 +86,7 @@ def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = 
                         vacuous_legend=first_vacuous,
                     )
                 )
-                first_vacuous &= not bounds.is_vacuous(y).any()
+                first_vacuous &= not privacy_bounds.is_vacuous(y).any()
     fig.add_hline(y=1.0, line={"color": COLORS["reference"], "width": 1})
     fig = apply_style(fig, x_title="round t", y_title="max error over Q", height=430)
     return fig.update_xaxes(rangemode="tozero")
@@ -108,7 +108,7 @@ def _sweep_figure(
     errors = np.asarray(errors, dtype=float)
     lo, hi = np.quantile(errors, [0.1, 0.9], axis=1)
     fig = go.Figure(band_traces(x, errors.mean(axis=1), lo, hi, name=name, color=_COLOR[variant]))
-    if bound is not None and bounds.is_vacuous(np.asarray(bound, dtype=float)).all():
+    if bound is not None and privacy_bounds.is_vacuous(np.asarray(bound, dtype=float)).all():
         # a line at 1.05 would squash the curve (the U of error against T) into the bottom of the
         # chart and say nothing: the title says it instead
         title += ": bound ≥ 1 (vacuous) throughout"
@@ -190,7 +190,7 @@ def potential_figure(result: MWEMResult) -> go.Figure:
         fig.add_trace(
             theory_trace(
                 t[[0, -1]],
-                np.full(2, float(bounds.mwem_potential_start_bound(result.sigma))),
+                np.full(2, float(privacy_bounds.mwem_potential_start_bound(result.sigma))),
                 name="Fact E.2: ln(1/σ)",
                 kind="exact",
                 color=COLORS["reference"],

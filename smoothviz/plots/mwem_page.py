@@ -13,8 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz import bounds
-from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep, threshold_check
+from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep
+from smoothviz.experiments.mwem_tabs import ThresholdExperiment
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.mwem import (
     error_vs_epsilon_figure,
@@ -121,12 +122,14 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
     fig.add_trace(
         theory_trace(
             ends,
-            np.full(2, result.best_error + bounds.threshold_discretisation_error(result.alpha)),
+            np.full(
+                2, result.best_error + privacy_bounds.threshold_discretisation_error(result.alpha)
+            ),
             name="best + α (grid loss, exact on σ-smooth data)",
             kind="exact",
         )
     )
-    excess = bounds.private_threshold_bound(
+    excess = privacy_bounds.private_threshold_bound(
         result.alpha, result.grid.size, result.epsilon, result.n, beta
     )
     fig.add_trace(
@@ -237,7 +240,7 @@ def run_captions(ex: Experiment, variant: str) -> dict[str, str]:
             f"{hist.domain.describe()}. Cells are flattened row by row in the data table."
         ),
         "potential": f"Ψ_t = KL(D_B‖D_t) ({name}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} ≤ ln N = "
-        f"{bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
+        f"{privacy_bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
         f"(m_t clipped to [0, 1]) held in {ok} of {detail.lemma_holds.size} rounds over all "
         "trials.",
         "rounds": "Each round's selected query (trial 1): true answer, synthetic answer before the "
@@ -295,14 +298,14 @@ def ledger_texts(ex: Experiment, variant: str, samples: int, confidence: float) 
 
 
 def threshold_texts(
-    ex: Experiment, learned: PrivateThresholdResult, *, target: float, flip: float
+    ex: Experiment, check: ThresholdExperiment, *, target: float, flip: float
 ) -> tuple[dict[str, tuple[str, str]], str, str]:
     """The private-threshold tab's metrics, its chart's caption and its theory card's comparison.
 
-    The draws are compared with α + 2 ln(K/β)/(εn) at β = 0.05 (:func:`threshold_check`).
+    The draws' excess error and the bound α + 2 ln(K/β)/(εn) are the experiment's, read as they are.
     """
-    hist, s, alpha = ex.hist, ex.settings, learned.alpha
-    check = threshold_check(learned, alpha=alpha, epsilon=s["epsilon"])
+    hist, s, learned = ex.hist, ex.settings, check.learned
+    alpha = learned.alpha
     items = {
         "grid loss": (f"{learned.discretisation_error:.4f}", f"≤ α = {alpha:g} on σ-smooth data"),
         "picked: excess error": (f"{check.excess:.4f}",

@@ -3,7 +3,7 @@
 Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4: the draws' errors against the best
 dataset and the tail bound (:func:`net_error_figure`), Lemma G.3's acceptance rate against σ
 (:func:`acceptance_figure`) and |𝒞| against M (:func:`counts_figure`). Pure: a
-:class:`smoothviz.experiments.mwem.NetExperiment` in, a figure or a caption out.
+:class:`smoothviz.experiments.mwem_tabs.NetExperiment` in, a figure or a caption out.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz import bounds
-from smoothviz.experiments.mwem import NetExperiment
+from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments.mwem_tabs import NetExperiment
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 from smoothviz.privacy.net_mechanism import MAX_CANDIDATES, VC_DIM
@@ -76,7 +76,9 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
         ("tail bound, 95%", r.tail_bound(math.log(1 / ETA)), COLORS["bound"], "dashdot"),
         (
             "Thm G.4 shape (constant 1)",
-            float(bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA)),
+            float(
+                privacy_bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA)
+            ),
             COLORS["envelope"],
             "dot",
         ),
@@ -191,7 +193,7 @@ def theory_comparison(net: NetExperiment, key: str) -> str:
     """How this run compares with the theory card ``key`` (Lemma G.3, the tail bound, Thm G.4)."""
     r, t = net.result, math.log(1 / ETA)
     if key == "net_lemma_g3":
-        gamma = float(bounds.net_lemma_g3(r.m, r.sigma, VC_DIM[r.queries], ETA))
+        gamma = float(privacy_bounds.net_lemma_g3(r.m, r.sigma, VC_DIM[r.queries], ETA))
         return (
             f"{r.accepted.sum()} of M = {r.m} net points accepted (rate {r.accepted.mean():.2f}, "
             f"σ = {r.sigma:g}); the lemma's γ at this M is {gamma:.3f}; best on V {r.best:.3f}, "
@@ -202,5 +204,5 @@ def theory_comparison(net: NetExperiment, key: str) -> str:
             f"level {r.tail_bound(t):.4f} at t = ln 20; the mechanism exceeds it with probability "
             f"{r.tail_frequency(t):.2g} ≤ {ETA:g} (exact, over the {r.count:,} candidates)."
         )
-    g4 = float(bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA))
+    g4 = float(privacy_bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA))
     return f"shape {g4:.3f} (constant 1); the draws' mean error is {r.errors.mean():.3f}."

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.oracle_query import MAX_MWEM_D, MWEMComparison, OracleQueryExperiment
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
@@ -48,7 +48,7 @@ def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
     fig.add_trace(
         theory_trace(
             t,
-            bounds.oracle_query_thm11(r.reg_data, r.reg_query, t),
+            privacy_bounds.oracle_query_thm11(r.reg_data, r.reg_query, t),
             name="Thm 11: (Reg_D + Reg_Q)/t",
         )
     )
@@ -231,10 +231,10 @@ def theory_comparisons(ex: OracleQueryExperiment) -> dict[str, str]:
     """The theory tab's cards: bound key → how this run compares."""
     r, s = ex.result, ex.settings
     lemma14 = float(
-        bounds.oracle_query_lemma14(s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"],
+        privacy_bounds.oracle_query_lemma14(s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"],
                                     neighbours=r.params.neighbours)
     )  # fmt: skip
-    rates = bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"])
+    rates = privacy_bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"])
     bound = f"(Reg_D + Reg_Q)/T + sampling = {r.regret_bound:.3f} ≥ {r.final_error:.3f}."
     return {
         "oracle_query_thm11": bound,

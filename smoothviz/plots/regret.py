@@ -1,7 +1,7 @@
 """Figures of the Regret page: Hedge on a cover, the decomposition, MW vs FTL, perturbed leaders, halfspaces.
 
 Every builder is pure (result in, ``go.Figure`` out) and draws its theory curves from
-:mod:`smoothviz.bounds`, so a legend, the theory card and the tests name the same function.
+:mod:`smoothviz.bounds.online`, so a legend, the theory card and the tests name the same function.
 Captions, metrics and theory comparisons are built below the figures, from the same results.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.regret import RegretExperiment, fitted_slope
 from smoothviz.names import (
     ADVERSARY_SHORT,
@@ -100,14 +100,14 @@ def regret_figure(
     fig.add_trace(
         theory_trace(
             t,
-            bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
+            online_bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
             name=f"MW bound, regret vs the N = {n:,} cover",
         )
     )
     fig.add_trace(
         theory_trace(
             t,
-            bounds.smoothed_hedge_envelope(t, n),
+            online_bounds.smoothed_hedge_envelope(t, n),
             name="E[regret] bound, σ-smooth only",
             kind="expectation",
         )
@@ -119,7 +119,7 @@ def regret_figure(
         fig.add_trace(
             theory_trace(
                 t,
-                bounds.thm31_envelope(t, result.sigma),
+                online_bounds.thm31_envelope(t, result.sigma),
                 name="Thm 3.1 shape (non-adaptive)",
                 kind="envelope",
                 color=COLORS["reference"],
@@ -129,7 +129,7 @@ def regret_figure(
         fig.add_trace(
             theory_trace(
                 t,
-                bounds.thm33_envelope(t, result.sigma),
+                online_bounds.thm33_envelope(t, result.sigma),
                 name="Thm 3.3 shape",
                 kind="envelope",
             )
@@ -302,7 +302,7 @@ def experts_figure(
             fig.add_trace(
                 theory_trace(
                     t,
-                    bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
+                    online_bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
                     if np.isfinite(res.eta) and res.eta <= 0.5
                     else np.full_like(t, np.nan),
                     name="MW bound ηt + ln k/η (exact)",
@@ -310,7 +310,10 @@ def experts_figure(
             )
     fig.add_trace(
         theory_trace(
-            t, bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)", kind="envelope"
+            t,
+            online_bounds.ftl_alternating_regret(t),
+            name="⌈t/2⌉ (FTL, alternating)",
+            kind="envelope",
         )
     )
     return _regret_axes(fig, "regret", log_log, title=title)
@@ -327,7 +330,7 @@ def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     fig.add_trace(
         theory_trace(
             b,
-            bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
+            online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
             name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b",
             kind="expectation",
         )
@@ -430,7 +433,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     fig.add_trace(
         theory_trace(
             t,
-            bounds.mw_regret_bound_eta(t, result.offsets.size, result.eta),
+            online_bounds.mw_regret_bound_eta(t, result.offsets.size, result.eta),
             name=f"MW on the cover: ηt + ln N/η (exact, N = {result.offsets.size:,})",
         )
     )
@@ -461,7 +464,9 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
     if curve.noise == "laplace":
         fig.add_trace(
             theory_trace(
-                k, bounds.laplace_expected_max_abs(curve.ks, curve.scale), name="b·H_k (exact)"
+                k,
+                online_bounds.laplace_expected_max_abs(curve.ks, curve.scale),
+                name="b·H_k (exact)",
             )
         )
     elif curve.noise == "rspm":
@@ -469,7 +474,7 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
         fig.add_trace(
             theory_trace(
                 k,
-                bounds.laplace_expected_max_abs(curve.ks, curve.scale),
+                online_bounds.laplace_expected_max_abs(curve.ks, curve.scale),
                 name="i.i.d. Laplace: b·H_k",
                 color=COLORS["reference"],
             )
@@ -478,14 +483,14 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
         fig.add_trace(
             theory_trace(
                 k,
-                bounds.gumbel_expected_max_abs(curve.ks, curve.scale),
+                online_bounds.gumbel_expected_max_abs(curve.ks, curve.scale),
                 name="b·E max|Gᵢ| (exact, by quadrature)",
             )
         )
         fig.add_trace(
             theory_trace(
                 k,
-                bounds.gumbel_expected_max(curve.ks, curve.scale),
+                online_bounds.gumbel_expected_max(curve.ks, curve.scale),
                 name="b(ln k + γ) = b·E max Gᵢ (exact; not of |Gᵢ|)",
                 color=COLORS["reference"],
             )
@@ -542,7 +547,7 @@ def regret_items(experiment: RegretExperiment) -> dict[str, tuple[str, str]]:
         for a in s["adversaries"]
     }
     items["MW bound"] = (
-        f"{bounds.mw_regret_bound(s['horizon'], n_cover):,.1f}",
+        f"{online_bounds.mw_regret_bound(s['horizon'], n_cover):,.1f}",
         f"N = {n_cover:,}",
     )
     return items

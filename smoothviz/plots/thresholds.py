@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
+from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.thresholds import ThresholdsExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
@@ -76,13 +77,15 @@ def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     t = experiment.rounds.astype(float)
     if "worst_case" not in experiment.runs:
         fig.add_trace(
-            theory_trace(t, bounds.worst_case_mistakes(t), name="worst case: t", on_plot=True)
+            theory_trace(
+                t, online_bounds.worst_case_mistakes(t), name="worst case: t", on_plot=True
+            )
         )
     if _smoothed(experiment):
         fig.add_trace(
             theory_trace(
                 t,
-                bounds.smoothed_mistakes_envelope(experiment.sigma, t),
+                online_bounds.smoothed_mistakes_envelope(experiment.sigma, t),
                 name="log₂(1/σ) + log₂ t + 4",
                 kind="expectation",
                 on_plot=True,
@@ -126,7 +129,7 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
         for a in e.adversaries
     }
     if _smoothed(e):
-        env = float(bounds.smoothed_mistakes_envelope(e.sigma, e.horizon))
+        env = float(online_bounds.smoothed_mistakes_envelope(e.sigma, e.horizon))
         items["bound"] = (f"{env:.1f}", bounds.BOUNDS["smoothed_mistakes_envelope"].title)
     return items
 
@@ -226,7 +229,7 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
         f"{naive_float_worst_case(e.horizon)}: the interval collapses, so this page uses exact "
         "dyadic arithmetic.",
         "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is "
-        f"{float(bounds.smoothed_mistakes_envelope(e.sigma, e.horizon)):.1f}; the smoothed means "
+        f"{float(online_bounds.smoothed_mistakes_envelope(e.sigma, e.horizon)):.1f}; the smoothed means "
         f"are at most {worst_smoothed:.1f}.",
     }
 

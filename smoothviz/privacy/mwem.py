@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy.mechanisms import LedgerEntry, PrivacyLedger, laplace_mechanism
 from smoothviz.privacy.mwem_result import MWEMDiagnostics, MWEMResult
 from smoothviz.privacy.mwem_steps import (
@@ -568,7 +568,7 @@ class _DiagnosticsTrace:
         t, per, valid = rnd.t, self.per, rnd.valid
         p, b, m_raw = rnd.synthetic_value, rnd.true_value, rnd.measurement
         if self.plan.variant.measured:
-            drop = bounds.lemma_e3_potential_drop(p, b, rnd.measurement_used)
+            drop = privacy_bounds.lemma_e3_potential_drop(p, b, rnd.measurement_used)
             per["lemma_rhs"][:, t - 1] = np.sum(np.where(valid, drop, 0.0), axis=1)
         if self.grouped:
             per["selected_true"][:, t - 1] = np.sum(np.where(valid, np.abs(p - b), 0), axis=1)

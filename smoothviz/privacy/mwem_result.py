@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz import bounds
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy.mechanisms import PrivacyLedger
 from smoothviz.privacy.queries import BoxQueries
 
@@ -162,25 +162,25 @@ class MWEMResult:
         """The variant's theorem bound at ``rounds`` (default: this run's T), NaN for the notes variant.
 
         MWEM: Thm 4.1 with |X| = N and |Q| = |selection|; Smooth: Thm 4.2; Projected: the App. F.2 form of
-        Thm 4.3 (see :mod:`smoothviz.bounds`). Use :func:`smoothviz.bounds.is_vacuous` for the flag.
+        Thm 4.3 (see :mod:`smoothviz.bounds.privacy`). Use :func:`smoothviz.bounds.privacy.is_vacuous` for the flag.
         """
         t = np.asarray(self.rounds if rounds is None else rounds, dtype=float)
         d = self.queries.vc_dim
         if self.variant == "mwem":
-            return bounds.mwem_thm41_bound(
+            return privacy_bounds.mwem_thm41_bound(
                 self.n, t, self.epsilon, math.prod(self.shape), len(self.selection)
             )
         if self.variant == "smooth":
-            return bounds.smooth_mwem_thm42_bound(self.n, t, self.epsilon, self.sigma, d)
+            return privacy_bounds.smooth_mwem_thm42_bound(self.n, t, self.epsilon, self.sigma, d)
         if self.variant == "projected":
-            return bounds.projected_mwem_thm43_bound(self.n, t, self.epsilon, self.sigma, d)
+            return privacy_bounds.projected_mwem_thm43_bound(self.n, t, self.epsilon, self.sigma, d)
         return np.full(t.shape, np.nan)
 
     @property
     def bound_is_vacuous(self) -> bool:
         """Whether the theorem bound at this run's T is ≥ 1 (says nothing for [0, 1]-valued queries)."""
         b = self.theorem_bound()
-        return bool(np.isnan(b) or bounds.is_vacuous(b))
+        return bool(np.isnan(b) or privacy_bounds.is_vacuous(b))
 
     def release_error(self, probe: BoxQueries) -> np.ndarray:
         """max_q |q(D̄) − q(D_B)| of the released distribution itself on another class (e.g. narrow probes)."""

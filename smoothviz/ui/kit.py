@@ -36,7 +36,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from smoothviz import safe_csv
-from smoothviz.bounds import BoundInfo
+from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.plots.style import highlight

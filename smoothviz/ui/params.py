@@ -264,3 +264,12 @@ def parse_query(
         if message:
             messages.append(message)
     return values, messages
+
+
+def by_key(params: Sequence[Param]) -> dict[str, Param]:
+    """A page's declared parameters by URL key, e.g. ``by_key(PARAMS)["view"]``; a key given twice is an error."""
+    keyed = {p.key: p for p in params}
+    if len(keyed) != len(params):
+        repeated = sorted({p.key for p in params if sum(q.key == p.key for q in params) > 1})
+        raise ValueError(f"parameter key(s) declared twice: {repeated}")
+    return keyed

@@ -1,0 +1,209 @@
+"""The MWEM page's two tabs beyond MWEM: a private threshold (E10) and the net mechanism (E15).
+
+Each takes the page's 1-D counts and one named stream of its seed (given by
+:class:`smoothviz.experiments.mwem.Experiment`); :func:`coarsen` merges the line for the net.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.privacy import net_mechanism
+from smoothviz.privacy.private_thresholds import PrivateThresholdResult, private_threshold
+from smoothviz.random import RngLike, make_rng
+
+__all__ = [
+    "NET_CELLS",
+    "NET_DRAWS",
+    "NET_SIGMAS",
+    "THRESHOLD_BETA",
+    "NetExperiment",
+    "ThresholdExperiment",
+    "coarsen",
+    "fit_net",
+    "label_counts",
+    "private_threshold_experiment",
+    "run_net",
+]
+
+
+def label_counts(
+    counts: np.ndarray, *, target: float, flip: float, rng: RngLike = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Label the records of a 1-D histogram: y = 1[x ≥ target] at the cell centre, each flipped w.p. ``flip``.
+
+    Returns the label-1 and label-0 counts per cell (nature's coins draw the flips).
+    """
+    c = np.asarray(counts)
+    if c.ndim != 1:
+        raise ValueError(f"`counts` must be 1-D, got shape {c.shape}")
+    if not 0.0 <= target <= 1.0 or not 0.0 <= flip <= 0.5:
+        raise ValueError(f"need target in [0, 1] and flip in [0, 0.5], got {target}, {flip}")
+    c = c.astype(np.int64)
+    rng = make_rng(rng)
+    centres = (np.arange(c.size) + 0.5) / c.size
+    clean = np.where(centres >= target, c, 0)
+    pos = clean - rng.binomial(clean, flip) + rng.binomial(c - clean, flip)
+    return pos, c - pos
+
+
+#: The Thresholds tab compares the draws with their bound at confidence 1 − β, this β.
+THRESHOLD_BETA = 0.05
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdExperiment:
+    """A threshold learned privately on the page's labelled line, and its draws against their bound.
+
+    Attributes:
+        learned: the mechanism's result: every threshold's error, the grid, the draws.
+        bound: α + 2 ln(K/β)/(εn) at β = :data:`THRESHOLD_BETA`
+            (:func:`smoothviz.bounds.privacy.private_threshold_bound`).
+        within: the fraction of the mechanism's draws whose excess error is at most the bound.
+        excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
+            rounding never prints "-0.0000").
+    """
+
+    learned: PrivateThresholdResult
+    bound: float
+    within: float
+    excess: float
+
+    def to_frame(self) -> pd.DataFrame:
+        """The learned result's table (:meth:`PrivateThresholdResult.to_frame`)."""
+        return self.learned.to_frame()
+
+
+def private_threshold_experiment(
+    counts: np.ndarray,
+    *,
+    sigma: float,
+    alpha: float,
+    epsilon: float,
+    target: float,
+    flip: float,
+    trials: int = 1,
+    rng: RngLike = None,
+) -> ThresholdExperiment:
+    """E10 on the page's 1-D data: label it (``target``, ``flip``), learn a threshold privately, check it.
+
+    Nature's label flips and the mechanism's coins are the two children of ``rng`` (the page passes
+    its ``"thresholds"`` stream, :meth:`smoothviz.experiments.mwem.Experiment.private_threshold`).
+    """
+    label_rng, mech_rng = make_rng(rng).spawn(2)
+    pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
+    learned = private_threshold(
+        pos, neg, sigma=sigma, alpha=alpha, epsilon=epsilon, trials=trials, rng=mech_rng
+    )
+    bound = float(
+        privacy_bounds.private_threshold_bound(
+            alpha, learned.grid.size, epsilon, learned.n, THRESHOLD_BETA
+        )
+    )
+    within = float(np.mean(learned.chosen_error - learned.best_error <= bound))
+    excess = max(0.0, np.mean(learned.chosen_error) - learned.best_error)
+    return ThresholdExperiment(learned, bound, within, excess)
+
+
+#: Cells of the net mechanism's universe: the page's line is coarsened to at most this many, since
+#: every candidate's score is a CDF over the cells (|𝒞| ≤ 60,000 candidates × cells).
+NET_CELLS = 64
+#: σ values of Lemma G.3's acceptance-rate sweep.
+NET_SIGMAS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+#: Draws of the exponential mechanism on one net (the error histogram).
+NET_DRAWS = 2000
+
+
+def coarsen(counts: np.ndarray, cells: int = NET_CELLS) -> np.ndarray:
+    """Merge runs of adjacent cells so that at most ``cells`` remain (equal runs, the last shorter).
+
+    Merging k cells keeps σ-smoothness: a cell's mass is at most k/(σN) = 1/(σ·N/k).
+    """
+    counts = np.asarray(counts).ravel()
+    k = -(-counts.size // cells)
+    return np.add.reduceat(counts, np.arange(0, counts.size, k))
+
+
+def fit_net(m: int, s: int) -> int:
+    """The largest net size M′ ≤ M whose candidates C(M′ + s − 1, s) stay within the cap."""
+    while m > 1 and net_mechanism.candidate_count(m, s) > net_mechanism.MAX_CANDIDATES:
+        m -= 1
+    return m
+
+
+@dataclass(frozen=True, eq=False)
+class NetExperiment:
+    """The net mechanism on the page's line, with Lemma G.3's acceptance rate over a σ sweep.
+
+    Attributes:
+        settings: the arguments of :func:`run_net` (the seed's stream described), for :meth:`code`.
+        cells: N of the page's line before :func:`coarsen`.
+        result: the run at the page's σ.
+        sigmas: the swept σ values.
+        rates: the acceptance rate at each (over 20,000 uniform draws).
+        chis: χ = TV(D_B, D₁) at each σ.
+    """
+
+    settings: dict
+    cells: int
+    result: net_mechanism.NetResult
+    sigmas: np.ndarray
+    rates: np.ndarray
+    chis: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """The draws of the mechanism: trial, candidate, error."""
+        return self.result.to_frame()
+
+    def sweep_frame(self) -> pd.DataFrame:
+        """σ, the acceptance rate, χ."""
+        return pd.DataFrame({"sigma": self.sigmas, "acceptance_rate": self.rates, "chi": self.chis})
+
+    def counts_frame(self, sizes: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> pd.DataFrame:
+        """|𝒞| = C(M + s − 1, s) for M = 2..60 and each s."""
+        return pd.DataFrame(
+            [{"M": m, "s": s, "candidates": net_mechanism.candidate_count(m, s)}
+             for s in sizes for m in range(2, 61)]
+        )  # fmt: skip
+
+    def summary(self) -> dict[str, float]:
+        """The run's summary."""
+        return self.result.summary()
+
+    def code(self, experiment_code: str) -> str:
+        """Python source that recomputes this tab: the page's snippet, then ``ex.net(...)``."""
+        s = self.settings
+        return (
+            f"{experiment_code}\nnet = ex.net(m={s['m']}, s={s['s']}, epsilon={s['epsilon']!r})\n"
+            "print(net.summary())"
+        )
+
+
+def run_net(
+    counts: np.ndarray,
+    *,
+    sigma: float,
+    m: int,
+    s: int,
+    epsilon: float,
+    queries: str = "intervals",
+    trials: int = NET_DRAWS,
+    rng: RngLike = None,
+) -> NetExperiment:
+    """Algorithm 4 (Haghtalab, Roughgarden & Shetty 2020, App. G) on ``counts`` coarsened (E15).
+
+    The mechanism and the σ sweep draw from two children of ``rng``.
+    """
+    net_rng, sweep_rng = make_rng(rng).spawn(2)
+    hist = coarsen(counts)
+    result = net_mechanism.net_mechanism(hist, sigma=sigma, m=m, s=s, epsilon=epsilon,
+                                         queries=queries, trials=trials, rng=net_rng)  # fmt: skip
+    sigmas = np.asarray(NET_SIGMAS)
+    dist = hist / hist.sum()
+    rates, chis = net_mechanism.acceptance_rates(dist, sigmas, draws=20_000, rng=sweep_rng)
+    settings = {"sigma": sigma, "m": m, "s": s, "epsilon": epsilon, "queries": queries}
+    return NetExperiment(settings, int(np.asarray(counts).size), result, sigmas, rates, chis)
