@@ -310,3 +310,23 @@ def test_a_table_hero_gets_the_poll_panel_beside_it(store):
     code = at.query_params["poll"]
     assert f"/vote?room={code}" in _texts(at)
     assert {"smoothviz-poll-close", "smoothviz-poll-reset"} <= _keys(at)
+
+
+def test_a_reloaded_question_link_of_a_revealed_room_keeps_the_answer_back(store):
+    at, code, key = _lecturer(store)
+    _vote(_student(code), 0)
+    at.button(key="smoothviz-reveal").click().run()
+    assert "chose the right answer" in _texts(at)
+    # the lecturer reopens the scene's question link (reveal=0) with the same room
+    again = run_page("thresholds", SCENE_1 | {"poll": code, "pollkey": key})
+    assert not again.exception
+    assert "chose the right answer" not in _texts(again)
+    assert "smoothviz-poll-histogram" not in _keys(again)
+    assert "**1** vote" in _texts(again)
+
+
+def test_the_histogram_takes_presenter_type():
+    normal = poll_figure(("a", "b"), (1, 2), 0)
+    large = poll_figure(("a", "b"), (1, 2), 0, large=True)
+    assert large.layout.font.size > normal.layout.font.size
+    assert large.layout.title.font.size > normal.layout.title.font.size

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from smoothviz.plots.style import COLORS, apply_style
+from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style
 
 __all__ = ["RIGHT_COLOR", "poll_caption", "poll_figure"]
 
@@ -26,12 +26,14 @@ def poll_figure(
     *,
     height: int = 300,
     label_chars: int = 0,
+    large: bool = False,
 ) -> go.Figure:
     """A horizontal bar per option (A on top) with its count and share of the votes.
 
     ``right`` (0-based) marks the answer: a green bar and a ✓ before its label; ``None`` before the
     reveal (every bar grey). Bars are labelled by their letter, followed by the option's first
     ``label_chars`` characters when there is room (a phone); the hover shows the whole option.
+    ``large``: the type of presenter mode (22 px, the hero's), for a projector.
     """
     if len(options) != len(counts):
         raise ValueError(f"{len(options)} options but {len(counts)} counts")
@@ -57,13 +59,15 @@ def poll_figure(
         )
     )
     apply_style(fig, height=height)
+    size = 22 if large else FONT_SIZE
     fig.update_layout(
+        font={"size": size},
         margin={"l": 10, "r": 20, "t": 40, "b": 10},
         title={
             "text": f"Class: {total} vote{'' if total == 1 else 's'}",
             "x": 0,
             "y": 0.98,
-            "font": {"size": 18},
+            "font": {"size": size},
         },
         bargap=0.25,
     )

@@ -184,7 +184,9 @@ def _panel(room: Room, state: dict[str, Any], lecturer: bool, notes: list[str]) 
         st.warning(note, icon="⚠️")
     here = (room.lecture, room.scene) == (state["lecture"], state["scene"])
     with st.container(key="smoothviz-poll"):
-        if here and room.state == "revealed":
+        # the class's answers only once this link has revealed the scene too (a reloaded question
+        # link of a revealed room shows the count, not the answer)
+        if here and room.state == "revealed" and state.get("reveal"):
             scene = LECTURES[room.lecture].scenes[room.scene - 1]
             try:
                 counts = _store().counts(room.code, room.lecture, room.scene)
@@ -192,7 +194,13 @@ def _panel(room: Room, state: dict[str, Any], lecturer: bool, notes: list[str]) 
                 st.warning(str(exc), icon="⚠️")
                 return
             st.plotly_chart(
-                poll_figure(scene.options, counts, scene.answer, height=260),
+                poll_figure(
+                    scene.options,
+                    counts,
+                    scene.answer,
+                    height=260,
+                    large=bool(st.session_state.get("smoothviz.present")),
+                ),
                 key="smoothviz-poll-histogram",
                 config={"displayModeBar": False},
                 theme=None,
