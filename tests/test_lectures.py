@@ -76,7 +76,7 @@ def test_every_scene_opens_on_its_page_with_the_bar_and_no_warning(key, number):
     at = run_page(scene.page, scene_query(key, number))
     assert not at.exception
     assert not at.warning, [w.value for w in at.warning]  # every preset is valid for its page
-    bar = next(m.value for m in at.markdown if m.value.startswith(f"**Scene {number}/"))
+    bar = _bar_text(at, number)
     assert LECTURES[key].title.split(":")[0] in bar
     assert f"**Predict first:** {scene.predict}" in bar
     for option in scene.options:
@@ -103,11 +103,18 @@ def test_answer_reveals_the_right_option_and_the_sentence(key, number):
     at = run_page(scene.page, scene_query(key, number))
     next(b for b in at.button if b.label == "Answer ▶").click().run()
     assert not at.exception
-    bar = next(m.value for m in at.markdown if m.value.startswith(f"**Scene {number}/"))
+    bar = _bar_text(at, number)
     assert f"✓ {'ABCD'[scene.answer]} {scene.options[scene.answer]}" in bar
     assert any(scene.say in m.value for m in at.markdown)
     assert not any(b.label == "Answer ▶" for b in at.button)
     assert {k: str(v).strip("[]'") for k, v in at.query_params.items()}["reveal"] == "1"
+
+
+def _bar_text(at, number: int) -> str:
+    """The scene bar's text: its head line (scene, lecture) and the question with its options."""
+    head = next(m.value for m in at.markdown if m.value.startswith(f"**Scene {number}/"))
+    question = next(m.value for m in at.markdown if m.value.startswith("**Predict first:**"))
+    return f"{head}\n{question}"
 
 
 def _answer_traces(at) -> list[dict]:

@@ -163,20 +163,25 @@ def lecture_bar(state: dict[str, Any]) -> int:
     st.html(_BAR_CSS)
     st.html(_KEYS_JS, unsafe_allow_javascript=True)
     with st.container(border=True, key="smoothviz-lecture"):
-        text, back, forward = st.columns([6, 1.15, 1.35], vertical_alignment="center", gap="small")
+        # the buttons share the first line with the scene's title, so the question, its options and
+        # the sentence below take the bar's whole width (a line or two fewer: a taller hero)
+        polls = not state.get("poll") and not st.context.is_embedded
+        widths = [6, 0.9, 1.15, 1.35] if polls else [6, 1.15, 1.35]
+        head, *buttons = st.columns(widths, vertical_alignment="center", gap="small")
+        if polls:
+            with buttons.pop(0):
+                start_button(state)
+        back, forward = buttons
         lock = f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
-        text.markdown(
+        head.markdown(
             f"**Scene {number}/{len(lecture.scenes)}** · {lecture.title.split(':')[0]} "
-            f":gray[· keys → ←]{lock}  \n**Predict first:** {scene.predict}  \n"
-            + option_line(scene.options, scene.answer if revealed else None)
+            f":gray[· keys → ←]{lock}"
         )
         with back, st.container(key="smoothviz-back"):
             if number > 1:
                 lecture_page_link(
                     key, number - 1, "◀ Back", present, reveal=True, extra=poll_link(state)
                 )
-        with back:
-            start_button(state)
         with forward:
             if not revealed:
                 st.button("Answer ▶", key="smoothviz-reveal", on_click=_reveal, args=(state,),
@@ -186,6 +191,10 @@ def lecture_bar(state: dict[str, Any]) -> int:
                     lecture_page_link(key, number + 1, "Next ▶", present, extra=poll_link(state))
             else:
                 st.markdown(":gray[End]")
+        st.markdown(
+            f"**Predict first:** {scene.predict}  \n"
+            + option_line(scene.options, scene.answer if revealed else None)
+        )
         # always one element here: a scene that follows an answered one on the same page replaces
         # its sentence, which otherwise could stay on screen
         st.markdown(f"**✓** {scene.say}" if revealed else "")
@@ -196,8 +205,9 @@ def bar_height(state: Mapping[str, Any], present: bool) -> int:
     """The scene bar's height in pixels at 1024 px wide, estimated from its lines of text.
 
     The page kit sizes the hero from it, so that bar, controls and the whole hero fit 768 px.
-    Characters per line are measured in the bar's text column (22 px type in presenter mode, 16 px
-    beside the sidebar otherwise); the sentence spans the whole bar.
+    Characters per line are measured in the head line's column beside the buttons and across the
+    whole bar for the question, its options and the sentence (22 px type in presenter mode, 16 px
+    beside the sidebar otherwise).
     """
     lecture = LECTURES[state["lecture"]]
     scene = lecture.scenes[state["scene"] - 1]
@@ -205,12 +215,13 @@ def bar_height(state: Mapping[str, Any], present: bool) -> int:
     head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←"
     head += f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
     options = " · ".join(f"A {o}" for o in scene.options)
-    lines = sum(
-        math.ceil(len(text) / column) for text in (head, f"Predict first: {scene.predict}", options)
+    # the head line is as tall as its buttons (about a line and a third)
+    lines = max(4 / 3, math.ceil(len(head) / column)) + sum(
+        math.ceil(len(text) / wide) for text in (f"Predict first: {scene.predict}", options)
     )
     if state.get("reveal"):
         lines += math.ceil((len(scene.say) + 2) / wide)
-    return 24 + line * lines
+    return round(24 + line * lines)
 
 
 def option_line(options: Sequence[str], right: int | None) -> str:
