@@ -166,7 +166,7 @@ def lecture_bar(state: dict[str, Any]) -> int:
         # the buttons share the first line with the scene's title, so the question, its options and
         # the sentence below take the bar's whole width (a line or two fewer: a taller hero)
         polls = not state.get("poll") and not st.context.is_embedded
-        widths = [6, 0.9, 1.15, 1.35] if polls else [6, 1.15, 1.35]
+        widths = [7, 0.9, 1.15, 1.35] if polls else [7, 1.15, 1.35]
         head, *buttons = st.columns(widths, vertical_alignment="center", gap="small")
         if polls:
             with buttons.pop(0):
@@ -211,17 +211,19 @@ def bar_height(state: Mapping[str, Any], present: bool) -> int:
     """
     lecture = LECTURES[state["lecture"]]
     scene = lecture.scenes[state["scene"] - 1]
-    column, wide, line = (60, 88, 33) if present else (48, 80, 27)
+    column, wide, line = (70, 96, 33) if present else (48, 80, 27)
+    if state.get("poll"):  # no Poll button: the head line has the room of one more column
+        column += 6
     head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←"
     head += f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
     options = " · ".join(f"A {o}" for o in scene.options)
-    # the head line is as tall as its buttons (about a line and a third)
-    lines = max(4 / 3, math.ceil(len(head) / column)) + sum(
+    # the head line is as tall as its buttons; two lines leave room for a control label that wraps
+    lines = max(2, math.ceil(len(head) / column)) + sum(
         math.ceil(len(text) / wide) for text in (f"Predict first: {scene.predict}", options)
     )
     if state.get("reveal"):
         lines += math.ceil((len(scene.say) + 2) / wide)
-    return round(24 + line * lines)
+    return round(28 + line * lines)
 
 
 def option_line(options: Sequence[str], right: int | None) -> str:
