@@ -288,11 +288,18 @@ def test_the_url_follows_the_controls(server, browser):
         assert query["sigma"] == "0.05"
         assert query["seed"] == "7"
         assert query["trials"] == "50"  # every parameter is written back
+        page.wait_for_function("() => window.__smoothvizShell === true", timeout=WAIT_MS)
+        _settle(page)  # the first run over: a slider it redraws would drop the focus and the key
         slider = page.locator("[data-testid='stMain'] input[type=range]").first
         slider.focus()
         page.keyboard.press("ArrowRight")
+        # the next stop of the log slider, once the run the key started has written the address (a
+        # loaded machine may start that run after a fixed wait would have given up)
+        page.wait_for_function(
+            "() => new URLSearchParams(location.search).get('sigma') !== '0.05'", timeout=WAIT_MS
+        )
         _settle(page)
-        assert _query(page.url)["sigma"] == "0.07"  # the next stop of the log slider
+        assert _query(page.url)["sigma"] == "0.07"
 
 
 def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
