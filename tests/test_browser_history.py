@@ -114,12 +114,6 @@ ACTIONS = st.one_of(
 )
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="regressed in the 2026-11-28 merged tree, cause not found (issue 20 open): Back after a "
-    "slider step can land on a later step's values (Covers in the walk, Thresholds in the Back-twice "
-    "test); the deterministic race test below still gates the history script",
-)
 @settings(
     max_examples=5,
     derandomize=True,  # the same sequences on every run
@@ -183,12 +177,6 @@ def test_random_navigation_back_and_forward_never_break(server, browser, actions
         page.close()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="regressed in the 2026-11-28 merged tree, cause not found (issue 20 open): Back after a "
-    "slider step can land on a later step's values (Covers in the walk, Thresholds in the Back-twice "
-    "test); the deterministic race test below still gates the history script",
-)
 def test_back_after_a_page_change_restores_the_first_page(server, browser):  # noqa: F811
     # the issue's steps: /thresholds, σ one step, Regret in the sidebar, Back twice
     page = browser.new_page(viewport={"width": 1024, "height": 768})
