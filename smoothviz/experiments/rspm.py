@@ -33,7 +33,7 @@ from smoothviz.privacy.separators import (
     separator_set,
 )
 from smoothviz.random import streams
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_epsilon, check_float, check_int
 
 __all__ = [
     "AUDIT_SAMPLES",
@@ -525,7 +525,7 @@ def erratum_audit(
     stream and counts the event "output = the empty conjunction", fixed before the runs; the certified
     lower bound is Clopper–Pearson at 95% (:func:`smoothviz.privacy.audit.privacy_audit`).
     """
-    epsilon = check_float("epsilon", epsilon, 0.0, 10.0)
+    epsilon = check_epsilon(epsilon, 10.0)
     samples = check_int("samples", samples, 100, core.MAX_TRIALS)
     pair = erratum_pair()
     cases = (

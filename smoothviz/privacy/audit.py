@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import beta as beta_dist
 
-from smoothviz.validation import check_float
+from smoothviz.validation import check_float, check_fraction
 
 __all__ = ["AuditResult", "clopper_pearson", "privacy_audit"]
 
@@ -146,9 +146,7 @@ def privacy_audit(
         raise ValueError(f"both samples must be non-empty, got sizes {a.size} and {b.size}")
     epsilon_claimed = check_float("epsilon_claimed", epsilon_claimed, 0.0, np.inf, low_open=False)
     delta = check_float("delta", delta, 0.0, 1.0, low_open=False)
-    confidence = check_float("confidence", confidence, 0.0, 1.0)
-    if confidence >= 1.0:
-        raise ValueError(f"`confidence` must be in (0, 1), got {confidence}")
+    confidence = check_fraction("confidence", confidence)
     outputs = np.union1d(a, b)
     counts = np.column_stack(
         [

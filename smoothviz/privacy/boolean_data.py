@@ -24,7 +24,7 @@ from smoothviz.privacy.separators import (
     evaluate,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_float, check_fraction, check_int
 
 __all__ = [
     "GAPMINDER_RULE",
@@ -114,9 +114,7 @@ def planted_data(
     d = check_int("d", d, 1, MAX_D)
     n = check_int("n", n, 1, 10**7)
     label_noise = check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
-    p_one = check_float("p_one", p_one, 0.0, 1.0)
-    if p_one == 1.0:
-        raise ValueError(f"`p_one` must be in (0, 1), got {p_one}")
+    p_one = check_fraction("p_one", p_one)
     rng = make_rng(rng)
     if planted is None:
         planted = int(bits_to_codes(rng.integers(0, 2, d)))

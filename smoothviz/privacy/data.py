@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_sigma
+from smoothviz.validation import check_float, check_int, check_sigma
 
 __all__ = [
     "MAX_CELLS",
@@ -220,18 +220,6 @@ class Histogram:
         return pd.DataFrame({**cols, "count": flat, "probability": flat / total})
 
 
-def _validate_rng_free(n: int, name: str = "n") -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"`{name}` must be a positive integer, got {n!r}")
-    return int(n)
-
-
-def _validate_center(center: float) -> float:
-    if not (isinstance(center, (int, float, np.floating)) and 0 <= center <= 1):
-        raise ValueError(f"`center` must be in [0, 1], got {center!r}")
-    return float(center)
-
-
 # ----------------------------------------------------------------------------------------------
 # Synthetic distributions on [0, 1] (and [0, 1]²) and sampling from them
 # ----------------------------------------------------------------------------------------------
@@ -265,9 +253,9 @@ def bump_probs(
     Returns:
         Array of N non-negative masses summing to 1.
     """
-    bins = _validate_rng_free(bins, "bins")
+    bins = check_int("bins", bins, 1)
     sigma = check_sigma(sigma)
-    center = _validate_center(center)
+    center = check_float("center", center, 0.0, 1.0, low_open=False)
     if shape not in ("triangle", "window"):
         raise ValueError(f"`shape` must be 'triangle' or 'window', got {shape!r}")
     edges = np.linspace(0.0, 1.0, bins + 1)
@@ -308,13 +296,13 @@ def sample_counts(
         int64 counts of shape ``probs.shape`` or ``(trials, *probs.shape)``.
     """
     probs = np.asarray(probs, dtype=float)
-    n = _validate_rng_free(n)
+    n = check_int("n", n, 1)
     if probs.size == 0 or np.any(~np.isfinite(probs)) or np.any(probs < 0):
         raise ValueError("`probs` must be a non-empty array of finite, non-negative numbers")
     if not np.isclose(probs.sum(), 1.0):
         raise ValueError(f"`probs` must sum to 1, got {probs.sum()!r}")
     if trials is not None:
-        trials = _validate_rng_free(trials, "trials")
+        trials = check_int("trials", trials, 1)
     rng = make_rng(rng)
     flat = probs.ravel() / probs.sum()
     counts = rng.multinomial(n, flat, size=trials)
@@ -355,10 +343,10 @@ def exact_smooth_counts(
     """
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
     for b in shape:
-        _validate_rng_free(b, "shape")
-    n = _validate_rng_free(n)
+        check_int("shape", b, 1)
+    n = check_int("n", n, 1)
     sigma = check_sigma(sigma)
-    center = _validate_center(center)
+    center = check_float("center", center, 0.0, 1.0, low_open=False)
     if placement not in ("window", "random"):
         raise ValueError(f"`placement` must be 'window' or 'random', got {placement!r}")
     size = math.prod(shape)
@@ -426,8 +414,8 @@ def synthetic_histogram(
         raise ValueError(f"`kind` must be one of {SYNTHETIC_KINDS}, got {kind!r}")
     if dims not in (1, 2):
         raise ValueError(f"`dims` must be 1 or 2, got {dims!r}")
-    bins = _validate_rng_free(bins, "bins")
-    n = _validate_rng_free(n)
+    bins = check_int("bins", bins, 1)
+    n = check_int("n", n, 1)
     sigma = check_sigma(sigma)
     domain = Domain.unit_interval(bins) if dims == 1 else Domain.unit_square(bins)
     rng = make_rng(rng)

@@ -17,6 +17,7 @@ from scipy.special import softmax
 
 from smoothviz.privacy.neighbours import describe
 from smoothviz.random import RngLike, make_rng
+from smoothviz.validation import check_epsilon, check_fraction
 
 __all__ = [
     "LedgerEntry",
@@ -73,7 +74,7 @@ def laplace_mechanism(
     Raises:
         ValueError: if ``epsilon`` or ``sensitivity`` is not positive and finite.
     """
-    epsilon = _check_positive("epsilon", epsilon)
+    epsilon = check_epsilon(epsilon)
     sensitivity = _check_positive("sensitivity", sensitivity)
     rng = make_rng(rng)
     values = np.asarray(values, dtype=float)
@@ -87,13 +88,12 @@ def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> fl
     (ε, δ)-DP for the relation under which ``l2_sensitivity`` is the ℓ₂ sensitivity (a histogram: √2
     under replacement, 1 under add/remove); Dwork & Roth 2014, Thm A.1.
     """
-    epsilon = _check_positive("epsilon", epsilon)
+    epsilon = check_epsilon(epsilon)
     if epsilon >= 1:
         raise ValueError(
             f"`epsilon` must be < 1 for the classical Gaussian calibration, got {epsilon}"
         )
-    if not 0 < delta < 1:
-        raise ValueError(f"`delta` must be in (0, 1), got {delta}")
+    delta = check_fraction("delta", delta)
     l2_sensitivity = _check_positive("l2_sensitivity", l2_sensitivity)
     return l2_sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
 
@@ -135,7 +135,7 @@ def _candidate_scores(scores: np.ndarray) -> np.ndarray:
 
 def _exponential_logits(scores: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
     """Validated, max-shifted logits ε·(score − max score)/(2Δ) of the exponential mechanism (all ≤ 0)."""
-    epsilon = _check_positive("epsilon", epsilon)
+    epsilon = check_epsilon(epsilon)
     sensitivity = _check_positive("sensitivity", sensitivity)
     scores = _candidate_scores(scores)
     if not np.all(np.isfinite(scores)):
@@ -224,7 +224,7 @@ def report_noisy_max(
     Returns:
         Integer indices of shape ``scores.shape[:-1]``.
     """
-    epsilon = _check_positive("epsilon", epsilon)
+    epsilon = check_epsilon(epsilon)
     sensitivity = _check_positive("sensitivity", sensitivity)
     scores = _candidate_scores(scores)
     rng = make_rng(rng)
@@ -238,7 +238,7 @@ def report_noisy_max_scale(*, epsilon: float, sensitivity: float, monotone: bool
     Δ/ε (``monotone=True``) is ε-DP only when every score moves the same way between neighbours:
     counts under add/remove, never counts under replacement.
     """
-    epsilon = _check_positive("epsilon", epsilon)
+    epsilon = check_epsilon(epsilon)
     sensitivity = _check_positive("sensitivity", sensitivity)
     return (1.0 if monotone else 2.0) * sensitivity / epsilon
 
@@ -402,13 +402,11 @@ def advanced_composition(
     Returns:
         (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′).
     """
-    epsilon = _check_positive("epsilon", epsilon)
-    if not 0 <= delta < 1:
-        raise ValueError(f"`delta` must be in [0, 1), got {delta}")
+    epsilon = check_epsilon(epsilon)
+    delta = check_fraction("delta", delta, low_open=False)
     if int(k) != k or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k}")
-    if not 0 < delta_slack < 1:
-        raise ValueError(f"`delta_slack` must be in (0, 1), got {delta_slack}")
+    delta_slack = check_fraction("delta_slack", delta_slack)
     eps = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(epsilon)
     return eps, k * delta + delta_slack
 

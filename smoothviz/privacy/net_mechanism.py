@@ -18,7 +18,7 @@ import pandas as pd
 
 from smoothviz.privacy.mechanisms import exponential_mechanism_probabilities
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int, check_sigma
+from smoothviz.validation import check_choice, check_epsilon, check_int, check_sigma
 
 __all__ = [
     "GUARANTEE",
@@ -285,7 +285,7 @@ def net_mechanism(
             f"`hist` must be non-negative counts on N ≥ 2 cells with n ≥ 1, got {hist}"
         )
     sigma = check_sigma(sigma)
-    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
+    epsilon = check_epsilon(epsilon)
     queries = check_choice("queries", queries, QUERY_CLASSES)
     trials = check_int("trials", trials, 1, MAX_DRAWS)
     rng = make_rng(rng)

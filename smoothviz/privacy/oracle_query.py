@@ -22,7 +22,7 @@ from smoothviz.privacy.prsma import PRSMAPlan, prsma_plan
 from smoothviz.privacy.rspm import gaussian_rspm_scale, perturbed_argmin
 from smoothviz.privacy.separators import MAX_ENUMERATE_D, codes_to_bits
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
 
 __all__ = [
     "DATA_ORACLES",
@@ -157,10 +157,8 @@ def oracle_query_params(
     neighbours: str = "replace",
 ) -> OracleQueryParams:
     """ε₀, δ₀, β₀ and the sample sizes of Algorithm 1 (Neel, Roth & Wu 2019, §4.3)."""
-    epsilon = check_float("epsilon", epsilon, 0.0, 1e3)
-    delta = check_float("delta", delta, 0.0, 1.0)
-    if delta >= 1.0:
-        raise ValueError(f"`delta` must be in (0, 1), got {delta}")
+    epsilon = check_epsilon(epsilon, 1e3)
+    delta = check_fraction("delta", delta)
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
     d = check_int("d", d, 1, MAX_D)
     alpha0 = check_float("alpha0", alpha0, 0.0, 1.0)

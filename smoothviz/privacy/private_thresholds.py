@@ -16,7 +16,7 @@ import pandas as pd
 
 from smoothviz.privacy.mechanisms import PrivacyLedger, exponential_mechanism
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_sigma
+from smoothviz.validation import check_epsilon, check_float, check_sigma
 
 __all__ = ["GUARANTEE", "PrivateThresholdResult", "private_threshold"]
 
@@ -118,10 +118,8 @@ def private_threshold(
             "`positives`/`negatives` must be non-negative counts with a positive total"
         )
     sigma = check_sigma(sigma)
-    if not np.isfinite(alpha) or not 0 < alpha <= 1:
-        raise ValueError(f"`alpha` must be in (0, 1], got {alpha}")
-    if not np.isfinite(epsilon) or epsilon <= 0:
-        raise ValueError(f"`epsilon` must be positive, got {epsilon}")
+    alpha = check_float("alpha", alpha, 0.0, 1.0)
+    epsilon = check_epsilon(epsilon)
     if int(trials) != trials or trials < 1:
         raise ValueError(f"`trials` must be a positive integer, got {trials}")
     rng = make_rng(rng)

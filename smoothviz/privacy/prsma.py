@@ -29,7 +29,7 @@ from smoothviz.privacy.separators import (
     separator_set,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
 
 __all__ = [
     "FailureModel",
@@ -160,10 +160,8 @@ def prsma_plan(
         A :class:`PRSMAPlan`.
     """
     neighbours = check_neighbours(neighbours)
-    epsilon = check_float("epsilon", epsilon, 0.0, 31.0 if rescale else 1e6)
-    delta = check_float("delta", delta, 0.0, 1.0)
-    if delta >= 1.0:
-        raise ValueError(f"`delta` must be in (0, 1), got {delta}")
+    epsilon = check_epsilon(epsilon, 31.0 if rescale else 1e6)
+    delta = check_fraction("delta", delta)
     n = check_int("n", n, 1)
     eps, dlt = (epsilon / 62.0, delta / 11.0) if rescale else (epsilon, delta)
     k_formula = (1.0 + math.log(2.0 / dlt)) / eps

@@ -38,7 +38,7 @@ from smoothviz.privacy.separators import (
     separator_set,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_epsilon, check_fraction, check_int
 
 __all__ = [
     "METHODS",
@@ -74,7 +74,7 @@ def laplace_rspm_scale(m: int, epsilon: float, *, neighbours: str = "replace") -
     :mod:`smoothviz.experiments.rspm` audits both on a pair built to break the printed scale.
     """
     m = check_int("m", m, 1)
-    return gap_shift(neighbours) * m / check_float("epsilon", epsilon, 0.0, 1e6)
+    return gap_shift(neighbours) * m / check_epsilon(epsilon)
 
 
 def gaussian_rspm_scale(
@@ -82,10 +82,8 @@ def gaussian_rspm_scale(
 ) -> float:
     """σ_G for δ ∈ (0, 1/e): 3.5√(m ln(1/δ))/ε as printed (App. B) for add/remove, doubled for replace-one."""
     m = check_int("m", m, 1)
-    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
-    delta = check_float("delta", delta, 0.0, 1.0 / np.e)
-    if delta >= 1.0 / np.e:
-        raise ValueError(f"`delta` must be in (0, 1/e), got {delta}")
+    epsilon = check_epsilon(epsilon)
+    delta = check_fraction("delta", delta, high=1.0 / np.e, label="1/e")
     return gap_shift(neighbours) * 3.5 * np.sqrt(m * np.log(1.0 / delta)) / epsilon
 
 
@@ -292,9 +290,7 @@ def rspm(
     check_choice("cls", cls, CLASSES)
     noise = check_choice("noise", noise, NOISES)
     trials = check_int("trials", trials, 1, MAX_TRIALS)
-    failure_rate = check_float("failure_rate", failure_rate, 0.0, 1.0, low_open=False)
-    if failure_rate >= 1.0:
-        raise ValueError(f"`failure_rate` must be in [0, 1), got {failure_rate}")
+    failure_rate = check_fraction("failure_rate", failure_rate, low_open=False)
     rng = make_rng(rng)
     n, d = x.shape
     u, u_labels = loss_separator_set(cls, d)
@@ -400,7 +396,7 @@ def enumerating_learner(
     check_choice("cls", cls, CLASSES)
     method = check_choice("mechanism", mechanism, METHODS[2:])
     trials = check_int("trials", trials, 1, MAX_TRIALS)
-    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
+    epsilon = check_epsilon(epsilon)
     neighbours = check_neighbours(neighbours)
     rng = make_rng(rng)
     counts = _counts(x, y, cls)
