@@ -342,10 +342,9 @@ def prsma_privacy(
     epsilon: np.ndarray | float, delta: np.ndarray | float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Thm 8's (ε, δ) of PRSMA run with parameters (ε, δ) ≤ 1/2: (8e²ε + ε + ε², 4δ + εδe²/(1 − δ))."""
-    eps = np.asarray(epsilon, dtype=float)
-    dlt = np.asarray(delta, dtype=float)
+    epsilon, delta = np.asarray(epsilon, dtype=float), np.asarray(delta, dtype=float)
     e2 = np.e**2
-    return 8 * e2 * eps + eps + eps**2, 4 * dlt + eps * dlt * e2 / (1.0 - dlt)
+    return 8 * e2 * epsilon + epsilon + epsilon**2, 4 * delta + epsilon * delta * e2 / (1.0 - delta)
 
 
 @bound(
@@ -375,9 +374,9 @@ def prsma_accuracy_bound(
     n = np.asarray(n, dtype=float)
     eta = beta - delta
     k = (1.0 + np.log(2.0 / delta)) / epsilon
-    eps_prime = 1.0 / np.sqrt(8.0 * (n / k) * np.log(2.0 * k / delta))
+    epsilon_prime = 1.0 / np.sqrt(8.0 * (n / k) * np.log(2.0 * k / delta))
     sampling = 2.0 * np.sqrt(k / (2.0 * n) * np.log(2.0 * n_hypotheses / eta))
-    scale = gap_shift(neighbours) * m / eps_prime
+    scale = gap_shift(neighbours) * m / epsilon_prime
     return sampling + 2.0 * m * scale * np.log(m / eta) / (n / k)
 
 
@@ -433,8 +432,8 @@ def oracle_query_lemma14(
 ) -> np.ndarray:
     """α₀ + d^¾ √(d ln 2 / T) + s·ln(4T/β)/(n ε₀(T)), s the noise factor, constant 1 (Lemma 14's shape)."""
     t = np.asarray(rounds, dtype=float)
-    eps0 = epsilon / np.sqrt(24.0 * t * np.log(2.0 / delta))
-    privacy = gap_shift(neighbours) * np.log(4.0 * t / beta) / (n * eps0)
+    epsilon0 = epsilon / np.sqrt(24.0 * t * np.log(2.0 / delta))
+    privacy = gap_shift(neighbours) * np.log(4.0 * t / beta) / (n * epsilon0)
     return alpha0 + d**0.75 * np.sqrt(d * np.log(2.0) / t) + privacy
 
 

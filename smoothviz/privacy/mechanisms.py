@@ -356,9 +356,9 @@ class PrivacyLedger:
         if int(rounds) != rounds or rounds < 1:
             raise ValueError(f"`rounds` must be a positive integer, got {rounds}")
         entries = tuple(
-            LedgerEntry(t, mech, purpose, float(eps), float(sens), float(scale))
+            LedgerEntry(t, mech, purpose, float(epsilon), float(sens), float(scale))
             for t in range(1, int(rounds) + 1)
-            for mech, purpose, eps, sens, scale in steps
+            for mech, purpose, epsilon, sens, scale in steps
         )
         return cls(float(budget), entries)
 
@@ -407,8 +407,10 @@ def advanced_composition(
     if int(k) != k or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k}")
     delta_slack = check_fraction("delta_slack", delta_slack)
-    eps = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(epsilon)
-    return eps, k * delta + delta_slack
+    total = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(
+        epsilon
+    )
+    return total, k * delta + delta_slack
 
 
 def composition_statement(
@@ -435,15 +437,15 @@ def composition_statement(
     Returns:
         The sentence, with the composed pair and whether (and by how much) it exceeds the target.
     """
-    eps, delta = advanced_composition(per_step[0], per_step[1], k, delta_slack)
+    epsilon, delta = advanced_composition(per_step[0], per_step[1], k, delta_slack)
     steps = f"{k} step{'s' if k != 1 else ''} of (ε, δ) = ({per_step[0]:.3g}, {per_step[1]:.3g})"
     head = (
-        f"{steps} compose{'s' if k == 1 else ''} to ({eps:.4g}, {delta:.3g}) by advanced composition "
+        f"{steps} compose{'s' if k == 1 else ''} to ({epsilon:.4g}, {delta:.3g}) by advanced composition "
         f"(Dwork, Rothblum & Vadhan 2010), under {describe(neighbours)}"
     )
     over = []
-    if eps > target[0] * (1 + 1e-12):
-        over.append(f"ε = {target[0]:g} by {eps / target[0] - 1:.1%}")
+    if epsilon > target[0] * (1 + 1e-12):
+        over.append(f"ε = {target[0]:g} by {epsilon / target[0] - 1:.1%}")
     if delta > target[1] * (1 + 1e-12):
         over.append(f"δ = {target[1]:g} by {delta / target[1] - 1:.1%}")
     if over:

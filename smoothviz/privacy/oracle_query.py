@@ -317,7 +317,6 @@ def separator_perturbation(eta: np.ndarray) -> np.ndarray:
 
 def _private_argmin(
     objective: np.ndarray,
-    scale_n: float,
     oracle: str,
     params: OracleQueryParams,
     piece_answers: np.ndarray | None,
@@ -352,9 +351,7 @@ def _private_argmin(
     if noisy <= plan.threshold:
         return -1
     s = plan.piece_size
-    piece_obj = (
-        sign * s * (sample_answers - piece_answers)
-    )  # the same problem on the piece, un-normalised
+    piece_obj = sign * s * (sample_answers - piece_answers)  # the same problem on the piece
     code, _ = perturbed_argmin(
         lambda eta: np.argmin(piece_obj + separator_perturbation(eta)),
         d,
@@ -414,8 +411,8 @@ def private_best_response(
                     data_hist.astype(np.int64), plan.piece_size
                 )
                 pieces[i] = conjunction_answers(counts) / plan.piece_size
-    k1 = _private_argmin(-n * gap, n, oracle, params, pieces[0], sample_answers, 1.0, plan, rng)
-    k2 = _private_argmin(n * gap, n, oracle, params, pieces[1], sample_answers, -1.0, plan, rng)
+    k1 = _private_argmin(-n * gap, oracle, params, pieces[0], sample_answers, 1.0, plan, rng)
+    k2 = _private_argmin(n * gap, oracle, params, pieces[1], sample_answers, -1.0, plan, rng)
     q1 = k1 if k1 >= 0 else -1
     q2 = size + k2 if k2 >= 0 else -1
     payoff = {q1: gap[k1] if k1 >= 0 else np.nan, q2: -gap[k2] if k2 >= 0 else np.nan}

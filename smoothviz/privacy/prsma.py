@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds.privacy import prsma_privacy
 from smoothviz.privacy.neighbours import check_neighbours, gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.privacy.rspm import empirical_errors, laplace_rspm_scale, perturbed_argmin
@@ -163,24 +164,25 @@ def prsma_plan(
     epsilon = check_epsilon(epsilon, 31.0 if rescale else 1e6)
     delta = check_fraction("delta", delta)
     n = check_int("n", n, 1)
-    eps, dlt = (epsilon / 62.0, delta / 11.0) if rescale else (epsilon, delta)
-    k_formula = (1.0 + math.log(2.0 / dlt)) / eps
+    epsilon_run, delta_run = (epsilon / 62.0, delta / 11.0) if rescale else (epsilon, delta)
+    k_formula = (1.0 + math.log(2.0 / delta_run)) / epsilon_run
     pieces = math.ceil(k_formula - 1e-9)
-    reps_formula = math.log(k_formula / dlt) / dlt
-    reps = math.ceil(math.log(pieces / dlt) / dlt - 1e-9)
+    reps_formula = math.log(k_formula / delta_run) / delta_run
+    reps = math.ceil(math.log(pieces / delta_run) / delta_run - 1e-9)
     piece_size = n // pieces
-    eps_prime = (
-        1.0 / math.sqrt(8.0 * piece_size * math.log(2.0 * pieces / dlt)) if piece_size else math.nan
+    epsilon_prime = (
+        1.0 / math.sqrt(8.0 * piece_size * math.log(2.0 * pieces / delta_run))
+        if piece_size
+        else math.nan
     )
-    e2 = math.e**2
-    guarantee = (8 * e2 * eps + eps + eps**2, 4 * dlt + eps * dlt * e2 / (1.0 - dlt))
+    guarantee = tuple(float(v) for v in prsma_privacy(epsilon_run, delta_run))
     return PRSMAPlan(
         epsilon=epsilon,
         delta=delta,
         n=n,
         rescale=bool(rescale),
-        epsilon_run=eps,
-        delta_run=dlt,
+        epsilon_run=epsilon_run,
+        delta_run=delta_run,
         k_formula=k_formula,
         pieces=pieces,
         repetitions_formula=reps_formula,
@@ -189,8 +191,8 @@ def prsma_plan(
         oracle_calls_formula=k_formula * reps_formula,
         piece_size=piece_size,
         discarded=n - pieces * piece_size,
-        epsilon_prime=eps_prime,
-        threshold=(1.0 + math.log(1.0 / dlt)) / eps,
+        epsilon_prime=epsilon_prime,
+        threshold=(1.0 + math.log(1.0 / delta_run)) / epsilon_run,
         guarantee=guarantee,
         neighbours=neighbours,
     )

@@ -108,19 +108,6 @@ class BoxQueries:
         lead, s = self._summed_area(dist)
         return _corner_sum(s, *self._corners).reshape((*lead, len(self)))
 
-    def answers_per_row(self, dist: np.ndarray) -> np.ndarray:
-        """Block r of the queries on distribution r only: ``dist`` ``(R, *shape)`` -> ``(R, |Q|/R)``.
-
-        What one MW step needs for R independent trials, without evaluating every trial's queries on
-        every trial's distribution (R times the work of :meth:`answers`).
-        """
-        _, s = self._summed_area(dist)
-        rows = s.shape[0]
-        if len(self) % rows:
-            raise ValueError(f"{len(self)} queries do not split into {rows} equal blocks")
-        flats, signs = self._corners
-        return _corner_sum(s, flats.reshape(len(flats), rows, -1), signs, per_row=True)
-
     def to_frame(self) -> pd.DataFrame:
         """One row per query: its index, group, corners per axis and uniform volume."""
         data: dict[str, np.ndarray] = {"query": np.arange(len(self))}
