@@ -150,15 +150,8 @@ def prsma_plan(
     (ε, δ) give (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)). The price: about K·ln(K/δ)/δ oracle calls (~1.2·10⁸
     at (1, 10⁻³) with the rescaling) and, with RSPM inside, error of order 1/√n instead of 1/n (Thm 9).
 
-    Args:
-        epsilon: target ε > 0; with ``rescale`` at most 31, so that ε/62 ≤ 1/2 as Thm 8 requires.
-        delta: target δ in (0, 1) (with ``rescale``, δ/11 ≤ 1/2 holds automatically).
-        n: dataset size, ≥ 1.
-        rescale: run with (ε/62, δ/11), the parameters for which Thm 8 proves (ε, δ)-DP.
-        neighbours: ``"replace"`` (the paper's) or ``"add_remove"``; sets the inner RSPM's scale.
-
-    Returns:
-        A :class:`PRSMAPlan`.
+    Target ε > 0 (≤ 31 with ``rescale``, so that ε/62 ≤ 1/2), δ ∈ (0, 1), n ≥ 1; ``neighbours``
+    (``"replace"``, the paper's, or ``"add_remove"``) sets the inner RSPM's scale.
     """
     neighbours = check_neighbours(neighbours)
     epsilon = check_epsilon(epsilon, 31.0 if rescale else 1e6)
@@ -202,14 +195,8 @@ def prsma_plan(
 class FailureModel:
     """A certifiable heuristic's failure rate per call, as a function of the piece it runs on.
 
-    Each call on a piece fails (answers ⊥) independently with probability ``when_present`` if the piece
-    contains the record ``(record, label)`` and ``base`` otherwise; without a record, always ``base``.
-
-    Attributes:
-        base: failure probability per call, in [0, 1].
-        when_present: failure probability per call on a piece holding the record, in [0, 1].
-        record: the trigger point x* ∈ {0,1}^d as a tuple, or ``None``.
-        label: the trigger's label y*.
+    Each call fails (answers ⊥) independently, with probability ``when_present`` ∈ [0, 1] on a piece
+    holding the trigger record (``record`` x* as a tuple, ``label`` y*) and ``base`` ∈ [0, 1] otherwise.
     """
 
     base: float = 0.0
@@ -231,15 +218,7 @@ class FailureModel:
         return np.all(np.asarray(x) == record, axis=-1) & (np.asarray(y) == self.label)
 
     def probabilities(self, piece_x: np.ndarray, piece_y: np.ndarray) -> np.ndarray:
-        """Failure probability per call of each piece.
-
-        Args:
-            piece_x: points, shape (..., s, d).
-            piece_y: labels, shape (..., s).
-
-        Returns:
-            Array of shape ``piece_x.shape[:-2]``.
-        """
+        """Failure probability per call of each piece: points (..., s, d), labels (..., s) -> (...)."""
         base = np.full(piece_x.shape[:-2], self.base)
         if self.record is None:
             return base
@@ -336,20 +315,10 @@ def rspm_on_counts(
 ) -> np.ndarray:
     """Laplace RSPM with the exact oracle on each row's dataset, given its (x, y) cell counts.
 
-    An exact oracle sees the data only through how many records fall in each cell, so one row of
-    counts is the whole dataset: the objective is counts · loss table + η · labels on U, η ~ Lap(b),
-    b = s·m/ε (:func:`smoothviz.privacy.rspm.laplace_rspm_scale`).
-
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension, ≤ 12.
-        cell_counts: shape (r, 2^(d+1)), cell = 2·code(x) + y.
-        epsilon: RSPM's ε.
-        rng: generator.
-        neighbours: ``"replace"`` (b = 2m/ε) or ``"add_remove"`` (b = m/ε).
-
-    Returns:
-        The output code of each row, shape (r,).
+    An exact oracle sees the data only through its cell counts (r, 2^(d+1)), cell = 2·code(x) + y,
+    so the objective is counts · loss table + η · labels on U, η ~ Lap(b), b = 2m/ε for replace-one
+    ``neighbours`` and m/ε for add/remove (:func:`smoothviz.privacy.rspm.laplace_rspm_scale`). Returns
+    each row's output code, shape (r,).
     """
     u = separator_set(cls, d)
     scale = laplace_rspm_scale(u.shape[0], epsilon, neighbours=neighbours)
@@ -449,21 +418,9 @@ def prsma(
     fresh RSPM draw on it (a certifiable oracle that did not fail answered exactly), so 10⁸ calls cost
     nothing. With ``simulate=False`` every call is made, as printed.
 
-    Args:
-        x: points in {0,1}^d, shape (n, d), d ≤ 12.
-        y: labels, shape (n,).
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        epsilon: target ε (see :func:`prsma_plan`).
-        delta: target δ.
-        rescale: run with (ε/62, δ/11) as Thm 8 asks.
-        failure: the heuristic's failure model (default: never fails).
-        trials: independent runs.
-        simulate: simulate each piece's repetitions exactly (pass w.p. (1 − p_i)^R) instead of running them.
-        neighbours: ``"replace"`` (the paper's; inner RSPM at Lap(2m/ε′)) or ``"add_remove"`` (Lap(m/ε′)).
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`PRSMAResult`.
+    ``x`` (n, d) with d ≤ 12, ``y`` (n,); ε, δ, ``rescale`` as in :func:`prsma_plan`; ``failure`` the
+    heuristic's :class:`FailureModel` (default: never fails); ``neighbours`` ``"replace"`` (the paper's;
+    inner RSPM at Lap(2m/ε′)) or ``"add_remove"`` (Lap(m/ε′)).
     """
     start = time.perf_counter()
     x = np.asarray(x, dtype=np.uint8)
@@ -524,19 +481,8 @@ def prsma_on_counts(
     (:func:`rspm_on_counts`). Thm 9 (Neel, Roth & Wu 2019) is about this setting; here n = 10⁹ costs
     what n = 10³ does.
 
-    Args:
-        cell_counts: records per cell 2·code(x) + y, shape (2^(d+1),), integers; n = their sum.
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension, ≤ 12.
-        epsilon: target ε (see :func:`prsma_plan`).
-        delta: target δ.
-        rescale: run with (ε/62, δ/11).
-        trials: independent runs.
-        neighbours: ``"replace"`` or ``"add_remove"`` (see :func:`prsma`).
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`PRSMAResult` (no failure probabilities: all zero).
+    ``cell_counts``: records per cell 2·code(x) + y, shape (2^(d+1),), n = their sum; d ≤ 12; the rest
+    as in :func:`prsma` (``neighbours`` sets the inner scale). Failure probabilities are all zero.
     """
     start = time.perf_counter()
     check_choice("cls", cls, CLASSES)
