@@ -52,40 +52,31 @@ MAX_ROUNDS = 2_000
 MAX_SAMPLES = 200_000
 
 
-def conjunction_answers(hist: np.ndarray) -> np.ndarray:
-    """q_T(h) = Σ_{x ⊇ T} h(x) for every conjunction T: the superset-sum (zeta) transform, O(d·2^d).
-
-    Args:
-        hist: weights per cell, shape ``(..., 2^d)``; cell code bit j is x_j.
-
-    Returns:
-        Array of the same shape; entry T is the answer of the conjunction with code T.
-    """
-    out = np.array(hist, dtype=float)
+def _sum_over(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
+    """Sum each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or invert it."""
+    out = np.array(values, dtype=float)
     size = out.shape[-1]
     d = size.bit_length() - 1
     if size != 2**d:
         raise ValueError(f"the last axis must have length 2^d, got {size}")
-    lead = out.shape[:-1]
+    to, source = (0, 1) if supersets else (1, 0)
     for j in range(d):
-        view = out.reshape((*lead, 2 ** (d - j - 1), 2, 2**j))
-        view[..., 0, :] += view[..., 1, :]
+        view = out.reshape((*out.shape[:-1], 2 ** (d - j - 1), 2, 2**j))
+        if invert:
+            view[..., to, :] -= view[..., source, :]
+        else:
+            view[..., to, :] += view[..., source, :]
     return out
+
+
+def conjunction_answers(hist: np.ndarray) -> np.ndarray:
+    """q_T(h) = Σ_{x ⊇ T} h(x) for every conjunction T (cell code bit j is x_j): the zeta transform."""
+    return _sum_over(hist, supersets=True)
 
 
 def subset_sums(coeff: np.ndarray) -> np.ndarray:
-    """G(x) = Σ_{T ⊆ x} a_T for every cell x: the subset-sum transform, O(d·2^d).
-
-    With a_T the weight of conjunction T, G(x) = Σ_T a_T·q_T(x): the data player's loss at x.
-    """
-    out = np.array(coeff, dtype=float)
-    size = out.shape[-1]
-    d = size.bit_length() - 1
-    lead = out.shape[:-1]
-    for j in range(d):
-        view = out.reshape((*lead, 2 ** (d - j - 1), 2, 2**j))
-        view[..., 1, :] += view[..., 0, :]
-    return out
+    """G(x) = Σ_{T ⊆ x} a_T = Σ_T a_T·q_T(x) for every cell x: the data player's loss at x."""
+    return _sum_over(coeff, supersets=False)
 
 
 def histogram(x: np.ndarray) -> np.ndarray:
@@ -215,16 +206,8 @@ def dual_oracle_argmin(
     through duality: q_T(x) = [T ⊆ x] = [x̄ ⊆ T̄] is the conjunction with parameter x̄ at the point T̄,
     and x_j = [x̄ ⊆ ē_j] is the same at the separator point ē_j; so the weighted dataset is
     {(T̄, a_T)} ∪ {(ē_j, η_j)} with label 0 and the answer's complement is x. An unsolved program
-    (⊥) falls back to x = 0 (the data player need not be private or certified).
-
-    Args:
-        coeff: a_T per conjunction code, shape (2^d,).
-        eta: perturbations, shape (k, d).
-        oracle: one of :data:`DATA_ORACLES`.
-        time_limit: seconds per integer program.
-
-    Returns:
-        Record codes, shape (k,).
+    (⊥) falls back to x = 0 (the data player need not be private or certified). ``coeff`` (2^d,),
+    ``eta`` (k, d) -> record codes (k,).
     """
     oracle = check_choice("oracle", oracle, DATA_ORACLES)
     coeff = np.asarray(coeff, dtype=float)
@@ -385,16 +368,7 @@ def private_best_response(
     O(WD¹): that is the argmin of q(S) − q(Ŝ^t); the objective, not the box, is implemented.) Each
     minimisation is one call of the private oracle; report-noisy-max with Lap(2/(ε₀n)) picks one (the
     printed Lap(1/(ε₀n)) assumes scores that move the same way; ¬q₂'s payoff moves against q₁'s).
-
-    Args:
-        data_answers: q(S) for every conjunction, shape (2^d,).
-        sample_answers: q(Ŝ^t) for every conjunction.
-        n: |S|.
-        oracle: one of :data:`QUERY_ORACLES`.
-        params: Algorithm 1's parameters (ε₀, δ₀).
-        data_hist: S's counts per cell (PRSMA draws its piece from them).
-        plan: the PRSMA plan (``oracle="prsma"``).
-        rng: the query player's coins.
+    PRSMA (``plan``) draws its pieces from S's cell counts ``data_hist``.
 
     Returns:
         (q^t, q₁, q₂) as codes of Q̄ (k for q_k, 2^d + k for ¬q_k, −1 for ⊥); q^t is ⊥ only when both are.
@@ -535,12 +509,7 @@ class OracleQueryResult:
 
     def cell_shares(self) -> np.ndarray:
         """S as a distribution over cells, recovered from its conjunction answers (Möbius inversion)."""
-        out = np.array(self.data_answers, dtype=float)
-        d = self.params.d
-        for j in range(d):
-            view = out.reshape(2 ** (d - j - 1), 2, 2**j)
-            view[:, 0, :] -= view[:, 1, :]
-        return out
+        return _sum_over(self.data_answers, supersets=True, invert=True)
 
     def summary(self) -> dict[str, float]:
         """Final error, the regrets at T, the bound, ε₀, sample sizes, ⊥ rounds, time."""
@@ -587,24 +556,9 @@ def oracle_query(
     run, and Ŝ adds its sampling error max_q |q(S̄) − q(Ŝ)|: a pathwise inequality the tests check.
     All 2^d answers of a histogram come from one zeta transform (:func:`conjunction_answers`).
 
-    Args:
-        x: the private records S, shape (n, d), d ≤ 16.
-        epsilon: target ε > 0 (the ledger says exactly what advanced composition reaches).
-        delta: target δ ∈ (0, 1).
-        rounds: T ≥ 1.
-        mu: Context-FTPL's Laplace scale μ > 0.
-        oracle: the query player's oracle, one of :data:`QUERY_ORACLES`.
-        data_oracle: the data player's oracle, one of :data:`DATA_ORACLES`.
-        alpha0: α₀, which sets N and N_α₀.
-        beta: β.
-        max_samples: cap on the draws per round and in the output (N and N_α₀ are used when smaller).
-        max_final: cap on the output's draws N_α₀ alone (default: ``max_samples``).
-        time_limit: seconds per integer program (``data_oracle="integer_program"``).
-        neighbours: ``"replace"`` (the paper's; RSPM at twice the printed scale) or ``"add_remove"``.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        An :class:`OracleQueryResult`.
+    ``x``: the private records S, (n, d), d ≤ 16; ``mu``: Context-FTPL's Laplace scale μ > 0;
+    ``max_samples`` caps N and N_α₀, ``max_final`` N_α₀ alone; ``neighbours``: ``"replace"`` (the
+    paper's; RSPM at twice the printed scale) or ``"add_remove"``.
     """
     start = time.perf_counter()
     x = np.asarray(x, dtype=np.uint8)
