@@ -73,16 +73,7 @@ def net_scores(data_cdf: np.ndarray, cells: np.ndarray, n_cells: int, queries: s
     """s(B′, B) = max_q |q(D_B) − q(D_{B′})| for each candidate, from CDFs.
 
     For thresholds max_b |F_B(b) − F_{B′}(b)|; for intervals max Δ − min Δ over Δ(b) = F_B(b) − F_{B′}(b),
-    Δ(0) = 0.
-
-    Args:
-        data_cdf: F_B(b) = D_B([0, b)) for b = 1..N, shape (N,).
-        cells: the candidates' cells, shape (C, s).
-        n_cells: N.
-        queries: ``"thresholds"`` (with complements) or ``"intervals"``.
-
-    Returns:
-        Scores, shape (C,).
+    Δ(0) = 0. ``data_cdf`` is F_B(b) = D_B([0, b)) for b = 1..N; ``cells`` (C, s) -> scores (C,).
     """
     queries = check_choice("queries", queries, QUERY_CLASSES)
     count, s = cells.shape
@@ -260,22 +251,11 @@ def net_mechanism(
     computed from the data for teaching (χ, the acceptance draws, every candidate's score and
     probability), which the mechanism does not release. Every candidate is enumerated (|𝒞| up to
     :data:`MAX_CANDIDATES`), so the best candidate and the whole score distribution are exact.
+    ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`).
 
-    ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`): the exponential
-    mechanism scores n·s(B′, B), which moves by at most 1 under either, at exp(−ε·n·s/2).
-
-    Args:
-        hist: counts per cell, shape (N,); n = hist.sum() ≥ 1.
-        sigma: σ ∈ (0, 1] of the smooth part D₁ (the data's projection; χ is what is cut off).
-        m: M, points in the net V.
-        s: size of each candidate dataset.
-        epsilon: ε > 0.
-        queries: one of :data:`QUERY_CLASSES`.
-        trials: independent draws of the exponential mechanism on the same net.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`NetResult`.
+    ``hist``: counts per cell (N,), n ≥ 1; ``sigma``: σ of the smooth part D₁ (χ is what is cut off);
+    ``m``: M, points in the net; ``s``: size of each candidate; ``trials``: independent draws of the
+    exponential mechanism on the same net.
     """
     start = time.perf_counter()
     hist = np.asarray(hist, dtype=float).ravel()

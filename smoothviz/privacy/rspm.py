@@ -265,25 +265,11 @@ def rspm(
     Privacy holds only while the oracle is right: with a wrong answer the proof's shift argument
     (Lemma 2) breaks, which :mod:`smoothviz.privacy.audit` shows with :func:`smoothviz.privacy.oracles.lying_oracle`.
 
-    Args:
-        x: points in {0,1}^d, shape (n, d).
-        y: labels in {0, 1}, shape (n,).
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        epsilon: privacy parameter ε > 0.
-        noise: ``"laplace"`` (η_i ~ Lap(b)) or ``"gaussian"`` (η_i ~ N(0, σ_G²)).
-        delta: δ ∈ (0, 1/e) for the Gaussian variant (ignored, and reported as 0, for Laplace).
-        oracle: a name in :data:`smoothviz.privacy.oracles.ORACLES` or an oracle callable.
-        time_limit: seconds per integer program (``oracle="integer_program"`` only).
-        failure_rate: probability that a run's oracle answers ⊥ regardless (a certifiable heuristic
-            that fails at random), in [0, 1).
-        trials: independent runs, ≥ 1.
-        best_error: min_q q(S) if already known (skips computing it).
-        neighbours: ``"replace"`` (the paper's relation: b = 2m/ε, σ_G doubled) or ``"add_remove"``
-            (the printed b = m/ε and σ_G); see the module's erratum.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`LearnerResult` with ``method`` ``"rspm_laplace"`` or ``"rspm_gaussian"``.
+    ``x`` (n, d) in {0,1}, ``y`` (n,); ``delta`` ∈ (0, 1/e) is the Gaussian variant's (reported as 0 for
+    Laplace); ``oracle`` a name in :data:`smoothviz.privacy.oracles.ORACLES` or a callable;
+    ``failure_rate`` ∈ [0, 1) makes each run's oracle answer ⊥ at random (a certifiable heuristic);
+    ``best_error`` skips computing min_q q(S); ``neighbours`` is ``"replace"`` (the paper's relation:
+    b = 2m/ε, σ_G doubled) or ``"add_remove"`` (the printed b = m/ε and σ_G), see the erratum.
     """
     start = time.perf_counter()
     x, y = _check_data(x, y)
@@ -362,12 +348,8 @@ def enumerating_learner(
 ) -> LearnerResult:
     """A baseline that enumerates the class (d ≤ 16) and scores every hypothesis by −n·q(S).
 
-    Report-noisy-min on the error counts draws Lap(2/ε) under replacement (counts can move either way) and
-    Lap(1/ε) under add/remove (Dwork & Roth 2014, Claim 3.9); the exponential-mechanism learner of
-    Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011 scores −count (sensitivity 1, ε-DP under
-    either relation).
-
-    Its two forms, also under their own names (:data:`report_noisy_min`, :data:`exponential_learner`):
+    Its two ``mechanism``s, also under their own names (:data:`report_noisy_min`,
+    :data:`exponential_learner`), both sampled by :mod:`smoothviz.privacy.mechanisms` with sensitivity 1:
 
     * ``"report_noisy_min"``: argmin of n·q(S) + Lap(b), 2^d draws per run, b = 2/ε under
       replacement (a count can rise while another falls) and 1/ε under add/remove (all counts move
@@ -375,21 +357,6 @@ def enumerating_learner(
     * ``"exponential"``: the exponential-mechanism learner, P(q) ∝ exp(−ε·n·q(S)/2)
       (Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011), one draw per run, ε-DP under
       either relation (Dwork & Roth 2014, Thm 3.10).
-
-    Both are sampled by :mod:`smoothviz.privacy.mechanisms` with sensitivity 1.
-
-    Args:
-        x: points in {0,1}^d, shape (n, d), d ≤ 16.
-        y: labels, shape (n,).
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        mechanism: ``"report_noisy_min"`` or ``"exponential"``.
-        epsilon: privacy parameter ε > 0.
-        trials: independent runs.
-        neighbours: ``"replace"`` or ``"add_remove"``.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`LearnerResult` whose ``method`` is ``mechanism``.
     """
     start = time.perf_counter()
     x, y = _check_data(x, y)
@@ -442,13 +409,7 @@ exponential_learner = functools.partial(enumerating_learner, mechanism="exponent
 def correlated_perturbation(cls: str, d: int, noise: np.ndarray) -> np.ndarray:
     """RSPM's implied perturbation Z_q = Σ_i q(e_i) η_i of every hypothesis (d ≤ 16).
 
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension.
-        noise: η, shape (..., m) with m = d.
-
-    Returns:
-        Array (..., 2^d), column k the perturbation of the hypothesis with code k.
+    ``noise`` η has shape (..., m), m = d; column k of the result (..., 2^d) is hypothesis k's.
     """
     table = labels_on(cls, separator_set(cls, d), all_codes(d))  # (m, 2^d)
     return np.asarray(noise, dtype=float) @ table
