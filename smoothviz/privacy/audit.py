@@ -22,16 +22,10 @@ __all__ = ["AuditResult", "clopper_pearson", "privacy_audit"]
 def clopper_pearson(
     successes: np.ndarray, trials: np.ndarray, *, alpha: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided exact binomial bounds, each holding with probability ≥ 1 − alpha.
+    """One-sided exact binomial bounds on k successes in N trials, each holding w.p. ≥ 1 − alpha.
 
-    Args:
-        successes: counts k.
-        trials: numbers of draws N (same shape or broadcastable).
-        alpha: error probability of each one-sided bound, in (0, 1).
-
-    Returns:
-        ``(low, high)``: low = Beta(alpha; k, N − k + 1) quantile (0 when k = 0) and
-        high = Beta(1 − alpha; k + 1, N − k) quantile (1 when k = N).
+    ``(low, high)``: low = Beta(alpha; k, N − k + 1) quantile (0 when k = 0) and
+    high = Beta(1 − alpha; k + 1, N − k) quantile (1 when k = N).
     """
     alpha = check_float("alpha", alpha, 0.0, 1.0)
     k = np.asarray(successes, dtype=float)
@@ -128,17 +122,8 @@ def privacy_audit(
 
     The audit reports the largest bound over all outputs and both directions (S and S′ swapped). Every
     one-sided interval is taken at level 1 − (1 − confidence)/(2·#tests) (Bonferroni), so the maximum is
-    valid at the stated confidence as a whole.
-
-    Args:
-        outputs_s: outputs of independent runs on S (integers, e.g. hypothesis codes; −1 for ⊥).
-        outputs_s_prime: outputs of independent runs on S′.
-        epsilon_claimed: the ε the mechanism claims (≥ 0), reported beside the bound.
-        delta: the δ of the claim, subtracted before the ratio, in [0, 1).
-        confidence: joint confidence of the lower bound, in (0, 1).
-
-    Returns:
-        An :class:`AuditResult`.
+    valid at the stated confidence as a whole. The outputs are integers (e.g. hypothesis codes, −1
+    for ⊥); the claim's ``delta`` is subtracted before the ratio; ``epsilon_claimed`` is reported beside.
     """
     a = np.asarray(outputs_s).ravel()
     b = np.asarray(outputs_s_prime).ravel()

@@ -94,18 +94,7 @@ def private_threshold(
     A σ-smooth distribution puts ≤ α mass on any interval of width σα, so the thresholds on a grid of
     spacing ≤ σα lose at most α; the exponential mechanism (score −n·error, sensitivity 1) then picks
     among ≈ 1/(σα) candidates. ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`).
-
-    Args:
-        positives: counts of label-1 records per cell of a uniform grid of N cells on [0, 1].
-        negatives: counts of label-0 records per cell (same shape).
-        sigma: smoothness σ in (0, 1].
-        alpha: target discretisation error α in (0, 1].
-        epsilon: privacy budget ε > 0.
-        trials: independent draws of the mechanism.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`PrivateThresholdResult`.
+    ``positives``/``negatives``: label-1/label-0 counts per cell of a uniform grid of N cells on [0, 1].
     """
     pos = np.asarray(positives, dtype=float)
     neg = np.asarray(negatives, dtype=float)
