@@ -204,17 +204,9 @@ def run_experiment(
     exact, failing, non-certifiable or lying oracle); :func:`erratum_audit` (the Lemma 2 erratum live:
     m/ε refuted on the replace-one pair :func:`erratum_pair`, 2m/ε and the add/remove pairs pass).
 
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension of planted data, 2 ≤ d ≤ 12 (Gapminder has d = 9).
-        n: records of planted data (Gapminder has 1,704).
-        epsilon: privacy ε of every learner.
-        delta: Gaussian RSPM's δ ∈ (0, 1/e).
-        data: ``"planted"`` or ``"gapminder"``.
-        label_noise: planted labels' flip probability.
-        trials: runs per learner.
-        neighbours: ``"replace"`` (the paper's; RSPM at twice the printed scale) or ``"add_remove"``.
-        seed: the page seed; the data and each learner draw from their own child streams.
+    ``d`` (2..12) and ``n`` size the planted data (Gapminder has d = 9, n = 1,704); ``delta`` is
+    Gaussian RSPM's; ``neighbours`` ``"replace"`` (the paper's; RSPM at twice the printed scale) or
+    ``"add_remove"``; the data and each learner draw from their own child stream of ``seed``.
     """
     check_choice("cls", cls, CLASSES)
     neighbours = check_neighbours(neighbours)
@@ -243,11 +235,9 @@ def run_experiment(
 
 
 def separator_table(cls: str, d: int) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
-    """U as a table, the label table of every hypothesis on U (d ≤ 8), and whether U separates them.
+    """U (a row per point e_j / ē_j), every hypothesis's labels on U (d ≤ 8), and whether U separates.
 
-    Returns:
-        ``(u_frame, labels_frame, separates)``: one row per point e_j / ē_j; one row per hypothesis
-        (code, formula, its label on each point of U, the label vector as a string).
+    The label table has a row per hypothesis: code, formula, label on each point, the labels as a string.
     """
     check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_TABLE_D)
@@ -460,11 +450,10 @@ def largest_certified_d(cost: pd.DataFrame, *, seconds: float = 1.0) -> int:
 def perturbation_view(
     cls: str, d: int, epsilon: float, seed: int, neighbours: str = "replace"
 ) -> tuple[pd.DataFrame, int, float, float]:
-    """The correlated-perturbation tab: one draw at min(d, 10), and E‖Z‖∞ of RSPM and of i.i.d. noise.
+    """``(draw, shown_d, rspm_sup, rnm_sup)``: one draw at min(d, 10) and E‖Z‖∞, exact, of RSPM's Z.
 
-    Returns:
-        ``(draw, shown_d, rspm_sup, rnm_sup)``: :func:`perturbation_draw`; the dimension drawn;
-        E‖Z‖∞ of RSPM's Z (η_i ~ Lap(s·d/ε), exact) and of 2^d i.i.d. Lap(s/ε) draws, (s/ε)·H_(2^d).
+    RSPM's η_i ~ Lap(s·d/ε), report-noisy-min's 2^d i.i.d. Lap(s/ε) draws, (s/ε)·H_(2^d); s = 2 for
+    replace-one neighbours, 1 for add/remove.
     """
     shown = min(int(d), 10)
     shift = gap_shift(neighbours)
