@@ -18,7 +18,12 @@ import pandas as pd
 from smoothviz.bounds.privacy import prsma_privacy
 from smoothviz.privacy.neighbours import check_neighbours, gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
-from smoothviz.privacy.rspm import empirical_errors, laplace_rspm_scale, perturbed_argmin
+from smoothviz.privacy.rspm import (
+    check_labelled,
+    empirical_errors,
+    laplace_rspm_scale,
+    perturbed_argmin,
+)
 from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
@@ -333,6 +338,16 @@ def rspm_on_counts(
     return codes.astype(np.int64)
 
 
+def _runnable_plan(
+    epsilon: float, delta: float, n: int, rescale: bool, neighbours: str
+) -> PRSMAPlan:
+    """:func:`prsma_plan`, refusing an n below K (a piece would be empty)."""
+    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
+    if plan.piece_size == 0:
+        raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
+    return plan
+
+
 def _pass_and_pick(
     plan: PRSMAPlan, p_fail: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -423,18 +438,13 @@ def prsma(
     inner RSPM at Lap(2m/ε′)) or ``"add_remove"`` (Lap(m/ε′)).
     """
     start = time.perf_counter()
-    x = np.asarray(x, dtype=np.uint8)
-    y = np.asarray(y, dtype=np.uint8)
+    x, y = check_labelled(x, y)
     check_choice("cls", cls, CLASSES)
-    if x.ndim != 2 or y.shape != (x.shape[0],):
-        raise ValueError(f"`x` must be (n, d) and `y` (n,), got {x.shape} and {y.shape}")
     n, d = x.shape
     check_int("d", d, 1, MAX_EXHAUSTIVE_D)
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     failure = FailureModel() if failure is None else failure
-    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
-    if plan.piece_size == 0:
-        raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
+    plan = _runnable_plan(epsilon, delta, n, rescale, neighbours)
     rng = make_rng(rng)
     k, s = plan.pieces, plan.piece_size
     order = rng.permuted(np.tile(np.arange(n), (trials, 1)), axis=1)[:, : k * s].reshape(
@@ -494,9 +504,7 @@ def prsma_on_counts(
             f"`cell_counts` must be {2 ** (d + 1)} counts ≥ 0, got shape {cells.shape}"
         )
     n = check_int("n", int(cells.sum()), 1, MAX_COUNTS_N - 1)
-    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
-    if plan.piece_size == 0:
-        raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
+    plan = _runnable_plan(epsilon, delta, n, rescale, neighbours)
     rng = make_rng(rng)
     p_fail = np.zeros((trials, plan.pieces))
     passes, noisy, go, _ = _pass_and_pick(plan, p_fail, rng)

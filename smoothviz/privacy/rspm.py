@@ -44,6 +44,7 @@ __all__ = [
     "METHODS",
     "NOISES",
     "LearnerResult",
+    "check_labelled",
     "correlated_perturbation",
     "empirical_errors",
     "enumerating_learner",
@@ -205,7 +206,8 @@ def perturbed_argmin(
     return minimise(eta), eta
 
 
-def _check_data(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def check_labelled(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points x (n, d), n ≥ 1, and labels y (n,) as uint8: the one check of a labelled dataset."""
     x = np.asarray(x, dtype=np.uint8)
     y = np.asarray(y, dtype=np.uint8)
     if x.ndim != 2 or x.shape[0] < 1:
@@ -217,7 +219,7 @@ def _check_data(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
     """q(S) = (1/n) Σ 1[h(x_i) ≠ y_i] for each code (NaN for −1)."""
-    x, y = _check_data(x, y)
+    x, y = check_labelled(x, y)
     codes = np.asarray(codes, dtype=np.int64)
     out = np.full(codes.shape, np.nan)
     ok = codes >= 0
@@ -272,7 +274,7 @@ def rspm(
     b = 2m/ε, σ_G doubled) or ``"add_remove"`` (the printed b = m/ε and σ_G), see the erratum.
     """
     start = time.perf_counter()
-    x, y = _check_data(x, y)
+    x, y = check_labelled(x, y)
     check_choice("cls", cls, CLASSES)
     noise = check_choice("noise", noise, NOISES)
     trials = check_int("trials", trials, 1, MAX_TRIALS)
@@ -359,7 +361,7 @@ def enumerating_learner(
       either relation (Dwork & Roth 2014, Thm 3.10).
     """
     start = time.perf_counter()
-    x, y = _check_data(x, y)
+    x, y = check_labelled(x, y)
     check_choice("cls", cls, CLASSES)
     method = check_choice("mechanism", mechanism, METHODS[2:])
     trials = check_int("trials", trials, 1, MAX_TRIALS)
