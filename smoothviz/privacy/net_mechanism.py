@@ -108,19 +108,12 @@ def acceptance_rates(
     draws: int,
     rng: RngLike = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Lemma G.3's rejection sampler: the fraction of uniform draws accepted, for each σ.
+    """Lemma G.3's rejection sampler: (fraction of uniform draws accepted, χ = TV(dist, D₁)) per σ.
 
-    Why V suffices (Lemma G.3): for data within χ of a σ-smooth D₁, accepting each uniform draw u with
-    probability σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ, so M = O((ln(1/η) + d)/(σγ²)) draws
-    hold about s i.i.d. samples of D₁, a dataset on V within χ + γ of the data on every query (uniform
-    convergence, d = VC dimension). The exponential mechanism then loses at most (2/(εn))(ln|𝒞| + t) over
-    the best candidate, except with probability e^{−t} (|𝒞| = C(M + s − 1, s) multisets).
-
-    Each σ uses D₁ = :func:`smooth_part` (σ-smooth, within χ of ``dist``), and
-    accepts u with probability σ·N·D₁(u); the rate's expectation is σ exactly.
-
-    Returns:
-        (acceptance rate per σ, χ = TV(dist, D₁) per σ).
+    Why V suffices: for data within χ of a σ-smooth D₁ (:func:`smooth_part`), accepting each uniform
+    draw u with probability σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ exactly, so
+    M = O((ln(1/η) + d)/(σγ²)) draws hold about s i.i.d. samples of D₁, a dataset on V within χ + γ of
+    the data on every query (uniform convergence, d = VC dimension).
     """
     dist = np.asarray(dist, dtype=float)
     n_cells = dist.size
@@ -140,14 +133,10 @@ class NetResult:
     """One net V and the exponential mechanism over all size-s datasets on it.
 
     Attributes:
-        n: records.
         n_cells: N, cells of the universe.
-        queries: the query class.
-        sigma: σ of the smooth part D₁.
-        chi: χ = TV(D_B, D₁).
+        chi: χ = TV(D_B, D₁), D₁ the σ-smooth part.
         m: M, the size of V.
         s: dataset size.
-        epsilon: ε.
         net: the cells of V, shape (M,).
         accepted: which draws of V the rejection sampler accepted (probability σ·N·D₁(v)).
         count: |𝒞| = C(M + s − 1, s).

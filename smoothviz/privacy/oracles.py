@@ -238,9 +238,9 @@ def ip_oracle(
 ) -> OracleAnswer:
     """Certifiable heuristic: an integer program solved by HiGHS (branch and cut) under a time limit.
 
-    HiGHS through :func:`scipy.optimize.milp` under a time limit: it either proves optimality or answers ⊥
-    (code −1), a *certifiable heuristic* (Neel, Roth & Wu 2019, Def 6); it reaches d = 30 and beyond,
-    where 2^d hypotheses cannot be listed.
+    Through :func:`scipy.optimize.milp` it either proves optimality or answers ⊥ (code −1), a
+    *certifiable heuristic* (Neel, Roth & Wu 2019, Def 6); it reaches d = 30 and beyond, where 2^d
+    hypotheses cannot be listed.
 
     Binary b ∈ {0,1}^d codes the hypothesis; one binary z_x per distinct point with c_x ≠ 0 is tied to
     h_b(x) by linear constraints (only in the direction the objective pushes; parities need an integer
@@ -307,13 +307,10 @@ def _flip_objectives(cls: str, pts: np.ndarray, coeff: np.ndarray, bits: np.ndar
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
     """Non-certifiable heuristic: bit-flip local search from the empty hypothesis, any d.
 
-    A *non-certifiable heuristic* (Neel, Roth & Wu 2019, Def 7): it always answers and may be wrong with
-    no warning.
-
-    Each step flips the single coordinate that lowers the weighted objective most, and stops at a local
-    minimum (at most 2d steps). It always answers and reports nothing about optimality; on parities and
-    on noisy data it is often wrong, silently (``certified`` all False, status ``"heuristic"``).
-    Vectorised over trials.
+    A *non-certifiable heuristic* (Neel, Roth & Wu 2019, Def 7): each step flips the coordinate that
+    lowers the weighted objective most, stopping at a local minimum (at most 2d steps). It always
+    answers and reports nothing about optimality (``certified`` all False, status ``"heuristic"``); on
+    parities and on noisy data it is often wrong, silently. Vectorised over trials.
     """
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
