@@ -124,12 +124,9 @@ class RSPMExperiment:
 
     Attributes:
         data: the labelled dataset.
-        cls: hypothesis class.
         epsilon: privacy ε.
         delta: Gaussian RSPM's δ.
         neighbours: the relation every learner's ε holds for (sets RSPM's and noisy-min's scales).
-        trials: runs per learner.
-        seed: the page seed.
         results: one :class:`smoothviz.privacy.rspm.LearnerResult` per learner, in :data:`METHODS` order.
         settings: the arguments of :func:`run_experiment`.
     """

@@ -417,7 +417,6 @@ class OracleQueryResult:
         oracle: the query player's oracle (one of :data:`QUERY_ORACLES`).
         data_oracle: the data player's oracle (one of :data:`DATA_ORACLES`).
         mu: Context-FTPL's Laplace scale μ.
-        n: records in S.
         samples: draws from S^t per round (N, possibly capped).
         data_answers: q(S) for every conjunction, shape (2^d,).
         queries: q^t per round as codes of Q̄ (−1: ⊥, the query player played q⁰ = the empty
@@ -433,8 +432,6 @@ class OracleQueryResult:
         plan: PRSMA's plan (``oracle="prsma"``), else None.
         ledger: the privacy accounting.
         oracle_calls: data-player oracle calls (one per draw) and query-player calls (two per round).
-        seconds: wall time.
-        seed: the seed, for :meth:`code`.
     """
 
     params: OracleQueryParams

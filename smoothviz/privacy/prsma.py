@@ -238,8 +238,6 @@ class PRSMAResult:
 
     Attributes:
         plan: the sizes used (:class:`PRSMAPlan`).
-        cls: the hypothesis class.
-        d: dimension.
         codes: output hypothesis per run, −1 for ⊥, shape (trials,).
         passed: T, the number of passing pieces per run.
         noisy_count: T̃ = T + Lap(1/ε) per run.
@@ -248,7 +246,6 @@ class PRSMAResult:
         best_error: min_q q(S).
         simulated: whether the repetitions were simulated (True) or all run (False).
         oracle_calls: calls per run that the printed algorithm makes (made only when not simulated).
-        seconds: wall time of the batch.
     """
 
     plan: PRSMAPlan

@@ -94,9 +94,6 @@ class LearnerResult:
 
     Attributes:
         method: one of :data:`METHODS`.
-        cls: the hypothesis class.
-        d: dimension.
-        n: number of records.
         epsilon: privacy parameter ε.
         delta: privacy parameter δ (0 for pure ε-DP).
         neighbours: the relation ε holds for, ``"replace"`` or ``"add_remove"``.
@@ -110,7 +107,6 @@ class LearnerResult:
         oracle_calls: oracle calls per run (1 for RSPM, 0 for the baselines).
         enumerated: hypotheses the mechanism itself scores per run (0 for RSPM, 2^d for the baselines).
         certified: per run, whether the oracle proved its answer optimal.
-        seconds: wall time of the whole batch.
     """
 
     method: str
