@@ -269,12 +269,10 @@ def mw_regret_bound_eta(
     note="The paper gives only O(·); the constant 2 is our choice, matching MW's leading constant. "
     "d = VC dimension (1 for thresholds). A trend, not a guarantee.",
 )
-def thm31_envelope(
-    horizon: np.ndarray | float, sigma: float, *, vc_dim: int = 1, constant: float = 2.0
-) -> np.ndarray:
-    """constant·√(d T ln(T/σ)): Theorem 3.1's O(·) shape with the chosen constant (default 2)."""
+def thm31_envelope(horizon: np.ndarray | float, sigma: float, *, vc_dim: int = 1) -> np.ndarray:
+    """2√(d T ln(T/σ)): Theorem 3.1's O(·) shape with the chosen constant 2."""
     horizon = np.asarray(horizon, dtype=float)
-    return constant * np.sqrt(vc_dim * horizon * np.log(np.maximum(horizon / sigma, np.e)))
+    return 2.0 * np.sqrt(vc_dim * horizon * np.log(np.maximum(horizon / sigma, np.e)))
 
 
 @bound(
@@ -289,13 +287,11 @@ def thm31_envelope(
     note="The paper gives only O(·); the constant 2 is our choice, matching MW's leading constant. "
     "A trend, not a guarantee.",
 )
-def thm33_envelope(
-    horizon: np.ndarray | float, sigma: float, *, constant: float = 2.0
-) -> np.ndarray:
-    """constant·√(T ln⌈4√T/σ⌉): Theorem 3.3's O(·) shape for thresholds with the chosen constant."""
+def thm33_envelope(horizon: np.ndarray | float, sigma: float) -> np.ndarray:
+    """2√(T ln⌈4√T/σ⌉): Theorem 3.3's O(·) shape for thresholds with the chosen constant 2."""
     horizon = np.asarray(horizon, dtype=float)
     n = np.ceil(4.0 * np.sqrt(horizon) / sigma)
-    return constant * np.sqrt(horizon * np.log(np.maximum(n, 2.0)))
+    return 2.0 * np.sqrt(horizon * np.log(np.maximum(n, 2.0)))
 
 
 @bound(

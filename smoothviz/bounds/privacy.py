@@ -41,9 +41,9 @@ INFOS: list[BoundInfo] = []
 bound = registrar(INFOS)
 
 
-def is_vacuous(value: np.ndarray | float, *, ceiling: float = 1.0) -> np.ndarray:
-    """True where an error bound for [0, 1]-valued queries says nothing (value ≥ ``ceiling``)."""
-    return np.asarray(value) >= ceiling
+def is_vacuous(value: np.ndarray | float) -> np.ndarray:
+    """True where an error bound for [0, 1]-valued queries says nothing (value ≥ 1)."""
+    return np.asarray(value) >= 1.0
 
 
 # MWEM, Smooth MWEM, Projected Smooth MWEM, private thresholds (E7–E10)
