@@ -297,10 +297,10 @@ def error_scale(
     return pd.DataFrame(rows)
 
 
-def slopes(frame: pd.DataFrame, column: str, *, low: int = 4) -> dict[str, float]:
-    """Least-squares log–log slope of ``column`` against m (m ≥ ``low``), per learner."""
+def slopes(frame: pd.DataFrame, column: str) -> dict[str, float]:
+    """Least-squares log–log slope of ``column`` against m (m ≥ 4), per learner."""
     out = {}
-    for method, rows in frame[frame["m"] >= low].groupby("method", sort=False):
+    for method, rows in frame[frame["m"] >= 4].groupby("method", sort=False):
         out[method] = float(np.polyfit(np.log(rows["m"]), np.log(rows[column]), 1)[0])
     return out
 
@@ -438,9 +438,9 @@ def worked_example(cls: str) -> tuple[str, list[str]]:
     return str(row["hypothesis"]), list(row["labels on U"])
 
 
-def largest_certified_d(cost: pd.DataFrame, *, seconds: float = 1.0) -> int:
-    """Largest d of :func:`oracle_cost` whose integer program was certified in under ``seconds``."""
-    fast = cost[cost["ip_certified"] & (cost["ip_seconds"] < seconds)]
+def largest_certified_d(cost: pd.DataFrame) -> int:
+    """Largest d of :func:`oracle_cost` whose integer program was certified in under a second."""
+    fast = cost[cost["ip_certified"] & (cost["ip_seconds"] < 1.0)]
     return int(fast["d"].max()) if len(fast) else 0
 
 
