@@ -38,10 +38,10 @@ ui.page(
     "like 1/n, and the calculator counts ~10⁸ oracle calls at (1, 10⁻³).",
 )
 p = ui.controls(PAGE, PARAMS)
-eps, delta, n, rescale, seed = p["epsilon"], p["delta"], p["n"], p["rescale"], p["seed"]
+epsilon, delta, n, rescale, seed = p["epsilon"], p["delta"], p["n"], p["rescale"], p["seed"]
 nb = p["neighbours"]
 with ui.computing("Simulating PRSMA and RSPM…"):
-    ex = experiment(eps, delta, n, rescale=rescale, neighbours=nb, seed=seed)
+    ex = experiment(epsilon, delta, n, rescale=rescale, neighbours=nb, seed=seed)
 plan, slopes = ex.plan, ex.slopes
 ui.chart(figures.accuracy_figure(ex, n_mark=n), key="accuracy", data=ex.to_frame,
          caption=figures.accuracy_caption(ex))  # fmt: skip
@@ -72,12 +72,12 @@ with views["calc"]:
         )
         st.dataframe(plan.to_frame(), hide_index=True, height=420)
 with views["sim"]:
-    too_small = P.simulation_problem(eps, delta, n, rescale=rescale)
+    too_small = P.simulation_problem(epsilon, delta, n, rescale=rescale)
     if views["sim"].open and too_small:
         st.warning(too_small)
     elif views["sim"].open:
         with ui.computing("Running PRSMA on S and S′…"):
-            runs, outputs, used = simulation(eps, delta, n, rescale=rescale, base=p["base"],
+            runs, outputs, used = simulation(epsilon, delta, n, rescale=rescale, base=p["base"],
                                              present=p["hit"], trials=p["trials"], neighbours=nb,
                                              seed=seed)  # fmt: skip
         rate = runs.groupby("dataset")[["bottom", "passed", "excess"]].mean()

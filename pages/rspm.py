@@ -57,9 +57,9 @@ ui.page(
     "report-noisy-min pays m, but it draws m numbers instead of 2^m. Raise d and watch both.",
 )
 p = ui.controls(PAGE, PARAMS)
-eps, n, d, cls, seed, nb = p["epsilon"], p["n"], p["d"], p["cls"], p["seed"], p["neighbours"]
+epsilon, n, d, cls, seed, nb = p["epsilon"], p["n"], p["d"], p["cls"], p["seed"], p["neighbours"]
 trials = p["trials"]  # 500 at d = 12 computes in well under 1 s (benchmarks/RESULTS.md, RSPM)
-settings = {"cls": cls, "d": d, "n": n, "epsilon": eps, "delta": p["delta"], "data": p["data"],
+settings = {"cls": cls, "d": d, "n": n, "epsilon": epsilon, "delta": p["delta"], "data": p["data"],
             "label_noise": p["noise"], "trials": trials, "neighbours": nb, "seed": seed}  # fmt: skip
 with ui.computing("Running the four learners…"):
     ex = experiment(**settings)
@@ -87,7 +87,7 @@ with views["m"]:
         with ui.computing("Sweeping m…"):
             frame = error_scale(
                 cls,
-                eps,
+                epsilon,
                 p["delta"],
                 n,
                 label_noise=p["noise"],
@@ -97,7 +97,7 @@ with views["m"]:
             )
         ui.chart(figures.error_scale_figure(frame), key="error_m", data=frame,
                  caption=figures.error_scale_caption(frame, R.slopes(frame, "error_scale"), n,
-                                                     eps))  # fmt: skip
+                                                     epsilon))  # fmt: skip
 with views["cost"]:
     if views["cost"].open:
         with ui.computing("Timing the oracles…"):
@@ -108,17 +108,19 @@ with views["cost"]:
                  caption=figures.time_caption(cls, 500, R.largest_certified_d(cost)))  # fmt: skip
 with views["perturbation"]:
     if views["perturbation"].open:
-        draw, shown, z_rspm, z_rnm = perturbation(cls, ex.d, eps, seed, nb)
+        draw, shown, z_rspm, z_rnm = perturbation(cls, ex.d, epsilon, seed, nb)
         ui.chart(figures.perturbation_figure(draw, nb), key="perturbation", data=draw,
-                 caption=figures.perturbation_caption(cls, shown, eps, z_rspm, z_rnm,
+                 caption=figures.perturbation_caption(cls, shown, epsilon, z_rspm, z_rnm,
                                                       nb))  # fmt: skip
 with views["lies"]:
     if views["lies"].open:
         with ui.computing("Auditing 20,000 runs per dataset and mode…"):
-            audited = audit(cls, eps, p["delta"], failure_rate=p["fail"], neighbours=nb, seed=seed)
+            audited = audit(
+                cls, epsilon, p["delta"], failure_rate=p["fail"], neighbours=nb, seed=seed
+            )
         ui.chart(figures.audit_figure(audited), key="audit", data=audited,
                  caption=figures.audit_caption(R.AUDIT_SAMPLES, p["fail"]))  # fmt: skip
-        ui.result_text(figures.lying_text(audited, eps))
+        ui.result_text(figures.lying_text(audited, epsilon))
 with views["erratum"]:
     if views["erratum"].open:
         with ui.computing("Auditing 100,000 runs per dataset, four cases…"):

@@ -15,7 +15,9 @@ __all__ = [
     "SIGMA_RANGE",
     "check_choice",
     "check_choices",
+    "check_epsilon",
     "check_float",
+    "check_fraction",
     "check_int",
     "check_sigma",
 ]
@@ -105,3 +107,22 @@ def check_sigma(sigma: float) -> float:
             f"precision), got {sigma}"
         )
     return float(sigma)
+
+
+def check_epsilon(epsilon: float, high: float = 1e6) -> float:
+    """The privacy parameter ε in (0, ``high``]: the one ε check of the privacy modules."""
+    return check_float("epsilon", epsilon, 0.0, high)
+
+
+def check_fraction(
+    name: str, value: float, *, high: float = 1.0, low_open: bool = True, label: str = ""
+) -> float:
+    """Reject a value outside (0, high) (or [0, high)), the upper end open: δ, a confidence, a rate.
+
+    ``label`` names ``high`` in the message (e.g. ``"1/e"``); returns the value as ``float``.
+    """
+    ok = np.isfinite(value) and (value > 0.0 if low_open else value >= 0.0) and value < high
+    if not ok:
+        bracket = "(" if low_open else "["
+        raise ValueError(f"`{name}` must be in {bracket}0, {label or f'{high:g}'}), got {value!r}")
+    return float(value)

@@ -5,11 +5,12 @@ A :class:`BoundInfo` is what a page's theory card shows; :data:`smoothviz.bounds
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from smoothviz.references import REFERENCES, cite
 
-__all__ = ["KINDS", "BoundInfo"]
+__all__ = ["KINDS", "BoundInfo", "registrar"]
 
 KINDS = ("exact", "expectation", "high-probability", "envelope")
 
@@ -78,3 +79,19 @@ class BoundInfo:
         if self.lead:
             text = f"{self.lead} {text}"
         return f"{text} ({self.remark})" if self.remark else text
+
+
+def registrar(infos: list[BoundInfo]) -> Callable[..., Callable]:
+    """A decorator factory: ``@bound(title=..., kind=..., ...)`` records the function's BoundInfo in ``infos``.
+
+    The key is the decorated function's name, so a bound's provenance is written once, above its code.
+    """
+
+    def bound(**fields: str | tuple[str, ...]) -> Callable[[Callable], Callable]:
+        def record(function: Callable) -> Callable:
+            infos.append(BoundInfo(key=function.__name__, **fields))
+            return function
+
+        return record
+
+    return bound

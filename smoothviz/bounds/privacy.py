@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from smoothviz.bounds.info import BoundInfo
+from smoothviz.bounds.info import BoundInfo, registrar
 from smoothviz.privacy.neighbours import gap_shift
 
 __all__ = [
@@ -38,32 +38,28 @@ __all__ = [
 
 #: The provenance of each bound below, in page order; :data:`smoothviz.bounds.BOUNDS` merges them.
 INFOS: list[BoundInfo] = []
-_register = INFOS.append
+bound = registrar(INFOS)
 
 
-def is_vacuous(value: np.ndarray | float, *, ceiling: float = 1.0) -> np.ndarray:
-    """True where an error bound for [0, 1]-valued queries says nothing (value ≥ ``ceiling``)."""
-    return np.asarray(value) >= ceiling
+def is_vacuous(value: np.ndarray | float) -> np.ndarray:
+    """True where an error bound for [0, 1]-valued queries says nothing (value ≥ 1)."""
+    return np.asarray(value) >= 1.0
 
 
 # MWEM, Smooth MWEM, Projected Smooth MWEM, private thresholds (E7–E10)
 # ----------------------------------------------------------------------------------------------
 
-_register(
-    BoundInfo(
-        key="mwem_thm41_bound",
-        title="Thm 4.1: 2√(ln|X|/T) + 10T ln|Q|/(εn)",
-        latex=r"\begin{aligned}\max_{q\in Q}|q(\bar D)-q(D_B)| &\le 2\sqrt{\tfrac{\ln|\mathcal X|}{T}}\\"
-        r"&\quad + \tfrac{10\,T\ln|Q|}{\varepsilon n}\end{aligned}",
-        ref=("hrs2020", "hlm2012"),
-        where=("Thm 4.1 and Thm E.5", ""),
-        kind="high-probability",
-        note="Holds with probability ≥ 1 − 2T/|Q| (mwem_thm41_probability); exact constants from the "
-        "paper, natural logarithms. Vacuous (says nothing) where it is ≥ 1; see is_vacuous.",
-    )
+
+@bound(
+    title="Thm 4.1: 2√(ln|X|/T) + 10T ln|Q|/(εn)",
+    latex=r"\begin{aligned}\max_{q\in Q}|q(\bar D)-q(D_B)| &\le 2\sqrt{\tfrac{\ln|\mathcal X|}{T}}\\"
+    r"&\quad + \tfrac{10\,T\ln|Q|}{\varepsilon n}\end{aligned}",
+    ref=("hrs2020", "hlm2012"),
+    where=("Thm 4.1 and Thm E.5", ""),
+    kind="high-probability",
+    note="Holds with probability ≥ 1 − 2T/|Q| (mwem_thm41_probability); exact constants from the "
+    "paper, natural logarithms. Vacuous (says nothing) where it is ≥ 1; see is_vacuous.",
 )
-
-
 def mwem_thm41_bound(
     n: float, rounds: np.ndarray | float, epsilon: float, domain_size: float, n_queries: float
 ) -> np.ndarray:
@@ -75,22 +71,6 @@ def mwem_thm41_bound(
 def mwem_thm41_probability(rounds: np.ndarray | float, n_queries: float) -> np.ndarray:
     """Probability 1 − 2T/|Q| with which Theorem 4.1 holds (clipped at 0: no guarantee)."""
     return np.maximum(0.0, 1.0 - 2.0 * np.asarray(rounds, dtype=float) / n_queries)
-
-
-_register(
-    BoundInfo(
-        key="smooth_mwem_thm42_bound",
-        title="Thm 4.2: 1/n + 2√(ln(1/σ)/T) + 10Td ln(2n/σ)/(εn)",
-        latex=r"\begin{aligned}\max_{q\in Q}|v_q-q(D_B)| &\le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}\\"
-        r"&\quad + \tfrac{10\,T d\ln(2n/\sigma)}{\varepsilon n}\end{aligned}",
-        ref="hrs2020",
-        where="Thm 4.2 and App. E",
-        remark="Algorithm 2, γ = σ/(2n)",
-        kind="high-probability",
-        note="For (σ,0)-smooth data, d = VC dimension; holds with probability ≥ 1 − 2T(γ/41)^d. As "
-        "printed in Thm 4.2: the App. E proof's last term strictly has ln(41/γ) = ln(82n/σ).",
-    )
-)
 
 
 def _smooth_mwem_bound(
@@ -111,6 +91,17 @@ def _smooth_mwem_bound(
     )
 
 
+@bound(
+    title="Thm 4.2: 1/n + 2√(ln(1/σ)/T) + 10Td ln(2n/σ)/(εn)",
+    latex=r"\begin{aligned}\max_{q\in Q}|v_q-q(D_B)| &\le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}\\"
+    r"&\quad + \tfrac{10\,T d\ln(2n/\sigma)}{\varepsilon n}\end{aligned}",
+    ref="hrs2020",
+    where="Thm 4.2 and App. E",
+    remark="Algorithm 2, γ = σ/(2n)",
+    kind="high-probability",
+    note="For (σ,0)-smooth data, d = VC dimension; holds with probability ≥ 1 − 2T(γ/41)^d. As "
+    "printed in Thm 4.2: the App. E proof's last term strictly has ln(41/γ) = ln(82n/σ).",
+)
 def smooth_mwem_thm42_bound(
     n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
 ) -> np.ndarray:
@@ -118,23 +109,18 @@ def smooth_mwem_thm42_bound(
     return _smooth_mwem_bound(n, rounds, epsilon, sigma, vc_dim, cover_factor=2.0)
 
 
-_register(
-    BoundInfo(
-        key="projected_mwem_thm43_bound",
-        title="Thm 4.3 (App. F): 1/n + 2√(ln(1/σ)/T) + 10Td ln(4n/σ)/(εn)",
-        latex=r"\begin{aligned}\max_{q\in Q}|q(\bar D)-q(D_B)| &\le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}\\"
-        r"&\quad + \tfrac{10\,T d\ln(4n/\sigma)}{\varepsilon n}\end{aligned}",
-        ref="hrs2020",
-        where="App. F.2",
-        remark="error decomposition for Algorithm 3 with γ = σ/(4n), behind Thm 4.3",
-        kind="high-probability",
-        note="[reconstructed] γ = σ/(4n) and this explicit form are read off the App. F.2 proof "
-        "(4γ/σ + 2√(ln(1/σ)/T) + 10Td ln(41/γ)/(εn), printed with ln(4n/σ)); pure ε-DP version, "
-        "for every q ∈ Q including those off the cover, because every iterate stays σ-smooth.",
-    )
+@bound(
+    title="Thm 4.3 (App. F): 1/n + 2√(ln(1/σ)/T) + 10Td ln(4n/σ)/(εn)",
+    latex=r"\begin{aligned}\max_{q\in Q}|q(\bar D)-q(D_B)| &\le \tfrac1n + 2\sqrt{\tfrac{\ln(1/\sigma)}{T}}\\"
+    r"&\quad + \tfrac{10\,T d\ln(4n/\sigma)}{\varepsilon n}\end{aligned}",
+    ref="hrs2020",
+    where="App. F.2",
+    remark="error decomposition for Algorithm 3 with γ = σ/(4n), behind Thm 4.3",
+    kind="high-probability",
+    note="[reconstructed] γ = σ/(4n) and this explicit form are read off the App. F.2 proof "
+    "(4γ/σ + 2√(ln(1/σ)/T) + 10Td ln(41/γ)/(εn), printed with ln(4n/σ)); pure ε-DP version, "
+    "for every q ∈ Q including those off the cover, because every iterate stays σ-smooth.",
 )
-
-
 def projected_mwem_thm43_bound(
     n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
 ) -> np.ndarray:
@@ -142,39 +128,29 @@ def projected_mwem_thm43_bound(
     return _smooth_mwem_bound(n, rounds, epsilon, sigma, vc_dim, cover_factor=4.0)
 
 
-_register(
-    BoundInfo(
-        key="mwem_potential_start_bound",
-        title="Fact E.2: Ψ₀ ≤ ln(1/σ)",
-        latex=r"\Psi_0 = D_{\mathrm{KL}}(D_B\,\|\,U) \le \ln\tfrac1\sigma",
-        ref="hrs2020",
-        where="Fact E.2",
-        kind="exact",
-        note="For a σ-smooth D_B (density ≤ 1/σ times uniform); equals ln|X| for a point mass.",
-    )
+@bound(
+    title="Fact E.2: Ψ₀ ≤ ln(1/σ)",
+    latex=r"\Psi_0 = D_{\mathrm{KL}}(D_B\,\|\,U) \le \ln\tfrac1\sigma",
+    ref="hrs2020",
+    where="Fact E.2",
+    kind="exact",
+    note="For a σ-smooth D_B (density ≤ 1/σ times uniform); equals ln|X| for a point mass.",
 )
-
-
 def mwem_potential_start_bound(sigma: np.ndarray | float) -> np.ndarray:
     """Fact E.2: the starting potential KL(D_B‖U) of a σ-smooth D_B is at most ln(1/σ)."""
     return np.log(1.0 / np.asarray(sigma, dtype=float))
 
 
-_register(
-    BoundInfo(
-        key="lemma_e3_potential_drop",
-        title="Lemma E.3: Ψ_{i−1} − Ψ_i ≥ ((q_i(D_{i−1}) − q_i(D_B))/2)² − ((m_i − q_i(D_B))/2)²",
-        latex=r"\begin{aligned}\Psi_{i-1}-\Psi_i &\ge \Big(\tfrac{q_i(D_{i-1})-q_i(D_B)}{2}\Big)^2\\"
-        r"&\quad - \Big(\tfrac{m_i-q_i(D_B)}{2}\Big)^2\end{aligned}",
-        ref=("hrs2020", "hlm2012"),
-        where=("Lemma E.3", "Lemma A.4"),
-        kind="exact",
-        note="Deterministic, every round, with the measurement m_i clipped to [0, 1] (post-processing). "
-        "After a KL projection onto the σ-smooth polytope it still holds for σ-smooth D_B (Pythagoras).",
-    )
+@bound(
+    title="Lemma E.3: Ψ_{i−1} − Ψ_i ≥ ((q_i(D_{i−1}) − q_i(D_B))/2)² − ((m_i − q_i(D_B))/2)²",
+    latex=r"\begin{aligned}\Psi_{i-1}-\Psi_i &\ge \Big(\tfrac{q_i(D_{i-1})-q_i(D_B)}{2}\Big)^2\\"
+    r"&\quad - \Big(\tfrac{m_i-q_i(D_B)}{2}\Big)^2\end{aligned}",
+    ref=("hrs2020", "hlm2012"),
+    where=("Lemma E.3", "Lemma A.4"),
+    kind="exact",
+    note="Deterministic, every round, with the measurement m_i clipped to [0, 1] (post-processing). "
+    "After a KL projection onto the σ-smooth polytope it still holds for σ-smooth D_B (Pythagoras).",
 )
-
-
 def lemma_e3_potential_drop(
     synthetic_answer: np.ndarray | float,
     true_answer: np.ndarray | float,
@@ -187,41 +163,31 @@ def lemma_e3_potential_drop(
     ) ** 2
 
 
-_register(
-    BoundInfo(
-        key="threshold_discretisation_error",
-        title="E10: grid thresholds lose ≤ α",
-        latex=r"\begin{aligned}&\min_{t\in\sigma\alpha\mathbb Z}\mathrm{err}(h_t)\\"
-        r"&\quad - \min_{t\in[0,1]}\mathrm{err}(h_t) \le \alpha\end{aligned}",
-        ref="hrs2020",
-        where="§1",
-        remark="DP paragraph: a σ-smooth distribution puts ≤ α mass on any width-σα interval",
-        kind="exact",
-        note="For σ-smooth data (marginal density ≤ 1/σ) and a threshold grid of spacing ≤ σα.",
-    )
+@bound(
+    title="E10: grid thresholds lose ≤ α",
+    latex=r"\begin{aligned}&\min_{t\in\sigma\alpha\mathbb Z}\mathrm{err}(h_t)\\"
+    r"&\quad - \min_{t\in[0,1]}\mathrm{err}(h_t) \le \alpha\end{aligned}",
+    ref="hrs2020",
+    where="§1",
+    remark="DP paragraph: a σ-smooth distribution puts ≤ α mass on any width-σα interval",
+    kind="exact",
+    note="For σ-smooth data (marginal density ≤ 1/σ) and a threshold grid of spacing ≤ σα.",
 )
-
-
 def threshold_discretisation_error(alpha: np.ndarray | float) -> np.ndarray:
     """E10: the best grid threshold (spacing σα) is within α of the best threshold on σ-smooth data."""
     return np.asarray(alpha, dtype=float)
 
 
-_register(
-    BoundInfo(
-        key="private_threshold_bound",
-        title="E10: α + 2 ln(K/β)/(εn)",
-        latex=r"\begin{aligned}\mathrm{err}(h_{\hat t}) &\le \min_t \mathrm{err}(h_t)\\"
-        r"&\quad + \alpha + \tfrac{2\ln(K/\beta)}{\varepsilon n}\end{aligned}",
-        ref=("hrs2020", "mt2007", "dr2014"),
-        where=("§1", "", "Thm 3.11"),
-        remark="discretisation from the first; the exponential mechanism's accuracy from the others",
-        kind="high-probability",
-        note="With probability ≥ 1 − β, K = number of grid thresholds, score = −n·err (sensitivity 1).",
-    )
+@bound(
+    title="E10: α + 2 ln(K/β)/(εn)",
+    latex=r"\begin{aligned}\mathrm{err}(h_{\hat t}) &\le \min_t \mathrm{err}(h_t)\\"
+    r"&\quad + \alpha + \tfrac{2\ln(K/\beta)}{\varepsilon n}\end{aligned}",
+    ref=("hrs2020", "mt2007", "dr2014"),
+    where=("§1", "", "Thm 3.11"),
+    remark="discretisation from the first; the exponential mechanism's accuracy from the others",
+    kind="high-probability",
+    note="With probability ≥ 1 − β, K = number of grid thresholds, score = −n·err (sensitivity 1).",
 )
-
-
 def private_threshold_bound(
     alpha: float, n_candidates: float, epsilon: float, n: np.ndarray | float, beta: float
 ) -> np.ndarray:
@@ -234,23 +200,19 @@ def private_threshold_bound(
 # Private learning with an optimisation oracle (E11, E12): Neel, Roth & Wu 2019, §3 and App. B
 # ----------------------------------------------------------------------------------------------
 
-_register(
-    BoundInfo(
-        key="rspm_laplace_bound",
-        title="Laplace RSPM: 2m·b·ln(m/β)/n, b = 2m/ε (replace one) or m/ε (add/remove)",
-        latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2m\,b\ln(m/\beta)}{n},\quad "
-        r"b = \frac{2m}{\varepsilon}\ \text{(replace one)},\ \frac{m}{\varepsilon}\ \text{(add/remove)}",
-        ref="nrw2019",
-        where="Thm 5",
-        kind="high-probability",
-        note="With probability ≥ 1 − β over the Laplace noise, given a perfect oracle; m = separator "
-        "size, b = the Laplace scale that ran. The paper prints b = m/ε, i.e. 2m² ln(m/β)/(εn); that "
-        "scale is ε-DP only for add/remove neighbours (Lemma 2 erratum), so under the paper's "
-        "replace-one neighbours b = 2m/ε and the bound doubles.",
-    )
+
+@bound(
+    title="Laplace RSPM: 2m·b·ln(m/β)/n, b = 2m/ε (replace one) or m/ε (add/remove)",
+    latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2m\,b\ln(m/\beta)}{n},\quad "
+    r"b = \frac{2m}{\varepsilon}\ \text{(replace one)},\ \frac{m}{\varepsilon}\ \text{(add/remove)}",
+    ref="nrw2019",
+    where="Thm 5",
+    kind="high-probability",
+    note="With probability ≥ 1 − β over the Laplace noise, given a perfect oracle; m = separator "
+    "size, b = the Laplace scale that ran. The paper prints b = m/ε, i.e. 2m² ln(m/β)/(εn); that "
+    "scale is ε-DP only for add/remove neighbours (Lemma 2 erratum), so under the paper's "
+    "replace-one neighbours b = 2m/ε and the bound doubles.",
 )
-
-
 def rspm_laplace_bound(
     m: np.ndarray | float,
     epsilon: float,
@@ -268,30 +230,25 @@ def rspm_laplace_bound(
     return 2.0 * m * b * np.log(m / beta) / np.asarray(n, dtype=float)
 
 
-_register(
-    BoundInfo(
-        key="rspm_privacy_loss",
-        title="Erratum: Lemma 2 needs add/remove neighbours",
-        latex=r"\tilde q(S',\eta) \ge \tilde q(S,\eta) - 1 > \hat q(S,\eta) - 1"
-        r"\ \Rightarrow\ \hat q(S',\eta) - \tilde q(S',\eta) < 1"
-        r"\ \text{ needs } \hat q(S') \le \hat q(S);\qquad"
-        r"\text{loss} \le \frac{g}{s}\,\varepsilon,\ \eta_i \sim \mathrm{Lap}(s\,m/\varepsilon)",
-        ref="nrw2019",
-        where="Lemma 2, Thm 6; App. B, Lemma 17",
-        lead="erratum (found by an audit, checked by hand) to",
-        kind="exact",
-        note="Lemma 2's step (1) concludes q̂(S′,η) − q̃(S′,η) < 1, which needs q̂(S′) ≤ q̂(S). Under the "
-        "paper's own neighbours (§2: replace one point) q̂'s count can rise by 1 while q̃'s falls by 1: "
-        "the gap moves by g = 2, and the unit shift f_q̂ no longer restores q̂ as the minimiser. Under "
-        "add/remove both counts move the same way (g = 1) and the lemma holds. So η ~ Lap(m/ε) "
-        "(s = 1, as printed) is ε-DP for add/remove and only 2ε-DP for replace-one; Lap(2m/ε) (s = 2) "
-        "restores ε. Gaussian RSPM's Lemma 17 has the same step: its shift must be 2, so σ_G doubles. "
-        "PRSMA's inner runs and OracleQuery's oracles inherit the factor. Worst case, exact with a "
-        "perfect oracle; the audit's pair attains it.",
-    )
+@bound(
+    title="Erratum: Lemma 2 needs add/remove neighbours",
+    latex=r"\tilde q(S',\eta) \ge \tilde q(S,\eta) - 1 > \hat q(S,\eta) - 1"
+    r"\ \Rightarrow\ \hat q(S',\eta) - \tilde q(S',\eta) < 1"
+    r"\ \text{ needs } \hat q(S') \le \hat q(S);\qquad"
+    r"\text{loss} \le \frac{g}{s}\,\varepsilon,\ \eta_i \sim \mathrm{Lap}(s\,m/\varepsilon)",
+    ref="nrw2019",
+    where="Lemma 2, Thm 6; App. B, Lemma 17",
+    lead="erratum (found by an audit, checked by hand) to",
+    kind="exact",
+    note="Lemma 2's step (1) concludes q̂(S′,η) − q̃(S′,η) < 1, which needs q̂(S′) ≤ q̂(S). Under the "
+    "paper's own neighbours (§2: replace one point) q̂'s count can rise by 1 while q̃'s falls by 1: "
+    "the gap moves by g = 2, and the unit shift f_q̂ no longer restores q̂ as the minimiser. Under "
+    "add/remove both counts move the same way (g = 1) and the lemma holds. So η ~ Lap(m/ε) "
+    "(s = 1, as printed) is ε-DP for add/remove and only 2ε-DP for replace-one; Lap(2m/ε) (s = 2) "
+    "restores ε. Gaussian RSPM's Lemma 17 has the same step: its shift must be 2, so σ_G doubles. "
+    "PRSMA's inner runs and OracleQuery's oracles inherit the factor. Worst case, exact with a "
+    "perfect oracle; the audit's pair attains it.",
 )
-
-
 def rspm_privacy_loss(
     epsilon: np.ndarray | float, *, neighbours: str, scale_for: str
 ) -> np.ndarray:
@@ -304,21 +261,16 @@ def rspm_privacy_loss(
     return gap_shift(neighbours) / gap_shift(scale_for) * np.asarray(epsilon, dtype=float)
 
 
-_register(
-    BoundInfo(
-        key="rspm_laplace_expected_bound",
-        title="Laplace RSPM, mean: 2m·b(1 + ln m)/n",
-        latex=r"\mathbb E\big[q(S) - \min_{q^*} q^*(S)\big] \le \frac{2m\,b}{n}(1 + \ln m),\quad "
-        r"b = \frac{2m}{\varepsilon}\ \text{(replace one)},\ \frac{m}{\varepsilon}\ \text{(add/remove)}",
-        ref="nrw2019",
-        where="Remark 1",
-        kind="expectation",
-        note="Mean over the Laplace noise, given a perfect oracle; integrates Thm 5's tail. Printed "
-        "with b = m/ε (add/remove); doubled under replace-one neighbours (Lemma 2 erratum).",
-    )
+@bound(
+    title="Laplace RSPM, mean: 2m·b(1 + ln m)/n",
+    latex=r"\mathbb E\big[q(S) - \min_{q^*} q^*(S)\big] \le \frac{2m\,b}{n}(1 + \ln m),\quad "
+    r"b = \frac{2m}{\varepsilon}\ \text{(replace one)},\ \frac{m}{\varepsilon}\ \text{(add/remove)}",
+    ref="nrw2019",
+    where="Remark 1",
+    kind="expectation",
+    note="Mean over the Laplace noise, given a perfect oracle; integrates Thm 5's tail. Printed "
+    "with b = m/ε (add/remove); doubled under replace-one neighbours (Lemma 2 erratum).",
 )
-
-
 def rspm_laplace_expected_bound(
     m: np.ndarray | float, epsilon: float, n: np.ndarray | float, *, neighbours: str = "replace"
 ) -> np.ndarray:
@@ -328,24 +280,19 @@ def rspm_laplace_expected_bound(
     return 2.0 * m * b * (1.0 + np.log(m)) / np.asarray(n, dtype=float)
 
 
-_register(
-    BoundInfo(
-        key="rspm_gaussian_bound",
-        title="Gaussian RSPM: 2m√(2 ln(2m/β))·σ_G/n",
-        latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2m\sqrt{2\ln(2m/\beta)}\,\sigma_G}{n},"
-        r"\quad \sigma_G = \frac{3.5\,s\sqrt{m\ln(1/\delta)}}{\varepsilon},\ "
-        r"s = 2\ \text{(replace one)},\ 1\ \text{(add/remove)}",
-        ref="nrw2019",
-        where="Thm 18",
-        kind="high-probability",
-        note="With probability ≥ 1 − β, given a perfect oracle. The theorem states O(·); the constant "
-        "the proof gives (max |η_i| ≤ √(2 ln(2m/β))·σ_G, counted twice as in Thm 5): 7√2 ≈ 9.9 with "
-        "the printed σ_G, twice that under replace-one neighbours, where Lemma 17's shift is 2 and "
-        "σ_G doubles (the Lemma 2 erratum carried to App. B).",
-    )
+@bound(
+    title="Gaussian RSPM: 2m√(2 ln(2m/β))·σ_G/n",
+    latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2m\sqrt{2\ln(2m/\beta)}\,\sigma_G}{n},"
+    r"\quad \sigma_G = \frac{3.5\,s\sqrt{m\ln(1/\delta)}}{\varepsilon},\ "
+    r"s = 2\ \text{(replace one)},\ 1\ \text{(add/remove)}",
+    ref="nrw2019",
+    where="Thm 18",
+    kind="high-probability",
+    note="With probability ≥ 1 − β, given a perfect oracle. The theorem states O(·); the constant "
+    "the proof gives (max |η_i| ≤ √(2 ln(2m/β))·σ_G, counted twice as in Thm 5): 7√2 ≈ 9.9 with "
+    "the printed σ_G, twice that under replace-one neighbours, where Lemma 17's shift is 2 and "
+    "σ_G doubles (the Lemma 2 erratum carried to App. B).",
 )
-
-
 def rspm_gaussian_bound(
     m: np.ndarray | float,
     epsilon: float,
@@ -361,22 +308,17 @@ def rspm_gaussian_bound(
     return 2.0 * m * np.sqrt(2.0 * np.log(2.0 * m / beta)) * sigma_g / np.asarray(n, dtype=float)
 
 
-_register(
-    BoundInfo(
-        key="exponential_learner_bound",
-        title="exponential mechanism: 2(m ln 2 + ln(1/β))/(εn)",
-        latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2\,(\ln|\mathcal Q| + \ln(1/\beta))}{\varepsilon n},"
-        r"\quad |\mathcal Q| = 2^m",
-        ref=("kln2011", "nrw2019", "dr2014"),
-        where=("", "§3.1", "Thm 3.11"),
-        remark="the generic private learner; accuracy of the exponential mechanism with score −n·q(S)",
-        kind="high-probability",
-        note="With probability ≥ 1 − β; score −n·q(S) has sensitivity 1. The paper states "
-        "O((m + log(1/β))/(εn)); the constant 2 is the exponential mechanism's.",
-    )
+@bound(
+    title="exponential mechanism: 2(m ln 2 + ln(1/β))/(εn)",
+    latex=r"q(S) - \min_{q^*} q^*(S) \le \frac{2\,(\ln|\mathcal Q| + \ln(1/\beta))}{\varepsilon n},"
+    r"\quad |\mathcal Q| = 2^m",
+    ref=("kln2011", "nrw2019", "dr2014"),
+    where=("", "§3.1", "Thm 3.11"),
+    remark="the generic private learner; accuracy of the exponential mechanism with score −n·q(S)",
+    kind="high-probability",
+    note="With probability ≥ 1 − β; score −n·q(S) has sensitivity 1. The paper states "
+    "O((m + log(1/β))/(εn)); the constant 2 is the exponential mechanism's.",
 )
-
-
 def exponential_learner_bound(
     m: np.ndarray | float, epsilon: float, n: np.ndarray | float, beta: float
 ) -> np.ndarray:
@@ -385,50 +327,39 @@ def exponential_learner_bound(
     return 2.0 * (m * np.log(2.0) + np.log(1.0 / beta)) / (epsilon * np.asarray(n, dtype=float))
 
 
-_register(
-    BoundInfo(
-        key="prsma_privacy",
-        title="PRSMA's privacy for its run parameters",
-        latex=r"\big(8e^2\varepsilon + \varepsilon + \varepsilon^2,\; 4\delta + "
-        r"\tfrac{\varepsilon\delta e^2}{1-\delta}\big)\text{-DP};\ "
-        r"(\varepsilon/62,\ \delta/11) \mapsto (\varepsilon, \delta)",
-        ref="nrw2019",
-        where="Thm 8",
-        kind="exact",
-        note="A guarantee, not an estimate: for run parameters ε, δ ≤ 1/2 and any certifiable oracle. "
-        "Running with (ε/62, δ/11) therefore gives (ε, δ)-DP.",
-    )
+@bound(
+    title="PRSMA's privacy for its run parameters",
+    latex=r"\big(8e^2\varepsilon + \varepsilon + \varepsilon^2,\; 4\delta + "
+    r"\tfrac{\varepsilon\delta e^2}{1-\delta}\big)\text{-DP};\ "
+    r"(\varepsilon/62,\ \delta/11) \mapsto (\varepsilon, \delta)",
+    ref="nrw2019",
+    where="Thm 8",
+    kind="exact",
+    note="A guarantee, not an estimate: for run parameters ε, δ ≤ 1/2 and any certifiable oracle. "
+    "Running with (ε/62, δ/11) therefore gives (ε, δ)-DP.",
 )
-
-
 def prsma_privacy(
     epsilon: np.ndarray | float, delta: np.ndarray | float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Thm 8's (ε, δ) of PRSMA run with parameters (ε, δ) ≤ 1/2: (8e²ε + ε + ε², 4δ + εδe²/(1 − δ))."""
-    eps = np.asarray(epsilon, dtype=float)
-    dlt = np.asarray(delta, dtype=float)
+    epsilon, delta = np.asarray(epsilon, dtype=float), np.asarray(delta, dtype=float)
     e2 = np.e**2
-    return 8 * e2 * eps + eps + eps**2, 4 * dlt + eps * dlt * e2 / (1.0 - dlt)
+    return 8 * e2 * epsilon + epsilon + epsilon**2, 4 * delta + epsilon * delta * e2 / (1.0 - delta)
 
 
-_register(
-    BoundInfo(
-        key="prsma_accuracy_bound",
-        title="PRSMA with RSPM inside: ~ 1/√n",
-        latex=r"\alpha \le 2\sqrt{\tfrac{K}{2n}\ln\tfrac{2|\mathcal Q|}{\eta}} + "
-        r"\frac{2m\,b'\ln(m/\eta)}{n/K},\quad b' = \frac{s\,m}{\varepsilon'},\ \eta = \beta - \delta,\ "
-        r"\varepsilon' = \big(8\tfrac nK\ln\tfrac{2K}{\delta}\big)^{-1/2}",
-        ref="nrw2019",
-        where="Thm 9",
-        kind="envelope",
-        note="The theorem states Õ(·); this is the last display of its proof with η = β − δ as "
-        "printed, K = (1/ε)(1 + ln(2/δ)) unrounded, and RSPM's Thm 5 inside (perfect oracle) at the "
-        "scale that ran: s = 2 under replace-one neighbours, 1 under add/remove (Lemma 2 erratum). "
-        "It decays like 1/√n (log–log slope −1/2).",
-    )
+@bound(
+    title="PRSMA with RSPM inside: ~ 1/√n",
+    latex=r"\alpha \le 2\sqrt{\tfrac{K}{2n}\ln\tfrac{2|\mathcal Q|}{\eta}} + "
+    r"\frac{2m\,b'\ln(m/\eta)}{n/K},\quad b' = \frac{s\,m}{\varepsilon'},\ \eta = \beta - \delta,\ "
+    r"\varepsilon' = \big(8\tfrac nK\ln\tfrac{2K}{\delta}\big)^{-1/2}",
+    ref="nrw2019",
+    where="Thm 9",
+    kind="envelope",
+    note="The theorem states Õ(·); this is the last display of its proof with η = β − δ as "
+    "printed, K = (1/ε)(1 + ln(2/δ)) unrounded, and RSPM's Thm 5 inside (perfect oracle) at the "
+    "scale that ran: s = 2 under replace-one neighbours, 1 under add/remove (Lemma 2 erratum). "
+    "It decays like 1/√n (log–log slope −1/2).",
 )
-
-
 def prsma_accuracy_bound(
     m: float,
     n_hypotheses: float,
@@ -443,9 +374,9 @@ def prsma_accuracy_bound(
     n = np.asarray(n, dtype=float)
     eta = beta - delta
     k = (1.0 + np.log(2.0 / delta)) / epsilon
-    eps_prime = 1.0 / np.sqrt(8.0 * (n / k) * np.log(2.0 * k / delta))
+    epsilon_prime = 1.0 / np.sqrt(8.0 * (n / k) * np.log(2.0 * k / delta))
     sampling = 2.0 * np.sqrt(k / (2.0 * n) * np.log(2.0 * n_hypotheses / eta))
-    scale = gap_shift(neighbours) * m / eps_prime
+    scale = gap_shift(neighbours) * m / epsilon_prime
     return sampling + 2.0 * m * scale * np.log(m / eta) / (n / k)
 
 
@@ -453,23 +384,19 @@ def prsma_accuracy_bound(
 # OracleQuery: private synthetic data for conjunctions (E13) and the Subsampled Net Mechanism (E15)
 # ----------------------------------------------------------------------------------------------
 
-_register(
-    BoundInfo(
-        key="oracle_query_thm11",
-        title="Thm 11: error ≤ Reg_D/T + Reg_Q/T",
-        latex=r"\max_{q\in\bar{\mathcal Q}} |q(S) - q(\bar S)| \le \frac{\mathrm{Reg}_D(T)}{T}"
-        r" + \frac{\mathrm{Reg}_Q(T)}{T}",
-        ref="nrw2019",
-        where="Thm 11",
-        remark="after Freund & Schapire 1996; with Lemma 10",
-        kind="exact",
-        note="Holds on every run for the uniform mixture S̄ of the data player's plays, with both "
-        "regrets measured on those plays (here the samples Ŝ^t drawn); the output Ŝ adds its own "
-        "sampling error max_q |q(S̄) − q(Ŝ)| (Lemma 12).",
-    )
+
+@bound(
+    title="Thm 11: error ≤ Reg_D/T + Reg_Q/T",
+    latex=r"\max_{q\in\bar{\mathcal Q}} |q(S) - q(\bar S)| \le \frac{\mathrm{Reg}_D(T)}{T}"
+    r" + \frac{\mathrm{Reg}_Q(T)}{T}",
+    ref="nrw2019",
+    where="Thm 11",
+    remark="after Freund & Schapire 1996; with Lemma 10",
+    kind="exact",
+    note="Holds on every run for the uniform mixture S̄ of the data player's plays, with both "
+    "regrets measured on those plays (here the samples Ŝ^t drawn); the output Ŝ adds its own "
+    "sampling error max_q |q(S̄) − q(Ŝ)| (Lemma 12).",
 )
-
-
 def oracle_query_thm11(
     reg_data: np.ndarray | float, reg_query: np.ndarray | float, rounds: np.ndarray | float
 ) -> np.ndarray:
@@ -479,24 +406,19 @@ def oracle_query_thm11(
     )
 
 
-_register(
-    BoundInfo(
-        key="oracle_query_lemma14",
-        title="Lemma 14: α₀ + d^¾√(d ln2/T) + ln(1/β₀)/(nε₀)",
-        latex=r"\alpha \lesssim \alpha_0 + m_2^{3/4}\sqrt{\frac{\ln|\mathcal X|}{T}}"
-        r" + \frac{\ln(1/\beta_0)}{n\varepsilon_0},\quad \varepsilon_0 = "
-        r"\frac{\varepsilon}{\sqrt{24T\ln(2/\delta)}},\ \beta_0 = \frac{\beta}{4T}",
-        ref="nrw2019",
-        where="Lemma 14",
-        kind="envelope",
-        note="The lemma states O(·); every constant is taken as 1 here, with m₂ = d and ln|𝒳| = d ln 2 "
-        "for conjunctions, and the privacy term carries the noise factor that ran (2 under "
-        "replace-one neighbours, 1 under add/remove; Lemma 2 erratum). The data player's term falls like T^(−1/2), the privacy term grows like "
-        "√T through ε₀: the shape, not a guarantee.",
-    )
+@bound(
+    title="Lemma 14: α₀ + d^¾√(d ln2/T) + ln(1/β₀)/(nε₀)",
+    latex=r"\alpha \lesssim \alpha_0 + m_2^{3/4}\sqrt{\frac{\ln|\mathcal X|}{T}}"
+    r" + \frac{\ln(1/\beta_0)}{n\varepsilon_0},\quad \varepsilon_0 = "
+    r"\frac{\varepsilon}{\sqrt{24T\ln(2/\delta)}},\ \beta_0 = \frac{\beta}{4T}",
+    ref="nrw2019",
+    where="Lemma 14",
+    kind="envelope",
+    note="The lemma states O(·); every constant is taken as 1 here, with m₂ = d and ln|𝒳| = d ln 2 "
+    "for conjunctions, and the privacy term carries the noise factor that ran (2 under "
+    "replace-one neighbours, 1 under add/remove; Lemma 2 erratum). The data player's term falls like T^(−1/2), the privacy term grows like "
+    "√T through ε₀: the shape, not a guarantee.",
 )
-
-
 def oracle_query_lemma14(
     d: int,
     rounds: np.ndarray | float,
@@ -510,27 +432,22 @@ def oracle_query_lemma14(
 ) -> np.ndarray:
     """α₀ + d^¾ √(d ln 2 / T) + s·ln(4T/β)/(n ε₀(T)), s the noise factor, constant 1 (Lemma 14's shape)."""
     t = np.asarray(rounds, dtype=float)
-    eps0 = epsilon / np.sqrt(24.0 * t * np.log(2.0 / delta))
-    privacy = gap_shift(neighbours) * np.log(4.0 * t / beta) / (n * eps0)
+    epsilon0 = epsilon / np.sqrt(24.0 * t * np.log(2.0 / delta))
+    privacy = gap_shift(neighbours) * np.log(4.0 * t / beta) / (n * epsilon0)
     return alpha0 + d**0.75 * np.sqrt(d * np.log(2.0) / t) + privacy
 
 
-_register(
-    BoundInfo(
-        key="oracle_query_remark3",
-        title="Remark 3: error exponents for conjunctions",
-        latex=r"\text{optimum } \frac{d^{3/4}}{\sqrt{\varepsilon n}};\ \text{Gaussian RSPM } "
-        r"\frac{d^{11/8}}{\sqrt{\varepsilon n}};\ \text{PRSMA } \frac{d^{7/4}}{(\varepsilon n)^{1/3}};"
-        r"\ \text{ideal oracle } \frac{d^{9/8}}{\sqrt{\varepsilon n}}",
-        ref="nrw2019",
-        where="Remark 3",
-        kind="envelope",
-        note="Orders only (logarithmic factors dropped, constants 1): what oracle efficiency costs over "
-        "the inefficient optimum, d^(5/8), d/(εn)^(1/6) and d^(3/8).",
-    )
+@bound(
+    title="Remark 3: error exponents for conjunctions",
+    latex=r"\text{optimum } \frac{d^{3/4}}{\sqrt{\varepsilon n}};\ \text{Gaussian RSPM } "
+    r"\frac{d^{11/8}}{\sqrt{\varepsilon n}};\ \text{PRSMA } \frac{d^{7/4}}{(\varepsilon n)^{1/3}};"
+    r"\ \text{ideal oracle } \frac{d^{9/8}}{\sqrt{\varepsilon n}}",
+    ref="nrw2019",
+    where="Remark 3",
+    kind="envelope",
+    note="Orders only (logarithmic factors dropped, constants 1): what oracle efficiency costs over "
+    "the inefficient optimum, d^(5/8), d/(εn)^(1/6) and d^(3/8).",
 )
-
-
 def oracle_query_remark3(
     d: np.ndarray | float, epsilon_n: np.ndarray | float
 ) -> dict[str, np.ndarray]:
@@ -545,41 +462,31 @@ def oracle_query_remark3(
     }
 
 
-_register(
-    BoundInfo(
-        key="net_lemma_g3",
-        title="Lemma G.3: a net of M = (ln(1/η) + d)/(σγ²) points",
-        latex=r"M = O\!\Big(\frac{\ln(1/\eta) + d}{\sigma\gamma^2}\Big):\ \exists D' \text{ on } V,\ "
-        r"|q(D') - q(D)| \le \chi + \gamma\ \forall q;\quad \Pr[\text{accept}] = \sigma",
-        ref="hrs2020",
-        where="Lemma G.3",
-        kind="envelope",
-        note="The acceptance rate σ of the rejection sampler (accept u with probability σN·D₁(u)) is "
-        "exact in expectation; the size of M is an O(·) with constant 1 here, solved for γ given M.",
-    )
+@bound(
+    title="Lemma G.3: a net of M = (ln(1/η) + d)/(σγ²) points",
+    latex=r"M = O\!\Big(\frac{\ln(1/\eta) + d}{\sigma\gamma^2}\Big):\ \exists D' \text{ on } V,\ "
+    r"|q(D') - q(D)| \le \chi + \gamma\ \forall q;\quad \Pr[\text{accept}] = \sigma",
+    ref="hrs2020",
+    where="Lemma G.3",
+    kind="envelope",
+    note="The acceptance rate σ of the rejection sampler (accept u with probability σN·D₁(u)) is "
+    "exact in expectation; the size of M is an O(·) with constant 1 here, solved for γ given M.",
 )
-
-
 def net_lemma_g3(m: np.ndarray | float, sigma: float, vc_dim: int, eta: float) -> np.ndarray:
     """γ = √((ln(1/η) + d)/(σM)): the accuracy a net of M points buys (Lemma G.3, constant 1)."""
     return np.sqrt((np.log(1.0 / eta) + vc_dim) / (sigma * np.asarray(m, dtype=float)))
 
 
-_register(
-    BoundInfo(
-        key="net_exponential_tail",
-        title="exponential mechanism: best + (2/(εn))(ln|𝒞| + t)",
-        latex=r"\Pr\Big[s(B'') \ge \min_{B'\in\mathcal C} s(B') + \frac{2}{\varepsilon n}"
-        r"(\ln|\mathcal C| + t)\Big] \le e^{-t},\quad |\mathcal C| = \binom{M+s-1}{s}",
-        ref=("hrs2020", "dr2014"),
-        where=("App. G", "Thm 3.11"),
-        kind="high-probability",
-        note="With probability ≥ 1 − e^(−t) over the mechanism's coins, for the net drawn; the score "
-        "has sensitivity 1/n.",
-    )
+@bound(
+    title="exponential mechanism: best + (2/(εn))(ln|𝒞| + t)",
+    latex=r"\Pr\Big[s(B'') \ge \min_{B'\in\mathcal C} s(B') + \frac{2}{\varepsilon n}"
+    r"(\ln|\mathcal C| + t)\Big] \le e^{-t},\quad |\mathcal C| = \binom{M+s-1}{s}",
+    ref=("hrs2020", "dr2014"),
+    where=("App. G", "Thm 3.11"),
+    kind="high-probability",
+    note="With probability ≥ 1 − e^(−t) over the mechanism's coins, for the net drawn; the score "
+    "has sensitivity 1/n.",
 )
-
-
 def net_exponential_tail(
     best: float, count: np.ndarray | float, epsilon: float, n: float, t: float
 ) -> np.ndarray:
@@ -587,22 +494,17 @@ def net_exponential_tail(
     return best + 2.0 / (epsilon * n) * (np.log(np.asarray(count, dtype=float)) + t)
 
 
-_register(
-    BoundInfo(
-        key="net_thm_g4",
-        title="Thm G.4: χ + ((d ln(1/σ) + ln(1/η))/(εn))^⅓",
-        latex=r"|q(D_B) - q(D_{B''})| \le \chi + O\Big(\Big(\frac{d\ln(1/\sigma) + \ln(1/\eta)}"
-        r"{\varepsilon n}\Big)^{1/3}\Big)",
-        ref="hrs2020",
-        where="Thm G.4",
-        remark="reconstructed",
-        kind="envelope",
-        note="Reconstructed: the extracted text drops the formula; the cube-root rate is what the proof "
-        "gives (γ³ ≈ d ln(1/σ)/(εn)) and matches the SmallDB comparison. Constant 1.",
-    )
+@bound(
+    title="Thm G.4: χ + ((d ln(1/σ) + ln(1/η))/(εn))^⅓",
+    latex=r"|q(D_B) - q(D_{B''})| \le \chi + O\Big(\Big(\frac{d\ln(1/\sigma) + \ln(1/\eta)}"
+    r"{\varepsilon n}\Big)^{1/3}\Big)",
+    ref="hrs2020",
+    where="Thm G.4",
+    remark="reconstructed",
+    kind="envelope",
+    note="Reconstructed: the extracted text drops the formula; the cube-root rate is what the proof "
+    "gives (γ³ ≈ d ln(1/σ)/(εn)) and matches the SmallDB comparison. Constant 1.",
 )
-
-
 def net_thm_g4(
     chi: float, vc_dim: int, sigma: np.ndarray | float, epsilon: float, n: float, eta: float
 ) -> np.ndarray:

@@ -193,15 +193,8 @@ def audit_mechanisms(
     accounting that normalised by the data's own n. The neighbours and events make the privacy loss large
     (Laplace: the tail beyond both counts; exponential mechanism and report-noisy-max: one score up by
     Δ, the others down, many candidates; MWEM: N = 8 cells, T = 2, the first measurement binned).
-    Every run is vectorised over a leading trials axis.
-
-    Args:
-        samples: runs on S and on S′ (each).
-        confidence: joint confidence of each certified lower bound, in (0, 1).
-        seed: seed (SPEC 7); every (mechanism, variant, side) draws from its own child stream.
-
-    Returns:
-        A :class:`MechanismAudit`.
+    Every run is vectorised over a leading trials axis: ``samples`` runs on S and on S′, each
+    (mechanism, variant, side) on its own child stream of ``seed``.
     """
     if int(samples) != samples or samples < 100:
         raise ValueError(f"`samples` must be an integer ≥ 100, got {samples}")

@@ -75,13 +75,11 @@ def make_table(source: str, d: int, n: int, *, rng: RngLike = None) -> tuple[np.
     """Records over {0,1}^d and a description: planted (n records) or Gapminder (its 1,704, d ≤ 10)."""
     source = check_choice("source", source, tuple(SOURCES))
     if source == "gapminder":
-        d = check_int("d", d, 2, 10)
+        d = check_int("d", d, 2, MAX_GAPMINDER_D)
         data = gapminder_data()
-        x = np.column_stack([data.y, data.x])[:, :d]
-        return x.astype(
-            np.uint8
-        ), f"Gapminder (life expectancy ≥ 60 and the first {d - 1} features)"
-    d = check_int("d", d, 2, 16)
+        x = np.column_stack([data.y, data.x])[:, :d].astype(np.uint8)
+        return x, f"Gapminder (life expectancy ≥ 60 and the first {d - 1} features)"
+    d = check_int("d", d, 2, MAX_D)
     data = planted_data("conjunction", d - 1, n, label_noise=0.1, rng=rng)
     return np.column_stack([data.x, data.y]).astype(np.uint8), data.source
 
@@ -89,11 +87,7 @@ def make_table(source: str, d: int, n: int, *, rng: RngLike = None) -> tuple[np.
 def mwem_on_table(
     x: np.ndarray, *, epsilon: float, rounds: int, rng: RngLike = None
 ) -> tuple[MWEMResult, float, float]:
-    """MWEM (Thm 4.1) on the 2^d table with the 2^d conjunctions as boxes of the (2, …, 2) grid.
-
-    Returns:
-        (result, max error over every conjunction, seconds per round).
-    """
+    """MWEM (Thm 4.1) on the 2^d table, conjunctions as boxes of the (2, …, 2) grid: result, max error, s/round."""
     n, d = x.shape
     shape = (2,) * d
     hist = np.bincount(np.ravel_multi_index(x.T, shape), minlength=2**d).reshape(shape)

@@ -79,13 +79,7 @@ def near_tie_cells(n: int, gap: int) -> np.ndarray:
     on (1,1,0), the one point where the two conjunctions differ: there ⌈(n/8 + gap)/2⌉ records have
     label 1 and the rest label 0, so the runner-up loses by ``gap`` records (``gap + 1`` when n/8 and
     ``gap`` differ in parity). Every other conjunction loses at least n/8 − gap records more.
-
-    Args:
-        n: records, ≥ 8.
-        gap: 0 ≤ gap ≤ n/8.
-
-    Returns:
-        int64 array of 16 counts summing to n.
+    Needs n ≥ 8 and 0 ≤ gap ≤ n/8; returns 16 int64 counts summing to n.
     """
     per = check_int("n", n, 8) // 8
     gap = check_int("gap", gap, 0, per)
@@ -200,14 +194,9 @@ def run_experiment(
 ) -> PRSMAExperiment:
     """The calculator at the target (ε, δ, n, rescaling), and accuracy against n.
 
-    Args:
-        epsilon: target ε (with ``rescale``, at most 31).
-        delta: target δ in (0, 1); the simulations run PRSMA with run parameters (ε, δ).
-        n: dataset size of the calculator.
-        rescale: the calculator runs with (ε/62, δ/11) (Thm 8).
-        trials: runs per simulated (n, G).
-        neighbours: ``"replace"`` (the paper's; RSPM at Lap(2m/ε′) inside) or ``"add_remove"``.
-        seed: the page seed (each n has its own data and runs streams).
+    ``rescale`` applies to the calculator (ε/62, δ/11, Thm 8); the simulations run PRSMA with run
+    parameters (ε, δ), ``trials`` runs per (n, G), each n on its own streams of ``seed``;
+    ``neighbours`` ``"replace"`` (the paper's; RSPM at Lap(2m/ε′) inside) or ``"add_remove"``.
     """
     plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
     pieces = prsma_plan(epsilon, delta, SIM_NS[-1]).pieces
@@ -250,11 +239,8 @@ def simulation(
     S′ is planted data (n ≤ :data:`SIM_MAX_N`); S replaces its record 0 by a (point, label) that
     occurs nowhere in S′. The heuristic fails (answers ⊥) on each call with probability ``present``
     on the piece that holds that record and ``base`` on every other piece. Repetitions are simulated
-    exactly (a piece passes with probability (1 − p)^R).
-
-    Returns:
-        ``(runs, outputs, plan)``: one row per (dataset, run) with passing pieces, T̃, ⊥ and excess;
-        one row per (dataset, output) with its frequency; the plan used.
+    exactly (a piece passes with probability (1 − p)^R). Returns ``(runs, outputs, plan)``: a row
+    per (dataset, run), a row per (dataset, output) with its frequency, and the plan used.
     """
     size = min(int(n), SIM_MAX_N)
     rngs = streams(seed, ("data", "S", "S′"))

@@ -33,7 +33,7 @@ from smoothviz.privacy.separators import (
     separator_set,
 )
 from smoothviz.random import streams
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_epsilon, check_float, check_int
 
 __all__ = [
     "AUDIT_SAMPLES",
@@ -124,12 +124,9 @@ class RSPMExperiment:
 
     Attributes:
         data: the labelled dataset.
-        cls: hypothesis class.
         epsilon: privacy ε.
         delta: Gaussian RSPM's δ.
         neighbours: the relation every learner's ε holds for (sets RSPM's and noisy-min's scales).
-        trials: runs per learner.
-        seed: the page seed.
         results: one :class:`smoothviz.privacy.rspm.LearnerResult` per learner, in :data:`METHODS` order.
         settings: the arguments of :func:`run_experiment`.
     """
@@ -204,17 +201,9 @@ def run_experiment(
     exact, failing, non-certifiable or lying oracle); :func:`erratum_audit` (the Lemma 2 erratum live:
     m/ε refuted on the replace-one pair :func:`erratum_pair`, 2m/ε and the add/remove pairs pass).
 
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension of planted data, 2 ≤ d ≤ 12 (Gapminder has d = 9).
-        n: records of planted data (Gapminder has 1,704).
-        epsilon: privacy ε of every learner.
-        delta: Gaussian RSPM's δ ∈ (0, 1/e).
-        data: ``"planted"`` or ``"gapminder"``.
-        label_noise: planted labels' flip probability.
-        trials: runs per learner.
-        neighbours: ``"replace"`` (the paper's; RSPM at twice the printed scale) or ``"add_remove"``.
-        seed: the page seed; the data and each learner draw from their own child streams.
+    ``d`` (2..12) and ``n`` size the planted data (Gapminder has d = 9, n = 1,704); ``delta`` is
+    Gaussian RSPM's; ``neighbours`` ``"replace"`` (the paper's; RSPM at twice the printed scale) or
+    ``"add_remove"``; the data and each learner draw from their own child stream of ``seed``.
     """
     check_choice("cls", cls, CLASSES)
     neighbours = check_neighbours(neighbours)
@@ -243,11 +232,9 @@ def run_experiment(
 
 
 def separator_table(cls: str, d: int) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
-    """U as a table, the label table of every hypothesis on U (d ≤ 8), and whether U separates them.
+    """U (a row per point e_j / ē_j), every hypothesis's labels on U (d ≤ 8), and whether U separates.
 
-    Returns:
-        ``(u_frame, labels_frame, separates)``: one row per point e_j / ē_j; one row per hypothesis
-        (code, formula, its label on each point of U, the label vector as a string).
+    The label table has a row per hypothesis: code, formula, label on each point, the labels as a string.
     """
     check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_TABLE_D)
@@ -310,10 +297,10 @@ def error_scale(
     return pd.DataFrame(rows)
 
 
-def slopes(frame: pd.DataFrame, column: str, *, low: int = 4) -> dict[str, float]:
-    """Least-squares log–log slope of ``column`` against m (m ≥ ``low``), per learner."""
+def slopes(frame: pd.DataFrame, column: str) -> dict[str, float]:
+    """Least-squares log–log slope of ``column`` against m (m ≥ 4), per learner."""
     out = {}
-    for method, rows in frame[frame["m"] >= low].groupby("method", sort=False):
+    for method, rows in frame[frame["m"] >= 4].groupby("method", sort=False):
         out[method] = float(np.polyfit(np.log(rows["m"]), np.log(rows[column]), 1)[0])
     return out
 
@@ -451,20 +438,19 @@ def worked_example(cls: str) -> tuple[str, list[str]]:
     return str(row["hypothesis"]), list(row["labels on U"])
 
 
-def largest_certified_d(cost: pd.DataFrame, *, seconds: float = 1.0) -> int:
-    """Largest d of :func:`oracle_cost` whose integer program was certified in under ``seconds``."""
-    fast = cost[cost["ip_certified"] & (cost["ip_seconds"] < seconds)]
+def largest_certified_d(cost: pd.DataFrame) -> int:
+    """Largest d of :func:`oracle_cost` whose integer program was certified in under a second."""
+    fast = cost[cost["ip_certified"] & (cost["ip_seconds"] < 1.0)]
     return int(fast["d"].max()) if len(fast) else 0
 
 
 def perturbation_view(
     cls: str, d: int, epsilon: float, seed: int, neighbours: str = "replace"
 ) -> tuple[pd.DataFrame, int, float, float]:
-    """The correlated-perturbation tab: one draw at min(d, 10), and E‖Z‖∞ of RSPM and of i.i.d. noise.
+    """``(draw, shown_d, rspm_sup, rnm_sup)``: one draw at min(d, 10) and E‖Z‖∞, exact, of RSPM's Z.
 
-    Returns:
-        ``(draw, shown_d, rspm_sup, rnm_sup)``: :func:`perturbation_draw`; the dimension drawn;
-        E‖Z‖∞ of RSPM's Z (η_i ~ Lap(s·d/ε), exact) and of 2^d i.i.d. Lap(s/ε) draws, (s/ε)·H_(2^d).
+    RSPM's η_i ~ Lap(s·d/ε), report-noisy-min's 2^d i.i.d. Lap(s/ε) draws, (s/ε)·H_(2^d); s = 2 for
+    replace-one neighbours, 1 for add/remove.
     """
     shown = min(int(d), 10)
     shift = gap_shift(neighbours)
@@ -525,7 +511,7 @@ def erratum_audit(
     stream and counts the event "output = the empty conjunction", fixed before the runs; the certified
     lower bound is Clopper–Pearson at 95% (:func:`smoothviz.privacy.audit.privacy_audit`).
     """
-    epsilon = check_float("epsilon", epsilon, 0.0, 10.0)
+    epsilon = check_epsilon(epsilon, 10.0)
     samples = check_int("samples", samples, 100, core.MAX_TRIALS)
     pair = erratum_pair()
     cases = (

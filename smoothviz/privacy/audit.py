@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import beta as beta_dist
 
-from smoothviz.validation import check_float
+from smoothviz.validation import check_float, check_fraction
 
 __all__ = ["AuditResult", "clopper_pearson", "privacy_audit"]
 
@@ -22,16 +22,10 @@ __all__ = ["AuditResult", "clopper_pearson", "privacy_audit"]
 def clopper_pearson(
     successes: np.ndarray, trials: np.ndarray, *, alpha: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided exact binomial bounds, each holding with probability ≥ 1 − alpha.
+    """One-sided exact binomial bounds on k successes in N trials, each holding w.p. ≥ 1 − alpha.
 
-    Args:
-        successes: counts k.
-        trials: numbers of draws N (same shape or broadcastable).
-        alpha: error probability of each one-sided bound, in (0, 1).
-
-    Returns:
-        ``(low, high)``: low = Beta(alpha; k, N − k + 1) quantile (0 when k = 0) and
-        high = Beta(1 − alpha; k + 1, N − k) quantile (1 when k = N).
+    ``(low, high)``: low = Beta(alpha; k, N − k + 1) quantile (0 when k = 0) and
+    high = Beta(1 − alpha; k + 1, N − k) quantile (1 when k = N).
     """
     alpha = check_float("alpha", alpha, 0.0, 1.0)
     k = np.asarray(successes, dtype=float)
@@ -128,17 +122,8 @@ def privacy_audit(
 
     The audit reports the largest bound over all outputs and both directions (S and S′ swapped). Every
     one-sided interval is taken at level 1 − (1 − confidence)/(2·#tests) (Bonferroni), so the maximum is
-    valid at the stated confidence as a whole.
-
-    Args:
-        outputs_s: outputs of independent runs on S (integers, e.g. hypothesis codes; −1 for ⊥).
-        outputs_s_prime: outputs of independent runs on S′.
-        epsilon_claimed: the ε the mechanism claims (≥ 0), reported beside the bound.
-        delta: the δ of the claim, subtracted before the ratio, in [0, 1).
-        confidence: joint confidence of the lower bound, in (0, 1).
-
-    Returns:
-        An :class:`AuditResult`.
+    valid at the stated confidence as a whole. The outputs are integers (e.g. hypothesis codes, −1
+    for ⊥); the claim's ``delta`` is subtracted before the ratio; ``epsilon_claimed`` is reported beside.
     """
     a = np.asarray(outputs_s).ravel()
     b = np.asarray(outputs_s_prime).ravel()
@@ -146,9 +131,7 @@ def privacy_audit(
         raise ValueError(f"both samples must be non-empty, got sizes {a.size} and {b.size}")
     epsilon_claimed = check_float("epsilon_claimed", epsilon_claimed, 0.0, np.inf, low_open=False)
     delta = check_float("delta", delta, 0.0, 1.0, low_open=False)
-    confidence = check_float("confidence", confidence, 0.0, 1.0)
-    if confidence >= 1.0:
-        raise ValueError(f"`confidence` must be in (0, 1), got {confidence}")
+    confidence = check_fraction("confidence", confidence)
     outputs = np.union1d(a, b)
     counts = np.column_stack(
         [

@@ -24,7 +24,7 @@ from smoothviz.privacy.separators import (
     evaluate,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_float, check_fraction, check_int
 
 __all__ = [
     "GAPMINDER_RULE",
@@ -98,25 +98,14 @@ def planted_data(
 ) -> LabelledData:
     """N points from Bernoulli(p_one)^d labelled by a planted hypothesis, labels flipped w.p. ``label_noise``.
 
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension, 1 ≤ d ≤ 62.
-        n: number of records, ≥ 1.
-        planted: code of the planted hypothesis; default a random one drawn from ``rng``.
-        label_noise: flip probability in [0, 0.5].
-        p_one: probability that a coordinate is 1, in (0, 1).
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`LabelledData`.
+    1 ≤ d ≤ 62, ``label_noise`` ∈ [0, 0.5], ``p_one`` ∈ (0, 1); ``planted`` defaults to a code drawn
+    from ``rng``.
     """
     check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_D)
     n = check_int("n", n, 1, 10**7)
     label_noise = check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
-    p_one = check_float("p_one", p_one, 0.0, 1.0)
-    if p_one == 1.0:
-        raise ValueError(f"`p_one` must be in (0, 1), got {p_one}")
+    p_one = check_fraction("p_one", p_one)
     rng = make_rng(rng)
     if planted is None:
         planted = int(bits_to_codes(rng.integers(0, 2, d)))
@@ -168,11 +157,7 @@ def _gapminder_path() -> Path:
 def gapminder_data() -> LabelledData:
     """The Gapminder table binarised by :data:`GAPMINDER_RULE`: n = 1,704, d = 9.
 
-    1,704 country-years, 1952–2007, binarised by :data:`GAPMINDER_RULE`; the label says whether life
-    expectancy is at least 60 years.
-
-    Returns:
-        A :class:`LabelledData` whose label is 1 when life expectancy is at least 60 years.
+    1,704 country-years, 1952–2007; the label is 1 when life expectancy is at least 60 years.
     """
     table = pd.read_csv(_gapminder_path(), compression="gzip")
     columns = {
@@ -200,16 +185,9 @@ def neighbouring_pair(
     record: np.ndarray | None = None,
     label: int | None = None,
 ) -> tuple[LabelledData, LabelledData]:
-    """``data`` and its neighbour with record ``index`` replaced by ``(record, label)``.
+    """``(S, S′)``: ``data`` and its replace-one neighbour, record ``index`` replaced by ``(record, label)``.
 
-    Args:
-        data: the dataset S.
-        index: which record to replace, in [0, n).
-        record: the replacement point (default: the complement of the old point).
-        label: the replacement label (default: the flipped old label).
-
-    Returns:
-        ``(S, S′)``.
+    By default the old point is complemented and its label flipped.
     """
     index = check_int("index", index, 0, data.n - 1)
     x2, y2 = data.x.copy(), data.y.copy()

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_sigma
+from smoothviz.validation import check_choice, check_float, check_int, check_sigma
 
 __all__ = [
     "MAX_CELLS",
@@ -220,18 +220,6 @@ class Histogram:
         return pd.DataFrame({**cols, "count": flat, "probability": flat / total})
 
 
-def _validate_rng_free(n: int, name: str = "n") -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"`{name}` must be a positive integer, got {n!r}")
-    return int(n)
-
-
-def _validate_center(center: float) -> float:
-    if not (isinstance(center, (int, float, np.floating)) and 0 <= center <= 1):
-        raise ValueError(f"`center` must be in [0, 1], got {center!r}")
-    return float(center)
-
-
 # ----------------------------------------------------------------------------------------------
 # Synthetic distributions on [0, 1] (and [0, 1]²) and sampling from them
 # ----------------------------------------------------------------------------------------------
@@ -254,22 +242,13 @@ def bump_probs(
     The density has peak exactly 1/σ (``"triangle"``: half-width σ; ``"window"``: uniform on a width-σ
     arc), so it is σ-smooth and no smoother; wrapping instead of clipping keeps it so
     (clipping would put atoms at the ends).
-    Each cell gets the exact integral of the density, hence every mass is ≤ 1/(σN).
-
-    Args:
-        bins: N, the number of cells.
-        sigma: smoothness σ ∈ (0, 1]; σ = 1 gives the uniform distribution.
-        center: location of the peak in [0, 1].
-        shape: ``"triangle"`` or ``"window"``.
-
-    Returns:
-        Array of N non-negative masses summing to 1.
+    Each of the ``bins`` = N cells gets the exact integral of the density, hence every mass is
+    ≤ 1/(σN); σ = 1 gives the uniform distribution, ``center`` ∈ [0, 1] places the peak.
     """
-    bins = _validate_rng_free(bins, "bins")
+    bins = check_int("bins", bins, 1)
     sigma = check_sigma(sigma)
-    center = _validate_center(center)
-    if shape not in ("triangle", "window"):
-        raise ValueError(f"`shape` must be 'triangle' or 'window', got {shape!r}")
+    center = check_float("center", center, 0.0, 1.0, low_open=False)
+    check_choice("shape", shape, ("triangle", "window"))
     edges = np.linspace(0.0, 1.0, bins + 1)
     shifts = np.array([-1.0, 0.0, 1.0])[:, None]  # the support lies inside [−1, 2]
     cdf = _shape_cdf(edges[None, :] + shifts, center, sigma, shape)
@@ -296,25 +275,18 @@ def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) ->
 def sample_counts(
     probs: np.ndarray, n: int, *, trials: int | None = None, rng: RngLike = None
 ) -> np.ndarray:
-    """Draw n i.i.d. records from ``probs`` and count them per cell (multinomial).
+    """Draw n i.i.d. records from ``probs`` (any shape) and count them per cell (multinomial).
 
-    Args:
-        probs: cell probabilities, any shape, summing to 1.
-        n: number of records.
-        trials: if given, a leading axis of that many independent datasets.
-        rng: seed or ``np.random.Generator`` (SPEC 7); the data-generating coins (nature's).
-
-    Returns:
-        int64 counts of shape ``probs.shape`` or ``(trials, *probs.shape)``.
+    ``trials`` adds a leading axis of independent datasets; ``rng`` is nature's coins. Returns int64.
     """
     probs = np.asarray(probs, dtype=float)
-    n = _validate_rng_free(n)
+    n = check_int("n", n, 1)
     if probs.size == 0 or np.any(~np.isfinite(probs)) or np.any(probs < 0):
         raise ValueError("`probs` must be a non-empty array of finite, non-negative numbers")
     if not np.isclose(probs.sum(), 1.0):
         raise ValueError(f"`probs` must sum to 1, got {probs.sum()!r}")
     if trials is not None:
-        trials = _validate_rng_free(trials, "trials")
+        trials = check_int("trials", trials, 1)
     rng = make_rng(rng)
     flat = probs.ravel() / probs.sum()
     counts = rng.multinomial(n, flat, size=trials)
@@ -339,28 +311,17 @@ def exact_smooth_counts(
     n records are spread as evenly as possible over m = ⌈n / ⌊n/(σN)⌋⌉ cells, so the largest count is
     ⌈n/m⌉ ≤ n/(σN) and D_B(x) ≤ 1/(σN) holds exactly (the finite-universe form of σ-smoothness,
     Haghtalab, Roughgarden & Shetty 2020, §2). This is the data on which Ψ₀ ≤ ln(1/σ) (their
-    Fact E.2) is an exact check.
-
-    Args:
-        shape: N, or the grid shape (bx, by).
-        n: number of records; needs N·⌊n/(σN)⌋ ≥ n (so n ≥ σN, and n a multiple of N when σ = 1).
-        sigma: smoothness σ ∈ (0, 1].
-        center: for ``placement="window"``, where the block of cells sits in [0, 1] (per axis).
-        placement: ``"window"`` (a contiguous block, wrapped) or ``"random"`` (m distinct cells chosen
-            with ``rng``).
-        rng: seed or generator, used only by ``placement="random"``.
-
-    Returns:
-        int64 counts of the given shape.
+    Fact E.2) is an exact check. ``shape`` is N or (bx, by); n needs N·⌊n/(σN)⌋ ≥ n (so n ≥ σN,
+    and n a multiple of N when σ = 1); ``placement`` ``"window"`` puts the m cells in a contiguous
+    block at ``center`` (wrapped), ``"random"`` picks m distinct cells with ``rng``.
     """
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
     for b in shape:
-        _validate_rng_free(b, "shape")
-    n = _validate_rng_free(n)
+        check_int("shape", b, 1)
+    n = check_int("n", n, 1)
     sigma = check_sigma(sigma)
-    center = _validate_center(center)
-    if placement not in ("window", "random"):
-        raise ValueError(f"`placement` must be 'window' or 'random', got {placement!r}")
+    center = check_float("center", center, 0.0, 1.0, low_open=False)
+    check_choice("placement", placement, ("window", "random"))
     size = math.prod(shape)
     cap = math.floor(
         n / (sigma * size) * (1 + 1e-12)
@@ -409,25 +370,14 @@ def synthetic_histogram(
     Kinds: ``"point"`` (all n records in the middle cell), ``"bump"`` (n samples from a σ-smooth
     triangle at 0.5: only (σ, χ)-smooth, as real samples are), ``"mixture"`` (n samples from
     0.6·bump(0.3) + 0.4·bump(0.75), still a σ-smooth density) and ``"exact"`` (deterministic counts
-    ≤ n/(σN): exactly σ-smooth). In 2-D each axis is a σ^{1/2}-bump so their product is σ-smooth.
-
-    Args:
-        kind: one of :data:`SYNTHETIC_KINDS`.
-        bins: cells per axis (N = bins, or bins² in 2-D).
-        n: number of records.
-        sigma: smoothness σ ∈ (0, 1] of the generating density.
-        dims: 1 or 2.
-        rng: seed or generator (nature's coins for the sampled kinds).
-
-    Returns:
-        A :class:`Histogram` on ``Domain.unit_interval(bins)`` or ``Domain.unit_square(bins)``.
+    ≤ n/(σN): exactly σ-smooth). In 2-D (``dims=2``, bins² cells) each axis is a σ^{1/2}-bump so
+    their product is σ-smooth.
     """
-    if kind not in SYNTHETIC_KINDS:
-        raise ValueError(f"`kind` must be one of {SYNTHETIC_KINDS}, got {kind!r}")
+    check_choice("kind", kind, SYNTHETIC_KINDS)
     if dims not in (1, 2):
         raise ValueError(f"`dims` must be 1 or 2, got {dims!r}")
-    bins = _validate_rng_free(bins, "bins")
-    n = _validate_rng_free(n)
+    bins = check_int("bins", bins, 1)
+    n = check_int("n", n, 1)
     sigma = check_sigma(sigma)
     domain = Domain.unit_interval(bins) if dims == 1 else Domain.unit_square(bins)
     rng = make_rng(rng)

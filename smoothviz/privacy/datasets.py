@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.privacy.data import Domain, Histogram
+from smoothviz.validation import check_choice
 
 __all__ = [
     "DATASETS",
@@ -55,17 +56,10 @@ def bin_values(
 ) -> tuple[np.ndarray, int]:
     """Count rows of ``values`` (shape ``(rows, domain.ndim)``, finite) into the domain's cells.
 
-    Args:
-        values: finite numbers, one column per axis.
-        domain: the declared public domain.
-        outside: ``"drop"`` rows with any coordinate outside [low, high], or ``"clip"`` them to the
-            nearest edge cell.
-
-    Returns:
-        ``(counts, n_outside)``.
+    Rows outside [low, high] on some axis are dropped (``outside="drop"``) or clipped to the nearest
+    edge cell; returns ``(counts, n_outside)``.
     """
-    if outside not in ("drop", "clip"):
-        raise ValueError(f"`outside` must be 'drop' or 'clip', got {outside!r}")
+    check_choice("outside", outside, ("drop", "clip"))
     values = np.asarray(values, dtype=float).reshape(-1, domain.ndim)
     if not np.all(np.isfinite(values)):
         raise ValueError("`values` must be finite; drop NaN and ±inf rows before binning")
@@ -259,13 +253,7 @@ def dataset_path(key: str) -> Path:
 def load_dataset(key: str, bins: int | Sequence[int], *, outside: str = "drop") -> Histogram:
     """Histogram of a bundled dataset on its declared public domain with ``bins`` cells per axis.
 
-    Args:
-        key: one of :data:`DATASETS`.
-        bins: cells per axis.
-        outside: ``"drop"`` or ``"clip"`` rows outside the declared domain.
-
-    Returns:
-        The :class:`Histogram`, its ``messages`` listing the domain and any dropped rows.
+    Its ``messages`` list the domain and any rows dropped (or clipped, ``outside="clip"``).
     """
     path = dataset_path(key)
     spec = DATASETS[key]
@@ -400,8 +388,7 @@ def parse_csv(
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ValueError(f"`data` must be bytes, got {type(data).__name__}")
-    if outside not in ("drop", "clip"):
-        raise ValueError(f"`outside` must be 'drop' or 'clip', got {outside!r}")
+    check_choice("outside", outside, ("drop", "clip"))
     data = bytes(data)
     if len(data) > max_bytes:
         raise UploadError(

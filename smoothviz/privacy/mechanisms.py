@@ -17,6 +17,7 @@ from scipy.special import softmax
 
 from smoothviz.privacy.neighbours import describe
 from smoothviz.random import RngLike, make_rng
+from smoothviz.validation import check_epsilon, check_float, check_fraction
 
 __all__ = [
     "LedgerEntry",
@@ -31,13 +32,6 @@ __all__ = [
     "report_noisy_max",
     "report_noisy_max_scale",
 ]
-
-
-def _check_positive(name: str, value: float) -> float:
-    value = float(value)
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"`{name}` must be a positive finite number, got {value}")
-    return value
 
 
 def laplace_mechanism(
@@ -56,25 +50,11 @@ def laplace_mechanism(
 
     ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one by default
     (a histogram: Δ₁ = 2, a count: 1); the same scale with the add/remove Δ₁ (a histogram: 1) holds for
-    add/remove only, and is 2ε-DP under replacement.
-
-    Args:
-        values: the exact answers; any shape.
-        epsilon: privacy parameter ε > 0 of this release.
-        sensitivity: ℓ₁ sensitivity Δ₁ of ``values`` between neighbours of the declared relation
-            (replace one record unless the caller says add/remove).
-        size: optional leading shape of independent repetitions (e.g. ``trials``), prepended to
-            ``values.shape``.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        The noisy answers, shape ``size + values.shape``.
-
-    Raises:
-        ValueError: if ``epsilon`` or ``sensitivity`` is not positive and finite.
+    add/remove only, and is 2ε-DP under replacement. ``size`` prepends independent repetitions (e.g.
+    trials) to ``values.shape``.
     """
-    epsilon = _check_positive("epsilon", epsilon)
-    sensitivity = _check_positive("sensitivity", sensitivity)
+    epsilon = check_epsilon(epsilon)
+    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
     rng = make_rng(rng)
     values = np.asarray(values, dtype=float)
     lead = () if size is None else ((size,) if np.isscalar(size) else tuple(size))
@@ -87,14 +67,13 @@ def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> fl
     (ε, δ)-DP for the relation under which ``l2_sensitivity`` is the ℓ₂ sensitivity (a histogram: √2
     under replacement, 1 under add/remove); Dwork & Roth 2014, Thm A.1.
     """
-    epsilon = _check_positive("epsilon", epsilon)
+    epsilon = check_epsilon(epsilon)
     if epsilon >= 1:
         raise ValueError(
             f"`epsilon` must be < 1 for the classical Gaussian calibration, got {epsilon}"
         )
-    if not 0 < delta < 1:
-        raise ValueError(f"`delta` must be in (0, 1), got {delta}")
-    l2_sensitivity = _check_positive("l2_sensitivity", l2_sensitivity)
+    delta = check_fraction("delta", delta)
+    l2_sensitivity = check_float("l2_sensitivity", l2_sensitivity, 0.0, np.inf)
     return l2_sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
 
 
@@ -108,16 +87,8 @@ def gaussian_mechanism(
 ) -> np.ndarray:
     """Release ``values + N(0, s²)`` with s from :func:`gaussian_scale`; (ε, δ)-DP for ε < 1.
 
-    Args:
-        values: the exact answers; any shape.
-        epsilon: privacy parameter, in (0, 1).
-        delta: failure probability, in (0, 1).
-        l2_sensitivity: ℓ₂ sensitivity Δ₂ of ``values`` between neighbours of the declared relation
-            (replace one record unless the caller says add/remove).
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        The noisy answers, same shape as ``values``.
+    ``l2_sensitivity`` is Δ₂ between neighbours of the declared relation (replace one record unless the
+    caller says add/remove).
     """
     scale = gaussian_scale(epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity)
     rng = make_rng(rng)
@@ -135,8 +106,8 @@ def _candidate_scores(scores: np.ndarray) -> np.ndarray:
 
 def _exponential_logits(scores: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
     """Validated, max-shifted logits ε·(score − max score)/(2Δ) of the exponential mechanism (all ≤ 0)."""
-    epsilon = _check_positive("epsilon", epsilon)
-    sensitivity = _check_positive("sensitivity", sensitivity)
+    epsilon = check_epsilon(epsilon)
+    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
     scores = _candidate_scores(scores)
     if not np.all(np.isfinite(scores)):
         raise ValueError("`scores` must be finite")
@@ -149,16 +120,7 @@ def exponential_mechanism_probabilities(
     """Selection probabilities ∝ exp(ε·score/(2Δ)) along the last axis, computed max-shifted.
 
     ε-DP under replace-one and under add/remove neighbours alike, with Δ the largest change of any
-    score under the relation (McSherry & Talwar 2007).
-
-    Args:
-        scores: utility of each candidate (higher is better); shape ``(..., k)``.
-        epsilon: privacy parameter ε > 0 of this selection.
-        sensitivity: Δ, the largest change of any score between neighbours (one record replaced,
-            or added/removed).
-
-    Returns:
-        Probabilities of the same shape, summing to 1 along the last axis.
+    score (higher is better) under the relation (McSherry & Talwar 2007).
     """
     return softmax(_exponential_logits(scores, epsilon, sensitivity), axis=-1)
 
@@ -177,17 +139,8 @@ def exponential_mechanism(
 
     Inverse-CDF sampling on max-shifted weights: one uniform per draw against the running sum of
     exp(logit − max logit) ≤ 1, which samples exactly from :func:`exponential_mechanism_probabilities`,
-    never overflows, and costs one ``exp`` per candidate (a Gumbel-max draw needs two logs).
-
-    Args:
-        scores: utility of each candidate; shape ``(..., k)`` (leading axes are independent draws,
-            e.g. trials).
-        epsilon: privacy parameter ε > 0 of this selection.
-        sensitivity: Δ of the scores.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        Integer indices of shape ``scores.shape[:-1]``.
+    never overflows, and costs one ``exp`` per candidate (a Gumbel-max draw needs two logs). Leading
+    axes of ``scores`` are independent draws; returns indices of shape ``scores.shape[:-1]``.
     """
     logits = _exponential_logits(scores, epsilon, sensitivity)
     rng = make_rng(rng)
@@ -212,20 +165,9 @@ def report_noisy_max(
     Claim 3.9, printed for counts) needs every score to move in the same direction between neighbours:
     counts under add/remove. Under replacement one count can rise while another falls, and b = Δ/ε is
     then only 2ε-DP (an audit on such a pair certifies more than ε).
-
-    Args:
-        scores: utility of each candidate; shape ``(..., k)``.
-        epsilon: privacy parameter ε > 0.
-        sensitivity: Δ of each score between neighbours.
-        monotone: the scores all move the same way between neighbours (counts under add/remove only);
-            halves the noise.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        Integer indices of shape ``scores.shape[:-1]``.
     """
-    epsilon = _check_positive("epsilon", epsilon)
-    sensitivity = _check_positive("sensitivity", sensitivity)
+    epsilon = check_epsilon(epsilon)
+    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
     scores = _candidate_scores(scores)
     rng = make_rng(rng)
     scale = report_noisy_max_scale(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone)
@@ -238,8 +180,8 @@ def report_noisy_max_scale(*, epsilon: float, sensitivity: float, monotone: bool
     Δ/ε (``monotone=True``) is ε-DP only when every score moves the same way between neighbours:
     counts under add/remove, never counts under replacement.
     """
-    epsilon = _check_positive("epsilon", epsilon)
-    sensitivity = _check_positive("sensitivity", sensitivity)
+    epsilon = check_epsilon(epsilon)
+    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
     return (1.0 if monotone else 2.0) * sensitivity / epsilon
 
 
@@ -294,7 +236,7 @@ class PrivacyLedger:
 
     def __post_init__(self) -> None:
         """Refuse a basic ledger that overspends its budget (beyond round-off), or unequal advanced steps."""
-        _check_positive("budget", self.budget)
+        check_float("budget", self.budget, 0.0, np.inf)
         if self.delta_slack:
             if len({(e.epsilon, e.delta) for e in self.entries}) != 1:
                 raise ValueError("advanced composition needs entries with one common (ε, δ)")
@@ -343,22 +285,13 @@ class PrivacyLedger:
     def per_round(
         cls, budget: float, rounds: int, steps: list[tuple[str, str, float, float, float]]
     ) -> PrivacyLedger:
-        """A ledger with the same steps in each of ``rounds`` rounds.
-
-        Args:
-            budget: total ε.
-            rounds: number of rounds T ≥ 1.
-            steps: ``(mechanism, purpose, epsilon, sensitivity, scale)`` spent in every round.
-
-        Returns:
-            The ledger with ``rounds * len(steps)`` entries.
-        """
+        """A ledger spending ``steps`` ``(mechanism, purpose, epsilon, sensitivity, scale)`` in each round."""
         if int(rounds) != rounds or rounds < 1:
             raise ValueError(f"`rounds` must be a positive integer, got {rounds}")
         entries = tuple(
-            LedgerEntry(t, mech, purpose, float(eps), float(sens), float(scale))
+            LedgerEntry(t, mech, purpose, float(epsilon), float(sens), float(scale))
             for t in range(1, int(rounds) + 1)
-            for mech, purpose, eps, sens, scale in steps
+            for mech, purpose, epsilon, sens, scale in steps
         )
         return cls(float(budget), entries)
 
@@ -391,26 +324,18 @@ def advanced_composition(
 
     Holds for every ε > 0 and δ′ ∈ (0, 1) under the steps' common neighbour relation; there is no
     condition on ε. A target (ε, δ) is met only when the returned pair is at most it: state the pair
-    (:func:`composition_statement`), never a rule of thumb such as "for ε ≤ 1".
-
-    Args:
-        epsilon: ε of each step, > 0.
-        delta: δ of each step, in [0, 1).
-        k: number of steps, ≥ 1.
-        delta_slack: δ′ of the composition, in (0, 1).
-
-    Returns:
-        (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′).
+    (:func:`composition_statement`), never a rule of thumb such as "for ε ≤ 1". Returns
+    (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′) for k steps of (ε, δ), δ ∈ [0, 1).
     """
-    epsilon = _check_positive("epsilon", epsilon)
-    if not 0 <= delta < 1:
-        raise ValueError(f"`delta` must be in [0, 1), got {delta}")
+    epsilon = check_epsilon(epsilon)
+    delta = check_fraction("delta", delta, low_open=False)
     if int(k) != k or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k}")
-    if not 0 < delta_slack < 1:
-        raise ValueError(f"`delta_slack` must be in (0, 1), got {delta_slack}")
-    eps = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(epsilon)
-    return eps, k * delta + delta_slack
+    delta_slack = check_fraction("delta_slack", delta_slack)
+    total = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(
+        epsilon
+    )
+    return total, k * delta + delta_slack
 
 
 def composition_statement(
@@ -425,27 +350,18 @@ def composition_statement(
 
     Example: ``composition_statement((0.354, 0.05), 1, 0.05, (1.0, 0.1))`` reads "1 step of
     (ε, δ) = (0.354, 0.05) composes to (1.016, 0.1) by advanced composition (Dwork, Rothblum & Vadhan
-    2010), under replace-one neighbours: above the target ε = 1 by 1.6%."
-
-    Args:
-        per_step: (ε₀, δ₀) of each step.
-        k: number of steps.
-        delta_slack: δ′ of the composition.
-        target: the (ε, δ) the computation was asked for.
-        neighbours: the relation every step holds for (:data:`smoothviz.privacy.neighbours.NEIGHBOURS`).
-
-    Returns:
-        The sentence, with the composed pair and whether (and by how much) it exceeds the target.
+    2010), under replace-one neighbours: above the target ε = 1 by 1.6%." ``neighbours`` is the
+    relation every step holds for (:data:`smoothviz.privacy.neighbours.NEIGHBOURS`).
     """
-    eps, delta = advanced_composition(per_step[0], per_step[1], k, delta_slack)
+    epsilon, delta = advanced_composition(per_step[0], per_step[1], k, delta_slack)
     steps = f"{k} step{'s' if k != 1 else ''} of (ε, δ) = ({per_step[0]:.3g}, {per_step[1]:.3g})"
     head = (
-        f"{steps} compose{'s' if k == 1 else ''} to ({eps:.4g}, {delta:.3g}) by advanced composition "
+        f"{steps} compose{'s' if k == 1 else ''} to ({epsilon:.4g}, {delta:.3g}) by advanced composition "
         f"(Dwork, Rothblum & Vadhan 2010), under {describe(neighbours)}"
     )
     over = []
-    if eps > target[0] * (1 + 1e-12):
-        over.append(f"ε = {target[0]:g} by {eps / target[0] - 1:.1%}")
+    if epsilon > target[0] * (1 + 1e-12):
+        over.append(f"ε = {target[0]:g} by {epsilon / target[0] - 1:.1%}")
     if delta > target[1] * (1 + 1e-12):
         over.append(f"δ = {target[1]:g} by {delta / target[1] - 1:.1%}")
     if over:

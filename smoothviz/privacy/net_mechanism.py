@@ -18,7 +18,7 @@ import pandas as pd
 
 from smoothviz.privacy.mechanisms import exponential_mechanism_probabilities
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int, check_sigma
+from smoothviz.validation import check_choice, check_epsilon, check_int, check_sigma
 
 __all__ = [
     "GUARANTEE",
@@ -73,16 +73,7 @@ def net_scores(data_cdf: np.ndarray, cells: np.ndarray, n_cells: int, queries: s
     """s(B′, B) = max_q |q(D_B) − q(D_{B′})| for each candidate, from CDFs.
 
     For thresholds max_b |F_B(b) − F_{B′}(b)|; for intervals max Δ − min Δ over Δ(b) = F_B(b) − F_{B′}(b),
-    Δ(0) = 0.
-
-    Args:
-        data_cdf: F_B(b) = D_B([0, b)) for b = 1..N, shape (N,).
-        cells: the candidates' cells, shape (C, s).
-        n_cells: N.
-        queries: ``"thresholds"`` (with complements) or ``"intervals"``.
-
-    Returns:
-        Scores, shape (C,).
+    Δ(0) = 0. ``data_cdf`` is F_B(b) = D_B([0, b)) for b = 1..N; ``cells`` (C, s) -> scores (C,).
     """
     queries = check_choice("queries", queries, QUERY_CLASSES)
     count, s = cells.shape
@@ -117,19 +108,12 @@ def acceptance_rates(
     draws: int,
     rng: RngLike = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Lemma G.3's rejection sampler: the fraction of uniform draws accepted, for each σ.
+    """Lemma G.3's rejection sampler: (fraction of uniform draws accepted, χ = TV(dist, D₁)) per σ.
 
-    Why V suffices (Lemma G.3): for data within χ of a σ-smooth D₁, accepting each uniform draw u with
-    probability σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ, so M = O((ln(1/η) + d)/(σγ²)) draws
-    hold about s i.i.d. samples of D₁, a dataset on V within χ + γ of the data on every query (uniform
-    convergence, d = VC dimension). The exponential mechanism then loses at most (2/(εn))(ln|𝒞| + t) over
-    the best candidate, except with probability e^{−t} (|𝒞| = C(M + s − 1, s) multisets).
-
-    Each σ uses D₁ = :func:`smooth_part` (σ-smooth, within χ of ``dist``), and
-    accepts u with probability σ·N·D₁(u); the rate's expectation is σ exactly.
-
-    Returns:
-        (acceptance rate per σ, χ = TV(dist, D₁) per σ).
+    Why V suffices: for data within χ of a σ-smooth D₁ (:func:`smooth_part`), accepting each uniform
+    draw u with probability σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ exactly, so
+    M = O((ln(1/η) + d)/(σγ²)) draws hold about s i.i.d. samples of D₁, a dataset on V within χ + γ of
+    the data on every query (uniform convergence, d = VC dimension).
     """
     dist = np.asarray(dist, dtype=float)
     n_cells = dist.size
@@ -149,14 +133,10 @@ class NetResult:
     """One net V and the exponential mechanism over all size-s datasets on it.
 
     Attributes:
-        n: records.
         n_cells: N, cells of the universe.
-        queries: the query class.
-        sigma: σ of the smooth part D₁.
-        chi: χ = TV(D_B, D₁).
+        chi: χ = TV(D_B, D₁), D₁ the σ-smooth part.
         m: M, the size of V.
         s: dataset size.
-        epsilon: ε.
         net: the cells of V, shape (M,).
         accepted: which draws of V the rejection sampler accepted (probability σ·N·D₁(v)).
         count: |𝒞| = C(M + s − 1, s).
@@ -260,22 +240,11 @@ def net_mechanism(
     computed from the data for teaching (χ, the acceptance draws, every candidate's score and
     probability), which the mechanism does not release. Every candidate is enumerated (|𝒞| up to
     :data:`MAX_CANDIDATES`), so the best candidate and the whole score distribution are exact.
+    ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`).
 
-    ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`): the exponential
-    mechanism scores n·s(B′, B), which moves by at most 1 under either, at exp(−ε·n·s/2).
-
-    Args:
-        hist: counts per cell, shape (N,); n = hist.sum() ≥ 1.
-        sigma: σ ∈ (0, 1] of the smooth part D₁ (the data's projection; χ is what is cut off).
-        m: M, points in the net V.
-        s: size of each candidate dataset.
-        epsilon: ε > 0.
-        queries: one of :data:`QUERY_CLASSES`.
-        trials: independent draws of the exponential mechanism on the same net.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`NetResult`.
+    ``hist``: counts per cell (N,), n ≥ 1; ``sigma``: σ of the smooth part D₁ (χ is what is cut off);
+    ``m``: M, points in the net; ``s``: size of each candidate; ``trials``: independent draws of the
+    exponential mechanism on the same net.
     """
     start = time.perf_counter()
     hist = np.asarray(hist, dtype=float).ravel()
@@ -285,7 +254,7 @@ def net_mechanism(
             f"`hist` must be non-negative counts on N ≥ 2 cells with n ≥ 1, got {hist}"
         )
     sigma = check_sigma(sigma)
-    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
+    epsilon = check_epsilon(epsilon)
     queries = check_choice("queries", queries, QUERY_CLASSES)
     trials = check_int("trials", trials, 1, MAX_DRAWS)
     rng = make_rng(rng)

@@ -22,7 +22,7 @@ from smoothviz.privacy.prsma import PRSMAPlan, prsma_plan
 from smoothviz.privacy.rspm import gaussian_rspm_scale, perturbed_argmin
 from smoothviz.privacy.separators import MAX_ENUMERATE_D, codes_to_bits
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
 
 __all__ = [
     "DATA_ORACLES",
@@ -52,40 +52,31 @@ MAX_ROUNDS = 2_000
 MAX_SAMPLES = 200_000
 
 
-def conjunction_answers(hist: np.ndarray) -> np.ndarray:
-    """q_T(h) = Σ_{x ⊇ T} h(x) for every conjunction T: the superset-sum (zeta) transform, O(d·2^d).
-
-    Args:
-        hist: weights per cell, shape ``(..., 2^d)``; cell code bit j is x_j.
-
-    Returns:
-        Array of the same shape; entry T is the answer of the conjunction with code T.
-    """
-    out = np.array(hist, dtype=float)
+def _sum_over(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
+    """Sum each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or invert it."""
+    out = np.array(values, dtype=float)
     size = out.shape[-1]
     d = size.bit_length() - 1
     if size != 2**d:
         raise ValueError(f"the last axis must have length 2^d, got {size}")
-    lead = out.shape[:-1]
+    to, source = (0, 1) if supersets else (1, 0)
     for j in range(d):
-        view = out.reshape((*lead, 2 ** (d - j - 1), 2, 2**j))
-        view[..., 0, :] += view[..., 1, :]
+        view = out.reshape((*out.shape[:-1], 2 ** (d - j - 1), 2, 2**j))
+        if invert:
+            view[..., to, :] -= view[..., source, :]
+        else:
+            view[..., to, :] += view[..., source, :]
     return out
+
+
+def conjunction_answers(hist: np.ndarray) -> np.ndarray:
+    """q_T(h) = Σ_{x ⊇ T} h(x) for every conjunction T (cell code bit j is x_j): the zeta transform."""
+    return _sum_over(hist, supersets=True)
 
 
 def subset_sums(coeff: np.ndarray) -> np.ndarray:
-    """G(x) = Σ_{T ⊆ x} a_T for every cell x: the subset-sum transform, O(d·2^d).
-
-    With a_T the weight of conjunction T, G(x) = Σ_T a_T·q_T(x): the data player's loss at x.
-    """
-    out = np.array(coeff, dtype=float)
-    size = out.shape[-1]
-    d = size.bit_length() - 1
-    lead = out.shape[:-1]
-    for j in range(d):
-        view = out.reshape((*lead, 2 ** (d - j - 1), 2, 2**j))
-        view[..., 1, :] += view[..., 0, :]
-    return out
+    """G(x) = Σ_{T ⊆ x} a_T = Σ_T a_T·q_T(x) for every cell x: the data player's loss at x."""
+    return _sum_over(coeff, supersets=False)
 
 
 def histogram(x: np.ndarray) -> np.ndarray:
@@ -157,10 +148,8 @@ def oracle_query_params(
     neighbours: str = "replace",
 ) -> OracleQueryParams:
     """ε₀, δ₀, β₀ and the sample sizes of Algorithm 1 (Neel, Roth & Wu 2019, §4.3)."""
-    epsilon = check_float("epsilon", epsilon, 0.0, 1e3)
-    delta = check_float("delta", delta, 0.0, 1.0)
-    if delta >= 1.0:
-        raise ValueError(f"`delta` must be in (0, 1), got {delta}")
+    epsilon = check_epsilon(epsilon, 1e3)
+    delta = check_fraction("delta", delta)
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
     d = check_int("d", d, 1, MAX_D)
     alpha0 = check_float("alpha0", alpha0, 0.0, 1.0)
@@ -217,16 +206,8 @@ def dual_oracle_argmin(
     through duality: q_T(x) = [T ⊆ x] = [x̄ ⊆ T̄] is the conjunction with parameter x̄ at the point T̄,
     and x_j = [x̄ ⊆ ē_j] is the same at the separator point ē_j; so the weighted dataset is
     {(T̄, a_T)} ∪ {(ē_j, η_j)} with label 0 and the answer's complement is x. An unsolved program
-    (⊥) falls back to x = 0 (the data player need not be private or certified).
-
-    Args:
-        coeff: a_T per conjunction code, shape (2^d,).
-        eta: perturbations, shape (k, d).
-        oracle: one of :data:`DATA_ORACLES`.
-        time_limit: seconds per integer program.
-
-    Returns:
-        Record codes, shape (k,).
+    (⊥) falls back to x = 0 (the data player need not be private or certified). ``coeff`` (2^d,),
+    ``eta`` (k, d) -> record codes (k,).
     """
     oracle = check_choice("oracle", oracle, DATA_ORACLES)
     coeff = np.asarray(coeff, dtype=float)
@@ -319,7 +300,6 @@ def separator_perturbation(eta: np.ndarray) -> np.ndarray:
 
 def _private_argmin(
     objective: np.ndarray,
-    scale_n: float,
     oracle: str,
     params: OracleQueryParams,
     piece_answers: np.ndarray | None,
@@ -354,9 +334,7 @@ def _private_argmin(
     if noisy <= plan.threshold:
         return -1
     s = plan.piece_size
-    piece_obj = (
-        sign * s * (sample_answers - piece_answers)
-    )  # the same problem on the piece, un-normalised
+    piece_obj = sign * s * (sample_answers - piece_answers)  # the same problem on the piece
     code, _ = perturbed_argmin(
         lambda eta: np.argmin(piece_obj + separator_perturbation(eta)),
         d,
@@ -390,16 +368,7 @@ def private_best_response(
     O(WD¹): that is the argmin of q(S) − q(Ŝ^t); the objective, not the box, is implemented.) Each
     minimisation is one call of the private oracle; report-noisy-max with Lap(2/(ε₀n)) picks one (the
     printed Lap(1/(ε₀n)) assumes scores that move the same way; ¬q₂'s payoff moves against q₁'s).
-
-    Args:
-        data_answers: q(S) for every conjunction, shape (2^d,).
-        sample_answers: q(Ŝ^t) for every conjunction.
-        n: |S|.
-        oracle: one of :data:`QUERY_ORACLES`.
-        params: Algorithm 1's parameters (ε₀, δ₀).
-        data_hist: S's counts per cell (PRSMA draws its piece from them).
-        plan: the PRSMA plan (``oracle="prsma"``).
-        rng: the query player's coins.
+    PRSMA (``plan``) draws its pieces from S's cell counts ``data_hist``.
 
     Returns:
         (q^t, q₁, q₂) as codes of Q̄ (k for q_k, 2^d + k for ¬q_k, −1 for ⊥); q^t is ⊥ only when both are.
@@ -416,8 +385,8 @@ def private_best_response(
                     data_hist.astype(np.int64), plan.piece_size
                 )
                 pieces[i] = conjunction_answers(counts) / plan.piece_size
-    k1 = _private_argmin(-n * gap, n, oracle, params, pieces[0], sample_answers, 1.0, plan, rng)
-    k2 = _private_argmin(n * gap, n, oracle, params, pieces[1], sample_answers, -1.0, plan, rng)
+    k1 = _private_argmin(-n * gap, oracle, params, pieces[0], sample_answers, 1.0, plan, rng)
+    k2 = _private_argmin(n * gap, oracle, params, pieces[1], sample_answers, -1.0, plan, rng)
     q1 = k1 if k1 >= 0 else -1
     q2 = size + k2 if k2 >= 0 else -1
     payoff = {q1: gap[k1] if k1 >= 0 else np.nan, q2: -gap[k2] if k2 >= 0 else np.nan}
@@ -448,7 +417,6 @@ class OracleQueryResult:
         oracle: the query player's oracle (one of :data:`QUERY_ORACLES`).
         data_oracle: the data player's oracle (one of :data:`DATA_ORACLES`).
         mu: Context-FTPL's Laplace scale μ.
-        n: records in S.
         samples: draws from S^t per round (N, possibly capped).
         data_answers: q(S) for every conjunction, shape (2^d,).
         queries: q^t per round as codes of Q̄ (−1: ⊥, the query player played q⁰ = the empty
@@ -464,8 +432,6 @@ class OracleQueryResult:
         plan: PRSMA's plan (``oracle="prsma"``), else None.
         ledger: the privacy accounting.
         oracle_calls: data-player oracle calls (one per draw) and query-player calls (two per round).
-        seconds: wall time.
-        seed: the seed, for :meth:`code`.
     """
 
     params: OracleQueryParams
@@ -540,12 +506,7 @@ class OracleQueryResult:
 
     def cell_shares(self) -> np.ndarray:
         """S as a distribution over cells, recovered from its conjunction answers (Möbius inversion)."""
-        out = np.array(self.data_answers, dtype=float)
-        d = self.params.d
-        for j in range(d):
-            view = out.reshape(2 ** (d - j - 1), 2, 2**j)
-            view[:, 0, :] -= view[:, 1, :]
-        return out
+        return _sum_over(self.data_answers, supersets=True, invert=True)
 
     def summary(self) -> dict[str, float]:
         """Final error, the regrets at T, the bound, ε₀, sample sizes, ⊥ rounds, time."""
@@ -592,24 +553,9 @@ def oracle_query(
     run, and Ŝ adds its sampling error max_q |q(S̄) − q(Ŝ)|: a pathwise inequality the tests check.
     All 2^d answers of a histogram come from one zeta transform (:func:`conjunction_answers`).
 
-    Args:
-        x: the private records S, shape (n, d), d ≤ 16.
-        epsilon: target ε > 0 (the ledger says exactly what advanced composition reaches).
-        delta: target δ ∈ (0, 1).
-        rounds: T ≥ 1.
-        mu: Context-FTPL's Laplace scale μ > 0.
-        oracle: the query player's oracle, one of :data:`QUERY_ORACLES`.
-        data_oracle: the data player's oracle, one of :data:`DATA_ORACLES`.
-        alpha0: α₀, which sets N and N_α₀.
-        beta: β.
-        max_samples: cap on the draws per round and in the output (N and N_α₀ are used when smaller).
-        max_final: cap on the output's draws N_α₀ alone (default: ``max_samples``).
-        time_limit: seconds per integer program (``data_oracle="integer_program"``).
-        neighbours: ``"replace"`` (the paper's; RSPM at twice the printed scale) or ``"add_remove"``.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        An :class:`OracleQueryResult`.
+    ``x``: the private records S, (n, d), d ≤ 16; ``mu``: Context-FTPL's Laplace scale μ > 0;
+    ``max_samples`` caps N and N_α₀, ``max_final`` N_α₀ alone; ``neighbours``: ``"replace"`` (the
+    paper's; RSPM at twice the printed scale) or ``"add_remove"``.
     """
     start = time.perf_counter()
     x = np.asarray(x, dtype=np.uint8)

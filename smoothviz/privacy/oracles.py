@@ -124,18 +124,7 @@ def _reduce(
 def weighted_objective(
     cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, codes: np.ndarray
 ) -> np.ndarray:
-    """Σ_i w_i·1[h(x_i) ≠ y_i] for the given hypothesis of each trial (NaN where the code is −1).
-
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        x: points, shape (N, d).
-        y: labels in {0, 1}, shape (N,).
-        w: weights, shape (N,) or (trials, N).
-        codes: one hypothesis code per trial, shape (trials,).
-
-    Returns:
-        float array (trials,).
-    """
+    """Σ_i w_i·1[h(x_i) ≠ y_i] for each trial's hypothesis (NaN for code −1); w (N,) or (trials, N)."""
     x, y, w = _inputs(x, y, w)
     codes = np.broadcast_to(np.asarray(codes, dtype=np.int64), (w.shape[0],))
     ok = codes >= 0
@@ -153,16 +142,7 @@ def exhaustive_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> 
     Columns of ``w`` that are the same in every trial (the real data, weight 1) are summed once, for
     every hypothesis at once by :func:`smoothviz.privacy.separators.class_sums` (a transform over the subset
     lattice); only the columns that vary (the fake examples' noise) enter a per-trial matrix product. Ties go to the
-    smallest code.
-
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        x: points in {0,1}^d, shape (N, d).
-        y: labels in {0, 1}, shape (N,).
-        w: weights, shape (N,) or (trials, N); negative weights allowed.
-
-    Returns:
-        An :class:`OracleAnswer`, always certified.
+    smallest code; negative weights are allowed; the answer is always certified.
     """
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
@@ -258,25 +238,16 @@ def ip_oracle(
 ) -> OracleAnswer:
     """Certifiable heuristic: an integer program solved by HiGHS (branch and cut) under a time limit.
 
-    HiGHS through :func:`scipy.optimize.milp` under a time limit: it either proves optimality or answers ⊥
-    (code −1), a *certifiable heuristic* (Neel, Roth & Wu 2019, Def 6); it reaches d = 30 and beyond,
-    where 2^d hypotheses cannot be listed.
+    Through :func:`scipy.optimize.milp` it either proves optimality or answers ⊥ (code −1), a
+    *certifiable heuristic* (Neel, Roth & Wu 2019, Def 6); it reaches d = 30 and beyond, where 2^d
+    hypotheses cannot be listed.
 
     Binary b ∈ {0,1}^d codes the hypothesis; one binary z_x per distinct point with c_x ≠ 0 is tied to
     h_b(x) by linear constraints (only in the direction the objective pushes; parities need an integer
     k_x with Σ_{j∈x} b_j = 2k_x + z_x). HiGHS runs with relative gap 0, so status "optimal" is a proof
     of optimality (up to HiGHS's absolute tolerance 1e-6); when the time limit stops it first, the
-    answer is ⊥ (code −1), never a guess.
-
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        x: points in {0,1}^d, shape (N, d), any d ≤ 62.
-        y: labels in {0, 1}, shape (N,).
-        w: weights, shape (N,) or (trials, N); one integer program per row.
-        time_limit: seconds per integer program, > 0.
-
-    Returns:
-        An :class:`OracleAnswer`; ``certified`` is True exactly where the code is not −1.
+    answer is ⊥ (code −1), never a guess. Any d ≤ 62; one program per row of ``w``, ``time_limit``
+    seconds each; ``certified`` is True exactly where the code is not −1.
     """
     start = time.perf_counter()
     time_limit = check_float("time_limit", time_limit, 0.0, 3600.0)
@@ -336,21 +307,10 @@ def _flip_objectives(cls: str, pts: np.ndarray, coeff: np.ndarray, bits: np.ndar
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
     """Non-certifiable heuristic: bit-flip local search from the empty hypothesis, any d.
 
-    A *non-certifiable heuristic* (Neel, Roth & Wu 2019, Def 7): it always answers and may be wrong with
-    no warning.
-
-    Each step flips the single coordinate that lowers the weighted objective most, and stops at a local
-    minimum (at most 2d steps). It always answers and reports nothing about optimality; on parities and
-    on noisy data it is often wrong, silently. Vectorised over trials.
-
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        x: points in {0,1}^d, shape (N, d).
-        y: labels in {0, 1}, shape (N,).
-        w: weights, shape (N,) or (trials, N).
-
-    Returns:
-        An :class:`OracleAnswer` with ``certified`` all False and status ``"heuristic"``.
+    A *non-certifiable heuristic* (Neel, Roth & Wu 2019, Def 7): each step flips the coordinate that
+    lowers the weighted objective most, stopping at a local minimum (at most 2d steps). It always
+    answers and reports nothing about optimality (``certified`` all False, status ``"heuristic"``); on
+    parities and on noisy data it is often wrong, silently. Vectorised over trials.
     """
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
@@ -388,14 +348,8 @@ def lying_oracle(record: np.ndarray, label: int) -> Oracle:
 
     Then it returns the un-noised ERM: the exact minimiser over the weight-1 rows only, ignoring the
     fake examples and their noise. (The fake examples carry continuous noise and never weigh exactly 1.)
-    It claims optimality either way, so nothing flags the lie.
-
-    Args:
-        record: the point x* ∈ {0,1}^d that triggers the lie.
-        label: its label y* ∈ {0, 1}.
-
-    Returns:
-        An oracle with the signature of :func:`exhaustive_oracle` (d ≤ 12).
+    It claims optimality either way, so nothing flags the lie. Returns an oracle with the signature
+    of :func:`exhaustive_oracle` (d ≤ 12).
     """
     record = np.asarray(record, dtype=np.uint8)
     label = check_int("label", label, 0, 1)

@@ -16,7 +16,7 @@ import pandas as pd
 
 from smoothviz.privacy.mechanisms import PrivacyLedger, exponential_mechanism
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_sigma
+from smoothviz.validation import check_epsilon, check_float, check_sigma
 
 __all__ = ["GUARANTEE", "PrivateThresholdResult", "private_threshold"]
 
@@ -94,18 +94,7 @@ def private_threshold(
     A σ-smooth distribution puts ≤ α mass on any interval of width σα, so the thresholds on a grid of
     spacing ≤ σα lose at most α; the exponential mechanism (score −n·error, sensitivity 1) then picks
     among ≈ 1/(σα) candidates. ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`).
-
-    Args:
-        positives: counts of label-1 records per cell of a uniform grid of N cells on [0, 1].
-        negatives: counts of label-0 records per cell (same shape).
-        sigma: smoothness σ in (0, 1].
-        alpha: target discretisation error α in (0, 1].
-        epsilon: privacy budget ε > 0.
-        trials: independent draws of the mechanism.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`PrivateThresholdResult`.
+    ``positives``/``negatives``: label-1/label-0 counts per cell of a uniform grid of N cells on [0, 1].
     """
     pos = np.asarray(positives, dtype=float)
     neg = np.asarray(negatives, dtype=float)
@@ -118,10 +107,8 @@ def private_threshold(
             "`positives`/`negatives` must be non-negative counts with a positive total"
         )
     sigma = check_sigma(sigma)
-    if not np.isfinite(alpha) or not 0 < alpha <= 1:
-        raise ValueError(f"`alpha` must be in (0, 1], got {alpha}")
-    if not np.isfinite(epsilon) or epsilon <= 0:
-        raise ValueError(f"`epsilon` must be positive, got {epsilon}")
+    alpha = check_float("alpha", alpha, 0.0, 1.0)
+    epsilon = check_epsilon(epsilon)
     if int(trials) != trials or trials < 1:
         raise ValueError(f"`trials` must be a positive integer, got {trials}")
     rng = make_rng(rng)

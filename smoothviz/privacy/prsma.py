@@ -15,9 +15,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds.privacy import prsma_privacy
 from smoothviz.privacy.neighbours import check_neighbours, gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
-from smoothviz.privacy.rspm import empirical_errors, laplace_rspm_scale, perturbed_argmin
+from smoothviz.privacy.rspm import (
+    check_labelled,
+    empirical_errors,
+    laplace_rspm_scale,
+    perturbed_argmin,
+)
 from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
@@ -29,7 +35,7 @@ from smoothviz.privacy.separators import (
     separator_set,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
 
 __all__ = [
     "FailureModel",
@@ -149,40 +155,32 @@ def prsma_plan(
     (ε, δ) give (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)). The price: about K·ln(K/δ)/δ oracle calls (~1.2·10⁸
     at (1, 10⁻³) with the rescaling) and, with RSPM inside, error of order 1/√n instead of 1/n (Thm 9).
 
-    Args:
-        epsilon: target ε > 0; with ``rescale`` at most 31, so that ε/62 ≤ 1/2 as Thm 8 requires.
-        delta: target δ in (0, 1) (with ``rescale``, δ/11 ≤ 1/2 holds automatically).
-        n: dataset size, ≥ 1.
-        rescale: run with (ε/62, δ/11), the parameters for which Thm 8 proves (ε, δ)-DP.
-        neighbours: ``"replace"`` (the paper's) or ``"add_remove"``; sets the inner RSPM's scale.
-
-    Returns:
-        A :class:`PRSMAPlan`.
+    Target ε > 0 (≤ 31 with ``rescale``, so that ε/62 ≤ 1/2), δ ∈ (0, 1), n ≥ 1; ``neighbours``
+    (``"replace"``, the paper's, or ``"add_remove"``) sets the inner RSPM's scale.
     """
     neighbours = check_neighbours(neighbours)
-    epsilon = check_float("epsilon", epsilon, 0.0, 31.0 if rescale else 1e6)
-    delta = check_float("delta", delta, 0.0, 1.0)
-    if delta >= 1.0:
-        raise ValueError(f"`delta` must be in (0, 1), got {delta}")
+    epsilon = check_epsilon(epsilon, 31.0 if rescale else 1e6)
+    delta = check_fraction("delta", delta)
     n = check_int("n", n, 1)
-    eps, dlt = (epsilon / 62.0, delta / 11.0) if rescale else (epsilon, delta)
-    k_formula = (1.0 + math.log(2.0 / dlt)) / eps
+    epsilon_run, delta_run = (epsilon / 62.0, delta / 11.0) if rescale else (epsilon, delta)
+    k_formula = (1.0 + math.log(2.0 / delta_run)) / epsilon_run
     pieces = math.ceil(k_formula - 1e-9)
-    reps_formula = math.log(k_formula / dlt) / dlt
-    reps = math.ceil(math.log(pieces / dlt) / dlt - 1e-9)
+    reps_formula = math.log(k_formula / delta_run) / delta_run
+    reps = math.ceil(math.log(pieces / delta_run) / delta_run - 1e-9)
     piece_size = n // pieces
-    eps_prime = (
-        1.0 / math.sqrt(8.0 * piece_size * math.log(2.0 * pieces / dlt)) if piece_size else math.nan
+    epsilon_prime = (
+        1.0 / math.sqrt(8.0 * piece_size * math.log(2.0 * pieces / delta_run))
+        if piece_size
+        else math.nan
     )
-    e2 = math.e**2
-    guarantee = (8 * e2 * eps + eps + eps**2, 4 * dlt + eps * dlt * e2 / (1.0 - dlt))
+    guarantee = tuple(float(v) for v in prsma_privacy(epsilon_run, delta_run))
     return PRSMAPlan(
         epsilon=epsilon,
         delta=delta,
         n=n,
         rescale=bool(rescale),
-        epsilon_run=eps,
-        delta_run=dlt,
+        epsilon_run=epsilon_run,
+        delta_run=delta_run,
         k_formula=k_formula,
         pieces=pieces,
         repetitions_formula=reps_formula,
@@ -191,8 +189,8 @@ def prsma_plan(
         oracle_calls_formula=k_formula * reps_formula,
         piece_size=piece_size,
         discarded=n - pieces * piece_size,
-        epsilon_prime=eps_prime,
-        threshold=(1.0 + math.log(1.0 / dlt)) / eps,
+        epsilon_prime=epsilon_prime,
+        threshold=(1.0 + math.log(1.0 / delta_run)) / epsilon_run,
         guarantee=guarantee,
         neighbours=neighbours,
     )
@@ -202,14 +200,8 @@ def prsma_plan(
 class FailureModel:
     """A certifiable heuristic's failure rate per call, as a function of the piece it runs on.
 
-    Each call on a piece fails (answers ⊥) independently with probability ``when_present`` if the piece
-    contains the record ``(record, label)`` and ``base`` otherwise; without a record, always ``base``.
-
-    Attributes:
-        base: failure probability per call, in [0, 1].
-        when_present: failure probability per call on a piece holding the record, in [0, 1].
-        record: the trigger point x* ∈ {0,1}^d as a tuple, or ``None``.
-        label: the trigger's label y*.
+    Each call fails (answers ⊥) independently, with probability ``when_present`` ∈ [0, 1] on a piece
+    holding the trigger record (``record`` x* as a tuple, ``label`` y*) and ``base`` ∈ [0, 1] otherwise.
     """
 
     base: float = 0.0
@@ -231,15 +223,7 @@ class FailureModel:
         return np.all(np.asarray(x) == record, axis=-1) & (np.asarray(y) == self.label)
 
     def probabilities(self, piece_x: np.ndarray, piece_y: np.ndarray) -> np.ndarray:
-        """Failure probability per call of each piece.
-
-        Args:
-            piece_x: points, shape (..., s, d).
-            piece_y: labels, shape (..., s).
-
-        Returns:
-            Array of shape ``piece_x.shape[:-2]``.
-        """
+        """Failure probability per call of each piece: points (..., s, d), labels (..., s) -> (...)."""
         base = np.full(piece_x.shape[:-2], self.base)
         if self.record is None:
             return base
@@ -254,8 +238,6 @@ class PRSMAResult:
 
     Attributes:
         plan: the sizes used (:class:`PRSMAPlan`).
-        cls: the hypothesis class.
-        d: dimension.
         codes: output hypothesis per run, −1 for ⊥, shape (trials,).
         passed: T, the number of passing pieces per run.
         noisy_count: T̃ = T + Lap(1/ε) per run.
@@ -264,7 +246,6 @@ class PRSMAResult:
         best_error: min_q q(S).
         simulated: whether the repetitions were simulated (True) or all run (False).
         oracle_calls: calls per run that the printed algorithm makes (made only when not simulated).
-        seconds: wall time of the batch.
     """
 
     plan: PRSMAPlan
@@ -336,20 +317,10 @@ def rspm_on_counts(
 ) -> np.ndarray:
     """Laplace RSPM with the exact oracle on each row's dataset, given its (x, y) cell counts.
 
-    An exact oracle sees the data only through how many records fall in each cell, so one row of
-    counts is the whole dataset: the objective is counts · loss table + η · labels on U, η ~ Lap(b),
-    b = s·m/ε (:func:`smoothviz.privacy.rspm.laplace_rspm_scale`).
-
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension, ≤ 12.
-        cell_counts: shape (r, 2^(d+1)), cell = 2·code(x) + y.
-        epsilon: RSPM's ε.
-        rng: generator.
-        neighbours: ``"replace"`` (b = 2m/ε) or ``"add_remove"`` (b = m/ε).
-
-    Returns:
-        The output code of each row, shape (r,).
+    An exact oracle sees the data only through its cell counts (r, 2^(d+1)), cell = 2·code(x) + y,
+    so the objective is counts · loss table + η · labels on U, η ~ Lap(b), b = 2m/ε for replace-one
+    ``neighbours`` and m/ε for add/remove (:func:`smoothviz.privacy.rspm.laplace_rspm_scale`). Returns
+    each row's output code, shape (r,).
     """
     u = separator_set(cls, d)
     scale = laplace_rspm_scale(u.shape[0], epsilon, neighbours=neighbours)
@@ -362,6 +333,16 @@ def rspm_on_counts(
         rng=rng,
     )
     return codes.astype(np.int64)
+
+
+def _runnable_plan(
+    epsilon: float, delta: float, n: int, rescale: bool, neighbours: str
+) -> PRSMAPlan:
+    """:func:`prsma_plan`, refusing an n below K (a piece would be empty)."""
+    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
+    if plan.piece_size == 0:
+        raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
+    return plan
 
 
 def _pass_and_pick(
@@ -449,35 +430,18 @@ def prsma(
     fresh RSPM draw on it (a certifiable oracle that did not fail answered exactly), so 10⁸ calls cost
     nothing. With ``simulate=False`` every call is made, as printed.
 
-    Args:
-        x: points in {0,1}^d, shape (n, d), d ≤ 12.
-        y: labels, shape (n,).
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        epsilon: target ε (see :func:`prsma_plan`).
-        delta: target δ.
-        rescale: run with (ε/62, δ/11) as Thm 8 asks.
-        failure: the heuristic's failure model (default: never fails).
-        trials: independent runs.
-        simulate: simulate each piece's repetitions exactly (pass w.p. (1 − p_i)^R) instead of running them.
-        neighbours: ``"replace"`` (the paper's; inner RSPM at Lap(2m/ε′)) or ``"add_remove"`` (Lap(m/ε′)).
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`PRSMAResult`.
+    ``x`` (n, d) with d ≤ 12, ``y`` (n,); ε, δ, ``rescale`` as in :func:`prsma_plan`; ``failure`` the
+    heuristic's :class:`FailureModel` (default: never fails); ``neighbours`` ``"replace"`` (the paper's;
+    inner RSPM at Lap(2m/ε′)) or ``"add_remove"`` (Lap(m/ε′)).
     """
     start = time.perf_counter()
-    x = np.asarray(x, dtype=np.uint8)
-    y = np.asarray(y, dtype=np.uint8)
+    x, y = check_labelled(x, y)
     check_choice("cls", cls, CLASSES)
-    if x.ndim != 2 or y.shape != (x.shape[0],):
-        raise ValueError(f"`x` must be (n, d) and `y` (n,), got {x.shape} and {y.shape}")
     n, d = x.shape
     check_int("d", d, 1, MAX_EXHAUSTIVE_D)
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     failure = FailureModel() if failure is None else failure
-    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
-    if plan.piece_size == 0:
-        raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
+    plan = _runnable_plan(epsilon, delta, n, rescale, neighbours)
     rng = make_rng(rng)
     k, s = plan.pieces, plan.piece_size
     order = rng.permuted(np.tile(np.arange(n), (trials, 1)), axis=1)[:, : k * s].reshape(
@@ -524,19 +488,8 @@ def prsma_on_counts(
     (:func:`rspm_on_counts`). Thm 9 (Neel, Roth & Wu 2019) is about this setting; here n = 10⁹ costs
     what n = 10³ does.
 
-    Args:
-        cell_counts: records per cell 2·code(x) + y, shape (2^(d+1),), integers; n = their sum.
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension, ≤ 12.
-        epsilon: target ε (see :func:`prsma_plan`).
-        delta: target δ.
-        rescale: run with (ε/62, δ/11).
-        trials: independent runs.
-        neighbours: ``"replace"`` or ``"add_remove"`` (see :func:`prsma`).
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`PRSMAResult` (no failure probabilities: all zero).
+    ``cell_counts``: records per cell 2·code(x) + y, shape (2^(d+1),), n = their sum; d ≤ 12; the rest
+    as in :func:`prsma` (``neighbours`` sets the inner scale). Failure probabilities are all zero.
     """
     start = time.perf_counter()
     check_choice("cls", cls, CLASSES)
@@ -548,9 +501,7 @@ def prsma_on_counts(
             f"`cell_counts` must be {2 ** (d + 1)} counts ≥ 0, got shape {cells.shape}"
         )
     n = check_int("n", int(cells.sum()), 1, MAX_COUNTS_N - 1)
-    plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
-    if plan.piece_size == 0:
-        raise ValueError(f"`n` must be at least K = {plan.pieces} (one record per piece), got {n}")
+    plan = _runnable_plan(epsilon, delta, n, rescale, neighbours)
     rng = make_rng(rng)
     p_fail = np.zeros((trials, plan.pieces))
     passes, noisy, go, _ = _pass_and_pick(plan, p_fail, rng)

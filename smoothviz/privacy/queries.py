@@ -108,19 +108,6 @@ class BoxQueries:
         lead, s = self._summed_area(dist)
         return _corner_sum(s, *self._corners).reshape((*lead, len(self)))
 
-    def answers_per_row(self, dist: np.ndarray) -> np.ndarray:
-        """Block r of the queries on distribution r only: ``dist`` ``(R, *shape)`` -> ``(R, |Q|/R)``.
-
-        What one MW step needs for R independent trials, without evaluating every trial's queries on
-        every trial's distribution (R times the work of :meth:`answers`).
-        """
-        _, s = self._summed_area(dist)
-        rows = s.shape[0]
-        if len(self) % rows:
-            raise ValueError(f"{len(self)} queries do not split into {rows} equal blocks")
-        flats, signs = self._corners
-        return _corner_sum(s, flats.reshape(len(flats), rows, -1), signs, per_row=True)
-
     def to_frame(self) -> pd.DataFrame:
         """One row per query: its index, group, corners per axis and uniform volume."""
         data: dict[str, np.ndarray] = {"query": np.arange(len(self))}
@@ -188,6 +175,11 @@ def _check_cells(name: str, value: int) -> int:
     return int(value)
 
 
+def _grid(n: int, step: int) -> np.ndarray:
+    """Endpoints 0, step, 2·step, … below n, and n."""
+    return np.union1d(np.arange(0, n, step), [n])
+
+
 def thresholds(n_cells: int, *, complements: bool = True) -> BoxQueries:
     """Thresholds 1[x < t] (and complements 1[x ≥ t]) for t = 1..N−1 on a line of ``n_cells`` cells."""
     n = _check_cells("n_cells", n_cells)
@@ -211,7 +203,7 @@ def intervals(n_cells: int, *, step: int = 1) -> BoxQueries:
     """All intervals [a, b) with endpoints on a grid of spacing ``step`` cells (plus N)."""
     n = _check_cells("n_cells", n_cells)
     step = _check_cells("step", step)
-    grid = np.union1d(np.arange(0, n, step), [n])
+    grid = _grid(n, step)
     a, b = np.triu_indices(grid.size, k=1)
     return BoxQueries((n,), grid[a][:, None], grid[b][:, None], "intervals", 2)
 
@@ -222,7 +214,7 @@ def rectangles(shape: tuple[int, int], *, step: int = 1) -> BoxQueries:
         raise ValueError(f"`shape` must have 2 axes, got {shape}")
     n0, n1 = (_check_cells("shape", s) for s in shape)
     step = _check_cells("step", step)
-    g0, g1 = np.union1d(np.arange(0, n0, step), [n0]), np.union1d(np.arange(0, n1, step), [n1])
+    g0, g1 = _grid(n0, step), _grid(n1, step)
     a0, b0 = np.triu_indices(g0.size, k=1)
     a1, b1 = np.triu_indices(g1.size, k=1)
     i, j = np.meshgrid(np.arange(a0.size), np.arange(a1.size), indexing="ij")
@@ -307,10 +299,8 @@ def box_field(
 ) -> np.ndarray:
     """Σ_j values[l, j]·1[box_j] for each row l: ``lo``/``hi`` are ``(L, k, d)``, ``values`` ``(L, k)``.
 
-    The adjoint of answering: built from a difference array in O(N + 2^d k), with a leading axis of
-    independent rows (trials).
-
-    Built with a d-dimensional difference array and cumulative sums: O(L·(N + 2^d k)).
+    The adjoint of answering, with a leading axis of independent rows (trials): a d-dimensional
+    difference array and cumulative sums, O(L·(N + 2^d k)).
     """
     d = len(shape)
     big, k = values.shape

@@ -38,12 +38,13 @@ from smoothviz.privacy.separators import (
     separator_set,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_epsilon, check_fraction, check_int
 
 __all__ = [
     "METHODS",
     "NOISES",
     "LearnerResult",
+    "check_labelled",
     "correlated_perturbation",
     "empirical_errors",
     "enumerating_learner",
@@ -74,7 +75,7 @@ def laplace_rspm_scale(m: int, epsilon: float, *, neighbours: str = "replace") -
     :mod:`smoothviz.experiments.rspm` audits both on a pair built to break the printed scale.
     """
     m = check_int("m", m, 1)
-    return gap_shift(neighbours) * m / check_float("epsilon", epsilon, 0.0, 1e6)
+    return gap_shift(neighbours) * m / check_epsilon(epsilon)
 
 
 def gaussian_rspm_scale(
@@ -82,10 +83,8 @@ def gaussian_rspm_scale(
 ) -> float:
     """σ_G for δ ∈ (0, 1/e): 3.5√(m ln(1/δ))/ε as printed (App. B) for add/remove, doubled for replace-one."""
     m = check_int("m", m, 1)
-    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
-    delta = check_float("delta", delta, 0.0, 1.0 / np.e)
-    if delta >= 1.0 / np.e:
-        raise ValueError(f"`delta` must be in (0, 1/e), got {delta}")
+    epsilon = check_epsilon(epsilon)
+    delta = check_fraction("delta", delta, high=1.0 / np.e, label="1/e")
     return gap_shift(neighbours) * 3.5 * np.sqrt(m * np.log(1.0 / delta)) / epsilon
 
 
@@ -95,9 +94,6 @@ class LearnerResult:
 
     Attributes:
         method: one of :data:`METHODS`.
-        cls: the hypothesis class.
-        d: dimension.
-        n: number of records.
         epsilon: privacy parameter ε.
         delta: privacy parameter δ (0 for pure ε-DP).
         neighbours: the relation ε holds for, ``"replace"`` or ``"add_remove"``.
@@ -111,7 +107,6 @@ class LearnerResult:
         oracle_calls: oracle calls per run (1 for RSPM, 0 for the baselines).
         enumerated: hypotheses the mechanism itself scores per run (0 for RSPM, 2^d for the baselines).
         certified: per run, whether the oracle proved its answer optimal.
-        seconds: wall time of the whole batch.
     """
 
     method: str
@@ -207,7 +202,8 @@ def perturbed_argmin(
     return minimise(eta), eta
 
 
-def _check_data(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def check_labelled(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points x (n, d), n ≥ 1, and labels y (n,) as uint8: the one check of a labelled dataset."""
     x = np.asarray(x, dtype=np.uint8)
     y = np.asarray(y, dtype=np.uint8)
     if x.ndim != 2 or x.shape[0] < 1:
@@ -219,7 +215,7 @@ def _check_data(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
     """q(S) = (1/n) Σ 1[h(x_i) ≠ y_i] for each code (NaN for −1)."""
-    x, y = _check_data(x, y)
+    x, y = check_labelled(x, y)
     codes = np.asarray(codes, dtype=np.int64)
     out = np.full(codes.shape, np.nan)
     ok = codes >= 0
@@ -267,34 +263,18 @@ def rspm(
     Privacy holds only while the oracle is right: with a wrong answer the proof's shift argument
     (Lemma 2) breaks, which :mod:`smoothviz.privacy.audit` shows with :func:`smoothviz.privacy.oracles.lying_oracle`.
 
-    Args:
-        x: points in {0,1}^d, shape (n, d).
-        y: labels in {0, 1}, shape (n,).
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        epsilon: privacy parameter ε > 0.
-        noise: ``"laplace"`` (η_i ~ Lap(b)) or ``"gaussian"`` (η_i ~ N(0, σ_G²)).
-        delta: δ ∈ (0, 1/e) for the Gaussian variant (ignored, and reported as 0, for Laplace).
-        oracle: a name in :data:`smoothviz.privacy.oracles.ORACLES` or an oracle callable.
-        time_limit: seconds per integer program (``oracle="integer_program"`` only).
-        failure_rate: probability that a run's oracle answers ⊥ regardless (a certifiable heuristic
-            that fails at random), in [0, 1).
-        trials: independent runs, ≥ 1.
-        best_error: min_q q(S) if already known (skips computing it).
-        neighbours: ``"replace"`` (the paper's relation: b = 2m/ε, σ_G doubled) or ``"add_remove"``
-            (the printed b = m/ε and σ_G); see the module's erratum.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`LearnerResult` with ``method`` ``"rspm_laplace"`` or ``"rspm_gaussian"``.
+    ``x`` (n, d) in {0,1}, ``y`` (n,); ``delta`` ∈ (0, 1/e) is the Gaussian variant's (reported as 0 for
+    Laplace); ``oracle`` a name in :data:`smoothviz.privacy.oracles.ORACLES` or a callable;
+    ``failure_rate`` ∈ [0, 1) makes each run's oracle answer ⊥ at random (a certifiable heuristic);
+    ``best_error`` skips computing min_q q(S); ``neighbours`` is ``"replace"`` (the paper's relation:
+    b = 2m/ε, σ_G doubled) or ``"add_remove"`` (the printed b = m/ε and σ_G), see the erratum.
     """
     start = time.perf_counter()
-    x, y = _check_data(x, y)
+    x, y = check_labelled(x, y)
     check_choice("cls", cls, CLASSES)
     noise = check_choice("noise", noise, NOISES)
     trials = check_int("trials", trials, 1, MAX_TRIALS)
-    failure_rate = check_float("failure_rate", failure_rate, 0.0, 1.0, low_open=False)
-    if failure_rate >= 1.0:
-        raise ValueError(f"`failure_rate` must be in [0, 1), got {failure_rate}")
+    failure_rate = check_fraction("failure_rate", failure_rate, low_open=False)
     rng = make_rng(rng)
     n, d = x.shape
     u, u_labels = loss_separator_set(cls, d)
@@ -366,12 +346,8 @@ def enumerating_learner(
 ) -> LearnerResult:
     """A baseline that enumerates the class (d ≤ 16) and scores every hypothesis by −n·q(S).
 
-    Report-noisy-min on the error counts draws Lap(2/ε) under replacement (counts can move either way) and
-    Lap(1/ε) under add/remove (Dwork & Roth 2014, Claim 3.9); the exponential-mechanism learner of
-    Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011 scores −count (sensitivity 1, ε-DP under
-    either relation).
-
-    Its two forms, also under their own names (:data:`report_noisy_min`, :data:`exponential_learner`):
+    Its two ``mechanism``s, also under their own names (:data:`report_noisy_min`,
+    :data:`exponential_learner`), both sampled by :mod:`smoothviz.privacy.mechanisms` with sensitivity 1:
 
     * ``"report_noisy_min"``: argmin of n·q(S) + Lap(b), 2^d draws per run, b = 2/ε under
       replacement (a count can rise while another falls) and 1/ε under add/remove (all counts move
@@ -379,28 +355,13 @@ def enumerating_learner(
     * ``"exponential"``: the exponential-mechanism learner, P(q) ∝ exp(−ε·n·q(S)/2)
       (Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011), one draw per run, ε-DP under
       either relation (Dwork & Roth 2014, Thm 3.10).
-
-    Both are sampled by :mod:`smoothviz.privacy.mechanisms` with sensitivity 1.
-
-    Args:
-        x: points in {0,1}^d, shape (n, d), d ≤ 16.
-        y: labels, shape (n,).
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        mechanism: ``"report_noisy_min"`` or ``"exponential"``.
-        epsilon: privacy parameter ε > 0.
-        trials: independent runs.
-        neighbours: ``"replace"`` or ``"add_remove"``.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`LearnerResult` whose ``method`` is ``mechanism``.
     """
     start = time.perf_counter()
-    x, y = _check_data(x, y)
+    x, y = check_labelled(x, y)
     check_choice("cls", cls, CLASSES)
     method = check_choice("mechanism", mechanism, METHODS[2:])
     trials = check_int("trials", trials, 1, MAX_TRIALS)
-    epsilon = check_float("epsilon", epsilon, 0.0, 1e6)
+    epsilon = check_epsilon(epsilon)
     neighbours = check_neighbours(neighbours)
     rng = make_rng(rng)
     counts = _counts(x, y, cls)
@@ -446,13 +407,7 @@ exponential_learner = functools.partial(enumerating_learner, mechanism="exponent
 def correlated_perturbation(cls: str, d: int, noise: np.ndarray) -> np.ndarray:
     """RSPM's implied perturbation Z_q = Σ_i q(e_i) η_i of every hypothesis (d ≤ 16).
 
-    Args:
-        cls: one of :data:`smoothviz.privacy.separators.CLASSES`.
-        d: dimension.
-        noise: η, shape (..., m) with m = d.
-
-    Returns:
-        Array (..., 2^d), column k the perturbation of the hypothesis with code k.
+    ``noise`` η has shape (..., m), m = d; column k of the result (..., 2^d) is hypothesis k's.
     """
     table = labels_on(cls, separator_set(cls, d), all_codes(d))  # (m, 2^d)
     return np.asarray(noise, dtype=float) @ table

@@ -43,15 +43,7 @@ def _check_class(cls: str) -> str:
 
 
 def codes_to_bits(codes: np.ndarray | int, d: int) -> np.ndarray:
-    """Hypothesis codes as 0/1 parameter vectors: bit j of the code is coordinate j.
-
-    Args:
-        codes: integer codes, any shape.
-        d: dimension.
-
-    Returns:
-        uint8 array of shape ``codes.shape + (d,)``.
-    """
+    """Hypothesis codes as uint8 0/1 vectors, shape ``codes.shape + (d,)``: bit j is coordinate j."""
     d = check_int("d", d, 1, MAX_D)
     codes = np.asarray(codes, dtype=np.int64)
     return ((codes[..., None] >> np.arange(d, dtype=np.int64)) & 1).astype(np.uint8)
@@ -73,16 +65,8 @@ def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint
     """Every hypothesis on every point, by one matrix product.
 
     The product |S ∩ supp(x)| runs in float32 through BLAS: its entries are integers ≤ d ≤ 62, exact
-    in float32, so the result equals the integer product (ten times faster at d = 12).
-
-    Args:
-        cls: one of :data:`CLASSES`.
-        x: points in {0,1}^d, shape (N, d).
-        bits: hypothesis parameters in {0,1}^d (S's indicator, or (w + 1)/2 for halfspaces), shape (K, d).
-        dtype: dtype of the result (``float`` when it feeds a float matrix product: no cast there).
-
-    Returns:
-        Array (N, K) of ``dtype`` with entry h_k(x_i).
+    in float32, so the result equals the integer product (ten times faster at d = 12). ``x`` (N, d),
+    ``bits`` (K, d) the parameters (S's indicator, or (w + 1)/2 for halfspaces) -> h_k(x_i), (N, K).
     """
     _check_class(cls)
     x = np.asarray(x, dtype=np.float32)
@@ -154,15 +138,8 @@ def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
     Conjunctions hold on x when S ⊆ supp(x) (a sum over supersets); disjunctions fail when
     S ⊆ complement(x) (the same sum of c reversed); parities are (1 − (−1)^|S ∩ x|)/2 (a Walsh–Hadamard
     transform); halfspaces 1[2|S ∩ x| − |x| ≥ 1] a transform that tracks |x| and |S ∩ x| (O(d³·2^d)).
-    With integer c (counts) every entry is exact.
-
-    Args:
-        cls: one of :data:`CLASSES`.
-        c: coefficients, shape (..., 2^d), entry k the coefficient of the point with code k.
-        d: dimension, ≤ :data:`MAX_ENUMERATE_D`.
-
-    Returns:
-        float array (..., 2^d), entry k the sum for the hypothesis with code k.
+    With integer c (counts) every entry is exact. ``c`` (..., 2^d), entry k the point with code k's;
+    the result's entry k is hypothesis k's sum; d ≤ :data:`MAX_ENUMERATE_D`.
     """
     _check_class(cls)
     d = check_int("d", d, 1, MAX_ENUMERATE_D)
@@ -189,14 +166,7 @@ def separator_set(cls: str, d: int) -> np.ndarray:
       (the general construction c_v·e_j with c_v ∈ [1/v_{k+1}, 1/v_k) is empty for {−1, 1}; c = 1 works).
 
     A hypothesis's code has bit j set when j ∈ S (for halfspaces: when w_j = 1): its label vector on U read
-    as binary (for conjunctions, of the complemented labels).
-
-    Args:
-        cls: one of :data:`CLASSES`.
-        d: dimension, 1 ≤ d ≤ 62.
-
-    Returns:
-        uint8 array (d, d): row j is ē_j (all ones but j) for conjunctions, the unit vector e_j otherwise.
+    as binary (for conjunctions, of the complemented labels). Returns uint8 (d, d), 1 ≤ d ≤ 62.
     """
     _check_class(cls)
     d = check_int("d", d, 1, MAX_D)
@@ -224,15 +194,7 @@ def separates(cls: str, u: np.ndarray, codes: np.ndarray | None = None) -> bool:
     """Whether ``u`` separates every pair of the given hypotheses (default: the whole class).
 
     Vectorised: the label columns on U are packed into one integer each (or compared as rows when
-    |U| > 62), and U separates exactly when no two columns coincide.
-
-    Args:
-        cls: one of :data:`CLASSES`.
-        u: candidate separator set, shape (m, d).
-        codes: hypotheses to separate; default all 2^d (d ≤ :data:`MAX_ENUMERATE_D`).
-
-    Returns:
-        True when every two distinct hypotheses disagree on some point of ``u``.
+    |U| > 62), and U (m, d) separates exactly when no two columns coincide.
     """
     u = np.asarray(u)
     if u.ndim != 2:
