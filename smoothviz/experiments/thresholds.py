@@ -20,6 +20,7 @@ from smoothviz.online.thresholds import (
     round_grid,
     run_adversary,
 )
+from smoothviz.validation import check_choices
 
 __all__ = ["ThresholdsExperiment", "run_experiment"]
 
@@ -136,11 +137,7 @@ def run_experiment(
         max_points: at most this many rounds are summarised in :meth:`ThresholdsExperiment.to_frame`.
     """
     check_game(sigma, horizon, trials)
-    unknown = [a for a in adversaries if a not in ADVERSARIES]
-    if unknown or not adversaries:
-        raise ValueError(
-            f"`adversaries` must be a non-empty subset of {list(ADVERSARIES)}, got {adversaries}"
-        )
+    check_choices("adversaries", adversaries, ADVERSARIES)
     runs = {
         a: run_adversary(a, sigma=sigma, horizon=horizon, trials=trials, seed=seed)
         for a in adversaries

@@ -16,7 +16,7 @@ import pandas as pd
 
 from smoothviz.online.measures import Measure, set_mass
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_int, check_sigma
+from smoothviz.validation import check_choice, check_float, check_int, check_sigma
 
 __all__ = [
     "CLASSES",
@@ -29,7 +29,6 @@ __all__ = [
     "bracketing_sizes",
     "class_label",
     "example_hypothesis",
-    "factor_scale",
     "hypothesis_sets",
     "max_count_experiment",
     "quantile_threshold_cover",
@@ -62,10 +61,8 @@ def _n_factors(cls: str, k: int) -> int:
 
 
 def _check_class(cls: str, k: int) -> None:
-    if cls not in CLASSES:
-        raise ValueError(f"`cls` must be one of {CLASSES}, got {cls!r}")
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"`k` must be an integer ≥ 1, got {k!r}")
+    check_choice("cls", cls, CLASSES)
+    check_int("k", k, 1)
 
 
 def class_label(cls: str, *, k: int = 2) -> str:
@@ -291,21 +288,9 @@ class Bracketing:
         return self.brackets(self.sample_index(max_brackets)).to_frame()
 
 
-def _check_eps(eps: float) -> None:
-    if isinstance(eps, bool) or not (np.isfinite(eps) and 0 < eps <= 1):
-        raise ValueError(f"`eps` must be in (0, 1], got {eps}")
-
-
-def factor_scale(cls: str, eps: float, *, k: int = 2) -> float:
-    """Scale per threshold factor so that the product bracket has mass ≤ ε (Theorem 3.7).
-
-    ε for thresholds; ε/2 for intervals (an up- and a down-threshold); ε/(2k) for unions and
-    intersections of k intervals; ε/4 for symmetric differences (Haghtalab, Roughgarden & Shetty 2020,
-    Thm 3.7: N_[](G, 4ε)).
-    """
-    _check_class(cls, k)
-    _check_eps(eps)
-    return eps / {"thresholds": 1, "intervals": 2, "symdiff": 4}.get(cls, 2 * k)
+def _divisor(cls: str, k: int) -> int:
+    """ε over the scale per threshold factor: 1, 2 (intervals), 2k (unions, intersections), 4 (symdiff)."""
+    return {"thresholds": 1, "intervals": 2, "symdiff": 4}.get(cls, 2 * k)
 
 
 def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracketing:
@@ -329,12 +314,12 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
         ValueError: on an unknown class, a bad ε or k, or something that is not a :class:`~smoothviz.online.measures.Measure`.
     """
     _check_class(cls, k)
-    _check_eps(eps)
+    check_float("eps", eps, 0.0, 1.0)
     if not isinstance(measure, Measure):
         raise ValueError(f"`measure` must be a Measure, got {type(measure).__name__}")
     k = int(k) if cls in ("union", "intersection") else 1
     nf = _n_factors(cls, k)
-    feps = factor_scale(cls, eps, k=k)
+    feps = eps / _divisor(cls, k)
     n = math.ceil(1.0 / feps)
     grid = np.concatenate([[0.0], measure.quantile(np.arange(1, n) / n), [1.0]])
     size = n**nf
@@ -397,7 +382,7 @@ def quantile_threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
     Raises:
         ValueError: on a bad ε.
     """
-    _check_eps(eps)
+    check_float("eps", eps, 0.0, 1.0)
     m = math.ceil(1.0 / (2.0 * eps))
     centres = measure.quantile((2 * np.arange(m) + 1) / (2 * m))
     return ThresholdCover(eps=float(eps), measure=measure, centres=centres)
@@ -689,10 +674,10 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     _check_class(cls, k)
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     for e in eps:
-        _check_eps(e)
+        check_float("eps", e, 0.0, 1.0)
     k = int(k) if cls in ("union", "intersection") else 1
     nf = _n_factors(cls, k)
-    n = np.ceil(1.0 / (eps / {"thresholds": 1, "intervals": 2, "symdiff": 4}.get(cls, 2 * k)))
+    n = np.ceil(1.0 / (eps / _divisor(cls, k)))
     exponent = 4 if cls == "symdiff" else nf
     cover = np.ceil(1.0 / (2.0 * eps)) if cls == "thresholds" else np.full(eps.shape, np.nan)
     return pd.DataFrame(
@@ -720,9 +705,8 @@ def example_hypothesis(cls: str, position: float, *, width: float, k: int = 2) -
         ValueError: on an unknown class or a position / width outside [0, 1].
     """
     _check_class(cls, k)
-    for name, val in (("position", position), ("width", width)):
-        if not (np.isfinite(val) and 0 <= val <= 1):
-            raise ValueError(f"`{name}` must be in [0, 1], got {val}")
+    check_float("position", position, 0.0, 1.0, low_open=False)
+    check_float("width", width, 0.0, 1.0, low_open=False)
     end = min(1.0, position + width)
     if cls == "thresholds":
         return np.array([position])

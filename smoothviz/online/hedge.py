@@ -52,38 +52,27 @@ COVER_SCALES = ("alg1", "thm33")
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
-    """Cover scale γ: σ/√T (Algorithm 1) or σ/(4√T) (Theorem 3.3's brackets).
-
-    Both from Haghtalab, Roughgarden & Shetty 2020 (Algorithm 1 is in their App. C.1).
-
-    Args:
-        sigma: smoothness parameter σ ∈ (0, 1].
-        horizon: number of rounds T ≥ 1.
-        scale: ``"alg1"`` for σ/√T, ``"thm33"`` for σ/(4√T).
-
-    Returns:
-        The cover scale γ.
-    """
+    """Cover scale γ: σ/√T (``scale="alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3)."""
     check_sigma(sigma)
     check_int("horizon", horizon, 1)
     check_choice("scale", scale, COVER_SCALES)
-    factor = 1.0 if scale == "alg1" else 4.0
-    return sigma / (factor * np.sqrt(horizon))
+    return _gamma(sigma, horizon, scale)
+
+
+def _gamma(sigma: float, horizon: int, scale: str) -> float:
+    return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
 
 
 def grid_threshold_cover(gamma: float) -> np.ndarray:
-    """Grid thresholds 0 = g_0 < … < g_{N−1} = 1 with spacing ≤ γ: a γ-cover under the uniform measure.
+    """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U.
 
-    Every threshold b ∈ [0, 1] lies in a cell [g_i, g_{i+1}) and disagrees with h_{g_i} only inside it, so
-    Pr_U[h_b ≠ h_{g_i}] ≤ γ. The size is N = ⌈1/γ⌉ + 1.
-
-    Args:
-        gamma: cover scale γ ∈ (0, 1].
-
-    Returns:
-        The sorted grid, shape (N,).
+    A threshold b in the cell [g_i, g_{i+1}) disagrees with h_{g_i} only inside it.
     """
     check_float("gamma", gamma, 0.0, 1.0)
+    return _grid(gamma)
+
+
+def _grid(gamma: float) -> np.ndarray:
     return np.linspace(0.0, 1.0, int(np.ceil(1.0 / gamma - 1e-9)) + 1)
 
 
@@ -498,10 +487,21 @@ def hedge_thresholds(
     Returns:
         A :class:`HedgeThresholdsResult`.
     """
-    horizon, trials = _check_engine_args(
-        sigma, horizon, adversaries, update, labels, noise, trials,
-        n_checkpoints, n_snapshots, snapshot_bins, snapshot_adversary,
-    )  # fmt: skip
+    check_sigma(sigma)
+    horizon = check_int("horizon", horizon, 1, 100_000)
+    check_choices("adversaries", adversaries, ADVERSARIES)
+    check_choice("scale", cover_scale, COVER_SCALES)
+    if gamma is not None:
+        check_float("gamma", gamma, 0.0, 1.0)
+    check_choice("update", update, UPDATES)
+    check_choice("labels", labels, LABELS)
+    check_float("noise", noise, 0.0, 0.5, low_open=False)
+    trials = check_int("trials", trials, 1, 10_000)
+    check_int("n_checkpoints", n_checkpoints, 2, 10_000)
+    check_int("n_snapshots", n_snapshots, 1, 10_000)
+    check_int("snapshot_bins", snapshot_bins, 1, 10_000)
+    if snapshot_adversary is not None:
+        check_choice("snapshot_adversary", snapshot_adversary, adversaries)
     gamma, grid = _engine_cover(sigma, horizon, cover_scale, gamma)
     n = grid.size
     eta = TUNED_ETA[update](n, horizon) if eta is None else eta
@@ -544,43 +544,12 @@ def hedge_thresholds(
     )
 
 
-def _check_engine_args(
-    sigma: float,
-    horizon: int,
-    adversaries: tuple[str, ...],
-    update: str,
-    labels: str,
-    noise: float,
-    trials: int,
-    n_checkpoints: int,
-    n_snapshots: int,
-    snapshot_bins: int,
-    snapshot_adversary: str | None,
-) -> tuple[int, int]:
-    """Validate :func:`hedge_thresholds`'s arguments; return ``(horizon, trials)`` as ``int``."""
-    check_sigma(sigma)
-    horizon = check_int("horizon", horizon, 1, 100_000)
-    check_choices("adversaries", adversaries, ADVERSARIES)
-    check_choice("update", update, UPDATES)
-    check_choice("labels", labels, LABELS)
-    check_float("noise", noise, 0.0, 0.5, low_open=False)
-    trials = check_int("trials", trials, 1, 10_000)
-    check_int("n_checkpoints", n_checkpoints, 2, 10_000)
-    check_int("n_snapshots", n_snapshots, 1, 10_000)
-    check_int("snapshot_bins", snapshot_bins, 1, 10_000)
-    if snapshot_adversary is not None and snapshot_adversary not in adversaries:
-        raise ValueError(
-            f"`snapshot_adversary` must be one of {adversaries}, got {snapshot_adversary!r}"
-        )
-    return horizon, trials
-
-
 def _engine_cover(
     sigma: float, horizon: int, cover_scale: str, gamma: float | None
 ) -> tuple[float, np.ndarray]:
     """The cover scale (explicit, or from ``cover_scale``) and the cover, at most 2,000,001 experts."""
-    gamma = cover_gamma(sigma, horizon, scale=cover_scale) if gamma is None else gamma
-    grid = grid_threshold_cover(gamma)
+    gamma = _gamma(sigma, horizon, cover_scale) if gamma is None else gamma
+    grid = _grid(gamma)
     if grid.size > 2_000_001:
         raise ValueError(
             f"`gamma` gives a cover of {grid.size} experts, more than 2,000,001; got gamma={gamma}"

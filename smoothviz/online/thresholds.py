@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from smoothviz.random import RngLike, make_rng, streams
-from smoothviz.validation import SIGMA_RANGE, check_sigma
+from smoothviz.validation import SIGMA_RANGE, check_choice, check_int, check_sigma
 
 __all__ = [
     "ADVERSARIES",
@@ -48,22 +48,15 @@ MAX_TRIALS = 10_000
 
 
 def check_game(sigma: float, horizon: int, trials: int) -> None:
-    """Reject σ outside the one σ range, a horizon outside [1, :data:`MAX_HORIZON`], or bad trials.
-
-    σ is checked by :func:`smoothviz.validation.check_sigma` (σ ∈ (0, 1], at least 1e-6), as in
-    every module with a σ-smooth adversary.
-    """
+    """Reject a bad σ, a horizon outside [1, :data:`MAX_HORIZON`] or trials outside [1, :data:`MAX_TRIALS`]."""
     check_sigma(sigma)
-    if int(horizon) != horizon or not 1 <= horizon <= MAX_HORIZON:
-        raise ValueError(f"`horizon` must be an integer in [1, {MAX_HORIZON}], got {horizon}")
-    if int(trials) != trials or not 1 <= trials <= MAX_TRIALS:
-        raise ValueError(f"`trials` must be an integer in [1, {MAX_TRIALS}], got {trials}")
+    check_int("horizon", horizon, 1, MAX_HORIZON)
+    check_int("trials", trials, 1, MAX_TRIALS)
 
 
 def adversary_rng(seed: int, adversary: str) -> np.random.Generator:
     """The generator of one adversary under a page seed; stable whichever adversaries are shown."""
-    if adversary not in ADVERSARIES:
-        raise ValueError(f"`adversary` must be one of {list(ADVERSARIES)}, got {adversary!r}")
+    check_choice("adversary", adversary, ADVERSARIES)
     return streams(seed, ADVERSARIES)[adversary]
 
 
@@ -156,7 +149,7 @@ def worst_case_run(horizon: int) -> ThresholdRun:
     round). So nothing collapses after 53 rounds, unlike a float64 simulation
     (:func:`naive_float_worst_case`).
     """
-    check_game(0.5, horizon, 1)
+    check_int("horizon", horizon, 1, MAX_HORIZON)
     rel_point = np.full(
         horizon, 0.5
     )  # the adversary's point, relative to [lo, hi) rescaled to [0, 1)
@@ -191,7 +184,7 @@ def naive_float_worst_case(horizon: int) -> int:
     or ``hi`` and no float lies strictly inside: the "adversary" runs out of points. This is the
     floating-point trap that :func:`worst_case_run` avoids with exact dyadic integers.
     """
-    check_game(0.5, horizon, 1)
+    check_int("horizon", horizon, 1, MAX_HORIZON)
     lo, hi, mistakes = 0.0, 1.0, 0
     for _ in range(horizon):
         x = lo + (hi - lo) / 2.0
