@@ -248,9 +248,9 @@ def max_abs(noise: str, scale: float, seed: int) -> MaxAbsResult:
     return max_abs_curve(MAX_ABS_K, noise=noise, scale=scale, trials=MAX_ABS_TRIALS, rng=seed)
 
 
-def halfspaces(sigma: float, horizon: int, noise: float, seed: int) -> HalfspaceResult:
+def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
     """The 2-D tab: Hedge over halfspaces, :data:`HALFSPACE_TRIALS` trials per adversary."""
-    return hedge_halfspaces(sigma, horizon, noise=noise, trials=HALFSPACE_TRIALS, rng=seed)
+    return hedge_halfspaces(sigma, horizon, label_noise=label_noise, trials=HALFSPACE_TRIALS, rng=seed)
 
 
 @dataclass(frozen=True, eq=False)
@@ -286,9 +286,9 @@ class RegretExperiment:
         return replace(self, settings=self.settings | tabs)
 
     @property
-    def noise_2d(self) -> float:
+    def label_noise_2d(self) -> float:
         """The 2-D tab's label noise: the page's rate when labels are noisy, else 0."""
-        return self.settings["noise"] if self.settings["labels"] == "noisy" else 0.0
+        return self.settings["label_noise"] if self.settings["labels"] == "noisy" else 0.0
 
     def experts(self) -> tuple[list[ExpertsResult], FTPLSweepResult]:
         """MW, FTL and FTPL on the tab's costs (:func:`learners`)."""
@@ -303,7 +303,7 @@ class RegretExperiment:
     def halfspaces(self) -> HalfspaceResult:
         """Hedge over 2-D halfspaces (:func:`halfspaces`)."""
         s = self.settings
-        return halfspaces(s["sigma"], s["horizon_2d"], self.noise_2d, s["seed"])
+        return halfspaces(s["sigma"], s["horizon_2d"], self.label_noise_2d, s["seed"])
 
     def code(self) -> str:
         """Python source that recomputes this experiment and its tabs ("Reproduce in Python")."""
@@ -333,7 +333,7 @@ def run_experiment(
     update: str = "notes",
     eta_factor: float = 1.0,
     labels: str = "realizable",
-    noise: float = 0.1,
+    label_noise: float = 0.1,
     trials: int = 5,
     seed: int = 0,
     sequence: str = "alternating",
@@ -352,7 +352,7 @@ def run_experiment(
         update: MW update, ``"notes"`` or ``"exp"``.
         eta_factor: η as a multiple of the tuned rate (:func:`~smoothviz.online.experts.mw_tuned_eta`).
         labels: ``"realizable"`` or ``"noisy"``.
-        noise: label-flip rate of noisy labels.
+        label_noise: label-flip rate of noisy labels.
         trials: trials per adversary.
         seed: the page seed (adversaries' and nature's coins).
         sequence: the MW/FTL tab's costs, ``"alternating"`` or ``"coin_flips"``.
@@ -369,11 +369,11 @@ def run_experiment(
     snapshot = "smoothed_adaptive" if "smoothed_adaptive" in adversaries else None
     hedge = hedge_thresholds(
         sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta=eta, update=update,
-        labels=labels, noise=noise, trials=trials, rng=seed, snapshot_adversary=snapshot,
+        labels=labels, label_noise=label_noise, trials=trials, rng=seed, snapshot_adversary=snapshot,
     )  # fmt: skip
     settings = {
         "sigma": sigma, "horizon": horizon, "adversaries": tuple(adversaries), "cover": cover,
-        "update": update, "eta_factor": eta_factor, "labels": labels, "noise": noise,
+        "update": update, "eta_factor": eta_factor, "labels": labels, "label_noise": label_noise,
         "trials": trials, "seed": seed, "sequence": sequence, "n_actions": n_actions,
         "perturbation": perturbation, "scale": scale, "horizon_2d": horizon_2d,
     }  # fmt: skip

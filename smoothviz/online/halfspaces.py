@@ -144,7 +144,7 @@ def hedge_halfspaces(
     adversaries: tuple[str, ...] = ADVERSARIES_2D,
     eta: float | None = None,
     update: str = "notes",
-    noise: float = 0.0,
+    label_noise: float = 0.0,
     trials: int = 3,
     n_candidates: int = 16,
     rng: RngLike = None,
@@ -169,7 +169,7 @@ def hedge_halfspaces(
         adversaries: names from :data:`~smoothviz.online.adversaries.ADVERSARIES_2D`.
         eta: learning rate; default the update's tuned rate (:data:`~smoothviz.online.experts.TUNED_ETA`).
         update: ``"notes"`` or ``"exp"``.
-        noise: label-flip rate in [0, 1/2].
+        label_noise: label-flip rate in [0, 1/2].
         trials: runs per adversary.
         n_candidates: grid side of the adaptive adversaries' candidate points ((k + ½)/n; a power
             of two keeps them exact in binary, so candidates on one line are exactly collinear and
@@ -182,7 +182,7 @@ def hedge_halfspaces(
     check_sigma(sigma)
     horizon = check_int("horizon", horizon, 1, 5000)
     check_choices("adversaries", adversaries, ADVERSARIES_2D)
-    check_float("noise", noise, 0.0, 0.5, low_open=False)
+    check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 1000)
     check_int("n_candidates", n_candidates, 2, 64)
     normals, offsets = halfspace_cover(n_angles, n_offsets)
@@ -196,7 +196,7 @@ def hedge_halfspaces(
     t_normal = np.column_stack([np.cos(angle), np.sin(angle)])
     t_offset = (t_normal * rng.uniform(0.3, 0.7, (rows, 2))).sum(axis=1)
     unif = rng.random((rows, horizon, 2))
-    flips = rng.random((rows, horizon)) < noise
+    flips = rng.random((rows, horizon)) < label_noise
     xs, ys, losses, cover_min, final = _play(
         adv, normals, offsets, n_angles, lam, t_normal, t_offset, unif, flips, sigma, n_candidates
     )

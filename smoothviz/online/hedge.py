@@ -348,7 +348,7 @@ class HedgeThresholdsResult:
         adversaries: adversary name per row, shape (R,).
         trial: trial index per row, shape (R,).
         targets: target threshold b* per row (nature's coin), shape (R,).
-        noise: label-flip rate (0 for realizable labels).
+        label_noise: label-flip rate (0 for realizable labels).
         xs: points, shape (R, T).
         ys: labels in {0, 1}, shape (R, T).
         losses: learner's expected loss ⟨p_t, ℓ_t⟩ per round, shape (R, T).
@@ -375,7 +375,7 @@ class HedgeThresholdsResult:
     adversaries: np.ndarray
     trial: np.ndarray
     targets: np.ndarray
-    noise: float
+    label_noise: float
     xs: np.ndarray
     ys: np.ndarray
     losses: np.ndarray
@@ -446,7 +446,7 @@ def hedge_thresholds(
     eta: float | None = None,
     update: str = "notes",
     labels: str = "realizable",
-    noise: float = 0.1,
+    label_noise: float = 0.1,
     trials: int = 10,
     n_checkpoints: int = 60,
     n_snapshots: int = 60,
@@ -465,7 +465,7 @@ def hedge_thresholds(
 
     Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020. The adversaries' coins draw the points (one
     function each in :mod:`smoothviz.online.adversaries`), nature's the target b* ~ U(0.1, 0.9) and the
-    flips: labels are 1[x ≥ b*], flipped with probability ``noise`` when ``labels="noisy"``.
+    flips: labels are 1[x ≥ b*], flipped with probability ``label_noise`` when ``labels="noisy"``.
 
     Args:
         sigma: smoothness σ ∈ (0, 1].
@@ -476,7 +476,7 @@ def hedge_thresholds(
         eta: learning rate; default the update's tuned rate (:data:`~smoothviz.online.experts.TUNED_ETA`).
         update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
         labels: ``"realizable"`` or ``"noisy"``.
-        noise: label-flip rate in [0, 1/2] used when ``labels="noisy"``.
+        label_noise: label-flip rate in [0, 1/2] used when ``labels="noisy"``.
         trials: independent runs per adversary.
         n_checkpoints: about how many log-spaced rounds get the exact class regret.
         n_snapshots: how many rounds of the recorded row's weights to keep for the heatmap.
@@ -495,7 +495,7 @@ def hedge_thresholds(
         check_float("gamma", gamma, 0.0, 1.0)
     check_choice("update", update, UPDATES)
     check_choice("labels", labels, LABELS)
-    check_float("noise", noise, 0.0, 0.5, low_open=False)
+    check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 10_000)
     check_int("n_checkpoints", n_checkpoints, 2, 10_000)
     check_int("n_snapshots", n_snapshots, 1, 10_000)
@@ -506,7 +506,7 @@ def hedge_thresholds(
     n = grid.size
     eta = TUNED_ETA[update](n, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
-    flip_rate = noise if labels == "noisy" else 0.0
+    flip_rate = label_noise if labels == "noisy" else 0.0
     adv = np.repeat(np.asarray(adversaries), trials)
     srow = 0 if snapshot_adversary is None else adversaries.index(snapshot_adversary) * trials
     targets, unif, flips = _coins(make_rng(rng), adv.size, horizon, flip_rate)
@@ -527,7 +527,7 @@ def hedge_thresholds(
         adversaries=adv,
         trial=np.tile(np.arange(trials), len(adversaries)),
         targets=targets,
-        noise=float(flip_rate),
+        label_noise=float(flip_rate),
         xs=xs,
         ys=ys,
         losses=losses,
