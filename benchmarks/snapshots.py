@@ -35,6 +35,8 @@ def _renamed(case: str, path: str) -> str:
             if case.startswith(prefix) and path.endswith(old):
                 return path[: -len(old)] + new
     return path
+
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's smoothviz
 
 
