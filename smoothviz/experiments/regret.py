@@ -1,9 +1,8 @@
-"""The Regret page's experiment, and what it needs to decide how much to run.
+"""The Regret page's experiment, and how much of it fits the page's time budget.
 
-:func:`run_experiment` returns a :class:`RegretExperiment`: Hedge on a threshold cover of scale σ/√T
-(Haghtalab, Roughgarden & Shetty 2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen
-adversaries, with ``summary()``, ``to_frame()`` and ``code()``; its tabs are :func:`learners`,
-:func:`max_abs` and :func:`halfspaces`. :func:`trials_cap` fits the trials to the page's budget.
+:func:`run_experiment` runs Hedge on a threshold cover of scale σ/√T (Haghtalab, Roughgarden & Shetty
+2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen adversaries; its tabs are :func:`learners`,
+:func:`max_abs` and :func:`halfspaces`; :func:`trials_cap` fits the trials to the budget.
 """
 
 from __future__ import annotations
@@ -81,31 +80,14 @@ def page_cost_s(
     adaptive: bool = True,
     n_actions: int = 0,
 ) -> float:
-    """Modelled seconds of one Regret page run: Hedge on thresholds, plus the MW/FTL/FTPL runs.
+    """Modelled seconds of one Regret page run: Hedge on N thresholds, plus MW/FTL/FTPL on k = ``n_actions``.
 
-    The cover has N ≈ √T/σ experts and one run costs O(T·N^{1/3}) per trial after the exact replay
-    (:mod:`smoothviz.online.hedge`); the constants are fitted to benchmark runs.
-
-    That is :func:`~smoothviz.online.hedge.hedge_thresholds`, plus :func:`compare_learners`
-    when ``n_actions`` is not 0.
-
-    Fitted to runs on a shared 2-core machine (within a factor 1.6 either way; times 1.4 for safety),
-    see benchmarks/bench_online.py. With R = adversaries × trials rows, Hedge costs about
+    Fitted to runs on a shared 2-core machine (benchmarks/bench_online.py; within a factor 1.6, times
+    1.4 for safety). With R = adversaries × trials rows, Hedge costs about
     11 ms + 8.4 µs·T + 0.69·T·a + R·T·(0.73 µs + 0.037 µs·N^{1/3}) + 0.032 µs·R·N·max(1, T/N^{2/3}):
     the adaptive adversary's round loop (a µs a round: dense min(30 + 0.0096·trials·N, blocks
-    22·trials)), the chunked replay (T·N^{1/3} per row) and its O(N) passes per chunk. MW, FTL, FTPL
-    and the FTPL sweep add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
-
-    Args:
-        horizon: rounds T.
-        n_experts: cover size N.
-        n_adversaries: adversaries run side by side.
-        trials: trials per adversary.
-        adaptive: whether the adaptive σ-smooth adversary is among them.
-        n_actions: k of the MW/FTL/FTPL runs (0: not included).
-
-    Returns:
-        Seconds.
+    22·trials)), the chunked replay and its O(N) passes per chunk. MW, FTL, FTPL and the FTPL sweep
+    add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
     """
     t, n, rows = float(horizon), float(n_experts), float(n_adversaries * trials)
     loop_us = min(30.0 + 0.0096 * trials * n, 22.0 * trials) if adaptive else 0.0
@@ -126,20 +108,7 @@ def trials_cap(
     budget_s: float = 2.0,
     most: int = 1_000,
 ) -> int:
-    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits the budget.
-
-    Args:
-        horizon: rounds T.
-        n_experts: cover size N.
-        n_adversaries: adversaries run side by side.
-        adaptive: whether the adaptive σ-smooth adversary is among them.
-        n_actions: k of the MW/FTL/FTPL runs (0: Hedge only).
-        budget_s: time budget in seconds.
-        most: the largest number of trials to consider.
-
-    Returns:
-        The number of trials.
-    """
+    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``."""
     horizon = check_int("horizon", horizon, 1)
     n_experts = check_int("n_experts", n_experts, 2)
     n_adversaries = check_int("n_adversaries", n_adversaries, 1)
@@ -177,22 +146,10 @@ def compare_learners(
     trials: int = 5,
     seed: int | None = None,
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """MW, FTL and FTPL(b) on the same cost sequences, plus FTPL's regret over a grid of scales.
+    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at ``n_scales`` scales in [0.1, max(T, 10)].
 
-    Args:
-        sequence: ``"alternating"`` or ``"coin_flips"``.
-        horizon: rounds T.
-        n_actions: k.
-        noise: FTPL's perturbation, ``"laplace"`` or ``"gumbel"``.
-        scale: FTPL's scale b for the single run.
-        n_scales: number of log-spaced scales in [0.1, max(T, 10)] for the sweep.
-        trials: cost sequences (coin flips) and perturbation draws.
-        seed: an integer seed, or None. The costs and the sweep draw from the seed itself (the sweep
-            regenerates the same costs); FTPL's perturbations, the learner's coins, from the
-            seed's child stream named ``"learner"`` (:func:`smoothviz.random.streams`).
-
-    Returns:
-        ``([mw, ftl, ftpl], sweep)``.
+    The costs and the sweep draw from ``seed`` itself (the sweep regenerates the same costs); FTPL's
+    perturbations from its child stream ``"learner"``.
     """
     if seed is not None and not isinstance(seed, int | np.integer):
         raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
@@ -250,7 +207,9 @@ def max_abs(noise: str, scale: float, seed: int) -> MaxAbsResult:
 
 def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
     """The 2-D tab: Hedge over halfspaces, :data:`HALFSPACE_TRIALS` trials per adversary."""
-    return hedge_halfspaces(sigma, horizon, label_noise=label_noise, trials=HALFSPACE_TRIALS, rng=seed)
+    return hedge_halfspaces(
+        sigma, horizon, label_noise=label_noise, trials=HALFSPACE_TRIALS, rng=seed
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -342,27 +301,11 @@ def run_experiment(
     scale: float = 10.0,
     horizon_2d: int = 100,
 ) -> RegretExperiment:
-    """Run Hedge on the threshold cover against ``adversaries`` (the Regret page's main view).
+    """Hedge on the threshold cover against ``adversaries`` (the Regret page's main view).
 
-    Args:
-        sigma: the adversaries' smoothness σ.
-        horizon: rounds T.
-        adversaries: keys of :data:`smoothviz.online.adversaries.ADVERSARIES`.
-        cover: cover scale, ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)).
-        update: MW update, ``"notes"`` or ``"exp"``.
-        eta_factor: η as a multiple of the tuned rate (:func:`~smoothviz.online.experts.mw_tuned_eta`).
-        labels: ``"realizable"`` or ``"noisy"``.
-        label_noise: label-flip rate of noisy labels.
-        trials: trials per adversary.
-        seed: the page seed (adversaries' and nature's coins).
-        sequence: the MW/FTL tab's costs, ``"alternating"`` or ``"coin_flips"``.
-        n_actions: k, the MW/FTL tab's actions.
-        perturbation: FTPL's noise, ``"laplace"`` or ``"gumbel"``.
-        scale: FTPL's scale b.
-        horizon_2d: T of the 2-D halfspaces tab.
-
-    Returns:
-        A :class:`RegretExperiment` (the tabs are computed when asked for).
+    The cover is ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)); η is ``eta_factor`` times
+    :func:`~smoothviz.online.experts.mw_tuned_eta`. The tabs' parameters (``sequence``, ``n_actions``,
+    ``perturbation``, ``scale``, ``horizon_2d``) are kept for when a tab is asked for.
     """
     n_cover = cover_size(sigma, horizon, scale=cover)
     eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
