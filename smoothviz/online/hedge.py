@@ -23,13 +23,7 @@ from smoothviz.online.adversaries import (
 from smoothviz.online.erm import prefix_best_mistakes
 from smoothviz.online.experts import TUNED_ETA, UPDATES, log_weight_rate
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import (
-    check_choice,
-    check_choices,
-    check_float,
-    check_int,
-    check_sigma,
-)
+from smoothviz.validation import check_choice, check_choices, check_float, check_int, check_sigma
 
 __all__ = [
     "COVER_SCALES",

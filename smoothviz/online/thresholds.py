@@ -182,12 +182,7 @@ def _window(adversary: str, lo: np.ndarray, hi: np.ndarray, sigma: float) -> np.
 
 
 def smoothed_run(
-    adversary: str,
-    *,
-    sigma: float,
-    horizon: int,
-    trials: int,
-    rng: RngLike = None,
+    adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
 ) -> ThresholdRun:
     """Midpoint binary search against ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``, ``trials`` times.
 
@@ -244,11 +239,7 @@ def smoothed_run(
 
 
 def nonadaptive_run(
-    *,
-    sigma: float,
-    horizon: int,
-    trials: int,
-    rng: RngLike = None,
+    *, sigma: float, horizon: int, trials: int, rng: RngLike = None
 ) -> ThresholdRun:
     """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
 
