@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online.measures import Measure, set_mass
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_float, check_int, check_sigma
@@ -366,10 +367,8 @@ class MaxCountResult:
 
     def to_frame(self) -> pd.DataFrame:
         """Per adversary and round t: mean, 10% and 90% quantiles of the max over trials, t·p, bound."""
-        from smoothviz.bounds.online import lemma32_max_count_bound
-
         t = np.arange(1, self.horizon + 1)
-        bound = lemma32_max_count_bound(t, self.p, self.n_cells)
+        bound = online_bounds.lemma32_max_count_bound(t, self.p, self.n_cells)
         frames = []
         for name, runs in (("adaptive", self.adaptive), ("non-adaptive", self.nonadaptive)):
             q10, q90 = np.quantile(runs, [0.1, 0.9], axis=0)
@@ -554,8 +553,6 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     Columns ``eps``, ``inv_eps``, ``brackets`` (:func:`bracketing`'s size), ``thm37_bound``,
     ``haussler_cover`` ((41/ε)^d) and ``threshold_cover`` (⌈1/(2ε)⌉; NaN but for thresholds).
     """
-    from smoothviz.bounds import online as online_bounds
-
     _check_class(cls, k)
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     for e in eps:
