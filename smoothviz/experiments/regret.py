@@ -146,7 +146,9 @@ def compare_learners(
     trials: int = 5,
     seed: int | None = None,
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at ``n_scales`` scales in [0.1, max(T, 10)].
+    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at ``n_scales`` scales.
+
+    The sweep's scales are log-spaced in [0.1, max(T, 10)].
 
     The costs and the sweep draw from ``seed`` itself (the sweep regenerates the same costs); FTPL's
     perturbations from its child stream ``"learner"``.

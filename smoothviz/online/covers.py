@@ -132,7 +132,7 @@ class BracketSet:
 
     Attributes:
         index: flat bracket indices, shape ``(n,)``.
-        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (:func:`~smoothviz.online.measures.indicator`).
+        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (see :func:`smoothviz.online.measures.indicator`).
         mass: μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
     """
 
@@ -511,7 +511,7 @@ class UniformConvergenceResult:
 def uniform_convergence_experiment(
     *, horizon: int, trials: int, rng: RngLike = None
 ) -> UniformConvergenceResult:
-    """An adaptive σ-smooth sequence whose averages never concentrate (Haghtalab, Roughgarden & Shetty 2020, App. B).
+    """An adaptive σ-smooth sequence whose averages never concentrate (Haghtalab et al. 2020, App. B).
 
     Nature adds η_t ~ U(−1/4, 1/4) (σ = 1/2) to x_t; we watch 1(z > 1/2). Adaptive: x_1 = 1/2, then
     every x_t = 1/4 if η_1 ≤ 0, else 3/4, so the average is exactly 0 or 1 for every T. Non-adaptive:

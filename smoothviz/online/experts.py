@@ -267,7 +267,7 @@ def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
 
 
 def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> float:
-    """E max_i |Z_i| of k perturbations: b·H_k for Laplace(b), an integral for Gumbel (:mod:`smoothviz.bounds.online`)."""
+    """E max_i |Z_i| of k perturbations: b·H_k for Laplace(b), an integral for Gumbel (bounds.online)."""
     k = check_int("k", k, 1)
     check_float("scale", scale, 0.0, 1e12)
     check_choice("noise", noise, NOISES)

@@ -2,7 +2,7 @@
 
 A σ-smooth adversary rarely lands in the thin region where a halfspace and its cover neighbour
 disagree, so Hedge on a cover of directions × offsets has regret sublinear in T (Haghtalab,
-Roughgarden & Shetty 2020, Cor. 3.8); regret against every halfspace from exact ERM (:mod:`smoothviz.online.erm`).
+Roughgarden & Shetty 2020, Cor. 3.8); the regret against every halfspace comes from exact ERM.
 """
 
 from __future__ import annotations
