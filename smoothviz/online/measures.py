@@ -101,7 +101,10 @@ class Measure:
 
     @property
     def sigma(self) -> float:
-        """The largest σ with density ≤ 1/σ: the measure is σ-smooth for it (Haghtalab et al. 2020, §2)."""
+        """The largest σ with density ≤ 1/σ: the measure is σ-smooth for it.
+
+        Haghtalab, Roughgarden & Shetty 2020, §2.
+        """
         return 1.0 / self.max_density
 
 
