@@ -513,8 +513,7 @@ def uniform_convergence_experiment(
 ) -> UniformConvergenceResult:
     """An adaptive σ-smooth sequence whose averages never concentrate.
 
-    Haghtalab, Roughgarden & Shetty 2020, App. B.
-    Nature adds η_t ~ U(−1/4, 1/4) (σ = 1/2) to x_t; we watch 1(z > 1/2). Adaptive: x_1 = 1/2, then
+    Haghtalab, Roughgarden & Shetty 2020, App. B: nature adds η_t ~ U(−1/4, 1/4) (σ = 1/2) to x_t; we watch 1(z > 1/2). Adaptive: x_1 = 1/2, then
     every x_t = 1/4 if η_1 ≤ 0, else 3/4, so the average is exactly 0 or 1 for every T. Non-adaptive:
     every x_t = 1/2, the average is Binomial(T, 1/2)/T, standard deviation 1/(2√T).
     """
