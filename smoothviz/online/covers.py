@@ -52,8 +52,15 @@ _CLASS_LABEL = {
 }
 
 
-def _n_factors(cls: str, k: int) -> int:
-    return {"thresholds": 1, "intervals": 2, "symdiff": 2}.get(cls, 2 * k)
+def _facts(cls: str, k: int) -> tuple[int, int, int]:
+    """Threshold factors, ε over each factor's scale (Theorem 3.7) and VC dimension of a class."""
+    return {
+        "thresholds": (1, 1, 1),
+        "intervals": (2, 2, 2),
+        "symdiff": (2, 4, 2),
+        "union": (2 * k, 2 * k, 2 * k),
+        "intersection": (2 * k, 2 * k, 2),
+    }[cls]
 
 
 def _check_class(cls: str, k: int) -> None:
@@ -70,7 +77,7 @@ def class_label(cls: str, *, k: int = 2) -> str:
 def vc_dimension(cls: str, *, k: int = 2) -> int:
     """VC dimension on [0, 1]: 1 for thresholds, 2k for unions of k intervals, else 2."""
     _check_class(cls, k)
-    return 2 * k if cls == "union" else 1 if cls == "thresholds" else 2
+    return _facts(cls, k)[2]
 
 
 def _interval_pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -85,7 +92,7 @@ def hypothesis_sets(cls: str, params, *, k: int = 2) -> np.ndarray:
     ``symdiff`` (a, b) → 1(x ≥ a) Δ 1(x ≥ b) = [min(a, b), max(a, b)).
     """
     _check_class(cls, k)
-    nf = _n_factors(cls, k)
+    nf = _facts(cls, k)[0]
     p = np.atleast_2d(np.asarray(params, dtype=float))
     if p.shape[1] != nf or not np.all((p >= 0) & (p <= 1)):
         raise ValueError(
@@ -262,11 +269,6 @@ class Bracketing:
         return self.brackets(self.sample_index(max_brackets)).to_frame()
 
 
-def _divisor(cls: str, k: int) -> int:
-    """ε over the scale per threshold factor: 1, 2 (intervals), 2k (unions, intersections), 4 (symdiff)."""
-    return {"thresholds": 1, "intervals": 2, "symdiff": 4}.get(cls, 2 * k)
-
-
 def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracketing:
     """The quantile-grid ε-bracketing of a class under an atomless μ (k: intervals of a union / intersection).
 
@@ -279,8 +281,8 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
     if not isinstance(measure, Measure):
         raise ValueError(f"`measure` must be a Measure, got {type(measure).__name__}")
     k = int(k) if cls in ("union", "intersection") else 1
-    nf = _n_factors(cls, k)
-    feps = eps / _divisor(cls, k)
+    nf, divisor, vc_dim = _facts(cls, k)
+    feps = eps / divisor
     n = math.ceil(1.0 / feps)
     grid = np.concatenate([[0.0], measure.quantile(np.arange(1, n) / n), [1.0]])
     size = n**nf
@@ -298,7 +300,7 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
         grid=grid,
         size=size,
         bound=bound,
-        vc_dim=vc_dimension(cls, k=k),
+        vc_dim=vc_dim,
     )
 
 
@@ -558,8 +560,8 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     for e in eps:
         check_float("eps", e, 0.0, 1.0)
     k = int(k) if cls in ("union", "intersection") else 1
-    nf = _n_factors(cls, k)
-    n = np.ceil(1.0 / (eps / _divisor(cls, k)))
+    nf, divisor, vc_dim = _facts(cls, k)
+    n = np.ceil(1.0 / (eps / divisor))
     exponent = 4 if cls == "symdiff" else nf
     cover = np.ceil(1.0 / (2.0 * eps)) if cls == "thresholds" else np.full(eps.shape, np.nan)
     return pd.DataFrame(
@@ -568,7 +570,7 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
             "inv_eps": 1.0 / eps,
             "brackets": np.power(n, float(nf)),
             "thm37_bound": np.power(n, float(exponent)),
-            "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dimension(cls, k=k)),
+            "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dim),
             "threshold_cover": cover,
         }
     )
