@@ -142,11 +142,10 @@ def compare_learners(
     *,
     noise: str = "laplace",
     scale: float = 10.0,
-    n_scales: int = 12,
     trials: int = 5,
     seed: int | None = None,
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at ``n_scales`` scales.
+    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at 12 scales.
 
     The sweep's scales are log-spaced in [0.1, max(T, 10)].
 
@@ -162,8 +161,7 @@ def compare_learners(
         follow_the_leader(costs),
         follow_the_perturbed_leader(costs, scale=scale, noise=noise, rng=coins["learner"]),
     ]
-    n_scales = check_int("n_scales", n_scales, 2, 1000)
-    scales = np.geomspace(0.1, max(horizon, 10), n_scales)
+    scales = np.geomspace(0.1, max(horizon, 10), 12)
     sweep = ftpl_sweep(
         sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=seed
     )
@@ -325,24 +323,24 @@ def run_experiment(
     return RegretExperiment(hedge, n_cover, settings)
 
 
-def tail_slope(frame: pd.DataFrame, adversary: str, *, decades: float = 1.0) -> float:
-    """Least-squares slope of log(mean regret) against log t over the last ``decades`` of t.
+def tail_slope(frame: pd.DataFrame, adversary: str) -> float:
+    """Least-squares slope of log(mean regret) against log t over the last decade of t.
 
     ``frame`` is :meth:`RegretExperiment.to_frame`'s (columns ``adversary``, ``t``, ``regret_class``);
     the mean is over trials (:func:`fitted_slope` does the fit).
     """
     mean = frame[frame["adversary"] == adversary].groupby("t")["regret_class"].mean()
-    return fitted_slope(mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float), decades)
+    return fitted_slope(mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float))
 
 
-def fitted_slope(t: np.ndarray, regret: np.ndarray, decades: float = 1.0) -> float:
-    """Least-squares slope of log regret against log t over t ≥ max(t)/10^decades, regret > 0.
+def fitted_slope(t: np.ndarray, regret: np.ndarray) -> float:
+    """Least-squares slope of log regret against log t over the last decade, t ≥ max(t)/10, regret > 0.
 
     On log–log axes regret ∝ t^s is a line of slope s: 1 for linear regret, ½ for √t. NaN with fewer
     than two points.
     """
     t, regret = np.asarray(t, dtype=float), np.asarray(regret, dtype=float)
-    keep = (t >= t.max() / 10**decades) & (regret > 0)
+    keep = (t >= t.max() / 10) & (regret > 0)
     if keep.sum() < 2:
         return float("nan")
     return float(np.polyfit(np.log(t[keep]), np.log(regret[keep]), 1)[0])

@@ -26,6 +26,9 @@ from smoothviz.validation import check_choices, check_float, check_int, check_si
 
 __all__ = ["HalfspaceResult", "halfspace_cover", "hedge_halfspaces"]
 
+#: The cover's angles and offsets, and the side of the adaptive adversaries' grid of candidates.
+_ANGLES, _OFFSETS, _CANDIDATES = 24, 24, 16
+
 
 def halfspace_cover(n_angles: int, n_offsets: int) -> tuple[np.ndarray, np.ndarray]:
     """Halfspaces 1[⟨u_θ, x⟩ ≥ c], θ on a grid of [0, 2π), c of [−√2, √2]: normals (N, 2), offsets (N,)."""
@@ -118,20 +121,17 @@ def hedge_halfspaces(
     sigma: float,
     horizon: int,
     *,
-    n_angles: int = 24,
-    n_offsets: int = 24,
     adversaries: tuple[str, ...] = ADVERSARIES_2D,
     eta: float | None = None,
     update: str = "notes",
     label_noise: float = 0.0,
     trials: int = 3,
-    n_candidates: int = 16,
     rng: RngLike = None,
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
 
     The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). ``"worst_case"``
-    plays the point of the ``n_candidates``² grid (:func:`halfspace_candidates`) where the learner's
+    plays the point of the 16² grid (:func:`halfspace_candidates`) where the learner's
     expected loss is largest; ``"smoothed_adaptive"`` adds a uniform offset on a square of area σ, mod 1;
     ``"iid"`` plays x ~ U[0, 1]². ``eta`` defaults to the update's tuned rate.
     """
@@ -140,8 +140,7 @@ def hedge_halfspaces(
     check_choices("adversaries", adversaries, ADVERSARIES_2D)
     check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 1000)
-    check_int("n_candidates", n_candidates, 2, 64)
-    normals, offsets = halfspace_cover(n_angles, n_offsets)
+    normals, offsets = halfspace_cover(_ANGLES, _OFFSETS)
     eta = TUNED_ETA[update](offsets.size, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     rng = make_rng(rng)
@@ -154,7 +153,7 @@ def hedge_halfspaces(
     unif = rng.random((rows, horizon, 2))
     flips = rng.random((rows, horizon)) < label_noise
     xs, ys, losses, cover_min, final = _play(
-        adv, normals, offsets, n_angles, lam, t_normal, t_offset, unif, flips, sigma, n_candidates
+        adv, normals, offsets, lam, t_normal, t_offset, unif, flips, sigma
     )
     cum_loss = np.cumsum(losses, axis=1)
     target_mistakes = np.cumsum(flips, axis=1)  # the target errs exactly on the flipped labels
@@ -189,14 +188,12 @@ def _play(
     adv: np.ndarray,
     normals: np.ndarray,
     offsets: np.ndarray,
-    n_angles: int,
     lam: float,
     t_normal: np.ndarray,
     t_offset: np.ndarray,
     unif: np.ndarray,
     flips: np.ndarray,
     sigma: float,
-    n_candidates: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rounds of :func:`hedge_halfspaces`: ``(xs, ys, losses, cover_min, final)``.
 
@@ -204,8 +201,8 @@ def _play(
     weights (R, N).
     """
     rows, horizon = flips.shape
-    n_offsets = offsets.size // n_angles
-    cand = halfspace_candidates(n_candidates)
+    n_angles, n_offsets = _ANGLES, _OFFSETS
+    cand = halfspace_candidates(_CANDIDATES)
     cand_label = (np.einsum("rd,md->rm", t_normal, cand) >= t_offset[:, None]).astype(float)
     # within one angle the offsets ascend, so the cover halfspaces predicting 1 at x are a prefix:
     # P(predict 1 at x) is a sum over angles of one running sum each, read off at a fixed index.

@@ -377,8 +377,6 @@ def hedge_thresholds(
     labels: str = "realizable",
     label_noise: float = 0.1,
     trials: int = 10,
-    n_checkpoints: int = 60,
-    n_snapshots: int = 60,
     snapshot_bins: int = 100,
     snapshot_adversary: str | None = None,
     rng: RngLike = None,
@@ -388,10 +386,10 @@ def hedge_thresholds(
     The adversaries (:mod:`smoothviz.online.adversaries`) play their streams; nature draws the target
     b* ~ U(0.1, 0.9) and labels 1[x ≥ b*], flipped at rate ``label_noise`` when ``labels="noisy"``.
     Hedge is then replayed exactly on the streams in O(T·N^{1/3}) a row, and ERM
-    (:mod:`smoothviz.online.erm`) gives the regrets against cover and class at about ``n_checkpoints``
+    (:mod:`smoothviz.online.erm`) gives the regrets against cover and class at about 60
     rounds. γ is σ/√T (``cover_scale="alg1"``), σ/(4√T) (``"thm33"``) or ``gamma``; ``eta`` defaults to
     the update's tuned rate; the first trial of ``snapshot_adversary`` has its weights recorded at
-    ``n_snapshots`` rounds in at most ``snapshot_bins`` bins.
+    60 rounds in at most ``snapshot_bins`` bins.
     """
     check_sigma(sigma)
     horizon = check_int("horizon", horizon, 1, 100_000)
@@ -403,8 +401,6 @@ def hedge_thresholds(
     check_choice("labels", labels, LABELS)
     check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 10_000)
-    check_int("n_checkpoints", n_checkpoints, 2, 10_000)
-    check_int("n_snapshots", n_snapshots, 1, 10_000)
     check_int("snapshot_bins", snapshot_bins, 1, 10_000)
     if snapshot_adversary is not None:
         check_choice("snapshot_adversary", snapshot_adversary, adversaries)
@@ -425,7 +421,7 @@ def hedge_thresholds(
     unif = rng.random((adv.size, horizon))
     flips = rng.random((adv.size, horizon)) < flip_rate
     xs, ys, losses, medians = _play(adv, grid, targets, unif, flips, lam, sigma)
-    snap_rounds, starts, edges = _snapshot_plan(grid, horizon, n_snapshots, snapshot_bins)
+    snap_rounds, starts, edges = _snapshot_plan(grid, horizon, 60, snapshot_bins)
     replay = adv != "worst_case"  # the worst case's losses came with its stream
     replay[srow] = True
     losses[replay], snapshots, _ = _replay(
@@ -433,7 +429,7 @@ def hedge_thresholds(
         record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
     )  # fmt: skip
     cum = np.cumsum(losses, axis=1)
-    checkpoints = _checkpoints(horizon, n_checkpoints)
+    checkpoints = _checkpoints(horizon, 60)
     cells = np.minimum(np.searchsorted(grid, xs, side="right") - 1, n - 2)
     best_class, best_cover = prefix_best_mistakes(xs, ys, checkpoints, cells)
     return HedgeThresholdsResult(

@@ -394,8 +394,9 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     )
 
 
-def snapshot_rounds(run: ThresholdRun, *, trial: int = 0, max_frames: int = 120) -> np.ndarray:
-    """Rounds worth showing in the player: the first rounds, every mistake, and log-spaced others."""
+def snapshot_rounds(run: ThresholdRun, *, trial: int = 0) -> np.ndarray:
+    """At most 120 rounds worth showing in the player: the first, every mistake, log-spaced others."""
+    max_frames = 120
     mistakes = run.mistake_rounds[trial]
     mistakes = mistakes[mistakes > 0]
     early = np.arange(1, min(run.horizon, 12) + 1)
