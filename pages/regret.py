@@ -50,7 +50,7 @@ def experiment(sigma, horizon, **settings):
     return R.run_experiment(sigma, horizon, **settings)
 
 
-experts = ui.cached(R.learners, max_entries=16)
+experts = ui.cached(R.compare_learners, max_entries=16)
 max_abs = ui.cached(R.max_abs, max_entries=16)
 halfspaces = ui.cached(R.halfspaces, max_entries=16)
 

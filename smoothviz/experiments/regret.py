@@ -1,7 +1,7 @@
 """The Regret page's experiment, and how much of it fits the page's time budget.
 
 :func:`run_experiment` runs Hedge on a threshold cover of scale σ/√T (Haghtalab, Roughgarden & Shetty
-2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen adversaries; its tabs are :func:`learners`,
+2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen adversaries; its tabs are :func:`compare_learners`,
 :func:`max_abs` and :func:`halfspaces`; :func:`trials_cap` fits the trials to the budget.
 """
 
@@ -47,7 +47,6 @@ __all__ = [
     "cover_size",
     "fitted_slope",
     "halfspaces",
-    "learners",
     "learners_frame",
     "max_abs",
     "page_cost_s",
@@ -191,15 +190,6 @@ def page_trials(
     return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
-def learners(
-    sequence: str, horizon: int, n_actions: int, *, noise: str, scale: float, trials: int, seed: int
-) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """The "MW vs FTL, perturbed leaders" tab: :func:`compare_learners` under the page seed."""
-    return compare_learners(
-        sequence, horizon, n_actions, noise=noise, scale=scale, trials=trials, seed=seed
-    )
-
-
 def max_abs(noise: str, scale: float, seed: int) -> MaxAbsResult:
     """E‖Z‖∞ against k ≤ :data:`MAX_ABS_K` for the tab's perturbation, from :data:`MAX_ABS_TRIALS` draws."""
     return max_abs_curve(MAX_ABS_K, noise=noise, scale=scale, trials=MAX_ABS_TRIALS, rng=seed)
@@ -250,10 +240,10 @@ class RegretExperiment:
         return self.settings["label_noise"] if self.settings["labels"] == "noisy" else 0.0
 
     def experts(self) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-        """MW, FTL and FTPL on the tab's costs (:func:`learners`)."""
+        """MW, FTL and FTPL on the tab's costs (:func:`compare_learners`)."""
         s = self.settings
-        return learners(s["sequence"], s["horizon"], s["n_actions"], noise=s["perturbation"],
-                        scale=s["scale"], trials=s["trials"], seed=s["seed"])  # fmt: skip
+        return compare_learners(s["sequence"], s["horizon"], s["n_actions"], noise=s["perturbation"],
+                                scale=s["scale"], trials=s["trials"], seed=s["seed"])  # fmt: skip
 
     def max_abs(self) -> MaxAbsResult:
         """E‖Z‖∞ against k (:func:`max_abs`)."""
