@@ -51,7 +51,9 @@ def runs() -> dict[str, HedgeThresholdsResult]:
     """A small grid of runs reused by the pathwise tests (both updates, both label models)."""
     return {
         "notes_realizable": hedge_thresholds(0.05, 400, trials=4, rng=1),
-        "notes_noisy": hedge_thresholds(0.02, 300, trials=4, labels="noisy", label_noise=0.2, rng=2),
+        "notes_noisy": hedge_thresholds(
+            0.02, 300, trials=4, labels="noisy", label_noise=0.2, rng=2
+        ),
         "exp_noisy": hedge_thresholds(
             0.1, 300, trials=3, update="exp", labels="noisy", rng=3, cover_scale="thm33"
         ),
