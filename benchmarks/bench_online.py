@@ -65,7 +65,7 @@ def _page_parts(sigma, horizon, cover, eta, trials, k, seq, t2, flips) -> list:
         ),
         lambda: compare_learners(seq, horizon, k, trials=trials, seed=0),
         lambda: max_abs_curve(200, scale=10.0, trials=1000, rng=0),
-        lambda: hedge_halfspaces(sigma, t2, noise=flips, trials=2, rng=0),
+        lambda: hedge_halfspaces(sigma, t2, label_noise=flips, trials=2, rng=0),
     ]  # fmt: skip
 
 

@@ -50,7 +50,7 @@ def experiment(sigma, horizon, **settings):
     return R.run_experiment(sigma, horizon, **settings)
 
 
-experts = ui.cached(R.learners, max_entries=16)
+experts = ui.cached(R.compare_learners, max_entries=16)
 max_abs = ui.cached(R.max_abs, max_entries=16)
 halfspaces = ui.cached(R.halfspaces, max_entries=16)
 
@@ -64,7 +64,7 @@ p = ui.controls(PAGE, PARAMS)
 sigma, horizon, advs, seed = p["sigma"], p["T"], p["adv"], p["seed"]
 log_log = p["axes"] == "loglog"
 hedge = {"adversaries": advs, "cover": p["cover"], "update": p["update"], "eta_factor": p["eta"],
-         "labels": p["labels"], "noise": p["noise"], "seed": seed}  # fmt: skip
+         "labels": p["labels"], "label_noise": p["noise"], "seed": seed}  # fmt: skip
 
 
 def capped(sigma: float, horizon: int, wanted: int) -> int:
@@ -128,7 +128,7 @@ with views["experts"]:
 with views["halfspaces"]:
     if views["halfspaces"].open:
         with ui.computing("Running Hedge over halfspaces…"):
-            half = halfspaces(sigma, p["T2"], ex.noise_2d, seed)
+            half = halfspaces(sigma, p["T2"], ex.label_noise_2d, seed)
         row = list(half.adversaries).index("smoothed_adaptive")
         ui.chart(figures.halfspace_figure(half, row=row), key="halfspaces",
                  caption=figures.halfspace_caption(half), data=half.to_frame)  # fmt: skip

@@ -77,10 +77,7 @@ def mistakes_at_t(preset: Preset) -> int:
 
 
 def more_mistakes(preset: Preset, before: Preset) -> int:
-    """Extra mistakes of the smoothed adaptive adversary from ``before`` to ``preset``.
-
-    0 fewer than 15, 1 about 100 (15–500), 2 about 1,000 (more).
-    """
+    """Extra mistakes of the adaptive adversary from ``before``: 0 under 15, 1 about 100, 2 about 1,000."""
     now = float(_thresholds(preset).loc["smoothed_adaptive", "mistakes_mean"])
     then = float(_thresholds(before).loc["smoothed_adaptive", "mistakes_mean"])
     extra = now - then
@@ -88,10 +85,7 @@ def more_mistakes(preset: Preset, before: Preset) -> int:
 
 
 def first_round_below_sigma(preset: Preset) -> int:
-    """Median first round the version space is narrower than σ: 0 before round 20, 1 about 1/σ.
-
-    2 never within T.
-    """
+    """Median first round the version space is narrower than σ: 0 before 20, 1 about 1/σ, 2 never."""
     first = _thresholds(preset).loc["smoothed_adaptive", "first_round_width_below_sigma"]
     if first is None or np.isnan(first):
         return 2
@@ -108,11 +102,7 @@ def bracket_count(preset: Preset) -> int:
 
 
 def lemma32_adaptive(preset: Preset) -> int:
-    """Lemma 3.2's tab.
-
-    0 when the adaptive maximum count ends clearly above the non-adaptive one or above the
-    bound, 1 when both end within 20% of each other and under the bound.
-    """
+    """Lemma 3.2's tab: 1 when both maxima end within 20% of each other and under the bound, else 0."""
     from smoothviz.experiments.covers import run_experiment
 
     ex = run_experiment(
@@ -138,11 +128,7 @@ def _regret(preset: Preset):
 
 
 def regret_at_t(preset: Preset) -> int:
-    """Regret against all thresholds at T.
-
-    0 when the smoothed adversaries' is below T/6 while the worst case's is at least T/2 − 5%, 1
-    when the smoothed one is about T/2, 2 when about T.
-    """
+    """Regret against all thresholds at T: 0 smoothed below T/6 and worst case ≥ 0.45T, 1 about T/2, 2 about T."""
     ex = _regret(preset)
     summary = ex.summary().set_index("adversary")["regret_class"]
     horizon = ex.hedge.horizon
@@ -153,10 +139,7 @@ def regret_at_t(preset: Preset) -> int:
 
 
 def smoothed_tail_slope(preset: Preset) -> int:
-    """The fitted log–log slope of the smoothed adversaries' regret over the last decade of t.
-
-    0 about 1 (≥ 0.75), 1 between 0 and ½, 2 anything else.
-    """
+    """Log–log slope of the smoothed adversaries' regret over the last decade: 0 ≥ 0.75, 1 in (0, ½], 2 else."""
     from smoothviz.experiments.regret import tail_slope
 
     frame = _regret(preset).to_frame()
@@ -187,10 +170,7 @@ def theorem_lines(preset: Preset) -> int:
 
 
 def error_vs_budget(preset: Preset, before: Preset) -> int:
-    """How MWEM's final error changes from ``before`` to ``preset`` (a tenth of the budget).
-
-    0 about 10× (≥ 5×), 1 larger by less than 5×, 2 not larger.
-    """
+    """MWEM's final error from ``before`` to a tenth of the budget: 0 ≥ 5× larger, 1 larger, 2 not larger."""
     now = float(_mwem(preset)[0].summary().set_index("variant").loc["mwem", "max_error_mean"])
     then = float(_mwem(before)[0].summary().set_index("variant").loc["mwem", "max_error_mean"])
     ratio = now / then
@@ -206,10 +186,7 @@ def best_rounds(preset: Preset) -> int:
 
 
 def density_cap(preset: Preset) -> int:
-    """Where Smooth MWEM's release (no projection) exceeds the cap 1/σ over the scanned σ.
-
-    0 at every σ, 1 at some but not all, 2 nowhere.
-    """
+    """Where Smooth MWEM's release exceeds the cap 1/σ over the scanned σ: 0 everywhere, 1 somewhere, 2 nowhere."""
     ex, _ = _mwem(preset)
     scan = ex.density_scan()
     smooth = scan.variants.index("smooth")
@@ -218,10 +195,7 @@ def density_cap(preset: Preset) -> int:
 
 
 def threshold_excess(preset: Preset) -> int:
-    """The private threshold's mean excess error over the best threshold.
-
-    0 exactly none, 1 positive and within the bound α + 2 ln(K/β)/(εn), 2 above the bound.
-    """
+    """The private threshold's mean excess error: 0 none, 1 within α + 2 ln(K/β)/(εn), 2 above it."""
     ex, v = _mwem(preset)
     check = ex.private_threshold(alpha=float(v["alpha"]), target=float(v["target"]),
                                  flip=float(v["flip"]), trials=max(20, int(v["trials"])))  # fmt: skip
@@ -271,20 +245,14 @@ def _rspm(preset: Preset):
 
 
 def rspm_vs_noisy_min(preset: Preset) -> int:
-    """RSPM's (Laplace) mean excess error against report-noisy-min's: 0 below (less than half).
-
-    1 about equal, 2 above (more than twice).
-    """
+    """RSPM's (Laplace) mean excess error over report-noisy-min's: 0 under half, 1 about equal, 2 over twice."""
     excess = _rspm(preset).summary().set_index("method")["mean_excess"]
     ratio = excess["rspm_laplace"] / max(excess["report_noisy_min"], 1e-12)
     return 0 if ratio < 0.5 else 1 if ratio <= 2 else 2
 
 
 def cost_growth(preset: Preset) -> int:
-    """Noise draws per run as d grows.
-
-    0 both linear, 1 RSPM linear and report-noisy-min exponential, 2 both exponential.
-    """
+    """Noise draws per run as d grows: 0 both linear, 1 RSPM's only, 2 both exponential."""
     from smoothviz.experiments.rspm import oracle_cost
 
     v = _values(RSPM, preset)
@@ -301,10 +269,7 @@ def cost_growth(preset: Preset) -> int:
 
 
 def lying_audit(preset: Preset) -> int:
-    """The audit's certified lower bound on ε for RSPM under the lying oracle, claimed ε = 1.
-
-    0 below the claim, 1 about the claim (within 2×), 2 far above (more than 2×).
-    """
+    """The audit's lower bound on ε for RSPM under the lying oracle: 0 below the claim, 1 within 2×, 2 above."""
     from smoothviz.experiments.rspm import audit
 
     v = _values(RSPM, preset)
@@ -316,10 +281,7 @@ def lying_audit(preset: Preset) -> int:
 
 
 def erratum_audit(preset: Preset) -> int:
-    """The erratum tab: what the audit certifies for the printed Lap(m/ε) on its replace-one pair.
-
-    0 at or below the claimed ε, 1 above it by at most half, 2 more than 1.5 times it.
-    """
+    """The audit of the printed Lap(m/ε) on its replace-one pair: 0 ≤ the claimed ε, 1 ≤ 1.5×, 2 more."""
     from smoothviz.experiments.rspm import erratum_audit as audit
 
     v = _values(RSPM, preset)
@@ -340,11 +302,7 @@ def oracle_calls(preset: Preset) -> int:
 
 
 def prsma_bottom_rates(preset: Preset) -> int:
-    """⊥ rates on S and S′ in the failing-heuristic simulation.
-
-    0 equal (within 2 points), 1 different but within (ε, δ)-DP of Thm 8's guarantee for both
-    outcomes, 2 beyond it.
-    """
+    """⊥ rates on S and S′ of the failing heuristic: 0 equal (±2 points), 1 within Thm 8's (ε, δ), 2 beyond."""
     from smoothviz.experiments.prsma import simulation
 
     v = _values(PRSMA, preset)
@@ -365,11 +323,7 @@ def prsma_bottom_rates(preset: Preset) -> int:
 
 
 def regret_players(preset: Preset) -> int:
-    """Whose average regret is larger at T.
-
-    0 the data player's (by more than 20%), 1 the query player's (by more than 20%), 2 about
-    equal.
-    """
+    """Whose average regret is larger at T by over 20%: 0 the data player's, 1 the query player's, 2 neither."""
     from smoothviz.experiments import oracle_query as O
 
     v = _values(ORACLE_QUERY, preset)

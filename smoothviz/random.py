@@ -24,20 +24,10 @@ def make_rng(rng: RngLike = None) -> np.random.Generator:
 
 
 def streams(rng: RngLike, roles: Sequence[str]) -> dict[str, np.random.Generator]:
-    """Independent child generators of ``rng``, one per role, in order (``Generator.spawn``).
+    """``{role: Generator}``: independent children of ``rng`` (``Generator.spawn``), one per distinct role.
 
-    ``streams(seed, ("data", "runs"))["runs"]``: children are numbered in the order of the roles, so
-    adding a role at the end never changes the earlier ones.
-
-    The k-th role gets the k-th child, whatever the roles after it, so a role appended later leaves
-    the streams of the earlier ones, and the results drawn from them, unchanged.
-
-    Args:
-        rng: a seed or a Generator (see :func:`make_rng`).
-        roles: distinct names, e.g. ``("data", "runs", "sweeps")``.
-
-    Returns:
-        ``{role: Generator}`` in the order of ``roles``.
+    The k-th role gets the k-th child, so a role appended later leaves the earlier streams, and the
+    results drawn from them, unchanged: ``streams(seed, ("data", "runs"))["runs"]``.
     """
     roles = tuple(roles)
     if len(set(roles)) != len(roles):

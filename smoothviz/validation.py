@@ -1,9 +1,7 @@
-"""Argument checks shared by the core modules: each names the parameter and the value it rejects.
+"""Argument checks: one per quantity, each naming the parameter and the value it rejects.
 
-Core functions validate first and raise ``ValueError`` a reader can act on, e.g. ``"`sigma` must be
-in (0, 1], got 0"`` (the Scientific Python guide's style); one check per quantity, e.g.
-:func:`check_sigma` for every σ. The checkers return the value normalised (``int`` or ``float``):
-``horizon = check_int("horizon", horizon, 1)``.
+A public core function checks its arguments in its first lines and nothing below it checks them
+again. Each checker returns the value normalised: ``horizon = check_int("horizon", horizon, 1)``.
 """
 
 from __future__ import annotations
@@ -24,29 +22,20 @@ __all__ = [
 
 #: σ ∈ (0, 1]: the open lower end and the closed upper end of :func:`check_sigma`.
 SIGMA_RANGE = (0.0, 1.0)
-#: The smallest σ :func:`check_sigma` accepts. Below about 1e-9 the binary-search game's smoothed
-#: adversaries stall in float64 (a window narrower than the spacing of floats near 1/2 holds no new
-#: point); 1e-6 keeps three decades of margin, and no page goes below 1e-4.
+#: The smallest σ accepted: below about 1e-9 the binary-search game's smoothed adversaries stall in
+#: float64 (no float lies in a window that narrow near 1/2); 1e-6 keeps three decades of margin.
 SIGMA_MIN = 1e-6
 
 
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
-    """Reject a ``value`` not among ``choices``; return it unchanged.
-
-    Raises:
-        ValueError: ``"`name` must be one of (...), got 'value'"``.
-    """
+    """Reject a ``value`` not among ``choices``; return it."""
     if value not in choices:
         raise ValueError(f"`{name}` must be one of {choices}, got {value!r}")
     return value
 
 
 def check_choices(name: str, values: tuple[str, ...], choices: tuple[str, ...]) -> tuple[str, ...]:
-    """Reject an empty ``values`` or one with a member not among ``choices``; return it unchanged.
-
-    Raises:
-        ValueError: ``"`name` must name at least one of (...), got ()"``, or as :func:`check_choice`.
-    """
+    """Reject an empty ``values`` or one with a member not among ``choices``; return it."""
     if not values:
         raise ValueError(f"`{name}` must name at least one of {choices}, got {tuple(values)!r}")
     for value in values:
@@ -55,11 +44,7 @@ def check_choices(name: str, values: tuple[str, ...], choices: tuple[str, ...]) 
 
 
 def check_int(name: str, value: int, low: int, high: float = np.inf) -> int:
-    """Reject anything but an integer (``bool`` excluded) in [low, high]; return it as ``int``.
-
-    Raises:
-        ValueError: ``"`name` must be an integer in [low, high], got value"``.
-    """
+    """Reject anything but an integer (``bool`` excluded) in [low, high]; return it as ``int``."""
     if (
         isinstance(value, bool)
         or not isinstance(value, int | np.integer)
@@ -69,39 +54,31 @@ def check_int(name: str, value: int, low: int, high: float = np.inf) -> int:
     return int(value)
 
 
+def _is_number(value: object) -> bool:
+    try:
+        return not isinstance(value, bool) and bool(np.isfinite(value))
+    except TypeError:  # None, a string
+        return False
+
+
 def check_float(
     name: str, value: float, low: float, high: float, *, low_open: bool = True
 ) -> float:
-    """Reject a non-finite ``value`` or one outside (low, high] (or [low, high]); return it as ``float``.
-
-    Raises:
-        ValueError: ``"`name` must be in (low, high], got value"``.
-    """
-    ok = np.isfinite(value) and (low < value if low_open else low <= value) and value <= high
-    if not ok:
+    """Reject a non-number (``bool`` included), or one outside (low, high] (or [low, high]); return it."""
+    if not (_is_number(value) and (low < value if low_open else low <= value) and value <= high):
         bracket = "(" if low_open else "["
         raise ValueError(f"`{name}` must be in {bracket}{low}, {high}], got {value!r}")
     return float(value)
 
 
 def check_sigma(sigma: float) -> float:
-    """Reject σ outside (0, 1] (:data:`SIGMA_RANGE`), below :data:`SIGMA_MIN`, a ``bool`` or a non-number.
+    """Reject σ outside (0, 1] or below :data:`SIGMA_MIN`; return it as ``float``.
 
-    A σ-smooth distribution has density at most 1/σ with respect to the uniform measure, possible exactly
-    for σ ∈ (0, 1] (Haghtalab, Roughgarden & Shetty 2020, Def. 2.1); σ below :data:`SIGMA_MIN` is
-    refused because float64 can no longer place a point inside a version space a few σ wide.
-
-    The one σ check of the core: every function that takes a σ calls it first. Returns σ as a ``float``.
-
-    Raises:
-        ValueError: ``"`sigma` must be in (0, 1] and at least 1e-06, got value"``.
+    A σ-smooth distribution has density at most 1/σ against the uniform one, which exists exactly
+    for σ ∈ (0, 1] (Haghtalab, Roughgarden & Shetty 2020, Def. 2.1).
     """
     low, high = SIGMA_RANGE
-    try:
-        ok = not isinstance(sigma, bool) and np.isfinite(sigma) and low < sigma <= high
-    except TypeError:  # None, a string: not a number
-        ok = False
-    if not ok or sigma < SIGMA_MIN:
+    if not (_is_number(sigma) and low < sigma <= high and sigma >= SIGMA_MIN):
         raise ValueError(
             f"`sigma` must be in ({low:g}, {high:g}] and at least {SIGMA_MIN:g} (float64 "
             f"precision), got {sigma}"

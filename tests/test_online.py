@@ -51,7 +51,9 @@ def runs() -> dict[str, HedgeThresholdsResult]:
     """A small grid of runs reused by the pathwise tests (both updates, both label models)."""
     return {
         "notes_realizable": hedge_thresholds(0.05, 400, trials=4, rng=1),
-        "notes_noisy": hedge_thresholds(0.02, 300, trials=4, labels="noisy", noise=0.2, rng=2),
+        "notes_noisy": hedge_thresholds(
+            0.02, 300, trials=4, labels="noisy", label_noise=0.2, rng=2
+        ),
         "exp_noisy": hedge_thresholds(
             0.1, 300, trials=3, update="exp", labels="noisy", rng=3, cover_scale="thm33"
         ),
@@ -342,7 +344,7 @@ def test_seeded_runs_are_reproducible_and_frames_tidy():
         ({"adversaries": ()}, "adversaries"),
         ({"update": "additive"}, "update"),
         ({"labels": "mixed"}, "labels"),
-        ({"noise": 0.7}, "noise"),
+        ({"label_noise": 0.7}, "label_noise"),
         ({"trials": 0}, "trials"),
         ({"eta": 1.0}, "eta"),
         ({"cover_scale": "tiny"}, "scale"),
@@ -576,7 +578,7 @@ def test_best_halfspace_identities_and_validation():
 
 
 def test_halfspace_engine_equals_plain_loop_and_bounds_hold():
-    res = hedge_halfspaces(0.2, 120, trials=2, noise=0.15, rng=61)
+    res = hedge_halfspaces(0.2, 120, trials=2, label_noise=0.15, rng=61)
     lam = log_weight_rate(res.eta)
     g = (np.arange(16) + 0.5) / 16
     cand = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)

@@ -120,7 +120,7 @@ def test_shared_link_reproduces_its_metrics():
     assert not at.warning
     n = grid_threshold_cover(cover_gamma(0.02, 300)).size
     eta = min(0.5, np.sqrt(np.log(n) / 300))
-    res = hedge_thresholds(0.02, 300, eta=eta, labels="noisy", noise=0.1, trials=3, rng=4)
+    res = hedge_thresholds(0.02, 300, eta=eta, labels="noisy", label_noise=0.1, trials=3, rng=4)
     summary = res.summary().set_index("adversary")
     values = metric_values(at)
     assert values[ADAPTIVE] == f"{summary.loc['smoothed_adaptive', 'regret_class']:,.1f}"
@@ -130,7 +130,7 @@ def test_shared_link_reproduces_its_metrics():
     best, cover, target = (float(values[k]) for k in ("best halfspace", "best in cover", "target"))
     assert best <= cover
     assert best <= target
-    half = hedge_halfspaces(0.02, 100, noise=0.1, trials=2, rng=4).summary()
+    half = hedge_halfspaces(0.02, 100, label_noise=0.1, trials=2, rng=4).summary()
     adaptive = half.set_index("adversary").loc["smoothed_adaptive"]
     assert values["regret"] == f"{adaptive['regret_class']:,.1f}"  # 2-D regret, in its tab
 

@@ -152,7 +152,7 @@ def test_halfspace_figure():
 
 
 def test_halfspace_regret_figure():
-    res = hedge_halfspaces(0.1, 80, trials=2, noise=0.2, rng=3)
+    res = hedge_halfspaces(0.1, 80, trials=2, label_noise=0.2, rng=3)
     fig = figures.halfspace_regret_figure(res)
     _no_webgl(fig)
     names = _names(fig)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smoothviz.experiments.regret import learners
+from smoothviz.experiments.regret import compare_learners
 from smoothviz.online import experts
 from tests.apptest_helpers import run_page
 
@@ -36,7 +36,7 @@ def test_existing_perturbations_are_unchanged():
 
 
 def test_rspm_ftpl_runs_and_its_curve_matches():
-    runs, sweep = learners("coin_flips", 200, 8, noise="rspm", scale=5.0, trials=3, seed=0)
+    runs, sweep = compare_learners("coin_flips", 200, 8, noise="rspm", scale=5.0, trials=3, seed=0)
     assert runs[2].algorithm == "ftpl"
     assert sweep.expected_max_abs[0] == pytest.approx(experts.rspm_expected_max_abs(3, 0.1))
     curve = experts.max_abs_curve(64, noise="rspm", scale=1.0, trials=2000, rng=1)

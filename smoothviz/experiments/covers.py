@@ -1,9 +1,8 @@
 """The Covers page's experiment (E2, E3, E5): brackets of a class, Lemma 3.2's adversaries, Appendix B.
 
-:func:`run_experiment` returns a :class:`CoversExperiment`: the ε-bracketing of the chosen class
-under μ, the example hypothesis and the bracket that sandwiches it, with ``summary()``,
-``to_frame()`` and ``code()``. Its tabs are :func:`lemma32` and :func:`appendix_b` (Haghtalab,
-Roughgarden & Shetty 2020, Lemma 3.2 and App. B), which a page may cache on their own parameters.
+:func:`run_experiment` brackets the chosen class under μ and finds the bracket of an example
+hypothesis; its tabs, :func:`lemma32` and :func:`appendix_b` (Haghtalab, Roughgarden & Shetty 2020),
+are cached by a page on their own parameters.
 """
 
 from __future__ import annotations
@@ -134,24 +133,11 @@ def run_experiment(
     reps: int = 1000,
     seed: int = 0,
 ) -> CoversExperiment:
-    """Bracket ``cls`` at scale ε = ``scale`` under ``measure`` and find h's bracket (the main view).
+    """Bracket ``cls`` at scale ε = ``scale`` under ``measure`` and find the bracket of h (the main view).
 
-    Args:
-        cls: a key of :data:`smoothviz.online.covers.CLASSES`.
-        k: intervals of the union / intersection classes.
-        measure: a key of :data:`smoothviz.online.measures.MEASURES` (σ-smooth ones at ``sigma``).
-        scale: the bracket scale ε.
-        position: where h sits (:func:`smoothviz.online.covers.example_hypothesis`).
-        width: h's width (interval classes).
-        sigma: σ of the measure, of Lemma 3.2's adversaries and of Theorem 3.3's scale.
-        cells: |F| in Lemma 3.2.
-        horizon: T of Lemma 3.2, Appendix B and Theorem 3.3.
-        trials: Lemma 3.2's trials.
-        reps: Appendix B's trials.
-        seed: the page seed.
-
-    Returns:
-        A :class:`CoversExperiment` (the tabs are computed when asked for).
+    h is placed by ``position`` and ``width`` (:func:`~smoothviz.online.covers.example_hypothesis`);
+    σ serves the measure, Lemma 3.2 (``cells``, ``trials``) and Theorem 3.3's scale, T Lemma 3.2,
+    Appendix B (``reps`` trials) and Theorem 3.3. The tabs are computed when asked for.
     """
     mu = measures.make_measure(measure, sigma=sigma)
     br = cv.bracketing(cls, mu, eps=scale, k=k)

@@ -1,9 +1,8 @@
-"""The Regret page's experiment, and what it needs to decide how much to run.
+"""The Regret page's experiment, and how much of it fits the page's time budget.
 
-:func:`run_experiment` returns a :class:`RegretExperiment`: Hedge on a threshold cover of scale σ/√T
-(Haghtalab, Roughgarden & Shetty 2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen
-adversaries, with ``summary()``, ``to_frame()`` and ``code()``; its tabs are :func:`learners`,
-:func:`max_abs` and :func:`halfspaces`. :func:`trials_cap` fits the trials to the page's budget.
+:func:`run_experiment` runs Hedge on a threshold cover of scale σ/√T (Haghtalab, Roughgarden & Shetty
+2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen adversaries; its tabs are :func:`compare_learners`,
+:func:`max_abs` and :func:`halfspaces`; :func:`trials_cap` fits the trials to the budget.
 """
 
 from __future__ import annotations
@@ -48,7 +47,6 @@ __all__ = [
     "cover_size",
     "fitted_slope",
     "halfspaces",
-    "learners",
     "learners_frame",
     "max_abs",
     "page_cost_s",
@@ -81,31 +79,14 @@ def page_cost_s(
     adaptive: bool = True,
     n_actions: int = 0,
 ) -> float:
-    """Modelled seconds of one Regret page run: Hedge on thresholds, plus the MW/FTL/FTPL runs.
+    """Modelled seconds of one Regret page run: Hedge on N thresholds, plus MW/FTL/FTPL on k = ``n_actions``.
 
-    The cover has N ≈ √T/σ experts and one run costs O(T·N^{1/3}) per trial after the exact replay
-    (:mod:`smoothviz.online.hedge`); the constants are fitted to benchmark runs.
-
-    That is :func:`~smoothviz.online.hedge.hedge_thresholds`, plus :func:`compare_learners`
-    when ``n_actions`` is not 0.
-
-    Fitted to runs on a shared 2-core machine (within a factor 1.6 either way; times 1.4 for safety),
-    see benchmarks/bench_online.py. With R = adversaries × trials rows, Hedge costs about
+    Fitted to runs on a shared 2-core machine (benchmarks/bench_online.py; within a factor 1.6, times
+    1.4 for safety). With R = adversaries × trials rows, Hedge costs about
     11 ms + 8.4 µs·T + 0.69·T·a + R·T·(0.73 µs + 0.037 µs·N^{1/3}) + 0.032 µs·R·N·max(1, T/N^{2/3}):
     the adaptive adversary's round loop (a µs a round: dense min(30 + 0.0096·trials·N, blocks
-    22·trials)), the chunked replay (T·N^{1/3} per row) and its O(N) passes per chunk. MW, FTL, FTPL
-    and the FTPL sweep add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
-
-    Args:
-        horizon: rounds T.
-        n_experts: cover size N.
-        n_adversaries: adversaries run side by side.
-        trials: trials per adversary.
-        adaptive: whether the adaptive σ-smooth adversary is among them.
-        n_actions: k of the MW/FTL/FTPL runs (0: not included).
-
-    Returns:
-        Seconds.
+    22·trials)), the chunked replay and its O(N) passes per chunk. MW, FTL, FTPL and the FTPL sweep
+    add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
     """
     t, n, rows = float(horizon), float(n_experts), float(n_adversaries * trials)
     loop_us = min(30.0 + 0.0096 * trials * n, 22.0 * trials) if adaptive else 0.0
@@ -126,20 +107,7 @@ def trials_cap(
     budget_s: float = 2.0,
     most: int = 1_000,
 ) -> int:
-    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits the budget.
-
-    Args:
-        horizon: rounds T.
-        n_experts: cover size N.
-        n_adversaries: adversaries run side by side.
-        adaptive: whether the adaptive σ-smooth adversary is among them.
-        n_actions: k of the MW/FTL/FTPL runs (0: Hedge only).
-        budget_s: time budget in seconds.
-        most: the largest number of trials to consider.
-
-    Returns:
-        The number of trials.
-    """
+    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``."""
     horizon = check_int("horizon", horizon, 1)
     n_experts = check_int("n_experts", n_experts, 2)
     n_adversaries = check_int("n_adversaries", n_adversaries, 1)
@@ -173,26 +141,15 @@ def compare_learners(
     *,
     noise: str = "laplace",
     scale: float = 10.0,
-    n_scales: int = 12,
     trials: int = 5,
     seed: int | None = None,
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """MW, FTL and FTPL(b) on the same cost sequences, plus FTPL's regret over a grid of scales.
+    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at 12 scales.
 
-    Args:
-        sequence: ``"alternating"`` or ``"coin_flips"``.
-        horizon: rounds T.
-        n_actions: k.
-        noise: FTPL's perturbation, ``"laplace"`` or ``"gumbel"``.
-        scale: FTPL's scale b for the single run.
-        n_scales: number of log-spaced scales in [0.1, max(T, 10)] for the sweep.
-        trials: cost sequences (coin flips) and perturbation draws.
-        seed: an integer seed, or None. The costs and the sweep draw from the seed itself (the sweep
-            regenerates the same costs); FTPL's perturbations, the learner's coins, from the
-            seed's child stream named ``"learner"`` (:func:`smoothviz.random.streams`).
+    The sweep's scales are log-spaced in [0.1, max(T, 10)].
 
-    Returns:
-        ``([mw, ftl, ftpl], sweep)``.
+    The costs and the sweep draw from ``seed`` itself (the sweep regenerates the same costs); FTPL's
+    perturbations from its child stream ``"learner"``.
     """
     if seed is not None and not isinstance(seed, int | np.integer):
         raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
@@ -203,8 +160,7 @@ def compare_learners(
         follow_the_leader(costs),
         follow_the_perturbed_leader(costs, scale=scale, noise=noise, rng=coins["learner"]),
     ]
-    n_scales = check_int("n_scales", n_scales, 2, 1000)
-    scales = np.geomspace(0.1, max(horizon, 10), n_scales)
+    scales = np.geomspace(0.1, max(horizon, 10), 12)
     sweep = ftpl_sweep(
         sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=seed
     )
@@ -234,23 +190,16 @@ def page_trials(
     return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
-def learners(
-    sequence: str, horizon: int, n_actions: int, *, noise: str, scale: float, trials: int, seed: int
-) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """The "MW vs FTL, perturbed leaders" tab: :func:`compare_learners` under the page seed."""
-    return compare_learners(
-        sequence, horizon, n_actions, noise=noise, scale=scale, trials=trials, seed=seed
-    )
-
-
 def max_abs(noise: str, scale: float, seed: int) -> MaxAbsResult:
     """E‖Z‖∞ against k ≤ :data:`MAX_ABS_K` for the tab's perturbation, from :data:`MAX_ABS_TRIALS` draws."""
     return max_abs_curve(MAX_ABS_K, noise=noise, scale=scale, trials=MAX_ABS_TRIALS, rng=seed)
 
 
-def halfspaces(sigma: float, horizon: int, noise: float, seed: int) -> HalfspaceResult:
+def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
     """The 2-D tab: Hedge over halfspaces, :data:`HALFSPACE_TRIALS` trials per adversary."""
-    return hedge_halfspaces(sigma, horizon, noise=noise, trials=HALFSPACE_TRIALS, rng=seed)
+    return hedge_halfspaces(
+        sigma, horizon, label_noise=label_noise, trials=HALFSPACE_TRIALS, rng=seed
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -286,15 +235,15 @@ class RegretExperiment:
         return replace(self, settings=self.settings | tabs)
 
     @property
-    def noise_2d(self) -> float:
+    def label_noise_2d(self) -> float:
         """The 2-D tab's label noise: the page's rate when labels are noisy, else 0."""
-        return self.settings["noise"] if self.settings["labels"] == "noisy" else 0.0
+        return self.settings["label_noise"] if self.settings["labels"] == "noisy" else 0.0
 
     def experts(self) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-        """MW, FTL and FTPL on the tab's costs (:func:`learners`)."""
+        """MW, FTL and FTPL on the tab's costs (:func:`compare_learners`)."""
         s = self.settings
-        return learners(s["sequence"], s["horizon"], s["n_actions"], noise=s["perturbation"],
-                        scale=s["scale"], trials=s["trials"], seed=s["seed"])  # fmt: skip
+        return compare_learners(s["sequence"], s["horizon"], s["n_actions"], noise=s["perturbation"],
+                                scale=s["scale"], trials=s["trials"], seed=s["seed"])  # fmt: skip
 
     def max_abs(self) -> MaxAbsResult:
         """E‖Z‖∞ against k (:func:`max_abs`)."""
@@ -303,7 +252,7 @@ class RegretExperiment:
     def halfspaces(self) -> HalfspaceResult:
         """Hedge over 2-D halfspaces (:func:`halfspaces`)."""
         s = self.settings
-        return halfspaces(s["sigma"], s["horizon_2d"], self.noise_2d, s["seed"])
+        return halfspaces(s["sigma"], s["horizon_2d"], self.label_noise_2d, s["seed"])
 
     def code(self) -> str:
         """Python source that recomputes this experiment and its tabs ("Reproduce in Python")."""
@@ -333,7 +282,7 @@ def run_experiment(
     update: str = "notes",
     eta_factor: float = 1.0,
     labels: str = "realizable",
-    noise: float = 0.1,
+    label_noise: float = 0.1,
     trials: int = 5,
     seed: int = 0,
     sequence: str = "alternating",
@@ -342,62 +291,46 @@ def run_experiment(
     scale: float = 10.0,
     horizon_2d: int = 100,
 ) -> RegretExperiment:
-    """Run Hedge on the threshold cover against ``adversaries`` (the Regret page's main view).
+    """Hedge on the threshold cover against ``adversaries`` (the Regret page's main view).
 
-    Args:
-        sigma: the adversaries' smoothness σ.
-        horizon: rounds T.
-        adversaries: keys of :data:`smoothviz.online.adversaries.ADVERSARIES`.
-        cover: cover scale, ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)).
-        update: MW update, ``"notes"`` or ``"exp"``.
-        eta_factor: η as a multiple of the tuned rate (:func:`~smoothviz.online.experts.mw_tuned_eta`).
-        labels: ``"realizable"`` or ``"noisy"``.
-        noise: label-flip rate of noisy labels.
-        trials: trials per adversary.
-        seed: the page seed (adversaries' and nature's coins).
-        sequence: the MW/FTL tab's costs, ``"alternating"`` or ``"coin_flips"``.
-        n_actions: k, the MW/FTL tab's actions.
-        perturbation: FTPL's noise, ``"laplace"`` or ``"gumbel"``.
-        scale: FTPL's scale b.
-        horizon_2d: T of the 2-D halfspaces tab.
-
-    Returns:
-        A :class:`RegretExperiment` (the tabs are computed when asked for).
+    The cover is ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)); η is ``eta_factor`` times
+    :func:`~smoothviz.online.experts.mw_tuned_eta`. The tabs' parameters (``sequence``, ``n_actions``,
+    ``perturbation``, ``scale``, ``horizon_2d``) are kept for when a tab is asked for.
     """
     n_cover = cover_size(sigma, horizon, scale=cover)
     eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
     snapshot = "smoothed_adaptive" if "smoothed_adaptive" in adversaries else None
     hedge = hedge_thresholds(
         sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta=eta, update=update,
-        labels=labels, noise=noise, trials=trials, rng=seed, snapshot_adversary=snapshot,
+        labels=labels, label_noise=label_noise, trials=trials, rng=seed, snapshot_adversary=snapshot,
     )  # fmt: skip
     settings = {
         "sigma": sigma, "horizon": horizon, "adversaries": tuple(adversaries), "cover": cover,
-        "update": update, "eta_factor": eta_factor, "labels": labels, "noise": noise,
+        "update": update, "eta_factor": eta_factor, "labels": labels, "label_noise": label_noise,
         "trials": trials, "seed": seed, "sequence": sequence, "n_actions": n_actions,
         "perturbation": perturbation, "scale": scale, "horizon_2d": horizon_2d,
     }  # fmt: skip
     return RegretExperiment(hedge, n_cover, settings)
 
 
-def tail_slope(frame: pd.DataFrame, adversary: str, *, decades: float = 1.0) -> float:
-    """Least-squares slope of log(mean regret) against log t over the last ``decades`` of t.
+def tail_slope(frame: pd.DataFrame, adversary: str) -> float:
+    """Least-squares slope of log(mean regret) against log t over the last decade of t.
 
     ``frame`` is :meth:`RegretExperiment.to_frame`'s (columns ``adversary``, ``t``, ``regret_class``);
     the mean is over trials (:func:`fitted_slope` does the fit).
     """
     mean = frame[frame["adversary"] == adversary].groupby("t")["regret_class"].mean()
-    return fitted_slope(mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float), decades)
+    return fitted_slope(mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float))
 
 
-def fitted_slope(t: np.ndarray, regret: np.ndarray, decades: float = 1.0) -> float:
-    """Least-squares slope of log regret against log t over t ≥ max(t)/10^decades, regret > 0.
+def fitted_slope(t: np.ndarray, regret: np.ndarray) -> float:
+    """Least-squares slope of log regret against log t over the last decade, t ≥ max(t)/10, regret > 0.
 
     On log–log axes regret ∝ t^s is a line of slope s: 1 for linear regret, ½ for √t. NaN with fewer
     than two points.
     """
     t, regret = np.asarray(t, dtype=float), np.asarray(regret, dtype=float)
-    keep = (t >= t.max() / 10**decades) & (regret > 0)
+    keep = (t >= t.max() / 10) & (regret > 0)
     if keep.sum() < 2:
         return float("nan")
     return float(np.polyfit(np.log(t[keep]), np.log(regret[keep]), 1)[0])

@@ -1,8 +1,7 @@
 """The Thresholds page's experiment (E1): midpoint binary search against the chosen adversaries.
 
-One call runs every chosen adversary of :mod:`smoothviz.online.thresholds`, each on its own named stream
-(:func:`smoothviz.online.thresholds.adversary_rng`: a curve does not change when another is added), and
-returns a :class:`ThresholdsExperiment` with ``summary()``, ``to_frame()`` and ``code()``.
+Each adversary of :mod:`smoothviz.online.thresholds` draws from its own named stream of the seed,
+so a curve does not change when another adversary is added.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from smoothviz.online.thresholds import (
     round_grid,
     run_adversary,
 )
+from smoothviz.validation import check_choices
 
 __all__ = ["ThresholdsExperiment", "run_experiment"]
 
@@ -29,13 +29,9 @@ class ThresholdsExperiment:
     """Several adversaries against midpoint binary search under one seed (experiment E1).
 
     Attributes:
-        sigma: smoothness σ.
-        horizon: rounds T.
-        trials: trials per smoothed adversary.
-        seed: the page seed.
+        sigma, horizon, trials, seed: σ, T, trials per smoothed adversary and the page seed.
         runs: one :class:`ThresholdRun` per adversary, in display order.
-        rounds: the rounds at which curves are summarised.
-        max_points: at most this many rounds in :attr:`rounds`.
+        rounds: the rounds (at most ``max_points``) at which curves are summarised.
     """
 
     sigma: float
@@ -52,11 +48,7 @@ class ThresholdsExperiment:
         return tuple(self.runs)
 
     def to_frame(self) -> pd.DataFrame:
-        """Tidy curves: one row per (adversary, round) with mean and 10–90% bands.
-
-        Computed once per object (the page's figures, captions and table all read it) and returned as
-        a copy, so a caller may change what it gets.
-        """
+        """Tidy curves, one row per (adversary, round) with mean and 10–90% bands (computed once, copied)."""
         if "_frame" not in self.__dict__:
             object.__setattr__(self, "_frame", self._curves())
         return self.__dict__["_frame"].copy()
@@ -127,20 +119,11 @@ def run_experiment(
 ) -> ThresholdsExperiment:
     """Run the chosen adversaries against midpoint binary search with one seed (experiment E1).
 
-    Args:
-        sigma: smoothness σ of the smoothed adversaries.
-        horizon: rounds T.
-        trials: independent trials for each smoothed adversary (the worst case is deterministic).
-        seed: page seed; each adversary draws from its own child stream (:func:`adversary_rng`).
-        adversaries: which adversaries to run, in display order.
-        max_points: at most this many rounds are summarised in :meth:`ThresholdsExperiment.to_frame`.
+    The worst case is deterministic; each smoothed adversary runs ``trials`` times on its own stream
+    (:func:`~smoothviz.online.thresholds.adversary_rng`).
     """
     check_game(sigma, horizon, trials)
-    unknown = [a for a in adversaries if a not in ADVERSARIES]
-    if unknown or not adversaries:
-        raise ValueError(
-            f"`adversaries` must be a non-empty subset of {list(ADVERSARIES)}, got {adversaries}"
-        )
+    check_choices("adversaries", adversaries, ADVERSARIES)
     runs = {
         a: run_adversary(a, sigma=sigma, horizon=horizon, trials=trials, seed=seed)
         for a in adversaries

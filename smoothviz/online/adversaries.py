@@ -1,9 +1,10 @@
 """Adversaries, worst-case and σ-smooth: who picks the points the online learner is tested on.
 
 A worst-case adversary may put x_t anywhere and forces regret linear in T; a σ-smooth one draws x_t
-from a density ≤ 1/σ and lands in a set of measure γ with probability ≤ γ/σ (Haghtalab, Roughgarden
-& Shetty 2020, Lemma 3.2), so Hedge on a γ-cover has regret O(√(T ln(T/σ))) (Thm 3.3, Cor. 3.8). The
-caller draws every coin (``unif``, SPEC 7): one function per name in :data:`ADVERSARIES`.
+from a density ≤ 1/σ, so it lands in a set of measure γ with probability ≤ γ/σ and Hedge on a γ-cover
+has regret O(√(T ln(T/σ))) (Haghtalab, Roughgarden & Shetty 2020, Lemma 3.2, Thm 3.3). Streams against
+Hedge on thresholds and points against halfspaces; binary search: :mod:`smoothviz.online.thresholds`.
+The caller draws every coin (``unif``, SPEC 7).
 """
 
 from __future__ import annotations
@@ -47,11 +48,6 @@ ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive", "iid")
 ADVERSARIES_2D = ("worst_case", "smoothed_adaptive", "iid")
 
 
-# ------------------------------------------------------------------------------------------------
-# thresholds on [0, 1] against Hedge on a cover: whole streams, rows = independent runs
-# ------------------------------------------------------------------------------------------------
-
-
 def _labels(xs: np.ndarray, targets: np.ndarray, flips: np.ndarray) -> np.ndarray:
     """Labels 1[x ≥ b*], flipped where nature's coin says so."""
     return (xs >= targets[:, None]) ^ flips
@@ -60,16 +56,7 @@ def _labels(xs: np.ndarray, targets: np.ndarray, flips: np.ndarray) -> np.ndarra
 def iid_stream(
     targets: np.ndarray, unif: np.ndarray, flips: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The oblivious i.i.d. adversary: x_t ~ U[0, 1), σ-smooth for every σ.
-
-    Args:
-        targets: target thresholds b* per row, shape (R,).
-        unif: the adversary's uniforms in [0, 1), shape (R, T).
-        flips: label flips per round, shape (R, T).
-
-    Returns:
-        ``(xs, ys)``, each of shape (R, T).
-    """
+    """The oblivious i.i.d. adversary, x_t ~ U[0, 1): ``(xs, ys)`` (R, T) for targets b* (R,)."""
     xs = np.array(unif, dtype=float)
     return xs, _labels(xs, targets, flips)
 
@@ -77,19 +64,7 @@ def iid_stream(
 def smoothed_nonadaptive_stream(
     targets: np.ndarray, unif: np.ndarray, flips: np.ndarray, *, sigma: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The non-adaptive σ-smooth adversary: x uniform on the width-σ window centred at b*, mod 1.
-
-    Fixed in advance (it never looks at the learner), with density exactly 1/σ on its window.
-
-    Args:
-        targets: target thresholds b* per row, shape (R,).
-        unif: the adversary's uniforms in [0, 1), shape (R, T).
-        flips: label flips per round, shape (R, T).
-        sigma: smoothness σ ∈ (0, 1].
-
-    Returns:
-        ``(xs, ys)``, each of shape (R, T).
-    """
+    """The non-adaptive σ-smooth adversary: x uniform on the width-σ window at b*, mod 1: ``(xs, ys)``."""
     xs = np.mod(targets[:, None] - 0.5 * sigma + sigma * unif, 1.0)
     xs[xs >= 1.0] = 0.0  # x mod 1 can round up to 1.0
     return xs, _labels(xs, targets, flips)
@@ -98,29 +73,14 @@ def smoothed_nonadaptive_stream(
 def worst_case_stream(
     grid: np.ndarray, targets: np.ndarray, unif: np.ndarray, flips: np.ndarray, lam: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The worst-case adversary against Hedge on the cover ``grid``, from a two-number state per row.
-
-    Against Hedge on threshold covers (:mod:`smoothviz.online.hedge`) the streams are :func:`worst_case_stream`,
-    :func:`smoothed_adaptive_stream`, :func:`smoothed_nonadaptive_stream` and :func:`iid_stream`; against
-    halfspaces in [0, 1]² (:data:`ADVERSARIES_2D`) :func:`worst_case_points` and :func:`smoothed_points`;
-    against binary search the runs of :mod:`smoothviz.online.thresholds` (:data:`BINARY_SEARCH_ADVERSARIES`).
+    """The worst-case adversary against Hedge (rate ``lam``) on the cover ``grid``: ``(xs, ys, losses)``.
 
     Every point lies in the cover cell [lo, hi) that holds b*, so the n_low experts g_i ≤ lo predict 1
     and the others predict 0: all of Hedge's weight sits on two groups whose cumulative losses are the
     numbers of 0-labels (n₀) and of 1-labels (n₁) so far. The learner's chance of predicting 1 in the
     cell is n_low·e^{−λn₀} / (n_low·e^{−λn₀} + n_high·e^{−λn₁}) ≥ 1/2 exactly when
     λ(n₁ − n₀) ≥ ln(n_high/n_low); the adversary then plays below b* (label 0), otherwise above it.
-    The same two numbers give Hedge's expected loss in every round, so no replay is needed.
-
-    Args:
-        grid: the learner's cover thresholds, sorted, shape (N,).
-        targets: target thresholds b* per row, shape (R,).
-        unif: the adversary's uniforms (where in the half-cell it plays), shape (R, T).
-        flips: label flips per round, shape (R, T).
-        lam: the learner's log-weight rate λ (see :func:`smoothviz.online.experts.log_weight_rate`).
-
-    Returns:
-        ``(xs, ys, losses)``: points, labels and Hedge's expected loss ⟨p_t, ℓ_t⟩, each (R, T).
+    The same two numbers give Hedge's expected loss ⟨p_t, ℓ_t⟩ every round, so no replay is needed.
     """
     rows, horizon = unif.shape
     n_experts = grid.size
@@ -161,27 +121,12 @@ def smoothed_adaptive_stream(
     sigma: float,
     block: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The adaptive σ-smooth adversary: x_t uniform on the width-σ window at Hedge's weighted median.
+    """The adaptive σ-smooth adversary, x_t uniform on the width-σ window at Hedge's weighted median.
 
-    x_t = (median_t + σ·u_t − σ/2) mod 1, the median taken of Hedge's current weights over ``grid``:
-    density 1/σ, so σ-smooth, yet aimed where the learner is least sure. Only this adversary needs
-    Hedge's weights inside the round loop, and only for the median. The weights are kept relative
-    (rescaled now and then, never in log-space) and multiplied by e^{−λ} on the erring side after
-    each round. Small covers are kept dense (a round is ~20 array operations on rows × N numbers);
-    large ones in blocks of B ≈ √N experts with one factor per block, so a round touches
-    rows × (N/B + B) numbers.
-
-    Args:
-        grid: the learner's cover thresholds, sorted, shape (N,).
-        targets: target thresholds b* per row, shape (R,).
-        unif: the adversary's uniforms (where in the window it plays), shape (R, T).
-        flips: label flips per round, shape (R, T).
-        lam: the learner's log-weight rate λ.
-        sigma: smoothness σ ∈ (0, 1], the window's width.
-        block: experts per block (default: dense when that is faster, else ⌈√N⌉).
-
-    Returns:
-        ``(xs, ys, medians)``: points, labels and the median the window was centred on, each (R, T).
+    x_t = (median_t + σ·u_t − σ/2) mod 1: density 1/σ, yet aimed where the learner is least sure.
+    Hedge's relative weights are multiplied by e^{−λ} on the erring side each round, densely for
+    small covers, else in blocks of ``block`` ≈ √N experts with one factor per block (a round touches
+    rows × (N/B + B) numbers). Returns ``(xs, ys, medians)``, each (R, T).
     """
     shifts = sigma * unif - 0.5 * sigma
     rows, horizon = shifts.shape
@@ -204,11 +149,7 @@ def smoothed_adaptive_stream(
 
 
 class _AdaptiveGame(NamedTuple):
-    """What the adaptive adversary's round loop reads.
-
-    The cover, b* and nature's flips per row, the window's offsets from the median, the weight
-    factor β = e^{−λ} and the rescaling period.
-    """
+    """What the adaptive adversary's round loop reads (β = e^{−λ}, the rescaling period in rounds)."""
 
     grid: np.ndarray
     targets: np.ndarray
@@ -290,65 +231,22 @@ def _adaptive_blocked(
             row_x[t], row_y[t], row_m[t] = x, y, med
 
 
-# ------------------------------------------------------------------------------------------------
-# halfspaces in [0, 1]² against Hedge on a cover: one round at a time (the learner's weights move)
-# ------------------------------------------------------------------------------------------------
-
-
 def halfspace_candidates(n_candidates: int) -> np.ndarray:
-    """The points an adaptive 2-D adversary chooses among: the grid ((k + ½)/n, (l + ½)/n).
-
-    A power of two n keeps them exact in binary, so candidates on one line are exactly collinear and
-    :func:`smoothviz.online.erm.best_halfspace_mistakes` stays fast.
-
-    Args:
-        n_candidates: grid side n.
-
-    Returns:
-        The n² candidate points, shape (n², 2).
-    """
+    """The n² points ((k + ½)/n, (l + ½)/n) a 2-D adversary picks from (exact in binary for n = 2^j)."""
     g = (np.arange(n_candidates) + 0.5) / n_candidates
     return np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
 
 
 def worst_case_points(p_one: np.ndarray, candidates: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """The worst-case 2-D adversary: per row, the candidate where the learner's expected loss is largest.
-
-    At a candidate with target label y the learner, predicting 1 with probability p, loses
-    y + (1 − 2y)·p in expectation.
-
-    Args:
-        p_one: the learner's probability of predicting 1 at each candidate, shape (R, M).
-        candidates: the candidate points, shape (M, 2).
-        labels: the target's 0/1 label at each candidate, per row, shape (R, M).
-
-    Returns:
-        One point per row, shape (R, 2).
-    """
+    """Per row, the candidate where the learner (1 with probability ``p_one``) loses most, y + (1 − 2y)·p."""
     return candidates[np.argmax(labels + (1.0 - 2.0 * labels) * p_one, axis=1)]
 
 
 def smoothed_offsets(unif: np.ndarray, sigma: float) -> np.ndarray:
-    """The σ-smooth 2-D adversary's offsets: uniform on the square of side √σ (area σ) centred at 0.
-
-    Args:
-        unif: the adversary's uniforms in [0, 1), shape (..., 2).
-        sigma: smoothness σ ∈ (0, 1].
-
-    Returns:
-        Offsets of the shape of ``unif``.
-    """
+    """The σ-smooth 2-D adversary's offsets, uniform on the square of side √σ (area σ) centred at 0."""
     return np.sqrt(sigma) * (unif - 0.5)
 
 
 def smoothed_points(points: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """The σ-smooth adaptive 2-D adversary: its aim plus an offset, wrapped mod 1 (density ≤ 1/σ).
-
-    Args:
-        points: where the adversary aims (e.g. :func:`worst_case_points`), shape (R, 2).
-        offsets: :func:`smoothed_offsets` for this round, shape (R, 2).
-
-    Returns:
-        Points in [0, 1]², shape (R, 2).
-    """
+    """The σ-smooth adaptive 2-D adversary: its aim plus :func:`smoothed_offsets`, mod 1 (density ≤ 1/σ)."""
     return np.mod(points + offsets, 1.0)

@@ -1,9 +1,8 @@
 """Covers and bracketings on [0, 1]: why an adaptive σ-smoothed adversary needs brackets.
 
-An ε-bracket [f_ℓ, f_u] sandwiches f pointwise, μ(f_ℓ ≠ f_u) ≤ ε (Haghtalab, Roughgarden & Shetty
+An ε-bracket [f_ℓ, f_u] sandwiches f pointwise with μ(f_ℓ ≠ f_u) ≤ ε (Haghtalab, Roughgarden & Shetty
 2020, Def. 2.1): an adaptive σ-smooth adversary can pile points where a cover is wrong (App. B) but
-never push Σ_t f(x_t) past Σ_t f_u(x_t), and Lemma 3.2 bounds the upper brackets' maximum
-(:func:`max_count_experiment`). Everything is exact, from μ's cdf and quantiles.
+never push Σ_t f(x_t) past Σ_t f_u(x_t), whose maximum Lemma 3.2 bounds. Exact, from μ's cdf.
 """
 
 from __future__ import annotations
@@ -14,9 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds import online as online_bounds
 from smoothviz.online.measures import Measure, set_mass
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_int, check_sigma
+from smoothviz.validation import check_choice, check_float, check_int, check_sigma
 
 __all__ = [
     "CLASSES",
@@ -29,7 +29,6 @@ __all__ = [
     "bracketing_sizes",
     "class_label",
     "example_hypothesis",
-    "factor_scale",
     "hypothesis_sets",
     "max_count_experiment",
     "quantile_threshold_cover",
@@ -44,10 +43,6 @@ CLASSES = ("thresholds", "intervals", "union", "intersection", "symdiff")
 MAX_ENUMERATE = 200_000
 
 
-# ----------------------------------------------------------------------------------------------
-# Hypothesis classes and their bracketings (Definition 2.1, Theorem 3.7)
-# ----------------------------------------------------------------------------------------------
-
 _CLASS_LABEL = {
     "thresholds": "thresholds 1(x ≥ b)",
     "intervals": "intervals 1(a ≤ x < b)",
@@ -57,15 +52,20 @@ _CLASS_LABEL = {
 }
 
 
-def _n_factors(cls: str, k: int) -> int:
-    return {"thresholds": 1, "intervals": 2, "symdiff": 2}.get(cls, 2 * k)
+def _facts(cls: str, k: int) -> tuple[int, int, int]:
+    """Threshold factors, ε over each factor's scale (Theorem 3.7) and VC dimension of a class."""
+    return {
+        "thresholds": (1, 1, 1),
+        "intervals": (2, 2, 2),
+        "symdiff": (2, 4, 2),
+        "union": (2 * k, 2 * k, 2 * k),
+        "intersection": (2 * k, 2 * k, 2),
+    }[cls]
 
 
 def _check_class(cls: str, k: int) -> None:
-    if cls not in CLASSES:
-        raise ValueError(f"`cls` must be one of {CLASSES}, got {cls!r}")
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"`k` must be an integer ≥ 1, got {k!r}")
+    check_choice("cls", cls, CLASSES)
+    check_int("k", k, 1)
 
 
 def class_label(cls: str, *, k: int = 2) -> str:
@@ -75,13 +75,9 @@ def class_label(cls: str, *, k: int = 2) -> str:
 
 
 def vc_dimension(cls: str, *, k: int = 2) -> int:
-    """VC dimension of the class on [0, 1] (standard).
-
-    Thresholds 1; intervals, symmetric differences of thresholds and intersections of intervals 2;
-    unions of k intervals 2k.
-    """
+    """VC dimension on [0, 1]: 1 for thresholds, 2k for unions of k intervals, else 2."""
     _check_class(cls, k)
-    return 2 * k if cls == "union" else 1 if cls == "thresholds" else 2
+    return _facts(cls, k)[2]
 
 
 def _interval_pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -91,16 +87,12 @@ def _interval_pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 def hypothesis_sets(cls: str, params, *, k: int = 2) -> np.ndarray:
     """The sets {x : h(x) = 1} of class members, as unions of intervals ``(n, m, 2)``.
 
-    Parameters per class (one row per hypothesis, values in [0, 1]):
-    ``thresholds`` (b,) → [b, 1]; ``intervals`` (a, b) → [a, b); ``union`` / ``intersection``
-    (a_1, b_1, …, a_k, b_k) → ∪ / ∩ of [a_j, b_j); ``symdiff`` (a, b) → 1(x ≥ a) Δ 1(x ≥ b) =
-    [min(a, b), max(a, b)).
-
-    Raises:
-        ValueError: on an unknown class or parameters of the wrong shape or outside [0, 1].
+    One row of ``params`` in [0, 1] per hypothesis: ``thresholds`` (b,) → [b, 1]; ``intervals``
+    (a, b) → [a, b); ``union`` / ``intersection`` (a_1, b_1, …, a_k, b_k) → ∪ / ∩ of [a_j, b_j);
+    ``symdiff`` (a, b) → 1(x ≥ a) Δ 1(x ≥ b) = [min(a, b), max(a, b)).
     """
     _check_class(cls, k)
-    nf = _n_factors(cls, k)
+    nf = _facts(cls, k)[0]
     p = np.atleast_2d(np.asarray(params, dtype=float))
     if p.shape[1] != nf or not np.all((p >= 0) & (p <= 1)):
         raise ValueError(
@@ -147,9 +139,8 @@ class BracketSet:
 
     Attributes:
         index: flat bracket indices, shape ``(n,)``.
-        lower: lower functions as unions of intervals ``(n, m, 2)`` (see :func:`smoothviz.online.measures.indicator`).
-        upper: upper functions ``(n, m, 2)``.
-        mass: μ(lower ≠ upper) = μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
+        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (see :func:`smoothviz.online.measures.indicator`).
+        mass: μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
     """
 
     index: np.ndarray
@@ -180,25 +171,21 @@ class BracketSet:
 
 @dataclass(frozen=True, eq=False)
 class Bracketing:
-    """An ε-bracketing of a class under a measure μ, built from the μ-quantile grid.
+    """An ε-bracketing of a class under μ (:func:`bracketing`), lazy: sizes of 10^12 are fine.
 
-    Each of the class's ``n_factors`` threshold factors is bracketed at scale ``factor_eps`` by the
-    grid g_i = μ-quantile(i/N), N = ⌈1/factor_eps⌉ (g_0 = 0, g_N = 1); a bracket is one bracket index
-    per factor (Theorem 3.7's product construction), numbered in mixed radix N. Nothing is enumerated
-    until :meth:`brackets` is called, so sizes of 10^12 are fine.
+    Each of the ``n_factors`` threshold factors is bracketed on the grid g_i = μ-quantile(i/N); a
+    bracket is one index per factor (Theorem 3.7's product), numbered in mixed radix N.
 
     Attributes:
-        cls: the class, one of :data:`CLASSES`.
-        k: number of intervals for ``union`` / ``intersection`` (1 for the other classes).
-        eps: the bracket scale ε: every bracket has μ(f_ℓ ≠ f_u) ≤ ε.
-        measure: the measure μ.
-        factor_eps: the scale of each threshold factor: ε, ε/2 (intervals), ε/(2k), ε/4 (symdiff).
-        n_per_factor: N = ⌈1/factor_eps⌉, the (exact, minimal) bracketing number of one factor.
-        n_factors: 1 (thresholds), 2 (intervals, symdiff) or 2k (union, intersection).
+        cls, k, eps, measure: the class (:data:`CLASSES`), its k (1 but for unions and intersections),
+            the bracket scale ε and the measure μ.
+        factor_eps: each factor's scale: ε, ε/2 (intervals), ε/(2k) (unions, intersections), ε/4 (symdiff).
+        n_per_factor: N = ⌈1/factor_eps⌉, one factor's exact bracketing number.
+        n_factors: 1 (thresholds), 2 (intervals, symdiff) or 2k.
         grid: the quantile grid g_0..g_N, shape ``(N + 1,)``.
-        size: number of brackets, N ** n_factors (a Python int, exact).
-        bound: Theorem 3.7's upper bound on N_[](class, μ, ε) from the factors' exact numbers.
-        vc_dim: VC dimension of the class, for Haussler's cover bound (41/ε)^d.
+        size: number of brackets, N ** n_factors (an exact Python int).
+        bound: Theorem 3.7's upper bound on N_[](class, μ, ε).
+        vc_dim: VC dimension, for Haussler's cover bound (41/ε)^d.
     """
 
     cls: str
@@ -241,11 +228,7 @@ class Bracketing:
         return out.astype(np.int64)
 
     def lookup(self, params) -> np.ndarray:
-        """Flat index of a bracket holding each hypothesis (rows of ``params``).
-
-        Parameters are as in :func:`hypothesis_sets`; each factor value v goes to the bracket i with
-        g_i ≤ v ≤ g_{i+1}.
-        """
+        """Flat index of a bracket holding each hypothesis (rows of ``params``, as in :func:`hypothesis_sets`)."""
         hypothesis_sets(self.cls, params, k=self.k)  # validates
         p = np.atleast_2d(np.asarray(params, dtype=float))
         n = self.n_per_factor
@@ -253,11 +236,7 @@ class Bracketing:
         return (idx.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
 
     def brackets(self, index=None) -> BracketSet:
-        """Materialise brackets (all of them by default, at most :data:`MAX_ENUMERATE` per call).
-
-        Raises:
-            ValueError: if more than :data:`MAX_ENUMERATE` brackets are requested.
-        """
+        """Materialise brackets (all by default), at most :data:`MAX_ENUMERATE` per call."""
         if index is None:
             if self.size > MAX_ENUMERATE:
                 raise ValueError(
@@ -272,11 +251,10 @@ class Bracketing:
         return BracketSet(index=index, lower=lower, upper=upper, mass=mass)
 
     def sample_index(self, max_rows: int) -> np.ndarray:
-        """At most ``max_rows`` flat indices for drawing, sorted and the same on every call.
+        """At most ``max_rows`` flat indices to draw, sorted and the same on every call.
 
-        All brackets if there are few; evenly spaced ones for a single factor (thresholds); otherwise
-        a fixed pseudo-random sample of factor-index tuples (an even stride in the flat index would
-        show only brackets that agree in all but the first factor).
+        Evenly spaced for one factor; else a fixed random sample of index tuples (an even stride in the
+        flat index would show only brackets that differ in the first factor).
         """
         if self.size <= max_rows:
             return np.arange(self.size, dtype=np.int64)
@@ -291,50 +269,20 @@ class Bracketing:
         return self.brackets(self.sample_index(max_brackets)).to_frame()
 
 
-def _check_eps(eps: float) -> None:
-    if isinstance(eps, bool) or not (np.isfinite(eps) and 0 < eps <= 1):
-        raise ValueError(f"`eps` must be in (0, 1], got {eps}")
-
-
-def factor_scale(cls: str, eps: float, *, k: int = 2) -> float:
-    """Scale per threshold factor so that the product bracket has mass ≤ ε (Theorem 3.7).
-
-    ε for thresholds; ε/2 for intervals (an up- and a down-threshold); ε/(2k) for unions and
-    intersections of k intervals; ε/4 for symmetric differences (Haghtalab, Roughgarden & Shetty 2020,
-    Thm 3.7: N_[](G, 4ε)).
-    """
-    _check_class(cls, k)
-    _check_eps(eps)
-    return eps / {"thresholds": 1, "intervals": 2, "symdiff": 4}.get(cls, 2 * k)
-
-
 def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracketing:
-    """The quantile-grid ε-bracketing of a class under μ.
+    """The quantile-grid ε-bracketing of a class under an atomless μ (k: intervals of a union / intersection).
 
-    Brackets come from the μ-quantile grid: for thresholds [1(x ≥ b_{i+1}), 1(x ≥ b_i)] has mass exactly
-    1/N, so N_[] = ⌈1/ε⌉; every set is a union of half-open intervals [l, r) whose μ-mass comes from the
-    exact cdf. Theorem 3.3 needs brackets at scale σ/(4√T), and Theorem 3.7 says intersections, unions and
-    symmetric differences of k bracketed classes stay bracketable with a product of the sizes.
-
-    Args:
-        cls: one of :data:`CLASSES`.
-        measure: an atomless measure on [0, 1].
-        eps: bracket scale ε in (0, 1].
-        k: number of intervals for ``union`` / ``intersection`` (ignored by the other classes).
-
-    Returns:
-        A lazy :class:`Bracketing`; its ``size`` is N^{n_factors} with N = ⌈1/factor_eps⌉.
-
-    Raises:
-        ValueError: on an unknown class, a bad ε or k, or something that is not a :class:`~smoothviz.online.measures.Measure`.
+    For thresholds [1(x ≥ g_{i+1}), 1(x ≥ g_i)] has mass exactly 1/N, so N_[] = ⌈1/ε⌉. Theorem 3.3
+    needs brackets at scale σ/(4√T); Theorem 3.7 says intersections, unions and symmetric differences
+    of bracketed classes stay bracketable, with a product of the sizes.
     """
     _check_class(cls, k)
-    _check_eps(eps)
+    check_float("eps", eps, 0.0, 1.0)
     if not isinstance(measure, Measure):
         raise ValueError(f"`measure` must be a Measure, got {type(measure).__name__}")
     k = int(k) if cls in ("union", "intersection") else 1
-    nf = _n_factors(cls, k)
-    feps = factor_scale(cls, eps, k=k)
+    nf, divisor, vc_dim = _facts(cls, k)
+    feps = eps / divisor
     n = math.ceil(1.0 / feps)
     grid = np.concatenate([[0.0], measure.quantile(np.arange(1, n) / n), [1.0]])
     size = n**nf
@@ -352,7 +300,7 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
         grid=grid,
         size=size,
         bound=bound,
-        vc_dim=vc_dimension(cls, k=k),
+        vc_dim=vc_dim,
     )
 
 
@@ -360,8 +308,7 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
 class ThresholdCover:
     """An ε-cover of thresholds under μ: M = ⌈1/(2ε)⌉ centres at the μ-quantiles (2j+1)/(2M).
 
-    A cover only promises μ(h ≠ h') ≤ ε; h' may sit on either side of h, so no pointwise
-    domination (contrast :class:`Bracketing`).
+    A cover only promises μ(h ≠ h') ≤ ε, on either side of h: no pointwise domination, unlike a bracket.
 
     Attributes:
         eps: the cover scale ε.
@@ -379,10 +326,7 @@ class ThresholdCover:
         return int(self.centres.size)
 
     def lookup(self, b) -> np.ndarray:
-        """Index of a cover element within μ-distance ε of each threshold b.
-
-        The element is the one whose μ-quantile cell of mass 1/M ≤ 2ε holds b.
-        """
+        """Index of a cover element within μ-distance ε of each threshold b (its quantile cell holds b)."""
         q = self.measure.cdf(np.atleast_1d(np.asarray(b, dtype=float)))
         return np.minimum(np.floor(q * self.size).astype(np.int64), self.size - 1)
 
@@ -392,20 +336,11 @@ class ThresholdCover:
 
 
 def quantile_threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
-    """The ⌈1/(2ε)⌉-element ε-cover of thresholds 1(x ≥ b) under μ.
-
-    Raises:
-        ValueError: on a bad ε.
-    """
-    _check_eps(eps)
+    """The ⌈1/(2ε)⌉-element ε-cover of thresholds 1(x ≥ b) under μ."""
+    check_float("eps", eps, 0.0, 1.0)
     m = math.ceil(1.0 / (2.0 * eps))
     centres = measure.quantile((2 * np.arange(m) + 1) / (2 * m))
     return ThresholdCover(eps=float(eps), measure=measure, centres=centres)
-
-
-# ----------------------------------------------------------------------------------------------
-# Lemma 3.2: the maximum of many rare events under an adaptive σ-smooth adversary (E5)
-# ----------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -414,14 +349,12 @@ class MaxCountResult:
 
     Attributes:
         sigma: smoothness σ: every D_t has density ≤ 1/σ.
-        n_cells: |F|; cell c is [c·ε, (c+1)·ε), so E_U[f] = ε for every f.
+        n_cells: |F|; cell c is [c·ε, (c+1)·ε).
         eps: ε = 1/n_cells.
-        window: r = ⌈σ/ε⌉ cells: each D_t is uniform on r cells (width rε ≥ σ, density ≤ 1/σ).
-        p: ε/σ, the largest chance any D_t gives one cell (Lemma 3.2's binomial rate).
-        horizon: T.
-        trials: independent runs (the adversary's and nature's coins).
-        adaptive: ``(trials, T)``: max_f Σ_{s≤t} f(x_s) after each round t, adaptive adversary.
-        nonadaptive: ``(trials, T)``: the same for the non-adaptive adversary.
+        window: r = ⌈σ/ε⌉: each D_t is uniform on r cells.
+        p: ε/σ, the largest chance any D_t gives one cell (Lemma 3.2's rate).
+        horizon, trials: T and the independent runs.
+        adaptive, nonadaptive: ``(trials, T)`` max_f Σ_{s≤t} f(x_s) after each round t.
     """
 
     sigma: float
@@ -436,10 +369,8 @@ class MaxCountResult:
 
     def to_frame(self) -> pd.DataFrame:
         """Per adversary and round t: mean, 10% and 90% quantiles of the max over trials, t·p, bound."""
-        from smoothviz.bounds.online import lemma32_max_count_bound
-
         t = np.arange(1, self.horizon + 1)
-        bound = lemma32_max_count_bound(t, self.p, self.n_cells)
+        bound = online_bounds.lemma32_max_count_bound(t, self.p, self.n_cells)
         frames = []
         for name, runs in (("adaptive", self.adaptive), ("non-adaptive", self.nonadaptive)):
             q10, q90 = np.quantile(runs, [0.1, 0.9], axis=0)
@@ -465,35 +396,13 @@ def max_count_experiment(
 ) -> MaxCountResult:
     """Lemma 3.2's experiment: how high can an adaptive σ-smooth adversary push max_f Σ_t f(x_t)?
 
-    Lemma 3.2 (proof in App. C.2): E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp with p = ε/σ for a finite
-    family F of upper brackets of mass ε.
-
-    F is the ``n_cells`` indicator functions of the cells of width ε = 1/n_cells (the upper
-    brackets of small symmetric differences look like this). Every round each adversary picks a
-    σ-smooth D_t, uniform on r = ⌈σ/ε⌉ cells, and x_t ∼ D_t lands in one of them:
-
-    * adaptive ("pile onto the heaviest cells"): the r cells with the largest counts so far, ties
-      broken at random by the adversary's coins;
-    * non-adaptive: the same r cells every round, fixed before the game.
-
-    Either way every cell has conditional probability ≤ p = ε/σ per round, so
-    (Haghtalab, Roughgarden & Shetty 2020, App. C.2) E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp once Tp ≥
-    ln|F|.
-
-    What the experiment shows: only window cells ever gain, so the adaptive window freezes as soon
-    as it holds r cells that have been hit, and by symmetry the adaptive maximum has the same law as
-    the non-adaptive one (about Tp + √(2Tp ln r)). Adaptivity buys nothing against a fixed finite
-    family, as Lemma 3.2 promises; it is the infinite class (Appendix B) where it hurts.
-
-    Args:
-        sigma: σ in (0, 1].
-        n_cells: |F| in [1, 10^4] (each round costs O(trials · n_cells)).
-        horizon: T in [1, 10^5].
-        trials: independent runs in [1, 10^4].
-        rng: anything :func:`numpy.random.default_rng` accepts.
-
-    Raises:
-        ValueError: on a parameter out of range.
+    F is the ``n_cells`` indicators of cells of width ε (like the upper brackets of small symmetric
+    differences). Each round D_t is uniform on r = ⌈σ/ε⌉ cells: the r heaviest so far (adaptive, ties
+    broken by the adversary's coins) or r fixed ones (non-adaptive). Every cell has probability
+    ≤ p = ε/σ, so E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp once Tp ≥ ln|F| (Haghtalab, Roughgarden &
+    Shetty 2020, Lemma 3.2). The adaptive window freezes once its r cells are hit, so both maxima
+    have the same law: adaptivity buys nothing against a finite family; the infinite class is where
+    it hurts (:func:`uniform_convergence_experiment`).
     """
     sigma = check_sigma(sigma)
     n_cells = check_int("n_cells", n_cells, 1, 10_000)
@@ -540,27 +449,18 @@ def max_count_experiment(
     )
 
 
-# ----------------------------------------------------------------------------------------------
-# Appendix B: no uniform convergence against an adaptive smoothed adversary (E2)
-# ----------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, eq=False)
 class UniformConvergenceResult:
     """Empirical averages (1/t) Σ_{s≤t} g_{1/2}(x_s + η_s) of the Appendix B example.
 
+    Each ``adaptive_*`` field has a ``nonadaptive_*`` twin (every x_t = 1/2).
+
     Attributes:
-        horizon: T.
-        trials: independent runs (nature's noise η; the adversary is deterministic given η_1).
-        adaptive_final: ``(trials,)`` averages at T for the adaptive sequence (each exactly 0 or 1).
-        nonadaptive_final: ``(trials,)`` averages at T when every x_t = 1/2.
-        adaptive_std: ``(T,)`` standard deviation over trials of the average after t rounds.
-        nonadaptive_std: ``(T,)`` the same, non-adaptive.
-        adaptive_mean: ``(T,)`` mean over trials of the average after t rounds.
-        nonadaptive_mean: ``(T,)`` the same, non-adaptive.
-        snapshot_rounds: ``(K,)`` about 16 log-spaced rounds t (always including 1 and T).
-        adaptive_snapshots: ``(K, trials)`` the adaptive averages after each snapshot round.
-        nonadaptive_snapshots: ``(K, trials)`` the same, non-adaptive.
+        horizon, trials: T and the runs (nature's η; the adversary is deterministic given η_1).
+        adaptive_final: ``(trials,)`` averages at T (each exactly 0 or 1).
+        adaptive_std, adaptive_mean: ``(T,)`` standard deviation and mean over trials after t rounds.
+        snapshot_rounds: ``(K,)`` about 16 log-spaced rounds t (1 and T included).
+        adaptive_snapshots: ``(K, trials)`` the averages after each snapshot round.
     """
 
     horizon: int
@@ -613,23 +513,11 @@ class UniformConvergenceResult:
 def uniform_convergence_experiment(
     *, horizon: int, trials: int, rng: RngLike = None
 ) -> UniformConvergenceResult:
-    """An adaptive σ-smooth sequence on which averages never concentrate.
+    """An adaptive σ-smooth sequence whose averages never concentrate.
 
-    The example is from Haghtalab, Roughgarden & Shetty 2020, App. B.
-
-    Nature adds η_t ∼ Uniform(−1/4, 1/4) (density 2, so σ = 1/2) to the adversary's x_t, and we
-    watch g_{1/2}(z) = 1(z > 1/2). Adaptive: x_1 = 1/2, then x_2 = … = x_T = 1/4 if η_1 ≤ 0 and
-    3/4 otherwise, so the average is exactly 0 or exactly 1 (probability 1/2 each) for every T.
-    Non-adaptive: every x_t = 1/2, the average is Binomial(T, 1/2)/T with standard deviation
-    1/(2√T).
-
-    Args:
-        horizon: T in [1, 10^5].
-        trials: independent runs in [2, 10^5]; trials·T at most 10^7.
-        rng: anything :func:`numpy.random.default_rng` accepts.
-
-    Raises:
-        ValueError: on a parameter out of range.
+    Haghtalab, Roughgarden & Shetty 2020, App. B: nature adds η_t ~ U(−1/4, 1/4) (σ = 1/2) to x_t; we watch 1(z > 1/2). Adaptive: x_1 = 1/2, then
+    every x_t = 1/4 if η_1 ≤ 0, else 3/4, so the average is exactly 0 or 1 for every T. Non-adaptive:
+    every x_t = 1/2, the average is Binomial(T, 1/2)/T, standard deviation 1/(2√T).
     """
     horizon = check_int("horizon", horizon, 1, 100_000)
     trials = check_int("trials", trials, 2, 100_000)
@@ -661,38 +549,19 @@ def uniform_convergence_experiment(
     )
 
 
-# ----------------------------------------------------------------------------------------------
-# Sizes against 1/ε (E3)
-# ----------------------------------------------------------------------------------------------
-
-
 def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
-    """Sizes at each scale ε: this module's bracketing, Theorem 3.7's bound, Haussler's cover bound.
+    """Sizes at each scale ε (any atomless μ gives the same), as floats.
 
-    The sizes do not depend on μ (any atomless measure gives the same counts). Big sizes are floats.
-
-    Args:
-        cls: one of :data:`CLASSES`.
-        eps: scales in (0, 1].
-        k: number of intervals for ``union`` / ``intersection``.
-
-    Returns:
-        Columns ``eps``, ``inv_eps``, ``brackets`` (exact size of :func:`bracketing`),
-        ``thm37_bound``, ``haussler_cover`` ((41/ε)^d) and ``threshold_cover`` (⌈1/(2ε)⌉ for
-        thresholds, NaN for the other classes).
-
-    Raises:
-        ValueError: on an unknown class, a bad k or a scale outside (0, 1].
+    Columns ``eps``, ``inv_eps``, ``brackets`` (:func:`bracketing`'s size), ``thm37_bound``,
+    ``haussler_cover`` ((41/ε)^d) and ``threshold_cover`` (⌈1/(2ε)⌉; NaN but for thresholds).
     """
-    from smoothviz.bounds import online as online_bounds
-
     _check_class(cls, k)
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     for e in eps:
-        _check_eps(e)
+        check_float("eps", e, 0.0, 1.0)
     k = int(k) if cls in ("union", "intersection") else 1
-    nf = _n_factors(cls, k)
-    n = np.ceil(1.0 / (eps / {"thresholds": 1, "intervals": 2, "symdiff": 4}.get(cls, 2 * k)))
+    nf, divisor, vc_dim = _facts(cls, k)
+    n = np.ceil(1.0 / (eps / divisor))
     exponent = 4 if cls == "symdiff" else nf
     cover = np.ceil(1.0 / (2.0 * eps)) if cls == "thresholds" else np.full(eps.shape, np.nan)
     return pd.DataFrame(
@@ -701,28 +570,22 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
             "inv_eps": 1.0 / eps,
             "brackets": np.power(n, float(nf)),
             "thm37_bound": np.power(n, float(exponent)),
-            "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dimension(cls, k=k)),
+            "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dim),
             "threshold_cover": cover,
         }
     )
 
 
 def example_hypothesis(cls: str, position: float, *, width: float, k: int = 2) -> np.ndarray:
-    """One member of the class placed by two numbers, as a page's sliders pick it.
+    """One member of the class placed by two sliders, ``position`` and ``width`` in [0, 1].
 
-    ``thresholds``: b = position. ``intervals`` and ``symdiff``: (position, min(1, position + width)).
-    ``union``: k intervals of width width/k, the j-th inside [j/k, (j+1)/k) at relative offset
-    position·(1 − width).
-    ``intersection``: k nested intervals around [position, position + width], whose intersection
-    is that interval.
-
-    Raises:
-        ValueError: on an unknown class or a position / width outside [0, 1].
+    ``thresholds``: b = position; ``intervals``, ``symdiff``: (position, min(1, position + width));
+    ``union``: k intervals of width width/k, the j-th in [j/k, (j+1)/k) at offset position·(1 − width);
+    ``intersection``: k nested intervals whose intersection is [position, position + width].
     """
     _check_class(cls, k)
-    for name, val in (("position", position), ("width", width)):
-        if not (np.isfinite(val) and 0 <= val <= 1):
-            raise ValueError(f"`{name}` must be in [0, 1], got {val}")
+    check_float("position", position, 0.0, 1.0, low_open=False)
+    check_float("width", width, 0.0, 1.0, low_open=False)
     end = min(1.0, position + width)
     if cls == "thresholds":
         return np.array([position])

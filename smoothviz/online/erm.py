@@ -1,9 +1,8 @@
-"""Exact empirical risk minimisation (ERM) oracles: the fewest mistakes any hypothesis makes on a sample.
+"""Exact empirical risk minimisation (ERM): the fewest mistakes any hypothesis makes on a sample.
 
-Regret is against the best hypothesis in hindsight, so the Regret page needs the fewest mistakes
-over the whole class: for thresholds by one sort and running sums (:func:`best_threshold_mistakes`),
-for planar halfspaces by rotating a line about each point (:func:`best_halfspace_mistakes`).
-(Haghtalab, Roughgarden & Shetty 2020, eq. (1): class regret = cover regret + approximation error.)
+Regret is against the best hypothesis in hindsight (Haghtalab, Roughgarden & Shetty 2020, eq. (1)),
+so the Regret page needs the exact minimum over the whole class: for thresholds by one sort and
+running sums, for planar halfspaces by turning a line about each point.
 """
 
 from __future__ import annotations
@@ -21,13 +20,7 @@ def best_threshold_mistakes(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
 
     Sorting the points puts every threshold in one of T + 1 gaps; its mistakes are the 1-labels below
     plus the 0-labels at or above. Gaps between equal points are not thresholds and are skipped.
-
-    Args:
-        xs: points in [0, 1), shape (..., T).
-        ys: labels in {0, 1}, same shape.
-
-    Returns:
-        Minimum mistakes per row, shape (...,).
+    ``xs``, ``ys``: shape (..., T); the result has shape (...,).
     """
     xs = np.asarray(xs, dtype=float)
     ys = np.asarray(ys)
@@ -58,17 +51,7 @@ def prefix_best_mistakes(
     different cells), plus both ends (grid points 0 and 1). A gap's mistakes on the first t points are
     the 0-labels seen so far plus the running sum of ±1 (+1 for a seen 1-label below the gap, −1 for a
     seen 0-label below it), so one cumulative sum serves every gap; checkpoints go in batches.
-
-    Args:
-        xs: points in [0, 1), shape (R, T).
-        ys: labels in {0, 1}, shape (R, T).
-        checkpoints: sorted rounds t ∈ [1, T], shape (C,).
-        cells: the cover cell of each point (points in one cell are not split by a cover threshold),
-            shape (R, T).
-
-    Returns:
-        ``(best_class, best_cover)``: the fewest mistakes on the first t points of any threshold and of
-        any cover threshold, each of shape (R, C).
+    ``cells`` (R, T) is each point's cover cell; returns ``(best_class, best_cover)``, each (R, C).
     """
     rows, horizon = xs.shape
     order = np.argsort(xs, axis=-1, kind="stable")
@@ -117,14 +100,7 @@ def _orientation(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return sign
 
 
-def _line_turn(
-    pts: np.ndarray,
-    pivot: np.ndarray,
-    a: np.ndarray,
-    b: np.ndarray,
-    up_a: np.ndarray,
-    up_b: np.ndarray,
-) -> np.ndarray:
+def _line_turn(pts, pivot, a, b, up_a, up_b) -> np.ndarray:
     """Compare the lines through pts[pivot] and pts[a], pts[b] by angle in [0, π), exactly.
 
     +1 if the first has the smaller angle, −1 if the larger, 0 if they are one line (valid for
@@ -145,14 +121,8 @@ def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
     realised by a halfspace (turn the line a little about p, shift it a little). So the minimum runs
     over pivots p and the lines through p and another point: sorting the other points by the angle of
     their line through p gives, by running sums, the labels on each side of every line at once, in
-    O(n² log n) for n distinct points. Collinearity is decided exactly (see :func:`_orientation`).
-
-    Args:
-        points: shape (n, 2).
-        labels: 0/1, shape (n,).
-
-    Returns:
-        The minimum number of mistakes (0 when the labels are realisable by a halfspace).
+    O(n² log n) for n distinct points (``points`` (n, 2), ``labels`` (n,)). Collinearity is decided
+    exactly (see :func:`_orientation`).
     """
     uniq, ones, zeros = _distinct_points(points, labels)
     best = int(min(ones.sum(), zeros.sum()))  # the two constant functions

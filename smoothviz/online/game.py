@@ -17,7 +17,7 @@ import pandas as pd
 
 from smoothviz.bounds import online as online_bounds
 from smoothviz.random import make_rng
-from smoothviz.validation import check_sigma
+from smoothviz.validation import check_choice, check_sigma
 
 __all__ = [
     "LABELS",
@@ -47,13 +47,11 @@ class Move:
     """One round of the game.
 
     Attributes:
-        request: what the student asked for: the point (worst case) or the window's centre (σ-smoothed).
-        label: the label asked for: ``"a"``, ``"0"`` or ``"1"``.
+        request: the point asked for (worst case) or the window's centre (σ-smoothed).
+        label: the label asked for, one of :data:`LABELS`.
         point: the point played x_t.
-        window: ``(left, right)`` of the width-σ window the point was drawn from (``None`` in the worst
-            case).
-        lo: left end of the version space before the round.
-        hi: right end of the version space before the round.
+        window: ``(left, right)`` of the width-σ window x_t was drawn from (``None`` in the worst case).
+        lo, hi: the version space [lo, hi) before the round.
         prediction: the learner's prediction ``1[x_t ≥ (lo + hi)/2]``.
         truth: the label used.
     """
@@ -82,25 +80,18 @@ class Move:
 class AdversaryGame:
     """A game of the student (adversary) against midpoint binary search on thresholds.
 
-    Each round the student offers a point of [0, 1] and a label; the learner predicts first with the
-    threshold at the middle of its version space, then learns the label.
-
-    * **worst case**: the point is exactly the one asked for; with labels against the learner every point
-      strictly inside the version space is a mistake: t mistakes in t rounds.
-    * **σ-smoothed**: the student places a window of width σ (centred on the request, shifted to stay in
-      [0, 1]); nature draws the point uniformly inside it from the stream ``default_rng([seed, t])`` of
-      round t, so a shared link replays the same points. Once the version space is narrower than σ the
-      window hits it only with probability width/σ, and the mistakes stall near log₂(1/σ) + log₂ t + 4
-      (:func:`smoothviz.bounds.online.smoothed_mistakes_envelope`).
-
-    A label no threshold can fit is refused and the game is unchanged; the label "auto" (``"a"``) takes
-    the label that makes the learner wrong whenever it is realizable. :meth:`play` and :meth:`undo` return
-    new games; undo replays round t with the same coin (a teaching aid, not part of the smoothed model).
+    Each round the student offers a point and a label; the learner predicts with the midpoint of its
+    version space, then learns the label. In the worst case every point inside the version space
+    labelled against the learner is a mistake. Smoothed, the point is drawn uniformly from a width-σ
+    window on the request (nature's stream ``[seed, t]``, so a link replays it): once the version space
+    is narrower than σ it is hit with probability width/σ and the mistakes stall near
+    log₂(1/σ) + log₂ t + 4. The label ``"a"`` is against the learner whenever realizable; undo replays
+    round t with the same coin (a teaching aid, not part of the smoothed model).
 
     Attributes:
         mode: ``"worst_case"`` (exact points) or ``"smoothed"`` (a width-σ window, uniform point).
-        sigma: the window width σ (used in ``"smoothed"`` mode and by the score's envelope).
-        seed: nature's seed; round t draws from ``np.random.default_rng([seed, t])``.
+        sigma: the window width σ (also the score's envelope).
+        seed: nature's seed.
         moves: the rounds played, in order.
     """
 
@@ -111,13 +102,11 @@ class AdversaryGame:
 
     def __post_init__(self) -> None:
         """Validate the settings."""
-        if self.mode not in MODES:
-            raise ValueError(f"`mode` must be one of {list(MODES)}, got {self.mode!r}")
+        check_choice("mode", self.mode, MODES)
         check_sigma(self.sigma)
         if int(self.seed) != self.seed or self.seed < 0:
             raise ValueError(f"`seed` must be a non-negative integer, got {self.seed}")
 
-    # --- state --------------------------------------------------------------------------------
     @property
     def t(self) -> int:
         """Rounds played."""
@@ -158,13 +147,9 @@ class AdversaryGame:
         return float(online_bounds.smoothed_mistakes_envelope(self.sigma, max(self.t, 1)))
 
     def undetermined(self, x: float) -> bool:
-        """Whether both labels of ``x`` are still realizable (x lies inside the version space).
-
-        Thresholds b live in [0, 1], so the point 1 is always labelled 1.
-        """
+        """Whether both labels of ``x`` are still realizable (the point 1 is always labelled 1)."""
         return self.max_zero < x < min(1.0, self.min_one)
 
-    # --- moves --------------------------------------------------------------------------------
     def window(self, request: float) -> tuple[float, float] | None:
         """The width-σ window centred on ``request``, shifted (never clipped) to stay inside [0, 1]."""
         if self.mode == "worst_case":
@@ -200,20 +185,8 @@ class AdversaryGame:
         return None
 
     def play(self, request: float, label: str = "a") -> AdversaryGame:
-        """The game after one more round.
-
-        Args:
-            request: the point (worst case) or the window's centre (σ-smoothed), in [0, 1].
-            label: ``"a"`` (against the learner whenever realizable), ``"0"`` or ``"1"``.
-
-        Raises:
-            Unrealizable: the label fits no threshold together with the past (the game is unchanged).
-            ValueError: a request outside [0, 1], an unknown label, or the game already holds
-                :data:`MAX_MOVES` moves.
-        """
-        label = str(label if label is not None else "a")
-        if label not in LABELS:
-            raise ValueError(f"`label` must be one of {list(LABELS)}, got {label!r}")
+        """The game after one more round; :class:`Unrealizable` if no threshold fits the label."""
+        label = check_choice("label", str(label if label is not None else "a"), LABELS)
         if not (isinstance(request, int | float) and 0.0 <= request <= 1.0):
             raise ValueError(f"`request` must be a number in [0, 1], got {request!r}")
         if self.t >= MAX_MOVES:
@@ -246,8 +219,7 @@ class AdversaryGame:
             return self.undo(), None
         if action == "reset":
             return self.reset(), None
-        game, refused = self.try_play(float(action), label)
-        return game, refused
+        return self.try_play(float(action), label)
 
     def undo(self) -> AdversaryGame:
         """The game before the last round (the same game if none was played)."""
@@ -257,7 +229,6 @@ class AdversaryGame:
         """A new game with the same settings."""
         return replace(self, moves=())
 
-    # --- results ------------------------------------------------------------------------------
     def requests(self) -> list[tuple[float, str]]:
         """The ``(request, label)`` pairs that replay this game (see :func:`replay`)."""
         return [(m.request, m.label) for m in self.moves]

@@ -1,9 +1,8 @@
 """Hedge on a cover of halfspaces in the plane: the σ-smooth regret argument beyond thresholds.
 
-Corollary 3.8 of Haghtalab, Roughgarden & Shetty 2020: a σ-smooth adversary rarely lands in the thin
-region where a halfspace and its cover neighbour disagree, so Hedge on the cover has regret
-sublinear in T. Here halfspaces 1[⟨u, x⟩ ≥ c] on [0, 1]², a cover of directions × offsets, regret
-against the cover and (:func:`smoothviz.online.erm.best_halfspace_mistakes`) against every halfspace.
+A σ-smooth adversary rarely lands in the thin region where a halfspace and its cover neighbour
+disagree, so Hedge on a cover of directions × offsets has regret sublinear in T (Haghtalab,
+Roughgarden & Shetty 2020, Cor. 3.8); the regret against every halfspace comes from exact ERM.
 """
 
 from __future__ import annotations
@@ -23,26 +22,16 @@ from smoothviz.online.adversaries import (
 from smoothviz.online.erm import best_halfspace_mistakes
 from smoothviz.online.experts import TUNED_ETA, log_weight_rate
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import (
-    check_choices,
-    check_float,
-    check_int,
-    check_sigma,
-)
+from smoothviz.validation import check_choices, check_float, check_int, check_sigma
 
 __all__ = ["HalfspaceResult", "halfspace_cover", "hedge_halfspaces"]
 
+#: The cover's angles and offsets, and the side of the adaptive adversaries' grid of candidates.
+_ANGLES, _OFFSETS, _CANDIDATES = 24, 24, 16
+
 
 def halfspace_cover(n_angles: int, n_offsets: int) -> tuple[np.ndarray, np.ndarray]:
-    """Halfspaces h(x) = 1[⟨u_θ, x⟩ ≥ c] on [0, 1]² with θ on a grid of [0, 2π) and c on [−√2, √2].
-
-    Args:
-        n_angles: number of angles (≥ 4).
-        n_offsets: number of offsets (≥ 2).
-
-    Returns:
-        ``(normals, offsets)`` of shapes (N, 2) and (N,), N = n_angles · n_offsets.
-    """
+    """Halfspaces 1[⟨u_θ, x⟩ ≥ c], θ on a grid of [0, 2π), c of [−√2, √2]: normals (N, 2), offsets (N,)."""
     check_int("n_angles", n_angles, 4, 4096)
     check_int("n_offsets", n_offsets, 2, 4096)
     theta = 2 * np.pi * np.arange(n_angles) / n_angles
@@ -56,25 +45,18 @@ class HalfspaceResult:
     """Hedge over a 2-D halfspace cover against the named adversaries (rows = adversary × trial).
 
     Attributes:
-        sigma: smoothness σ (the smoothed adversary's square window has area σ).
-        horizon: rounds T.
-        normals: cover normals, shape (N, 2).
-        offsets: cover offsets, shape (N,).
-        eta: learning rate η.
-        adversaries: adversary per row, shape (R,).
-        trial: trial per row, shape (R,).
-        target_normal: target normal per row, shape (R, 2).
-        target_offset: target offset per row, shape (R,).
-        xs: points, shape (R, T, 2).
-        ys: labels in {0, 1}, shape (R, T).
+        sigma, horizon, eta: σ (the smoothed adversary's square has area σ), T and the rate η.
+        normals, offsets: the cover, shapes (N, 2) and (N,).
+        adversaries, trial: adversary and trial per row, shape (R,).
+        target_normal, target_offset: the target halfspace per row, shapes (R, 2) and (R,).
+        xs, ys: points (R, T, 2) and labels (R, T).
         losses: expected loss per round, shape (R, T).
         cover_regret: regret against the best cover halfspace after each round, shape (R, T).
-        target_regret: cumulative loss minus the target's mistakes after each round; with realizable
-            labels the target makes no mistakes, so this is exactly the regret against all halfspaces.
-        final_weights: the learner's final distribution over the cover, per row, shape (R, N).
-        best_cover: fewest mistakes of a cover halfspace on all T points, shape (R,).
-        best_class: fewest mistakes of any halfspace on all T points (exact, see
-            :func:`best_halfspace_mistakes`), shape (R,).
+        target_regret: cumulative loss minus the target's mistakes (with realizable labels, the regret
+            against all halfspaces), shape (R, T).
+        final_weights: the learner's final distribution over the cover, shape (R, N).
+        best_cover, best_class: fewest mistakes on all T points of a cover halfspace / of any halfspace
+            (exact, :func:`best_halfspace_mistakes`), shape (R,).
         target_mistakes: the target's mistakes (the flipped labels), shape (R,).
     """
 
@@ -139,53 +121,26 @@ def hedge_halfspaces(
     sigma: float,
     horizon: int,
     *,
-    n_angles: int = 24,
-    n_offsets: int = 24,
     adversaries: tuple[str, ...] = ADVERSARIES_2D,
     eta: float | None = None,
     update: str = "notes",
-    noise: float = 0.0,
+    label_noise: float = 0.0,
     trials: int = 3,
-    n_candidates: int = 16,
     rng: RngLike = None,
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
 
-    The adversaries (:mod:`smoothviz.online.adversaries`): a worst-case one that plays where the learner's
-    expected loss is largest, its σ-smooth version that adds a uniform offset of area σ, and i.i.d.
-    points.
-
-    The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). Adversaries
-    (:mod:`smoothviz.online.adversaries`): ``"worst_case"`` plays the point of an ``n_candidates``² grid where
-    the learner's expected loss under the target's label is largest; ``"smoothed_adaptive"`` adds a
-    uniform offset on a square of area σ (wrapped mod 1, so density ≤ 1/σ) to that point; ``"iid"``
-    plays x ~ U[0, 1]².
-
-    Args:
-        sigma: smoothness σ ∈ (0, 1].
-        horizon: rounds T ∈ [1, 5000].
-        n_angles: angles in the cover.
-        n_offsets: offsets in the cover.
-        adversaries: names from :data:`~smoothviz.online.adversaries.ADVERSARIES_2D`.
-        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.online.experts.TUNED_ETA`).
-        update: ``"notes"`` or ``"exp"``.
-        noise: label-flip rate in [0, 1/2].
-        trials: runs per adversary.
-        n_candidates: grid side of the adaptive adversaries' candidate points ((k + ½)/n; a power
-            of two keeps them exact in binary, so candidates on one line are exactly collinear and
-            :func:`~smoothviz.online.erm.best_halfspace_mistakes` stays fast).
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`HalfspaceResult`.
+    The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). ``"worst_case"``
+    plays the point of the 16² grid (:func:`halfspace_candidates`) where the learner's
+    expected loss is largest; ``"smoothed_adaptive"`` adds a uniform offset on a square of area σ, mod 1;
+    ``"iid"`` plays x ~ U[0, 1]². ``eta`` defaults to the update's tuned rate.
     """
     check_sigma(sigma)
     horizon = check_int("horizon", horizon, 1, 5000)
     check_choices("adversaries", adversaries, ADVERSARIES_2D)
-    check_float("noise", noise, 0.0, 0.5, low_open=False)
+    check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 1000)
-    check_int("n_candidates", n_candidates, 2, 64)
-    normals, offsets = halfspace_cover(n_angles, n_offsets)
+    normals, offsets = halfspace_cover(_ANGLES, _OFFSETS)
     eta = TUNED_ETA[update](offsets.size, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     rng = make_rng(rng)
@@ -196,9 +151,9 @@ def hedge_halfspaces(
     t_normal = np.column_stack([np.cos(angle), np.sin(angle)])
     t_offset = (t_normal * rng.uniform(0.3, 0.7, (rows, 2))).sum(axis=1)
     unif = rng.random((rows, horizon, 2))
-    flips = rng.random((rows, horizon)) < noise
+    flips = rng.random((rows, horizon)) < label_noise
     xs, ys, losses, cover_min, final = _play(
-        adv, normals, offsets, n_angles, lam, t_normal, t_offset, unif, flips, sigma, n_candidates
+        adv, normals, offsets, lam, t_normal, t_offset, unif, flips, sigma
     )
     cum_loss = np.cumsum(losses, axis=1)
     target_mistakes = np.cumsum(flips, axis=1)  # the target errs exactly on the flipped labels
@@ -233,24 +188,21 @@ def _play(
     adv: np.ndarray,
     normals: np.ndarray,
     offsets: np.ndarray,
-    n_angles: int,
     lam: float,
     t_normal: np.ndarray,
     t_offset: np.ndarray,
     unif: np.ndarray,
     flips: np.ndarray,
     sigma: float,
-    n_candidates: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rounds of :func:`hedge_halfspaces`: each row's adversary against Hedge on the cover.
+    """The rounds of :func:`hedge_halfspaces`: ``(xs, ys, losses, cover_min, final)``.
 
-    Returns:
-        ``(xs, ys, losses, cover_min, final)``: points (R, T, 2), labels (R, T), expected losses
-        (R, T), the best cover halfspace's mistakes after each round (R, T), final weights (R, N).
+    ``cover_min`` is the best cover halfspace's mistakes after each round (R, T), ``final`` the final
+    weights (R, N).
     """
     rows, horizon = flips.shape
-    n_offsets = offsets.size // n_angles
-    cand = halfspace_candidates(n_candidates)
+    n_angles, n_offsets = _ANGLES, _OFFSETS
+    cand = halfspace_candidates(_CANDIDATES)
     cand_label = (np.einsum("rd,md->rm", t_normal, cand) >= t_offset[:, None]).astype(float)
     # within one angle the offsets ascend, so the cover halfspaces predicting 1 at x are a prefix:
     # P(predict 1 at x) is a sum over angles of one running sum each, read off at a fixed index.

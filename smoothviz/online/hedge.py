@@ -1,9 +1,8 @@
 """Hedge on a cover: Multiplicative Weights over finitely many thresholds stands in for the continuum.
 
-Haghtalab, Roughgarden & Shetty 2020, App. C.1, Algorithm 1: Hedge over a γ-cover, γ = σ/√T.
-Regret against the class is regret against the cover (≤ 2√(T ln N), Arora, Hazan & Kale 2012)
-plus the most points in one cover cell: small against σ-smooth adversaries (Lemma 3.2), ≥ T/2 in
-the worst case. :func:`hedge_thresholds` is the engine; halfspaces: :mod:`smoothviz.online.halfspaces`.
+Haghtalab, Roughgarden & Shetty 2020, Algorithm 1: Hedge over a γ-cover, γ = σ/√T. Regret against the
+class is regret against the cover (≤ 2√(T ln N)) plus the most points in one cover cell: small against
+σ-smooth adversaries (Lemma 3.2), ≥ T/2 in the worst case. The engine is :func:`hedge_thresholds`.
 """
 
 from __future__ import annotations
@@ -24,13 +23,7 @@ from smoothviz.online.adversaries import (
 from smoothviz.online.erm import prefix_best_mistakes
 from smoothviz.online.experts import TUNED_ETA, UPDATES, log_weight_rate
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import (
-    check_choice,
-    check_choices,
-    check_float,
-    check_int,
-    check_sigma,
-)
+from smoothviz.validation import check_choice, check_choices, check_float, check_int, check_sigma
 
 __all__ = [
     "COVER_SCALES",
@@ -46,44 +39,28 @@ LABELS = ("realizable", "noisy")
 COVER_SCALES = ("alg1", "thm33")
 
 
-# ------------------------------------------------------------------------------------------------
-# the cover and its cells
-# ------------------------------------------------------------------------------------------------
-
-
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
-    """Cover scale γ: σ/√T (Algorithm 1) or σ/(4√T) (Theorem 3.3's brackets).
-
-    Both from Haghtalab, Roughgarden & Shetty 2020 (Algorithm 1 is in their App. C.1).
-
-    Args:
-        sigma: smoothness parameter σ ∈ (0, 1].
-        horizon: number of rounds T ≥ 1.
-        scale: ``"alg1"`` for σ/√T, ``"thm33"`` for σ/(4√T).
-
-    Returns:
-        The cover scale γ.
-    """
+    """Cover scale γ: σ/√T (``scale="alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3)."""
     check_sigma(sigma)
     check_int("horizon", horizon, 1)
     check_choice("scale", scale, COVER_SCALES)
-    factor = 1.0 if scale == "alg1" else 4.0
-    return sigma / (factor * np.sqrt(horizon))
+    return _gamma(sigma, horizon, scale)
+
+
+def _gamma(sigma: float, horizon: int, scale: str) -> float:
+    return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
 
 
 def grid_threshold_cover(gamma: float) -> np.ndarray:
-    """Grid thresholds 0 = g_0 < … < g_{N−1} = 1 with spacing ≤ γ: a γ-cover under the uniform measure.
+    """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U.
 
-    Every threshold b ∈ [0, 1] lies in a cell [g_i, g_{i+1}) and disagrees with h_{g_i} only inside it, so
-    Pr_U[h_b ≠ h_{g_i}] ≤ γ. The size is N = ⌈1/γ⌉ + 1.
-
-    Args:
-        gamma: cover scale γ ∈ (0, 1].
-
-    Returns:
-        The sorted grid, shape (N,).
+    A threshold b in the cell [g_i, g_{i+1}) disagrees with h_{g_i} only inside it.
     """
     check_float("gamma", gamma, 0.0, 1.0)
+    return _grid(gamma)
+
+
+def _grid(gamma: float) -> np.ndarray:
     return np.linspace(0.0, 1.0, int(np.ceil(1.0 / gamma - 1e-9)) + 1)
 
 
@@ -110,11 +87,6 @@ def _checkpoints(horizon: int, n: int) -> np.ndarray:
     return np.union1d(np.union1d(logs, even), [1, horizon])
 
 
-# ------------------------------------------------------------------------------------------------
-# Hedge replayed exactly on fixed streams, in chunks whose cuts make segments of equal losses
-# ------------------------------------------------------------------------------------------------
-
-
 _DENSE_EXPERTS = 64  # at or below this many experts the replay evaluates every (round, expert) pair
 
 
@@ -123,9 +95,8 @@ def _replay_dense(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_replay_level` for few experts: every (round, expert) loss at once, in blocks of rounds.
 
-    Within a block the weights are the block's starting weights (largest 1) times e^{−λk} from a
-    table, k the losses so far in the block; a block is short enough (λ·rounds ≤ 600) that the
-    leading expert's weight stays far above underflow.
+    A block's weights are its starting weights (largest 1) times e^{−λk}, k the losses so far in the
+    block; λ·rounds ≤ 600 per block keeps the leader's weight far above underflow.
     """
     rows, horizon = cuts.shape
     n = log_w.shape[1]
@@ -199,30 +170,17 @@ def _replay_level(
     bins: np.ndarray | None = None,
     chunk: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hedge on fixed streams from initial log-weights: expected losses and each expert's losses.
+    """Hedge on fixed streams from log-weights ``log_w`` (R, N): expected and per-expert losses.
 
-    Expert i predicts 1 exactly when i < cut_t, so every round's loss vector is 1 on a prefix or on a
-    suffix of the experts. Within a chunk of τ rounds the chunk's cuts split the experts into τ + 1
-    segments whose members gain identical losses, so for the chunk each segment acts as one expert
-    whose log-weight is the log-sum-exp of its members': the chunk is the same problem with τ + 1
-    experts, solved by recursion (down to :data:`_DENSE_EXPERTS`, then every pair at once). With
-    τ ≈ N^{2/3} a stream of T rounds costs about T·N^{1/3} operations per row, in a few hundred
-    vectorised steps.
+    Expert i predicts 1 exactly when i < cut_t (``cuts`` (R, T)), so a round's losses are 1 on a prefix
+    or a suffix of the experts. A chunk of τ rounds cuts the experts into τ + 1 segments whose members
+    gain equal losses: the chunk is the same problem with τ + 1 experts (each a segment, weighted by
+    its members' log-sum-exp), solved by recursion down to :data:`_DENSE_EXPERTS`. With τ ≈ N^{2/3}
+    a row costs about T·N^{1/3} operations.
 
-    Args:
-        cuts: experts predicting 1 per round, in [0, N], shape (R, T).
-        ys: labels, shape (R, T).
-        log_w: initial log-weights (−inf allowed), shape (R, N).
-        lam: log-weight rate λ.
-        stops: sorted rounds s ∈ [0, T) before which row ``row``'s weights are wanted.
-        row: the recorded row.
-        bins: if given, report those weights as normalised mass per bin (first expert of each bin).
-        chunk: rounds per chunk at this level (default N^{2/3}).
-
-    Returns:
-        ``(losses, gain, at_stops)``: expected loss per round (R, T); each expert's total loss over
-        the T rounds (R, N); row ``row``'s per-expert losses before each stop (S, N), or with ``bins``
-        its mass per bin there (S, K).
+    Returns ``(losses, gain, at_stops)``: expected loss per round (R, T); each expert's total loss
+    (R, N); row ``row``'s per-expert losses before each round of ``stops`` (S, N), or with ``bins``
+    (first expert of each bin) its normalised mass per bin (S, K).
     """
     rows, horizon = cuts.shape
     n = log_w.shape[1]
@@ -269,21 +227,11 @@ def _replay(
     record_rounds: np.ndarray | None = None,
     bin_starts: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hedge over N experts from uniform weights on fixed streams (:func:`_replay_level`), with snapshots.
+    """Hedge over N experts from uniform weights (:func:`_replay_level`), recording one row's weights.
 
-    Args:
-        cuts: experts predicting 1 per round, shape (R, T).
-        ys: labels, shape (R, T).
-        n_experts: N.
-        lam: log-weight rate λ (weights e^{−λ·cumulative loss}).
-        chunk: rounds per top-level chunk (default N^{2/3}).
-        record_row: the row whose weights are recorded.
-        record_rounds: sorted rounds t ∈ [0, T] after which that row's weights are recorded.
-        bin_starts: first expert of each recording bin (sorted, starting at 0).
-
-    Returns:
-        ``(losses, recorded, final_log_weights)``: expected loss per round (R, T), the recorded row's
-        mass per bin after each recorded round (S, K), and −λ·(cumulative loss) after round T (R, N).
+    Returns ``(losses, recorded, final_log_weights)``: expected loss per round (R, T), row
+    ``record_row``'s mass per bin (``bin_starts``) after each of ``record_rounds`` (S, K), and
+    −λ·(cumulative loss) after round T (R, N).
     """
     rows, horizon = cuts.shape
     rounds = np.zeros(0, np.int64) if record_rounds is None else np.asarray(record_rounds)
@@ -306,22 +254,10 @@ def hedge_replay(
     update: str = "notes",
     chunk: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Hedge over thresholds 1[x ≥ g] replayed on a fixed stream, vectorised over rounds and experts.
+    """Hedge over thresholds 1[x ≥ g], ``grid`` sorted, replayed exactly on one fixed stream ``xs``, ``ys``.
 
-    When the points do not react to the learner (a recorded stream, a non-adaptive adversary) the
-    rounds can be processed in chunks: a chunk's cuts split the experts into segments that gain equal
-    losses, so a chunk of τ rounds costs O(N + τ²) and the stream O(T√N) (see :func:`_replay`).
-
-    Args:
-        xs: points, shape (T,).
-        ys: labels in {0, 1}, shape (T,).
-        grid: expert thresholds, sorted, shape (N,).
-        eta: learning rate η.
-        update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
-        chunk: rounds per chunk (default: about √N).
-
-    Returns:
-        ``(losses, final_probs)``: expected loss ⟨p_t, ℓ_t⟩ per round (T,), and p_{T+1} (N,).
+    Points that do not react to the learner can be taken in chunks of rounds (:func:`_replay_level`).
+    Returns ``(losses, final_probs)``: the expected loss ⟨p_t, ℓ_t⟩ per round (T,), and p_{T+1} (N,).
     """
     xs = np.asarray(xs, dtype=float)
     ys = np.asarray(ys).astype(bool)
@@ -338,42 +274,24 @@ def hedge_replay(
     return losses[0], np.exp(final[0] - logsumexp(final[0]))
 
 
-# ------------------------------------------------------------------------------------------------
-# the engine: adversaries' streams, the replay, exact regrets
-# ------------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, eq=False)
 class HedgeThresholdsResult:
-    """Hedge/MW over a threshold cover against one or more adversaries, several trials each.
-
-    Rows are (adversary, trial) pairs in the order ``adversaries × trials``; rounds are t = 1..T.
+    """Hedge over a threshold cover against adversaries; rows are (adversary, trial) pairs.
 
     Attributes:
-        sigma: smoothness σ of the smoothed adversaries.
-        horizon: number of rounds T.
-        gamma: cover scale γ.
+        sigma, horizon, gamma, eta, update: σ, T, the cover scale γ, the rate η and the update.
         grid: the cover thresholds, shape (N,).
-        eta: learning rate η.
-        update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
-        adversaries: adversary name per row, shape (R,).
-        trial: trial index per row, shape (R,).
-        targets: target threshold b* per row (nature's coin), shape (R,).
-        noise: label-flip rate (0 for realizable labels).
-        xs: points, shape (R, T).
-        ys: labels in {0, 1}, shape (R, T).
-        losses: learner's expected loss ⟨p_t, ℓ_t⟩ per round, shape (R, T).
-        cum_loss: cumulative expected loss after each round, shape (R, T).
-        medians: learner's weighted-median threshold before each round (NaN when no row is the
-            adaptive adversary, which is the only one that needs it), shape (R, T).
-        checkpoints: rounds t (log-spaced, 1 and T included) with exact regrets, shape (C,).
-        class_regret: regret against all thresholds on [0, 1] after t rounds, shape (R, C).
-        cover_regret: regret against the best cover threshold after t rounds, shape (R, C).
+        adversaries, trial, targets: adversary, trial index and target b* per row, shape (R,).
+        label_noise: label-flip rate (0 for realizable labels).
+        xs, ys: points and labels, shape (R, T).
+        losses, cum_loss: expected loss ⟨p_t, ℓ_t⟩ per round and its running sum, shape (R, T).
+        medians: the learner's weighted-median threshold before each round on the adaptive
+            adversary's rows (NaN elsewhere), shape (R, T).
+        checkpoints: rounds t with exact regrets (log-spaced, 1 and T included), shape (C,).
+        class_regret, cover_regret: regret against all thresholds / the best cover threshold, (R, C).
         max_cell: most points in one cover cell after t rounds, shape (R, C).
-        snapshot_row: the row whose weights were recorded (first row of ``snapshot_adversary``).
-        snapshot_rounds: rounds at which that row's weights were recorded, shape (S,).
-        snapshot_edges: threshold-bin edges of the weight snapshots (each grid threshold stands for the
-            width-h interval centred on it, h the grid spacing), shape (K + 1,).
+        snapshot_row, snapshot_rounds: the row whose weights were recorded, and when, shape (S,).
+        snapshot_edges: threshold-bin edges of the snapshots (grid point ± half a spacing), (K + 1,).
         snapshots: that row's mass per threshold bin at each snapshot round, shape (S, K).
     """
 
@@ -386,7 +304,7 @@ class HedgeThresholdsResult:
     adversaries: np.ndarray
     trial: np.ndarray
     targets: np.ndarray
-    noise: float
+    label_noise: float
     xs: np.ndarray
     ys: np.ndarray
     losses: np.ndarray
@@ -457,64 +375,61 @@ def hedge_thresholds(
     eta: float | None = None,
     update: str = "notes",
     labels: str = "realizable",
-    noise: float = 0.1,
+    label_noise: float = 0.1,
     trials: int = 10,
-    n_checkpoints: int = 60,
-    n_snapshots: int = 60,
     snapshot_bins: int = 100,
     snapshot_adversary: str | None = None,
     rng: RngLike = None,
 ) -> HedgeThresholdsResult:
-    """Run Hedge/MW over a threshold γ-cover against the named adversaries.
+    """Hedge over a threshold γ-cover against the named adversaries (Algorithm 1), ``trials`` runs each.
 
-    The adversaries of :mod:`smoothviz.online.adversaries` play their streams, then an exact replay of Hedge on
-    those streams (:func:`hedge_replay` for one recorded stream) gives the learner's expected losses in
-    O(T·N^{1/3}) per run instead of O(T·N), and the ERM oracles of :mod:`smoothviz.online.erm` give the regrets
-    against the cover and the class (their eq. (1)). Losses are 0/1 and "loss" is the expectation
-    ⟨p_t, ℓ_t⟩ over the learner's coins, so the MW bound can be checked on every run. Theorem 3.3 uses
-    brackets at σ/(4√T) (``cover_scale="thm33"``).
-
-    Algorithm 1 of Haghtalab, Roughgarden & Shetty 2020. The adversaries' coins draw the points (one
-    function each in :mod:`smoothviz.online.adversaries`), nature's the target b* ~ U(0.1, 0.9) and the
-    flips: labels are 1[x ≥ b*], flipped with probability ``noise`` when ``labels="noisy"``.
-
-    Args:
-        sigma: smoothness σ ∈ (0, 1].
-        horizon: rounds T ∈ [1, 10^5].
-        adversaries: names from :data:`~smoothviz.online.adversaries.ADVERSARIES`.
-        cover_scale: ``"alg1"`` (γ = σ/√T) or ``"thm33"`` (γ = σ/(4√T)); ignored when ``gamma`` is given.
-        gamma: explicit cover scale in (0, 1].
-        eta: learning rate; default the update's tuned rate (:data:`~smoothviz.online.experts.TUNED_ETA`).
-        update: ``"notes"`` ((1 − η)^c) or ``"exp"`` (exp(−ηc)).
-        labels: ``"realizable"`` or ``"noisy"``.
-        noise: label-flip rate in [0, 1/2] used when ``labels="noisy"``.
-        trials: independent runs per adversary.
-        n_checkpoints: about how many log-spaced rounds get the exact class regret.
-        n_snapshots: how many rounds of the recorded row's weights to keep for the heatmap.
-        snapshot_bins: at most this many threshold bins in the heatmap.
-        snapshot_adversary: whose first trial's weights to record (default: the first adversary).
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        A :class:`HedgeThresholdsResult`.
+    The adversaries (:mod:`smoothviz.online.adversaries`) play their streams; nature draws the target
+    b* ~ U(0.1, 0.9) and labels 1[x ≥ b*], flipped at rate ``label_noise`` when ``labels="noisy"``.
+    Hedge is then replayed exactly on the streams in O(T·N^{1/3}) a row, and ERM
+    (:mod:`smoothviz.online.erm`) gives the regrets against cover and class at about 60
+    rounds. γ is σ/√T (``cover_scale="alg1"``), σ/(4√T) (``"thm33"``) or ``gamma``; ``eta`` defaults to
+    the update's tuned rate; the first trial of ``snapshot_adversary`` has its weights recorded at
+    60 rounds in at most ``snapshot_bins`` bins.
     """
-    horizon, trials = _check_engine_args(
-        sigma, horizon, adversaries, update, labels, noise, trials,
-        n_checkpoints, n_snapshots, snapshot_bins, snapshot_adversary,
-    )  # fmt: skip
-    gamma, grid = _engine_cover(sigma, horizon, cover_scale, gamma)
+    check_sigma(sigma)
+    horizon = check_int("horizon", horizon, 1, 100_000)
+    check_choices("adversaries", adversaries, ADVERSARIES)
+    check_choice("scale", cover_scale, COVER_SCALES)
+    if gamma is not None:
+        check_float("gamma", gamma, 0.0, 1.0)
+    check_choice("update", update, UPDATES)
+    check_choice("labels", labels, LABELS)
+    check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
+    trials = check_int("trials", trials, 1, 10_000)
+    check_int("snapshot_bins", snapshot_bins, 1, 10_000)
+    if snapshot_adversary is not None:
+        check_choice("snapshot_adversary", snapshot_adversary, adversaries)
+    gamma = _gamma(sigma, horizon, cover_scale) if gamma is None else gamma
+    grid = _grid(gamma)
     n = grid.size
+    if n > 2_000_001:
+        raise ValueError(
+            f"`gamma` gives a cover of {n} experts, more than 2,000,001; got gamma={gamma}"
+        )
     eta = TUNED_ETA[update](n, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
-    flip_rate = noise if labels == "noisy" else 0.0
+    flip_rate = label_noise if labels == "noisy" else 0.0
     adv = np.repeat(np.asarray(adversaries), trials)
     srow = 0 if snapshot_adversary is None else adversaries.index(snapshot_adversary) * trials
-    targets, unif, flips = _coins(make_rng(rng), adv.size, horizon, flip_rate)
+    rng = make_rng(rng)  # nature's targets, the adversaries' uniforms, nature's label flips
+    targets = rng.uniform(0.1, 0.9, size=adv.size)
+    unif = rng.random((adv.size, horizon))
+    flips = rng.random((adv.size, horizon)) < flip_rate
     xs, ys, losses, medians = _play(adv, grid, targets, unif, flips, lam, sigma)
-    snap_rounds, starts, edges = _snapshot_plan(grid, horizon, n_snapshots, snapshot_bins)
-    snapshots = _expected_losses(losses, adv, grid, xs, ys, lam, srow, snap_rounds, starts)
+    snap_rounds, starts, edges = _snapshot_plan(grid, horizon, 60, snapshot_bins)
+    replay = adv != "worst_case"  # the worst case's losses came with its stream
+    replay[srow] = True
+    losses[replay], snapshots, _ = _replay(
+        np.searchsorted(grid, xs[replay], side="right"), ys[replay], n, lam,
+        record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
+    )  # fmt: skip
     cum = np.cumsum(losses, axis=1)
-    checkpoints = _checkpoints(horizon, n_checkpoints)
+    checkpoints = _checkpoints(horizon, 60)
     cells = np.minimum(np.searchsorted(grid, xs, side="right") - 1, n - 2)
     best_class, best_cover = prefix_best_mistakes(xs, ys, checkpoints, cells)
     return HedgeThresholdsResult(
@@ -527,7 +442,7 @@ def hedge_thresholds(
         adversaries=adv,
         trial=np.tile(np.arange(trials), len(adversaries)),
         targets=targets,
-        noise=float(flip_rate),
+        label_noise=float(flip_rate),
         xs=xs,
         ys=ys,
         losses=losses,
@@ -544,85 +459,6 @@ def hedge_thresholds(
     )
 
 
-def _check_engine_args(
-    sigma: float,
-    horizon: int,
-    adversaries: tuple[str, ...],
-    update: str,
-    labels: str,
-    noise: float,
-    trials: int,
-    n_checkpoints: int,
-    n_snapshots: int,
-    snapshot_bins: int,
-    snapshot_adversary: str | None,
-) -> tuple[int, int]:
-    """Validate :func:`hedge_thresholds`'s arguments; return ``(horizon, trials)`` as ``int``."""
-    check_sigma(sigma)
-    horizon = check_int("horizon", horizon, 1, 100_000)
-    check_choices("adversaries", adversaries, ADVERSARIES)
-    check_choice("update", update, UPDATES)
-    check_choice("labels", labels, LABELS)
-    check_float("noise", noise, 0.0, 0.5, low_open=False)
-    trials = check_int("trials", trials, 1, 10_000)
-    check_int("n_checkpoints", n_checkpoints, 2, 10_000)
-    check_int("n_snapshots", n_snapshots, 1, 10_000)
-    check_int("snapshot_bins", snapshot_bins, 1, 10_000)
-    if snapshot_adversary is not None and snapshot_adversary not in adversaries:
-        raise ValueError(
-            f"`snapshot_adversary` must be one of {adversaries}, got {snapshot_adversary!r}"
-        )
-    return horizon, trials
-
-
-def _engine_cover(
-    sigma: float, horizon: int, cover_scale: str, gamma: float | None
-) -> tuple[float, np.ndarray]:
-    """The cover scale (explicit, or from ``cover_scale``) and the cover, at most 2,000,001 experts."""
-    gamma = cover_gamma(sigma, horizon, scale=cover_scale) if gamma is None else gamma
-    grid = grid_threshold_cover(gamma)
-    if grid.size > 2_000_001:
-        raise ValueError(
-            f"`gamma` gives a cover of {grid.size} experts, more than 2,000,001; got gamma={gamma}"
-        )
-    return gamma, grid
-
-
-def _coins(
-    rng: np.random.Generator, rows: int, horizon: int, flip_rate: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Nature's target b* ~ U(0.1, 0.9) per row, the adversaries' uniforms, nature's label flips."""
-    targets = rng.uniform(0.1, 0.9, size=rows)
-    unif = rng.random((rows, horizon))
-    flips = rng.random((rows, horizon)) < flip_rate
-    return targets, unif, flips
-
-
-def _expected_losses(
-    losses: np.ndarray,
-    adv: np.ndarray,
-    grid: np.ndarray,
-    xs: np.ndarray,
-    ys: np.ndarray,
-    lam: float,
-    srow: int,
-    snap_rounds: np.ndarray,
-    starts: np.ndarray,
-) -> np.ndarray:
-    """Fill Hedge's expected losses of the replayed rows into ``losses``; the recorded row's weights.
-
-    The worst case's losses came with its stream; every other row, and the recorded one, is replayed
-    exactly (:func:`_replay`).
-    """
-    replay = adv != "worst_case"
-    replay[srow] = True
-    losses[replay], snapshots, _ = _replay(
-        np.searchsorted(grid, xs[replay], side="right"), ys[replay], grid.size, lam,
-        record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
-    )  # fmt: skip
-    return snapshots
-
-
 def _play(
     adv: np.ndarray,
     grid: np.ndarray,
@@ -632,11 +468,9 @@ def _play(
     lam: float,
     sigma: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each row's adversary (``adv``, a name per row) plays its stream against Hedge on ``grid``.
+    """Each row's adversary plays its stream: ``(xs, ys, losses, medians)``, each (R, T).
 
-    Returns:
-        ``(xs, ys, losses, medians)``, each (R, T): ``losses`` is filled only on the worst-case rows
-        (the others are replayed), ``medians`` only on the adaptive σ-smooth rows (NaN elsewhere).
+    ``losses`` is filled only on the worst-case rows, ``medians`` only on the adaptive ones (NaN).
     """
     xs, ys = iid_stream(targets, unif, flips)
     losses = np.empty(unif.shape)
@@ -658,10 +492,7 @@ def _play(
 def _snapshot_plan(
     grid: np.ndarray, horizon: int, n_snapshots: int, snapshot_bins: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rounds to record the weights at, the first expert of each threshold bin, and the bins' edges.
-
-    Expert i stands for the width-h interval centred on g_i (h the grid spacing), so no bin is empty.
-    """
+    """Rounds to record the weights at, the first expert of each bin, and the bins' edges (g_i ± h/2)."""
     n = grid.size
     rounds = np.unique(np.linspace(0, horizon, min(n_snapshots, horizon + 1)).round().astype(int))
     n_bins = min(snapshot_bins, n)

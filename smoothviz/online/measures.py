@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from smoothviz.validation import check_sigma
+from smoothviz.validation import check_float, check_sigma
 
 __all__ = [
     "MEASURES",
@@ -30,26 +30,17 @@ __all__ = [
 MEASURES = ("uniform", "beta", "bump", "mixture")
 
 
-# ----------------------------------------------------------------------------------------------
-# Measures on [0, 1] with exact cdf and quantile
-# ----------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, eq=False)
 class Measure:
-    """A probability measure on [0, 1] with an exact cdf and quantile function.
-
-    Build one with :func:`uniform_measure`, :func:`beta_measure`, :func:`smooth_bump`,
-    :func:`smooth_mixture` or :func:`make_measure`.
+    """A probability measure on [0, 1] with an exact cdf and quantile (build one with :func:`make_measure`).
 
     Attributes:
         kind: ``"beta"`` or ``"piecewise"`` (piecewise-constant density; uniform is one piece).
         label: human name for legends, e.g. ``"Beta(2, 5)"``.
-        a: first Beta shape (``kind == "beta"``), else ``nan``.
-        b: second Beta shape (``kind == "beta"``), else ``nan``.
-        knots: breakpoints ``0 = z_0 < ... < z_K = 1`` of a piecewise density (empty for Beta).
-        density: the constant density on each piece ``[z_i, z_{i+1})`` (empty for Beta).
-        cum: the cdf at the knots, from exactly 0 to exactly 1 (empty for Beta).
+        a, b: the Beta shapes (``nan`` for piecewise).
+        knots: breakpoints ``0 = z_0 < ... < z_K = 1`` of a piecewise density (``None`` for Beta).
+        density: the density on each piece ``[z_i, z_{i+1})``.
+        cum: the cdf at the knots, from exactly 0 to exactly 1.
     """
 
     kind: str
@@ -110,9 +101,9 @@ class Measure:
 
     @property
     def sigma(self) -> float:
-        """The largest σ with density ≤ 1/σ: this measure is σ-smooth for this σ.
+        """The largest σ with density ≤ 1/σ: the measure is σ-smooth for it.
 
-        σ-smooth means density ≤ 1/σ times uniform (Haghtalab, Roughgarden & Shetty 2020, §2).
+        Haghtalab, Roughgarden & Shetty 2020, §2.
         """
         return 1.0 / self.max_density
 
@@ -132,14 +123,9 @@ def uniform_measure() -> Measure:
 
 
 def beta_measure(a: float, b: float) -> Measure:
-    """Beta(a, b) on [0, 1]; σ-smooth with σ = 1/max density when a, b ≥ 1.
-
-    Raises:
-        ValueError: if a shape is not a finite positive number.
-    """
-    for name, val in (("a", a), ("b", b)):
-        if not (np.isfinite(val) and val > 0):
-            raise ValueError(f"`{name}` must be a finite number > 0, got {val}")
+    """Beta(a, b) on [0, 1]; σ-smooth with σ = 1/max density when a, b ≥ 1."""
+    check_float("a", a, 0.0, np.inf)
+    check_float("b", b, 0.0, np.inf)
     return Measure("beta", f"Beta({a:g}, {b:g})", a=float(a), b=float(b))
 
 
@@ -147,24 +133,14 @@ def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0
     """A σ-smooth mixture: ``background``·U plus bumps of density 1/σ on windows of width σ.
 
     Each bump is uniform on the window [c − σ/2, c + σ/2) taken mod 1 (wrap-around, never clipped:
-    clipping would put atoms at the ends and break σ-smoothness). The density is
-    piecewise constant and at most ``background + (1 − background)/σ ≤ 1/σ``.
-
-    Args:
-        centers: window centres in [0, 1].
-        sigma: window width, in (0, 1].
-        weights: bump weights (normalised to sum to 1 − ``background``); equal by default.
-        background: weight of the uniform component, in [0, 1].
-
-    Raises:
-        ValueError: on a bad centre, σ, weight or background.
+    clipping would put atoms at the ends), with ``weights`` (equal by default) normalised to sum to
+    1 − ``background``; the density is at most ``background + (1 − background)/σ ≤ 1/σ``.
     """
     centers = np.atleast_1d(np.asarray(centers, dtype=float))
     sigma = check_sigma(sigma)
     if centers.size == 0 or not np.all((centers >= 0) & (centers <= 1)):
         raise ValueError(f"`centers` must be non-empty and in [0, 1], got {centers.tolist()}")
-    if not (np.isfinite(background) and 0 <= background <= 1):
-        raise ValueError(f"`background` must be in [0, 1], got {background}")
+    check_float("background", background, 0.0, 1.0, low_open=False)
     w = np.ones(centers.size) if weights is None else np.asarray(weights, dtype=float)
     if w.shape != centers.shape or not np.all(np.isfinite(w) & (w >= 0)) or w.sum() <= 0:
         raise ValueError(f"`weights` must be {centers.size} non-negative numbers, got {weights}")
@@ -191,9 +167,6 @@ def make_measure(name: str, *, a: float = 2.0, b: float = 5.0, sigma: float = 0.
 
     ``bump`` is one window of width σ centred at 0.3 on a 20% uniform background; ``mixture`` is two
     such windows at 0.25 and 0.7 with weights 2:1 and no background.
-
-    Raises:
-        ValueError: on an unknown name (or bad shape parameters).
     """
     if name == "uniform":
         return uniform_measure()
@@ -206,21 +179,11 @@ def make_measure(name: str, *, a: float = 2.0, b: float = 5.0, sigma: float = 0.
     raise ValueError(f"`measure` must be one of {MEASURES}, got {name!r}")
 
 
-# ----------------------------------------------------------------------------------------------
-# Sets as unions of half-open intervals [l, r)
-# ----------------------------------------------------------------------------------------------
-
-
 def indicator(sets: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Evaluate indicator functions given as unions of intervals.
+    """Indicators ``(n, p)`` at points ``x`` ``(p,)`` of unions of intervals ``sets`` ``(n, m, 2)``.
 
-    Args:
-        sets: array ``(n, m, 2)``; function i is the union over j of [sets[i, j, 0], sets[i, j, 1]).
-            ``inf`` as a right end means "up to and including 1"; an interval with r ≤ l is empty.
-        x: points, shape ``(p,)``.
-
-    Returns:
-        Boolean array ``(n, p)``.
+    Function i is the union over j of [sets[i, j, 0], sets[i, j, 1]); a right end ``inf`` includes 1,
+    an interval with r ≤ l is empty.
     """
     x = np.asarray(x, dtype=float)[None, None, :]
     sets = np.asarray(sets, dtype=float)

@@ -13,15 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from smoothviz.random import RngLike, make_rng, streams
-from smoothviz.validation import SIGMA_RANGE, check_sigma
+from smoothviz.validation import check_choice, check_int, check_sigma
 
 __all__ = [
     "ADVERSARIES",
     "DEFAULT_ADVERSARIES",
     "MAX_HORIZON",
     "MAX_TRIALS",
-    "SIGMA_RANGE",
-    "SMOOTHED",
     "RoundSnapshot",
     "ThresholdRun",
     "adversary_rng",
@@ -42,52 +40,38 @@ ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_perturbed", "smoothe
 #: The adversaries a page shows by default: three different processes (the perturbed worst case
 #: attains the same hit probability as the adaptive window, so its curve would hide under it).
 DEFAULT_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive")
-SMOOTHED = ("smoothed_adaptive", "smoothed_nonadaptive", "smoothed_perturbed")
 MAX_HORIZON = 10**6
 MAX_TRIALS = 10_000
 
 
 def check_game(sigma: float, horizon: int, trials: int) -> None:
-    """Reject σ outside the one σ range, a horizon outside [1, :data:`MAX_HORIZON`], or bad trials.
-
-    σ is checked by :func:`smoothviz.validation.check_sigma` (σ ∈ (0, 1], at least 1e-6), as in
-    every module with a σ-smooth adversary.
-    """
+    """Reject a bad σ, a horizon outside [1, :data:`MAX_HORIZON`] or trials outside [1, :data:`MAX_TRIALS`]."""
     check_sigma(sigma)
-    if int(horizon) != horizon or not 1 <= horizon <= MAX_HORIZON:
-        raise ValueError(f"`horizon` must be an integer in [1, {MAX_HORIZON}], got {horizon}")
-    if int(trials) != trials or not 1 <= trials <= MAX_TRIALS:
-        raise ValueError(f"`trials` must be an integer in [1, {MAX_TRIALS}], got {trials}")
+    check_int("horizon", horizon, 1, MAX_HORIZON)
+    check_int("trials", trials, 1, MAX_TRIALS)
 
 
 def adversary_rng(seed: int, adversary: str) -> np.random.Generator:
     """The generator of one adversary under a page seed; stable whichever adversaries are shown."""
-    if adversary not in ADVERSARIES:
-        raise ValueError(f"`adversary` must be one of {list(ADVERSARIES)}, got {adversary!r}")
+    check_choice("adversary", adversary, ADVERSARIES)
     return streams(seed, ADVERSARIES)[adversary]
 
 
 @dataclass(frozen=True, eq=False)
 class ThresholdRun:
-    """Mistakes of midpoint binary search against one adversary, over independent trials.
-
-    Mistake events are stored per trial, padded to the longest trial (``mistake_rounds`` is 0 where
-    there is no event).
+    """Midpoint binary search against one adversary: its version-space updates, over independent trials.
 
     Attributes:
         adversary: key in :data:`ADVERSARIES`.
-        sigma: smoothness σ (unused by the worst case).
+        sigma: smoothness σ (NaN for the worst case).
         horizon: number of rounds T.
-        mistake_rounds: ``(trials, K)`` rounds (1-based) at which a mistake happened, increasing; 0 = none.
-        points: ``(trials, K)`` the point drawn at each mistake (float; for the worst case only an
-            approximation, the exact value is dyadic).
-        lo: ``(trials, K + 1)`` left end of the version space after k mistakes (float approximation).
-        log2_width: ``(trials, K + 1)`` log₂ of the version-space width after k mistakes (exact for the
-            worst case, where it is −k).
+        mistake_rounds: ``(trials, K)`` rounds (1-based) of the updates, increasing, 0-padded.
+        points: ``(trials, K)`` the point of each update (for the worst case a float of an exact dyadic).
+        lo: ``(trials, K + 1)`` left end of the version space after k updates.
+        log2_width: ``(trials, K + 1)`` log₂ of its width (exactly −k for the worst case).
         mistakes: ``(trials,)`` total mistakes in T rounds.
-        mistake_mask: ``(trials, K)`` for the non-adaptive adversary, whose points also shrink the
-            version space when the learner is right: which of the events in ``mistake_rounds`` (then
-            every version-space update) were mistakes. ``None`` when every update is a mistake.
+        mistake_mask: ``(trials, K)`` which updates were mistakes, for the non-adaptive adversary
+            (whose points also shrink the version space when the learner is right); else ``None``.
         targets: ``(trials,)`` the non-adaptive adversary's fixed target b* (its window's centre).
     """
 
@@ -143,23 +127,15 @@ class ThresholdRun:
 
 
 def worst_case_run(horizon: int) -> ThresholdRun:
-    """Run midpoint binary search against the worst-case adversary, exactly, for ``horizon`` rounds.
+    """Midpoint binary search against the worst-case adversary for ``horizon`` rounds, exactly.
 
-    The adversary puts every point inside the version space [lo, hi) and labels it against the learner.
-    The width halves each round, so after 53 rounds float64 cannot tell lo from hi: the run is in exact
-    dyadic integer arithmetic.
-
-    The adversary queries the learner's own threshold (the midpoint of the version space, where the
-    learner predicts 1) and answers 0. The simulation works in the version space's own frame, rescaled
-    to [0, 1): there the point is 1/2, the learner's threshold 1/2 and the new version space [1/2, 1),
-    all exact dyadic floats; the absolute left end is kept as its exact binary expansion (one bit per
-    round). So nothing collapses after 53 rounds, unlike a float64 simulation
-    (:func:`naive_float_worst_case`).
+    The adversary plays the learner's own threshold (the midpoint, where it predicts 1) and answers 0.
+    The width halves each round, so after 53 rounds float64 cannot tell lo from hi
+    (:func:`naive_float_worst_case`); the run works in the version space's own frame rescaled to
+    [0, 1), where every number is an exact dyadic, and keeps the left end as its binary expansion.
     """
-    check_game(0.5, horizon, 1)
-    rel_point = np.full(
-        horizon, 0.5
-    )  # the adversary's point, relative to [lo, hi) rescaled to [0, 1)
+    check_int("horizon", horizon, 1, MAX_HORIZON)
+    rel_point = np.full(horizon, 0.5)  # the adversary's point in [lo, hi) rescaled to [0, 1)
     rel_threshold = 0.5  # the learner's midpoint in the same frame
     inside = (rel_point >= 0.0) & (rel_point < 1.0)
     prediction = (rel_point >= rel_threshold).astype(np.int8)
@@ -185,19 +161,12 @@ def worst_case_run(horizon: int) -> ThresholdRun:
 
 
 def naive_float_worst_case(horizon: int) -> int:
-    """Mistakes the worst-case adversary forces when the same game is played in plain float64.
-
-    The version space halves every round, so after about 53 rounds ``lo + (hi − lo)/2`` rounds to ``lo``
-    or ``hi`` and no float lies strictly inside: the "adversary" runs out of points. This is the
-    floating-point trap that :func:`worst_case_run` avoids with exact dyadic integers.
-    """
-    check_game(0.5, horizon, 1)
+    """Mistakes the worst case forces in plain float64: about 53, when no float lies inside [lo, hi)."""
+    check_int("horizon", horizon, 1, MAX_HORIZON)
     lo, hi, mistakes = 0.0, 1.0, 0
     for _ in range(horizon):
         x = lo + (hi - lo) / 2.0
-        if (
-            not lo < x < hi
-        ):  # no representable point strictly inside: the learner is never wrong again
+        if not lo < x < hi:  # no float strictly inside: the learner is never wrong again
             break
         mistakes += 1  # learner predicts 1 at its own threshold; the adversary answers 0
         lo = x
@@ -213,29 +182,16 @@ def _window(adversary: str, lo: np.ndarray, hi: np.ndarray, sigma: float) -> np.
 
 
 def smoothed_run(
-    adversary: str,
-    *,
-    sigma: float,
-    horizon: int,
-    trials: int,
-    rng: RngLike = None,
+    adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
 ) -> ThresholdRun:
-    """Run midpoint binary search against a σ-smooth adversary for ``trials`` independent trials.
+    """Midpoint binary search against ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``, ``trials`` times.
 
-    The *adaptive window* is uniform on a width-σ window over the version space, shifted to stay inside
-    [0, 1] (never clipped: clipping makes point masses); the *perturbed worst case* is the worst-case point
-    plus nature's uniform noise of width σ, wrapped mod 1. Both attain the largest hit probability
-    min(1, width/σ) (:func:`smoothviz.bounds.online.hit_probability`). The version space only changes on a
-    mistake, so the wait until the next hit is geometric and the hit point uniform on the overlap of window
-    and version space: the same process as drawing every round, in O(mistakes) instead of O(T). Points of
-    rounds without a mistake are drawn only when shown (:func:`round_snapshot`), from their own stream.
-
-    Args:
-        adversary: ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``.
-        sigma: smoothness: the adversary's density is at most 1/σ.
-        horizon: number of rounds T.
-        trials: independent repetitions (leading axis of every array).
-        rng: seed or generator for the adversary's (or nature's) coins.
+    The adaptive window is uniform on a width-σ window over the version space, shifted (never
+    clipped) to stay in [0, 1]; the perturbed worst case is the worst-case point plus uniform noise of
+    width σ, mod 1. Both hit the version space with probability min(1, width/σ), the largest a σ-smooth
+    adversary can. It changes only on a mistake, so the wait for the next hit is geometric and the hit
+    uniform on the overlap: the same process as drawing every round, in O(mistakes) instead of O(T).
+    Points of the other rounds are drawn only when shown (:func:`round_snapshot`).
     """
     if adversary not in ("smoothed_adaptive", "smoothed_perturbed"):
         raise ValueError(f"`adversary` must be a smoothed adversary, got {adversary!r}")
@@ -283,20 +239,14 @@ def smoothed_run(
 
 
 def nonadaptive_run(
-    *,
-    sigma: float,
-    horizon: int,
-    trials: int,
-    rng: RngLike = None,
+    *, sigma: float, horizon: int, trials: int, rng: RngLike = None
 ) -> ThresholdRun:
     """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
 
-    The adversary commits before round 1: a target b* uniform on [σ/2, 1 − σ/2] and the window
-    [b* − σ/2, b* + σ/2]. Every point is drawn uniformly from the window (density exactly 1/σ) and
-    labelled by b*, whatever the learner does. A point inside the version space now shrinks it even when
-    the learner is right, and it is a mistake only if it falls between the learner's midpoint and b*, so
-    this adversary forces far fewer mistakes than the adaptive window, which re-aims every round and
-    labels against the learner. Simulated update by update, like :func:`smoothed_run`.
+    The adversary commits to b* ~ U[σ/2, 1 − σ/2] and draws every point uniformly from [b* ± σ/2],
+    labelled by b*. A point in the version space shrinks it even when the learner is right and is a
+    mistake only between the midpoint and b*, so it forces far fewer mistakes than the adaptive window.
+    Simulated update by update, like :func:`smoothed_run`.
     """
     check_game(sigma, horizon, trials)
     rng = make_rng(rng)
@@ -371,13 +321,11 @@ class RoundSnapshot:
 
     Attributes:
         round: the round t (1-based).
-        lo: left end of the version space (float approximation).
-        log2_width: log₂ of its width (exact for the worst case).
-        threshold: the learner's threshold, the midpoint of the version space.
-        window: the intervals (1 or 2 after wrapping) on which the adversary's density 1/σ lives; empty
-            for the worst case, which places a point mass.
+        lo, log2_width: the version space's left end and log₂ width.
+        threshold: the learner's threshold, its midpoint.
+        window: the 1 or 2 intervals (after wrapping) of the adversary's density 1/σ; empty for the worst case.
         point: the point x_t.
-        point_relative: (x_t − lo) / width: where x_t falls relative to the version space [0, 1).
+        point_relative: (x_t − lo) / width.
         mistake: whether the learner erred at round t.
         mistakes_so_far: mistakes in rounds 1..t.
     """
@@ -396,9 +344,8 @@ class RoundSnapshot:
 def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) -> RoundSnapshot:
     """The state of trial ``trial`` at round ``t``, for the round scrubber.
 
-    On rounds without a mistake the point (which the learner ignores: its label is already determined)
-    is drawn from the window outside the version space, from a stream seeded by ``(seed, adversary, t)``
-    so that every view of the same link shows the same point.
+    A round without an update draws its point from the window outside the version space, from the
+    stream ``(seed, adversary, t, trial)``, so every view of a link shows the same point.
     """
     if not 1 <= t <= run.horizon:
         raise ValueError(f"`t` must be in [1, {run.horizon}], got {t}")
@@ -447,8 +394,9 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     )
 
 
-def snapshot_rounds(run: ThresholdRun, *, trial: int = 0, max_frames: int = 120) -> np.ndarray:
-    """Rounds worth showing in the player: the first rounds, every mistake, and log-spaced others."""
+def snapshot_rounds(run: ThresholdRun, *, trial: int = 0) -> np.ndarray:
+    """At most 120 rounds worth showing in the player: the first, every mistake, log-spaced others."""
+    max_frames = 120
     mistakes = run.mistake_rounds[trial]
     mistakes = mistakes[mistakes > 0]
     early = np.arange(1, min(run.horizon, 12) + 1)
