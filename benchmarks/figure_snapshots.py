@@ -1,7 +1,7 @@
 """Figure snapshots for refactoring ``smoothviz/plots/``: every builder's output, saved and compared.
 
-``record`` runs the plot, page and snapshot tests with every public function of the figure modules
-wrapped; each call's output (a figure's JSON, a caption, a dict of texts) is saved with its pickled
+``record`` runs the plot, page and snapshot tests (and :meth:`Recorder.extras`) with every public
+function of the figure modules wrapped; each call's output (a figure's JSON, a caption, a dict of texts) is saved with its pickled
 arguments. ``check`` replays the saved arguments through the current builders and reports every output
 that is not identical (fast, no AppTest); ``check-live`` reruns the tests and compares call by call.
 """
@@ -22,15 +22,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 STORE = Path("/tmp/figure_snapshots")  # big (pickled results): kept out of the repository
 MODULES = (
-    "covers", "game", "mwem", "mwem_page", "net_mechanism", "oracle_query",
-    "polls", "prsma", "regret", "rspm", "snapshot", "thresholds",
+    "covers",
+    "game",
+    "mwem",
+    "mwem_page",
+    "net_mechanism",
+    "oracle_query",
+    "polls",
+    "prsma",
+    "regret",
+    "rspm",
+    "snapshot",
+    "thresholds",
 )  # every figure module but shared.py and style.py
 TESTS = (
-    "tests/test_plots_covers.py", "tests/test_plots_mwem.py", "tests/test_plots_regret.py",
-    "tests/test_plots_style.py", "tests/test_plots_thresholds.py", "tests/test_shared_figures.py",
-    "tests/test_snapshot.py", "tests/test_page_covers.py", "tests/test_page_mwem.py",
-    "tests/test_page_oracle_query.py", "tests/test_page_prsma.py", "tests/test_page_regret.py",
-    "tests/test_page_rspm.py", "tests/test_page_thresholds.py", "tests/test_page_shape.py",
+    "tests/test_plots_covers.py",
+    "tests/test_plots_mwem.py",
+    "tests/test_plots_regret.py",
+    "tests/test_plots_style.py",
+    "tests/test_plots_thresholds.py",
+    "tests/test_shared_figures.py",
+    "tests/test_snapshot.py",
+    "tests/test_page_covers.py",
+    "tests/test_page_mwem.py",
+    "tests/test_page_oracle_query.py",
+    "tests/test_page_prsma.py",
+    "tests/test_page_regret.py",
+    "tests/test_page_rspm.py",
+    "tests/test_page_thresholds.py",
+    "tests/test_page_shape.py",
 )
 
 
@@ -57,7 +77,11 @@ def _functions():
     for name in MODULES:
         module = importlib.import_module(f"smoothviz.plots.{name}")
         for attr, fn in vars(module).items():
-            if inspect.isfunction(fn) and fn.__module__ == module.__name__ and not attr.startswith("_"):
+            if (
+                inspect.isfunction(fn)
+                and fn.__module__ == module.__name__
+                and not attr.startswith("_")
+            ):
                 yield module, attr, fn
 
 
@@ -83,12 +107,41 @@ class Recorder:
                     blob = pickle.dumps((args, kwargs)) if self.keep_args else None
                 except Exception:  # an unpicklable argument is only not replayed
                     blob = None
-                self.calls.append({"test": self.test, "fn": name, "index": index,
-                                   "out": serialise(out), "args": blob})
+                self.calls.append(
+                    {
+                        "test": self.test,
+                        "fn": name,
+                        "index": index,
+                        "out": serialise(out),
+                        "args": blob,
+                    }
+                )
             return out
 
         wrapper.__wrapped__ = getattr(fn, "__wrapped__", fn)  # tests reach the unshared builder
         return wrapper
+
+    def extras(self) -> None:
+        """Branches the tests leave out: RSPM's E‖Z‖∞ curve, every axis option together, the poll chart."""
+        from smoothviz.experiments import regret
+        from smoothviz.online.hedge import hedge_thresholds
+        from smoothviz.plots import polls
+        from smoothviz.plots import regret as figures
+
+        self.test = "<extra>"
+        curve = regret.max_abs("rspm", 10.0, 0)
+        figures.max_abs_figure(curve, k_mark=5)
+        figures.max_abs_caption(curve, 5, 0)
+        figures.regret_figure(
+            hedge_thresholds(0.05, 200, trials=2, rng=1), log_log=True, shapes=True
+        )
+        options = ["a short one", "a much longer option that a phone cuts", "third"]
+        for right, chars, large in ((None, 0, False), (1, 12, True), (2, 40, False)):
+            polls.poll_figure(options, [3, 5, 0], right, label_chars=chars, large=large)
+        polls.poll_figure(options, [0, 0, 0])
+        polls.poll_caption(options, [3, 5, 0], 1)
+        polls.poll_caption(options, [0, 0, 0], 0)
+        self.pytest_sessionfinish()
 
     def pytest_runtest_setup(self, item) -> None:
         self.test = item.nodeid
@@ -101,21 +154,30 @@ def _run(out: Path, keep_args: bool) -> list[dict]:
     code = (
         "import sys, pytest; sys.path.insert(0, {root!r}); sys.path.insert(0, {here!r});"
         "from figure_snapshots import Recorder; from pathlib import Path;"
-        "r = Recorder(Path({out!r}), {keep}); sys.exit(pytest.main({args!r}, plugins=[r]))"
-    ).format(root=str(ROOT), here=str(Path(__file__).parent), out=str(out), keep=keep_args,
-             args=["-q", "-x", "-p", "no:cacheprovider", "-m", "not browser", *TESTS])
+        "r = Recorder(Path({out!r}), {keep}); code = pytest.main({args!r}, plugins=[r]); r.extras();"
+        "sys.exit(code)"
+    ).format(
+        root=str(ROOT),
+        here=str(Path(__file__).parent),
+        out=str(out),
+        keep=keep_args,
+        args=["-q", "-x", "-p", "no:cacheprovider", "-m", "not browser", *TESTS],
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
     if done.returncode:
         sys.exit(f"tests failed (exit {done.returncode}); nothing compared")
     return pickle.loads(out.read_bytes())
 
 
-#: plotly's HTML export names each figure's div by a fresh uuid4: the one difference a rerun makes
-UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
+#: What a rerun changes by itself: the fresh uuid4 naming each div of plotly's HTML export, and (in
+#: ``check-live`` only) wall-clock times quoted in texts ("0.52 s", "12 ms per round")
+VOLATILE = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|\d+(\.\d+)? m?s\b"
+)
 
 
 def _same(old: object, new: object) -> bool:
-    return old == new or UUID.sub("", json.dumps(old)) == UUID.sub("", json.dumps(new))
+    return old == new or VOLATILE.sub("", json.dumps(old)) == VOLATILE.sub("", json.dumps(new))
 
 
 def _differences(base: list[dict], now: dict) -> list[str]:
