@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import threading
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -223,7 +224,10 @@ def main(mode: str) -> None:
                 bad.append(f"raised {key}: {exc!r}")
         bad += _differences([c for c in base if (c["test"], c["fn"], c["index"]) in now], now)
         print(f"replayed {len(now)} of {len(base)} calls")
-    print("\n".join(bad[:40]) or "all identical")
+    gone = Counter(line.split("'")[3] for line in bad if line.startswith("not replayed"))
+    for name, n in gone.items():
+        print(f"not replayed: {name} ({n} calls), no such builder now")
+    print("\n".join(b for b in bad if not b.startswith("not replayed")) or "the rest identical")
     if bad:
         sys.exit(f"{len(bad)} differences")
 

@@ -13,14 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz.bounds import online as online_bounds
-from smoothviz.experiments.regret import (
-    RegretExperiment,
-    halfspace_lines,
-    max_abs_at,
-    regret_split,
-    slope_guides,
-    weight_density,
-)
+from smoothviz.experiments import regret as R
+from smoothviz.experiments.regret import RegretExperiment
 from smoothviz.names import (
     ADVERSARY_SHORT,
     COST_SEQUENCES,
@@ -79,7 +73,7 @@ def regret_figure(
                          name=f"MW bound, regret vs the N = {n:,} cover"))  # fmt: skip
     fig.add_trace(theory(t, online_bounds.smoothed_hedge_envelope(t, n),
                          name="E[regret] bound, σ-smooth only", kind="expectation"))  # fmt: skip
-    for adv, slope, x, y in slope_guides(result) if log_log else ():
+    for adv, slope, x, y in R.slope_guides(result) if log_log else ():
         guide = line(x, y, f"fit: slope {slope:.2f}", COLORS[adv], width=2, dash="dot")
         fig.add_trace(guide.update(hoverinfo="skip"))
     if shapes and ("smoothed_nonadaptive" in advs or "iid" in advs):
@@ -94,7 +88,7 @@ def regret_figure(
 @shared_figure
 def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Stacked bars at T: regret against the cover + the class–cover gap, beside the max cell count."""
-    advs, cover, gap, cap = regret_split(result)
+    advs, cover, gap, cap = R.regret_split(result)
     names = [NAMES[a] for a in advs]
     fig = go.Figure([
         go.Bar(x=names, y=cover, name="cover regret", marker_color=COLORS["hedge"]),
@@ -116,7 +110,7 @@ def _target(result: HedgeThresholdsResult, low: float, high: float) -> go.Scatte
 @shared_figure
 def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Hedge's mass density over thresholds (the recorded run) across rounds, with the target b* marked."""
-    centres, _, density = weight_density(result)
+    centres, _, density = R.weight_density(result)
     rounds = result.snapshot_rounds
     fig = go.Figure([go.Heatmap(x=centres, y=rounds, z=density, colorscale="Blues", name="Hedge's weights",
                                 colorbar={"title": {"text": "density"}}),
@@ -130,7 +124,7 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
 
     Opens on the final weights; the y axis shows six decades below the peak.
     """
-    centres, widths, density = weight_density(result)
+    centres, widths, density = R.weight_density(result)
     top = float(density.max()) * 1.05
     fig = go.Figure([go.Bar(x=centres, y=density[-1], width=widths, marker_color=COLORS["hedge"],
                             name="Hedge's weight density"), _target(result, top * 1e-6, top)])  # fmt: skip
@@ -189,7 +183,7 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
          "marker": {"color": color, "size": 7, "opacity": 0.7}, "name": f"label {label}"}
         for label, color in ((1, COLORS["smoothed_adaptive"]), (0, COLORS["worst_case"]))
     ]  # fmt: skip
-    heaviest, (tx, ty) = halfspace_lines(result, row, top)
+    heaviest, (tx, ty) = R.halfspace_lines(result, row, top)
     data += [{"type": "scatter", "x": lx, "y": ly, "mode": "lines", "line": {"color": COLORS["hedge"], "width": 2},
               "opacity": opacity, "name": "learner's heaviest halfspaces", "legendgroup": "learner",
               "showlegend": rank == 0} for rank, (lx, ly, opacity) in enumerate(heaviest)]  # fmt: skip
@@ -347,7 +341,7 @@ def ftpl_caption(trials: int) -> str:
 def max_abs_caption(curve: MaxAbsResult, k: int, seed: int) -> str:
     """Caption of :func:`max_abs_figure`, with E‖Z‖∞ at the tab's k."""
     b, noise = curve.scale, curve.noise
-    at_k, laplace_at_k = max_abs_at(curve, k)
+    at_k, laplace_at_k = R.max_abs_at(curve, k)
     exact = {
         "laplace": "dashed: b·H_k, exact",
         "gumbel": "dashed: b·E max|Gᵢ| (exact, by quadrature); grey: b(ln k + γ), the mean of the "
