@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.bounds import online as online_bounds
-from smoothviz.experiments.thresholds import ThresholdsExperiment
+from smoothviz.experiments.thresholds import ThresholdsExperiment, number_line_rounds
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
@@ -21,7 +21,6 @@ from smoothviz.online.thresholds import (
     RoundSnapshot,
     ThresholdRun,
     naive_float_worst_case,
-    round_snapshot,
 )
 from smoothviz.plots.marks import line
 from smoothviz.plots.shared import shared_figure, shared_value
@@ -185,13 +184,12 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
     }
 
 
-def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], RoundSnapshot]:
+def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
     """Four traces (window, version space, threshold, point) for both rows of one round.
 
     Top row (y = 1): [0, 1] as it is. Bottom row (y = 0): the version space stretched to [0, 1).
     Built as plain dicts: a player has hundreds of traces and plotly's object validation is slow.
     """
-    snap = round_snapshot(run, t, seed=seed)
     width = 2.0**snap.log2_width
 
     def relative(v: float) -> float:
@@ -219,7 +217,7 @@ def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], Round
                     "color": point_color, "line": {"width": 2, "color": "#000"}},
          "name": "xₜ: mistake" if snap.mistake else "xₜ: no mistake"},
     ]  # fmt: skip
-    return traces, snap
+    return traces
 
 
 def _title(snap: RoundSnapshot) -> str:
@@ -249,15 +247,11 @@ def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> g
     Top row: [0, 1] as it is. Bottom row: the version space stretched to [0, 1), where the worst case
     stays visible although its width is 2⁻ᵗ.
     """
-    frames = []
-    for r in rounds:
-        data, snap = _frame_data(run, int(r), seed)
-        frames.append(
-            {"name": f"{int(r):,}", "data": data, "layout": {"title": {"text": _title(snap)}}}
-        )
-    first_data, first = _frame_data(run, int(rounds[0]), seed)
-    fig = go.Figure(data=first_data)
-    fig = apply_style(fig, title=_title(first), height=430)
+    snaps = number_line_rounds(run, rounds, seed)
+    frames = [{"name": f"{int(r):,}", "data": _frame_data(run, snap), "layout": {"title": {"text": _title(snap)}}}
+              for r, snap in zip(rounds, snaps, strict=True)]  # fmt: skip
+    fig = go.Figure(data=_frame_data(run, snaps[0]))
+    fig = apply_style(fig, title=_title(snaps[0]), height=430)
     # the legend sits between the title and the plot, so the number line keeps the full width
     fig.update_layout(
         legend={"yref": "paper", "y": 1.0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
