@@ -17,7 +17,16 @@ from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
 from smoothviz.online import measures
 
-__all__ = ["MAX_BRACKET_ROWS", "CoversExperiment", "appendix_b", "lemma32", "run_experiment"]
+__all__ = [
+    "MAX_BRACKET_ROWS",
+    "CoversExperiment",
+    "appendix_b",
+    "bracket_rows",
+    "lemma32",
+    "measure_panel",
+    "rectangles",
+    "run_experiment",
+]
 
 #: Most brackets listed in :meth:`CoversExperiment.to_frame`.
 MAX_BRACKET_ROWS = 500
@@ -150,3 +159,42 @@ def run_experiment(
         "reps": reps, "seed": seed,
     }  # fmt: skip
     return CoversExperiment(mu, br, hyp, found, cover, settings)
+
+
+# --- what the brackets chart draws, computed here so that smoothviz.plots only draws --------------
+
+
+def rectangles(sets: np.ndarray, rows: np.ndarray, *, half: float = 0.4) -> tuple[list, list]:
+    """Polygon coordinates (None-separated) of every piece [l, r) of ``sets`` ``(n, m, 2)`` at ``rows``."""
+    left = np.clip(sets[:, :, 0], 0.0, 1.0)
+    right = np.clip(sets[:, :, 1], 0.0, 1.0)
+    keep = right > left
+    lo = np.broadcast_to(rows[:, None], left.shape)[keep]
+    left, right = left[keep], right[keep]
+    y0, y1 = lo - half, lo + half
+    xs = np.stack([left, right, right, left, left, np.full_like(left, np.nan)], axis=1).ravel()
+    ys = np.stack([y0, y0, y1, y1, y0, np.full_like(left, np.nan)], axis=1).ravel()
+    to_list = lambda a: [None if np.isnan(v) else float(v) for v in a]  # noqa: E731
+    return to_list(xs), to_list(ys)
+
+
+def bracket_rows(bracketing: cv.Bracketing, hypothesis=None, max_rows: int = 40):
+    """The brackets drawn, one per row: at most ``max_rows`` spread evenly, plus the one holding h.
+
+    Returns ``(index, brackets, h)``: the bracket numbers, their :class:`~smoothviz.online.covers.BracketSet`
+    and, with ``hypothesis``, ``(its bracket's number, its row, h's own pieces)`` (else ``None``).
+    """
+    index = bracketing.sample_index(max_rows)
+    if hypothesis is None:
+        return index, bracketing.brackets(index), None
+    found = int(bracketing.lookup(np.atleast_2d(hypothesis))[0])
+    index = np.union1d(index, [found])
+    pieces = cv.hypothesis_sets(bracketing.cls, np.atleast_2d(hypothesis), k=bracketing.k)
+    return index, bracketing.brackets(index), (found, index == found, pieces)
+
+
+def measure_panel(bracketing: cv.Bracketing) -> tuple[np.ndarray, np.ndarray, float]:
+    """μ's density on 801 points of [0, 1], and its largest finite value (the top of the grid lines)."""
+    x = np.linspace(0.0, 1.0, 801)
+    density = bracketing.measure.pdf(x)
+    return x, density, float(np.nanmax(np.where(np.isfinite(density), density, np.nan)))

@@ -18,7 +18,12 @@ from smoothviz.privacy import queries as Q
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 from smoothviz.privacy.mwem import mwem
 from smoothviz.privacy.mwem_result import MWEMResult
-from smoothviz.privacy.oracle_query import OracleQueryResult, oracle_query, oracle_query_params
+from smoothviz.privacy.oracle_query import (
+    OracleQueryResult,
+    conjunction_answers,
+    oracle_query,
+    oracle_query_params,
+)
 from smoothviz.privacy.separators import codes_to_bits
 from smoothviz.random import RngLike, streams
 from smoothviz.validation import check_choice, check_int
@@ -31,6 +36,7 @@ __all__ = [
     "MAX_EXHAUSTIVE_D",
     "MAX_GAPMINDER_D",
     "MAX_MWEM_D",
+    "MAX_POINTS",
     "MWEM_BUDGET",
     "SAMPLE_BUDGET",
     "SOURCES",
@@ -44,6 +50,7 @@ __all__ = [
     "page_caps",
     "run_experiment",
     "sample_cap",
+    "table_points",
 ]
 
 #: The tables: planted (synthetic) or Gapminder (real, d ≤ 10), as on the RSPM page.
@@ -278,3 +285,20 @@ def compare_mwem(
     used = mwem_rounds(d, rounds)
     _, error, per_round = mwem_on_table(x, epsilon=epsilon, rounds=used, rng=rngs["mwem"])
     return MWEMComparison(used, error, per_round)
+
+
+#: Most conjunctions the table chart draws (SVG markers); beyond, the farthest from the diagonal.
+MAX_POINTS = 4096
+
+
+def table_points(ex: OracleQueryExperiment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every conjunction's answer on S and on the synthetic Ŝ, and the codes the table chart draws.
+
+    The codes are all of them, or the :data:`MAX_POINTS` farthest from the diagonal (in code order).
+    """
+    r = ex.result
+    synthetic = conjunction_answers(r.synthetic / r.synthetic.sum())
+    off = np.abs(r.data_answers - synthetic)
+    if off.size <= MAX_POINTS:
+        return r.data_answers, synthetic, np.arange(off.size)
+    return r.data_answers, synthetic, np.sort(np.argsort(off, kind="stable")[-MAX_POINTS:])

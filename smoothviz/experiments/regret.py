@@ -46,14 +46,19 @@ __all__ = [
     "compare_learners",
     "cover_size",
     "fitted_slope",
+    "halfspace_lines",
     "halfspaces",
     "learners_frame",
     "max_abs",
+    "max_abs_at",
     "page_cost_s",
     "page_trials",
+    "regret_split",
     "run_experiment",
+    "slope_guides",
     "tail_slope",
     "trials_cap",
+    "weight_density",
 ]
 
 #: The page's time budget for the main view and the MW/FTL tab, in seconds (see :func:`page_trials`).
@@ -334,3 +339,76 @@ def fitted_slope(t: np.ndarray, regret: np.ndarray) -> float:
     if keep.sum() < 2:
         return float("nan")
     return float(np.polyfit(np.log(t[keep]), np.log(regret[keep]), 1)[0])
+
+
+# --- what the Regret page's figures draw, computed here so that smoothviz.plots only draws ---------
+
+
+def slope_guides(result: HedgeThresholdsResult) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
+    """``(adversary, slope, x, y)`` of the log–log fit over the last decade of t (:func:`fitted_slope`).
+
+    For the worst case and the σ-smooth adaptive adversary (the other smoothed curves run alongside
+    it): the fitted line between the first and last t it used, lifted ×1.35 to sit above its curve.
+    """
+    t = result.checkpoints.astype(float)
+    guides = []
+    for adv in ("worst_case", "smoothed_adaptive"):
+        if adv not in result.adversaries:
+            continue
+        mean = result.class_regret[result.adversaries == adv].mean(axis=0)
+        slope = fitted_slope(t, mean)
+        if np.isfinite(slope):
+            keep = (t >= t.max() / 10) & (mean > 0)
+            level = np.mean(np.log(mean[keep]) - slope * np.log(t[keep]))
+            x = t[keep][[0, -1]]
+            guides.append((adv, slope, x, np.exp(level + slope * np.log(x)) * 1.35))
+    return guides
+
+
+def weight_density(result: HedgeThresholdsResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bin centres, bin widths and Hedge's weight density (mass / width) at each snapshot round."""
+    edges = result.snapshot_edges
+    widths = np.diff(edges)
+    return 0.5 * (edges[:-1] + edges[1:]), widths, result.snapshots / widths
+
+
+def regret_split(result: HedgeThresholdsResult) -> tuple[list[str], list, list, np.ndarray]:
+    """Per adversary, means at T of the cover regret, the class–cover gap, and the cap cover + max cell."""
+    advs = list(dict.fromkeys(result.adversaries))
+    gap = result.class_regret - result.cover_regret
+    at_t = lambda a, values: values[result.adversaries == a, -1].mean()  # noqa: E731
+    cover = [at_t(a, result.cover_regret) for a in advs]
+    return (
+        advs,
+        cover,
+        [at_t(a, gap) for a in advs],
+        np.add(cover, [at_t(a, result.max_cell) for a in advs]),
+    )
+
+
+def halfspace_lines(
+    result: HalfspaceResult, row: int = 0, top: int = 12
+) -> tuple[list[tuple[np.ndarray, np.ndarray, float]], tuple[np.ndarray, np.ndarray]]:
+    """The ``top`` heaviest cover halfspaces of run ``row`` as ``(x, y, opacity ∝ weight)``, and the target.
+
+    Each boundary {x : ⟨normal, x⟩ = offset} is drawn as a segment through normal·offset.
+    """
+
+    def line(normal: np.ndarray, offset: float) -> tuple[np.ndarray, np.ndarray]:
+        s = np.linspace(-2, 2, 2)
+        base = normal * offset
+        return base[0] - s * normal[1], base[1] + s * normal[0]
+
+    w = result.final_weights[row]
+    order = np.argsort(w)[::-1][:top]
+    heaviest = [(*line(result.normals[i], result.offsets[i]), float(0.15 + 0.85 * w[i] / w[order[0]]))
+                for i in order]  # fmt: skip
+    return heaviest, line(result.target_normal[row], result.target_offset[row])
+
+
+def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
+    """E‖Z‖∞ at ``k`` for the curve's perturbation, and for i.i.d. Laplace at its scale (both exact)."""
+    from smoothviz.online.experts import expected_max_abs
+
+    return (expected_max_abs(k, scale=curve.scale, noise=curve.noise),
+            expected_max_abs(k, scale=curve.scale))  # fmt: skip

@@ -14,14 +14,16 @@ import pandas as pd
 from smoothviz.bounds.online import hit_probability
 from smoothviz.online.thresholds import (
     ADVERSARIES,
+    RoundSnapshot,
     ThresholdRun,
     check_game,
     round_grid,
+    round_snapshot,
     run_adversary,
 )
 from smoothviz.validation import check_choices
 
-__all__ = ["ThresholdsExperiment", "run_experiment"]
+__all__ = ["ThresholdsExperiment", "number_line_rounds", "run_experiment"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,3 +139,11 @@ def run_experiment(
         rounds=round_grid(horizon, max_points=max_points),
         max_points=int(max_points),
     )
+
+
+# --- what the Thresholds page's figures and cards show, computed here so plots only draws ---
+
+
+def number_line_rounds(run: ThresholdRun, rounds: np.ndarray, seed: int) -> list[RoundSnapshot]:
+    """The state of the run's first trial at each round in ``rounds`` (the number line's frames)."""
+    return [round_snapshot(run, int(t), seed=seed) for t in rounds]

@@ -10,14 +10,14 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from smoothviz.bounds import online as online_bounds
-from smoothviz.experiments.covers import CoversExperiment
+from smoothviz.experiments.covers import CoversExperiment, bracket_rows, measure_panel, rectangles
 from smoothviz.online.covers import (
     Bracketing,
     MaxCountResult,
     ThresholdCover,
     UniformConvergenceResult,
-    hypothesis_sets,
 )
+from smoothviz.plots.marks import line, vertical
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
@@ -38,82 +38,43 @@ GAP_COLOR = COLORS["synthetic"]
 HIGHLIGHT_COLOR = COLORS["worst_case"]
 
 
-def _rectangles(sets: np.ndarray, rows: np.ndarray, *, half: float = 0.4) -> tuple[list, list]:
-    """Polygon coordinates (None-separated) of every piece [l, r) of ``sets`` ``(n, m, 2)`` at ``rows``."""
-    left = np.clip(sets[:, :, 0], 0.0, 1.0)
-    right = np.clip(sets[:, :, 1], 0.0, 1.0)
-    keep = right > left
-    lo = np.broadcast_to(rows[:, None], left.shape)[keep]
-    left, right = left[keep], right[keep]
-    y0, y1 = lo - half, lo + half
-    xs = np.stack([left, right, right, left, left, np.full_like(left, np.nan)], axis=1).ravel()
-    ys = np.stack([y0, y0, y1, y1, y0, np.full_like(left, np.nan)], axis=1).ravel()
-    to_list = lambda a: [None if np.isnan(v) else float(v) for v in a]  # noqa: E731
-    return to_list(xs), to_list(ys)
-
-
-def _rect_trace(sets, rows, *, name, fill, line=None, legendgroup=None) -> go.Scatter:
-    xs, ys = _rectangles(sets, rows)
-    return go.Scatter(
-        x=xs,
-        y=ys,
-        mode="lines",
-        fill="toself",
-        fillcolor=fill,
-        line={"color": line or fill, "width": 2 if line else 0},
-        hoverinfo="skip",
-        name=name,
-        legendgroup=legendgroup or name,
-    )
+def _rect_trace(
+    sets, rows, *, name, fill, line=None, legendgroup=None, half: float = 0.4
+) -> go.Scatter:
+    """The pieces of ``sets`` at ``rows`` as filled rectangles (outlined in ``line`` if given)."""
+    xs, ys = rectangles(sets, rows, half=half)
+    return go.Scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=fill, hoverinfo="skip", name=name,
+                      line={"color": line or fill, "width": 2 if line else 0},
+                      legendgroup=legendgroup or name)  # fmt: skip
 
 
 @shared_figure
-def brackets_figure(
-    bracketing: Bracketing,
-    *,
-    hypothesis=None,
-    cover: ThresholdCover | None = None,
-    max_rows: int = 40,
-) -> go.Figure:
-    """The brackets as shaded bands over x, the measure above them, one hypothesis highlighted.
+def brackets_figure(bracketing: Bracketing, *, hypothesis=None, cover: ThresholdCover | None = None,
+                    max_rows: int = 40) -> go.Figure:  # fmt: skip
+    """The brackets as shaded bands over x (at most ``max_rows``), the measure above them, one member h.
 
-    Row i shows bracket i: dark where the lower function f_ℓ is 1 (so every member of the bracket is
-    1), light where only the upper f_u is 1 (members may be 0 or 1: μ-mass ≤ ε). At most ``max_rows``
-    evenly spread brackets are drawn (plus the highlighted one), so 10^5 brackets draw quickly.
-
-    Args:
-        bracketing: the bracketing to draw.
-        hypothesis: parameters of one class member (see :func:`smoothviz.online.covers.hypothesis_sets`);
-            its bracket is outlined and the member drawn as a black bar inside it.
-        cover: optional threshold cover whose centres are marked on the measure panel.
-        max_rows: most bracket rows drawn.
+    Row i is bracket i: dark where f_ℓ = 1 (every member is 1), light where only f_u is (μ-mass ≤ ε).
+    ``hypothesis`` (see :func:`~smoothviz.online.covers.hypothesis_sets`) is drawn as a black bar in
+    its outlined bracket; ``cover``'s centres are marked on the measure.
     """
-    index = bracketing.sample_index(max_rows)
-    hyp_index = None
-    if hypothesis is not None:
-        hyp_index = int(bracketing.lookup(np.atleast_2d(hypothesis))[0])
-        index = np.union1d(index, [hyp_index])
-    bs = bracketing.brackets(index)
+    index, bs, h = bracket_rows(bracketing, hypothesis, max_rows)
     rows = np.arange(index.size, dtype=float)
     fig = make_subplots(
         rows=2, cols=1, shared_xaxes=True, row_heights=[0.25, 0.75], vertical_spacing=0.04
     )
-    for trace in _measure_panel(bracketing, cover):
-        fig.add_trace(trace, row=1, col=1)
-    fig.add_trace(
-        _rect_trace(bs.upper, rows, name="gap: f_u only", fill=hex_to_rgba(GAP_COLOR, 0.55)),
-        row=2,
-        col=1,
-    )
-    fig.add_trace(
-        _rect_trace(bs.lower, rows, name="f_ℓ = 1", fill=hex_to_rgba(LOWER_COLOR, 0.75)),
-        row=2,
-        col=1,
-    )
-    if hyp_index is not None:
-        sel = index == hyp_index
-        for trace in _hypothesis_row(bracketing, hypothesis, hyp_index, bs.upper[sel], rows[sel]):
-            fig.add_trace(trace, row=2, col=1)
+    fig.add_traces(_measure_panel(bracketing, cover), rows=1, cols=1)
+    bands = [_rect_trace(bs.upper, rows, name="gap: f_u only", fill=hex_to_rgba(GAP_COLOR, 0.55)),
+             _rect_trace(bs.lower, rows, name="f_ℓ = 1", fill=hex_to_rgba(LOWER_COLOR, 0.75))]  # fmt: skip
+    if h is not None:  # one legend entry for h and its bracket: short legends on a phone
+        found, sel, pieces = h
+        hx, hy = rectangles(pieces, rows[sel], half=0.12)
+        bands += [
+            _rect_trace(bs.upper[sel], rows[sel], name=f"h: bracket #{found}", legendgroup="h",
+                        fill=hex_to_rgba(HIGHLIGHT_COLOR, 0.35), line=HIGHLIGHT_COLOR),
+            go.Scatter(x=hx, y=hy, mode="lines", fill="toself", fillcolor=COLORS["truth"], name="h = 1",
+                       line={"color": COLORS["truth"], "width": 1}, legendgroup="h", showlegend=False),
+        ]  # fmt: skip
+    fig.add_traces(bands, rows=2, cols=1)
     shown = "all" if index.size >= bracketing.size else f"{index.size} of {bracketing.size:,}"
     apply_style(fig, height=560)
     fig.update_yaxes(title_text="density", row=1, col=1)
@@ -124,71 +85,19 @@ def brackets_figure(
 
 def _measure_panel(bracketing: Bracketing, cover: ThresholdCover | None) -> list[go.Scatter]:
     """The top panel: μ's density, the quantile grid the brackets are cut at, the cover's centres."""
-    x = np.linspace(0.0, 1.0, 801)
-    dens = bracketing.measure.pdf(x)
-    traces = [
-        go.Scatter(
-            x=x,
-            y=dens,
-            mode="lines",
-            line={"color": COLORS["truth"], "width": 2.5},
-            fill="tozeroy",
-            fillcolor=hex_to_rgba(COLORS["reference"], 0.25),
-            name="density of μ",
-        )
-    ]
+    x, dens, top = measure_panel(bracketing)
     grid = bracketing.grid[downsample_index(bracketing.grid.size, max_points=200, log=False)]
-    top = float(np.nanmax(np.where(np.isfinite(dens), dens, np.nan)))
-    traces.append(
-        go.Scatter(
-            x=np.repeat(grid, 3).tolist(),
-            y=[v for _ in grid for v in (0.0, top, None)],
-            mode="lines",
-            line={"color": GAP_COLOR, "width": 1},
-            name="grid μ⁻¹(i/N)",
-        )
-    )
+    traces = [
+        go.Scatter(x=x, y=dens, mode="lines", line={"color": COLORS["truth"], "width": 2.5}, fill="tozeroy",
+                   fillcolor=hex_to_rgba(COLORS["reference"], 0.25), name="density of μ"),
+        go.Scatter(x=np.repeat(grid, 3).tolist(), y=[v for _ in grid for v in (0.0, top, None)], mode="lines",
+                   line={"color": GAP_COLOR, "width": 1}, name="grid μ⁻¹(i/N)"),
+    ]  # fmt: skip
     if cover is not None:
         centres = cover.centres[downsample_index(cover.size, max_points=200, log=False)]
-        traces.append(
-            go.Scatter(
-                x=centres,
-                y=np.zeros(centres.size),
-                mode="markers",
-                marker={"symbol": "triangle-up", "size": 12, "color": COLORS["ftpl"]},
-                name=f"cover ({cover.size})",
-            )
-        )
+        traces.append(go.Scatter(x=centres, y=np.zeros(centres.size), mode="markers", name=f"cover ({cover.size})",
+                                 marker={"symbol": "triangle-up", "size": 12, "color": COLORS["ftpl"]}))  # fmt: skip
     return traces
-
-
-def _hypothesis_row(
-    bracketing: Bracketing, hypothesis, hyp_index: int, upper: np.ndarray, row: np.ndarray
-) -> list[go.Scatter]:
-    """The bracket of h outlined (its upper function ``upper``, drawn at ``row``), h inside it."""
-    h = hypothesis_sets(bracketing.cls, np.atleast_2d(hypothesis), k=bracketing.k)
-    hx, hy = _rectangles(h, row, half=0.12)
-    return [
-        _rect_trace(
-            upper,
-            row,
-            name=f"h: bracket #{hyp_index}",
-            fill=hex_to_rgba(HIGHLIGHT_COLOR, 0.35),
-            line=HIGHLIGHT_COLOR,
-            legendgroup="h",
-        ),
-        go.Scatter(
-            x=hx,
-            y=hy,
-            mode="lines",
-            fill="toself",
-            fillcolor=COLORS["truth"],
-            line={"color": COLORS["truth"], "width": 1},
-            name="h = 1",
-            legendgroup="h",  # one legend entry for h and its bracket (short legends on a phone)
-            showlegend=False,
-        ),
-    ]
 
 
 @shared_value
@@ -209,17 +118,11 @@ def bracket_items(experiment: CoversExperiment) -> dict[str, tuple[str, str]]:
     br, found, eps = experiment.bracketing, experiment.found, experiment.settings["scale"]
     row = experiment.summary().iloc[0]
     return {
-        "brackets": (
-            f"{br.size:,}",
-            f"exact size of the quantile-grid construction at ε = {eps:g}",
-        ),
+        "brackets": (f"{br.size:,}", f"exact size of the quantile-grid construction at ε = {eps:g}"),
         "Thm 3.7": (f"{br.bound:,}", "Theorem 3.7's bound: the product of the factors' ⌈1/ε′⌉"),
-        "Haussler": (
-            f"{row['haussler_bound']:.3g}",
-            f"Haussler's cover bound (41/ε)^d with d = {br.vc_dim}",
-        ),
+        "Haussler": (f"{row['haussler_bound']:.3g}", f"Haussler's cover bound (41/ε)^d with d = {br.vc_dim}"),
         "h's bracket": (f"#{int(found.index[0]):,}", f"its μ-gap is {found.mass[0]:.4g} ≤ ε"),
-    }
+    }  # fmt: skip
 
 
 def sizes_caption(experiment: CoversExperiment) -> str:
@@ -235,82 +138,44 @@ def sizes_caption(experiment: CoversExperiment) -> str:
 
 
 @shared_figure
-def sizes_figure(
-    sizes: pd.DataFrame,
-    *,
-    eps: float | None = None,
-    thm33_eps: float | None = None,
-    label: str = "",
-) -> go.Figure:
-    """Sizes against 1/ε on log-log axes: exact bracketing sizes beside Thm 3.7 and Haussler's bounds.
+def sizes_figure(sizes: pd.DataFrame, *, eps: float | None = None, thm33_eps: float | None = None,
+                 label: str = "") -> go.Figure:  # fmt: skip
+    """Sizes against 1/ε (log–log): the brackets built here beside Thm 3.7's and Haussler's bounds.
 
-    Args:
-        sizes: a frame from :func:`smoothviz.online.covers.bracketing_sizes`.
-        eps: the current scale, marked with a vertical line.
-        thm33_eps: Theorem 3.3's scale σ/(4√T), marked with a vertical line.
-        label: class name, for the y-axis title.
+    ``sizes`` is :func:`smoothviz.online.covers.bracketing_sizes`'s frame; ``eps`` and ``thm33_eps``
+    (σ/(4√T)) are marked with vertical lines; ``label`` names the class in the y-axis title.
     """
     x = sizes["inv_eps"].to_numpy()
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=sizes["brackets"],
-            mode="lines+markers",
-            line={"color": LOWER_COLOR, "width": 3},
-            marker={"size": 7},
-            name="brackets built here",
-        ),
+    built = lambda column, name, color: go.Scatter(  # noqa: E731
+        x=x,
+        y=sizes[column],
+        mode="lines+markers",
+        line={"color": color, "width": 3},
+        marker={"size": 7},
+        name=name,
     )
+    fig = go.Figure(built("brackets", "brackets built here", LOWER_COLOR))
     if sizes["threshold_cover"].notna().any():
+        fig.add_trace(built("threshold_cover", "cover ⌈1/(2ε)⌉", COLORS["ftpl"]))
+        exact = online_bounds.threshold_bracketing_number(sizes["eps"].to_numpy())
         fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=sizes["threshold_cover"],
-                mode="lines+markers",
-                line={"color": COLORS["ftpl"], "width": 3},
-                marker={"size": 7},
-                name="cover ⌈1/(2ε)⌉",
-            ),
-        )
-        fig.add_trace(
-            theory_trace(
-                x,
-                online_bounds.threshold_bracketing_number(sizes["eps"].to_numpy()),
-                name="N_[] = ⌈1/ε⌉ (exact)",
-                color=COLORS["reference"],
-            ),
+            theory_trace(x, exact, name="N_[] = ⌈1/ε⌉ (exact)", color=COLORS["reference"])
         )
     else:
-        fig.add_trace(
-            theory_trace(
-                x,
-                sizes["thm37_bound"].to_numpy(),
-                name="Thm 3.7 product bound",
-                color=COLORS["reference"],
-            ),
-        )
+        fig.add_trace(theory_trace(x, sizes["thm37_bound"].to_numpy(), name="Thm 3.7 product bound",
+                                   color=COLORS["reference"]))  # fmt: skip
     fig.add_trace(
         theory_trace(x, sizes["haussler_cover"].to_numpy(), name="Haussler cover (41/ε)^d")
     )
     top = float(np.nanmax(sizes[["brackets", "thm37_bound", "haussler_cover"]].to_numpy()))
     low = float(np.nanmin(sizes["brackets"].to_numpy()))
     # short legend names (the scale's value is in the caption): a phone's legend keeps to two rows
-    marks = (
+    for value, text, color in (
         (eps, "ε = {:.3g}", HIGHLIGHT_COLOR),
         (thm33_eps, "Thm 3.3: σ/(4√T)", COLORS["iid"]),
-    )
-    for value, text, color in marks:
+    ):
         if value is not None:
-            fig.add_trace(
-                go.Scatter(
-                    x=[1.0 / value, 1.0 / value],
-                    y=[low, top],
-                    mode="lines",
-                    line={"color": color, "dash": "dot", "width": 2},
-                    name=text.format(value),
-                )
-            )
+            fig.add_trace(vertical(1.0 / value, low, top, text.format(value), color))
     y_title = f"number of sets ({label})" if label else "number of sets"
     return apply_style(fig, x_title="1/ε", y_title=y_title, log_x=True, log_y=True)
 
@@ -323,74 +188,39 @@ def max_count_figure(result: MaxCountResult) -> go.Figure:
     fig = go.Figure()
     for name, color in ADVERSARY_COLORS.items():
         rows = frame[frame["adversary"] == name].iloc[idx]
-        fig.add_traces(
-            band_traces(
-                rows["tp"].to_numpy(),
-                rows["mean"].to_numpy(),
-                rows["q10"].to_numpy(),
-                rows["q90"].to_numpy(),
-                name=f"{name} σ-smooth adversary",
-                color=color,
-            )
-        )
+        fig.add_traces(band_traces(*(rows[c].to_numpy() for c in ("tp", "mean", "q10", "q90")),
+                                   name=f"{name} σ-smooth adversary", color=color))  # fmt: skip
     rows = frame[frame["adversary"] == "adaptive"].iloc[idx]
     tp = rows["tp"].to_numpy()
     fig.add_trace(theory_trace(tp, tp, name="T·ε/σ (one cell's mean)", color=COLORS["reference"]))
-    ok = rows["bound_applies"].to_numpy()
-    bound = np.where(ok, rows["bound"].to_numpy(), np.nan)
+    bound = np.where(rows["bound_applies"].to_numpy(), rows["bound"].to_numpy(), np.nan)
     fig.add_trace(theory_trace(tp, bound, name="Lemma 3.2: √(Tp ln|F|) + 2Tp (bound on the mean)"))
     return apply_style(fig, x_title="T·ε/σ", y_title="max over F of Σₜ f(xₜ)")
 
 
 @shared_figure
-def uniform_convergence_histogram_figure(
-    result: UniformConvergenceResult, *, bins: int = 40, play: bool = True
-) -> go.Figure:
+def uniform_convergence_histogram_figure(result: UniformConvergenceResult, *, bins: int = 40,
+                                         play: bool = True) -> go.Figure:  # fmt: skip
     """Histogram of the empirical averages: adaptive (0 or 1) against non-adaptive (≈ 1/2).
 
-    With ``play`` the figure carries one frame per snapshot round t (▶ or the slider), so the
-    non-adaptive histogram narrows like 1/(2√t) while the adaptive one never leaves {0, 1}; it
-    opens on the last round, T.
+    With ``play``, one frame per snapshot round t (▶ or the slider), opening on T: the non-adaptive
+    histogram narrows like 1/(2√t) while the adaptive one never leaves {0, 1}.
     """
     edges = np.linspace(0.0, 1.0, bins + 1)
     centres = (edges[:-1] + edges[1:]) / 2
-
-    def fractions(values: np.ndarray) -> np.ndarray:
-        return np.histogram(values, bins=edges)[0] / result.trials
-
-    fig = go.Figure()
-    for name, final in (
-        ("adaptive", result.adaptive_final),
-        ("non-adaptive", result.nonadaptive_final),
-    ):
-        fig.add_trace(
-            go.Bar(
-                x=centres,
-                y=fractions(final),
-                width=1.0 / bins,
-                marker={"color": hex_to_rgba(ADVERSARY_COLORS[name], 0.75)},
-                name=name,
-            )
-        )
+    fractions = lambda values: np.histogram(values, bins=edges)[0] / result.trials  # noqa: E731
+    finals = {"adaptive": result.adaptive_final, "non-adaptive": result.nonadaptive_final}
+    fig = go.Figure([go.Bar(x=centres, y=fractions(final), width=1.0 / bins, name=name,
+                            marker={"color": hex_to_rgba(ADVERSARY_COLORS[name], 0.75)})
+                     for name, final in finals.items()])  # fmt: skip
     fig.update_layout(barmode="overlay")
     apply_style(fig, x_title="empirical average at t", y_title="fraction of trials")
     fig.update_yaxes(range=[0, 1.05])
     if play:
-        frames = [
-            {
-                "name": f"{int(t):,}",
-                "data": [
-                    {"type": "bar", "x": centres.tolist(), "y": fractions(a).tolist()},
-                    {"type": "bar", "x": centres.tolist(), "y": fractions(n).tolist()},
-                ],
-            }
-            for t, a, n in zip(
-                result.snapshot_rounds,
-                result.adaptive_snapshots,
-                result.nonadaptive_snapshots,
-                strict=True,
-            )
-        ]
+        bar = lambda values: {"type": "bar", "x": centres.tolist(), "y": fractions(values).tolist()}  # noqa: E731
+        snapshots = zip(result.snapshot_rounds, result.adaptive_snapshots, result.nonadaptive_snapshots,
+                        strict=True)  # fmt: skip
+        frames = [{"name": f"{int(t):,}", "data": [bar(a), bar(n)]} for t, a, n in snapshots]
         add_player(fig, frames, label_prefix="t = ")
         fig.layout.sliders[0].active = len(frames) - 1
         # below the x-axis title rather than on top of it
@@ -405,17 +235,9 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     """Standard deviation over trials of the running average against t, with 1/(2√t) and 1/2."""
     idx = downsample_index(result.horizon, max_points=400)
     t = np.arange(1, result.horizon + 1, dtype=float)[idx]
-    fig = go.Figure()
-    for name, std in (("adaptive", result.adaptive_std), ("non-adaptive", result.nonadaptive_std)):
-        fig.add_trace(
-            go.Scatter(
-                x=t,
-                y=std[idx],
-                mode="lines",
-                line={"color": ADVERSARY_COLORS[name], "width": 3},
-                name=f"{name}: sd over {result.trials} trials",
-            )
-        )
+    stds = {"adaptive": result.adaptive_std, "non-adaptive": result.nonadaptive_std}
+    fig = go.Figure([line(t, std[idx], f"{name}: sd over {result.trials} trials", ADVERSARY_COLORS[name])
+                     for name, std in stds.items()])  # fmt: skip
     fig.add_trace(
         theory_trace(t, online_bounds.appb_nonadaptive_std(t), name="1/(2√t) (non-adaptive)")
     )
@@ -427,9 +249,8 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     ticks = [
         v for v in (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5) if v >= 0.2 / math.sqrt(result.horizon)
     ]
-    fig.update_yaxes(
-        range=[math.log10(0.25 / math.sqrt(result.horizon)), math.log10(0.8)], tickvals=ticks
-    )
+    low = math.log10(0.25 / math.sqrt(result.horizon))
+    fig.update_yaxes(range=[low, math.log10(0.8)], tickvals=ticks)
     return fig
 
 

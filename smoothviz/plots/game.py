@@ -11,18 +11,6 @@ from smoothviz.online.game import AdversaryGame
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 
-__all__ = [
-    "GRID_POINTS",
-    "TAP_SCRIPT",
-    "TARGET",
-    "number_line_caption",
-    "number_line_figure",
-    "score_caption",
-    "score_figure",
-    "score_items",
-    "zoom_range",
-]
-
 #: Clickable points per row: plotly reports clicks on data points only, so each row carries a dense
 #: grid of invisible markers and a click selects the one nearest in x (hovermode "x").
 GRID_POINTS = 1001
@@ -62,6 +50,7 @@ def zoom_range(game: AdversaryGame) -> tuple[float, float]:
 
 
 def _row(fig: go.Figure, game: AdversaryGame, row: int, x_range: tuple[float, float]) -> None:
+    """One clickable row over ``x_range``: last window, version space, threshold, points, click grid."""
     first = row == 1
     # values a person can read back: 3 significant digits of the row's span beyond its first
     decimals = 3 + max(0, -int(np.floor(np.log10(x_range[1] - x_range[0]))))
@@ -86,44 +75,17 @@ def _row(fig: go.Figure, game: AdversaryGame, row: int, x_range: tuple[float, fl
     )  # fmt: skip
     for label, symbol in ((0, "circle-open"), (1, "circle")):
         moves = [m for m in game.moves if m.truth == label]
-        fig.add_trace(
-            go.Scatter(
-                x=[m.point for m in moves],
-                y=[0.0] * len(moves),
-                mode="markers",
-                hoverinfo="skip",
-                name=f"label {label} ({'○●'[label]})",
-                showlegend=first,
-                marker={
-                    "symbol": symbol,
-                    "size": [18 if m is last else 12 for m in moves],
-                    "color": [COLORS["worst_case"] if m.mistake else "#555" for m in moves],
-                    "line": {
-                        "width": 2.5,
-                        "color": [COLORS["worst_case"] if m.mistake else "#555" for m in moves],
-                    },
-                },
-            ),
-            row=row,
-            col=1,
-        )
-    fig.add_trace(
-        go.Scatter(
-            x=grid,
-            y=np.zeros(GRID_POINTS),
-            customdata=grid,
-            mode="markers",
-            marker={"size": 14, "color": "rgba(0,0,0,0)"},  # invisible, still hovered and clicked
-            selected={"marker": {"color": "rgba(0,0,0,0)"}},
-            unselected={"marker": {"color": "rgba(0,0,0,0)"}},
-            hovertemplate="play x = %{x:.6g}<extra></extra>",
-            name="click to play",
-            showlegend=False,
-            meta=TARGET,
-        ),
-        row=row,
-        col=1,
-    )
+        colors = [COLORS["worst_case"] if m.mistake else "#555" for m in moves]
+        fig.add_trace(go.Scatter(x=[m.point for m in moves], y=[0.0] * len(moves), mode="markers", hoverinfo="skip",
+                                 name=f"label {label} ({'○●'[label]})", showlegend=first,
+                                 marker={"symbol": symbol, "size": [18 if m is last else 12 for m in moves],
+                                         "color": colors, "line": {"width": 2.5, "color": colors}}),
+                      row=row, col=1)  # fmt: skip
+    clear = "rgba(0,0,0,0)"  # invisible markers, still hovered and clicked
+    fig.add_trace(go.Scatter(x=grid, y=np.zeros(GRID_POINTS), customdata=grid, mode="markers",
+                             marker={"size": 14, "color": clear}, selected={"marker": {"color": clear}},
+                             unselected={"marker": {"color": clear}}, hovertemplate="play x = %{x:.6g}<extra></extra>",
+                             name="click to play", showlegend=False, meta=TARGET), row=row, col=1)  # fmt: skip
     fig.update_xaxes(range=list(x_range), fixedrange=True, zeroline=False, row=row, col=1)
 
 
@@ -140,13 +102,9 @@ def number_line_figure(game: AdversaryGame) -> go.Figure:
     _row(fig, game, 1, (0.0, 1.0))
     _row(fig, game, 2, zoom_range(game))
     fig = apply_style(fig, height=300)
-    fig.update_layout(
-        hovermode="x",
-        dragmode=False,
-        margin={"t": 40, "b": 40, "l": 80, "r": 30},
-        legend={"y": 1.04, "font": {"size": FONT_SIZE - 4}},
-        hoverlabel={"font": {"size": FONT_SIZE - 4}},
-    )
+    small = {"size": FONT_SIZE - 4}
+    fig.update_layout(hovermode="x", dragmode=False, margin={"t": 40, "b": 40, "l": 80, "r": 30},
+                      legend={"y": 1.04, "font": small}, hoverlabel={"font": small})  # fmt: skip
     fig.update_yaxes(range=[-0.5, 0.5], fixedrange=True, showgrid=False, showline=False,
                      ticks="", zeroline=False)  # fmt: skip
     fig.update_yaxes(tickvals=[0], ticktext=["[0, 1]"], row=1, col=1)
@@ -166,15 +124,9 @@ def score_figure(game: AdversaryGame) -> go.Figure:
                      name="log₂(1/σ) + log₂ t + 4", kind="expectation")
     )  # fmt: skip
     frame = game.to_frame()
-    fig.add_trace(
-        go.Scatter(
-            x=np.concatenate([[0], frame["round"]]),
-            y=np.concatenate([[0], frame["mistakes_so_far"]]),
-            mode="lines+markers",
-            line={"shape": "hv", "color": COLORS["smoothed_adaptive"], "width": 3},
-            name="your mistakes forced",
-        )
-    )
+    fig.add_trace(go.Scatter(x=np.concatenate([[0], frame["round"]]), y=np.concatenate([[0], frame["mistakes_so_far"]]),
+                             mode="lines+markers", name="your mistakes forced",
+                             line={"shape": "hv", "color": COLORS["smoothed_adaptive"], "width": 3}))  # fmt: skip
     fig = apply_style(fig, x_title="round t", y_title="mistakes", height=300)
     fig.update_layout(margin={"t": 40, "b": 50, "l": 60, "r": 20})
     return fig

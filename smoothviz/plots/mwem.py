@@ -30,14 +30,8 @@ _COLOR = {
 SHORT = MWEM_LEGEND
 
 
-def _bound_traces(
-    x: np.ndarray,
-    y: np.ndarray,
-    name: str,
-    *,
-    color: str | None = None,
-    vacuous_legend: bool = True,
-) -> list[go.Scatter]:
+def _bound_traces(x: np.ndarray, y: np.ndarray, name: str, *, color: str | None = None,
+                  vacuous_legend: bool = True) -> list[go.Scatter]:  # fmt: skip
     """A high-probability bound drawn dash-dot where informative (< 1) and dotted grey where vacuous.
 
     Vacuous stretches are capped at 1.05 so they stay on the chart; all of them share one legend entry.
@@ -45,24 +39,27 @@ def _bound_traces(
     vac = privacy_bounds.is_vacuous(y)
     good = np.where(~vac, y, np.nan)
     bad = np.where(vac | np.r_[vac[1:], False], np.minimum(y, 1.05), np.nan)
-    traces = [theory_trace(x, good, name=name, kind="high-probability", color=color)]
-    if vac.all():
-        traces = []
+    traces = (
+        []
+        if vac.all()
+        else [theory_trace(x, good, name=name, kind="high-probability", color=color)]
+    )
     if vac.any():
         capped = theory_trace(
             x, bad, name="bound ≥ 1: vacuous (at 1.05)", kind="envelope", on_plot=False
         )
-        capped.update(legendgroup="vacuous", showlegend=vacuous_legend)
-        traces.append(capped)
+        traces.append(capped.update(legendgroup="vacuous", showlegend=vacuous_legend))
     return traces
 
 
 def _band(result: MWEMResult, values: np.ndarray, name: str) -> list[go.Scatter]:
+    """Mean and 10–90% band over trials of ``values`` (trials, rounds), downsampled over rounds."""
     t = np.arange(1, values.shape[1] + 1)
     idx = downsample_index(t.size)
     lo, hi = np.quantile(values[:, idx], [0.1, 0.9], axis=0)
-    mean = values[:, idx].mean(axis=0)
-    return band_traces(t[idx], mean, lo, hi, name=name, color=_COLOR[result.variant])
+    return band_traces(
+        t[idx], values[:, idx].mean(axis=0), lo, hi, name=name, color=_COLOR[result.variant]
+    )
 
 
 @shared_figure
@@ -71,150 +68,77 @@ def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = 
     fig = go.Figure()
     for r in results:
         fig.add_traces(_band(r, r.error_by_round, SHORT.get(r.variant, r.label)))
-    if show_bounds:
-        first_vacuous = True
-        for r in results:
-            if r.variant in MWEM_BOUND_NAME:
-                t = np.arange(1, r.rounds + 1)
-                y = r.theorem_bound(t)
-                fig.add_traces(
-                    _bound_traces(
-                        t,
-                        y,
-                        MWEM_BOUND_NAME[r.variant].removesuffix(" bound"),
-                        color=_COLOR[r.variant],
-                        vacuous_legend=first_vacuous,
-                    )
-                )
-                first_vacuous &= not privacy_bounds.is_vacuous(y).any()
+    first_vacuous = True
+    for r in results if show_bounds else ():
+        if r.variant in MWEM_BOUND_NAME:
+            t = np.arange(1, r.rounds + 1)
+            y = r.theorem_bound(t)
+            fig.add_traces(_bound_traces(t, y, MWEM_BOUND_NAME[r.variant].removesuffix(" bound"),
+                                         color=_COLOR[r.variant], vacuous_legend=first_vacuous))  # fmt: skip
+            first_vacuous &= not privacy_bounds.is_vacuous(y).any()
     fig.add_hline(y=1.0, line={"color": COLORS["reference"], "width": 1})
     fig = apply_style(fig, x_title="round t", y_title="max error over Q", height=430)
     return fig.update_xaxes(rangemode="tozero")
 
 
-def _sweep_figure(
-    x: np.ndarray,
-    errors: np.ndarray,
-    *,
-    name: str,
-    variant: str,
-    x_title: str,
-    title: str,
-    bound: np.ndarray | None,
-    bound_name: str,
-    log_x: bool,
-) -> go.Figure:
-    x = np.asarray(x, dtype=float)
-    errors = np.asarray(errors, dtype=float)
+def _sweep_figure(x: np.ndarray, errors: np.ndarray, *, variant: str, x_title: str, title: str,
+                  bound: np.ndarray | None, bound_name: str) -> go.Figure:  # fmt: skip
+    """Final max error (mean, 10–90% band over trials) against ``x`` on a log axis, with the bound."""
+    x, errors = np.asarray(x, dtype=float), np.asarray(errors, dtype=float)
     lo, hi = np.quantile(errors, [0.1, 0.9], axis=1)
-    fig = go.Figure(band_traces(x, errors.mean(axis=1), lo, hi, name=name, color=_COLOR[variant]))
+    fig = go.Figure(band_traces(x, errors.mean(axis=1), lo, hi, name="max error of the output",
+                                color=_COLOR[variant]))  # fmt: skip
     if bound is not None and privacy_bounds.is_vacuous(np.asarray(bound, dtype=float)).all():
-        # a line at 1.05 would squash the curve (the U of error against T) into the bottom of the
-        # chart and say nothing: the title says it instead
+        # a line at 1.05 would squash the U of error against T into the bottom: the title says it
         title += ": bound ≥ 1 (vacuous) throughout"
     elif bound is not None:
         fig.add_traces(
             _bound_traces(x, np.asarray(bound, dtype=float), f"{bound_name} (run of T rounds)")
         )
-    return apply_style(fig, title=title, x_title=x_title, y_title="max error over Q", log_x=log_x)
+    return apply_style(fig, title=title, x_title=x_title, y_title="max error over Q", log_x=True)
 
 
 @shared_figure
-def error_vs_rounds_figure(
-    rounds: np.ndarray,
-    errors: np.ndarray,
-    *,
-    variant: str = "mwem",
-    bound: np.ndarray | None = None,
-    bound_name: str = "Thm 4.1 bound",
-) -> go.Figure:
+def error_vs_rounds_figure(rounds: np.ndarray, errors: np.ndarray, *, variant: str = "mwem",
+                           bound: np.ndarray | None = None, bound_name: str = "Thm 4.1 bound") -> go.Figure:  # fmt: skip
     """Final max error against the number of rounds T at fixed ε (the U-shape); ``errors`` is (len(T), trials)."""
-    return _sweep_figure(
-        rounds,
-        errors,
-        name="max error of the output",
-        variant=variant,
-        x_title="rounds T",
-        title="Error against T at fixed ε",
-        bound=bound,
-        bound_name=bound_name,
-        log_x=True,
-    )
+    return _sweep_figure(rounds, errors, variant=variant, x_title="rounds T", bound=bound,
+                         title="Error against T at fixed ε", bound_name=bound_name)  # fmt: skip
 
 
 @shared_figure
-def error_vs_epsilon_figure(
-    epsilons: np.ndarray,
-    errors: np.ndarray,
-    *,
-    variant: str = "mwem",
-    bound: np.ndarray | None = None,
-    bound_name: str = "Thm 4.1 bound",
-) -> go.Figure:
+def error_vs_epsilon_figure(epsilons: np.ndarray, errors: np.ndarray, *, variant: str = "mwem",
+                            bound: np.ndarray | None = None, bound_name: str = "Thm 4.1 bound") -> go.Figure:  # fmt: skip
     """Final max error against the privacy budget ε at fixed T; ``errors`` is (len(ε), trials)."""
-    return _sweep_figure(
-        epsilons,
-        errors,
-        name="max error of the output",
-        variant=variant,
-        x_title="privacy budget ε",
-        title="Error against ε at fixed T",
-        bound=bound,
-        bound_name=bound_name,
-        log_x=True,
-    )
+    return _sweep_figure(epsilons, errors, variant=variant, x_title="privacy budget ε", bound=bound,
+                         title="Error against ε at fixed T", bound_name=bound_name)  # fmt: skip
+
+
+def _level(t: np.ndarray, value: float, name: str, **kwargs) -> go.Scatter:
+    """A horizontal theory line at ``value`` across the rounds ``t``."""
+    return theory_trace(t[[0, -1]], np.full(2, value), name=name, kind="exact", **kwargs)
 
 
 @shared_figure
 def potential_figure(result: MWEMResult) -> go.Figure:
     """Ψ_t = KL(D_B‖D_t) (band over trials), ln|X| and ln(1/σ), and Lemma E.3's two sides for trial 0."""
-    t = np.arange(result.rounds + 1)
+    t, color = np.arange(result.rounds + 1), _COLOR[result.variant]
     lo, hi = np.quantile(result.psi, [0.1, 0.9], axis=0)
     fig = go.Figure(
-        band_traces(
-            t,
-            result.psi.mean(axis=0),
-            lo,
-            hi,
-            name="Ψ_t = KL(D_B‖D_t)",
-            color=_COLOR[result.variant],
-        )
+        band_traces(t, result.psi.mean(axis=0), lo, hi, name="Ψ_t = KL(D_B‖D_t)", color=color)
     )
-    n_cells = int(np.prod(result.shape))
-    fig.add_trace(
-        theory_trace(
-            t[[0, -1]], np.full(2, np.log(n_cells)), name="ln|X| (Ψ₀ of a point mass)", kind="exact"
-        )
-    )
+    fig.add_trace(_level(t, np.log(int(np.prod(result.shape))), "ln|X| (Ψ₀ of a point mass)"))
     if result.sigma is not None:
-        fig.add_trace(
-            theory_trace(
-                t[[0, -1]],
-                np.full(2, float(privacy_bounds.mwem_potential_start_bound(result.sigma))),
-                name="Fact E.2: ln(1/σ)",
-                kind="exact",
-                color=COLORS["reference"],
-            )
-        )
+        start = float(privacy_bounds.mwem_potential_start_bound(result.sigma))
+        fig.add_trace(_level(t, start, "Fact E.2: ln(1/σ)", color=COLORS["reference"]))
     if not np.all(np.isnan(result.lemma_rhs)):
-        fig.add_trace(
-            go.Scatter(
-                x=t[1:],
-                y=result.lemma_lhs[0],
-                mode="markers",
-                marker={"color": _COLOR[result.variant], "size": 7},
-                name="Ψ_{t−1} − Ψ_t (trial 0)",
-            )
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=t[1:],
-                y=result.lemma_rhs[0],
-                mode="markers",
-                marker={"color": COLORS["bound"], "symbol": "line-ew-open", "size": 12},
-                name="Lemma E.3 lower bound",  # the caption counts the rounds it held in
-            )
-        )
+        # the caption counts the rounds the lower bound held in
+        fig.add_traces([
+            go.Scatter(x=t[1:], y=result.lemma_lhs[0], mode="markers", marker={"color": color, "size": 7},
+                       name="Ψ_{t−1} − Ψ_t (trial 0)"),
+            go.Scatter(x=t[1:], y=result.lemma_rhs[0], mode="markers", name="Lemma E.3 lower bound",
+                       marker={"color": COLORS["bound"], "symbol": "line-ew-open", "size": 12}),
+        ])  # fmt: skip
     return apply_style(
         fig, title="Potential and Lemma E.3", x_title="round t", y_title="KL divergence (nats)"
     )
@@ -235,9 +159,8 @@ def selection_figure(result: MWEMResult) -> go.Figure:
             fig.add_trace(
                 go.Scatter(x=t, y=y, mode="markers+lines", name=name, line={"color": color})
             )
-    return apply_style(
-        fig, title="Selected query each round", x_title="round t", y_title="answer (fraction of n)"
-    )
+    return apply_style(fig, title="Selected query each round", x_title="round t",
+                       y_title="answer (fraction of n)")  # fmt: skip
 
 
 def _compact(values: np.ndarray) -> np.ndarray:
@@ -253,58 +176,39 @@ def _compact(values: np.ndarray) -> np.ndarray:
 def histogram_figure(result: MWEMResult) -> go.Figure:
     """True vs synthetic distribution over the cells (trial 0), with play/pause and a round scrubber.
 
-    Each frame carries only what changes, the y of the released and iterate curves (the true histogram
-    and the cells stay as drawn): a third of the points, and plotly validates every frame it is given.
+    A frame carries only what changes, the y of the released and iterate curves: a third of the
+    points, and plotly validates every frame it is given.
     """
     cells = np.arange(result.snapshots_iterate.shape[1])
     idx = downsample_index(cells.size, log=False)
     x = cells[idx]
-    truth = {
-        "type": "scatter",
-        "x": x,
-        "y": _compact(result.true_hist.ravel()[idx]),
-        "mode": "lines",
-        "name": "true D_B",
-        "line": {"color": COLORS["truth"], "width": 3},
-    }
     released = "released D̄ (last iterate)" if "last" in result.label else "released D̄"
 
-    def traces(k: int, *, full: bool) -> list[dict]:
-        if not full:  # a frame: trace 0 unchanged, new y for traces 1 and 2
-            return [
-                {"type": "scatter"},
-                {"type": "scatter", "y": _compact(result.snapshots_output[k][idx])},
-                {"type": "scatter", "y": _compact(result.snapshots_iterate[k][idx])},
-            ]
-        return [
-            truth,
-            {
-                "type": "scatter",
-                "x": x,
-                "y": _compact(result.snapshots_output[k][idx]),
-                "mode": "lines",
-                "name": released,
-                "line": {"color": COLORS["synthetic"], "width": 3},
-            },
-            {
-                "type": "scatter",
-                "x": x,
-                "y": _compact(result.snapshots_iterate[k][idx]),
-                "mode": "lines",
-                "name": "iterate D_t",
-                "line": {"color": _COLOR[result.variant], "width": 2, "dash": "dot"},
-            },
-        ]
+    def curve(y: np.ndarray, name: str, line: dict) -> dict:
+        return {
+            "type": "scatter",
+            "x": x,
+            "y": _compact(y),
+            "mode": "lines",
+            "name": name,
+            "line": line,
+        }
 
-    rounds = [str(int(r)) for r in result.snapshot_rounds]
-    frames = [{"name": r, "data": traces(k, full=False)} for k, r in enumerate(rounds)]
-    fig = go.Figure(data=traces(len(rounds) - 1, full=True))
-    apply_style(
-        fig,
-        x_title="cell x" if len(result.shape) == 1 else "cell x (flattened table)",
-        y_title="mass D(x)",
-        height=560,
-    )
+    def changed(k: int) -> list[dict]:  # a frame: trace 0 as it is, new y for traces 1 and 2
+        ys = result.snapshots_output[k][idx], result.snapshots_iterate[k][idx]
+        return [{"type": "scatter"}, *({"type": "scatter", "y": _compact(y)} for y in ys)]
+
+    frames = [
+        {"name": str(int(r)), "data": changed(k)} for k, r in enumerate(result.snapshot_rounds)
+    ]
+    fig = go.Figure(data=[
+        curve(result.true_hist.ravel()[idx], "true D_B", {"color": COLORS["truth"], "width": 3}),
+        curve(result.snapshots_output[-1][idx], released, {"color": COLORS["synthetic"], "width": 3}),
+        curve(result.snapshots_iterate[-1][idx], "iterate D_t",
+              {"color": _COLOR[result.variant], "width": 2, "dash": "dot"}),
+    ])  # fmt: skip
+    x_title = "cell x" if len(result.shape) == 1 else "cell x (flattened table)"
+    apply_style(fig, x_title=x_title, y_title="mass D(x)", height=560)
     return _round_player(fig, frames)
 
 
@@ -321,33 +225,19 @@ def table_figure(
     truth = result.true_hist
     released = result.snapshots_output.reshape(-1, *result.shape)
     zmax = float(max(truth.max(), released.max()))
-    scale = [[0, "#ffffff"], [1, COLORS["smooth_mwem"]]]
 
     def heatmap(z: np.ndarray, axis: int, name: str) -> dict:
         # rows of z are x₂ (y axis), columns x₁: transpose the (x₁, x₂) table
-        return {
-            "type": "heatmap",
-            "z": _compact(z.T),
-            "xaxis": f"x{axis}" if axis > 1 else "x",
-            "yaxis": f"y{axis}" if axis > 1 else "y",
-            "zmin": 0.0,
-            "zmax": zmax,
-            "colorscale": scale,
-            "showscale": axis == 2,
-            "colorbar": {"title": {"text": "mass"}},
-            "name": name,
-            "hovertemplate": "x₁ cell %{x}, x₂ cell %{y}: %{z:.4f}<extra>" + name + "</extra>",
-        }
+        return {"type": "heatmap", "z": _compact(z.T), "xaxis": f"x{axis}" if axis > 1 else "x",
+                "yaxis": f"y{axis}" if axis > 1 else "y", "zmin": 0.0, "zmax": zmax,
+                "colorscale": [[0, "#ffffff"], [1, COLORS["smooth_mwem"]]], "showscale": axis == 2,
+                "colorbar": {"title": {"text": "mass"}}, "name": name,
+                "hovertemplate": "x₁ cell %{x}, x₂ cell %{y}: %{z:.4f}<extra>" + name + "</extra>"}  # fmt: skip
 
-    rounds = [str(int(r)) for r in result.snapshot_rounds]
-    released_name = (
-        "released (last iterate)" if "last" in result.label else "released D̄ (average so far)"
-    )
-    frames = [
-        {"name": r, "data": [heatmap(released[k], 2, released_name)], "traces": [1]}
-        for k, r in enumerate(rounds)
-    ]
-    fig = go.Figure(data=[heatmap(truth, 1, "true D_B"), heatmap(released[-1], 2, released_name)])
+    name = "released (last iterate)" if "last" in result.label else "released D̄ (average so far)"
+    frames = [{"name": str(int(r)), "data": [heatmap(released[k], 2, name)], "traces": [1]}
+              for k, r in enumerate(result.snapshot_rounds)]  # fmt: skip
+    fig = go.Figure(data=[heatmap(truth, 1, "true D_B"), heatmap(released[-1], 2, name)])
     apply_style(fig, height=560)  # first: it resets axis titles
     fig.update_layout(
         xaxis={"domain": [0.0, 0.44], "title": {"text": f"true D_B: {axis_titles[0]}"}},
@@ -372,29 +262,11 @@ def _round_player(fig: go.Figure, frames: list[dict]) -> go.Figure:
 def ledger_figure(result: MWEMResult) -> go.Figure:
     """Cumulative ε spent over the releases, by mechanism, reaching the budget ε exactly."""
     df = result.ledger.to_frame()
-    fig = go.Figure()
     pos = np.arange(1, len(df) + 1)
     idx = downsample_index(len(df), log=False)
-    fig.add_trace(
-        go.Scatter(
-            x=pos[idx],
-            y=df["cumulative_epsilon"].to_numpy()[idx],
-            mode="lines",
-            name="cumulative ε",
-            line={"color": _COLOR[result.variant], "width": 3, "shape": "hv"},
-        )
-    )
-    fig.add_trace(
-        theory_trace(
-            pos[[0, -1]],
-            np.full(2, result.epsilon),
-            name=f"budget ε = {result.epsilon:g}",
-            kind="exact",
-        )
-    )
-    return apply_style(
-        fig,
-        title="Privacy ledger",
-        x_title="release (selection, measurement per round)",
-        y_title="ε spent so far",
-    )
+    fig = go.Figure(go.Scatter(x=pos[idx], y=df["cumulative_epsilon"].to_numpy()[idx], mode="lines",
+                               name="cumulative ε",
+                               line={"color": _COLOR[result.variant], "width": 3, "shape": "hv"}))  # fmt: skip
+    fig.add_trace(_level(pos, result.epsilon, f"budget ε = {result.epsilon:g}"))
+    return apply_style(fig, title="Privacy ledger", x_title="release (selection, measurement per round)",
+                       y_title="ε spent so far")  # fmt: skip

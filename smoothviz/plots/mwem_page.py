@@ -17,6 +17,7 @@ from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep
 from smoothviz.experiments.mwem_tabs import ThresholdExperiment
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
+from smoothviz.plots.marks import line
 from smoothviz.plots.mwem import (
     error_vs_epsilon_figure,
     error_vs_rounds_figure,
@@ -36,6 +37,12 @@ _COLOR = {
 _SHORT = MWEM_SMOOTHNESS_LEGEND
 
 
+def _spread(x: np.ndarray, values: np.ndarray, variant: str, name: str) -> list[go.Scatter]:
+    """Mean of ``values`` over trials (axis 1) against ``x``, with a min–max band, in the variant's colour."""
+    return band_traces(x, values.mean(axis=1), values.min(axis=1), values.max(axis=1), name=name,
+                       color=_COLOR[variant])  # fmt: skip
+
+
 @shared_figure
 def probe_figure(experiment: Experiment) -> go.Figure:
     """Max error of each released D̄ on every interval of w cells, against w (mean; band: min–max).
@@ -46,100 +53,52 @@ def probe_figure(experiment: Experiment) -> go.Figure:
     x = experiment.probe_widths.astype(float)
     fig = go.Figure()
     for v, e in experiment.probe_error.items():
-        fig.add_traces(
-            band_traces(
-                x, e.mean(axis=1), e.min(axis=1), e.max(axis=1), name=_SHORT[v], color=_COLOR[v]
-            )
-        )
+        fig.add_traces(_spread(x, e, v, _SHORT[v]))
     fig.update_xaxes(tickvals=x, ticktext=[f"{int(w)}" for w in x])
-    return apply_style(
-        fig, x_title="probe interval width (cells)", y_title="max error on the probe", log_x=True
-    )
+    return apply_style(fig, x_title="probe interval width (cells)", y_title="max error on the probe",
+                       log_x=True)  # fmt: skip
 
 
 @shared_figure
 def density_figure(scan: DensityScan) -> go.Figure:
     """max_x D̄(x)·N of Smooth and Projected Smooth MWEM against 1/σ, with the σ-smooth cap y = 1/σ.
 
-    The σ-smooth cap y = 1/σ is an exact constraint (Haghtalab, Roughgarden & Shetty 2020, App. F), drawn
-    as an exact theory line; the data's own max D_B·N is a dotted reference.
+    The cap is an exact constraint (Haghtalab, Roughgarden & Shetty 2020, App. F), drawn as an exact
+    theory line; the data's own max D_B·N is a dotted reference.
     """
     x = scan.cap
     fig = go.Figure()
     for i, v in enumerate(scan.variants):
-        m = scan.max_density[i]
-        for trace in band_traces(
-            x,
-            m.mean(axis=1),
-            m.min(axis=1),
-            m.max(axis=1),
-            name=f"{_SHORT[v]}: max D̄·N",
-            color=_COLOR[v],
-        ):
-            fig.add_trace(trace)
+        fig.add_traces(_spread(x, scan.max_density[i], v, f"{_SHORT[v]}: max D̄·N"))
     fig.add_trace(theory_trace(x, x, name="cap 1/σ (σ-smooth)", kind="exact"))
-    fig.add_trace(
-        go.Scatter(
-            x=x[[0, -1]],
-            y=np.full(2, scan.data_density),
-            mode="lines",
-            line={"color": COLORS["truth"], "width": 1.5, "dash": "dot"},
-            name=f"data: max D_B·N = {scan.data_density:.3g}",
-        )
-    )
+    fig.add_trace(line(x[[0, -1]], np.full(2, scan.data_density), f"data: max D_B·N = {scan.data_density:.3g}",
+                       COLORS["truth"], width=1.5, dash="dot"))  # fmt: skip
     return apply_style(fig, x_title="1/σ", y_title="max_x D(x)·N", log_x=True, log_y=True)
 
 
 @shared_figure
 def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.05) -> go.Figure:
     """E10: empirical error of every threshold, the σα grid, the mechanism's picks, and the two bounds."""
-    b = result.boundaries / (result.boundaries.size - 1)
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=b, y=result.errors, mode="lines", name="error of h_b",
-            line={"color": COLORS["truth"], "width": 2},
-        )
-    )  # fmt: skip
-    fig.add_trace(
-        go.Scatter(
-            x=b[result.grid], y=result.errors[result.grid], mode="markers",
-            name=f"grid (K = {result.grid.size})",
-            marker={"color": COLORS["reference"], "size": 6},
-        )
-    )  # fmt: skip
+    b, errors = result.boundaries / (result.boundaries.size - 1), result.errors
     picked, times = np.unique(result.chosen, return_counts=True)
-    fig.add_trace(
-        go.Scatter(
-            x=b[picked], y=result.errors[picked], mode="markers",
-            name=f"picked ({result.chosen.size} draws)",
-            marker={"color": COLORS["projected_mwem"], "size": 10 + 20 * np.sqrt(times / times.max()),
-                    "line": {"color": "#000", "width": 1}},
-            customdata=times, hovertemplate="b = %{x:.3f}: error %{y:.3f}, picked %{customdata}×",
-        )
-    )  # fmt: skip
+    fig = go.Figure([
+        line(b, errors, "error of h_b", COLORS["truth"], width=2),
+        go.Scatter(x=b[result.grid], y=errors[result.grid], mode="markers", name=f"grid (K = {result.grid.size})",
+                   marker={"color": COLORS["reference"], "size": 6}),
+        go.Scatter(x=b[picked], y=errors[picked], mode="markers", name=f"picked ({result.chosen.size} draws)",
+                   marker={"color": COLORS["projected_mwem"], "size": 10 + 20 * np.sqrt(times / times.max()),
+                           "line": {"color": "#000", "width": 1}},
+                   customdata=times, hovertemplate="b = %{x:.3f}: error %{y:.3f}, picked %{customdata}×"),
+    ])  # fmt: skip
     ends = np.array([0.0, 1.0])
-    fig.add_trace(
-        theory_trace(
-            ends,
-            np.full(
-                2, result.best_error + privacy_bounds.threshold_discretisation_error(result.alpha)
-            ),
-            name="best + α (grid loss, exact on σ-smooth data)",
-            kind="exact",
-        )
-    )
+    grid_loss = result.best_error + privacy_bounds.threshold_discretisation_error(result.alpha)
+    fig.add_trace(theory_trace(ends, np.full(2, grid_loss), kind="exact",
+                               name="best + α (grid loss, exact on σ-smooth data)"))  # fmt: skip
     excess = privacy_bounds.private_threshold_bound(
         result.alpha, result.grid.size, result.epsilon, result.n, beta
     )
-    fig.add_trace(
-        theory_trace(
-            ends,
-            np.full(2, result.best_error + excess),
-            name=f"best + α + 2 ln(K/β)/(εn), β = {beta:g}",
-            kind="high-probability",
-        )
-    )
+    fig.add_trace(theory_trace(ends, np.full(2, result.best_error + excess), kind="high-probability",
+                               name=f"best + α + 2 ln(K/β)/(εn), β = {beta:g}"))  # fmt: skip
     return apply_style(fig, x_title="threshold b (h_b(x) = 1[x ≥ b])", y_title="empirical error")
 
 

@@ -1,8 +1,7 @@
 """Figures and captions of the OracleQuery page: the game, the synthetic table, MWEM beside it.
 
-Pure: an :class:`smoothviz.experiments.oracle_query.OracleQueryExperiment` in, a ``go.Figure`` or a
-caption string out. (The Subsampled Net Mechanism's figures are in
-:mod:`smoothviz.plots.net_mechanism`, on the MWEM page.)
+An :class:`~smoothviz.experiments.oracle_query.OracleQueryExperiment` in, a figure or a caption out;
+the Subsampled Net Mechanism's figures are on the MWEM page (:mod:`smoothviz.plots.net_mechanism`).
 """
 
 from __future__ import annotations
@@ -11,78 +10,52 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz.bounds import privacy as privacy_bounds
-from smoothviz.experiments.oracle_query import MAX_MWEM_D, MWEMComparison, OracleQueryExperiment
+from smoothviz.experiments.oracle_query import (
+    MAX_MWEM_D,
+    MAX_POINTS,
+    MWEMComparison,
+    OracleQueryExperiment,
+    table_points,
+)
+from smoothviz.plots.marks import line
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
-from smoothviz.privacy.oracle_query import conjunction_answers
 
 #: One colour per curve of the game (colour-blind-safe, as the style palette).
 GAME_COLORS = {"error": "#E69F00", "data": "#0072B2", "query": "#CC79A7", "mwem": COLORS["mwem"]}
-#: Most conjunctions drawn on the table chart (SVG markers); beyond, the farthest from the diagonal.
-MAX_POINTS = 4096
 #: The query player's oracles as the page names them (short in the control, long in captions).
 ORACLES = {"gaussian_rspm": "RSPM", "exact": "exact", "prsma": "PRSMA"}
 ORACLE_NAMES = {"gaussian_rspm": "Gaussian RSPM", "exact": "exact best response (not private)",
                 "prsma": "PRSMA around Laplace RSPM"}  # fmt: skip
 DATA_ORACLES = {"auto": "auto: exhaustive to d = 10, then IP", "exhaustive": "exhaustive (all 2^d)",
                 "integer_program": "integer program (HiGHS)"}  # fmt: skip
+#: The game's curves: column of the result's frame, legend name, colour key.
+CURVES = (("mixture_error", "max error of the mixture", "error"),
+          ("reg_data_avg", "Reg_D/t (data player)", "data"),
+          ("reg_query_avg", "Reg_Q/t (query player)", "query"))  # fmt: skip
 
 
 @shared_figure
 def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
     """Max error of the running mixture over all conjunctions, Reg_D/t and Reg_Q/t, against round t."""
     r = ex.result
-    t = r.rounds.astype(float)
-    frame = r.to_frame()
-    fig = go.Figure()
-    for column, name, color in (
-        ("mixture_error", "max error of the mixture", GAME_COLORS["error"]),
-        ("reg_data_avg", "Reg_D/t (data player)", GAME_COLORS["data"]),
-        ("reg_query_avg", "Reg_Q/t (query player)", GAME_COLORS["query"]),
-    ):
-        fig.add_trace(
-            go.Scatter(
-                x=t, y=frame[column], mode="lines", name=name, line={"color": color, "width": 3}
-            )
-        )
-    fig.add_trace(
-        theory_trace(
-            t,
-            privacy_bounds.oracle_query_thm11(r.reg_data, r.reg_query, t),
-            name="Thm 11: (Reg_D + Reg_Q)/t",
-        )
+    t, frame = r.rounds.astype(float), r.to_frame()
+    fig = go.Figure(
+        [line(t, frame[column], name, GAME_COLORS[key]) for column, name, key in CURVES]
     )
+    bound = privacy_bounds.oracle_query_thm11(r.reg_data, r.reg_query, t)
+    fig.add_trace(theory_trace(t, bound, name="Thm 11: (Reg_D + Reg_Q)/t"))
     return apply_style(fig, x_title="round t", y_title="error / average regret", height=430)
-
-
-def shown_conjunctions(ex: OracleQueryExperiment) -> np.ndarray:
-    """Codes of the conjunctions the table chart draws: all, or the :data:`MAX_POINTS` farthest."""
-    r = ex.result
-    off = np.abs(r.data_answers - conjunction_answers(r.synthetic / r.synthetic.sum()))
-    if off.size <= MAX_POINTS:
-        return np.arange(off.size)
-    return np.sort(np.argsort(off, kind="stable")[-MAX_POINTS:])
 
 
 @shared_figure
 def table_figure(ex: OracleQueryExperiment) -> go.Figure:
     """Every conjunction's answer on the synthetic Ŝ against its answer on S (the diagonal is exact)."""
-    r = ex.result
-    truth = r.data_answers
-    synth = conjunction_answers(r.synthetic / r.synthetic.sum())
-    shown = shown_conjunctions(ex)
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=truth[shown],
-            y=synth[shown],
-            mode="markers",
-            name=f"the {truth.size:,} conjunctions"
-            if shown.size == truth.size
-            else f"the {shown.size:,} farthest of {truth.size:,} conjunctions",
-            marker={"color": GAME_COLORS["error"], "size": 8, "opacity": 0.7},
-        )
-    )
+    truth, synth, shown = table_points(ex)
+    name = (f"the {truth.size:,} conjunctions" if shown.size == truth.size
+            else f"the {shown.size:,} farthest of {truth.size:,} conjunctions")  # fmt: skip
+    fig = go.Figure(go.Scatter(x=truth[shown], y=synth[shown], mode="markers", name=name,
+                               marker={"color": GAME_COLORS["error"], "size": 8, "opacity": 0.7}))  # fmt: skip
     fig.add_trace(theory_trace(np.array([0.0, 1.0]), np.array([0.0, 1.0]), name="q(Ŝ) = q(S)"))
     return apply_style(fig, x_title="q(S), true table", y_title="q(Ŝ), synthetic", height=430)
 
@@ -91,20 +64,11 @@ def table_figure(ex: OracleQueryExperiment) -> go.Figure:
 def mwem_figure(ex: OracleQueryExperiment, mwem: MWEMComparison) -> go.Figure:
     """Max error over every conjunction: OracleQuery's Ŝ and S̄ beside MWEM (same table, ε, T)."""
     r = ex.result
-    names = ["OracleQuery Ŝ", "OracleQuery S̄", "MWEM"]
     values = [r.final_error, float(r.mixture_error[-1]), mwem.error]
-    colors = [GAME_COLORS["error"], GAME_COLORS["error"], GAME_COLORS["mwem"]]
-    fig = go.Figure(
-        go.Bar(
-            x=names,
-            y=values,
-            marker={"color": colors},
-            text=[f"{v:.3f}" for v in values],
-            textposition="outside",
-            name="max error",
-            showlegend=False,
-        )
-    )
+    fig = go.Figure(go.Bar(x=["OracleQuery Ŝ", "OracleQuery S̄", "MWEM"], y=values,
+                           marker={"color": [GAME_COLORS["error"]] * 2 + [GAME_COLORS["mwem"]]},
+                           text=[f"{v:.3f}" for v in values], textposition="outside", name="max error",
+                           showlegend=False))  # fmt: skip
     fig.update_yaxes(range=[0, max(values) * 1.25 + 1e-9])
     return apply_style(fig, x_title=None, y_title="max error over all conjunctions", height=400)
 
@@ -174,13 +138,10 @@ def metric_items(ex: OracleQueryExperiment) -> dict[str, tuple[str, str]]:
 
 def table_caption(ex: OracleQueryExperiment) -> str:
     """The synthetic-table chart's caption (and how many conjunctions it draws)."""
-    r, shown = ex.result, shown_conjunctions(ex).size
-    drawn = (
-        ""
-        if shown == r.data_answers.size
-        else f" Drawn: the {shown:,} farthest from the diagonal of {r.data_answers.size:,} "
-        "(the error is computed over all of them)."
-    )
+    r = ex.result
+    drawn = "" if r.data_answers.size <= MAX_POINTS else (
+        f" Drawn: the {MAX_POINTS:,} farthest from the diagonal of {r.data_answers.size:,} "
+        "(the error is computed over all of them).")  # fmt: skip
     return (
         f"Every conjunction's answer on the synthetic Ŝ against the true table "
         f"({setting_text(ex)}). On the diagonal the answer is exact; the farthest point is "

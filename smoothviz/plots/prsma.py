@@ -23,46 +23,45 @@ def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Fig
 
     Each dot is a learner's largest mean excess error over the near-tie family at that n (filled where
     the slope is fitted, hollow where pieces are too small); a zero is not drawn on a log axis. The
-    bound curves are cut at the top of the chart so that the label written beside Thm 9 stays inside.
+    bound curves are cut at :data:`Y_TOP`, so that the label written beside Thm 9 stays inside.
     """
-    fig = go.Figure()
-    sim = ex.simulated
+    fig, sim = go.Figure(), ex.simulated
+    hover = "n = %{x:,}<br>mean excess %{y:.3g}<br>worst G = %{customdata:,} records<extra></extra>"
     for method, name, color in (("prsma", "PRSMA, worst case", PRSMA_COLOR),
                                 ("rspm", "RSPM, worst case", RSPM_COLOR)):  # fmt: skip
         rows = sim[(sim["method"] == method) & (sim["mean_excess"] > 0)] if len(sim) else sim
         if not len(rows):
             continue
-        hover = ("n = %{x:,}<br>mean excess %{y:.3g}<br>worst G = %{customdata:,} records"
-                 "<extra></extra>")  # fmt: skip
-        fig.add_trace(
-            go.Scatter(x=rows["n"], y=rows["mean_excess"], mode="markers+lines", name=name,
-                       marker={"size": 10, "color": color, "symbol": "circle-open",
-                               "line": {"width": 2, "color": color}},
-                       line={"color": color, "width": 1.5}, legendgroup=method, showlegend=False,
-                       customdata=rows["worst_gap"], hovertemplate=hover)
-        )  # fmt: skip
         fitted = rows[rows["piece_size"] >= FIT_PIECE]
-        fig.add_trace(
+        fig.add_traces([
+            go.Scatter(x=rows["n"], y=rows["mean_excess"], mode="markers+lines", name=name,
+                       marker={"size": 10, "color": color, "symbol": "circle-open", "line": {"width": 2, "color": color}},
+                       line={"color": color, "width": 1.5}, legendgroup=method, showlegend=False,
+                       customdata=rows["worst_gap"], hovertemplate=hover),
             go.Scatter(x=fitted["n"], y=fitted["mean_excess"], mode="markers", name=name,
                        marker={"size": 10, "color": color}, legendgroup=method,
-                       customdata=fitted["worst_gap"], hovertemplate=hover)
-        )  # fmt: skip
-    curves = ex.curves
+                       customdata=fitted["worst_gap"], hovertemplate=hover),
+        ])  # fmt: skip
     for column, name, kind, on_plot, color in (
         ("prsma_bound", "Thm 9 (slope −½)", "envelope", True, PRSMA_COLOR),
         ("rspm_bound", "Thm 5 (slope −1)", "high-probability", False, RSPM_COLOR),
     ):
-        inside = curves[curves[column] <= Y_TOP]
-        fig.add_trace(theory_trace(inside["n"], inside[column], name=name, kind=kind,
-                                   color=color, on_plot=on_plot))  # fmt: skip
+        inside = ex.curves[ex.curves[column] <= Y_TOP]
+        fig.add_trace(
+            theory_trace(
+                inside["n"], inside[column], name=name, kind=kind, color=color, on_plot=on_plot
+            )
+        )
     if n_mark is not None:
         fig.add_vline(x=n_mark, line={"color": COLORS["reference"], "dash": "dot", "width": 2})
-    apply_style(fig, x_title="n (records)", y_title="excess error", log_x=True, log_y=True,
-                height=440)  # fmt: skip
+    apply_style(
+        fig, x_title="n (records)", y_title="excess error", log_x=True, log_y=True, height=440
+    )
     low = sim["mean_excess"][sim["mean_excess"] > 0].min() if len(sim) else 1e-9
     # 10⁻⁹ rather than "1n": powers of ten read better than SI prefixes for an error
-    fig.update_yaxes(range=[np.floor(np.log10(low)) - 0.3, np.log10(Y_TOP)], exponentformat="power",
-                     dtick=1)  # fmt: skip
+    fig.update_yaxes(
+        range=[np.floor(np.log10(low)) - 0.3, np.log10(Y_TOP)], exponentformat="power", dtick=1
+    )
     return fig
 
 

@@ -1,8 +1,7 @@
 """Figures of the Regret page: Hedge on a cover, the decomposition, MW vs FTL, perturbed leaders, halfspaces.
 
-Every builder is pure (result in, ``go.Figure`` out) and draws its theory curves from
-:mod:`smoothviz.bounds.online`, so a legend, the theory card and the tests name the same function.
-Captions, metrics and theory comparisons are built below the figures, from the same results.
+Theory curves come from :mod:`smoothviz.bounds.online` (the legend, the theory card and the tests name
+the same function); fits and derived numbers from :mod:`smoothviz.experiments.regret`.
 """
 
 from __future__ import annotations
@@ -14,7 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz.bounds import online as online_bounds
-from smoothviz.experiments.regret import RegretExperiment, fitted_slope
+from smoothviz.experiments import regret as R
+from smoothviz.experiments.regret import RegretExperiment
 from smoothviz.names import (
     ADVERSARY_SHORT,
     COST_SEQUENCES,
@@ -22,46 +22,25 @@ from smoothviz.names import (
     PERTURBATION_SHORT,
     count,
 )
-from smoothviz.online.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult, expected_max_abs
+from smoothviz.online.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult
 from smoothviz.online.halfspaces import HalfspaceResult
 from smoothviz.online.hedge import HedgeThresholdsResult
+from smoothviz.plots.marks import line, run_band, vertical
 from smoothviz.plots.shared import shared_figure, shared_value
-from smoothviz.plots.style import (
-    COLORS,
-    add_player,
-    apply_style,
-    band_traces,
-    downsample_index,
-    theory_trace,
-)
+from smoothviz.plots.style import COLORS, add_player, apply_style, band_traces, downsample_index
+from smoothviz.plots.style import theory_trace as theory
 
 #: Caption names of the adversaries Hedge faces.
 NAMES = HEDGE_ADVERSARIES
 #: Legend and metric names, short enough for one legend row on a projector.
 SHORT = ADVERSARY_SHORT
+#: The learners of the MW-vs-FTL chart: legend name and colour.
+LEARNERS = {"mw": ("Multiplicative Weights", COLORS["hedge"]), "ftl": ("Follow the Leader", COLORS["ftl"]),
+            "ftpl": ("perturbed leader", COLORS["ftpl"])}  # fmt: skip
 
 
-def _band(x: np.ndarray, values: np.ndarray, *, name: str, color: str, axis: int = 0) -> list:
-    """Mean and 10–90% band of ``values`` over ``axis`` (runs), against ``x``."""
-    return band_traces(
-        x,
-        values.mean(axis=axis),
-        np.quantile(values, 0.1, axis=axis),
-        np.quantile(values, 0.9, axis=axis),
-        name=name,
-        color=color,
-    )
-
-
-def _regret_axes(
-    fig: go.Figure,
-    y_title: str,
-    log_log: bool,
-    *,
-    title: str | None = None,
-    height: int = 460,
-    zero_y: bool = False,
-) -> go.Figure:
+def _regret_axes(fig: go.Figure, y_title: str, log_log: bool, *, title: str | None = None,
+                 height: int = 460, zero_y: bool = False) -> go.Figure:  # fmt: skip
     """Regret against round t: log–log for slopes, else linear axes from 0 (x, and y if ``zero_y``)."""
     apply_style(fig, title=title, x_title="round t", y_title=y_title, log_x=log_log, log_y=log_log,
                 height=height)  # fmt: skip
@@ -78,203 +57,82 @@ def regret_figure(
 ) -> go.Figure:
     """Regret against all thresholds vs t per adversary (mean, 10–90% band) with the theory curves.
 
-    Linear axes by default, where linear regret is a straight line and √T regret bends over;
-    ``log_log=True`` turns them into slopes (1 for linear, ½ for √T). Traces that are not theory or
-    bands are plain dicts: plotly validates them faster than graph objects.
-
-    Linear axes by default: the worst case's regret is a straight line (slope ≥ 1/2), a σ-smooth
-    adversary's bends over like √t. ``log_log=True`` shows the same curves as slopes. The bounds
-    (exact and in expectation) are always drawn; ``shapes=True`` adds the O(·) shapes of Theorems 3.1
-    and 3.3 with their chosen constants.
+    Linear axes: the worst case is a straight line (slope ≥ ½), a σ-smooth adversary bends like √t;
+    ``log_log`` shows slopes, with fitted guides. ``shapes`` adds the O(·) shapes of Thms 3.1 and 3.3.
     """
-    t = result.checkpoints.astype(float)
+    t, n, advs = result.checkpoints.astype(float), result.n_experts, result.adversaries
     fig = go.Figure()
-    for adv in dict.fromkeys(result.adversaries):
-        reg = result.class_regret[result.adversaries == adv]
-        fig.add_traces(_band(t, reg, name=SHORT[adv], color=COLORS[adv]))
-    n = result.n_experts
-    if "worst_case" in result.adversaries:
-        fig.add_trace(theory_trace(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
-    # the plotted curves are regret against all thresholds: MW's bound is on regret against the N
-    # cover thresholds (every adversary), the smoothed bound on the σ-smooth adversaries' expectation
-    fig.add_trace(
-        theory_trace(
-            t,
-            online_bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
-            name=f"MW bound, regret vs the N = {n:,} cover",
+    for adv in dict.fromkeys(advs):
+        fig.add_traces(
+            run_band(t, result.class_regret[advs == adv], name=SHORT[adv], color=COLORS[adv])
         )
-    )
-    fig.add_trace(
-        theory_trace(
-            t,
-            online_bounds.smoothed_hedge_envelope(t, n),
-            name="E[regret] bound, σ-smooth only",
-            kind="expectation",
-        )
-    )
-    if log_log:
-        _slope_guides(fig, t, result)
-    nonadaptive = "smoothed_nonadaptive" in result.adversaries or "iid" in result.adversaries
-    if shapes and nonadaptive:
-        fig.add_trace(
-            theory_trace(
-                t,
-                online_bounds.thm31_envelope(t, result.sigma),
-                name="Thm 3.1 shape (non-adaptive)",
-                kind="envelope",
-                color=COLORS["reference"],
-            )
-        )
+    if "worst_case" in advs:
+        fig.add_trace(theory(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
+    # MW's bound is on regret against the N cover thresholds, the smoothed one on the expectation
+    fig.add_trace(theory(t, online_bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
+                         name=f"MW bound, regret vs the N = {n:,} cover"))  # fmt: skip
+    fig.add_trace(theory(t, online_bounds.smoothed_hedge_envelope(t, n),
+                         name="E[regret] bound, σ-smooth only", kind="expectation"))  # fmt: skip
+    for adv, slope, x, y in R.slope_guides(result) if log_log else ():
+        guide = line(x, y, f"fit: slope {slope:.2f}", COLORS[adv], width=2, dash="dot")
+        fig.add_trace(guide.update(hoverinfo="skip"))
+    if shapes and ("smoothed_nonadaptive" in advs or "iid" in advs):
+        fig.add_trace(theory(t, online_bounds.thm31_envelope(t, result.sigma), kind="envelope",
+                             name="Thm 3.1 shape (non-adaptive)", color=COLORS["reference"]))  # fmt: skip
     if shapes:
-        fig.add_trace(
-            theory_trace(
-                t,
-                online_bounds.thm33_envelope(t, result.sigma),
-                name="Thm 3.3 shape",
-                kind="envelope",
-            )
-        )
+        fig.add_trace(theory(t, online_bounds.thm33_envelope(t, result.sigma), name="Thm 3.3 shape",
+                             kind="envelope"))  # fmt: skip
     return _regret_axes(fig, "regret against all thresholds", log_log, height=520, zero_y=True)
-
-
-def _slope_guides(fig: go.Figure, t: np.ndarray, result: HedgeThresholdsResult) -> None:
-    """Log–log slope guides: each adversary's fitted line over the last decade of t, with its slope.
-
-    For the worst case and the σ-smooth adaptive adversary, dotted in its colour a little above its
-    curve, the slope in the legend (see
-    :func:`~smoothviz.experiments.regret.fitted_slope`).
-    """
-    tail = t >= t.max() / 10
-    # the worst case and one smoothed adversary: the other smoothed curves run alongside it
-    shown = [a for a in ("worst_case", "smoothed_adaptive") if a in result.adversaries]
-    for adv in shown:
-        mean = result.class_regret[result.adversaries == adv].mean(axis=0)
-        slope = fitted_slope(t, mean)
-        if not np.isfinite(slope):
-            continue
-        keep = tail & (mean > 0)
-        log_t, log_r = np.log(t[keep]), np.log(mean[keep])
-        level = np.mean(log_r - slope * log_t)
-        x = t[keep][[0, -1]]
-        y = np.exp(level + slope * np.log(x))
-        fig.add_trace(
-            go.Scatter(
-                x=x, y=y * 1.35, mode="lines", line={"color": COLORS[adv], "width": 2, "dash": "dot"},
-                name=f"fit: slope {slope:.2f}", hoverinfo="skip",
-            )
-        )  # fmt: skip
 
 
 @shared_figure
 def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Stacked bars at T: regret against the cover + the class–cover gap, beside the max cell count."""
-    advs = list(dict.fromkeys(result.adversaries))
+    advs, cover, gap, cap = R.regret_split(result)
     names = [NAMES[a] for a in advs]
-    cover = [result.cover_regret[result.adversaries == a, -1].mean() for a in advs]
-    gap = [
-        (result.class_regret - result.cover_regret)[result.adversaries == a, -1].mean()
-        for a in advs
-    ]
-    cell = [result.max_cell[result.adversaries == a, -1].mean() for a in advs]
-    fig = go.Figure(
-        [
-            go.Bar(x=names, y=cover, name="cover regret", marker_color=COLORS["hedge"]),
-            go.Bar(
-                x=names,
-                y=gap,
-                name="class − cover",
-                marker_color=COLORS["smoothed_nonadaptive"],
-            ),
-            go.Scatter(
-                x=names,
-                y=np.add(cover, cell),
-                mode="markers",
-                marker={
-                    "symbol": "line-ew-open",
-                    "size": 40,
-                    "line": {"width": 4},
-                    "color": "#000",
-                },
-                name="cap: cover + max cell",
-            ),
-        ]
-    )
+    fig = go.Figure([
+        go.Bar(x=names, y=cover, name="cover regret", marker_color=COLORS["hedge"]),
+        go.Bar(x=names, y=gap, name="class − cover", marker_color=COLORS["smoothed_nonadaptive"]),
+        go.Scatter(x=names, y=cap, mode="markers", name="cap: cover + max cell",
+                   marker={"symbol": "line-ew-open", "size": 40, "line": {"width": 4}, "color": "#000"}),
+    ])  # fmt: skip
     fig.update_layout(barmode="stack")
     apply_style(fig, x_title="adversary", y_title=f"mean at T = {result.horizon:,}")
     return fig.update_xaxes(type="category")  # apply_style sets "linear", which hides categories
 
 
+def _target(result: HedgeThresholdsResult, low: float, high: float) -> go.Scatter:
+    """The recorded run's target b* as a dashed vertical line."""
+    b = result.targets[result.snapshot_row]
+    return vertical(b, low, high, "target b*", COLORS["truth"], dash="dash")
+
+
 @shared_figure
 def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Hedge's mass density over thresholds (the recorded run) across rounds, with the target b* marked."""
-    edges = result.snapshot_edges
-    centres = 0.5 * (edges[:-1] + edges[1:])
-    density = result.snapshots / np.diff(edges)
-    fig = go.Figure(
-        [
-            go.Heatmap(
-                x=centres,
-                y=result.snapshot_rounds,
-                z=density,
-                colorscale="Blues",
-                colorbar={"title": {"text": "density"}},
-                name="Hedge's weights",
-            ),
-            go.Scatter(
-                x=[result.targets[result.snapshot_row]] * 2,
-                y=[result.snapshot_rounds[0], result.snapshot_rounds[-1]],
-                mode="lines",
-                line={"color": COLORS["truth"], "dash": "dash", "width": 2},
-                name="target b*",
-            ),
-        ]
-    )
+    centres, _, density = R.weight_density(result)
+    rounds = result.snapshot_rounds
+    fig = go.Figure([go.Heatmap(x=centres, y=rounds, z=density, colorscale="Blues", name="Hedge's weights",
+                                colorbar={"title": {"text": "density"}}),
+                     _target(result, rounds[0], rounds[-1])])  # fmt: skip
     return apply_style(fig, x_title="threshold b", y_title="round t")
 
 
 @shared_figure
 def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
-    """Hedge's mass density over thresholds (the recorded run), one frame per recorded round, with play.
+    """Hedge's weight density (mass / bin width: the uniform start is flat at 1) per recorded round, with play.
 
-    Density = mass of a bin / its width, so bins holding different numbers of experts compare fairly
-    and the uniform start is flat at 1.
+    Opens on the final weights; the y axis shows six decades below the peak.
     """
-    edges = result.snapshot_edges
-    centres = 0.5 * (edges[:-1] + edges[1:])
-    widths = np.diff(edges)
-    density = result.snapshots / widths
+    centres, widths, density = R.weight_density(result)
     top = float(density.max()) * 1.05
-
-    def bar(k: int) -> dict:
-        return {"type": "bar", "x": centres, "y": density[k], "width": widths}
-
-    fig = go.Figure(
-        [
-            go.Bar(
-                x=centres,
-                y=density[-1],
-                width=widths,
-                marker_color=COLORS["hedge"],
-                name="Hedge's weight density",
-            ),
-            go.Scatter(
-                x=[result.targets[result.snapshot_row]] * 2,
-                y=[top * 1e-6, top],
-                mode="lines",
-                line={"color": COLORS["truth"], "dash": "dash", "width": 2},
-                name="target b*",
-            ),
-        ]
-    )
-    frames = [
-        {"name": str(int(r)), "data": [bar(k)], "traces": [0]}
-        for k, r in enumerate(result.snapshot_rounds)
-    ]
+    fig = go.Figure([go.Bar(x=centres, y=density[-1], width=widths, marker_color=COLORS["hedge"],
+                            name="Hedge's weight density"), _target(result, top * 1e-6, top)])  # fmt: skip
+    frames = [{"name": str(int(r)), "data": [{"type": "bar", "x": centres, "y": density[k], "width": widths}],
+               "traces": [0]} for k, r in enumerate(result.snapshot_rounds)]  # fmt: skip
     apply_style(fig, x_title="threshold b", y_title="weight density (log)", height=480, log_y=True)
-    fig.update_yaxes(range=[np.log10(top) - 6, np.log10(top)])  # six decades below the peak
-    return add_player(
-        fig, frames, label_prefix="after round ", start=-1
-    )  # opens on the final weights
+    fig.update_yaxes(range=[np.log10(top) - 6, np.log10(top)])
+    return add_player(fig, frames, label_prefix="after round ", start=-1)
 
 
 @shared_figure
@@ -289,33 +147,16 @@ def experts_figure(
     horizon, k = results[0].costs.shape[-2:]
     idx = downsample_index(horizon, log=log_log)
     t = (idx + 1).astype(float)
-    labels = {
-        "mw": "Multiplicative Weights",
-        "ftl": "Follow the Leader",
-        "ftpl": "perturbed leader",
-    }
-    colors = {"mw": COLORS["hedge"], "ftl": COLORS["ftl"], "ftpl": COLORS["ftpl"]}
     for res in results:
-        reg = res.regret.reshape(-1, horizon)[:, idx]
-        fig.add_traces(_band(t, reg, name=labels[res.algorithm], color=colors[res.algorithm]))
+        name, color = LEARNERS[res.algorithm]
+        fig.add_traces(run_band(t, res.regret.reshape(-1, horizon)[:, idx], name=name, color=color))
         if res.algorithm == "mw":
-            fig.add_trace(
-                theory_trace(
-                    t,
-                    online_bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
-                    if np.isfinite(res.eta) and res.eta <= 0.5
-                    else np.full_like(t, np.nan),
-                    name="MW bound ηt + ln k/η (exact)",
-                )
-            )
-    fig.add_trace(
-        theory_trace(
-            t,
-            online_bounds.ftl_alternating_regret(t),
-            name="⌈t/2⌉ (FTL, alternating)",
-            kind="envelope",
-        )
-    )
+            bound = np.full_like(t, np.nan)  # the bound needs η ≤ 1/2
+            if np.isfinite(res.eta) and res.eta <= 0.5:
+                bound = online_bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
+            fig.add_trace(theory(t, bound, name="MW bound ηt + ln k/η (exact)"))
+    fig.add_trace(theory(t, online_bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)",
+                         kind="envelope"))  # fmt: skip
     return _regret_axes(fig, "regret", log_log, title=title)
 
 
@@ -323,21 +164,11 @@ def experts_figure(
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
     b = sweep.scales
-    reg = sweep.regret
-    fig = go.Figure(
-        _band(b, reg, name=f"FTPL ({sweep.noise}), average regret", color=COLORS["ftpl"], axis=1)
-    )
-    fig.add_trace(
-        theory_trace(
-            b,
-            online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
-            name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b",
-            kind="expectation",
-        )
-    )
-    fig.add_trace(
-        theory_trace(b, np.full_like(b, 0.5), name="FTL on alternating: 1/2", kind="envelope")
-    )
+    fig = go.Figure(run_band(b, sweep.regret, name=f"FTPL ({sweep.noise}), average regret",
+                             color=COLORS["ftpl"], axis=1))  # fmt: skip
+    fig.add_trace(theory(b, online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
+                         name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b", kind="expectation"))  # fmt: skip
+    fig.add_trace(theory(b, np.full_like(b, 0.5), name="FTL on alternating: 1/2", kind="envelope"))
     apply_style(fig, x_title="perturbation scale b", y_title="average regret R(T)", log_x=True)
     fig.update_yaxes(range=[0, 1])
     return fig
@@ -348,50 +179,16 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
     """Points of one run (coloured by label), the target line, and the learner's heaviest halfspaces."""
     xs, ys = result.xs[row], result.ys[row]
     data: list[dict] = [
-        {
-            "type": "scatter",
-            "x": xs[ys == label, 0],
-            "y": xs[ys == label, 1],
-            "mode": "markers",
-            "marker": {"color": color, "size": 7, "opacity": 0.7},
-            "name": f"label {label}",
-        }
+        {"type": "scatter", "x": xs[ys == label, 0], "y": xs[ys == label, 1], "mode": "markers",
+         "marker": {"color": color, "size": 7, "opacity": 0.7}, "name": f"label {label}"}
         for label, color in ((1, COLORS["smoothed_adaptive"]), (0, COLORS["worst_case"]))
-    ]
-
-    def line(normal: np.ndarray, offset: float) -> tuple[np.ndarray, np.ndarray]:
-        s = np.linspace(-2, 2, 2)
-        base = normal * offset
-        return base[0] - s * normal[1], base[1] + s * normal[0]
-
-    w = result.final_weights[row]
-    order = np.argsort(w)[::-1][:top]
-    for rank, i in enumerate(order):
-        lx, ly = line(result.normals[i], result.offsets[i])
-        data.append(
-            {
-                "type": "scatter",
-                "x": lx,
-                "y": ly,
-                "mode": "lines",
-                "line": {"color": COLORS["hedge"], "width": 2},
-                "opacity": float(0.15 + 0.85 * w[i] / w[order[0]]),
-                "name": "learner's heaviest halfspaces",
-                "legendgroup": "learner",
-                "showlegend": rank == 0,
-            }
-        )
-    tx, ty = line(result.target_normal[row], result.target_offset[row])
-    data.append(
-        {
-            "type": "scatter",
-            "x": tx,
-            "y": ty,
-            "mode": "lines",
-            "line": {"color": COLORS["truth"], "width": 3, "dash": "dash"},
-            "name": "target",
-        }
-    )
+    ]  # fmt: skip
+    heaviest, (tx, ty) = R.halfspace_lines(result, row, top)
+    data += [{"type": "scatter", "x": lx, "y": ly, "mode": "lines", "line": {"color": COLORS["hedge"], "width": 2},
+              "opacity": opacity, "name": "learner's heaviest halfspaces", "legendgroup": "learner",
+              "showlegend": rank == 0} for rank, (lx, ly, opacity) in enumerate(heaviest)]  # fmt: skip
+    data.append({"type": "scatter", "x": tx, "y": ty, "mode": "lines", "name": "target",
+                 "line": {"color": COLORS["truth"], "width": 3, "dash": "dash"}})  # fmt: skip
     fig = go.Figure(data=data)
     apply_style(fig, x_title="x₁", y_title="x₂", height=560)
     fig.update_xaxes(range=[0, 1], constrain="domain")
@@ -403,8 +200,8 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
 def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -> go.Figure:
     """2-D regret vs t against the cover per adversary (mean, 10–90% band) with MW's exact bound.
 
-    Diamonds at T: the exact regret against every halfspace in the plane (mean over trials), from
-    :func:`smoothviz.online.erm.best_halfspace_mistakes`.
+    Diamonds at T (no legend entry: the caption says what they are): the exact regret against every
+    halfspace in the plane, mean over trials (:func:`smoothviz.online.erm.best_halfspace_mistakes`).
     """
     horizon = result.horizon
     idx = downsample_index(horizon, log=log_log)
@@ -412,31 +209,16 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     fig = go.Figure()
     for adv in dict.fromkeys(result.adversaries):
         rows = result.adversaries == adv
-        reg = result.cover_regret[rows][:, idx]
-        fig.add_traces(_band(t, reg, name=SHORT[adv], color=COLORS[adv]))
-        fig.add_trace(
-            {
-                "type": "scatter",
-                "x": [float(horizon)],
-                "y": [float(result.class_regret[rows].mean())],
-                "mode": "markers",
-                "marker": {
-                    "color": COLORS[adv],
-                    "size": 16,
-                    "symbol": "diamond",
-                    "line": {"color": "#000", "width": 1.5},
-                },
-                "name": f"{NAMES[adv]}: against all halfspaces at T (exact)",
-                "showlegend": False,  # the caption says what the diamonds are
-            }
+        fig.add_traces(
+            run_band(t, result.cover_regret[rows][:, idx], name=SHORT[adv], color=COLORS[adv])
         )
-    fig.add_trace(
-        theory_trace(
-            t,
-            online_bounds.mw_regret_bound_eta(t, result.offsets.size, result.eta),
-            name=f"MW on the cover: ηt + ln N/η (exact, N = {result.offsets.size:,})",
-        )
-    )
+        fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [float(result.class_regret[rows].mean())],
+                       "mode": "markers", "name": f"{NAMES[adv]}: against all halfspaces at T (exact)",
+                       "marker": {"color": COLORS[adv], "size": 16, "symbol": "diamond",
+                                  "line": {"color": "#000", "width": 1.5}}, "showlegend": False})  # fmt: skip
+    n = result.offsets.size
+    fig.add_trace(theory(t, online_bounds.mw_regret_bound_eta(t, n, result.eta),
+                         name=f"MW on the cover: ηt + ln N/η (exact, N = {n:,})"))  # fmt: skip
     return _regret_axes(fig, "regret (2-D halfspaces)", log_log, height=520)
 
 
@@ -444,68 +226,29 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
 def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figure:
     """E‖Z‖∞ against k on a log k axis: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values.
 
-    Laplace(b): E‖Z‖∞ = b·H_k exactly. Gumbel (Z = −b·G): E‖Z‖∞ = b·E max|G_i| by quadrature, drawn
-    with b(ln k + γ) = b·E max G_i, the mean of the largest draw itself, which lies below it. RSPM-
-    correlated (m = ⌈log₂ k⌉ draws of Lap(m·b)): the closed form for 2^m actions
-    (:func:`smoothviz.online.experts.rspm_expected_max_abs`), beside i.i.d. Laplace's b·H_k in grey.
+    Laplace(b): b·H_k. Gumbel: b·E max|G_i| by quadrature, beside b(ln k + γ) = b·E max G_i (below it).
+    RSPM-correlated (m = ⌈log₂ k⌉ draws of Lap(m·b)): the closed form for 2^m actions, beside b·H_k.
     """
-    k = curve.ks.astype(float)
+    k, b = curve.ks.astype(float), curve.scale
     name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.noise]
-    fig = go.Figure(
-        band_traces(
-            k,
-            curve.mean,
-            curve.low,
-            curve.high,
-            name=f"‖Z‖∞, {name}(b = {curve.scale:g}): mean of {curve.trials:,} draws",
-            color=COLORS["ftpl"],
-        )
-    )
-    if curve.noise == "laplace":
-        fig.add_trace(
-            theory_trace(
-                k,
-                online_bounds.laplace_expected_max_abs(curve.ks, curve.scale),
-                name="b·H_k (exact)",
-            )
-        )
-    elif curve.noise == "rspm":
-        fig.add_trace(theory_trace(k, curve.exact, name="(bm²/2)(1 + 2C(2m,m)/4ᵐ), m = ⌈log₂ k⌉"))
-        fig.add_trace(
-            theory_trace(
-                k,
-                online_bounds.laplace_expected_max_abs(curve.ks, curve.scale),
-                name="i.i.d. Laplace: b·H_k",
-                color=COLORS["reference"],
-            )
-        )
+    fig = go.Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
+                                name=f"‖Z‖∞, {name}(b = {b:g}): mean of {curve.trials:,} draws"))  # fmt: skip
+    if curve.noise == "rspm":
+        fig.add_trace(theory(k, curve.exact, name="(bm²/2)(1 + 2C(2m,m)/4ᵐ), m = ⌈log₂ k⌉"))
+    if curve.noise == "gumbel":
+        fig.add_trace(theory(k, online_bounds.gumbel_expected_max_abs(curve.ks, b),
+                             name="b·E max|Gᵢ| (exact, by quadrature)"))  # fmt: skip
+        fig.add_trace(theory(k, online_bounds.gumbel_expected_max(curve.ks, b), color=COLORS["reference"],
+                             name="b(ln k + γ) = b·E max Gᵢ (exact; not of |Gᵢ|)"))  # fmt: skip
     else:
-        fig.add_trace(
-            theory_trace(
-                k,
-                online_bounds.gumbel_expected_max_abs(curve.ks, curve.scale),
-                name="b·E max|Gᵢ| (exact, by quadrature)",
-            )
-        )
-        fig.add_trace(
-            theory_trace(
-                k,
-                online_bounds.gumbel_expected_max(curve.ks, curve.scale),
-                name="b(ln k + γ) = b·E max Gᵢ (exact; not of |Gᵢ|)",
-                color=COLORS["reference"],
-            )
-        )
+        alone = curve.noise == "laplace"
+        fig.add_trace(theory(k, online_bounds.laplace_expected_max_abs(curve.ks, b),
+                             name="b·H_k (exact)" if alone else "i.i.d. Laplace: b·H_k",
+                             color=None if alone else COLORS["reference"]))  # fmt: skip
     if k_mark is not None:
-        fig.add_trace(
-            {
-                "type": "scatter",
-                "x": [float(k_mark)] * 2,
-                "y": [0.0, float(curve.high.max())],
-                "mode": "lines",
-                "line": {"color": COLORS["envelope"], "width": 2, "dash": "dot"},
-                "name": f"k = {k_mark} (the MW/FTL/FTPL runs above)",
-            }
-        )
+        fig.add_trace({"type": "scatter", "x": [float(k_mark)] * 2, "y": [0.0, float(curve.high.max())],
+                       "mode": "lines", "line": {"color": COLORS["envelope"], "width": 2, "dash": "dot"},
+                       "name": f"k = {k_mark} (the MW/FTL/FTPL runs above)"})  # fmt: skip
     apply_style(fig, x_title="k (number of actions)", y_title="E‖Z‖∞", log_x=True, height=480)
     fig.update_yaxes(rangemode="tozero")
     return fig
@@ -514,21 +257,23 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
 # --- captions, metrics and comparisons, built from the same results as the figures above ---------
 
 
+def _at_t(experiment: RegretExperiment, adversary: str) -> float:
+    """Mean regret against all thresholds at T of ``adversary``."""
+    return experiment.summary().set_index("adversary").loc[adversary, "regret_class"]
+
+
 @shared_value
 def regret_caption(
     experiment: RegretExperiment, reduced: str = "", pinned: Sequence[str] = ()
 ) -> str:
     """Caption of :func:`regret_figure`: the setting, whose coins, each regret at T, caps and pins."""
     res, s = experiment.hedge, experiment.settings
-    summary = experiment.summary().set_index("adversary")
-    setting = (
-        f"σ = {s['sigma']:g}, T = {s['horizon']:,}, N = {experiment.n_cover:,}, η = "
-        f"{res.eta:.4f}, {s['trials']} trials, seed {s['seed']}"
-    )
+    setting = (f"σ = {s['sigma']:g}, T = {s['horizon']:,}, N = {experiment.n_cover:,}, η = {res.eta:.4f}, "
+               f"{s['trials']} trials, seed {s['seed']}")  # fmt: skip
     return (
         f"Regret against all thresholds (exact, by sorting), mean and 10–90% band ({setting}; "
         "points: the adversary's coins; target and label flips: nature's). "
-        + " ".join(f"{NAMES[a]}: {summary.loc[a, 'regret_class']:,.1f}." for a in s["adversaries"])
+        + " ".join(f"{NAMES[a]}: {_at_t(experiment, a):,.1f}." for a in s["adversaries"])
         + (f" {reduced}" if reduced else "")
         + (f" Dotted: pinned runs ({'; '.join(pinned)})." if pinned else "")
     )
@@ -538,19 +283,11 @@ def regret_caption(
 def regret_items(experiment: RegretExperiment) -> dict[str, tuple[str, str]]:
     """The hero chart's metrics ``{label: (value, help)}``: regret at T per adversary, MW's bound."""
     s, n_cover = experiment.settings, experiment.n_cover
-    summary = experiment.summary().set_index("adversary")
-    items = {
-        SHORT[a]: (
-            f"{summary.loc[a, 'regret_class']:,.1f}",
-            f"{NAMES[a]}: regret at T against all thresholds, mean of {s['trials']} trials",
-        )
-        for a in s["adversaries"]
-    }
-    items["MW bound"] = (
-        f"{online_bounds.mw_regret_bound(s['horizon'], n_cover):,.1f}",
-        f"N = {n_cover:,}",
-    )
-    return items
+    items = {SHORT[a]: (f"{_at_t(experiment, a):,.1f}",
+                        f"{NAMES[a]}: regret at T against all thresholds, mean of {s['trials']} trials")
+             for a in s["adversaries"]}  # fmt: skip
+    mw = online_bounds.mw_regret_bound(s["horizon"], n_cover)
+    return items | {"MW bound": (f"{mw:,.1f}", f"N = {n_cover:,}")}
 
 
 @shared_value
@@ -560,12 +297,8 @@ def regret_contrast(experiment: RegretExperiment) -> str:
     if "worst_case" not in advs or len(advs) == 1:
         return ""
     other = next(a for a in advs if a != "worst_case")
-    summary = experiment.summary().set_index("adversary")
-    worst, smooth = summary.loc["worst_case", "regret_class"], summary.loc[other, "regret_class"]
-    return (
-        f"At T = {horizon:,} the worst case holds regret at {worst / horizon:.2f}·T, while the "
-        f"{NAMES[other]} adversary gets {smooth / math.sqrt(horizon):.2f}·√T."
-    )
+    return (f"At T = {horizon:,} the worst case holds regret at {_at_t(experiment, 'worst_case') / horizon:.2f}·T, "
+            f"while the {NAMES[other]} adversary gets {_at_t(experiment, other) / math.sqrt(horizon):.2f}·√T.")  # fmt: skip
 
 
 #: Caption of :func:`decomposition_figure`.
@@ -573,6 +306,8 @@ DECOMPOSITION_CAPTION = (
     "At T: regret against the cover plus the class–cover gap; the bar never passes the mark (cover "
     "regret + most points in one cell), on every run."
 )
+#: Caption of :func:`weights_heatmap_figure`.
+WEIGHTS_HEATMAP_CAPTION = "The same weights as a heatmap over rounds."
 
 
 def weights_player_caption(result: HedgeThresholdsResult) -> str:
@@ -580,13 +315,8 @@ def weights_player_caption(result: HedgeThresholdsResult) -> str:
     return (
         f"{NAMES[result.adversaries[result.snapshot_row]]}, trial 1. Opens on the last round; ▶ "
         "replays from round 0, or drag: the learner's weight density over thresholds (log scale) "
-        f"after each recorded round; dashed: the target b* = "
-        f"{result.targets[result.snapshot_row]:.3f}."
+        f"after each recorded round; dashed: the target b* = {result.targets[result.snapshot_row]:.3f}."
     )
-
-
-#: Caption of :func:`weights_heatmap_figure`.
-WEIGHTS_HEATMAP_CAPTION = "The same weights as a heatmap over rounds."
 
 
 def experts_caption(experiment: RegretExperiment, runs: list[ExpertsResult]) -> str:
@@ -611,15 +341,15 @@ def ftpl_caption(trials: int) -> str:
 def max_abs_caption(curve: MaxAbsResult, k: int, seed: int) -> str:
     """Caption of :func:`max_abs_figure`, with E‖Z‖∞ at the tab's k."""
     b, noise = curve.scale, curve.noise
+    at_k, laplace_at_k = R.max_abs_at(curve, k)
     exact = {
         "laplace": "dashed: b·H_k, exact",
         "gumbel": "dashed: b·E max|Gᵢ| (exact, by quadrature); grey: b(ln k + γ), the mean of the "
         "largest Gᵢ itself, a different quantity below it (by 0.44b at k = 1, under 1% from k = 10)",
         "rspm": "m = ⌈log₂ k⌉ separator points weighted by Lap(m·b), Z_a = Σᵢ bitᵢ(a)·ηᵢ (RSPM's "
         "m/ε at ε = 1/b): only m draws, but E‖Z‖∞ grows like b·m²/2; dashed: its exact value for "
-        f"2^m actions; grey: i.i.d. Laplace's b·H_k ({expected_max_abs(k, scale=b):,.2f} at k = {k})",
+        f"2^m actions; grey: i.i.d. Laplace's b·H_k ({laplace_at_k:,.2f} at k = {k})",
     }[noise]
-    at_k = expected_max_abs(k, scale=b, noise=noise)
     return (
         f"E‖Z‖∞ for k {PERTURBATION_SHORT[noise]} perturbations, b = {b:g}: mean and 10–90% band of "
         f"‖Z‖∞ over {curve.trials:,} draws (the learner's coins, seed {seed}); {exact}. "
@@ -642,18 +372,13 @@ def halfspace_items(result: HalfspaceResult) -> dict[str, tuple[str, str]]:
     adaptive = result.summary().set_index("adversary").loc["smoothed_adaptive"]
     trials = int(np.sum(result.adversaries == "smoothed_adaptive"))
     return {
-        "best halfspace": (
-            count(adaptive["best_class"]),
-            "mistakes of the best halfspace in hindsight, exact: every line through two points; "
-            f"adaptive σ-smooth adversary, mean of {trials} trials",
-        ),
-        "best in cover": (
-            count(adaptive["best_cover"]),
-            f"mistakes of the best of {result.offsets.size:,} cover halfspaces",
-        ),
+        "best halfspace": (count(adaptive["best_class"]), "mistakes of the best halfspace in hindsight, exact: "
+                           f"every line through two points; adaptive σ-smooth adversary, mean of {trials} trials"),
+        "best in cover": (count(adaptive["best_cover"]),
+                          f"mistakes of the best of {result.offsets.size:,} cover halfspaces"),
         "target": (count(adaptive["target_mistakes"]), "b*'s mistakes: the label flips"),
         "regret": (f"{adaptive['regret_class']:,.1f}", "against all halfspaces, at T"),
-    }
+    }  # fmt: skip
 
 
 def halfspace_regret_caption(result: HalfspaceResult) -> str:

@@ -7,24 +7,17 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from smoothviz.experiments.rspm import RSPMExperiment
+from smoothviz.plots.marks import line
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 from smoothviz.privacy.neighbours import describe
 
 #: Short names of the learners (legends and axes stay short on a projector).
-SHORT = {
-    "rspm_laplace": "Laplace RSPM",
-    "rspm_gaussian": "Gaussian RSPM",
-    "report_noisy_min": "noisy min",
-    "exponential": "exp. mech.",
-}
+SHORT = {"rspm_laplace": "Laplace RSPM", "rspm_gaussian": "Gaussian RSPM", "report_noisy_min": "noisy min",
+         "exponential": "exp. mech."}  # fmt: skip
 #: One Okabe–Ito colour per learner (RSPM's two in the smoothed blues and greens).
-METHOD_COLORS = {
-    "rspm_laplace": "#0072B2",
-    "rspm_gaussian": "#009E73",
-    "report_noisy_min": "#D55E00",
-    "exponential": "#E69F00",
-}
+METHOD_COLORS = {"rspm_laplace": "#0072B2", "rspm_gaussian": "#009E73", "report_noisy_min": "#D55E00",
+                 "exponential": "#E69F00"}  # fmt: skip
 
 
 @shared_figure
@@ -33,35 +26,23 @@ def accuracy_figure(ex: RSPMExperiment) -> go.Figure:
 
     A bound above the plotted range is drawn at the top edge with an arrow and its value.
     """
-    fig = go.Figure()
-    tops = []
+    fig, tops = go.Figure(), []
     for method, res in ex.results.items():
         ok = res.excess[np.isfinite(res.excess)]
         tops.append(float(np.quantile(ok, 0.99)) if ok.size else 0.0)
-        fig.add_trace(
-            go.Box(
-                y=ok, name=SHORT[method], marker_color=METHOD_COLORS[method], boxmean=True,
-                boxpoints="outliers", showlegend=False, line={"width": 2},
-            )
-        )  # fmt: skip
+        fig.add_trace(go.Box(y=ok, name=SHORT[method], marker_color=METHOD_COLORS[method], boxmean=True,
+                             boxpoints="outliers", showlegend=False, line={"width": 2}))  # fmt: skip
     top = max(max(tops) * 1.35, 2.0 / ex.n)
-    names = [SHORT[m] for m in ex.results]
-    values = [ex.bound(m) for m in ex.results]
+    names, values = [SHORT[m] for m in ex.results], [ex.bound(m) for m in ex.results]
     shown = [min(v, top) for v in values]
-    text = [_bound_text(v) + (" ↑" if v > top else "") for v in values]
-    fig.add_trace(
-        go.Scatter(
-            x=names, y=shown, mode="markers",
-            marker={"symbol": "line-ew-open", "size": 44, "color": "black",
-                    "line": {"width": 3, "color": "black"}},
-            name="bound, 95% (↑: off the chart)",
-        )
-    )  # fmt: skip
-    # the values in a text-only trace: no 44-px marker pushes them up past the top of the chart
-    fig.add_trace(
-        go.Scatter(x=names, y=shown, mode="text", text=text, textposition="top center",
-                   textfont={"size": FONT_SIZE - 3}, showlegend=False, hoverinfo="skip")
-    )  # fmt: skip
+    fig.add_traces([
+        go.Scatter(x=names, y=shown, mode="markers", name="bound, 95% (↑: off the chart)",
+                   marker={"symbol": "line-ew-open", "size": 44, "color": "black",
+                           "line": {"width": 3, "color": "black"}}),
+        # the values in a text-only trace: no 44-px marker pushes them up past the top of the chart
+        go.Scatter(x=names, y=shown, mode="text", text=[_bound_text(v) + (" ↑" if v > top else "") for v in values],
+                   textposition="top center", textfont={"size": FONT_SIZE - 3}, showlegend=False, hoverinfo="skip"),
+    ])  # fmt: skip
     apply_style(fig, y_title="excess error q(S) − min q(S)", height=440)
     # headroom for the values written above the bars: they stay inside the plot, never at its edge
     fig.update_yaxes(range=[-0.03 * top, 1.12 * top])
@@ -75,29 +56,35 @@ def _bound_text(value: float) -> str:
     return f"{value:.1f}" if value >= 10 else f"{value:.3f}"
 
 
+def _curve(x, y, name: str, color: str, *, dash: str | None = None, **props) -> go.Scatter:
+    """A 3-px line with markers, the house style of the cost and scale charts."""
+    return line(x, y, name, color, dash=dash, **props).update(mode="lines+markers")
+
+
+def _claimed(names: list[str], claimed: float) -> go.Scatter:
+    """The claimed ε as a dashed black line across the categories ``names``."""
+    return line(
+        names, [claimed] * len(names), f"claimed ε = {claimed:g}", "black", width=2.5, dash="dash"
+    )
+
+
 @shared_figure
 def error_scale_figure(frame: pd.DataFrame) -> go.Figure:
     """Log–log against m: the error scale 2E‖Z‖∞/n (lines), simulated mean excess (dots), the bounds."""
     fig = go.Figure()
     for method in ("rspm_laplace", "rspm_gaussian", "report_noisy_min"):
-        rows = frame[frame["method"] == method]
-        color = METHOD_COLORS[method]
-        fig.add_trace(
-            go.Scatter(x=rows["m"], y=rows["error_scale"], mode="lines", name=SHORT[method],
-                       line={"color": color, "width": 3}, legendgroup=method)
-        )  # fmt: skip
+        rows, color = frame[frame["method"] == method], METHOD_COLORS[method]
         dots = rows[rows["mean_excess"] > 0]
-        fig.add_trace(
+        fig.add_traces([
+            line(rows["m"], rows["error_scale"], SHORT[method], color, legendgroup=method),
             go.Scatter(x=dots["m"], y=dots["mean_excess"], mode="markers", name="simulated mean",
                        marker={"color": color, "size": 10}, legendgroup=method,
-                       showlegend=method == "rspm_laplace")
-        )  # fmt: skip
+                       showlegend=method == "rspm_laplace"),
+        ])  # fmt: skip
     for method, name in (("rspm_laplace", "Thm 5"), ("rspm_gaussian", "Thm 18")):
         rows = frame[frame["method"] == method]
-        fig.add_trace(
-            theory_trace(rows["m"], rows["bound"], name=name, kind="high-probability",
-                         color=METHOD_COLORS[method])
-        )  # fmt: skip
+        fig.add_trace(theory_trace(rows["m"], rows["bound"], name=name, kind="high-probability",
+                                   color=METHOD_COLORS[method]))  # fmt: skip
     apply_style(fig, x_title="m = d (separator size)", y_title="excess error", log_x=True,
                 log_y=True, height=460)  # fmt: skip
     fig.update_xaxes(tickvals=[2, 3, 4, 6, 8, 10, 12], dtick=None)
@@ -107,63 +94,38 @@ def error_scale_figure(frame: pd.DataFrame) -> go.Figure:
 @shared_figure
 def draws_figure(frame: pd.DataFrame) -> go.Figure:
     """Noise draws per run against d: RSPM's m = d (one oracle call) against report-noisy-min's 2^d."""
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(x=frame["d"], y=frame["rspm_draws"], mode="lines+markers", name="RSPM: m draws, 1 call",
-                   line={"color": METHOD_COLORS["rspm_laplace"], "width": 3})
-    )  # fmt: skip
-    fig.add_trace(
-        go.Scatter(x=frame["d"], y=frame["rnm_draws"].astype(float), mode="lines+markers",
-                   name="noisy min: 2^d draws", line={"color": METHOD_COLORS["report_noisy_min"],
-                                                      "width": 3})
-    )  # fmt: skip
-    apply_style(fig, x_title="d", y_title="random numbers per run", log_y=True, height=400)
-    return fig
+    fig = go.Figure([
+        _curve(frame["d"], frame["rspm_draws"], "RSPM: m draws, 1 call", METHOD_COLORS["rspm_laplace"]),
+        _curve(frame["d"], frame["rnm_draws"].astype(float), "noisy min: 2^d draws",
+               METHOD_COLORS["report_noisy_min"]),
+    ])  # fmt: skip
+    return apply_style(fig, x_title="d", y_title="random numbers per run", log_y=True, height=400)
 
 
 @shared_figure
 def time_figure(frame: pd.DataFrame) -> go.Figure:
     """Wall time of one RSPM run: integer program (hollow where it answered ⊥) against exhaustive search."""
-    fig = go.Figure()
-    ok = frame["ip_certified"].to_numpy()
-    fig.add_trace(
-        go.Scatter(x=frame["d"], y=frame["ip_seconds"], mode="lines+markers", name="integer program",
-                   line={"color": METHOD_COLORS["rspm_laplace"], "width": 3},
-                   marker={"size": 11, "symbol": np.where(ok, "circle", "circle-open")})
-    )  # fmt: skip
-    for column, name, color in (
-        ("exhaustive_seconds", "exhaustive (2^d)", COLORS["envelope"]),
-        ("rnm_seconds", "noisy min (2^d)", METHOD_COLORS["report_noisy_min"]),
-    ):
+    symbols = np.where(frame["ip_certified"].to_numpy(), "circle", "circle-open")
+    fig = go.Figure(_curve(frame["d"], frame["ip_seconds"], "integer program", METHOD_COLORS["rspm_laplace"],
+                           marker={"size": 11, "symbol": symbols}))  # fmt: skip
+    for column, name, color in (("exhaustive_seconds", "exhaustive (2^d)", COLORS["envelope"]),
+                                ("rnm_seconds", "noisy min (2^d)", METHOD_COLORS["report_noisy_min"])):  # fmt: skip
         rows = frame[np.isfinite(frame[column])]
-        fig.add_trace(
-            go.Scatter(x=rows["d"], y=rows[column], mode="lines+markers", name=name,
-                       line={"color": color, "width": 3, "dash": "dash"})
-        )  # fmt: skip
-    apply_style(fig, x_title="d", y_title="seconds per run", log_y=True, height=400)
-    return fig
+        fig.add_trace(_curve(rows["d"], rows[column], name, color, dash="dash"))
+    return apply_style(fig, x_title="d", y_title="seconds per run", log_y=True, height=400)
 
 
 @shared_figure
 def perturbation_figure(frame: pd.DataFrame, neighbours: str = "replace") -> go.Figure:
     """One draw of Z_q over every hypothesis (sorted by |S|): RSPM's correlated Z beside i.i.d. noise."""
-    fig = go.Figure()
-    x = np.arange(len(frame))
-    for column, name, color in (
-        (
-            "z_rnm",
-            f"i.i.d. Lap({_unit(neighbours)}/ε): 2^d draws",
-            METHOD_COLORS["report_noisy_min"],
-        ),
-        ("z_rspm", "RSPM Σ q(eᵢ)ηᵢ: d draws", METHOD_COLORS["rspm_laplace"]),
-    ):
-        fig.add_trace(
-            go.Scatter(x=x, y=frame[column], mode="markers", name=name,
-                       marker={"color": color, "size": 6 if len(frame) > 64 else 9})
-        )  # fmt: skip
-    apply_style(fig, x_title="hypothesis, ordered by |S| (number of variables)",
-                y_title="perturbation Z_q (counts)", height=420)  # fmt: skip
-    return fig
+    x, size = np.arange(len(frame)), 6 if len(frame) > 64 else 9
+    fig = go.Figure([
+        go.Scatter(x=x, y=frame[column], mode="markers", name=name, marker={"color": METHOD_COLORS[m], "size": size})
+        for column, name, m in (("z_rnm", f"i.i.d. Lap({_unit(neighbours)}/ε): 2^d draws", "report_noisy_min"),
+                                ("z_rspm", "RSPM Σ q(eᵢ)ηᵢ: d draws", "rspm_laplace"))
+    ])  # fmt: skip
+    return apply_style(fig, x_title="hypothesis, ordered by |S| (number of variables)",
+                       y_title="perturbation Z_q (counts)", height=420)  # fmt: skip
 
 
 MODE_NAMES = {"exact": "exact", "fails": "fails (⊥)", "greedy": "greedy", "lying": "lying",
@@ -172,28 +134,21 @@ MODE_NAMES = {"exact": "exact", "fails": "fails (⊥)", "greedy": "greedy", "lyi
 
 @shared_figure
 def audit_figure(frame: pd.DataFrame) -> go.Figure:
-    """The audit's certified lower bound on ε per oracle mode and learner, against the claimed ε.
+    """The audit's certified lower bound on ε per oracle mode and learner, against the claimed ε (dashed).
 
-    Bars that refute the claim are outlined in black and labelled; the claim is the dashed line.
+    Bars that refute the claim are outlined in black and labelled.
     """
     fig = go.Figure()
     for method, rows in frame.groupby("method", sort=False):
-        fig.add_trace(
-            go.Bar(
-                x=[MODE_NAMES[m] for m in rows["mode"]], y=rows["epsilon_lower"], name=SHORT[method],
-                marker={"color": METHOD_COLORS[method],
-                        "line": {"color": "black", "width": np.where(rows["violated"], 3, 0)}},
-                text=[f"{v:.1f}" if bad else "" for v, bad in zip(rows["epsilon_lower"],
-                                                                   rows["violated"], strict=True)],
-                textposition="outside",
-            )
-        )  # fmt: skip
+        bad = rows["violated"]
+        fig.add_trace(go.Bar(
+            x=[MODE_NAMES[m] for m in rows["mode"]], y=rows["epsilon_lower"], name=SHORT[method],
+            marker={"color": METHOD_COLORS[method], "line": {"color": "black", "width": np.where(bad, 3, 0)}},
+            text=[f"{v:.1f}" if b else "" for v, b in zip(rows["epsilon_lower"], bad, strict=True)],
+            textposition="outside",
+        ))  # fmt: skip
     claimed = float(frame["epsilon_claimed"].iloc[0])
-    names = [MODE_NAMES[m] for m in dict.fromkeys(frame["mode"])]
-    fig.add_trace(
-        go.Scatter(x=names, y=[claimed] * len(names), mode="lines", name=f"claimed ε = {claimed:g}",
-                   line={"color": "black", "width": 2.5, "dash": "dash"})
-    )  # fmt: skip
+    fig.add_trace(_claimed([MODE_NAMES[m] for m in dict.fromkeys(frame["mode"])], claimed))
     apply_style(fig, y_title="audited ε ≥ (95%)", height=420)
     fig.update_layout(barmode="group")
     fig.update_yaxes(range=[0, 1.2 * max(frame["epsilon_lower"].max(), claimed)])
@@ -203,12 +158,8 @@ def audit_figure(frame: pd.DataFrame) -> go.Figure:
 # ---- captions and metric texts, next to the figures they describe --------------------------------
 
 #: Plural of each class for captions.
-PLURAL = {
-    "conjunction": "conjunctions",
-    "disjunction": "disjunctions",
-    "parity": "parities",
-    "halfspace": "halfspaces",
-}
+PLURAL = {"conjunction": "conjunctions", "disjunction": "disjunctions", "parity": "parities",
+          "halfspace": "halfspaces"}  # fmt: skip
 
 
 @shared_value
@@ -218,7 +169,7 @@ def accuracy_caption(ex: RSPMExperiment) -> str:
     source = (
         "Gapminder (d = 9, n = 1,704)"
         if ex.settings["data"] == "gapminder"
-        else (f"planted {ex.cls}")
+        else f"planted {ex.cls}"
     )
     within = ", ".join(f"{SHORT[k]} {summary.loc[k, 'within_bound']:.0%}" for k in summary.index)
     laplace = ex.results["rspm_laplace"]
@@ -338,30 +289,19 @@ def erratum_figure(frame: pd.DataFrame) -> go.Figure:
     The claimed ε is the dashed line; a refuted claim's bar is vermilion.
     """
     names = [f"{case.split()[0]} · {case.split()[-1]}" for case in frame["case"]]  # replace · m/ε
-    refuted = frame["violated"].to_numpy()
-    fig = go.Figure()
-    fig.add_trace(
-        go.Bar(
-            x=names, y=frame["epsilon_lower"], name="certified ε ≥ (95%)",
-            marker={"color": np.where(refuted, "#D55E00", "#0072B2")},
-            text=[f"{v:.2f}" for v in frame["epsilon_lower"]], textposition="inside",
-            insidetextanchor="end", textfont={"color": "white", "size": FONT_SIZE},
-        )
-    )  # fmt: skip
-    fig.add_trace(
+    claimed = float(frame["epsilon_claimed"].iloc[0])
+    fig = go.Figure([
+        go.Bar(x=names, y=frame["epsilon_lower"], name="certified ε ≥ (95%)",
+               marker={"color": np.where(frame["violated"].to_numpy(), "#D55E00", "#0072B2")},
+               text=[f"{v:.2f}" for v in frame["epsilon_lower"]], textposition="inside",
+               insidetextanchor="end", textfont={"color": "white", "size": FONT_SIZE}),
         go.Scatter(x=names, y=frame["epsilon_point"], mode="markers", name="plug-in estimate",
-                   marker={"symbol": "diamond", "size": 13, "color": "black"})
-    )  # fmt: skip
-    fig.add_trace(
+                   marker={"symbol": "diamond", "size": 13, "color": "black"}),
         go.Scatter(x=names, y=frame["worst_loss"], mode="markers", name="proof's worst loss",
                    marker={"symbol": "line-ew-open", "size": 60, "color": "#CC79A7",
-                           "line": {"width": 4, "color": "#CC79A7"}})
-    )  # fmt: skip
-    claimed = float(frame["epsilon_claimed"].iloc[0])
-    fig.add_trace(
-        go.Scatter(x=names, y=[claimed] * len(names), mode="lines", name=f"claimed ε = {claimed:g}",
-                   line={"color": "black", "width": 2.5, "dash": "dash"})
-    )  # fmt: skip
+                           "line": {"width": 4, "color": "#CC79A7"}}),
+        _claimed(names, claimed),
+    ])  # fmt: skip
     apply_style(fig, y_title="privacy loss (ε)", height=420)
     top = max(frame["epsilon_point"].max(), frame["worst_loss"].max(), claimed)
     fig.update_yaxes(range=[0, 1.15 * top])

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from smoothviz import bounds
 from smoothviz.bounds import online as online_bounds
-from smoothviz.experiments.thresholds import ThresholdsExperiment
+from smoothviz.experiments.thresholds import ThresholdsExperiment, number_line_rounds
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
@@ -21,8 +21,8 @@ from smoothviz.online.thresholds import (
     RoundSnapshot,
     ThresholdRun,
     naive_float_worst_case,
-    round_snapshot,
 )
+from smoothviz.plots.marks import line
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
@@ -33,40 +33,20 @@ from smoothviz.plots.style import (
     theory_trace,
 )
 
-__all__ = [
-    "HIT_CAPTION",
-    "hit_probability_figure",
-    "metric_items",
-    "mistakes_caption",
-    "mistakes_figure",
-    "number_line_caption",
-    "number_line_figure",
-    "theory_comparisons",
-    "width_caption",
-    "width_figure",
-    "width_note",
-]
-
 
 def _band_curves(experiment: ThresholdsExperiment, centre: str, p10: str, p90: str) -> list:
     """One band (``centre`` line, ``p10``–``p90`` fill) per adversary, from the tidy frame."""
-    frame = experiment.to_frame()
-    t = experiment.rounds.astype(float)
+    frame, t = experiment.to_frame(), experiment.rounds.astype(float)
     traces = []
     for name in experiment.runs:
         rows = frame[frame["adversary"] == name]
-        traces += band_traces(
-            t,
-            rows[centre].to_numpy(),
-            rows[p10].to_numpy(),
-            rows[p90].to_numpy(),
-            name=SHORT_NAMES[name],
-            color=COLORS[name],
-        )
+        traces += band_traces(t, *(rows[c].to_numpy() for c in (centre, p10, p90)), name=SHORT_NAMES[name],
+                              color=COLORS[name])  # fmt: skip
     return traces
 
 
 def _smoothed(experiment: ThresholdsExperiment) -> list[str]:
+    """The σ-smoothed adversaries of the experiment (all but the worst case)."""
     return [a for a in experiment.adversaries if a != "worst_case"]
 
 
@@ -82,18 +62,10 @@ def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
             )
         )
     if _smoothed(experiment):
-        fig.add_trace(
-            theory_trace(
-                t,
-                online_bounds.smoothed_mistakes_envelope(experiment.sigma, t),
-                name="log₂(1/σ) + log₂ t + 4",
-                kind="expectation",
-                on_plot=True,
-            )
-        )
-    return apply_style(
-        fig, x_title="round t", y_title="cumulative mistakes", log_x=True, log_y=True, height=430
-    )
+        fig.add_trace(theory_trace(t, online_bounds.smoothed_mistakes_envelope(experiment.sigma, t),
+                                   name="log₂(1/σ) + log₂ t + 4", kind="expectation", on_plot=True))  # fmt: skip
+    return apply_style(fig, x_title="round t", y_title="cumulative mistakes", log_x=True, log_y=True,
+                       height=430)  # fmt: skip
 
 
 def _mean_mistakes(experiment: ThresholdsExperiment) -> dict[str, float]:
@@ -118,16 +90,10 @@ def mistakes_caption(experiment: ThresholdsExperiment, pinned: Sequence[str] = (
 @shared_value
 def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]:
     """The hero chart's metrics ``{label: (value, help)}``: mistakes at T, and the envelope."""
-    e = experiment
-    mean = _mean_mistakes(e)
-    items = {
-        SHORT_NAMES[a]: (
-            count(mean[a]),
-            f"{LONG_NAMES[a]}: mistakes at T = {e.horizon:,}, "
-            + ("exact, deterministic" if a == "worst_case" else f"mean over {e.trials} trials"),
-        )
-        for a in e.adversaries
-    }
+    e, mean = experiment, _mean_mistakes(experiment)
+    how = lambda a: "exact, deterministic" if a == "worst_case" else f"mean over {e.trials} trials"  # noqa: E731
+    items = {SHORT_NAMES[a]: (count(mean[a]), f"{LONG_NAMES[a]}: mistakes at T = {e.horizon:,}, {how(a)}")
+             for a in e.adversaries}  # fmt: skip
     if _smoothed(e):
         env = float(online_bounds.smoothed_mistakes_envelope(e.sigma, e.horizon))
         items["bound"] = (f"{env:.1f}", bounds.BOUNDS["smoothed_mistakes_envelope"].title)
@@ -136,39 +102,32 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
 
 @shared_figure
 def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
-    """log₂ of the version-space width against t, with a line at log₂ σ (median and 10–90% band)."""
-    t = experiment.rounds.astype(float)
+    """log₂ of the version-space width against t, with a line at log₂ σ (median and 10–90% band).
+
+    The y axis ends 2 below the lowest smoothed 10% curve (at least 12 below log₂ σ); the worst case's
+    width 2⁻ᵗ leaves it, which a note says.
+    """
+    t, sigma = experiment.rounds.astype(float), experiment.sigma
     fig = go.Figure(
         _band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90")
     )
     frame = experiment.to_frame()
-    floor = np.log2(experiment.sigma) - 12.0
+    floor = np.log2(sigma) - 12.0
     for name in experiment.runs:
-        rows = frame[frame["adversary"] == name]
-        smoothed_low = rows["log2_width_p10"].min() if name != "worst_case" else 0.0
-        floor = min(floor, smoothed_low - 2.0)
-    fig.add_trace(
-        go.Scatter(
-            x=[t[0], t[-1]],
-            y=[np.log2(experiment.sigma)] * 2,
-            mode="lines",
-            line={"color": COLORS["reference"], "width": 2.5, "dash": "dash"},
-            name=f"width = σ = {experiment.sigma:g}",
+        low = (
+            frame[frame["adversary"] == name]["log2_width_p10"].min()
+            if name != "worst_case"
+            else 0.0
         )
-    )
+        floor = min(floor, low - 2.0)
+    fig.add_trace(line([t[0], t[-1]], [np.log2(sigma)] * 2, f"width = σ = {sigma:g}", COLORS["reference"],
+                       width=2.5, dash="dash"))  # fmt: skip
     fig = apply_style(fig, x_title="round t", y_title="log₂ (version-space width)", log_x=True)
     fig.update_yaxes(range=[floor, 0.5])
     if "worst_case" in experiment.runs:
-        fig.add_annotation(
-            x=0.99,
-            xref="paper",
-            y=floor,
-            text="worst case: width 2⁻ᵗ leaves the chart",
-            showarrow=False,
-            yanchor="bottom",
-            xanchor="right",
-            font={"color": COLORS["worst_case"], "size": FONT_SIZE - 2},
-        )
+        fig.add_annotation(x=0.99, xref="paper", y=floor, text="worst case: width 2⁻ᵗ leaves the chart",
+                           showarrow=False, yanchor="bottom", xanchor="right",
+                           font={"color": COLORS["worst_case"], "size": FONT_SIZE - 2})  # fmt: skip
     return fig
 
 
@@ -197,18 +156,9 @@ def width_note(experiment: ThresholdsExperiment) -> str:
 @shared_figure
 def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """The per-round chance min(1, width/σ) that a σ-smooth adversary can land in the version space."""
-    fig = go.Figure(
-        _band_curves(
-            experiment, "hit_probability_mean", "hit_probability_p10", "hit_probability_p90"
-        )
-    )
-    return apply_style(
-        fig,
-        x_title="round t",
-        y_title="P(mistake at round t) ≤ min(1, width/σ)",
-        log_x=True,
-        log_y=True,
-    )
+    columns = ("hit_probability_mean", "hit_probability_p10", "hit_probability_p90")
+    return apply_style(go.Figure(_band_curves(experiment, *columns)), x_title="round t", log_x=True,
+                       y_title="P(mistake at round t) ≤ min(1, width/σ)", log_y=True)  # fmt: skip
 
 
 #: Caption of :func:`hit_probability_figure`.
@@ -234,13 +184,12 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
     }
 
 
-def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], RoundSnapshot]:
+def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
     """Four traces (window, version space, threshold, point) for both rows of one round.
 
     Top row (y = 1): [0, 1] as it is. Bottom row (y = 0): the version space stretched to [0, 1).
     Built as plain dicts: a player has hundreds of traces and plotly's object validation is slow.
     """
-    snap = round_snapshot(run, t, seed=seed)
     width = 2.0**snap.log2_width
 
     def relative(v: float) -> float:
@@ -255,63 +204,31 @@ def _frame_data(run: ThresholdRun, t: int, seed: int) -> tuple[list[dict], Round
     vs_x = [snap.lo, snap.lo + width, snap.lo + width, snap.lo, snap.lo, None, 0, 1, 1, 0, 0]
     vs_y = [0.92, 0.92, 1.08, 1.08, 0.92, None, -0.08, -0.08, 0.08, 0.08, -0.08]
     point_color = COLORS["worst_case"] if snap.mistake else COLORS[run.adversary]
+    area = {"type": "scatter", "fill": "toself", "mode": "lines", "hoverinfo": "skip"}
     traces = [
-        {
-            "type": "scatter",
-            "x": win_x or [None],
-            "y": win_y or [None],
-            "fill": "toself",
-            "mode": "lines",
-            "line": {"width": 0},
-            "fillcolor": "rgba(230,159,0,0.35)",
-            "name": "window (density 1/σ)",
-            "hoverinfo": "skip",
-        },
-        {
-            "type": "scatter",
-            "x": vs_x,
-            "y": vs_y,
-            "fill": "toself",
-            "mode": "lines",
-            "line": {"width": 2, "color": "#333"},
-            "fillcolor": "rgba(86,180,233,0.6)",
-            "name": "version space",
-            "hoverinfo": "skip",
-        },
-        {
-            "type": "scatter",
-            "x": [snap.threshold, snap.threshold, None, 0.5, 0.5],
-            "y": [0.7, 1.3, None, -0.3, 0.3],
-            "mode": "lines",
-            "line": {"color": "#000", "width": 3},
-            "name": "learner's threshold",
-        },
-        {
-            "type": "scatter",
-            "x": [snap.point, snap.point_relative],
-            "y": [1.0, 0.0],
-            "mode": "markers",
-            "marker": {
-                "symbol": "x" if snap.mistake else "circle",
-                "size": 22 if snap.mistake else 16,
-                "color": point_color,
-                "line": {"width": 2, "color": "#000"},
-            },
-            "name": "xₜ: mistake" if snap.mistake else "xₜ: no mistake",
-        },
-    ]
-    return traces, snap
+        area | {"x": win_x or [None], "y": win_y or [None], "line": {"width": 0},
+                "fillcolor": "rgba(230,159,0,0.35)", "name": "window (density 1/σ)"},
+        area | {"x": vs_x, "y": vs_y, "line": {"width": 2, "color": "#333"}, "fillcolor": "rgba(86,180,233,0.6)",
+                "name": "version space"},
+        {"type": "scatter", "x": [snap.threshold, snap.threshold, None, 0.5, 0.5], "y": [0.7, 1.3, None, -0.3, 0.3],
+         "mode": "lines", "line": {"color": "#000", "width": 3}, "name": "learner's threshold"},
+        {"type": "scatter", "x": [snap.point, snap.point_relative], "y": [1.0, 0.0], "mode": "markers",
+         "marker": {"symbol": "x" if snap.mistake else "circle", "size": 22 if snap.mistake else 16,
+                    "color": point_color, "line": {"width": 2, "color": "#000"}},
+         "name": "xₜ: mistake" if snap.mistake else "xₜ: no mistake"},
+    ]  # fmt: skip
+    return traces
 
 
 def _title(snap: RoundSnapshot) -> str:
-    verdict = "mistake" if snap.mistake else "no mistake"
-    count = snap.mistakes_so_far
-    exponent = -snap.log2_width
-    width = "1" if exponent < 0.05 else f"2<sup>−{exponent:.1f}</sup>".replace(".0<", "<")
-    return (
-        f"round {snap.round:,}: {verdict}; {count:,} mistake{'s' if count != 1 else ''} so far; "
-        f"width {width}"
+    """A frame's title: the round, whether it was a mistake, the count so far, the width 2^−k."""
+    verdict, count, exponent = (
+        "mistake" if snap.mistake else "no mistake",
+        snap.mistakes_so_far,
+        -snap.log2_width,
     )
+    width = "1" if exponent < 0.05 else f"2<sup>−{exponent:.1f}</sup>".replace(".0<", "<")
+    return f"round {snap.round:,}: {verdict}; {count:,} mistake{'s' if count != 1 else ''} so far; width {width}"
 
 
 def number_line_caption(name: str) -> str:
@@ -330,15 +247,11 @@ def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> g
     Top row: [0, 1] as it is. Bottom row: the version space stretched to [0, 1), where the worst case
     stays visible although its width is 2⁻ᵗ.
     """
-    frames = []
-    for r in rounds:
-        data, snap = _frame_data(run, int(r), seed)
-        frames.append(
-            {"name": f"{int(r):,}", "data": data, "layout": {"title": {"text": _title(snap)}}}
-        )
-    first_data, first = _frame_data(run, int(rounds[0]), seed)
-    fig = go.Figure(data=first_data)
-    fig = apply_style(fig, title=_title(first), height=430)
+    snaps = number_line_rounds(run, rounds, seed)
+    frames = [{"name": f"{int(r):,}", "data": _frame_data(run, snap), "layout": {"title": {"text": _title(snap)}}}
+              for r, snap in zip(rounds, snaps, strict=True)]  # fmt: skip
+    fig = go.Figure(data=_frame_data(run, snaps[0]))
+    fig = apply_style(fig, title=_title(snaps[0]), height=430)
     # the legend sits between the title and the plot, so the number line keeps the full width
     fig.update_layout(
         legend={"yref": "paper", "y": 1.0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
@@ -347,9 +260,6 @@ def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> g
     )
     fig.update_xaxes(range=[-0.05, 1.05], zeroline=False)
     fig.update_yaxes(
-        range=[-0.5, 1.5],
-        tickvals=[0.0, 1.0],
-        ticktext=["zoom", "[0, 1]"],
-        showgrid=False,
+        range=[-0.5, 1.5], tickvals=[0.0, 1.0], ticktext=["zoom", "[0, 1]"], showgrid=False
     )
     return add_player(fig, frames)
