@@ -188,3 +188,17 @@ def test_rounds_grid_reaches_the_noisy_side_of_the_u_within_its_budget():
     assert 0 < best < len(grid) - 1
     # degradation well above the noise of a 3-trial mean (per-trial sd ≤ 0.025 here, seeds 0–4: ≥ 0.05)
     assert mean[-1] > mean[best] + 0.03
+
+
+@pytest.mark.parametrize("variant", ["mwem", "notes", "smooth", "projected"])
+def test_a_run_without_per_round_diagnostics_releases_the_same_draw_for_draw(setup, variant):
+    # the sweeps and the σ scan skip them; they read the release and its final error only
+    hist, q = setup
+    run = {"epsilon": 1.0, "rounds": 7, "sigma": 0.25, "trials": 3, "snapshots": 1}
+    full = E.run_variant(variant, hist.counts, q, **run, rng=5)
+    lean = E.run_variant(variant, hist.counts, q, **run, per_round=False, rng=5)
+    for field in ("synthetic", "answers", "selected", "max_density", "measurement", "error"):
+        np.testing.assert_array_equal(getattr(lean, field), getattr(full, field))
+    assert np.all(np.isfinite(full.diagnostics.psi))
+    for field in ("psi", "error_by_round", "lemma_lhs", "iterate_error"):
+        assert np.all(np.isnan(getattr(lean.diagnostics, field)))  # not recorded, never zeros

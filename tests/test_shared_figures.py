@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import pickle
 
+import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
+import pytest
 
 from smoothviz.experiments.rspm import run_experiment
 from smoothviz.plots import rspm as figures
-from smoothviz.plots.shared import SharedFigure, private_copy, shared_figure
+from smoothviz.plots import shared as shared_module
+from smoothviz.plots.shared import FigureValidationError, SharedFigure, private_copy, shared_figure
+from smoothviz.plots.style import apply_style
 
 
-def test_equal_inputs_build_once_and_return_one_figure():
+@pytest.fixture
+def validated(monkeypatch):
+    """Builders run once, validated, as before (the suite otherwise builds each figure twice)."""
+    monkeypatch.setattr(shared_module, "VALIDATION", "on")
+
+
+def test_equal_inputs_build_once_and_return_one_figure(validated):
     calls = []
 
     @shared_figure
@@ -49,7 +60,7 @@ def test_a_private_copy_changes_without_touching_the_shared_figure():
     assert private_copy(mine) is mine  # a figure of one's own is not copied again
 
 
-def test_unpicklable_input_builds_every_time():
+def test_unpicklable_input_builds_every_time(validated):
     calls = []
 
     @shared_figure
@@ -97,7 +108,7 @@ def test_a_dressed_figure_is_made_once_per_dress_and_leaves_the_original_alone()
     assert dressed(shared, (True, 301, False), taller) is not first
 
 
-def test_a_shared_figure_is_encoded_once_as_plotly_would_encode_it(monkeypatch):
+def test_a_shared_figure_is_encoded_once_as_plotly_would_encode_it(monkeypatch, validated):
     import plotly.io as pio
     import streamlit as st
 
@@ -166,3 +177,67 @@ def test_a_page_s_cached_computation_returns_stamped_results():
     first, again = cached(16), cached(16)
     assert first is not again  # st.cache_data's copies
     assert first._shared_digest == again._shared_digest is not None
+
+
+# Served figures are built without plotly's validation; the suite builds each both ways ("compare").
+
+
+def test_the_suite_compares_every_shared_figure_with_its_validated_build():
+    assert shared_module.VALIDATION == "compare"  # tests/conftest.py
+
+
+def _compared(build):
+    """``build`` as a shared builder, run in compare mode on a fresh input."""
+    return shared_figure(build)(np.random.default_rng().random(3))
+
+
+def test_an_invalid_property_fails_the_comparison(monkeypatch):
+    monkeypatch.setattr(shared_module, "VALIDATION", "compare")
+    with pytest.raises(ValueError, match="linewidth"):
+        _compared(lambda y: go.Figure(go.Scatter(y=y, linewidth=3)))
+    with pytest.raises(ValueError, match="heigth"):
+        _compared(lambda y: go.Figure(go.Scatter(y=y)).update_layout(heigth=300))
+
+
+def test_a_value_validation_would_coerce_differently_fails_the_comparison(monkeypatch):
+    monkeypatch.setattr(shared_module, "VALIDATION", "compare")
+    # without settling the values, a colour scale's name and a None would be sent as they were given
+    monkeypatch.setattr(shared_module, "_settle", lambda props, path: None)
+    with pytest.raises(FigureValidationError, match="colorscale"):
+        _compared(lambda y: go.Figure(go.Heatmap(z=[y], colorscale="Blues")))
+    with pytest.raises(FigureValidationError, match=r"layout\.title: None"):
+        _compared(lambda y: apply_style(go.Figure(go.Scatter(y=y)), x_title=None))
+
+
+def test_what_validation_coerces_is_served_as_validated(monkeypatch):
+    monkeypatch.setattr(shared_module, "VALIDATION", "compare")
+    fig = _compared(  # a named colour scale, None for a title, a Series, tuples, numpy scalars
+        lambda y: apply_style(
+            go.Figure(
+                [
+                    go.Heatmap(z=[y], colorscale="Blues"),
+                    go.Scatter(
+                        x=pd.Series(y), y=tuple(y), name=np.str_("a"), opacity=np.float64(0.5)
+                    ),
+                ]
+            ).update_layout(xaxis2={"domain": (0.5, 1.0)}, title=None),
+            x_title="x",
+            y_title=None,
+        )
+    )
+    assert fig.layout.xaxis2.domain == (0.5, 1.0)
+
+
+def test_served_figures_are_built_without_validation(monkeypatch):
+    monkeypatch.setattr(shared_module, "VALIDATION", "off")
+    seen = []
+
+    @shared_figure
+    def line(values):
+        fig = go.Figure(go.Scatter(y=values))
+        seen.append(fig._validate)
+        return fig
+
+    line([3, 1, 2])
+    assert seen == [False]
+    assert go.Figure()._validate  # outside a shared builder plotly validates as usual

@@ -225,14 +225,19 @@ def run_variant(
     sigma: float,
     trials: int = 1,
     snapshots: int = 40,
+    per_round: bool = True,
     rng: RngLike = None,
 ) -> MR.MWEMResult:
-    """Run one algorithm of :data:`smoothviz.privacy.mwem.VARIANTS` exactly as its theorem states."""
+    """Run one algorithm of :data:`smoothviz.privacy.mwem.VARIANTS` exactly as its theorem states.
+
+    ``per_round=False``: without the per-round diagnostics (see :func:`smoothviz.privacy.mwem.release`).
+    """
     common = {
         "epsilon": epsilon,
         "rounds": rounds,
         "trials": trials,
         "snapshots": snapshots,
+        "per_round": per_round,
         "rng": rng,
     }
     if variant == "mwem":
@@ -383,6 +388,7 @@ def sweep(
                 sigma=sigma,
                 trials=trials,
                 snapshots=1,
+                per_round=False,  # the sweep reads the final error, the scan the densities
                 rng=children[i * grid.size + j],
             )
             error[i, j] = res.error
@@ -458,6 +464,7 @@ def density_scan(
                 sigma=float(s),
                 trials=trials,
                 snapshots=1,
+                per_round=False,  # the sweep reads the final error, the scan the densities
                 rng=children[i * grid.size + j],
             )
             out[i, j] = res.synthetic.reshape(trials, -1).max(axis=1) * n_cells

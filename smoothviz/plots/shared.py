@@ -10,6 +10,11 @@ that draws a shared figure again sends the same encoded string (see :func:`_enco
 A frozen result's digest is computed once per object, however many builders read it; a result from a
 page's cached computation carries a digest of the computation that made it (:func:`stamp`), so the
 copy ``st.cache_data`` hands each rerun is not pickled to find its figures.
+
+A shared builder runs with plotly's property validation off (:data:`VALIDATION`): validating is most
+of a figure's build (~15 ms a figure), and builders are pure and tested. The test suite builds with it
+on (``tests/conftest.py``), and ``"compare"`` builds every figure both ways and fails unless the two
+give the same JSON: an invalid property, or one validation would have coerced to something else, fails.
 """
 
 from __future__ import annotations
@@ -18,19 +23,32 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import json
 import pickle
 import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, Literal
 
+import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
+from _plotly_utils.basevalidators import (
+    BaseTemplateValidator,
+    CompoundArrayValidator,
+    CompoundValidator,
+)
 from _plotly_utils.utils import convert_to_base64
+from plotly.basedatatypes import BaseFigure, BasePlotlyType
+from plotly.validator_cache import ValidatorCache
 
 __all__ = [
     "MAX_FIGURES",
+    "VALIDATION",
+    "FigureValidationError",
     "SharedFigure",
     "dressed",
     "private_copy",
@@ -49,6 +67,159 @@ _lock = threading.Lock()
 _object_digests: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: The attribute a stamped result keeps its digest in (pickled with it).
 _STAMP = "_shared_digest"
+
+#: How shared builders treat plotly's property validation: ``"off"`` (served: build without it),
+#: ``"on"`` (plotly's default; the test suite's), ``"compare"`` (build both ways, raise
+#: :class:`FigureValidationError` unless the JSON is the same, return the validated figure).
+VALIDATION: Literal["off", "on", "compare"] = "off"
+
+#: False while a shared builder runs with validation off (per thread: each session's run has its own).
+_validating: ContextVar[bool] = ContextVar("smoothviz_plotly_validating", default=True)
+
+
+class FigureValidationError(AssertionError):
+    """A builder's figure built without validation is not the figure plotly's validation makes."""
+
+
+class _Validate:
+    """plotly's per-object ``_validate`` flag, read as False while :data:`_validating` is False.
+
+    plotly checks ``obj._validate`` before validating each property it sets (and its constructors
+    take ``_validate=False``); this makes every object a builder creates or updates skip validation
+    without passing the flag through every builder. Outside such a build nothing changes.
+    """
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return obj.__dict__.get("_validate_flag", True) and _validating.get()
+
+    def __set__(self, obj: Any, value: bool) -> None:
+        obj.__dict__["_validate_flag"] = value
+
+
+class _BatchMode:
+    """A figure's ``_in_batch_mode``, read as False while :data:`_validating` is False.
+
+    ``update_layout`` runs in plotly's batch mode, where a validated object set on the layout (a new
+    ``xaxis2``) is applied when the batch ends, after (and over) what an unvalidated update wrote
+    into it directly; out of batch mode both are written as they come.
+    """
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return obj.__dict__.get("_batch_flag", False) and _validating.get()
+
+    def __set__(self, obj: Any, value: bool) -> None:
+        obj.__dict__["_batch_flag"] = value
+
+
+BaseFigure._validate = BasePlotlyType._validate = _Validate()
+BaseFigure._in_batch_mode = _BatchMode()
+
+
+def _unvalidated(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    token = _validating.set(False)
+    try:
+        fig = builder(*args, **kwargs)
+    finally:
+        _validating.reset(token)
+    return _settled(fig)
+
+
+def _settled(fig: go.Figure) -> go.Figure:
+    """An unvalidated figure with every value validation coerces coerced, in place.
+
+    Without validation plotly stores what it is given. What validation would change is settled
+    here, by plotly's own validators, on the values only (arrays of data are left as they are: they
+    are what validation made costly, and it sends them as given, in its typed-array form):
+    a named colour scale becomes its list of colours, a template name its template, ``None`` removes a
+    property (an object given ``None`` becomes an empty one), an object emptied that way and an
+    empty list of layout objects (``make_subplots``' ``annotations``) are dropped.
+    """
+    _settle(fig._layout, "layout")
+    for trace in fig._data:
+        _settle(trace, trace.get("type", "scatter"))
+    fig.layout._compound_props.clear()  # rebuilt from the settled dicts when next read
+    fig.layout._compound_array_props.clear()
+    for trace in fig.data:
+        trace._compound_props.clear()
+        trace._compound_array_props.clear()
+    return fig
+
+
+def _settle(props: dict, path: str) -> None:
+    for key, value in list(props.items()):
+        try:
+            validator = ValidatorCache.get_validator(path, key)
+        except (KeyError, TypeError):  # not a plotly property: the validated build raises
+            continue
+        if isinstance(validator, BaseTemplateValidator) and not isinstance(value, str):
+            continue
+        if isinstance(validator, CompoundValidator):
+            if value is None:
+                props[key] = {}
+            elif isinstance(value, dict) and value:
+                _settle(value, validator.data_class._path_str)
+                if not value:
+                    del props[key]
+            else:
+                props[key] = _plain(validator.validate_coerce(value))
+        elif isinstance(validator, CompoundArrayValidator):
+            if value is None or (isinstance(value, list | tuple) and not value):
+                del props[key]
+            elif isinstance(value, list | tuple):
+                for item in value:
+                    if isinstance(item, dict):
+                        _settle(item, validator.data_class._path_str)
+        elif value is None:
+            del props[key]
+        elif not isinstance(value, list | tuple | np.ndarray | pd.Series | pd.Index):
+            props[key] = _plain(validator.validate_coerce(value))
+
+
+def _plain(value: Any) -> Any:
+    """A coerced value as a figure stores it: plotly objects as their dicts."""
+    if isinstance(value, BasePlotlyType):
+        return value.to_plotly_json()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _built(builder: Callable[..., Any], name: str, args: tuple, kwargs: dict) -> Any:
+    """``builder(*args, **kwargs)`` as :data:`VALIDATION` says (a figure builder only)."""
+    if VALIDATION == "off":
+        return _unvalidated(builder, *args, **kwargs)
+    fig = builder(*args, **kwargs)
+    if VALIDATION == "compare":
+        fast = _share(_unvalidated(builder, *args, **kwargs))  # what is served: its to_dict, once
+        served = json.loads(_plotly_to_json(fast.to_dict(), validate=False))
+        checked = json.loads(fig.to_json())
+        if served != checked:  # as JSON: the order of an object's keys is not compared
+            where = _first_difference(served, checked)
+            raise FigureValidationError(
+                f"{name}: built without validation, the figure differs at {where}"
+            )
+    return fig
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    """Where two JSON values first differ, and how (for :class:`FigureValidationError`)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if a.get(k, ...) != b.get(k, ...):
+                return (
+                    _first_difference(a.get(k), b.get(k), f"{path}.{k}")
+                    if k in a and k in b
+                    else f"{path}.{k}: {'only unvalidated' if k in a else 'only validated'}"
+                )
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {str(a)[:120]} (unvalidated) != {str(b)[:120]} (validated)"
 
 
 class _Spec(dict):
@@ -191,19 +362,23 @@ def _digest(name: str, args: tuple, kwargs: dict) -> bytes | None:
     return hashlib.blake2b(payload, digest_size=20).digest()
 
 
-def _shared(builder: Callable[..., Any], finish: Callable[[Any, bytes], Any]) -> Callable[..., Any]:
+def _shared(builder: Callable[..., Any], finish: Callable[[Any, bytes], Any],
+            figure: bool = False) -> Callable[..., Any]:  # fmt: skip
     name = f"{builder.__module__}.{builder.__qualname__}"
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        return _built(builder, name, args, kwargs) if figure else builder(*args, **kwargs)
 
     @functools.wraps(builder)
     def build(*args: Any, **kwargs: Any) -> Any:
         key = _digest(name, args, kwargs)
         if key is None:  # unpicklable input: build as usual
-            return builder(*args, **kwargs)
+            return make(*args, **kwargs)
         with _lock:
             if key in _cache:
                 _cache.move_to_end(key)
                 return _cache[key]
-        value = finish(builder(*args, **kwargs), key)
+        value = finish(make(*args, **kwargs), key)
         with _lock:
             _cache[key] = value
             while len(_cache) > MAX_FIGURES:
@@ -221,7 +396,7 @@ def _share(fig: go.Figure, key: bytes | None = None) -> SharedFigure:
 
 def shared_figure(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
     """Decorate a pure figure builder so that equal arguments return one :class:`SharedFigure`."""
-    return _shared(builder, _share)
+    return _shared(builder, _share, figure=True)
 
 
 def dressed(fig: go.Figure, tag: tuple, dress: Callable[[go.Figure], go.Figure]) -> go.Figure:

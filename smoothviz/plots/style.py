@@ -132,9 +132,32 @@ def apply_style(
             layout[name] = axis
     # one update of nested dicts: plotly validates each value once (per-property paths and separate
     # axis updates cost ~20 ms a figure, most of a rerun's time on a busy server)
-    fig.update_layout(layout)
+    if fig._validate:
+        fig.update_layout(layout)
+    else:  # an unvalidated build (plots/shared.py): the same update, merged into the layout's dicts
+        _merge(fig._layout, layout)
     _label_lines_on_plot(fig, log_x=log_x, log_y=log_y)
     return fig
+
+
+def _merge(props: dict, update: dict) -> None:
+    """``update`` merged into ``props`` in place, nested dicts key by key (copies, never shared).
+
+    What ``update_layout`` does with plain values; ``None`` and what validation would coerce are
+    settled after the build (:func:`smoothviz.plots.shared._settled`; the test suite checks the JSON).
+    """
+    for key, value in update.items():
+        held = props.get(key)
+        if isinstance(value, dict) and isinstance(held, dict):
+            _merge(held, value)
+        elif isinstance(value, dict):
+            props[key] = _merge_copy(value)
+        else:
+            props[key] = value
+
+
+def _merge_copy(value: dict) -> dict:
+    return {k: _merge_copy(v) if isinstance(v, dict) else v for k, v in value.items()}
 
 
 def _axis_names(fig: go.Figure, letter: str) -> list[str]:

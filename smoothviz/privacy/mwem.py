@@ -538,7 +538,9 @@ class _ReleaseTrace:
 class _DiagnosticsTrace:
     """The diagnostic side of a run: everything that compares the run with the true data."""
 
-    def __init__(self, plan: Plan, hist: np.ndarray, trials: int, grouped: bool) -> None:
+    def __init__(
+        self, plan: Plan, hist: np.ndarray, trials: int, grouped: bool, per_round: bool = True
+    ) -> None:
         self.plan, self.grouped = plan, grouped
         self.d_b = (
             hist / hist.sum()
@@ -549,8 +551,13 @@ class _DiagnosticsTrace:
             and np.array_equal(plan.selection.lo, plan.queries.lo)
             and np.array_equal(plan.selection.hi, plan.queries.hi)
         )
-        self.psi = np.zeros((trials, plan.rounds + 1))
-        self.psi[:, 0] = kl_divergence(self.d_b, np.full((trials, *hist.shape), 1.0 / hist.size))
+        if per_round:
+            self.psi = np.zeros((trials, plan.rounds + 1))
+            self.psi[:, 0] = kl_divergence(
+                self.d_b, np.full((trials, *hist.shape), 1.0 / hist.size)
+            )
+        else:  # not recorded: see release's per_round
+            self.psi = np.full((trials, plan.rounds + 1), np.nan)
         self.per = {
             k: np.full((trials, plan.rounds), np.nan)
             for k in (
@@ -608,13 +615,17 @@ def release(
     layer: RoundLayer = EXACT,
     trials: int = 1,
     snapshots: int = 40,
+    per_round: bool = True,
     rng: RngLike = None,
 ) -> MWEMResult:
     """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
 
     The entry points below call this; a new layer (see :mod:`smoothviz.privacy.mwem_practical`) plugs in
     through ``layer``. Arguments as in :func:`make_plan` and :func:`release_rounds`; ``snapshots`` is
-    how many rounds of trial 0 to keep for the play view.
+    how many rounds of trial 0 to keep for the play view. ``per_round=False`` skips the per-round
+    diagnostics (Ψ, Lemma E.3's two sides, the error after each round: NaN in the result) for callers
+    that read only the release and its final ``error`` (sweeps, scans); they use no coins, so the
+    release is the same draw for draw.
     """
     if variant not in CONFIGS:
         raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
@@ -633,9 +644,11 @@ def release(
         raise ValueError(f"`trials` must be a positive integer, got {trials}")
     hist, trials = np.asarray(hist, dtype=float), int(trials)
     trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
-    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped)
+    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round)
     for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
-        diag.record(rnd, trace.record(rnd))
+        out_t = trace.record(rnd)
+        if per_round:
+            diag.record(rnd, out_t)
     synthetic = trace.synthetic()
     answers = plan.release_answers(synthetic)
     departures = (["last iterate instead of the average"] if output == "last" else []) + list(
@@ -684,6 +697,7 @@ def mwem(
     output: str = "average",
     trials: int = 1,
     snapshots: int = 40,
+    per_round: bool = True,
     rng: RngLike = None,
 ) -> MWEMResult:
     """MWEM exactly as in Theorem 4.1 (with ``output="last"``, the last iterate instead).
@@ -705,12 +719,14 @@ def mwem(
         output: ``"average"`` (the theorem) or ``"last"`` (departs: the last iterate).
         trials: independent runs, vectorised along a leading axis.
         snapshots: how many rounds of trial 0 to keep for the play view.
+        per_round: record the per-round diagnostics (see :func:`release`).
         rng: seed or generator (SPEC 7); the mechanism's coins.
 
     Returns:
         An :class:`MWEMResult`.
     """
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
+    run["per_round"] = per_round
     return release(hist, queries, "mwem", epsilon=epsilon, rounds=rounds, **run)
 
 
@@ -723,6 +739,7 @@ def mwem_notes(
     eta: float | None = None,
     trials: int = 1,
     snapshots: int = 40,
+    per_round: bool = True,
     rng: RngLike = None,
 ) -> MWEMResult:
     """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
@@ -735,7 +752,7 @@ def mwem_notes(
     :func:`thresholds` with complements. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes
     (which needs η ≤ 1/2).
     """
-    run = {"trials": trials, "snapshots": snapshots, "rng": rng}
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
     return release(hist, queries, "notes", epsilon=epsilon, rounds=rounds, eta=eta, **run)
 
 
@@ -750,6 +767,7 @@ def smooth_mwem(
     output: str = "average",
     trials: int = 1,
     snapshots: int = 40,
+    per_round: bool = True,
     rng: RngLike = None,
 ) -> MWEMResult:
     """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
@@ -758,6 +776,7 @@ def smooth_mwem(
     each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
     """
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
+    run["per_round"] = per_round
     smooth = {"sigma": sigma, "gamma": gamma}
     return release(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
 
@@ -773,6 +792,7 @@ def projected_smooth_mwem(
     output: str = "average",
     trials: int = 1,
     snapshots: int = 40,
+    per_round: bool = True,
     rng: RngLike = None,
 ) -> MWEMResult:
     """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
@@ -782,5 +802,6 @@ def projected_smooth_mwem(
     released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
     """
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
+    run["per_round"] = per_round
     smooth = {"sigma": sigma, "gamma": gamma}
     return release(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)

@@ -1,0 +1,45 @@
+"""The app serves figures built without plotly's validation: what a page sends is what it sent before.
+
+The suite builds every shared figure both ways (``tests/conftest.py``: ``"compare"``); here whole
+pages run as served (``"off"``) and validated (``"on"``), with the presenter's and a lecture scene's
+dressing (made from the shared figure), and every chart's spec must be the same JSON.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from smoothviz.plots import shared
+from tests.apptest_helpers import run_page
+
+LINKS = [
+    ("thresholds", {}),
+    ("thresholds", {"lecture": "online", "scene": "1"}),
+    ("covers", {"present": "1"}),
+    ("regret", {"view": "weights"}),
+    ("mwem", {}),
+    ("mwem", {"view": "sweeps"}),
+    ("rspm", {}),
+    ("prsma", {}),
+    ("oracle_query", {"view": "mwem"}),
+]
+
+
+def _specs(monkeypatch, mode: str, page: str, query: dict[str, str]) -> list:
+    monkeypatch.setattr(shared, "VALIDATION", mode)
+    shared._cache.clear()  # built afresh in this mode
+    at = run_page(page, query)
+    assert not at.exception
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize(("page", "query"), LINKS)
+def test_a_page_served_unvalidated_sends_the_validated_figures(monkeypatch, page, query):
+    served = _specs(monkeypatch, "off", page, query)
+    validated = _specs(monkeypatch, "on", page, query)
+    assert served  # the page drew charts
+    assert len(served) == len(validated)
+    for a, b in zip(served, validated, strict=True):
+        assert a == b, shared._first_difference(a, b)
