@@ -49,6 +49,7 @@ from smoothviz.ui.browser import (
     SCROLL_TO_TABS_JS,
     SHELL_JS,
 )
+from smoothviz.ui.dress import enlarge_type, veil
 from smoothviz.ui.lecture import (
     LECTURE_KEYS,
     lecture_bar,
@@ -679,11 +680,11 @@ def chart(
         if pinned:
             overlay_pins(copy, pinned)
         if present:
-            _enlarge_type(copy)
+            enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
             if veiled:
-                _veil(copy)
+                veil(copy)
             highlight(copy, marks)
         return copy
 
@@ -752,17 +753,6 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
     return safe_csv.to_csv(frame).encode("utf-8")
 
 
-def _enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
-    """Presenter mode: every font of the figure (ticks, titles, legend, labels) scaled for the back row."""
-    base = fig.layout.font.size or 18
-    fig.update_layout(font={"size": round(base * factor)})
-    if fig.layout.legend.font.size:
-        fig.update_layout(legend={"font": {"size": round(fig.layout.legend.font.size * factor)}})
-    for note in fig.layout.annotations:
-        if note.font.size:
-            note.font.size = round(note.font.size * factor)
-
-
 def _hero_height(scene: dict[str, Any], height: int) -> int:
     """A lecture scene's chart height: the first chart gets the room left on the first screen."""
     low, high = LECTURE_HERO_PX
@@ -771,25 +761,6 @@ def _hero_height(scene: dict[str, Any], height: int) -> int:
     scene["drawn"] = True
     room = _LECTURE_ROOM_PX[presenting()] - scene["above"] - (_TAB_TEXT_PX if scene["tab"] else 0)
     return int(min(height, max(low, min(high, room))))
-
-
-def _veil(fig: go.Figure) -> None:
-    """A lecture question still open.
-
-    The plotting area and legend are hidden, the axes say what the chart will show.
-    """
-    fig.update_layout(showlegend=False)
-    for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
-        note.visible = False
-    fig.add_shape(
-        type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="above",
-        fillcolor="white", line={"width": 0},
-    )  # fmt: skip
-    fig.add_annotation(
-        text="<b>Predict first</b><br>the answer comes on the next click",
-        xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
-        font={"size": (fig.layout.font.size or 18) + 4, "color": "#444"},
-    )  # fmt: skip
 
 
 def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
