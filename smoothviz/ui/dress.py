@@ -25,7 +25,8 @@ def enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
 def veil(fig: go.Figure) -> None:
     """A lecture question still open (the kit veils the hero until the reveal).
 
-    The plotting area and legend are hidden, the axes say what the chart will show.
+    The plotting area and legend are hidden, the axes say what the chart will show. The text is
+    three short lines: on one line it ran out of a phone's plot (390 px wide).
     """
     fig.update_layout(showlegend=False)
     for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
@@ -35,7 +36,7 @@ def veil(fig: go.Figure) -> None:
         fillcolor="white", line={"width": 0},
     )  # fmt: skip
     fig.add_annotation(
-        text="<b>Predict first</b><br>the answer comes on the next click",
+        text="<b>Predict first</b><br>the answer comes<br>on the next click",  # fits a phone
         xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
         font={"size": (fig.layout.font.size or 18) + 4, "color": "#444"},
     )  # fmt: skip
