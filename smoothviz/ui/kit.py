@@ -33,13 +33,13 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.plots.style import highlight
+from smoothviz.ui.address import link_to_read, remember_written, state_key
 from smoothviz.ui.browser import (
     A11Y_CSS,
     EMBED_CSS,
@@ -264,11 +264,6 @@ def _has_present_mode() -> bool:
     return "smoothviz.present" in st.session_state
 
 
-def _state(page: str, name: str) -> str:
-    """The session-state key of the kit's own record ``name`` for ``page`` (seeded values, …)."""
-    return f"{page}.__{name}"
-
-
 def _pins_link(params: Sequence[Param]) -> LinkValue:
     """``pins``: the kit's own link value (see :mod:`smoothviz.ui.pins`), kept under ``<page>.pins``."""
     hero = pinnable(params)
@@ -289,7 +284,7 @@ def _seed_from_link(
     Forward restore a view without moving the screen.
     """
     lecture, messages = lecture_from_link(page, query, params)
-    st.session_state[_state(page, "lecture")] = lecture
+    st.session_state[state_key(page, "lecture")] = lecture
     own = {link.key for link in links}
     for link in links:
         raw = query.get(link.key)
@@ -300,11 +295,13 @@ def _seed_from_link(
     values, param_messages = parse_query(params, page_query)
     _seed_presenter_mode(query, values)
     values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
-    st.session_state[_state(page, "seeded")] = {k: v for k, v in values.items() if k != "present"}
-    st.session_state[_state(page, "messages")] = [*messages, *param_messages]
-    st.session_state[_state(page, "values")] = dict(values)
+    st.session_state[state_key(page, "seeded")] = {
+        k: v for k, v in values.items() if k != "present"
+    }
+    st.session_state[state_key(page, "messages")] = [*messages, *param_messages]
+    st.session_state[state_key(page, "values")] = dict(values)
     # a link that names a tab lands on that tab's content (see tabs())
-    st.session_state[_state(page, "scroll")] = scroll and any(
+    st.session_state[state_key(page, "scroll")] = scroll and any(
         p.kind == "tab" and p.key in query for p in params
     )
     for p in params[:-1]:
@@ -362,64 +359,7 @@ def _write_url(
         if text := link.format(st.session_state[_widget_key(page, link.key)]):
             written[link.key] = text
     st.query_params.from_dict(written)
-    _remember_written(page, written)
-
-
-#: Session state: ``{page: [query, …]}``, the last :data:`WRITES_KEPT` queries the kit wrote for each page.
-_WRITTEN_LOG = "smoothviz.__written"
-#: How many of its own writes per page the kit remembers. A rerun request carries the query the browser
-#: had when the user acted, which may be any write not yet answered (a fast hand outruns the server).
-WRITES_KEPT = 64
-
-
-def _frozen(query: Mapping[str, Any]) -> tuple:
-    """A query (``{key: text or [texts]}``) as a hashable, order-free value."""
-    return tuple(sorted((k, v if isinstance(v, str) else tuple(v)) for k, v in query.items()))
-
-
-def _remember_written(page: str, written: Mapping[str, str]) -> None:
-    """Record a query the kit wrote for ``page``: the page's latest and its log of recent writes."""
-    st.session_state[_state(page, "written")] = dict(written)
-    log = st.session_state.setdefault(_WRITTEN_LOG, {}).setdefault(page, [])
-    frozen = _frozen(written)
-    if frozen in log:
-        log.remove(frozen)
-    log.append(frozen)
-    del log[:-WRITES_KEPT]
-
-
-def _history_navigation() -> bool:
-    """Whether this run was started by the browser's Back or Forward (Streamlit says so in the run)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and getattr(ctx, "is_history_navigation", False))
-
-
-def _link_to_read(
-    page: str, query: Mapping[str, list[str]]
-) -> tuple[Mapping[str, list[str]], bool] | None:
-    """``(query, scroll)`` when this run reads its values from the address bar, else ``None``.
-
-    ``scroll``: whether to bring a tab the address names into view.
-    The address is read on the page's first run in the session, on Back and Forward (the entry holds
-    the view to restore), and when it is a new link (a tour preset, a scene's Next, a typed address).
-    An address the kit wrote itself is never read again outside Back and Forward: a rerun started by a
-    widget carries whatever address the browser had when the user acted, often one the page has
-    overtaken since, and reading it would undo the newest input. An address another page wrote (left
-    in the address bar by a page change) is no link to this page: a first visit then starts from the
-    defaults, a later one from the page's own values.
-    """
-    log = st.session_state.get(_WRITTEN_LOG, {})
-    frozen = _frozen({k: v[-1] if len(v) == 1 else v for k, v in query.items()})
-    ours = frozen in log.get(page, ())
-    foreign = not ours and any(frozen in kept for other, kept in log.items() if other != page)
-    if _state(page, "seeded") not in st.session_state:
-        return ({}, False) if foreign else (query, True)
-    if not query or foreign:
-        return None
-    history = _history_navigation()
-    if history or not ours:
-        return query, not history
-    return None
+    remember_written(page, written)
 
 
 def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()) -> dict[str, Any]:
@@ -442,15 +382,15 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         raise ValueError(f"link values {sorted(clash)} are also declared parameters")
     links = [*links, _pins_link(params)]
     query = {k: st.query_params.get_all(k) for k in st.query_params}
-    if (link := _link_to_read(page, query)) is not None:
+    if (link := link_to_read(page, query)) is not None:
         _seed_from_link(page, link[0], params, links, scroll=link[1])
-    stored = st.session_state[_state(page, "values")]
+    stored = st.session_state[state_key(page, "values")]
     for p in params[:-1]:  # restore widgets Streamlit dropped (e.g. after visiting another page)
         wkey = _widget_key(page, p.key)
         if wkey not in st.session_state:
             st.session_state[wkey] = _widget_state(p, stored.get(p.key, p.default))
 
-    lecture = st.session_state.get(_state(page, "lecture"))
+    lecture = st.session_state.get(state_key(page, "lecture"))
     if lecture:
         if slot := st.session_state.get(_VIEW_KEY, {}).get("slot"):
             slot.empty()
@@ -459,29 +399,29 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         bar_px = lecture_bar(lecture)
         tab = tab_of_scene(lecture, params)
         if tab:  # a tab scene: its tab is the hero, right under the controls
-            st.session_state[_state(page, "scroll")] = False
+            st.session_state[state_key(page, "scroll")] = False
         st.session_state[_SCENE_KEY] = {
             "reveal": lecture["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
             "marks": scene_marks(lecture), "beside": beside,
         }  # fmt: skip
-    st.session_state[_state(page, "hero")] = pinnable(params)
+    st.session_state[state_key(page, "hero")] = pinnable(params)
     values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
     values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
-    st.session_state[_state(page, "values")] = dict(values)
+    st.session_state[state_key(page, "values")] = dict(values)
     _write_url(page, params, links, values, lecture)
 
-    messages = st.session_state[_state(page, "messages")]
+    messages = st.session_state[state_key(page, "messages")]
     shown = {k: v for k, v in values.items() if k != "present"}
-    if messages and shown == st.session_state[_state(page, "seeded")]:
+    if messages and shown == st.session_state[state_key(page, "seeded")]:
         warning = st.empty()  # set_link() clears it when the page changes a link value
-        st.session_state[_state(page, "warning")] = warning
+        st.session_state[state_key(page, "warning")] = warning
         warning.warning(
             "**This link had values the page could not use as given:**\n\n"
             + "\n".join(f"- {m}" for m in messages),
             icon="⚠️",
         )
     else:
-        st.session_state.pop(_state(page, "warning"), None)
+        st.session_state.pop(state_key(page, "warning"), None)
     for note in notes:
         st.info(note)
     scene = st.session_state.get(_SCENE_KEY)
@@ -515,14 +455,14 @@ def _held() -> bool:
 
 def _rewrite(page: str, key: str, text: str | None) -> None:
     """Change one value of the URL after :func:`controls` wrote it (``None`` removes the key)."""
-    written = dict(st.session_state.get(_state(page, "written"), {}))
+    written = dict(st.session_state.get(state_key(page, "written"), {}))
     if text is None:
         st.query_params.pop(key, None)
         written.pop(key, None)
     else:
         st.query_params[key] = text
         written[key] = text
-    _remember_written(page, written)
+    remember_written(page, written)
 
 
 def set_link(page: str, link: LinkValue, value: Any) -> None:
@@ -532,11 +472,11 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
     as it does when the user changes a control.
     """
     st.session_state[_widget_key(page, link.key)] = value
-    st.session_state[_state(page, "values")][link.key] = value
+    st.session_state[state_key(page, "values")][link.key] = value
     _rewrite(page, link.key, link.format(value) or None)
-    seeded = st.session_state.get(_state(page, "seeded"), {})
-    if seeded.get(link.key) != value and _state(page, "warning") in st.session_state:
-        st.session_state.pop(_state(page, "warning")).empty()
+    seeded = st.session_state.get(state_key(page, "seeded"), {})
+    if seeded.get(link.key) != value and state_key(page, "warning") in st.session_state:
+        st.session_state.pop(state_key(page, "warning")).empty()
 
 
 def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) -> str:
@@ -574,7 +514,7 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
     containers = st.tabs(
         list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
     )
-    if st.session_state.pop(_state(page, "scroll"), False):
+    if st.session_state.pop(state_key(page, "scroll"), False):
         _scroll_to_tabs()
     return dict(zip(param.options, containers, strict=True))
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
-from smoothviz.ui import kit
+from smoothviz.ui import address
 
 
 def test_a_back_or_forward_run_is_told_from_streamlits_own_flag(monkeypatch):
@@ -19,7 +19,7 @@ def test_a_back_or_forward_run_is_told_from_streamlits_own_flag(monkeypatch):
     assert flag in {f.name for f in dataclasses.fields(ScriptRunContext)}
     for value in (True, False):
         ctx = SimpleNamespace(**{flag: value})
-        monkeypatch.setattr(kit, "get_script_run_ctx", lambda ctx=ctx: ctx)
-        assert kit._history_navigation() is value
-    monkeypatch.setattr(kit, "get_script_run_ctx", lambda: None)
-    assert kit._history_navigation() is False
+        monkeypatch.setattr(address, "get_script_run_ctx", lambda ctx=ctx: ctx)
+        assert address.history_navigation() is value
+    monkeypatch.setattr(address, "get_script_run_ctx", lambda: None)
+    assert address.history_navigation() is False
