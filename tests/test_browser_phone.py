@@ -49,6 +49,9 @@ _MEASURE = """() => {
     tabBar: list ? [list.scrollWidth, list.clientWidth] : [0, 0],
     cutTabs: [...document.querySelectorAll(main + '[role=tab]')]
       .filter(t => t.scrollWidth > t.clientWidth + 1).map(t => t.innerText),
+    veil: plots.flatMap(p => [...p.querySelectorAll('.annotation')]
+      .filter(a => a.textContent.includes('Predict first'))
+      .map(a => [box(a).left - box(p).left, box(p).right - box(a).right])),
   };
 }"""
 
@@ -70,6 +73,7 @@ def _check(shown: dict, device: str) -> None:
     assert not shown["small"], f"touch targets under {TOUCH} px: {shown['small']}"
     assert shown["tabBar"][0] <= shown["tabBar"][1] + 1, f"the tab bar scrolls: {shown['tabBar']}"
     assert not shown["cutTabs"], f"cut tab labels: {shown['cutTabs']}"
+    assert all(min(gaps) >= 0 for gaps in shown["veil"]), f"the veil runs out: {shown['veil']}"
 
 
 @pytest.mark.parametrize("device", SIZES)
@@ -99,6 +103,7 @@ def test_a_scene_link_opens_on_its_hero_on_a_touch_screen(server, browser, devic
         shown = page.evaluate(_MEASURE)
         page.screenshot(path=str(ARTIFACTS / f"lecture-scene-{device}.png"))
         assert page.get_by_text("Scene 2/7").count() == 1
+        assert shown["veil"], "the scene's question is open: its hero is veiled"
         _check(shown, device)
     finally:
         context.close()

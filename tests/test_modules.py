@@ -346,3 +346,19 @@ def test_no_test_imports_benchmarks():
                 assert not {str(n).split(".")[0] for n in names} & (bench | {"benchmarks"}), (
                     path.name
                 )
+
+
+#: The longest a module may grow (issue 22: a module a newcomer reads in one sitting).
+MAX_MODULE_LINES = 800
+
+
+def test_no_module_is_over_800_lines():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "smoothviz"
+    long = {
+        str(path.relative_to(root)): n
+        for path in sorted(root.rglob("*.py"))
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}

@@ -1,6 +1,7 @@
 """The Streamlit page kit shared by every page (see :mod:`smoothviz.ui.kit`).
 
-Unlike the core, this package imports Streamlit; :mod:`smoothviz.ui.params` alone is pure Python.
+Unlike the core, this package imports Streamlit; :mod:`smoothviz.ui.params` (validation) and
+:mod:`smoothviz.ui.browser` (CSS and JS strings) are pure Python.
 """
 
 import gc

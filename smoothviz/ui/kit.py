@@ -33,13 +33,23 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.plots.style import highlight
+from smoothviz.ui.address import link_to_read, remember_written, state_key
+from smoothviz.ui.browser import (
+    A11Y_CSS,
+    EMBED_CSS,
+    PAGE_CSS,
+    PHONE_CSS,
+    PRESENT_CSS,
+    SCROLL_TO_TABS_JS,
+    SHELL_JS,
+)
+from smoothviz.ui.dress import enlarge_type, veil
 from smoothviz.ui.lecture import (
     LECTURE_KEYS,
     lecture_bar,
@@ -84,38 +94,6 @@ PRESENT = Param(
     help="Hides the sidebar and Streamlit's chrome and enlarges the type, for a projector.",
 )
 
-# Layout for a projector and a laptop: less padding above the title, metric labels and values that wrap
-# instead of truncating (their long text lives in the help tooltip), a one-line title.
-_PAGE_CSS = """
-<style>
-.stMainBlockContainer { padding-top: 2.6rem; padding-bottom: 3rem;
-  padding-left: 1.5rem; padding-right: 1.5rem; }
-.stMainBlockContainer h1 { font-size: 1.85rem; padding: 0.1rem 0 0.2rem 0; line-height: 1.25; }
-[data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
-[data-testid="stMetricValue"] div { white-space: normal !important; overflow: visible !important;
-  text-overflow: clip !important; }
-[data-testid="stMetricValue"] { font-size: 1.7rem; line-height: 1.2; }
-[data-testid="stMetric"] { min-width: 0; }
-</style>
-"""
-# Presenter mode: no sidebar or chrome, body type ≥ 22 px; figures enlarge their own type.
-_PRESENT_CSS = """
-<style>
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
-[data-testid="stToolbar"], [data-testid="stDecoration"] { display: none !important; }
-.stMainBlockContainer { padding-top: 1rem; max-width: 100%; }
-.stMainBlockContainer p, .stMainBlockContainer li, .stMainBlockContainer label,
-.stMainBlockContainer [data-testid="stWidgetLabel"] p,
-[data-testid="stCaptionContainer"] { font-size: 22px !important; }
-.stMainBlockContainer h1 { font-size: 2.3rem; }
-[data-testid="stMetricValue"] { font-size: 2.2rem; }
-.stMainBlockContainer [data-testid="stSliderThumbValue"], .stMainBlockContainer [data-testid="stSliderTickBar"],
-.stMainBlockContainer [data-baseweb="select"] div, .stMainBlockContainer input,
-.stMainBlockContainer button p, .stMainBlockContainer a[data-testid="stPageLink-NavLink"] p
-{ font-size: 22px !important; }
-</style>
-"""
-
 
 def _use_app_navigation() -> None:
     """Make sure a page runs under ``app.py``'s ``st.navigation``, never Streamlit's folder fallback.
@@ -150,172 +128,6 @@ def preload_charts() -> None:
 
 _PRELOAD_FIGURE = SharedFigure(layout={"width": 10, "height": 10})  # serialised once
 
-# Accessibility every page gets (checked by axe-core in tests/test_browser_a11y.py): a visible focus
-# ring (the slider's thumb too, whose input is visually hidden) and a control label a scene locked that
-# keeps its contrast. Streamlit's own "Skip to main content" is the first Tab stop: Tab, Enter, Tab
-# reach the first story control.
-_A11Y_CSS = """<style>
-:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
-[data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {
-  outline: 3px solid #0072B2; outline-offset: 3px; border-radius: 50%; }
-label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"][disabled] p {
-  color: #4d4d4d !important; }
-</style>"""
-# Installed once per browser tab; a MutationObserver keeps the later parts true as pages redraw.
-_BROWSER_JS = """<script>
-(() => {
-  if (window.__smoothvizShell) return;
-  window.__smoothvizShell = true;
-  // One history entry per user action. Streamlit pushes an entry whenever the address changes: a page
-  // change pushed one, the new page's first write of its values another (a value the page then caps,
-  // a third), so Back had to be pressed twice and could land on an entry holding the previous page's
-  // values under the new page's path. A push that changes only the query and follows no click, tap
-  // or key press since the last push replaces the current entry instead (a page change always
-  // pushes, even when the click came before this script); Back and Forward themselves push nothing.
-  // A click on a link to another page leaves the address on the old page until Streamlit moves it,
-  // and on a busy server the new page's first write can come first: that write goes under the new
-  // page's path (Streamlit's own push then replaces it), never as an extra entry under the old one.
-  let acted = false;
-  let going = null;  // the page a link just clicked leads to, until the address gets there
-  const act = (event) => {
-    if (!event.isTrusted) return;
-    acted = true;
-    going = null;
-    const link = event.target.closest && event.target.closest("a[href]");
-    const plain = event.type === "keydown" ? event.key === "Enter"
-      : !(event.button > 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey);
-    if (link && plain) {
-      const to = new URL(link.href, window.location.href);
-      if (to.origin === window.location.origin && to.pathname !== window.location.pathname) {
-        going = to.pathname;
-      }
-    }
-  };
-  for (const type of ["pointerdown", "keydown", "touchstart"]) {
-    document.addEventListener(type, act, true);
-  }
-  window.addEventListener("popstate", () => { acted = false; going = null; }, true);
-  const push = window.history.pushState.bind(window.history);
-  window.history.pushState = (state, title, url) => {
-    const target = new URL(url === undefined || url === null ? window.location.href : url,
-                           window.location.href);
-    const page = target.pathname;
-    if (going && page === window.location.pathname) {
-      target.pathname = going;
-      acted = false;
-      going = null;
-      return push(state, title, target.pathname + target.search + target.hash);
-    }
-    if (page === going) going = null;
-    if (!acted && page === window.location.pathname) {
-      return window.history.replaceState(state, title, url);
-    }
-    acted = false;
-    return push(state, title, url);
-  };
-  // Text alternatives and keyboard reach, kept as the page redraws: every chart is a figure named
-  // by its caption's first sentence; a block that scrolls sideways (a wide formula) takes focus.
-  const label = () => {
-    for (const chart of document.querySelectorAll('[data-testid="stMain"] [data-testid="stPlotlyChart"]')) {
-      const next = chart.closest(".stElementContainer")?.nextElementSibling;
-      const caption = next?.querySelector('[data-testid="stCaptionContainer"]')?.innerText?.trim();
-      if (!caption) continue;
-      const first = (caption.match(/^.*?[.!?](?=\\s|$)/) || [caption])[0];
-      if (chart.getAttribute("aria-label") !== first) {
-        chart.setAttribute("role", "figure");
-        chart.setAttribute("aria-label", first);
-      }
-    }
-    for (const box of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
-      const scrolls = box.scrollWidth > box.clientWidth + 1;
-      if (scrolls && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
-      if (!scrolls && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
-    }
-  };
-  // on a phone or tablet, legends and chart type smaller, so a legend keeps to two or three rows
-  const phone = () => {
-    if (window.innerWidth > 820 || !window.Plotly) return;
-    for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
-      const legend = gd.layout && gd.layout.legend;
-      if (legend && gd.layout.showlegend !== false && !(legend.font && legend.font.size <= 11)) {
-        const left = gd.layout.margin && gd.layout.margin.l;
-        const l = Math.min(left || 80, 56);
-        const size = gd._fullLayout && gd._fullLayout._size;
-        // a column of entries becomes a row above the plot: a column on a phone takes a row each;
-        // and one under a titled figure goes above the plot too: plotly gives a legend placed in the
-        // container half the width
-        const above = {"legend.orientation": "h", "legend.y": 1.02, "legend.yanchor": "bottom",
-                       "legend.yref": "paper"};
-        const move = legend.orientation !== "h" || legend.yref === "container";
-        const flat = move ? above : {};
-        const y = move ? 1.02 : legend.y;
-        const wide = size && size.w > 0 && (y > 1 || y < 0) && !legend.xref;
-        // a legend above or below the plot may then use the figure's whole width, its left margin too
-        const x = wide ? -l / (size.w + (size.l || l) - l) : legend.x;
-        window.Plotly.relayout(gd, {"legend.font.size": 11, "legend.itemwidth": 30, "font.size": 12,
-                                     "margin.l": l, "legend.x": x, "legend.xanchor": "left", ...flat})
-          .then(() => {  // still over two rows (a row is ~29 px): one size smaller closes the gap
-            const drawn = gd.querySelector(".legend");
-            if (drawn && drawn.getBoundingClientRect().height > 62) {
-              return window.Plotly.relayout(gd, {"legend.font.size": 10, "legend.tracegroupgap": 0});
-            }
-          })
-          .then(() => {  // a legend moved above a titled plot: the title goes above the legend
-            const drawn = gd.querySelector(".legend");
-            if (!move || !drawn || !(gd.layout.title && gd.layout.title.text)) return;
-            const tall = Math.round(drawn.getBoundingClientRect().height);
-            window.Plotly.relayout(gd, {"margin.t": tall + 44, "title.yref": "container",
-                                        "title.y": 1, "title.yanchor": "top", "title.pad.t": 6});
-          });
-      }
-    }
-  };
-  const update = () => { label(); phone(); };
-  let queued = false;
-  new MutationObserver(() => {
-    if (queued) return;
-    queued = true;
-    setTimeout(() => { queued = false; update(); }, 200);
-  }).observe(document.body, {childList: true, subtree: true, characterData: true});
-  window.addEventListener("resize", update);
-  update();
-})();
-</script>"""
-# A phone or a tablet (≤ 820 px wide): the title starts below Streamlit's 64 px header; smaller title
-# and "Watch:" type; the story controls two to a row and the scene bar's Back / Next beside its title
-# (Streamlit stacks every column below 640 px), so the hero's plotting area starts on the first screen;
-# slider thumbs of 24 px for a finger; no chart toolbar over the legend (Streamlit's fullscreen button
-# stays). Legends get a smaller font from the browser script (a figure's layout lives there).
-_PHONE_CSS = """<style>
-@media (max-width: 820px) {
-  .stMainBlockContainer { padding-top: 4.1rem !important; padding-left: 1rem; padding-right: 1rem; }
-  .stMainBlockContainer h1 { font-size: 1.4rem !important; line-height: 1.25; }
-  [data-testid="stMain"] h1 + * p, .stMainBlockContainer [data-testid="stMarkdownContainer"] p {
-    font-size: 0.95rem; }
-  .stMainBlockContainer [data-testid="stHorizontalBlock"]:has([data-testid="stSlider"]),
-  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important;
-    flex-direction: row !important; gap: 0.2rem 0.8rem !important; }
-  .stMainBlockContainer [data-testid="stHorizontalBlock"]:has([data-testid="stSlider"])
-    > [data-testid="stColumn"] { min-width: calc(50% - 0.8rem) !important;
-    flex: 1 1 calc(50% - 0.8rem) !important; width: auto !important; }
-  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {
-    min-width: 0 !important; flex: 0 1 auto !important; width: auto !important; }
-  .st-key-smoothviz-lecture [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]:first-child {
-    flex: 1 1 100% !important; }
-  [data-testid="stMain"] .modebar-container { display: none !important; }
-  [data-testid="stMain"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.2rem; overflow: visible; }
-  [data-testid="stMain"] [role="tab"] { min-height: 2.2rem; }
-  [data-testid="stSlider"] div:has(> div > input[type="range"]) { width: 24px !important;
-    height: 24px !important; }
-}
-</style>"""
-# Embedded (``embed=true`` in the link, e.g. an iframe in a course page): only the page, no navigation.
-_EMBED_CSS = """<style>
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
-[data-testid="stToolbar"], [data-testid="stDecoration"] { display: none !important; }
-.stMainBlockContainer { padding-top: 1rem !important; max-width: 100%; }
-</style>"""
-
 
 def app_shell() -> None:
     """What every run of the app draws before its page.
@@ -325,12 +137,10 @@ def app_shell() -> None:
     ring and the phone layout; and embed mode (``embed=true``: the page alone, no navigation).
     """
     holder = st.sidebar.container(key="smoothviz-shell")
-    holder.html(
-        "<style>.st-key-smoothviz-shell { display: none; }</style>" + _A11Y_CSS + _PHONE_CSS
-    )
-    holder.html(_BROWSER_JS, unsafe_allow_javascript=True)
+    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>" + A11Y_CSS + PHONE_CSS)
+    holder.html(SHELL_JS, unsafe_allow_javascript=True)
     if st.context.is_embedded:
-        st.html(_EMBED_CSS)
+        st.html(EMBED_CSS)
 
 
 #: Presenter mode as the session last ran it: Streamlit drops a widget's key from session state after a
@@ -364,7 +174,7 @@ def page(title: str, watch: str) -> None:
         gc.collect()
     _use_app_navigation()
     st.session_state[_SCENE_KEY] = None
-    st.html(_PAGE_CSS + (_PRESENT_CSS if presenting() else ""))
+    st.html(PAGE_CSS + (PRESENT_CSS if presenting() else ""))
     st.title(title, anchor=False)
     watch_slot = st.empty()
     watch_slot.markdown(f"**Watch:** {watch}")
@@ -454,11 +264,6 @@ def _has_present_mode() -> bool:
     return "smoothviz.present" in st.session_state
 
 
-def _state(page: str, name: str) -> str:
-    """The session-state key of the kit's own record ``name`` for ``page`` (seeded values, …)."""
-    return f"{page}.__{name}"
-
-
 def _pins_link(params: Sequence[Param]) -> LinkValue:
     """``pins``: the kit's own link value (see :mod:`smoothviz.ui.pins`), kept under ``<page>.pins``."""
     hero = pinnable(params)
@@ -479,7 +284,7 @@ def _seed_from_link(
     Forward restore a view without moving the screen.
     """
     lecture, messages = lecture_from_link(page, query, params)
-    st.session_state[_state(page, "lecture")] = lecture
+    st.session_state[state_key(page, "lecture")] = lecture
     own = {link.key for link in links}
     for link in links:
         raw = query.get(link.key)
@@ -490,11 +295,13 @@ def _seed_from_link(
     values, param_messages = parse_query(params, page_query)
     _seed_presenter_mode(query, values)
     values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
-    st.session_state[_state(page, "seeded")] = {k: v for k, v in values.items() if k != "present"}
-    st.session_state[_state(page, "messages")] = [*messages, *param_messages]
-    st.session_state[_state(page, "values")] = dict(values)
+    st.session_state[state_key(page, "seeded")] = {
+        k: v for k, v in values.items() if k != "present"
+    }
+    st.session_state[state_key(page, "messages")] = [*messages, *param_messages]
+    st.session_state[state_key(page, "values")] = dict(values)
     # a link that names a tab lands on that tab's content (see tabs())
-    st.session_state[_state(page, "scroll")] = scroll and any(
+    st.session_state[state_key(page, "scroll")] = scroll and any(
         p.kind == "tab" and p.key in query for p in params
     )
     for p in params[:-1]:
@@ -552,64 +359,7 @@ def _write_url(
         if text := link.format(st.session_state[_widget_key(page, link.key)]):
             written[link.key] = text
     st.query_params.from_dict(written)
-    _remember_written(page, written)
-
-
-#: Session state: ``{page: [query, …]}``, the last :data:`WRITES_KEPT` queries the kit wrote for each page.
-_WRITTEN_LOG = "smoothviz.__written"
-#: How many of its own writes per page the kit remembers. A rerun request carries the query the browser
-#: had when the user acted, which may be any write not yet answered (a fast hand outruns the server).
-WRITES_KEPT = 64
-
-
-def _frozen(query: Mapping[str, Any]) -> tuple:
-    """A query (``{key: text or [texts]}``) as a hashable, order-free value."""
-    return tuple(sorted((k, v if isinstance(v, str) else tuple(v)) for k, v in query.items()))
-
-
-def _remember_written(page: str, written: Mapping[str, str]) -> None:
-    """Record a query the kit wrote for ``page``: the page's latest and its log of recent writes."""
-    st.session_state[_state(page, "written")] = dict(written)
-    log = st.session_state.setdefault(_WRITTEN_LOG, {}).setdefault(page, [])
-    frozen = _frozen(written)
-    if frozen in log:
-        log.remove(frozen)
-    log.append(frozen)
-    del log[:-WRITES_KEPT]
-
-
-def _history_navigation() -> bool:
-    """Whether this run was started by the browser's Back or Forward (Streamlit says so in the run)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and getattr(ctx, "is_history_navigation", False))
-
-
-def _link_to_read(
-    page: str, query: Mapping[str, list[str]]
-) -> tuple[Mapping[str, list[str]], bool] | None:
-    """``(query, scroll)`` when this run reads its values from the address bar, else ``None``.
-
-    ``scroll``: whether to bring a tab the address names into view.
-    The address is read on the page's first run in the session, on Back and Forward (the entry holds
-    the view to restore), and when it is a new link (a tour preset, a scene's Next, a typed address).
-    An address the kit wrote itself is never read again outside Back and Forward: a rerun started by a
-    widget carries whatever address the browser had when the user acted, often one the page has
-    overtaken since, and reading it would undo the newest input. An address another page wrote (left
-    in the address bar by a page change) is no link to this page: a first visit then starts from the
-    defaults, a later one from the page's own values.
-    """
-    log = st.session_state.get(_WRITTEN_LOG, {})
-    frozen = _frozen({k: v[-1] if len(v) == 1 else v for k, v in query.items()})
-    ours = frozen in log.get(page, ())
-    foreign = not ours and any(frozen in kept for other, kept in log.items() if other != page)
-    if _state(page, "seeded") not in st.session_state:
-        return ({}, False) if foreign else (query, True)
-    if not query or foreign:
-        return None
-    history = _history_navigation()
-    if history or not ours:
-        return query, not history
-    return None
+    remember_written(page, written)
 
 
 def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()) -> dict[str, Any]:
@@ -632,15 +382,15 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         raise ValueError(f"link values {sorted(clash)} are also declared parameters")
     links = [*links, _pins_link(params)]
     query = {k: st.query_params.get_all(k) for k in st.query_params}
-    if (link := _link_to_read(page, query)) is not None:
+    if (link := link_to_read(page, query)) is not None:
         _seed_from_link(page, link[0], params, links, scroll=link[1])
-    stored = st.session_state[_state(page, "values")]
+    stored = st.session_state[state_key(page, "values")]
     for p in params[:-1]:  # restore widgets Streamlit dropped (e.g. after visiting another page)
         wkey = _widget_key(page, p.key)
         if wkey not in st.session_state:
             st.session_state[wkey] = _widget_state(p, stored.get(p.key, p.default))
 
-    lecture = st.session_state.get(_state(page, "lecture"))
+    lecture = st.session_state.get(state_key(page, "lecture"))
     if lecture:
         if slot := st.session_state.get(_VIEW_KEY, {}).get("slot"):
             slot.empty()
@@ -649,29 +399,29 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         bar_px = lecture_bar(lecture)
         tab = tab_of_scene(lecture, params)
         if tab:  # a tab scene: its tab is the hero, right under the controls
-            st.session_state[_state(page, "scroll")] = False
+            st.session_state[state_key(page, "scroll")] = False
         st.session_state[_SCENE_KEY] = {
             "reveal": lecture["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
             "marks": scene_marks(lecture), "beside": beside,
         }  # fmt: skip
-    st.session_state[_state(page, "hero")] = pinnable(params)
+    st.session_state[state_key(page, "hero")] = pinnable(params)
     values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
     values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
-    st.session_state[_state(page, "values")] = dict(values)
+    st.session_state[state_key(page, "values")] = dict(values)
     _write_url(page, params, links, values, lecture)
 
-    messages = st.session_state[_state(page, "messages")]
+    messages = st.session_state[state_key(page, "messages")]
     shown = {k: v for k, v in values.items() if k != "present"}
-    if messages and shown == st.session_state[_state(page, "seeded")]:
+    if messages and shown == st.session_state[state_key(page, "seeded")]:
         warning = st.empty()  # set_link() clears it when the page changes a link value
-        st.session_state[_state(page, "warning")] = warning
+        st.session_state[state_key(page, "warning")] = warning
         warning.warning(
             "**This link had values the page could not use as given:**\n\n"
             + "\n".join(f"- {m}" for m in messages),
             icon="⚠️",
         )
     else:
-        st.session_state.pop(_state(page, "warning"), None)
+        st.session_state.pop(state_key(page, "warning"), None)
     for note in notes:
         st.info(note)
     scene = st.session_state.get(_SCENE_KEY)
@@ -705,14 +455,14 @@ def _held() -> bool:
 
 def _rewrite(page: str, key: str, text: str | None) -> None:
     """Change one value of the URL after :func:`controls` wrote it (``None`` removes the key)."""
-    written = dict(st.session_state.get(_state(page, "written"), {}))
+    written = dict(st.session_state.get(state_key(page, "written"), {}))
     if text is None:
         st.query_params.pop(key, None)
         written.pop(key, None)
     else:
         st.query_params[key] = text
         written[key] = text
-    _remember_written(page, written)
+    remember_written(page, written)
 
 
 def set_link(page: str, link: LinkValue, value: Any) -> None:
@@ -722,11 +472,11 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
     as it does when the user changes a control.
     """
     st.session_state[_widget_key(page, link.key)] = value
-    st.session_state[_state(page, "values")][link.key] = value
+    st.session_state[state_key(page, "values")][link.key] = value
     _rewrite(page, link.key, link.format(value) or None)
-    seeded = st.session_state.get(_state(page, "seeded"), {})
-    if seeded.get(link.key) != value and _state(page, "warning") in st.session_state:
-        st.session_state.pop(_state(page, "warning")).empty()
+    seeded = st.session_state.get(state_key(page, "seeded"), {})
+    if seeded.get(link.key) != value and state_key(page, "warning") in st.session_state:
+        st.session_state.pop(state_key(page, "warning")).empty()
 
 
 def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) -> str:
@@ -764,7 +514,7 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
     containers = st.tabs(
         list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
     )
-    if st.session_state.pop(_state(page, "scroll"), False):
+    if st.session_state.pop(state_key(page, "scroll"), False):
         _scroll_to_tabs()
     return dict(zip(param.options, containers, strict=True))
 
@@ -788,49 +538,7 @@ def _scroll_to_tabs() -> None:
     Used when a link names a tab (a tour stop such as "MWEM's U"), so it opens on the chart it promises
     rather than two screens above it.
     """
-    st.html(
-        """<script>
-(() => {
-  // scroll now, and again while the charts above (and in the tab) are still being drawn; only this
-  // document's own scrolling box moves (scrollIntoView would scroll a page that embeds this one too)
-  const scroller = (el) => {
-    for (let box = el.parentElement; box; box = box.parentElement) {
-      const style = getComputedStyle(box);
-      if (/(auto|scroll)/.test(style.overflowY) && box.scrollHeight > box.clientHeight) return box;
-    }
-    return document.scrollingElement;
-  };
-  // until the tabs are at the top with every chart drawn: a tab that computes for seconds leaves
-  // the page too short to scroll that far until its chart arrives. A user who scrolls, taps or
-  // presses a key meanwhile takes over.
-  let tries = 0;
-  const mine = ["wheel", "touchmove", "keydown", "pointerdown"];
-  const stop = () => {
-    clearInterval(timer);
-    for (const type of mine) window.removeEventListener(type, stop, true);
-  };
-  for (const type of mine) window.addEventListener(type, stop, true);
-  const timer = setInterval(() => {
-    const tabs = document.querySelector('[data-testid="stTabs"]');
-    let off = Infinity;
-    if (tabs) {
-      const box = scroller(tabs);
-      const top = box === document.scrollingElement ? 0 : box.getBoundingClientRect().top;
-      // below Streamlit's header where it is drawn (a phone's 64 px white bar)
-      const header = document.querySelector('[data-testid="stHeader"]');
-      const shown = header && getComputedStyle(header).display !== "none";
-      const below = shown ? Math.max(0, header.getBoundingClientRect().bottom - top) : 0;
-      box.scrollTop += tabs.getBoundingClientRect().top - top - below;
-      off = Math.abs(tabs.getBoundingClientRect().top - top - below);
-    }
-    const plots = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')];
-    const settled = plots.length > 0 && plots.every((p) => p.querySelector('.main-svg'));
-    if ((settled && off < 2 && tries > 5) || ++tries > 600) stop();
-  }, 100);
-})();
-</script>""",
-        unsafe_allow_javascript=True,
-    )
+    st.html(SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
 
 
 #: Every cached function a page declares, made once per process (see :func:`cached`).
@@ -912,11 +620,11 @@ def chart(
         if pinned:
             overlay_pins(copy, pinned)
         if present:
-            _enlarge_type(copy)
+            enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
             if veiled:
-                _veil(copy)
+                veil(copy)
             highlight(copy, marks)
         return copy
 
@@ -985,17 +693,6 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
     return safe_csv.to_csv(frame).encode("utf-8")
 
 
-def _enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
-    """Presenter mode: every font of the figure (ticks, titles, legend, labels) scaled for the back row."""
-    base = fig.layout.font.size or 18
-    fig.update_layout(font={"size": round(base * factor)})
-    if fig.layout.legend.font.size:
-        fig.update_layout(legend={"font": {"size": round(fig.layout.legend.font.size * factor)}})
-    for note in fig.layout.annotations:
-        if note.font.size:
-            note.font.size = round(note.font.size * factor)
-
-
 def _hero_height(scene: dict[str, Any], height: int) -> int:
     """A lecture scene's chart height: the first chart gets the room left on the first screen."""
     low, high = LECTURE_HERO_PX
@@ -1004,25 +701,6 @@ def _hero_height(scene: dict[str, Any], height: int) -> int:
     scene["drawn"] = True
     room = _LECTURE_ROOM_PX[presenting()] - scene["above"] - (_TAB_TEXT_PX if scene["tab"] else 0)
     return int(min(height, max(low, min(high, room))))
-
-
-def _veil(fig: go.Figure) -> None:
-    """A lecture question still open.
-
-    The plotting area and legend are hidden, the axes say what the chart will show.
-    """
-    fig.update_layout(showlegend=False)
-    for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
-        note.visible = False
-    fig.add_shape(
-        type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="above",
-        fillcolor="white", line={"width": 0},
-    )  # fmt: skip
-    fig.add_annotation(
-        text="<b>Predict first</b><br>the answer comes on the next click",
-        xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
-        font={"size": (fig.layout.font.size or 18) + 4, "color": "#444"},
-    )  # fmt: skip
 
 
 def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:

@@ -244,12 +244,16 @@ def parse_query(
         ``(values, messages)``: a value for every declared parameter (the default when the link does not
         set it) and one message for every value that could not be used as received, and for every key the
         page does not know.
+
+    Raises:
+        ValueError: only for the page's own mistake, a key declared twice (:func:`by_key`); never for
+            anything in ``query``.
     """
-    by_key = {p.key: p for p in params}
+    declared = by_key(params)
     values = {p.key: p.default for p in params}
     messages: list[str] = []
     for key, raw in query.items():
-        if key not in by_key:
+        if key not in declared:
             messages.append(f"Unknown link parameter `{_shown(str(key))}` was ignored.")
             continue
         if not isinstance(raw, str):
@@ -259,7 +263,7 @@ def parse_query(
             if len(raw_list) > 1:
                 messages.append(f"`{key}` was given {len(raw_list)} times; used the last one.")
             raw = str(raw_list[-1])
-        value, message = parse_value(by_key[key], raw)
+        value, message = parse_value(declared[key], raw)
         values[key] = value
         if message:
             messages.append(message)

@@ -15,7 +15,8 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from smoothviz.ui.params import Param, parse_value
+from smoothviz.ui.address import state_key
+from smoothviz.ui.params import Param, by_key, parse_value
 
 __all__ = [
     "MAX_PINS",
@@ -39,7 +40,7 @@ def _state_key(page: str) -> str:
 
 def parse_pins(raw: str, hero: Sequence[Param]) -> tuple[list[dict[str, Any]], list[str]]:
     """Pins from a link's ``pins`` value, and a message for everything not used as given."""
-    by_key = {p.key: p for p in hero}
+    declared = by_key(hero)
     pins: list[dict[str, Any]] = []
     messages: list[str] = []
     for chunk in [c for c in raw.split(";") if c.strip()]:
@@ -47,10 +48,10 @@ def parse_pins(raw: str, hero: Sequence[Param]) -> tuple[list[dict[str, Any]], l
         for item in [i for i in chunk.split(",") if i.strip()]:
             key, _, value = item.partition(":")
             key = key.strip()
-            if key not in by_key:
+            if key not in declared:
                 messages.append(f"`pins`: `{key[:40]}` is not a story control here; ignored.")
                 continue
-            used, message = parse_value(by_key[key], value)
+            used, message = parse_value(declared[key], value)
             if message:
                 messages.append(f"`pins`: {message}")
             pin[key] = used
@@ -64,17 +65,19 @@ def parse_pins(raw: str, hero: Sequence[Param]) -> tuple[list[dict[str, Any]], l
 
 def format_pins(pins: Sequence[Mapping[str, Any]], hero: Sequence[Param]) -> str:
     """The ``pins`` value of the URL."""
-    by_key = {p.key: p for p in hero}
-    return ";".join(",".join(f"{k}:{by_key[k].format(v)}" for k, v in pin.items()) for pin in pins)
+    declared = by_key(hero)
+    return ";".join(
+        ",".join(f"{k}:{declared[k].format(v)}" for k, v in pin.items()) for pin in pins
+    )
 
 
 def pin_label(pin: Mapping[str, Any], hero: Sequence[Param]) -> str:
     """A pin's settings as the chart shows them, e.g. ``σ = 0.001, T = 1,000``."""
-    by_key = {p.key: p for p in hero}
+    declared = by_key(hero)
     parts = []
     for key, value in pin.items():
-        symbol = by_key[key].label.split(" (")[0]
-        shown = f"{value:,}" if by_key[key].is_integer else by_key[key].format(value)
+        symbol = declared[key].label.split(" (")[0]
+        shown = f"{value:,}" if declared[key].is_integer else declared[key].format(value)
         parts.append(f"{symbol} = {shown}")
     return ", ".join(parts)
 
@@ -93,7 +96,7 @@ def pinned_figures(
 
 def pinned(page: str, values: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """``(label, settings)`` of every pin: the page's current values with the pin's story controls."""
-    hero = st.session_state.get(f"{page}.__hero", [])
+    hero = st.session_state.get(state_key(page, "hero"), [])
     return [
         (pin_label(pin, hero), {**values, **pin})
         for pin in st.session_state.get(_state_key(page), [])
@@ -102,7 +105,7 @@ def pinned(page: str, values: Mapping[str, Any]) -> list[tuple[str, dict[str, An
 
 def pin_bar(page: str, values: Mapping[str, Any]) -> None:
     """The "Pin this run" button and a remove button per pin, just under the hero chart."""
-    hero: list[Param] = st.session_state.get(f"{page}.__hero", [])
+    hero: list[Param] = st.session_state.get(state_key(page, "hero"), [])
     pins: list[dict[str, Any]] = st.session_state.setdefault(_state_key(page), [])
     current = {p.key: values[p.key] for p in hero}
     columns = st.columns([1.3, *([1] * MAX_PINS)], vertical_alignment="center")

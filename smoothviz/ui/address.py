@@ -1,0 +1,78 @@
+"""The address bar as the page kit keeps it: the queries a page wrote, and when a run reads the address.
+
+A page writes all its values into the address on every run, and a rerun request carries whatever
+address the browser had when the user acted. These helpers tell the kit's own (possibly stale) writes
+from a new link, Back or Forward, so that the newest input always wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+__all__ = ["WRITES_KEPT", "history_navigation", "link_to_read", "remember_written", "state_key"]
+
+
+def state_key(page: str, name: str) -> str:
+    """The session-state key of the kit's own record ``name`` for ``page`` (seeded values, …)."""
+    return f"{page}.__{name}"
+
+
+#: Session state: ``{page: [query, …]}``, the last :data:`WRITES_KEPT` queries the kit wrote for each page.
+_WRITTEN_LOG = "smoothviz.__written"
+#: How many of its own writes per page the kit remembers. A rerun request carries the query the browser
+#: had when the user acted, which may be any write not yet answered (a fast hand outruns the server).
+WRITES_KEPT = 64
+
+
+def _frozen(query: Mapping[str, Any]) -> tuple:
+    """A query (``{key: text or [texts]}``) as a hashable, order-free value."""
+    return tuple(sorted((k, v if isinstance(v, str) else tuple(v)) for k, v in query.items()))
+
+
+def remember_written(page: str, written: Mapping[str, str]) -> None:
+    """Record a query the kit wrote for ``page``: the page's latest and its log of recent writes."""
+    st.session_state[state_key(page, "written")] = dict(written)
+    log = st.session_state.setdefault(_WRITTEN_LOG, {}).setdefault(page, [])
+    frozen = _frozen(written)
+    if frozen in log:
+        log.remove(frozen)
+    log.append(frozen)
+    del log[:-WRITES_KEPT]
+
+
+def history_navigation() -> bool:
+    """Whether this run was started by the browser's Back or Forward (Streamlit says so in the run)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and getattr(ctx, "is_history_navigation", False))
+
+
+def link_to_read(
+    page: str, query: Mapping[str, list[str]]
+) -> tuple[Mapping[str, list[str]], bool] | None:
+    """``(query, scroll)`` when this run reads its values from the address bar, else ``None``.
+
+    ``scroll``: whether to bring a tab the address names into view.
+    The address is read on the page's first run in the session, on Back and Forward (the entry holds
+    the view to restore), and when it is a new link (a tour preset, a scene's Next, a typed address).
+    An address the kit wrote itself is never read again outside Back and Forward: a rerun started by a
+    widget carries whatever address the browser had when the user acted, often one the page has
+    overtaken since, and reading it would undo the newest input. An address another page wrote (left
+    in the address bar by a page change) is no link to this page: a first visit then starts from the
+    defaults, a later one from the page's own values.
+    """
+    log = st.session_state.get(_WRITTEN_LOG, {})
+    frozen = _frozen({k: v[-1] if len(v) == 1 else v for k, v in query.items()})
+    ours = frozen in log.get(page, ())
+    foreign = not ours and any(frozen in kept for other, kept in log.items() if other != page)
+    if state_key(page, "seeded") not in st.session_state:
+        return ({}, False) if foreign else (query, True)
+    if not query or foreign:
+        return None
+    history = history_navigation()
+    if history or not ours:
+        return query, not history
+    return None
