@@ -22,8 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from smoothviz.lectures import scene_query
 from smoothviz.ui.params import Param
-from tests.test_browser import CHART, _settle, browser, server  # noqa: F401  (module fixtures)
+from tests.test_browser import CHART, _settle, _wait_scene, browser, server  # noqa: F401  (module fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.browser
@@ -328,5 +329,36 @@ def test_a_new_pages_first_write_before_the_page_change_adds_no_entry(server, br
             page.evaluate("() => location.pathname + location.search") == "/regret?sigma=0.06&T=300"
         )
         assert page.evaluate("() => history.length") == before + 2
+    finally:
+        page.close()
+
+
+def test_a_clicker_step_adds_one_history_entry_as_a_click_does(server, browser):  # noqa: F811
+    """A lecture walked by a clicker's keys: each step is an entry, so the browser's Back returns to
+    the step before (the question before its answer, the answer before the next scene) and Forward
+    comes back, as after clicks on the scene bar's buttons."""
+    query = urllib.parse.urlencode(scene_query("online", 1, present=True))
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{server}/thresholds?{query}", wait_until="domcontentloaded", timeout=60_000)
+        _wait_scene(page, 1, reveal=False)
+        start = page.evaluate("history.length")
+        page.keyboard.press("PageDown")  # the answer
+        _wait_scene(page, 1, reveal=True)
+        page.keyboard.press("ArrowRight")  # the next scene
+        _wait_scene(page, 2, reveal=False)
+        page.locator(".st-key-smoothviz-reveal button").first.click()  # a click, for comparison
+        _wait_scene(page, 2, reveal=True)
+        assert page.evaluate("history.length") == start + 3
+        for number, reveal in ((2, False), (1, True), (1, False)):
+            page.go_back()
+            _wait_scene(page, number, reveal=reveal)
+            assert _query(page.evaluate("location.search")).get("scene") == str(number)
+        page.go_forward()
+        _wait_scene(page, 1, reveal=True)
+        assert page.evaluate(_SHOWN)["errors"] == 0
+        assert not errors, errors
     finally:
         page.close()

@@ -73,23 +73,29 @@ SHELL_JS = """<script>
   // page's path (Streamlit's own push then replaces it), never as an extra entry under the old one.
   let acted = false;
   let going = null;  // the page a link just clicked leads to, until the address gets there
-  const act = (event) => {
-    if (!event.isTrusted) return;
+  const acting = (link) => {  // a user's action, on ``link`` (or null) when it follows one
     acted = true;
     going = null;
-    const link = event.target.closest && event.target.closest("a[href]");
-    const plain = event.type === "keydown" ? event.key === "Enter"
-      : !(event.button > 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey);
-    if (link && plain) {
+    if (link) {
       const to = new URL(link.href, window.location.href);
       if (to.origin === window.location.origin && to.pathname !== window.location.pathname) {
         going = to.pathname;
       }
     }
   };
+  const act = (event) => {
+    if (!event.isTrusted) return;
+    const link = event.target.closest && event.target.closest("a[href]");
+    const plain = event.type === "keydown" ? event.key === "Enter"
+      : !(event.button > 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey);
+    acting(link && plain ? link : null);
+  };
   for (const type of ["pointerdown", "keydown", "touchstart"]) {
     document.addEventListener(type, act, true);
   }
+  // A lecture's clicker keys press the scene bar's own button or link for the user (a script's
+  // click, which ``act`` does not count): the clicker reports its step here, one entry like a click.
+  window.__smoothvizActing = acting;
   window.addEventListener("popstate", () => { acted = false; going = null; }, true);
   const push = window.history.pushState.bind(window.history);
   window.history.pushState = (state, title, url) => {

@@ -270,7 +270,10 @@ _KEYS_JS = """<script>
       : bar.querySelector(".st-key-smoothviz-back a");
     event.preventDefault();
     event.stopPropagation();
-    if (target) { if (focused && focused.blur) focused.blur(); target.click(); }
+    if (!target) return;
+    if (focused && focused.blur) focused.blur();
+    if (window.__smoothvizActing) window.__smoothvizActing(target.closest("a[href]"));
+    target.click();
   }, true);
 })();
 </script>"""
