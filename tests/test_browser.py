@@ -258,6 +258,21 @@ def test_presenter_mode_hides_the_sidebar_and_keeps_the_hero(server, browser):
         assert not errors, errors
 
 
+def test_the_chart_toolbar_shows_only_under_the_pointer(server, browser):
+    """At rest the hero's toolbar is hidden (shown always, it covered the legend's right end at 1024 px);
+    with the pointer on the chart it is there to download or zoom."""
+    shown = (
+        "() => getComputedStyle(document.querySelector("
+        "'[data-testid=stMain] .js-plotly-plot .modebar-group')).opacity"
+    )
+    with _opened(browser, f"{server}/mwem", (1024, 768)) as (page, errors):
+        page.mouse.move(5, 5)
+        assert float(page.evaluate(shown)) == 0
+        page.hover("[data-testid=stMain] .js-plotly-plot .nsewdrag")
+        page.wait_for_function(shown.replace("opacity", "opacity > 0.9"))
+        assert not errors, errors
+
+
 def test_a_hostile_link_shows_a_warning_and_the_url_holds_what_ran(server, browser):
     url = f"{server}/thresholds?sigma=-1&T=nan&foo=bar"
     with _opened(browser, url, chart=False) as (page, _):

@@ -635,7 +635,9 @@ def chart(
     fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
     config = {
         "displaylogo": False,
-        "displayModeBar": not presenting(),  # on a projector the toolbar only covers legends
+        # on a projector the toolbar only covers legends; elsewhere it shows while the pointer is on
+        # the chart (always shown, it covered the legend's right end at 1024 px)
+        "displayModeBar": False if present else "hover",
         "toImageButtonOptions": {"format": fmt, "filename": name, "scale": 2},
     }
     st.plotly_chart(fig, key=key, config=config, theme=None)
