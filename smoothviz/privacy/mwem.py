@@ -542,9 +542,7 @@ class _DiagnosticsTrace:
         self, plan: Plan, hist: np.ndarray, trials: int, grouped: bool, per_round: bool = True
     ) -> None:
         self.plan, self.grouped = plan, grouped
-        self.d_b = (
-            hist / hist.sum()
-        )  # the data's own distribution (plan.n may be a public normaliser)
+        self.d_b = hist / hist.sum()  # the data's own distribution (plan.n may be public)
         self.true_q = plan.queries.answers(self.d_b)
         self.same_class = plan.selection is plan.queries or (
             len(plan.selection) == len(plan.queries)
@@ -710,20 +708,9 @@ def mwem(
     options (replay, grouped measurement, add/remove neighbours) are
     :func:`smoothviz.privacy.mwem_practical.practical_mwem`, layered on the same steps.
 
-    Args:
-        hist: counts per cell of the public domain, shape ``queries.shape``; n = hist.sum().
-        queries: the finite class Q (see :func:`thresholds`, :func:`intervals`, :func:`rectangles`,
-            :func:`marginals`).
-        epsilon: total privacy budget ε > 0.
-        rounds: number of rounds T ≥ 1.
-        output: ``"average"`` (the theorem) or ``"last"`` (departs: the last iterate).
-        trials: independent runs, vectorised along a leading axis.
-        snapshots: how many rounds of trial 0 to keep for the play view.
-        per_round: record the per-round diagnostics (see :func:`release`).
-        rng: seed or generator (SPEC 7); the mechanism's coins.
-
-    Returns:
-        An :class:`MWEMResult`.
+    ``hist`` holds counts per cell (n = hist.sum()) for the class ``queries``; ``trials`` independent
+    runs go along a leading axis; ``snapshots`` and ``per_round`` as in :func:`release`; ``rng`` (SPEC 7)
+    gives the mechanism's coins.
     """
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
     run["per_round"] = per_round
