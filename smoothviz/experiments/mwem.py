@@ -120,22 +120,10 @@ def make_histogram(
 ) -> data.Histogram:
     """The page's data as a histogram on a declared domain: a line of ``bins`` cells or a square table.
 
-    Args:
-        source: a key of :data:`DATA_OPTIONS`.
-        bins: N, the number of cells (2-D: the table is :func:`table_side` (N) cells on each side).
-        n: records for the synthetic kinds (bundled datasets and uploads have their own n).
-        sigma: smoothness σ of the synthetic kinds.
-        rng: seed or generator for the sampled kinds (nature's coins).
-        upload: the CSV bytes when ``source == "upload"``.
-        low: declared lower bound of an upload's domain.
-        high: declared upper bound of an upload's domain.
-        dims: 1 (a line) or 2 (a table; bundled datasets use their two-column version).
-
-    Returns:
-        The :class:`smoothviz.privacy.data.Histogram`.
-
-    Raises:
-        smoothviz.privacy.datasets.UploadError: for an unusable upload (the page shows its message).
+    ``source`` is a key of :data:`DATA_OPTIONS`; in 2-D the table has :func:`table_side` (N) cells a
+    side and bundled datasets use their two-column version. ``n``, ``sigma`` and ``rng`` (nature's
+    coins) shape the synthetic kinds; an upload is binned on the declared [``low``, ``high``]. Raises
+    :class:`smoothviz.privacy.datasets.UploadError` for an unusable upload (the page shows its message).
     """
     if source not in DATA_OPTIONS:
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
@@ -228,27 +216,40 @@ def run_variant(
     per_round: bool = True,
     rng: RngLike = None,
 ) -> MR.MWEMResult:
-    """Run one algorithm of :data:`smoothviz.privacy.mwem.VARIANTS` exactly as its theorem states.
+    """Run one algorithm of :data:`smoothviz.privacy.mwem.CONFIGS` exactly as its theorem states.
 
-    ``per_round=False``: without the per-round diagnostics (see :func:`smoothviz.privacy.mwem.release`).
+    ``sigma`` reaches only the variants with a cover; ``per_round=False`` skips the per-round
+    diagnostics (see :func:`smoothviz.privacy.mwem.release`).
     """
-    common = {
-        "epsilon": epsilon,
-        "rounds": rounds,
-        "trials": trials,
-        "snapshots": snapshots,
-        "per_round": per_round,
-        "rng": rng,
-    }
-    if variant == "mwem":
-        return mwem.mwem(counts, queries, **common)
-    if variant == "notes":
-        return mwem.mwem_notes(counts, queries, **common)
-    if variant == "smooth":
-        return mwem.smooth_mwem(counts, queries, sigma=sigma, **common)
-    if variant == "projected":
-        return mwem.projected_smooth_mwem(counts, queries, sigma=sigma, **common)
-    raise ValueError(f"`variant` must be one of {tuple(mwem.VARIANTS)}, got {variant!r}")
+    config = mwem.CONFIGS.get(variant)
+    smooth = {"sigma": sigma} if config is not None and config.cover is not None else {}
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
+    return mwem.release(counts, queries, variant, epsilon=epsilon, rounds=rounds, **smooth, **run)
+
+
+def _final_runs(
+    counts: np.ndarray,
+    queries: Q.BoxQueries,
+    variants: Sequence[str],
+    points: list[dict],
+    *,
+    trials: int,
+    rng: RngLike,
+) -> list[list[MR.MWEMResult]]:
+    """Each variant at each point's (epsilon, rounds, sigma), each on its own child of ``rng``.
+
+    Release only (one snapshot, no per-round diagnostics): the sweep reads the final error, the scan
+    the densities.
+    """
+    children = iter(make_rng(rng).spawn(len(variants) * len(points)))
+    return [
+        [
+            run_variant(v, counts, queries, **p, trials=trials, snapshots=1, per_round=False,
+                        rng=next(children))
+            for p in points
+        ]
+        for v in variants
+    ]  # fmt: skip
 
 
 def run_all(
@@ -353,46 +354,19 @@ def sweep(
 ) -> Sweep:
     """Rerun each variant at every grid value of ``parameter`` (the other one fixed), ``trials`` times.
 
-    Args:
-        counts: the histogram's counts.
-        queries: the query class.
-        parameter: ``"rounds"`` (T) or ``"epsilon"``.
-        values: the grid.
-        epsilon: ε when sweeping T.
-        rounds: T when sweeping ε.
-        sigma: σ for the smooth variants.
-        variants: the algorithms.
-        trials: independent runs per grid point.
-        rng: seed or generator; every (variant, value) gets its own child.
-
-    Returns:
-        A :class:`Sweep`.
+    ``parameter`` is ``"rounds"`` (T, at the fixed ``epsilon``) or ``"epsilon"`` (at the fixed
+    ``rounds``); every (variant, value) gets its own child of ``rng``.
     """
     if parameter not in ("rounds", "epsilon"):
         raise ValueError(f"`parameter` must be 'rounds' or 'epsilon', got {parameter!r}")
     grid = np.asarray(values, dtype=float)
     if grid.ndim != 1 or grid.size == 0 or np.any(~np.isfinite(grid)) or np.any(grid <= 0):
         raise ValueError(f"`values` must be a non-empty list of positive numbers, got {values!r}")
-    children = make_rng(rng).spawn(len(variants) * grid.size)
-    error = np.empty((len(variants), grid.size, trials))
-    bound = np.empty((len(variants), grid.size))
-    for i, v in enumerate(variants):
-        for j, x in enumerate(grid):
-            eps, t = (epsilon, int(x)) if parameter == "rounds" else (float(x), rounds)
-            res = run_variant(
-                v,
-                counts,
-                queries,
-                epsilon=eps,
-                rounds=t,
-                sigma=sigma,
-                trials=trials,
-                snapshots=1,
-                per_round=False,  # the sweep reads the final error, the scan the densities
-                rng=children[i * grid.size + j],
-            )
-            error[i, j] = res.error
-            bound[i, j] = res.theorem_bound()
+    at = [(epsilon, int(x)) if parameter == "rounds" else (float(x), rounds) for x in grid]
+    points = [{"epsilon": e, "rounds": t, "sigma": sigma} for e, t in at]
+    runs = _final_runs(counts, queries, variants, points, trials=trials, rng=rng)
+    error = np.array([[r.error for r in row] for row in runs])
+    bound = np.array([[r.theorem_bound() for r in row] for row in runs])
     return Sweep(parameter, grid, tuple(variants), error, bound)
 
 
@@ -449,26 +423,13 @@ def density_scan(
     if grid.ndim != 1 or grid.size == 0 or np.any(~(grid > 0)) or np.any(grid > 1):
         raise ValueError(f"`sigmas` must be a non-empty list in (0, 1], got {sigmas!r}")
     variants = ("smooth", "projected")
-    children = make_rng(rng).spawn(len(variants) * grid.size)
-    out = np.empty((2, grid.size, trials))
-    it = np.empty((2, grid.size, trials))
+    points = [{"epsilon": epsilon, "rounds": rounds, "sigma": float(s)} for s in grid]
+    runs = _final_runs(counts, queries, variants, points, trials=trials, rng=rng)
     n_cells = int(np.asarray(counts).size)
-    for i, v in enumerate(variants):
-        for j, s in enumerate(grid):
-            res = run_variant(
-                v,
-                counts,
-                queries,
-                epsilon=epsilon,
-                rounds=rounds,
-                sigma=float(s),
-                trials=trials,
-                snapshots=1,
-                per_round=False,  # the sweep reads the final error, the scan the densities
-                rng=children[i * grid.size + j],
-            )
-            out[i, j] = res.synthetic.reshape(trials, -1).max(axis=1) * n_cells
-            it[i, j] = res.max_density.max(axis=1)
+    out = np.array(
+        [[r.synthetic.reshape(trials, -1).max(axis=1) * n_cells for r in row] for row in runs]
+    )
+    it = np.array([[r.max_density.max(axis=1) for r in row] for row in runs])
     c = np.asarray(counts, dtype=float)
     return DensityScan(grid, variants, out, it, float(c.max() * c.size / c.sum()))
 
@@ -624,48 +585,20 @@ def run_experiment(
 ) -> Experiment:
     """Build the data and run MWEM, Smooth and Projected Smooth MWEM on it (the MWEM page's main view).
 
-    Args:
-        source: a key of :data:`DATA_OPTIONS`.
-        bins: N.
-        n: records for the synthetic kinds.
-        sigma: σ of the synthetic data and of the smooth variants.
-        epsilon: total privacy budget ε of each run.
-        rounds: T.
-        queries: a key of :data:`QUERY_OPTIONS`.
-        trials: independent runs of each variant.
-        seed: the visible seed, split into the named streams of :data:`STREAMS`.
-        upload: CSV bytes for ``source == "upload"``.
-        low: declared lower bound of an upload's domain.
-        high: declared upper bound of an upload's domain.
-        dims: 1 (a line of N cells) or 2 (a square table of about N cells, see :func:`table_side`).
-
-    Returns:
-        An :class:`Experiment`.
+    The data as :func:`make_histogram` (``sigma`` also drives the smooth variants), the class a key of
+    :data:`QUERY_OPTIONS`, ``trials`` runs of each variant with budget ``epsilon`` and T = ``rounds``;
+    the visible ``seed`` splits into the named streams of :data:`STREAMS`.
     """
     coins = streams(seed, STREAMS)
-    hist = make_histogram(
-        source,
-        bins,
-        n=n,
-        sigma=sigma,
-        rng=coins["data"],
-        upload=upload,
-        low=low,
-        high=high,
-        dims=dims,
-    )
+    kinds = {"n": n, "sigma": sigma, "upload": upload, "low": low, "high": high, "dims": dims}
+    hist = make_histogram(source, bins, rng=coins["data"], **kinds)
+
     if hist.n == 0:
         raise datasets.UploadError("No record fell inside the declared domain; nothing to release.")
     q = make_queries(queries, hist.counts.shape)
-    results = run_all(
-        hist.counts,
-        q,
-        epsilon=epsilon,
-        rounds=rounds,
-        sigma=sigma,
-        trials=trials,
-        rng=coins["runs"],
-    )
+    run = {"epsilon": epsilon, "rounds": rounds, "sigma": sigma, "trials": trials}
+    results = run_all(hist.counts, q, rng=coins["runs"], **run)
+
     widths = np.array([w for w in PROBE_WIDTHS if w <= min(hist.counts.shape)])
     probe = {
         v: np.stack([r.release_error(probe_boxes(hist.counts.shape, width=int(w))) for w in widths])

@@ -99,11 +99,9 @@ def private_threshold_experiment(
     learned = private_threshold(
         pos, neg, sigma=sigma, alpha=alpha, epsilon=epsilon, trials=trials, rng=mech_rng
     )
-    bound = float(
-        privacy_bounds.private_threshold_bound(
-            alpha, learned.grid.size, epsilon, learned.n, THRESHOLD_BETA
-        )
-    )
+    k, n = learned.grid.size, learned.n
+    bound = float(privacy_bounds.private_threshold_bound(alpha, k, epsilon, n, THRESHOLD_BETA))
+
     within = float(np.mean(learned.chosen_error - learned.best_error <= bound))
     excess = max(0.0, np.mean(learned.chosen_error) - learned.best_error)
     return ThresholdExperiment(learned, bound, within, excess)

@@ -346,23 +346,10 @@ def make_plan(
 ) -> Plan:
     """Validate the inputs, build the selection class, split the budget and write the ledger.
 
-    Args:
-        hist: counts per cell, shape ``queries.shape``; n = hist.sum().
-        queries: the class Q.
-        variant: the algorithm (a value of :data:`CONFIGS`).
-        epsilon: total privacy budget ε > 0.
-        rounds: T ≥ 1.
-        sigma: σ in (0, 1] for the variants with a cover.
-        gamma: cover radius γ (default σ/(k·n) for the variant's k).
-        eta: the notes variant's step (default min(1/2, √(ln N / T))).
-        output: ``"average"`` or ``"last"``.
-        layer: the round's layer (its sensitivities and checks).
-        n: the public normaliser of the counts (default: the data's own n, which the replace-one
-            relation keeps fixed); under add/remove a declared n or a private estimate of it.
-        n_epsilon: ε already spent on estimating ``n`` (ledgered as round 0; the rounds share the rest).
-
-    Returns:
-        The :class:`Plan`.
+    ``sigma`` ∈ (0, 1] is needed by the variants with a cover, whose radius ``gamma`` defaults to
+    σ/(k·n); the notes variant's ``eta`` defaults to min(1/2, √(ln N / T)). ``n`` is the public
+    normaliser of the counts: the data's own n by default (fixed in replace-one neighbours), under
+    add/remove a declared n or a private estimate that spent ``n_epsilon`` (ledgered as round 0).
     """
     hist = _check_inputs(hist, queries, epsilon, rounds)
     if output not in ("average", "last"):
@@ -451,18 +438,9 @@ def release_rounds(
     Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (MWEM), App. E.1 Algorithm 2 (Smooth MWEM) and
     App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by ``plan.variant``; ``layer`` decides
     what is selected and measured and what is replayed (:class:`Exact` for the theorems). Yields each
-    :class:`Round`; the caller averages the iterates (:func:`release` does).
-
-    Args:
-        hist: counts per cell (the private data), shape ``plan.queries.shape``.
-        plan: from :func:`make_plan` (with the same ``layer``).
-        layer: the round's layer.
-        trials: independent runs along a leading axis.
-        rng: seed or generator (SPEC 7): the mechanisms' coins, drawn in round order (selection,
-            then measurement).
-
-    Yields:
-        One :class:`Round` per round t = 1..T.
+    :class:`Round` t = 1..T; the caller averages the iterates (:func:`release` does). ``plan`` comes
+    from :func:`make_plan` with the same ``layer``; ``rng``'s coins are drawn in round order
+    (selection, then measurement).
     """
     rng = make_rng(rng)
     true_sel = plan.selection.answers(np.asarray(hist, dtype=float) / plan.n)
@@ -542,9 +520,7 @@ class _DiagnosticsTrace:
         self, plan: Plan, hist: np.ndarray, trials: int, grouped: bool, per_round: bool = True
     ) -> None:
         self.plan, self.grouped = plan, grouped
-        self.d_b = (
-            hist / hist.sum()
-        )  # the data's own distribution (plan.n may be a public normaliser)
+        self.d_b = hist / hist.sum()  # the data's own distribution (plan.n may be public)
         self.true_q = plan.queries.answers(self.d_b)
         self.same_class = plan.selection is plan.queries or (
             len(plan.selection) == len(plan.queries)
@@ -710,24 +686,12 @@ def mwem(
     options (replay, grouped measurement, add/remove neighbours) are
     :func:`smoothviz.privacy.mwem_practical.practical_mwem`, layered on the same steps.
 
-    Args:
-        hist: counts per cell of the public domain, shape ``queries.shape``; n = hist.sum().
-        queries: the finite class Q (see :func:`thresholds`, :func:`intervals`, :func:`rectangles`,
-            :func:`marginals`).
-        epsilon: total privacy budget ε > 0.
-        rounds: number of rounds T ≥ 1.
-        output: ``"average"`` (the theorem) or ``"last"`` (departs: the last iterate).
-        trials: independent runs, vectorised along a leading axis.
-        snapshots: how many rounds of trial 0 to keep for the play view.
-        per_round: record the per-round diagnostics (see :func:`release`).
-        rng: seed or generator (SPEC 7); the mechanism's coins.
-
-    Returns:
-        An :class:`MWEMResult`.
+    ``hist`` holds counts per cell (n = hist.sum()) for the class ``queries``; ``trials`` independent
+    runs go along a leading axis; ``snapshots`` and ``per_round`` as in :func:`release`; ``rng`` (SPEC 7)
+    gives the mechanism's coins.
     """
-    run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
-    run["per_round"] = per_round
-    return release(hist, queries, "mwem", epsilon=epsilon, rounds=rounds, **run)
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
+    return release(hist, queries, "mwem", epsilon=epsilon, rounds=rounds, output=output, **run)
 
 
 def mwem_notes(
@@ -775,9 +739,8 @@ def smooth_mwem(
     MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
     each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
     """
-    run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
-    run["per_round"] = per_round
-    smooth = {"sigma": sigma, "gamma": gamma}
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
+    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
     return release(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
 
 
@@ -801,7 +764,6 @@ def projected_smooth_mwem(
     iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
     released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
     """
-    run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
-    run["per_round"] = per_round
-    smooth = {"sigma": sigma, "gamma": gamma}
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
+    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
     return release(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)

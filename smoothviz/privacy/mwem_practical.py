@@ -34,10 +34,12 @@ class PracticalOptions:
       released values (Dwork & Roth 2014, Prop 2.1; Hardt, Ligett & McSherry 2012 suggest it), so the
       ledger is unchanged.
     * **combined repeats** (with replay): a query (or table) measured k times is replayed as the mean of
-      its k raw measurements, clipped, in one step of weight k.
+      its k raw measurements (the inverse-variance average: all share one Laplace scale), clipped, in
+      one step of weight k: one consistent target instead of k noisy ones in turn.
     * **grouped measurement**: select a whole marginal table by the exponential mechanism on n·Σ|cell
-      error| and measure all its cells at once. The cells are disjoint, so one record moves the table's
-      counts by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove): Dwork & Roth 2014, §3.3, histogram queries.
+      error| and measure all its cells at once (as smartnoise-synth's MWEM does). The cells are
+      disjoint, so one record moves the table's counts by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove):
+      Dwork & Roth 2014, §3.3, histogram queries.
       :func:`table_update` is the same MW step for a full table, computed on the table's margin.
     * **neighbour relation**: ``"replace"`` (the papers'; n is the same in neighbours) or
       ``"add_remove"``. Under add/remove n itself changes, so the layer works in counts divided by a
@@ -262,12 +264,9 @@ def _padded(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def table_plan(shape: tuple[int, ...], lo: np.ndarray, hi: np.ndarray) -> TablePlan:
-    """(summed-out axes, flat cell positions) when one trial's boxes form a full marginal table, else None.
+    """(summed-out axes, flat cell positions) when one trial's boxes ``(k, d)`` tile a marginal table.
 
-    Args:
-        shape: the universe's table shape.
-        lo: the boxes' lower corners, ``(k, d)``.
-        hi: their upper corners, ``(k, d)``.
+    None when they do not (then the update goes through box sums).
     """
     full = np.array(shape)
     axes = tuple(int(a) for a in np.flatnonzero(np.any((lo != 0) | (hi != full), axis=0)))
@@ -289,16 +288,8 @@ def table_update(
 
     The same update as :func:`smoothviz.privacy.mwem_steps.multiplicative_update` (Haghtalab, Roughgarden & Shetty
     2020, Thm 4.1) when the measured cells tile the table: sum out the other axes, step every cell,
-    broadcast back; O(N) per trial without summed-area tables.
-
-    Args:
-        dist: distributions, ``(trials, *shape)``.
-        plans: each trial's :func:`table_plan` (none may be None).
-        m: the measurements, ``(trials, k)``.
-        weight: optional step weights, ``(trials, k)``.
-
-    Returns:
-        The updated, normalised distributions.
+    broadcast back; O(N) per trial without summed-area tables. ``plans`` holds each trial's
+    :func:`table_plan` (none may be None); ``m`` and ``weight`` are ``(trials, k)``.
     """
     new = np.empty_like(dist)
     for i, (other, pos) in enumerate(plans):
@@ -340,39 +331,8 @@ def practical_mwem(
 
     With every option at its default this is :func:`smoothviz.privacy.mwem.mwem` (or ``smooth_mwem``,
     ``projected_smooth_mwem`` with ``variant`` ``"smooth"``, ``"projected"`` and their ``sigma``,
-    ``gamma``), draw for draw.
-
-    Args:
-        hist: counts per cell of the public domain, shape ``queries.shape``.
-        queries: the finite class Q.
-        variant: a key of :data:`smoothviz.privacy.mwem.CONFIGS` (``"mwem"``, ``"smooth"``, ``"projected"``).
-        epsilon: total privacy budget ε > 0.
-        rounds: number of rounds T ≥ 1.
-        sigma: the smoothness σ of the smooth variants.
-        gamma: their cover radius γ (default as in :func:`smoothviz.privacy.mwem.smooth_mwem`).
-        output: ``"average"`` (the theorem) or ``"last"`` (departs: the last iterate).
-        replay: departs when > 0: after each round, this many passes of MW updates over all past
-            measurements (HLM12's practical variant; no extra privacy cost, post-processing).
-        measure_groups: departs: select a whole marginal table (score n·Σ|error| over its cells, sensitivity
-            2) and measure all its cells (ℓ₁ sensitivity 2/n) each round, as smartnoise-synth does.
-        neighbours: ``"replace"`` (the papers') or ``"add_remove"`` (departs; table sensitivities 1).
-            Under add/remove the counts are normalised by a public n, never the data's own: give one
-            of ``n_public`` and ``n_share``.
-        n_public: add/remove: a declared n, fixed before the data is read (n is then not protected).
-        n_share: add/remove: the share of ε spent on n̂ = n + Lap(1/(n_share·ε)), which then
-            normalises the counts (n protected; ledgered as round 0).
-        clip_measurement: clip m to [0, 1] (default; post-processing).
-        combine_repeats: departs (needs ``replay`` ≥ 1): the replay merges the k measurements of a
-            query (or table) into the mean of their raw values (the inverse-variance average: all share
-            one Laplace scale), clipped after averaging, and takes one MW step of weight k, i.e. the k
-            separate steps applied at once. One consistent target per query instead of k noisy ones in
-            turn, and at most one step per distinct query per pass. Post-processing: same ledger.
-        trials: independent runs, vectorised along a leading axis.
-        snapshots: how many rounds of trial 0 to keep for the play view.
-        rng: seed or generator (SPEC 7); the mechanism's coins.
-
-    Returns:
-        An :class:`smoothviz.privacy.mwem_result.MWEMResult`.
+    ``gamma``), draw for draw. The options are :class:`PracticalOptions`' (each explained there, with
+    its privacy argument); the other arguments are :func:`smoothviz.privacy.mwem.release`'s.
     """
     layer = PracticalOptions(
         replay=replay,

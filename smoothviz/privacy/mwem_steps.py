@@ -44,18 +44,9 @@ def select_query(
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (after Hardt, Ligett &
     McSherry 2012); the mechanism is McSherry & Talwar 2007's, through
     :func:`smoothviz.privacy.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
-    is replaced.
-
-    Args:
-        errors: q(D) − q(B) for every candidate, ``(trials, |Q|)``.
-        n: number of records.
-        epsilon: the ε this selection spends (ε/(2T) in MWEM).
-        sensitivity: Δ of the scores.
-        signed: score n·(q(D) − q(B)) (the lecture notes' variant) instead of its absolute value.
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        The selected index per trial, ``(trials,)``.
+    is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B); ``epsilon`` is this selection's share
+    (ε/(2T) in MWEM); ``signed`` scores n·(q(D) − q(B)) (the lecture notes' variant). Returns the
+    selected index per trial.
     """
     scores = n * (errors if signed else np.abs(errors))
     return exponential_mechanism(scores, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
@@ -73,17 +64,7 @@ def measure(
 
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n,
     i.e. ε/(2T) with sensitivity 1/n. Clipping m to [0, 1] is post-processing and keeps Lemma E.3 exact.
-
-    Args:
-        true_answers: q(D_B) of the selected queries, any shape.
-        epsilon: the ε this measurement spends.
-        sensitivity: ℓ₁ sensitivity of the answers (1/n for one normalised counting query).
-        clip: also return m clipped to [0, 1].
-        rng: seed or generator (SPEC 7).
-
-    Returns:
-        ``(raw, used)``: the noisy answers, and the values the update uses (clipped unless ``clip``
-        is False).
+    Returns ``(raw, used)``: the noisy answers and the values the update uses (clipped if ``clip``).
     """
     raw = laplace_mechanism(true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
     return raw, (np.clip(raw, 0.0, 1.0) if clip else raw)
@@ -111,18 +92,9 @@ def multiplicative_update(
     """Update: D ∝ D·exp(q(x)(m − q(D))/2) for each measured box q (boxes of one trial are disjoint).
 
     Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (the update of Hardt, Ligett & McSherry 2012); its
-    potential drop is Lemma E.3. ``weight`` ``(trials, k)`` scales each box's step (0 leaves it out;
-    k applies k equal steps at once).
-
-    Args:
-        dist: current distributions, ``(trials, *shape)``.
-        lo: lower corners of the measured boxes, ``(trials, k, d)``.
-        hi: upper corners, ``(trials, k, d)``.
-        m: the measurements, ``(trials, k)``.
-        weight: optional step weights, ``(trials, k)``.
-
-    Returns:
-        The updated, normalised distributions.
+    potential drop is Lemma E.3. ``dist`` is ``(trials, *shape)``, the boxes ``lo``/``hi``
+    ``(trials, k, d)``, ``m`` and ``weight`` ``(trials, k)``; ``weight`` scales each box's step (0 leaves
+    it out; k applies k equal steps at once).
     """
     cur = box_sums(dist, lo, hi)
     step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
@@ -173,15 +145,9 @@ def kl_project_capped_simplex(x: np.ndarray, cap: float) -> np.ndarray:
 
     By the KKT conditions the solution is y = min(c·x, cap) with c ≥ 1 chosen so that Σy = 1 (water
     filling; derived here, the paper does not spell the projection out). Sorting once gives c exactly:
-    if the k largest
-    coordinates are capped, c = (1 − k·cap)/(sum of the rest).
-
-    Args:
-        x: positive weights (need not be normalised); shape ``(..., N)``.
-        cap: the cap u = 1/(σN); must satisfy N·cap ≥ 1 (σ ≤ 1) for K to be non-empty.
-
-    Returns:
-        The projection, same shape as ``x``.
+    if the k largest coordinates are capped, c = (1 − k·cap)/(sum of the rest). ``x`` holds positive
+    weights ``(..., N)``, not necessarily normalised; ``cap`` = 1/(σN) needs N·cap ≥ 1 (σ ≤ 1) for K to
+    be non-empty.
     """
     x = np.asarray(x, dtype=float)
     n = x.shape[-1]
@@ -209,19 +175,10 @@ def kl_project_capped_simplex(x: np.ndarray, cap: float) -> np.ndarray:
 def smooth_cover(queries: BoxQueries, gamma: float) -> tuple[BoxQueries, np.ndarray, float]:
     """A data-independent γ-cover Q′ ⊆ Q under the uniform distribution.
 
-    Haghtalab, Roughgarden & Shetty 2020, App. E.1, step 2.
-
-    Each query's corners are rounded to the nearest point of a per-axis grid of spacing
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, step 2. Each query's corners are rounded to the nearest point of a per-axis grid of spacing
     k_j = max(1, ⌊γ·N_j/d⌋) cells (ends kept), so Pr_U[q ≠ q′] ≤ Σ_j k_j/N_j ≤ γ whenever the grid is
-    coarser than one cell; with k_j = 1 the cover is Q itself.
-
-    Args:
-        queries: the class Q.
-        gamma: cover radius γ > 0.
-
-    Returns:
-        ``(cover, index, radius)``: the distinct rounded queries, the cover index of every q ∈ Q (its
-        nearest cover query), and the achieved max_q Pr_U[q ≠ q′] (exact).
+    coarser than one cell; with k_j = 1 the cover is Q itself. Returns ``(cover, index, radius)``: the
+    distinct rounded queries, each q ∈ Q's nearest cover query, and the exact max_q Pr_U[q ≠ q′].
     """
     if not np.isfinite(gamma) or gamma <= 0:
         raise ValueError(f"`gamma` must be positive, got {gamma}")
@@ -229,11 +186,10 @@ def smooth_cover(queries: BoxQueries, gamma: float) -> tuple[BoxQueries, np.ndar
     d = shape.size
     step = np.maximum(1, np.floor(gamma * shape / d)).astype(np.int64)
 
-    def snap(v: np.ndarray) -> np.ndarray:
-        s = np.minimum(np.round(v / step) * step, shape)
-        return s.astype(np.int64)
-
-    lo, hi = snap(queries.lo), snap(queries.hi)
+    lo, hi = (
+        np.minimum(np.round(v / step) * step, shape).astype(np.int64)
+        for v in (queries.lo, queries.hi)
+    )
     keys = np.concatenate([lo, hi], axis=1)
     uniq, index = np.unique(keys, axis=0, return_inverse=True)
     cover = BoxQueries(
