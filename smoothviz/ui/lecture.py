@@ -23,7 +23,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from smoothviz.lectures import LECTURES, scene_query
-from smoothviz.ui.params import Param
+from smoothviz.ui.params import Param, shown
 from smoothviz.ui.poll import POLL_KEYS, poll_link, poll_state, start_button
 
 __all__ = [
@@ -46,10 +46,6 @@ def _last(raw: Sequence[str] | str) -> str:
     return raw if isinstance(raw, str) else (list(raw)[-1] if list(raw) else "")
 
 
-def _shown(text: str) -> str:
-    return (text[:40] + "…" if len(text) > 40 else text).replace("`", "'")
-
-
 def lecture_from_link(
     page: str, query: Mapping[str, Sequence[str] | str], params: Sequence[Param]
 ) -> tuple[dict[str, Any] | None, list[str]]:
@@ -62,7 +58,7 @@ def lecture_from_link(
     key = _last(query.get("lecture", ""))
     if key not in LECTURES:
         return None, [
-            f"`lecture` = `{_shown(key)}` is not one of {', '.join(LECTURES)}; no lecture is shown."
+            f"`lecture` = `{shown(key)}` is not one of {', '.join(LECTURES)}; no lecture is shown."
         ]
     scenes = LECTURES[key].scenes
     messages: list[str] = []
@@ -73,7 +69,7 @@ def lecture_from_link(
         number = 0
     if not 1 <= number <= len(scenes):
         used = min(max(number, 1), len(scenes))
-        messages.append(f"`scene` = `{_shown(raw)}` is not in 1…{len(scenes)}; used `{used}`.")
+        messages.append(f"`scene` = `{shown(raw)}` is not in 1…{len(scenes)}; used `{used}`.")
         number = used
     if scenes[number - 1].page != page:
         messages.append(
@@ -86,13 +82,13 @@ def lecture_from_link(
     unknown = [k for k in wanted if k not in lockable]
     if unknown:
         messages.append(
-            f"`lock` names `{'`, `'.join(_shown(k) for k in unknown)}`, not controls of this page; "
+            f"`lock` names `{'`, `'.join(shown(k) for k in unknown)}`, not controls of this page; "
             "they were ignored."
         )
     lock = tuple(dict.fromkeys(k for k in wanted if k in lockable))
     raw = _last(query.get("reveal", "0"))
     if raw not in ("0", "1"):
-        messages.append(f"`reveal` = `{_shown(raw)}` is not 0 or 1; used `0` (the question first).")
+        messages.append(f"`reveal` = `{shown(raw)}` is not 0 or 1; used `0` (the question first).")
     state = {"lecture": key, "scene": number, "lock": lock, "reveal": raw == "1"}
     poll, poll_messages = poll_state({k: _last(query.get(k, "")) for k in POLL_KEYS})
     return state | poll, messages + poll_messages

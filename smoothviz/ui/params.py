@@ -19,7 +19,6 @@ from typing import Any
 
 KINDS = ("log_float", "log_int", "int", "float", "number", "choice", "tab", "multi", "seed", "bool")
 SEED_MAX = 2**32 - 1
-_SHOWN_CHARS = 40
 
 
 @functools.lru_cache(maxsize=64)
@@ -152,19 +151,20 @@ class LinkValue:
         try:
             return self.parse(raw)
         except Exception as error:  # a link is user input: a parser bug must not become a traceback
-            message = f"`{self.key}` = `{_shown(raw)}` could not be read ({type(error).__name__})"
+            message = f"`{self.key}` = `{shown(raw)}` could not be read ({type(error).__name__})"
             return self.parse("")[0], [f"{message}; used none."]
 
 
-def _shown(raw: str) -> str:
-    text = raw if len(raw) <= _SHOWN_CHARS else raw[:_SHOWN_CHARS] + "…"
+def shown(raw: str, limit: int = 40) -> str:
+    """A value from a link as a message quotes it: cut at ``limit`` characters, no backticks."""
+    text = raw if len(raw) <= limit else raw[:limit] + "…"
     return text.replace("`", "'")
 
 
 def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
     """Turn one raw query-string value into ``(value_used, message_or_None)``; never raises."""
     used = param.default
-    shown = _shown(raw)
+    quoted = shown(raw)
     text = raw.strip()
     name = f"`{param.key}`"
     if param.kind in ("choice", "tab"):
@@ -172,15 +172,15 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
             return text, None
         allowed = ", ".join(param.options)
         return used, (
-            f"{name} = `{shown}` is not one of {allowed}; used the default `{param.format(used)}`."
+            f"{name} = `{quoted}` is not one of {allowed}; used the default `{param.format(used)}`."
         )
     if param.kind == "multi":
         wanted = [v.strip() for v in text.split(",") if v.strip()]
         good = tuple(dict.fromkeys(v for v in wanted if v in param.options))
-        bad = [_shown(v) for v in wanted if v not in param.options]
+        bad = [shown(v) for v in wanted if v not in param.options]
         if not good:
             return used, (
-                f"{name} = `{shown}` names none of {', '.join(param.options)}; "
+                f"{name} = `{quoted}` names none of {', '.join(param.options)}; "
                 f"used the default `{param.format(used)}`."
             )
         if bad:
@@ -195,29 +195,29 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
             return True, None
         if lowered in ("0", "false", "no", "off"):
             return False, None
-        return used, f"{name} = `{shown}` is not 1/0 or true/false; used `{param.format(used)}`."
+        return used, f"{name} = `{quoted}` is not 1/0 or true/false; used `{param.format(used)}`."
     try:
         number = float(text) if not param.is_integer else _parse_integer(text)
     except (ValueError, OverflowError):
-        return used, f"{name} = `{shown}` is not a number; used the default `{param.format(used)}`."
+        return used, f"{name} = `{quoted}` is not a number; used the default `{param.format(used)}`."
     if isinstance(number, float) and not math.isfinite(number):
         return used, (
-            f"{name} = `{shown}` is not a finite number; used the default `{param.format(used)}`."
+            f"{name} = `{quoted}` is not a finite number; used the default `{param.format(used)}`."
         )
     if param.kind == "seed" and not 0 <= number <= SEED_MAX:
         return used, (
-            f"{name} = `{shown}` is outside 0…{SEED_MAX}; used the default `{param.format(used)}`."
+            f"{name} = `{quoted}` is outside 0…{SEED_MAX}; used the default `{param.format(used)}`."
         )
     message = None
     if param.is_integer and number != int(number):
         rounded = round(number)
-        message = f"{name} = `{shown}` is not a whole number; used `{rounded}`."
+        message = f"{name} = `{quoted}` is not a whole number; used `{rounded}`."
         number = rounded
     if number < param.low or number > param.high:
         clamped = min(max(number, param.low), param.high)
         clamped = int(clamped) if param.is_integer else float(clamped)
         return clamped, (
-            f"{name} = `{shown}` is outside the allowed range "
+            f"{name} = `{quoted}` is outside the allowed range "
             f"{param.format(param.low)}…{param.format(param.high)}; used `{param.format(clamped)}`."
         )
     return (int(number) if param.is_integer else float(number)), message
@@ -254,7 +254,7 @@ def parse_query(
     messages: list[str] = []
     for key, raw in query.items():
         if key not in declared:
-            messages.append(f"Unknown link parameter `{_shown(str(key))}` was ignored.")
+            messages.append(f"Unknown link parameter `{shown(str(key))}` was ignored.")
             continue
         if not isinstance(raw, str):
             raw_list = list(raw)

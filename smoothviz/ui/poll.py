@@ -32,6 +32,7 @@ import streamlit as st
 from smoothviz.lectures import LECTURES, base_url, scene_query
 from smoothviz.plots.polls import LETTERS, poll_caption, poll_figure
 from smoothviz.polls import BUSY, PollError, PollStore, Room, default_url
+from smoothviz.ui.params import shown
 
 __all__ = [
     "POLL_KEYS",
@@ -68,10 +69,6 @@ def _store() -> PollStore:
     return _open_store(default_url())
 
 
-def _shown(text: str) -> str:
-    return (text[:20] + "…" if len(text) > 20 else text).replace("`", "'")
-
-
 # ----------------------------------------------------------------------------------- the link
 def poll_state(query: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
     """``poll`` and ``pollkey`` from a lecturer's link, and a message for each value not used."""
@@ -80,7 +77,7 @@ def poll_state(query: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
     for key in POLL_KEYS:
         raw = query.get(key, "")
         if len(raw) > _LONGEST[key]:
-            messages.append(f"`{key}` = `{_shown(raw)}` is too long to be one; no poll is shown.")
+            messages.append(f"`{key}` = `{shown(raw, 20)}` is too long to be one; no poll is shown.")
         elif raw:
             state[key] = raw
     if messages:
