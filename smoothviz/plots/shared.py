@@ -1,20 +1,9 @@
 """Figures and texts shared across sessions: a builder runs once per distinct input, not per rerun.
 
-A page reruns on every click, and building a plotly figure (every property validated) costs far more
-than the cached computation behind it. Builders are pure, so equal inputs give equal figures:
-:func:`shared_figure` keys each call by a digest of its pickled arguments and keeps the last
-:data:`MAX_FIGURES` figures. A shared figure is read-only; :func:`private_copy` gives one to modify.
-Its dictionary form and its JSON (what ``st.plotly_chart`` sends) are computed once as well: a rerun
-that draws a shared figure again sends the same encoded string (see :func:`_encoded_once`).
-:func:`shared_value` does the same for captions and metric rows built from a result (read-only too).
-A frozen result's digest is computed once per object, however many builders read it; a result from a
-page's cached computation carries a digest of the computation that made it (:func:`stamp`), so the
-copy ``st.cache_data`` hands each rerun is not pickled to find its figures.
-
-A shared builder runs with plotly's property validation off (:data:`VALIDATION`): validating is most
-of a figure's build (~15 ms a figure), and builders are pure and tested. The test suite builds with it
-on (``tests/conftest.py``), and ``"compare"`` builds every figure both ways and fails unless the two
-give the same JSON: an invalid property, or one validation would have coerced to something else, fails.
+Builders are pure, so :func:`shared_figure` keys each call by a digest of its arguments and keeps the
+last :data:`MAX_FIGURES` figures, read-only (:func:`private_copy` gives one to modify), with their
+JSON encoded once; :func:`shared_value` does the same for captions. A cached result carries the digest
+of the call that made it (:func:`stamp`); plotly's validation is off when served (:data:`VALIDATION`).
 """
 
 from __future__ import annotations

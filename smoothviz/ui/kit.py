@@ -1,23 +1,9 @@
-"""The page kit: the Streamlit pieces every smoothviz page is built from.
+"""The page kit: the Streamlit pieces every page is built from, a projector first and a report second.
 
-Every page has the same shape, a projector first and a report second (see the README, "The page
-shape"). A page declares its parameters (:class:`~smoothviz.ui.params.Param`; the 2–4 that drive its
-story with ``hero=True``) and calls, in order:
-
-1. :func:`page` — a one-line title and one "Watch:" sentence (and presenter mode, ``present=1``);
-2. :func:`controls` — the story controls in a row above the hero chart, every other control under
-   "More settings" in the sidebar, all seeded from the URL on first load (with a visible warning for
-   every value that could not be used) and written back to it, so the address bar links to the view;
-   state that travels in the link but is no control (the adversary game's ``moves``) is declared as
-   a :class:`~smoothviz.ui.params.LinkValue` and goes the same way (:func:`set_link` changes it);
-3. a cached core call wrapped in :func:`computing`; :func:`use_instead` when the page reduces a value
-   (a budget cap), which writes the value that ran into the URL and says so;
-4. :func:`chart` for the hero figure, then :func:`metrics` (short labels, long text in help);
-5. :func:`tabs` for everything else: secondary charts, theory cards (:func:`theory_card`); only the
-   open tab computes; then :func:`reproduce` ("Reproduce in Python").
-
-Play/step lives in the figures themselves (:func:`smoothviz.plots.style.add_player`), so scrubbing and
-playing never rerun the page.
+A page declares its parameters (:class:`~smoothviz.ui.params.Param`, ``hero=True`` on the 2–4
+that tell its story) and calls :func:`page`, :func:`controls` (seeded from the link, written back to
+it), a :func:`cached` core call inside :func:`computing`, :func:`chart` and :func:`metrics` for the
+hero, :func:`tabs` for the rest (only the open tab computes), and last :func:`reproduce`.
 """
 
 from __future__ import annotations

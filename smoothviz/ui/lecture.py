@@ -1,14 +1,9 @@
-"""Lecture scenes on a page: read ``lecture``, ``scene`` and ``lock`` from a link, draw the scene bar.
+"""Lecture scenes on a page: ``lecture``, ``scene``, ``lock`` and ``reveal`` from a link; the scene bar.
 
-A scene link (see :mod:`smoothviz.lectures`) opens a page with its preset plus ``lecture=<key>``,
-``scene=<n>`` and optionally ``lock=<keys>``. The page kit validates these like any link value (a
-warning names a bad one and says what was used), draws a compact bar with the sentence to say, the
-"predict first" question with its options and Back / Next, and draws the locked controls disabled. A
-scene opens on its question with the answer held back; "Answer" (or the clicker's next key) reveals the
-right option and the sentence, and writes ``reveal=1`` into the link; the next click goes to the next
-scene. A small script listens for a clicker's keys (PageDown, →, Space forward; PageUp, ← back) and
-presses the bar's buttons, except while a slider, input or select has the focus. The bar is one short
-block above the story controls, so the hero chart stays on the first screen.
+A scene link (:mod:`smoothviz.lectures`) opens a page on its preset; the kit validates these keys like
+any link value and draws the locked controls disabled. The bar above the story controls asks the
+"predict first" question; "Answer" (or a clicker's next key) reveals the right option and the
+sentence, and writes ``reveal=1``; the next click goes to the next scene.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
-"""Declared page parameters and the validation of values that arrive from a shared link.
+"""Declared page parameters, and the validation of values that arrive from a shared link.
 
-Every control on every page is declared once as a :class:`Param`: its URL key, its label (with the
-symbol), its kind, its range (the page's caps) and its default. :func:`parse_query` turns the raw strings
-of a query string into values the page can use, and returns one human-readable message for each value
-it could not use as received, naming the parameter, the value received and the value used instead. It
-never raises: a link is user input.
-
-This module is pure Python (no Streamlit), so the validation rules are unit-tested directly.
+Every control is declared once as a :class:`Param` (URL key, label, kind, range, default).
+:func:`parse_query` turns a query string into values the page can use and never raises (a link is
+user input): each value it could not use comes back as a message naming the parameter, the value
+received and the value used. Pure Python (no Streamlit), so the rules are unit-tested directly.
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
 """Live class polls on lecture scenes: the lecturer's panel and the students' ``/vote`` page.
 
-The lecturer, on a scene (presenter mode or not), presses "Start a poll" in the scene bar: a room is
-opened in the poll store (:mod:`smoothviz.polls`) on this scene, and ``poll=<CODE>&pollkey=<key>`` go
-into the lecturer's own link, so Back, Next and the clicker carry the room on. Beside the hero the
-panel shows the room code, a QR code and the phones' link (``<base>/vote?room=CODE``), a vote count
-that refreshes itself every :data:`REFRESH_S` seconds (a fragment: the page's computation does not
-rerun), and, for the key holder, Close, Reset and the results as CSV. The scene bar's "Answer" (or the
-clicker) reveals the poll too; opening another scene moves the room to it. The key never leaves the
-lecturer's link: students get the room code only, and shared links drop it (:data:`POLL_KEYS`).
-
-Students open ``/vote?room=CODE`` (or type the code): the current scene's question with one big button
-per option; one vote per browser and question, a changed mind replaces it while the poll is open; after
-the reveal, the right answer, the sentence, the class's answers and the scene's own chart. The page
-follows the room by itself. A voter is a random token kept in a cookie (:data:`VOTER_COOKIE`), so a
-reload is the same voter; nothing personal is stored.
+"Start a poll" in the scene bar opens a room on the scene (:mod:`smoothviz.polls`) and puts
+``poll=<CODE>&pollkey=<key>`` into the lecturer's link, so Back, Next and the clicker carry the room
+on; the panel beside the hero shows the code, a QR code and a live count. Students get the code
+only (shared links drop the key, :data:`POLL_KEYS`) and vote at ``<base>/vote?room=CODE``.
 """
 
 from __future__ import annotations
@@ -290,7 +280,13 @@ def _join() -> None:
 
 
 def student_page() -> None:
-    """The ``/vote`` page: join a room, vote on its current question, see the answer at the reveal."""
+    """The ``/vote`` page: join a room, vote on its current question, see the answer at the reveal.
+
+    One big button per option; one vote per browser and question, and a changed mind replaces it
+    while the poll is open. After the reveal: the right answer, the sentence, the class's answers and
+    the scene's chart. The page follows the room by itself; the voter is a random token in a cookie
+    (:data:`VOTER_COOKIE`), so a reload is the same voter, and nothing personal is stored.
+    """
     st.html(_VOTE_CSS)
     raw = st.query_params.get("room", "")
     if not raw:
