@@ -258,17 +258,12 @@ def theory_trace(
     color: str | None = None,
     on_plot: bool = True,
 ) -> go.Scatter:
-    """A theory curve: dashed black for exact / high-probability bounds, dotted grey for envelopes.
+    """A theory curve ``y`` over ``x``; the dash tells its ``kind`` apart.
 
-    Args:
-        x: abscissae.
-        y: the bound evaluated at ``x``.
-        name: legend text; should say what the bound is and where it comes from.
-        kind: ``"exact"``, ``"expectation"``, ``"high-probability"`` or ``"envelope"`` (O(·) with a
-            chosen constant, or derived); the dash style tells them apart.
-        color: override the default colour.
-        on_plot: write ``name`` on the plot beside the line instead of in the legend (placed by
-            :func:`apply_style`), so legends keep to the data and stay short on a projector.
+    ``kind`` is ``"exact"``, ``"expectation"``, ``"high-probability"`` (black, or ``color``) or
+    ``"envelope"`` (O(·) with a chosen constant: dotted grey). ``name`` says what the bound is and
+    where it comes from; with ``on_plot`` it is written beside the line (placed by :func:`apply_style`)
+    instead of in the legend, which keeps to the data.
     """
     dash = {
         "exact": "dash",

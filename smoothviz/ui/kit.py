@@ -582,16 +582,11 @@ def chart(
     filename: str | None = None,
     pinned: Sequence[tuple[str, go.Figure]] = (),
 ) -> None:
-    """Draw a figure with its caption, a "Show data" table and a CSV download of the tidy frame.
+    """Draw a figure with its caption (what is drawn, with which parameters and seed) and its data.
 
-    Args:
-        fig: the figure (from a builder in :mod:`smoothviz.plots`).
-        key: unique element key on the page.
-        caption: generated from the current state: what is drawn, with which parameters and seed.
-        data: the tidy frame behind the figure, or a function that builds it (called only when the
-            table is opened or the CSV downloaded); omitted only for purely illustrative figures.
-        filename: base name for the PNG/SVG and CSV downloads (defaults to ``key``).
-        pinned: ``(label, figure)`` of pinned runs (see :mod:`smoothviz.ui.pins`), drawn muted.
+    ``data`` is the tidy frame behind the figure, or a function that builds it only when "Show data"
+    is opened or the CSV downloaded (omitted only for illustrative figures); ``filename`` names the
+    downloads (default ``key``); ``pinned`` runs, ``(label, figure)``, are drawn muted beside it.
     """
     name = filename or key
     if _held():

@@ -231,20 +231,11 @@ def _parse_integer(text: str) -> float | int:
 def parse_query(
     params: Sequence[Param], query: Mapping[str, str | Sequence[str]]
 ) -> tuple[dict[str, Any], list[str]]:
-    """Validate a whole query string against a page's declared parameters.
+    """``(values, messages)`` for a raw query (a repeated key's value is a list) against ``params``.
 
-    Args:
-        params: the page's declared parameters.
-        query: raw query parameters (a value may be a list when a key is repeated).
-
-    Returns:
-        ``(values, messages)``: a value for every declared parameter (the default when the link does not
-        set it) and one message for every value that could not be used as received, and for every key the
-        page does not know.
-
-    Raises:
-        ValueError: only for the page's own mistake, a key declared twice (:func:`by_key`); never for
-            anything in ``query``.
+    Every declared parameter gets a value (its default when the link does not set it); every value
+    that could not be used as received, and every unknown key, gets a message. Only the page's own
+    mistake raises (a key declared twice, :func:`by_key`), never anything in ``query``.
     """
     declared = by_key(params)
     values = {p.key: p.default for p in params}
