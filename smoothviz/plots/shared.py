@@ -70,42 +70,31 @@ class FigureValidationError(AssertionError):
     """A builder's figure built without validation is not the figure plotly's validation makes."""
 
 
-class _Validate:
-    """plotly's per-object ``_validate`` flag, read as False while :data:`_validating` is False.
+class _OffWhileUnvalidated:
+    """A plotly flag of each object, read as False while :data:`_validating` is False.
 
-    plotly checks ``obj._validate`` before validating each property it sets (and its constructors
-    take ``_validate=False``); this makes every object a builder creates or updates skip validation
-    without passing the flag through every builder. Outside such a build nothing changes.
+    ``_validate``: plotly checks it before validating each property it sets (its constructors take
+    ``_validate=False``), so every object a shared builder creates or updates skips validation
+    without the flag passed through every builder. ``_in_batch_mode``: ``update_layout`` runs in
+    batch mode, where a validated object set on the layout (a new ``xaxis2``) is applied when the
+    batch ends, after (and over) what an unvalidated update wrote into it directly; out of batch mode
+    both are written as they come. Outside such a build nothing changes.
     """
+
+    def __init__(self, slot: str, default: bool) -> None:
+        self.slot, self.default = slot, default
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        return obj.__dict__.get("_validate_flag", True) and _validating.get()
+        return obj.__dict__.get(self.slot, self.default) and _validating.get()
 
     def __set__(self, obj: Any, value: bool) -> None:
-        obj.__dict__["_validate_flag"] = value
+        obj.__dict__[self.slot] = value
 
 
-class _BatchMode:
-    """A figure's ``_in_batch_mode``, read as False while :data:`_validating` is False.
-
-    ``update_layout`` runs in plotly's batch mode, where a validated object set on the layout (a new
-    ``xaxis2``) is applied when the batch ends, after (and over) what an unvalidated update wrote
-    into it directly; out of batch mode both are written as they come.
-    """
-
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        return obj.__dict__.get("_batch_flag", False) and _validating.get()
-
-    def __set__(self, obj: Any, value: bool) -> None:
-        obj.__dict__["_batch_flag"] = value
-
-
-BaseFigure._validate = BasePlotlyType._validate = _Validate()
-BaseFigure._in_batch_mode = _BatchMode()
+BaseFigure._validate = BasePlotlyType._validate = _OffWhileUnvalidated("_validate_flag", True)
+BaseFigure._in_batch_mode = _OffWhileUnvalidated("_batch_flag", False)
 
 
 def _unvalidated(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
