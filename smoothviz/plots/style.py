@@ -51,6 +51,8 @@ LEGEND_ROW_PX = 26
 LABEL_STOPS = (0.98, 0.72, 0.46)
 #: Width assumed when wrapping a bottom legend: a figure in one of two columns on a laptop.
 LEGEND_WIDTH_PX = 520
+#: How long a player shows each frame while playing.
+FRAME_MS = 400
 
 
 def legend_rows(fig: go.Figure, *, width: int = LEGEND_WIDTH_PX) -> int:
@@ -377,7 +379,6 @@ def add_player(
     frames: list[dict],
     *,
     label_prefix: str = "round ",
-    duration_ms: int = 400,
     y: float = -0.08,
     start: int = 0,
 ) -> go.Figure:
@@ -421,7 +422,7 @@ def add_player(
                         "args": [
                             None,
                             {
-                                "frame": {"duration": duration_ms, "redraw": True},
+                                "frame": {"duration": FRAME_MS, "redraw": True},
                                 "fromcurrent": from_current,
                                 "transition": {"duration": 0},
                             },

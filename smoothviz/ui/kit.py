@@ -579,16 +579,14 @@ def chart(
     key: str,
     caption: str,
     data: pd.DataFrame | Callable[[], pd.DataFrame] | None = None,
-    filename: str | None = None,
     pinned: Sequence[tuple[str, go.Figure]] = (),
 ) -> None:
     """Draw a figure with its caption (what is drawn, with which parameters and seed) and its data.
 
     ``data`` is the tidy frame behind the figure, or a function that builds it only when "Show data"
-    is opened or the CSV downloaded (omitted only for illustrative figures); ``filename`` names the
-    downloads (default ``key``); ``pinned`` runs, ``(label, figure)``, are drawn muted beside it.
+    is opened or the CSV downloaded (omitted only for illustrative figures); ``key`` names the
+    downloads too; ``pinned`` runs, ``(label, figure)``, are drawn on it, dotted and muted.
     """
-    name = filename or key
     if _held():
         return
     scene, present = _scene(), presenting()
@@ -619,7 +617,7 @@ def chart(
         # on a projector the toolbar only covers legends; elsewhere it shows while the pointer is on
         # the chart (always shown, it covered the legend's right end at 1024 px)
         "displayModeBar": False if present else "hover",
-        "toImageButtonOptions": {"format": fmt, "filename": name, "scale": 2},
+        "toImageButtonOptions": {"format": fmt, "filename": key, "scale": 2},
     }
     st.plotly_chart(fig, key=key, config=config, theme=None)
     st.caption(caption)
@@ -634,7 +632,7 @@ def chart(
             st.download_button(
                 "Download CSV",
                 data=lambda: csv_bytes(data() if callable(data) else data),
-                file_name=f"{name}.csv",
+                file_name=f"{key}.csv",
                 mime="text/csv",
                 key=f"{key}.csv",
                 on_click="ignore",
