@@ -352,18 +352,23 @@ def _shared(builder: Callable[..., Any], finish: Callable[[Any, bytes], Any],
         key = _digest(name, args, kwargs)
         if key is None:  # unpicklable input: build as usual
             return make(*args, **kwargs)
-        with _lock:
-            if key in _cache:
-                _cache.move_to_end(key)
-                return _cache[key]
-        value = finish(make(*args, **kwargs), key)
-        with _lock:
-            _cache[key] = value
-            while len(_cache) > MAX_FIGURES:
-                _cache.popitem(last=False)
-        return value
+        return _kept(key, lambda: finish(make(*args, **kwargs), key))
 
     return build
+
+
+def _kept(key: bytes, make: Callable[[], Any]) -> Any:
+    """The value kept under ``key``, or ``make()``'s, kept (least recently used dropped first)."""
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    value = make()
+    with _lock:
+        _cache[key] = value
+        while len(_cache) > MAX_FIGURES:
+            _cache.popitem(last=False)
+    return value
 
 
 def _share(fig: go.Figure, key: bytes | None = None) -> SharedFigure:
@@ -387,16 +392,7 @@ def dressed(fig: go.Figure, tag: tuple, dress: Callable[[go.Figure], go.Figure])
     if not isinstance(fig, SharedFigure) or base is None:
         return dress(fig)
     key = hashlib.blake2b(base + pickle.dumps(tag, protocol=5), digest_size=20).digest()
-    with _lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
-    out = _share(dress(private_copy(fig)), key)
-    with _lock:
-        _cache[key] = out
-        while len(_cache) > MAX_FIGURES:
-            _cache.popitem(last=False)
-    return out
+    return _kept(key, lambda: _share(dress(private_copy(fig)), key))
 
 
 def shared_value(builder: Callable[..., Any]) -> Callable[..., Any]:
