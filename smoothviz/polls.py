@@ -33,6 +33,7 @@ __all__ = [
     "RATE_VOTES",
     "RATE_WINDOW",
     "SCHEMA_VERSION",
+    "TOKEN",
     "PollError",
     "PollStore",
     "Room",
@@ -52,7 +53,8 @@ MAX_VOTERS = 1_000
 SCHEMA_VERSION = 1
 
 _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")  # voter ids and lecturer keys
+#: Voter ids and lecturer keys.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")
 _BUSY_MS = 10_000
 _POOL = 16  # idle connections kept per store and process
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,7 +155,7 @@ def _code(code: object) -> str:
 
 
 def _voter(voter: object) -> str:
-    if isinstance(voter, str) and _TOKEN.fullmatch(voter):
+    if isinstance(voter, str) and TOKEN.fullmatch(voter):
         return voter
     raise PollError("This browser session has no valid voter id; reload the page and vote again.")
 
@@ -416,7 +418,7 @@ class PollStore:
             code = _code(code)
         except PollError:
             return False
-        ok = isinstance(key, str) and _TOKEN.fullmatch(key) is not None
+        ok = isinstance(key, str) and TOKEN.fullmatch(key) is not None
         rows = self._tx(
             lambda run: run("SELECT key_hash, expires FROM rooms WHERE code = ?", code), write=False
         )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import secrets
 import urllib.parse
 from collections.abc import Callable, Mapping
@@ -21,7 +20,7 @@ import streamlit as st
 
 from smoothviz.lectures import LECTURES, base_url, scene_query
 from smoothviz.plots.polls import LETTERS, poll_caption, poll_figure
-from smoothviz.polls import BUSY, PollError, PollStore, Room, default_url
+from smoothviz.polls import BUSY, TOKEN, PollError, PollStore, Room, default_url
 from smoothviz.ui.params import shown
 
 __all__ = [
@@ -44,7 +43,6 @@ REFRESH_S = 2.0
 VOTER_COOKIE = "smoothviz_voter"
 #: The app's public address for the phones' link; set it when the app is served behind a proxy.
 BASE_URL_ENV = "SMOOTHVIZ_BASE_URL"
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")
 _MESSAGE = "smoothviz.poll.message"  # an error from a button's callback, shown on the next run
 _LONGEST = {"poll": 16, "pollkey": 128}  # longer link values are not even passed to the store
 
@@ -108,23 +106,24 @@ def start_button(state: dict[str, Any]) -> None:
     )
 
 
-def _start(state: dict[str, Any]) -> None:
+def _told(call: Callable[[PollStore], Any]) -> Any:
+    """``call(store)`` from a button's callback; a PollError is shown on the next run (then None)."""
     try:
-        room, key = _store().open_room(state["lecture"], state["scene"])
+        return call(_store())
     except PollError as exc:
         st.session_state[_MESSAGE] = str(exc)
-        return
-    state["poll"], state["pollkey"] = room.code, key
+        return None
+
+
+def _start(state: dict[str, Any]) -> None:
+    if opened := _told(lambda store: store.open_room(state["lecture"], state["scene"])):
+        state["poll"], state["pollkey"] = opened[0].code, opened[1]
 
 
 def _act(action: str, state: dict[str, Any]) -> None:
     """Close or Reset, from the key holder's buttons; Reset asks the question again."""
-    try:
-        getattr(_store(), action)(state["poll"], state.get("pollkey", ""))
-    except PollError as exc:
-        st.session_state[_MESSAGE] = str(exc)
-        return
-    if action == "reset":
+    done = _told(lambda store: getattr(store, action)(state["poll"], state.get("pollkey", "")))
+    if done is not None and action == "reset":
         state["reveal"] = False
 
 
@@ -257,7 +256,7 @@ def _voter() -> str:
     voter = st.session_state.get("smoothviz.voter")
     if voter is None:
         raw = (st.context.cookies or {}).get(VOTER_COOKIE, "")
-        voter = raw if _TOKEN.fullmatch(raw or "") else secrets.token_urlsafe(16)
+        voter = raw if TOKEN.fullmatch(raw or "") else secrets.token_urlsafe(16)
         st.session_state["smoothviz.voter"] = voter
     if (st.context.cookies or {}).get(VOTER_COOKIE) != voter:
         st.html(
@@ -269,10 +268,7 @@ def _voter() -> str:
 
 
 def _vote(code: str, voter: str, lecture: str, scene: int, option: int) -> None:
-    try:
-        _store().vote(code, voter, lecture, scene, option)
-    except PollError as exc:
-        st.session_state[_MESSAGE] = str(exc)
+    _told(lambda store: store.vote(code, voter, lecture, scene, option))
 
 
 def _join() -> None:
