@@ -18,6 +18,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from smoothviz.lectures import LECTURES, scene_query
+from smoothviz.plots.polls import LETTERS
 from smoothviz.ui.params import Param, shown
 from smoothviz.ui.poll import POLL_KEYS, poll_link, poll_state, start_button
 
@@ -221,7 +222,7 @@ def option_line(options: Sequence[str], right: int | None) -> str:
     """The options as ``A 7 · B 100 · C 10,000``; with ``right`` the answer is marked, the others muted."""
     parts = []
     for i, option in enumerate(options):
-        letter = "ABCDEFGH"[i]
+        letter = LETTERS[i]
         if right is None:
             parts.append(f"**{letter}** {option}")
         elif i == right:
