@@ -286,7 +286,6 @@ def _seed_from_link(
     }
     st.session_state[state_key(page, "messages")] = [*messages, *param_messages]
     st.session_state[state_key(page, "values")] = dict(values)
-    # a link that names a tab lands on that tab's content (see tabs())
     st.session_state[state_key(page, "scroll")] = scroll and any(
         p.kind == "tab" and p.key in query for p in params
     )
@@ -410,7 +409,7 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         st.session_state.pop(state_key(page, "warning"), None)
     for note in notes:
         st.info(note)
-    scene = st.session_state.get(_SCENE_KEY)
+    scene = _scene()
     if scene and scene["tab"]:
         # the page's own hero, metrics and notes go into a hidden box until tabs() closes it
         held = st.container(key="smoothviz-held")
@@ -501,7 +500,9 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
         list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
     )
     if st.session_state.pop(state_key(page, "scroll"), False):
-        _scroll_to_tabs()
+        # a link that names a tab (a tour stop such as "MWEM's U") opens on the chart it promises:
+        # the tabs come to the top of the screen and stay there while the charts are drawn
+        st.html(SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
     return dict(zip(param.options, containers, strict=True))
 
 
@@ -516,15 +517,6 @@ def _scene_tab(page: str, param: Param) -> dict[str, Any]:
         box.open = option == chosen
         out[option] = box
     return out
-
-
-def _scroll_to_tabs() -> None:
-    """Bring the tabs to the top of the screen, and keep them there while the charts are drawn.
-
-    Used when a link names a tab (a tour stop such as "MWEM's U"), so it opens on the chart it promises
-    rather than two screens above it.
-    """
-    st.html(SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
 
 
 #: Every cached function a page declares, made once per process (see :func:`cached`).
