@@ -33,6 +33,7 @@ __all__ = [
     "RATE_VOTES",
     "RATE_WINDOW",
     "SCHEMA_VERSION",
+    "TOKEN",
     "PollError",
     "PollStore",
     "Room",
@@ -50,10 +51,10 @@ MAX_ROOMS = 10_000
 MAX_VOTERS = 1_000
 #: Schema version written by the last migration step.
 SCHEMA_VERSION = 1
-STATES = ("open", "closed", "revealed")
 
 _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")  # voter ids and lecturer keys
+#: Voter ids and lecturer keys.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")
 _BUSY_MS = 10_000
 _POOL = 16  # idle connections kept per store and process
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,7 +155,7 @@ def _code(code: object) -> str:
 
 
 def _voter(voter: object) -> str:
-    if isinstance(voter, str) and _TOKEN.fullmatch(voter):
+    if isinstance(voter, str) and TOKEN.fullmatch(voter):
         return voter
     raise PollError("This browser session has no valid voter id; reload the page and vote again.")
 
@@ -316,9 +317,10 @@ class PollStore:
                 healthy = True  # refused by the checks, rolled back: the connection is fine
                 raise
             except Exception as exc:
-                if not self._database_error(exc):
+                error, transient = self._driver_errors()
+                if not isinstance(exc, error):
                     raise  # a bug, not the database: let it show
-                if not self._transient(exc) or attempt == 2:
+                if not isinstance(exc, transient) or attempt == 2:
                     raise PollError(BUSY) from exc
                 self.close_connections()  # the others may be broken too (a restarted server)
                 time.sleep(0.05 * (attempt + 1))
@@ -327,26 +329,17 @@ class PollStore:
                     self._give(conn, healthy)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _database_error(self, exc: Exception) -> bool:
-        """Whether ``exc`` comes from the database driver."""
-        if isinstance(exc, sqlite3.Error):
-            return True
-        if self.kind == "postgresql":
-            import psycopg
+    def _driver_errors(self) -> tuple[tuple[type, ...], tuple[type, ...]]:
+        """The database drivers' errors, and those worth a retry on a fresh connection.
 
-            return isinstance(exc, psycopg.Error)
-        return False
+        A retry helps a busy file or a dropped server (PostgreSQL's serialisation failures and
+        deadlocks are OperationalErrors too).
+        """
+        if self.kind != "postgresql":
+            return (sqlite3.Error,), (sqlite3.OperationalError,)
+        import psycopg
 
-    def _transient(self, exc: Exception) -> bool:
-        """Whether ``exc`` is worth a retry on a fresh connection (busy file, dropped server)."""
-        if isinstance(exc, sqlite3.OperationalError):
-            return True
-        if self.kind == "postgresql":
-            import psycopg
-
-            # (serialisation failures and deadlocks are OperationalErrors too)
-            return isinstance(exc, psycopg.OperationalError)
-        return False
+        return (sqlite3.Error, psycopg.Error), (sqlite3.OperationalError, psycopg.OperationalError)
 
     def _migrate(self) -> None:
         """Create or upgrade the schema to ``SCHEMA_VERSION`` (idempotent, safe to race)."""
@@ -425,7 +418,7 @@ class PollStore:
             code = _code(code)
         except PollError:
             return False
-        ok = isinstance(key, str) and _TOKEN.fullmatch(key) is not None
+        ok = isinstance(key, str) and TOKEN.fullmatch(key) is not None
         rows = self._tx(
             lambda run: run("SELECT key_hash, expires FROM rooms WHERE code = ?", code), write=False
         )
@@ -447,37 +440,24 @@ class PollStore:
 
         return self._tx(work)
 
+    def _lecturer_update(self, code: str, key: str, sql: str, *params: Any) -> Room:
+        """Run ``sql`` (its last placeholder: the room code) as the lecturer of ``code``."""
+        return self._lecturer_tx(code, key, lambda run, room: run(sql, *params, room.code))
+
     def show_scene(self, code: str, key: str, lecture: str, scene: int) -> Room:
         """Move the room to ``scene`` of ``lecture`` and open voting on it (earlier votes stay)."""
         lecture, scene, _ = _scene(lecture, scene)
-        return self._lecturer_tx(
-            code,
-            key,
-            lambda run, room: run(
-                "UPDATE rooms SET lecture = ?, scene = ?, state = 'open' WHERE code = ?",
-                lecture,
-                scene,
-                room.code,
-            ),
-        )
+        sql = "UPDATE rooms SET lecture = ?, scene = ?, state = 'open' WHERE code = ?"
+        return self._lecturer_update(code, key, sql, lecture, scene)
 
     def close(self, code: str, key: str) -> Room:
         """Stop voting on the current scene (a revealed poll stays revealed)."""
-        return self._lecturer_tx(
-            code,
-            key,
-            lambda run, room: run(
-                "UPDATE rooms SET state = 'closed' WHERE code = ? AND state = 'open'", room.code
-            ),
-        )
+        sql = "UPDATE rooms SET state = 'closed' WHERE state = 'open' AND code = ?"
+        return self._lecturer_update(code, key, sql)
 
     def reveal(self, code: str, key: str) -> Room:
         """Close voting on the current scene and show its answer."""
-        return self._lecturer_tx(
-            code,
-            key,
-            lambda run, room: run("UPDATE rooms SET state = 'revealed' WHERE code = ?", room.code),
-        )
+        return self._lecturer_update(code, key, "UPDATE rooms SET state = 'revealed' WHERE code = ?")
 
     def reset(self, code: str, key: str) -> Room:
         """Delete the current scene's votes and open voting on it again."""

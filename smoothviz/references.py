@@ -202,17 +202,10 @@ REFERENCES: dict[str, Reference] = {ref.key: ref for ref in _ENTRIES}
 
 
 def cite(key: str, where: str = "") -> str:
-    """Author–year citation of one work, optionally pinned to a theorem or section.
+    """Author–year citation of one work, pinned to a place in it when ``where`` says one.
 
-    Args:
-        key: a key of :data:`REFERENCES`.
-        where: the place in the work, e.g. ``"Thm 3.3"``, ``"Lemma E.3"``, ``"App. B"``, ``"§1"``.
-
-    Returns:
-        ``"Haghtalab, Roughgarden & Shetty 2020, Thm 3.3"``, or without ``where`` just the label.
-
-    Raises:
-        KeyError: if ``key`` is not in :data:`REFERENCES`.
+    ``cite("hrs2020", "Thm 3.3")`` is ``"Haghtalab, Roughgarden & Shetty 2020, Thm 3.3"``; a key not
+    in :data:`REFERENCES` raises KeyError.
     """
     try:
         ref = REFERENCES[key]
@@ -224,17 +217,10 @@ def cite(key: str, where: str = "") -> str:
 def references_markdown(
     keys: Iterable[str] | None = None, *, heading: str | None = "References"
 ) -> str:
-    """The full entries as a Markdown bullet list, sorted by first author's surname and year.
+    """The entries of ``keys`` (default: all) as a Markdown list, sorted by first surname and year.
 
-    Args:
-        keys: which works to list (default: all of :data:`REFERENCES`).
-        heading: a ``###`` heading put above the list, or ``None`` for the bare list.
-
-    Returns:
-        Markdown text ending in a newline.
-
-    Raises:
-        KeyError: if a key is not in :data:`REFERENCES`.
+    ``heading`` goes above the list as a ``###`` heading (``None``: the bare list); the text ends in a
+    newline, and a key not in :data:`REFERENCES` raises KeyError.
     """
     chosen = [REFERENCES[k] for k in (REFERENCES if keys is None else dict.fromkeys(keys))]
     chosen.sort(key=lambda ref: (ref.surnames[0], ref.year, ref.title))

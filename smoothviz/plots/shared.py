@@ -1,20 +1,9 @@
 """Figures and texts shared across sessions: a builder runs once per distinct input, not per rerun.
 
-A page reruns on every click, and building a plotly figure (every property validated) costs far more
-than the cached computation behind it. Builders are pure, so equal inputs give equal figures:
-:func:`shared_figure` keys each call by a digest of its pickled arguments and keeps the last
-:data:`MAX_FIGURES` figures. A shared figure is read-only; :func:`private_copy` gives one to modify.
-Its dictionary form and its JSON (what ``st.plotly_chart`` sends) are computed once as well: a rerun
-that draws a shared figure again sends the same encoded string (see :func:`_encoded_once`).
-:func:`shared_value` does the same for captions and metric rows built from a result (read-only too).
-A frozen result's digest is computed once per object, however many builders read it; a result from a
-page's cached computation carries a digest of the computation that made it (:func:`stamp`), so the
-copy ``st.cache_data`` hands each rerun is not pickled to find its figures.
-
-A shared builder runs with plotly's property validation off (:data:`VALIDATION`): validating is most
-of a figure's build (~15 ms a figure), and builders are pure and tested. The test suite builds with it
-on (``tests/conftest.py``), and ``"compare"`` builds every figure both ways and fails unless the two
-give the same JSON: an invalid property, or one validation would have coerced to something else, fails.
+Builders are pure, so :func:`shared_figure` keys each call by a digest of its arguments and keeps the
+last :data:`MAX_FIGURES` figures, read-only (:func:`private_copy` gives one to modify), with their
+JSON encoded once; :func:`shared_value` does the same for captions. A cached result carries the digest
+of the call that made it (:func:`stamp`); plotly's validation is off when served (:data:`VALIDATION`).
 """
 
 from __future__ import annotations
@@ -81,42 +70,31 @@ class FigureValidationError(AssertionError):
     """A builder's figure built without validation is not the figure plotly's validation makes."""
 
 
-class _Validate:
-    """plotly's per-object ``_validate`` flag, read as False while :data:`_validating` is False.
+class _OffWhileUnvalidated:
+    """A plotly flag of each object, read as False while :data:`_validating` is False.
 
-    plotly checks ``obj._validate`` before validating each property it sets (and its constructors
-    take ``_validate=False``); this makes every object a builder creates or updates skip validation
-    without passing the flag through every builder. Outside such a build nothing changes.
+    ``_validate``: plotly checks it before validating each property it sets (its constructors take
+    ``_validate=False``), so every object a shared builder creates or updates skips validation
+    without the flag passed through every builder. ``_in_batch_mode``: ``update_layout`` runs in
+    batch mode, where a validated object set on the layout (a new ``xaxis2``) is applied when the
+    batch ends, after (and over) what an unvalidated update wrote into it directly; out of batch mode
+    both are written as they come. Outside such a build nothing changes.
     """
+
+    def __init__(self, slot: str, default: bool) -> None:
+        self.slot, self.default = slot, default
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        return obj.__dict__.get("_validate_flag", True) and _validating.get()
+        return obj.__dict__.get(self.slot, self.default) and _validating.get()
 
     def __set__(self, obj: Any, value: bool) -> None:
-        obj.__dict__["_validate_flag"] = value
+        obj.__dict__[self.slot] = value
 
 
-class _BatchMode:
-    """A figure's ``_in_batch_mode``, read as False while :data:`_validating` is False.
-
-    ``update_layout`` runs in plotly's batch mode, where a validated object set on the layout (a new
-    ``xaxis2``) is applied when the batch ends, after (and over) what an unvalidated update wrote
-    into it directly; out of batch mode both are written as they come.
-    """
-
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        return obj.__dict__.get("_batch_flag", False) and _validating.get()
-
-    def __set__(self, obj: Any, value: bool) -> None:
-        obj.__dict__["_batch_flag"] = value
-
-
-BaseFigure._validate = BasePlotlyType._validate = _Validate()
-BaseFigure._in_batch_mode = _BatchMode()
+BaseFigure._validate = BasePlotlyType._validate = _OffWhileUnvalidated("_validate_flag", True)
+BaseFigure._in_batch_mode = _OffWhileUnvalidated("_batch_flag", False)
 
 
 def _unvalidated(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -374,18 +352,23 @@ def _shared(builder: Callable[..., Any], finish: Callable[[Any, bytes], Any],
         key = _digest(name, args, kwargs)
         if key is None:  # unpicklable input: build as usual
             return make(*args, **kwargs)
-        with _lock:
-            if key in _cache:
-                _cache.move_to_end(key)
-                return _cache[key]
-        value = finish(make(*args, **kwargs), key)
-        with _lock:
-            _cache[key] = value
-            while len(_cache) > MAX_FIGURES:
-                _cache.popitem(last=False)
-        return value
+        return _kept(key, lambda: finish(make(*args, **kwargs), key))
 
     return build
+
+
+def _kept(key: bytes, make: Callable[[], Any]) -> Any:
+    """The value kept under ``key``, or ``make()``'s, kept (least recently used dropped first)."""
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    value = make()
+    with _lock:
+        _cache[key] = value
+        while len(_cache) > MAX_FIGURES:
+            _cache.popitem(last=False)
+    return value
 
 
 def _share(fig: go.Figure, key: bytes | None = None) -> SharedFigure:
@@ -409,16 +392,7 @@ def dressed(fig: go.Figure, tag: tuple, dress: Callable[[go.Figure], go.Figure])
     if not isinstance(fig, SharedFigure) or base is None:
         return dress(fig)
     key = hashlib.blake2b(base + pickle.dumps(tag, protocol=5), digest_size=20).digest()
-    with _lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
-    out = _share(dress(private_copy(fig)), key)
-    with _lock:
-        _cache[key] = out
-        while len(_cache) > MAX_FIGURES:
-            _cache.popitem(last=False)
-    return out
+    return _kept(key, lambda: _share(dress(private_copy(fig)), key))
 
 
 def shared_value(builder: Callable[..., Any]) -> Callable[..., Any]:

@@ -36,18 +36,10 @@ def snapshot_html(
     code: str,
     link: str,
 ) -> str:
-    """One self-contained HTML page of a view.
+    """A view as one self-contained HTML page: title, "Watch:" sentence, link, figures, params, code.
 
-    Args:
-        title: the page title.
-        watch: the page's "Watch:" sentence (plain text; Markdown emphasis is kept as is).
-        figures: ``(figure, caption)`` pairs in the order the page drew them.
-        params: the URL parameters of the view (what ran).
-        code: the "Reproduce in Python" source.
-        link: the address of the live view.
-
-    Returns:
-        The HTML document as a string; plotly.js is inlined with the first figure only.
+    ``figures`` are ``(figure, caption)`` in the page's order, ``params`` the URL values that ran;
+    plotly.js is inlined with the first figure only.
     """
     parts = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'>",

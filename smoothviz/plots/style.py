@@ -51,6 +51,8 @@ LEGEND_ROW_PX = 26
 LABEL_STOPS = (0.98, 0.72, 0.46)
 #: Width assumed when wrapping a bottom legend: a figure in one of two columns on a laptop.
 LEGEND_WIDTH_PX = 520
+#: How long a player shows each frame while playing.
+FRAME_MS = 400
 
 
 def legend_rows(fig: go.Figure, *, width: int = LEGEND_WIDTH_PX) -> int:
@@ -258,17 +260,12 @@ def theory_trace(
     color: str | None = None,
     on_plot: bool = True,
 ) -> go.Scatter:
-    """A theory curve: dashed black for exact / high-probability bounds, dotted grey for envelopes.
+    """A theory curve ``y`` over ``x``; the dash tells its ``kind`` apart.
 
-    Args:
-        x: abscissae.
-        y: the bound evaluated at ``x``.
-        name: legend text; should say what the bound is and where it comes from.
-        kind: ``"exact"``, ``"expectation"``, ``"high-probability"`` or ``"envelope"`` (O(·) with a
-            chosen constant, or derived); the dash style tells them apart.
-        color: override the default colour.
-        on_plot: write ``name`` on the plot beside the line instead of in the legend (placed by
-            :func:`apply_style`), so legends keep to the data and stay short on a projector.
+    ``kind`` is ``"exact"``, ``"expectation"``, ``"high-probability"`` (black, or ``color``) or
+    ``"envelope"`` (O(·) with a chosen constant: dotted grey). ``name`` says what the bound is and
+    where it comes from; with ``on_plot`` it is written beside the line (placed by :func:`apply_style`)
+    instead of in the legend, which keeps to the data.
     """
     dash = {
         "exact": "dash",
@@ -382,7 +379,6 @@ def add_player(
     frames: list[dict],
     *,
     label_prefix: str = "round ",
-    duration_ms: int = 400,
     y: float = -0.08,
     start: int = 0,
 ) -> go.Figure:
@@ -426,7 +422,7 @@ def add_player(
                         "args": [
                             None,
                             {
-                                "frame": {"duration": duration_ms, "redraw": True},
+                                "frame": {"duration": FRAME_MS, "redraw": True},
                                 "fromcurrent": from_current,
                                 "transition": {"duration": 0},
                             },

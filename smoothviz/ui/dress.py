@@ -11,8 +11,9 @@ import plotly.graph_objects as go
 __all__ = ["enlarge_type", "veil"]
 
 
-def enlarge_type(fig: go.Figure, factor: float = 22 / 18) -> None:
+def enlarge_type(fig: go.Figure) -> None:
     """Presenter mode: every font of the figure (ticks, titles, legend, labels) scaled for the back row."""
+    factor = 22 / 18
     base = fig.layout.font.size or 18
     fig.update_layout(font={"size": round(base * factor)})
     if fig.layout.legend.font.size:

@@ -1,23 +1,9 @@
-"""The page kit: the Streamlit pieces every smoothviz page is built from.
+"""The page kit: the Streamlit pieces every page is built from, a projector first and a report second.
 
-Every page has the same shape, a projector first and a report second (see the README, "The page
-shape"). A page declares its parameters (:class:`~smoothviz.ui.params.Param`; the 2–4 that drive its
-story with ``hero=True``) and calls, in order:
-
-1. :func:`page` — a one-line title and one "Watch:" sentence (and presenter mode, ``present=1``);
-2. :func:`controls` — the story controls in a row above the hero chart, every other control under
-   "More settings" in the sidebar, all seeded from the URL on first load (with a visible warning for
-   every value that could not be used) and written back to it, so the address bar links to the view;
-   state that travels in the link but is no control (the adversary game's ``moves``) is declared as
-   a :class:`~smoothviz.ui.params.LinkValue` and goes the same way (:func:`set_link` changes it);
-3. a cached core call wrapped in :func:`computing`; :func:`use_instead` when the page reduces a value
-   (a budget cap), which writes the value that ran into the URL and says so;
-4. :func:`chart` for the hero figure, then :func:`metrics` (short labels, long text in help);
-5. :func:`tabs` for everything else: secondary charts, theory cards (:func:`theory_card`); only the
-   open tab computes; then :func:`reproduce` ("Reproduce in Python").
-
-Play/step lives in the figures themselves (:func:`smoothviz.plots.style.add_player`), so scrubbing and
-playing never rerun the page.
+A page declares its parameters (:class:`~smoothviz.ui.params.Param`, ``hero=True`` on the 2–4
+that tell its story) and calls :func:`page`, :func:`controls` (seeded from the link, written back to
+it), a :func:`cached` core call inside :func:`computing`, :func:`chart` and :func:`metrics` for the
+hero, :func:`tabs` for the rest (only the open tab computes), and last :func:`reproduce`.
 """
 
 from __future__ import annotations
@@ -300,7 +286,6 @@ def _seed_from_link(
     }
     st.session_state[state_key(page, "messages")] = [*messages, *param_messages]
     st.session_state[state_key(page, "values")] = dict(values)
-    # a link that names a tab lands on that tab's content (see tabs())
     st.session_state[state_key(page, "scroll")] = scroll and any(
         p.kind == "tab" and p.key in query for p in params
     )
@@ -424,7 +409,7 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         st.session_state.pop(state_key(page, "warning"), None)
     for note in notes:
         st.info(note)
-    scene = st.session_state.get(_SCENE_KEY)
+    scene = _scene()
     if scene and scene["tab"]:
         # the page's own hero, metrics and notes go into a hidden box until tabs() closes it
         held = st.container(key="smoothviz-held")
@@ -515,7 +500,9 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
         list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
     )
     if st.session_state.pop(state_key(page, "scroll"), False):
-        _scroll_to_tabs()
+        # a link that names a tab (a tour stop such as "MWEM's U") opens on the chart it promises:
+        # the tabs come to the top of the screen and stay there while the charts are drawn
+        st.html(SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
     return dict(zip(param.options, containers, strict=True))
 
 
@@ -530,15 +517,6 @@ def _scene_tab(page: str, param: Param) -> dict[str, Any]:
         box.open = option == chosen
         out[option] = box
     return out
-
-
-def _scroll_to_tabs() -> None:
-    """Bring the tabs to the top of the screen, and keep them there while the charts are drawn.
-
-    Used when a link names a tab (a tour stop such as "MWEM's U"), so it opens on the chart it promises
-    rather than two screens above it.
-    """
-    st.html(SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
 
 
 #: Every cached function a page declares, made once per process (see :func:`cached`).
@@ -593,21 +571,14 @@ def chart(
     key: str,
     caption: str,
     data: pd.DataFrame | Callable[[], pd.DataFrame] | None = None,
-    filename: str | None = None,
     pinned: Sequence[tuple[str, go.Figure]] = (),
 ) -> None:
-    """Draw a figure with its caption, a "Show data" table and a CSV download of the tidy frame.
+    """Draw a figure with its caption (what is drawn, with which parameters and seed) and its data.
 
-    Args:
-        fig: the figure (from a builder in :mod:`smoothviz.plots`).
-        key: unique element key on the page.
-        caption: generated from the current state: what is drawn, with which parameters and seed.
-        data: the tidy frame behind the figure, or a function that builds it (called only when the
-            table is opened or the CSV downloaded); omitted only for purely illustrative figures.
-        filename: base name for the PNG/SVG and CSV downloads (defaults to ``key``).
-        pinned: ``(label, figure)`` of pinned runs (see :mod:`smoothviz.ui.pins`), drawn muted.
+    ``data`` is the tidy frame behind the figure, or a function that builds it only when "Show data"
+    is opened or the CSV downloaded (omitted only for illustrative figures); ``key`` names the
+    downloads too; ``pinned`` runs, ``(label, figure)``, are drawn on it, dotted and muted.
     """
-    name = filename or key
     if _held():
         return
     scene, present = _scene(), presenting()
@@ -638,7 +609,7 @@ def chart(
         # on a projector the toolbar only covers legends; elsewhere it shows while the pointer is on
         # the chart (always shown, it covered the legend's right end at 1024 px)
         "displayModeBar": False if present else "hover",
-        "toImageButtonOptions": {"format": fmt, "filename": name, "scale": 2},
+        "toImageButtonOptions": {"format": fmt, "filename": key, "scale": 2},
     }
     st.plotly_chart(fig, key=key, config=config, theme=None)
     st.caption(caption)
@@ -653,7 +624,7 @@ def chart(
             st.download_button(
                 "Download CSV",
                 data=lambda: csv_bytes(data() if callable(data) else data),
-                file_name=f"{name}.csv",
+                file_name=f"{key}.csv",
                 mime="text/csv",
                 key=f"{key}.csv",
                 on_click="ignore",

@@ -1,14 +1,9 @@
-"""Lecture scenes on a page: read ``lecture``, ``scene`` and ``lock`` from a link, draw the scene bar.
+"""Lecture scenes on a page: ``lecture``, ``scene``, ``lock`` and ``reveal`` from a link; the scene bar.
 
-A scene link (see :mod:`smoothviz.lectures`) opens a page with its preset plus ``lecture=<key>``,
-``scene=<n>`` and optionally ``lock=<keys>``. The page kit validates these like any link value (a
-warning names a bad one and says what was used), draws a compact bar with the sentence to say, the
-"predict first" question with its options and Back / Next, and draws the locked controls disabled. A
-scene opens on its question with the answer held back; "Answer" (or the clicker's next key) reveals the
-right option and the sentence, and writes ``reveal=1`` into the link; the next click goes to the next
-scene. A small script listens for a clicker's keys (PageDown, →, Space forward; PageUp, ← back) and
-presses the bar's buttons, except while a slider, input or select has the focus. The bar is one short
-block above the story controls, so the hero chart stays on the first screen.
+A scene link (:mod:`smoothviz.lectures`) opens a page on its preset; the kit validates these keys like
+any link value and draws the locked controls disabled. The bar above the story controls asks the
+"predict first" question; "Answer" (or a clicker's next key) reveals the right option and the
+sentence, and writes ``reveal=1``; the next click goes to the next scene.
 """
 
 from __future__ import annotations
@@ -23,7 +18,8 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from smoothviz.lectures import LECTURES, scene_query
-from smoothviz.ui.params import Param
+from smoothviz.plots.polls import LETTERS
+from smoothviz.ui.params import Param, shown
 from smoothviz.ui.poll import POLL_KEYS, poll_link, poll_state, start_button
 
 __all__ = [
@@ -46,10 +42,6 @@ def _last(raw: Sequence[str] | str) -> str:
     return raw if isinstance(raw, str) else (list(raw)[-1] if list(raw) else "")
 
 
-def _shown(text: str) -> str:
-    return (text[:40] + "…" if len(text) > 40 else text).replace("`", "'")
-
-
 def lecture_from_link(
     page: str, query: Mapping[str, Sequence[str] | str], params: Sequence[Param]
 ) -> tuple[dict[str, Any] | None, list[str]]:
@@ -62,7 +54,7 @@ def lecture_from_link(
     key = _last(query.get("lecture", ""))
     if key not in LECTURES:
         return None, [
-            f"`lecture` = `{_shown(key)}` is not one of {', '.join(LECTURES)}; no lecture is shown."
+            f"`lecture` = `{shown(key)}` is not one of {', '.join(LECTURES)}; no lecture is shown."
         ]
     scenes = LECTURES[key].scenes
     messages: list[str] = []
@@ -73,7 +65,7 @@ def lecture_from_link(
         number = 0
     if not 1 <= number <= len(scenes):
         used = min(max(number, 1), len(scenes))
-        messages.append(f"`scene` = `{_shown(raw)}` is not in 1…{len(scenes)}; used `{used}`.")
+        messages.append(f"`scene` = `{shown(raw)}` is not in 1…{len(scenes)}; used `{used}`.")
         number = used
     if scenes[number - 1].page != page:
         messages.append(
@@ -86,13 +78,13 @@ def lecture_from_link(
     unknown = [k for k in wanted if k not in lockable]
     if unknown:
         messages.append(
-            f"`lock` names `{'`, `'.join(_shown(k) for k in unknown)}`, not controls of this page; "
+            f"`lock` names `{'`, `'.join(shown(k) for k in unknown)}`, not controls of this page; "
             "they were ignored."
         )
     lock = tuple(dict.fromkeys(k for k in wanted if k in lockable))
     raw = _last(query.get("reveal", "0"))
     if raw not in ("0", "1"):
-        messages.append(f"`reveal` = `{_shown(raw)}` is not 0 or 1; used `0` (the question first).")
+        messages.append(f"`reveal` = `{shown(raw)}` is not 0 or 1; used `0` (the question first).")
     state = {"lecture": key, "scene": number, "lock": lock, "reveal": raw == "1"}
     poll, poll_messages = poll_state({k: _last(query.get(k, "")) for k in POLL_KEYS})
     return state | poll, messages + poll_messages
@@ -230,7 +222,7 @@ def option_line(options: Sequence[str], right: int | None) -> str:
     """The options as ``A 7 · B 100 · C 10,000``; with ``right`` the answer is marked, the others muted."""
     parts = []
     for i, option in enumerate(options):
-        letter = "ABCDEFGH"[i]
+        letter = LETTERS[i]
         if right is None:
             parts.append(f"**{letter}** {option}")
         elif i == right:

@@ -1,12 +1,9 @@
-"""Declared page parameters and the validation of values that arrive from a shared link.
+"""Declared page parameters, and the validation of values that arrive from a shared link.
 
-Every control on every page is declared once as a :class:`Param`: its URL key, its label (with the
-symbol), its kind, its range (the page's caps) and its default. :func:`parse_query` turns the raw strings
-of a query string into values the page can use, and returns one human-readable message for each value
-it could not use as received, naming the parameter, the value received and the value used instead. It
-never raises: a link is user input.
-
-This module is pure Python (no Streamlit), so the validation rules are unit-tested directly.
+Every control is declared once as a :class:`Param` (URL key, label, kind, range, default).
+:func:`parse_query` turns a query string into values the page can use and never raises (a link is
+user input): each value it could not use comes back as a message naming the parameter, the value
+received and the value used. Pure Python (no Streamlit), so the rules are unit-tested directly.
 """
 
 from __future__ import annotations
@@ -19,7 +16,6 @@ from typing import Any
 
 KINDS = ("log_float", "log_int", "int", "float", "number", "choice", "tab", "multi", "seed", "bool")
 SEED_MAX = 2**32 - 1
-_SHOWN_CHARS = 40
 
 
 @functools.lru_cache(maxsize=64)
@@ -152,19 +148,20 @@ class LinkValue:
         try:
             return self.parse(raw)
         except Exception as error:  # a link is user input: a parser bug must not become a traceback
-            message = f"`{self.key}` = `{_shown(raw)}` could not be read ({type(error).__name__})"
+            message = f"`{self.key}` = `{shown(raw)}` could not be read ({type(error).__name__})"
             return self.parse("")[0], [f"{message}; used none."]
 
 
-def _shown(raw: str) -> str:
-    text = raw if len(raw) <= _SHOWN_CHARS else raw[:_SHOWN_CHARS] + "…"
+def shown(raw: str, limit: int = 40) -> str:
+    """A value from a link as a message quotes it: cut at ``limit`` characters, no backticks."""
+    text = raw if len(raw) <= limit else raw[:limit] + "…"
     return text.replace("`", "'")
 
 
 def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
     """Turn one raw query-string value into ``(value_used, message_or_None)``; never raises."""
     used = param.default
-    shown = _shown(raw)
+    quoted = shown(raw)
     text = raw.strip()
     name = f"`{param.key}`"
     if param.kind in ("choice", "tab"):
@@ -172,15 +169,15 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
             return text, None
         allowed = ", ".join(param.options)
         return used, (
-            f"{name} = `{shown}` is not one of {allowed}; used the default `{param.format(used)}`."
+            f"{name} = `{quoted}` is not one of {allowed}; used the default `{param.format(used)}`."
         )
     if param.kind == "multi":
         wanted = [v.strip() for v in text.split(",") if v.strip()]
         good = tuple(dict.fromkeys(v for v in wanted if v in param.options))
-        bad = [_shown(v) for v in wanted if v not in param.options]
+        bad = [shown(v) for v in wanted if v not in param.options]
         if not good:
             return used, (
-                f"{name} = `{shown}` names none of {', '.join(param.options)}; "
+                f"{name} = `{quoted}` names none of {', '.join(param.options)}; "
                 f"used the default `{param.format(used)}`."
             )
         if bad:
@@ -195,29 +192,29 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
             return True, None
         if lowered in ("0", "false", "no", "off"):
             return False, None
-        return used, f"{name} = `{shown}` is not 1/0 or true/false; used `{param.format(used)}`."
+        return used, f"{name} = `{quoted}` is not 1/0 or true/false; used `{param.format(used)}`."
     try:
         number = float(text) if not param.is_integer else _parse_integer(text)
     except (ValueError, OverflowError):
-        return used, f"{name} = `{shown}` is not a number; used the default `{param.format(used)}`."
+        return used, f"{name} = `{quoted}` is not a number; used the default `{param.format(used)}`."
     if isinstance(number, float) and not math.isfinite(number):
         return used, (
-            f"{name} = `{shown}` is not a finite number; used the default `{param.format(used)}`."
+            f"{name} = `{quoted}` is not a finite number; used the default `{param.format(used)}`."
         )
     if param.kind == "seed" and not 0 <= number <= SEED_MAX:
         return used, (
-            f"{name} = `{shown}` is outside 0…{SEED_MAX}; used the default `{param.format(used)}`."
+            f"{name} = `{quoted}` is outside 0…{SEED_MAX}; used the default `{param.format(used)}`."
         )
     message = None
     if param.is_integer and number != int(number):
         rounded = round(number)
-        message = f"{name} = `{shown}` is not a whole number; used `{rounded}`."
+        message = f"{name} = `{quoted}` is not a whole number; used `{rounded}`."
         number = rounded
     if number < param.low or number > param.high:
         clamped = min(max(number, param.low), param.high)
         clamped = int(clamped) if param.is_integer else float(clamped)
         return clamped, (
-            f"{name} = `{shown}` is outside the allowed range "
+            f"{name} = `{quoted}` is outside the allowed range "
             f"{param.format(param.low)}…{param.format(param.high)}; used `{param.format(clamped)}`."
         )
     return (int(number) if param.is_integer else float(number)), message
@@ -234,27 +231,18 @@ def _parse_integer(text: str) -> float | int:
 def parse_query(
     params: Sequence[Param], query: Mapping[str, str | Sequence[str]]
 ) -> tuple[dict[str, Any], list[str]]:
-    """Validate a whole query string against a page's declared parameters.
+    """``(values, messages)`` for a raw query (a repeated key's value is a list) against ``params``.
 
-    Args:
-        params: the page's declared parameters.
-        query: raw query parameters (a value may be a list when a key is repeated).
-
-    Returns:
-        ``(values, messages)``: a value for every declared parameter (the default when the link does not
-        set it) and one message for every value that could not be used as received, and for every key the
-        page does not know.
-
-    Raises:
-        ValueError: only for the page's own mistake, a key declared twice (:func:`by_key`); never for
-            anything in ``query``.
+    Every declared parameter gets a value (its default when the link does not set it); every value
+    that could not be used as received, and every unknown key, gets a message. Only the page's own
+    mistake raises (a key declared twice, :func:`by_key`), never anything in ``query``.
     """
     declared = by_key(params)
     values = {p.key: p.default for p in params}
     messages: list[str] = []
     for key, raw in query.items():
         if key not in declared:
-            messages.append(f"Unknown link parameter `{_shown(str(key))}` was ignored.")
+            messages.append(f"Unknown link parameter `{shown(str(key))}` was ignored.")
             continue
         if not isinstance(raw, str):
             raw_list = list(raw)

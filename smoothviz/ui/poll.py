@@ -1,26 +1,15 @@
 """Live class polls on lecture scenes: the lecturer's panel and the students' ``/vote`` page.
 
-The lecturer, on a scene (presenter mode or not), presses "Start a poll" in the scene bar: a room is
-opened in the poll store (:mod:`smoothviz.polls`) on this scene, and ``poll=<CODE>&pollkey=<key>`` go
-into the lecturer's own link, so Back, Next and the clicker carry the room on. Beside the hero the
-panel shows the room code, a QR code and the phones' link (``<base>/vote?room=CODE``), a vote count
-that refreshes itself every :data:`REFRESH_S` seconds (a fragment: the page's computation does not
-rerun), and, for the key holder, Close, Reset and the results as CSV. The scene bar's "Answer" (or the
-clicker) reveals the poll too; opening another scene moves the room to it. The key never leaves the
-lecturer's link: students get the room code only, and shared links drop it (:data:`POLL_KEYS`).
-
-Students open ``/vote?room=CODE`` (or type the code): the current scene's question with one big button
-per option; one vote per browser and question, a changed mind replaces it while the poll is open; after
-the reveal, the right answer, the sentence, the class's answers and the scene's own chart. The page
-follows the room by itself. A voter is a random token kept in a cookie (:data:`VOTER_COOKIE`), so a
-reload is the same voter; nothing personal is stored.
+"Start a poll" in the scene bar opens a room on the scene (:mod:`smoothviz.polls`) and puts
+``poll=<CODE>&pollkey=<key>`` into the lecturer's link, so Back, Next and the clicker carry the room
+on; the panel beside the hero shows the code, a QR code and a live count. Students get the code
+only (shared links drop the key, :data:`POLL_KEYS`) and vote at ``<base>/vote?room=CODE``.
 """
 
 from __future__ import annotations
 
 import io
 import os
-import re
 import secrets
 import urllib.parse
 from collections.abc import Callable, Mapping
@@ -31,7 +20,8 @@ import streamlit as st
 
 from smoothviz.lectures import LECTURES, base_url, scene_query
 from smoothviz.plots.polls import LETTERS, poll_caption, poll_figure
-from smoothviz.polls import BUSY, PollError, PollStore, Room, default_url
+from smoothviz.polls import BUSY, TOKEN, PollError, PollStore, Room, default_url
+from smoothviz.ui.params import shown
 
 __all__ = [
     "POLL_KEYS",
@@ -53,7 +43,6 @@ REFRESH_S = 2.0
 VOTER_COOKIE = "smoothviz_voter"
 #: The app's public address for the phones' link; set it when the app is served behind a proxy.
 BASE_URL_ENV = "SMOOTHVIZ_BASE_URL"
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")
 _MESSAGE = "smoothviz.poll.message"  # an error from a button's callback, shown on the next run
 _LONGEST = {"poll": 16, "pollkey": 128}  # longer link values are not even passed to the store
 
@@ -68,10 +57,6 @@ def _store() -> PollStore:
     return _open_store(default_url())
 
 
-def _shown(text: str) -> str:
-    return (text[:20] + "…" if len(text) > 20 else text).replace("`", "'")
-
-
 # ----------------------------------------------------------------------------------- the link
 def poll_state(query: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
     """``poll`` and ``pollkey`` from a lecturer's link, and a message for each value not used."""
@@ -80,7 +65,7 @@ def poll_state(query: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
     for key in POLL_KEYS:
         raw = query.get(key, "")
         if len(raw) > _LONGEST[key]:
-            messages.append(f"`{key}` = `{_shown(raw)}` is too long to be one; no poll is shown.")
+            messages.append(f"`{key}` = `{shown(raw, 20)}` is too long to be one; no poll is shown.")
         elif raw:
             state[key] = raw
     if messages:
@@ -121,23 +106,24 @@ def start_button(state: dict[str, Any]) -> None:
     )
 
 
-def _start(state: dict[str, Any]) -> None:
+def _told(call: Callable[[PollStore], Any]) -> Any:
+    """``call(store)`` from a button's callback; a PollError is shown on the next run (then None)."""
     try:
-        room, key = _store().open_room(state["lecture"], state["scene"])
+        return call(_store())
     except PollError as exc:
         st.session_state[_MESSAGE] = str(exc)
-        return
-    state["poll"], state["pollkey"] = room.code, key
+        return None
+
+
+def _start(state: dict[str, Any]) -> None:
+    if opened := _told(lambda store: store.open_room(state["lecture"], state["scene"])):
+        state["poll"], state["pollkey"] = opened[0].code, opened[1]
 
 
 def _act(action: str, state: dict[str, Any]) -> None:
     """Close or Reset, from the key holder's buttons; Reset asks the question again."""
-    try:
-        getattr(_store(), action)(state["poll"], state.get("pollkey", ""))
-    except PollError as exc:
-        st.session_state[_MESSAGE] = str(exc)
-        return
-    if action == "reset":
+    done = _told(lambda store: getattr(store, action)(state["poll"], state.get("pollkey", "")))
+    if done is not None and action == "reset":
         state["reveal"] = False
 
 
@@ -270,7 +256,7 @@ def _voter() -> str:
     voter = st.session_state.get("smoothviz.voter")
     if voter is None:
         raw = (st.context.cookies or {}).get(VOTER_COOKIE, "")
-        voter = raw if _TOKEN.fullmatch(raw or "") else secrets.token_urlsafe(16)
+        voter = raw if TOKEN.fullmatch(raw or "") else secrets.token_urlsafe(16)
         st.session_state["smoothviz.voter"] = voter
     if (st.context.cookies or {}).get(VOTER_COOKIE) != voter:
         st.html(
@@ -282,10 +268,7 @@ def _voter() -> str:
 
 
 def _vote(code: str, voter: str, lecture: str, scene: int, option: int) -> None:
-    try:
-        _store().vote(code, voter, lecture, scene, option)
-    except PollError as exc:
-        st.session_state[_MESSAGE] = str(exc)
+    _told(lambda store: store.vote(code, voter, lecture, scene, option))
 
 
 def _join() -> None:
@@ -293,7 +276,13 @@ def _join() -> None:
 
 
 def student_page() -> None:
-    """The ``/vote`` page: join a room, vote on its current question, see the answer at the reveal."""
+    """The ``/vote`` page: join a room, vote on its current question, see the answer at the reveal.
+
+    One big button per option; one vote per browser and question, and a changed mind replaces it
+    while the poll is open. After the reveal: the right answer, the sentence, the class's answers and
+    the scene's chart. The page follows the room by itself; the voter is a random token in a cookie
+    (:data:`VOTER_COOKIE`), so a reload is the same voter, and nothing personal is stored.
+    """
     st.html(_VOTE_CSS)
     raw = st.query_params.get("room", "")
     if not raw:
