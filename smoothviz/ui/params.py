@@ -196,7 +196,10 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
     try:
         number = float(text) if not param.is_integer else _parse_integer(text)
     except (ValueError, OverflowError):
-        return used, f"{name} = `{quoted}` is not a number; used the default `{param.format(used)}`."
+        return (
+            used,
+            f"{name} = `{quoted}` is not a number; used the default `{param.format(used)}`.",
+        )
     if isinstance(number, float) and not math.isfinite(number):
         return used, (
             f"{name} = `{quoted}` is not a finite number; used the default `{param.format(used)}`."

@@ -65,7 +65,9 @@ def poll_state(query: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
     for key in POLL_KEYS:
         raw = query.get(key, "")
         if len(raw) > _LONGEST[key]:
-            messages.append(f"`{key}` = `{shown(raw, 20)}` is too long to be one; no poll is shown.")
+            messages.append(
+                f"`{key}` = `{shown(raw, 20)}` is too long to be one; no poll is shown."
+            )
         elif raw:
             state[key] = raw
     if messages:
