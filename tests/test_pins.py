@@ -34,6 +34,14 @@ def test_hostile_pins_are_reported_never_raised():
     assert f"kept the first {MAX_PINS}" in text
 
 
+def test_a_hostile_pin_key_is_quoted_safely():
+    """A key with backticks cannot close the message's code span (its Markdown stays one quote)."""
+    _, messages = parse_pins("a`b`c:1;" + "x" * 60 + ":1", HERO)
+    assert messages[0] == "`pins`: `a'b'c` is not a story control here; ignored."
+    assert messages[1] == f"`pins`: `{'x' * 40}…` is not a story control here; ignored."
+    assert all(m.count("`") == 4 for m in messages)
+
+
 def test_a_pinned_link_draws_the_pins_and_keeps_them_in_the_url():
     at = run_page("thresholds", {"pins": "sigma:0.0001;sigma:0.5"})
     assert not at.exception

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from smoothviz.ui.address import state_key
-from smoothviz.ui.params import Param, by_key, parse_value
+from smoothviz.ui.params import Param, by_key, parse_value, shown
 
 __all__ = [
     "MAX_PINS",
@@ -49,7 +49,7 @@ def parse_pins(raw: str, hero: Sequence[Param]) -> tuple[list[dict[str, Any]], l
             key, _, value = item.partition(":")
             key = key.strip()
             if key not in declared:
-                messages.append(f"`pins`: `{key[:40]}` is not a story control here; ignored.")
+                messages.append(f"`pins`: `{shown(key)}` is not a story control here; ignored.")
                 continue
             used, message = parse_value(declared[key], value)
             if message:
