@@ -490,3 +490,36 @@ def test_other_validation():
         Q.boxes((4,), [[3]], [[2]])
     with pytest.raises(ValueError, match="alpha"):
         PT.private_threshold(np.ones(4), np.ones(4), sigma=0.5, alpha=0.0, epsilon=1.0)
+
+
+# ---------------------------------------------------------------- runs stepped together
+
+
+@pytest.mark.parametrize(("n", "shape"), [(1000, (256,)), (110, (1024,)), (400, (8, 8))])
+@pytest.mark.parametrize("snapshots", [1, 40])
+def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots):
+    # n = 110 on 1,024 cells makes the covers differ with σ (three selection classes)
+    hist = np.random.default_rng(3).multinomial(n, np.full(math.prod(shape), 1 / math.prod(shape)))
+    hist = hist.reshape(shape).astype(float)
+    queries = Q.thresholds(shape[0]) if len(shape) == 1 else Q.rectangles(shape, step=2)
+    points = [(1.0, 5, 0.05), (0.3, 12, 0.5), (3.0, 1, 1.0), (1.0, 7, 0.2)]
+    runs = [
+        {
+            "variant": v,
+            "epsilon": e,
+            "rounds": t,
+            **({"sigma": s} if v in ("smooth", "projected") else {}),
+        }
+        for v in ("mwem", "smooth", "projected", "notes")
+        for e, t, s in points
+    ]
+    seeded = [r | {"rng": np.random.default_rng(i)} for i, r in enumerate(runs)]
+    got = M.release_many(hist, queries, seeded, trials=3, snapshots=snapshots)
+    for i, run in enumerate(runs):
+        want = M.release(hist, queries, **run, trials=3, snapshots=snapshots, per_round=False,
+                         rng=np.random.default_rng(i))  # fmt: skip
+        assert (got[i].label, got[i].rounds, got[i].sigma) == (want.label, want.rounds, want.sigma)
+        for name in ("synthetic", "answers", "selected", "selected_synthetic", "measurement",
+                     "measurement_used", "max_density", "snapshots_iterate", "snapshots_output",
+                     "error", "psi"):  # fmt: skip
+            np.testing.assert_array_equal(getattr(got[i], name), getattr(want, name), err_msg=name)

@@ -9,7 +9,7 @@ Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -46,6 +46,7 @@ __all__ = [
     "mwem_notes",
     "projected_smooth_mwem",
     "release",
+    "release_many",
     "release_rounds",
     "smooth_mwem",
 ]
@@ -577,6 +578,45 @@ class _DiagnosticsTrace:
         )
 
 
+def _result(
+    plan: Plan, layer: RoundLayer, trace: _ReleaseTrace, diag: _DiagnosticsTrace
+) -> MWEMResult:
+    """The :class:`MWEMResult` of a finished run from its plan and its two traces."""
+    config, output = plan.variant, plan.output
+    synthetic = trace.synthetic()
+    answers = plan.release_answers(synthetic)
+    departures = (["last iterate instead of the average"] if output == "last" else []) + list(
+        layer.departures(config)
+    )
+    label = config.label + (" — departs: " + "; ".join(departures) if departures else "")
+    return MWEMResult(
+        variant=config.key,
+        label=label,
+        departures=tuple(departures),
+        shape=plan.queries.shape,
+        n=plan.n,
+        epsilon=plan.epsilon,
+        rounds=plan.rounds,
+        sigma=plan.sigma,
+        gamma=plan.gamma,
+        cover_radius=plan.cover_radius,
+        eta=plan.eta,
+        queries=plan.queries,
+        selection=plan.selection,
+        cover_index=plan.cover_index,
+        synthetic=synthetic,
+        answers=answers,
+        selected=trace.selected,
+        ledger=plan.ledger,
+        snapshot_rounds=trace.snap_rounds,
+        snapshots_iterate=np.array(trace.snaps_it),
+        snapshots_output=np.array(trace.snaps_out),
+        diagnostics=diag.diagnostics(answers),
+        **trace.values,
+        guarantee=plan.ledger.relation,
+    )
+
+
 def release(
     hist: np.ndarray,
     queries: BoxQueries,
@@ -625,38 +665,104 @@ def release(
         out_t = trace.record(rnd)
         if per_round:
             diag.record(rnd, out_t)
-    synthetic = trace.synthetic()
-    answers = plan.release_answers(synthetic)
-    departures = (["last iterate instead of the average"] if output == "last" else []) + list(
-        layer.departures(config)
-    )
-    label = config.label + (" — departs: " + "; ".join(departures) if departures else "")
-    return MWEMResult(
-        variant=variant,
-        label=label,
-        departures=tuple(departures),
-        shape=queries.shape,
-        n=plan.n,
-        epsilon=plan.epsilon,
-        rounds=plan.rounds,
-        sigma=plan.sigma,
-        gamma=plan.gamma,
-        cover_radius=plan.cover_radius,
-        eta=plan.eta,
-        queries=queries,
-        selection=plan.selection,
-        cover_index=plan.cover_index,
-        synthetic=synthetic,
-        answers=answers,
-        selected=trace.selected,
-        ledger=plan.ledger,
-        snapshot_rounds=trace.snap_rounds,
-        snapshots_iterate=np.array(trace.snaps_it),
-        snapshots_output=np.array(trace.snaps_out),
-        diagnostics=diag.diagnostics(answers),
-        **trace.values,
-        guarantee=plan.ledger.relation,
-    )
+    return _result(plan, layer, trace, diag)
+
+
+def release_many(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    runs: Sequence[dict],
+    *,
+    trials: int = 1,
+    snapshots: int = 40,
+) -> list[MWEMResult]:
+    """``[release(hist, queries, **run, trials=…, snapshots=…, per_round=False) for run in runs]``.
+
+    Each run (``variant``, ``epsilon``, ``rounds``, ``sigma``, ``rng``) draws from its own generator
+    in the order it would alone, so every result is the same draw for draw; the measured runs that
+    select from one class step together on a stacked trials axis (one update and one answer per round
+    for all of them), which a sweep over T, ε or σ needs.
+    """
+    hist = np.asarray(hist, dtype=float)
+    out: list[MWEMResult | None] = [None] * len(runs)
+    groups: dict[tuple[bytes, bytes], list[tuple[int, Plan]]] = {}
+    for i, run in enumerate(runs):
+        if run["variant"] not in CONFIGS or not CONFIGS[run["variant"]].measured:
+            out[i] = release(
+                hist, queries, **run, trials=trials, snapshots=snapshots, per_round=False
+            )
+            continue
+        setting = {k: run[k] for k in ("epsilon", "rounds", "sigma") if k in run}
+        plan = make_plan(hist, queries, CONFIGS[run["variant"]], **setting)
+        key = (plan.selection.lo.tobytes(), plan.selection.hi.tobytes())
+        groups.setdefault(key, []).append((i, plan))
+    if int(trials) != trials or trials < 1:
+        raise ValueError(f"`trials` must be a positive integer, got {trials}")
+    for group in groups.values():
+        group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
+        rngs = [make_rng(runs[i]["rng"]) for i, _ in group]
+        plans = [plan for _, plan in group]
+        results = _release_stacked(hist, plans, rngs, int(trials), snapshots)
+        for (i, _), result in zip(group, results, strict=True):
+            out[i] = result
+    return out
+
+
+def _release_stacked(
+    hist: np.ndarray, plans: list[Plan], rngs: list, trials: int, snapshots: int
+) -> list[MWEMResult]:
+    """:func:`release_many` for measured plans of one selection class, longest first."""
+    sel, first = plans[0].selection, plans[0]
+    rows = [slice(k * trials, (k + 1) * trials) for k in range(len(plans))]
+    traces = [_ReleaseTrace(plan, trials, snapshots, False) for plan in plans]
+    snap_at: dict[int, list[int]] = {}
+    for k, trace in enumerate(traces):
+        for t in trace.snap_rounds[1:]:
+            snap_at.setdefault(int(t), []).append(k)
+    true_sel = sel.answers(hist / first.n)
+    dist = np.full((len(plans) * trials, *first.queries.shape), 1.0 / first.queries.n_cells)
+    avg, ans = np.zeros_like(dist), sel.answers(dist)
+    per_round = np.full((4, dist.shape[0], first.rounds), np.nan)  # p, m raw, m used, max D·N
+    picked = np.zeros((dist.shape[0], first.rounds), dtype=np.int64)
+    for t in range(1, first.rounds + 1):
+        live = [k for k, plan in enumerate(plans) if plan.rounds >= t]
+        r = len(live) * trials
+        errors = ans[:r] - true_sel
+        idx, raw, used = [], [], []
+        for k in live:
+            plan, rng = plans[k], rngs[k]
+            sel_k = select_query(
+                errors[rows[k]], n=plan.n, epsilon=plan.eps_select,
+                sensitivity=plan.sens_select, signed=plan.variant.signed_score, rng=rng,
+            )[:, None]  # fmt: skip
+            m = measure(true_sel[sel_k], epsilon=plan.eps_measure,
+                        sensitivity=plan.sens_measure, clip=plan.clip, rng=rng)  # fmt: skip
+            idx.append(sel_k)
+            raw.append(m[0])
+            used.append(m[1])
+        idx, raw, used = np.concatenate(idx), np.concatenate(raw), np.concatenate(used)
+        p = np.take_along_axis(ans[:r], idx, axis=1)
+        dist[:r] = multiplicative_update(dist[:r], sel.lo[idx], sel.hi[idx], used)
+        for k in live:
+            if plans[k].variant.project:
+                dist[rows[k]] = project_smooth(dist[rows[k]], plans[k].sigma)
+        ans[:r] = sel.answers(dist[:r])
+        avg[:r] += dist[:r]
+        picked[:r, t - 1] = idx[:, 0]
+        per_round[:3, :r, t - 1] = p[:, 0], raw[:, 0], used[:, 0]
+        per_round[3, :r, t - 1] = dist[:r].reshape(r, -1).max(axis=1) * first.queries.n_cells
+        for k in snap_at.get(t, ()):
+            traces[k].snaps_it.append(dist[rows[k].start].ravel().copy())
+            traces[k].snaps_out.append((avg[rows[k].start] / t).ravel().copy())
+    results = []
+    for plan, trace, sl in zip(plans, traces, rows, strict=True):
+        trace.avg_sum, trace.dist = avg[sl], dist[sl]
+        trace.selected = picked[sl, : plan.rounds]
+        names = ("selected_synthetic", "measurement", "measurement_used", "max_density")
+        trace.values = {k: v[sl, : plan.rounds] for k, v in zip(names, per_round, strict=True)}
+        diag = _DiagnosticsTrace(plan, hist, trials, False, per_round=False)
+        results.append(_result(plan, EXACT, trace, diag))
+    return results
 
 
 # ----------------------------------------------------------------------------------------------
