@@ -496,8 +496,8 @@ def test_other_validation():
 
 
 @pytest.mark.parametrize(("n", "shape"), [(1000, (256,)), (110, (1024,)), (400, (8, 8))])
-@pytest.mark.parametrize("snapshots", [1, 40])
-def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots):
+@pytest.mark.parametrize(("snapshots", "per_round"), [(1, False), (40, True)])
+def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots, per_round):
     # n = 110 on 1,024 cells makes the covers differ with σ (three selection classes)
     hist = np.random.default_rng(3).multinomial(n, np.full(math.prod(shape), 1 / math.prod(shape)))
     hist = hist.reshape(shape).astype(float)
@@ -514,12 +514,13 @@ def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots):
         for e, t, s in points
     ]
     seeded = [r | {"rng": np.random.default_rng(i)} for i, r in enumerate(runs)]
-    got = M.release_many(hist, queries, seeded, trials=3, snapshots=snapshots)
+    got = M.release_many(hist, queries, seeded, trials=3, snapshots=snapshots, per_round=per_round)
     for i, run in enumerate(runs):
-        want = M.release(hist, queries, **run, trials=3, snapshots=snapshots, per_round=False,
+        want = M.release(hist, queries, **run, trials=3, snapshots=snapshots, per_round=per_round,
                          rng=np.random.default_rng(i))  # fmt: skip
         assert (got[i].label, got[i].rounds, got[i].sigma) == (want.label, want.rounds, want.sigma)
         for name in ("synthetic", "answers", "selected", "selected_synthetic", "measurement",
                      "measurement_used", "max_density", "snapshots_iterate", "snapshots_output",
-                     "error", "psi"):  # fmt: skip
+                     "error", "psi", "error_by_round", "iterate_error", "selected_true", "noise",
+                     "lemma_lhs", "lemma_rhs"):  # fmt: skip
             np.testing.assert_array_equal(getattr(got[i], name), getattr(want, name), err_msg=name)

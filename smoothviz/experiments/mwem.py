@@ -254,7 +254,9 @@ def _final_runs(
         for v in variants
         for p in points
     ]
-    done = iter(mwem.release_many(counts, queries, runs, trials=trials, snapshots=1))
+    done = iter(
+        mwem.release_many(counts, queries, runs, trials=trials, snapshots=1, per_round=False)
+    )
     return [[next(done) for _ in points] for _ in variants]
 
 
@@ -269,14 +271,13 @@ def run_all(
     trials: int = 1,
     rng: RngLike = None,
 ) -> dict[str, MR.MWEMResult]:
-    """Run each variant with its own child generator of ``rng`` (the mechanism's coins)."""
+    """Run each variant with its own child generator of ``rng`` (the mechanism's coins), together."""
     children = make_rng(rng).spawn(len(variants))
-    return {
-        v: run_variant(
-            v, counts, queries, epsilon=epsilon, rounds=rounds, sigma=sigma, trials=trials, rng=g
-        )
+    runs = [
+        {"variant": v, **_theorem_args(v, epsilon=epsilon, rounds=rounds, sigma=sigma), "rng": g}
         for v, g in zip(variants, children, strict=True)
-    }
+    ]
+    return dict(zip(variants, mwem.release_many(counts, queries, runs, trials=trials), strict=True))
 
 
 #: Work a T sweep may do, in trial-rounds × (cells + queries): about 1–1.5 s on the benchmark machine.

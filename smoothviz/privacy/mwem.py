@@ -675,13 +675,14 @@ def release_many(
     *,
     trials: int = 1,
     snapshots: int = 40,
+    per_round: bool = True,
 ) -> list[MWEMResult]:
-    """``[release(hist, queries, **run, trials=…, snapshots=…, per_round=False) for run in runs]``.
+    """``[release(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``.
 
     Each run (``variant``, ``epsilon``, ``rounds``, ``sigma``, ``rng``) draws from its own generator
     in the order it would alone, so every result is the same draw for draw; the measured runs that
-    select from one class step together on a stacked trials axis (one update and one answer per round
-    for all of them), which a sweep over T, ε or σ needs.
+    select from one class step together on a stacked trials axis (one update, one answer and one
+    diagnostic per round for all of them): the page's three algorithms, and its sweeps over T, ε, σ.
     """
     hist = np.asarray(hist, dtype=float)
     out: list[MWEMResult | None] = [None] * len(runs)
@@ -689,7 +690,7 @@ def release_many(
     for i, run in enumerate(runs):
         if run["variant"] not in CONFIGS or not CONFIGS[run["variant"]].measured:
             out[i] = release(
-                hist, queries, **run, trials=trials, snapshots=snapshots, per_round=False
+                hist, queries, **run, trials=trials, snapshots=snapshots, per_round=per_round
             )
             continue
         setting = {k: run[k] for k in ("epsilon", "rounds", "sigma") if k in run}
@@ -702,17 +703,19 @@ def release_many(
         group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
         rngs = [make_rng(runs[i]["rng"]) for i, _ in group]
         plans = [plan for _, plan in group]
-        results = _release_stacked(hist, plans, rngs, int(trials), snapshots)
+        results = _release_stacked(hist, plans, rngs, int(trials), snapshots, per_round)
         for (i, _), result in zip(group, results, strict=True):
             out[i] = result
     return out
 
 
 def _release_stacked(
-    hist: np.ndarray, plans: list[Plan], rngs: list, trials: int, snapshots: int
+    hist: np.ndarray, plans: list[Plan], rngs: list, trials: int, snapshots: int, per_round: bool
 ) -> list[MWEMResult]:
     """:func:`release_many` for measured plans of one selection class, longest first."""
-    sel, first = plans[0].selection, plans[0]
+    sel, first, queries = plans[0].selection, plans[0], plans[0].queries
+    diags = [_DiagnosticsTrace(plan, hist, trials, False, per_round) for plan in plans]
+    d_b, true_q, same_class = diags[0].d_b, diags[0].true_q, diags[0].same_class
     rows = [slice(k * trials, (k + 1) * trials) for k in range(len(plans))]
     traces = [_ReleaseTrace(plan, trials, snapshots, False) for plan in plans]
     snap_at: dict[int, list[int]] = {}
@@ -722,7 +725,10 @@ def _release_stacked(
     true_sel = sel.answers(hist / first.n)
     dist = np.full((len(plans) * trials, *first.queries.shape), 1.0 / first.queries.n_cells)
     avg, ans = np.zeros_like(dist), sel.answers(dist)
-    per_round = np.full((4, dist.shape[0], first.rounds), np.nan)  # p, m raw, m used, max D·N
+    traced = np.full((4, dist.shape[0], first.rounds), np.nan)  # p, m raw, m used, max D·N
+    per = {k: np.full(traced.shape[1:], np.nan) for k in diags[0].per}
+    psi = np.full((dist.shape[0], first.rounds + 1), np.nan)
+    psi[:, 0] = kl_divergence(d_b, dist)
     picked = np.zeros((dist.shape[0], first.rounds), dtype=np.int64)
     for t in range(1, first.rounds + 1):
         live = [k for k, plan in enumerate(plans) if plan.rounds >= t]
@@ -749,18 +755,34 @@ def _release_stacked(
         ans[:r] = sel.answers(dist[:r])
         avg[:r] += dist[:r]
         picked[:r, t - 1] = idx[:, 0]
-        per_round[:3, :r, t - 1] = p[:, 0], raw[:, 0], used[:, 0]
-        per_round[3, :r, t - 1] = dist[:r].reshape(r, -1).max(axis=1) * first.queries.n_cells
+        traced[:3, :r, t - 1] = p[:, 0], raw[:, 0], used[:, 0]
+        traced[3, :r, t - 1] = dist[:r].reshape(r, -1).max(axis=1) * first.queries.n_cells
+        if per_round:  # _DiagnosticsTrace.record, for every live run at once
+            b, kl, out_t = true_sel[idx], kl_divergence(d_b, dist[:r]), avg[:r] / t
+            drop = privacy_bounds.lemma_e3_potential_drop(p, b, used)
+            per["lemma_rhs"][:r, t - 1] = np.sum(drop, axis=1)
+            per["selected_true"][:r, t - 1], per["noise"][:r, t - 1] = b[:, 0], raw[:, 0] - b[:, 0]
+            per["lemma_lhs"][:r, t - 1] = psi[:r, t - 1] - kl
+            psi[:r, t] = kl
+            v = queries.answers(out_t)
+            for k in live:
+                if plans[k].variant.answer_through_cover:
+                    v[rows[k]] = sel.answers(out_t[rows[k]])[:, plans[k].cover_index]
+            per["error_by_round"][:r, t - 1] = np.max(np.abs(v - true_q), axis=1)
+            on_iterate = ans[:r] if same_class else queries.answers(dist[:r])
+            per["iterate_error"][:r, t - 1] = np.max(np.abs(on_iterate - true_q), axis=1)
         for k in snap_at.get(t, ()):
             traces[k].snaps_it.append(dist[rows[k].start].ravel().copy())
             traces[k].snaps_out.append((avg[rows[k].start] / t).ravel().copy())
     results = []
-    for plan, trace, sl in zip(plans, traces, rows, strict=True):
+    for plan, trace, diag, sl in zip(plans, traces, diags, rows, strict=True):
         trace.avg_sum, trace.dist = avg[sl], dist[sl]
         trace.selected = picked[sl, : plan.rounds]
         names = ("selected_synthetic", "measurement", "measurement_used", "max_density")
-        trace.values = {k: v[sl, : plan.rounds] for k, v in zip(names, per_round, strict=True)}
-        diag = _DiagnosticsTrace(plan, hist, trials, False, per_round=False)
+        trace.values = {k: v[sl, : plan.rounds] for k, v in zip(names, traced, strict=True)}
+        if per_round:
+            diag.psi = psi[sl, : plan.rounds + 1]
+            diag.per = {k: v[sl, : plan.rounds] for k, v in per.items()}
         results.append(_result(plan, EXACT, trace, diag))
     return results
 
