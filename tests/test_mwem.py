@@ -7,6 +7,7 @@ from scipy.optimize import minimize
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import mwem as M
+from smoothviz.privacy import mwem_batch as MB
 from smoothviz.privacy import mwem_steps as MS
 from smoothviz.privacy import private_thresholds as PT
 from smoothviz.privacy import queries as Q
@@ -514,7 +515,7 @@ def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots, per_rou
         for e, t, s in points
     ]
     seeded = [r | {"rng": np.random.default_rng(i)} for i, r in enumerate(runs)]
-    got = M.release_many(hist, queries, seeded, trials=3, snapshots=snapshots, per_round=per_round)
+    got = MB.release_many(hist, queries, seeded, trials=3, snapshots=snapshots, per_round=per_round)
     for i, run in enumerate(runs):
         want = M.release(hist, queries, **run, trials=3, snapshots=snapshots, per_round=per_round,
                          rng=np.random.default_rng(i))  # fmt: skip

@@ -17,7 +17,7 @@ import pandas as pd
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import mwem_tabs as tabs
-from smoothviz.privacy import data, datasets, mwem
+from smoothviz.privacy import data, datasets, mwem, mwem_batch
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
 from smoothviz.random import RngLike, make_rng, streams
@@ -245,7 +245,7 @@ def _final_runs(
     """Each variant at each point's (epsilon, rounds, sigma), each on its own child of ``rng``.
 
     Release only (one snapshot, no per-round diagnostics): the sweep reads the final error, the scan
-    the densities. The runs step together (:func:`smoothviz.privacy.mwem.release_many`), each drawing
+    the densities. The runs step together (:func:`smoothviz.privacy.mwem_batch.release_many`), each drawing
     what it would alone.
     """
     children = iter(make_rng(rng).spawn(len(variants) * len(points)))
@@ -255,7 +255,7 @@ def _final_runs(
         for p in points
     ]
     done = iter(
-        mwem.release_many(counts, queries, runs, trials=trials, snapshots=1, per_round=False)
+        mwem_batch.release_many(counts, queries, runs, trials=trials, snapshots=1, per_round=False)
     )
     return [[next(done) for _ in points] for _ in variants]
 
@@ -277,7 +277,9 @@ def run_all(
         {"variant": v, **_theorem_args(v, epsilon=epsilon, rounds=rounds, sigma=sigma), "rng": g}
         for v, g in zip(variants, children, strict=True)
     ]
-    return dict(zip(variants, mwem.release_many(counts, queries, runs, trials=trials), strict=True))
+    return dict(
+        zip(variants, mwem_batch.release_many(counts, queries, runs, trials=trials), strict=True)
+    )
 
 
 #: Work a T sweep may do, in trial-rounds × (cells + queries): about 1–1.5 s on the benchmark machine.
