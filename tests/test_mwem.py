@@ -525,3 +525,13 @@ def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots, per_rou
                      "error", "psi", "error_by_round", "iterate_error", "selected_true", "noise",
                      "lemma_lhs", "lemma_rhs"):  # fmt: skip
             np.testing.assert_array_equal(getattr(got[i], name), getattr(want, name), err_msg=name)
+
+
+def test_release_many_names_a_bad_run():
+    with pytest.raises(ValueError, match="gamma"):
+        MB.release_many(np.ones(8), Q.thresholds(8), [{"variant": "mwem", "epsilon": 1.0,
+                                                      "rounds": 2, "gamma": 0.1}])  # fmt: skip
+    with pytest.raises(ValueError, match="variant"):
+        MB.release_many(
+            np.ones(8), Q.thresholds(8), [{"variant": "nope", "epsilon": 1.0, "rounds": 2}]
+        )

@@ -36,6 +36,8 @@ from smoothviz.random import make_rng
 
 __all__ = ["release_many"]
 
+_RUN_KEYS = ("variant", "epsilon", "rounds", "sigma", "rng")
+
 
 def release_many(
     hist: np.ndarray,
@@ -57,6 +59,8 @@ def release_many(
     out: list[MWEMResult | None] = [None] * len(runs)
     groups: dict[tuple[bytes, bytes], list[tuple[int, Plan]]] = {}
     for i, run in enumerate(runs):
+        if not {"variant", "epsilon", "rounds"} <= set(run) <= {*_RUN_KEYS}:
+            raise ValueError(f"a run has the keys {_RUN_KEYS} (sigma, rng optional), got {run}")
         if run["variant"] not in CONFIGS or not CONFIGS[run["variant"]].measured:
             out[i] = release(
                 hist, queries, **run, trials=trials, snapshots=snapshots, per_round=per_round
@@ -70,7 +74,7 @@ def release_many(
         raise ValueError(f"`trials` must be a positive integer, got {trials}")
     for group in groups.values():
         group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
-        rngs = [make_rng(runs[i]["rng"]) for i, _ in group]
+        rngs = [make_rng(runs[i].get("rng")) for i, _ in group]
         plans = [plan for _, plan in group]
         results = _release_stacked(hist, plans, rngs, int(trials), snapshots, per_round)
         for (i, _), result in zip(group, results, strict=True):
