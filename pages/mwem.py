@@ -116,7 +116,7 @@ with views["sweeps"]:
             by_t, by_eps = tab("sweeps", (("variant", variant),), **settings)
         say = more_figures.sweep_captions(ex, variant, by_t, E.TAB_TRIALS)
         for key, sw, text in (("error_vs_T", by_t, say[0]), ("error_vs_epsilon", by_eps, say[1])):
-            chart(key, more_figures.sweep_figure(sw, variant), sw.to_frame(), text)
+            chart(key, more_figures.sweep_figure(sw, variant), sw.to_frame, text)
 with views["smooth"]:
     if views["smooth"].open:
         with ui.computing(f"Rerunning Smooth and Projected Smooth MWEM at {len(E.SIGMA_GRID)} σ…"):

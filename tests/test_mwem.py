@@ -7,6 +7,7 @@ from scipy.optimize import minimize
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import mwem as M
+from smoothviz.privacy import mwem_batch as MB
 from smoothviz.privacy import mwem_steps as MS
 from smoothviz.privacy import private_thresholds as PT
 from smoothviz.privacy import queries as Q
@@ -490,3 +491,47 @@ def test_other_validation():
         Q.boxes((4,), [[3]], [[2]])
     with pytest.raises(ValueError, match="alpha"):
         PT.private_threshold(np.ones(4), np.ones(4), sigma=0.5, alpha=0.0, epsilon=1.0)
+
+
+# ---------------------------------------------------------------- runs stepped together
+
+
+@pytest.mark.parametrize(("n", "shape"), [(1000, (256,)), (110, (1024,)), (400, (8, 8))])
+@pytest.mark.parametrize(("snapshots", "per_round"), [(1, False), (40, True)])
+def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots, per_round):
+    # n = 110 on 1,024 cells makes the covers differ with σ (three selection classes)
+    hist = np.random.default_rng(3).multinomial(n, np.full(math.prod(shape), 1 / math.prod(shape)))
+    hist = hist.reshape(shape).astype(float)
+    queries = Q.thresholds(shape[0]) if len(shape) == 1 else Q.rectangles(shape, step=2)
+    points = [(1.0, 5, 0.05), (0.3, 12, 0.5), (3.0, 1, 1.0), (1.0, 7, 0.2)]
+    runs = [
+        {
+            "variant": v,
+            "epsilon": e,
+            "rounds": t,
+            **({"sigma": s} if v in ("smooth", "projected") else {}),
+        }
+        for v in ("mwem", "smooth", "projected", "notes")
+        for e, t, s in points
+    ]
+    seeded = [r | {"rng": np.random.default_rng(i)} for i, r in enumerate(runs)]
+    got = MB.release_many(hist, queries, seeded, trials=3, snapshots=snapshots, per_round=per_round)
+    for i, run in enumerate(runs):
+        want = M.release(hist, queries, **run, trials=3, snapshots=snapshots, per_round=per_round,
+                         rng=np.random.default_rng(i))  # fmt: skip
+        assert (got[i].label, got[i].rounds, got[i].sigma) == (want.label, want.rounds, want.sigma)
+        for name in ("synthetic", "answers", "selected", "selected_synthetic", "measurement",
+                     "measurement_used", "max_density", "snapshots_iterate", "snapshots_output",
+                     "error", "psi", "error_by_round", "iterate_error", "selected_true", "noise",
+                     "lemma_lhs", "lemma_rhs"):  # fmt: skip
+            np.testing.assert_array_equal(getattr(got[i], name), getattr(want, name), err_msg=name)
+
+
+def test_release_many_names_a_bad_run():
+    with pytest.raises(ValueError, match="gamma"):
+        MB.release_many(np.ones(8), Q.thresholds(8), [{"variant": "mwem", "epsilon": 1.0,
+                                                      "rounds": 2, "gamma": 0.1}])  # fmt: skip
+    with pytest.raises(ValueError, match="variant"):
+        MB.release_many(
+            np.ones(8), Q.thresholds(8), [{"variant": "nope", "epsilon": 1.0, "rounds": 2}]
+        )

@@ -17,7 +17,7 @@ import pandas as pd
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import mwem_tabs as tabs
-from smoothviz.privacy import data, datasets, mwem
+from smoothviz.privacy import data, datasets, mwem, mwem_batch
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
 from smoothviz.random import RngLike, make_rng, streams
@@ -221,10 +221,16 @@ def run_variant(
     ``sigma`` reaches only the variants with a cover; ``per_round=False`` skips the per-round
     diagnostics (see :func:`smoothviz.privacy.mwem.release`).
     """
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
+    args = _theorem_args(variant, epsilon=epsilon, rounds=rounds, sigma=sigma)
+    return mwem.release(counts, queries, variant, **args, **run)
+
+
+def _theorem_args(variant: str, *, epsilon: float, rounds: int, sigma: float) -> dict:
+    """``epsilon``, ``rounds`` and, for the variants with a cover only, ``sigma``."""
     config = mwem.CONFIGS.get(variant)
     smooth = {"sigma": sigma} if config is not None and config.cover is not None else {}
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    return mwem.release(counts, queries, variant, epsilon=epsilon, rounds=rounds, **smooth, **run)
+    return {"epsilon": epsilon, "rounds": rounds, **smooth}
 
 
 def _final_runs(
@@ -239,17 +245,19 @@ def _final_runs(
     """Each variant at each point's (epsilon, rounds, sigma), each on its own child of ``rng``.
 
     Release only (one snapshot, no per-round diagnostics): the sweep reads the final error, the scan
-    the densities.
+    the densities. The runs step together (:func:`smoothviz.privacy.mwem_batch.release_many`), each drawing
+    what it would alone.
     """
     children = iter(make_rng(rng).spawn(len(variants) * len(points)))
-    return [
-        [
-            run_variant(v, counts, queries, **p, trials=trials, snapshots=1, per_round=False,
-                        rng=next(children))
-            for p in points
-        ]
+    runs = [
+        {"variant": v, **_theorem_args(v, **p), "rng": next(children)}
         for v in variants
-    ]  # fmt: skip
+        for p in points
+    ]
+    done = iter(
+        mwem_batch.release_many(counts, queries, runs, trials=trials, snapshots=1, per_round=False)
+    )
+    return [[next(done) for _ in points] for _ in variants]
 
 
 def run_all(
@@ -263,14 +271,15 @@ def run_all(
     trials: int = 1,
     rng: RngLike = None,
 ) -> dict[str, MR.MWEMResult]:
-    """Run each variant with its own child generator of ``rng`` (the mechanism's coins)."""
+    """Run each variant with its own child generator of ``rng`` (the mechanism's coins), together."""
     children = make_rng(rng).spawn(len(variants))
-    return {
-        v: run_variant(
-            v, counts, queries, epsilon=epsilon, rounds=rounds, sigma=sigma, trials=trials, rng=g
-        )
+    runs = [
+        {"variant": v, **_theorem_args(v, epsilon=epsilon, rounds=rounds, sigma=sigma), "rng": g}
         for v, g in zip(variants, children, strict=True)
-    }
+    ]
+    return dict(
+        zip(variants, mwem_batch.release_many(counts, queries, runs, trials=trials), strict=True)
+    )
 
 
 #: Work a T sweep may do, in trial-rounds × (cells + queries): about 1–1.5 s on the benchmark machine.

@@ -8,6 +8,7 @@ Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -376,15 +377,12 @@ def make_plan(
     eps_select = spend / (2 * rounds) if variant.measured else spend / rounds
     eps_measure = spend / (2 * rounds) if variant.measured else 0.0
     sens_select, sens_measure = layer.sensitivities(n)
-    steps = [("exponential", "select query", eps_select, sens_select, float("nan"))]
+    steps = [("exponential", "select query", eps_select, sens_select, math.nan)]
     if eps_measure > 0:
         scale = sens_measure / eps_measure
         steps.append(("laplace", "measure query", eps_measure, sens_measure, scale))
-    ledger = PrivacyLedger.per_round(epsilon, rounds, steps)
-    if n_epsilon:
-        first = LedgerEntry(0, "laplace", "estimate n", float(n_epsilon), 1.0, 1.0 / n_epsilon)
-        ledger = PrivacyLedger(float(epsilon), (first, *ledger.entries))
-    ledger = replace(ledger, relation=_guarantee(layer, epsilon, n, n_epsilon))
+    relation = _guarantee(layer, epsilon, n, n_epsilon)
+    ledger = _ledger(float(epsilon), rounds, tuple(steps), float(n_epsilon), relation)
     return Plan(
         variant=variant,
         queries=queries,
@@ -405,6 +403,22 @@ def make_plan(
         sens_measure=sens_measure,
         ledger=ledger,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _ledger(
+    epsilon: float, rounds: int, steps: tuple, n_epsilon: float, relation: str
+) -> PrivacyLedger:
+    """The plan's ledger (round 0: the estimate of n, if any); equal plans share one frozen ledger.
+
+    Shared, the page's three runs pickle one ledger of 2T entries instead of three (a cached rerun
+    unpickles them).
+    """
+    ledger = PrivacyLedger.per_round(epsilon, rounds, list(steps))
+    if n_epsilon:
+        first = LedgerEntry(0, "laplace", "estimate n", n_epsilon, 1.0, 1.0 / n_epsilon)
+        ledger = PrivacyLedger(epsilon, (first, *ledger.entries))
+    return replace(ledger, relation=relation)
 
 
 def _guarantee(layer: RoundLayer, epsilon: float, n: float, n_epsilon: float) -> str:
@@ -577,6 +591,45 @@ class _DiagnosticsTrace:
         )
 
 
+def _result(
+    plan: Plan, layer: RoundLayer, trace: _ReleaseTrace, diag: _DiagnosticsTrace
+) -> MWEMResult:
+    """The :class:`MWEMResult` of a finished run from its plan and its two traces."""
+    config, output = plan.variant, plan.output
+    synthetic = trace.synthetic()
+    answers = plan.release_answers(synthetic)
+    departures = (["last iterate instead of the average"] if output == "last" else []) + list(
+        layer.departures(config)
+    )
+    label = config.label + (" — departs: " + "; ".join(departures) if departures else "")
+    return MWEMResult(
+        variant=config.key,
+        label=label,
+        departures=tuple(departures),
+        shape=plan.queries.shape,
+        n=plan.n,
+        epsilon=plan.epsilon,
+        rounds=plan.rounds,
+        sigma=plan.sigma,
+        gamma=plan.gamma,
+        cover_radius=plan.cover_radius,
+        eta=plan.eta,
+        queries=plan.queries,
+        selection=plan.selection,
+        cover_index=plan.cover_index,
+        synthetic=synthetic,
+        answers=answers,
+        selected=trace.selected,
+        ledger=plan.ledger,
+        snapshot_rounds=trace.snap_rounds,
+        snapshots_iterate=np.array(trace.snaps_it),
+        snapshots_output=np.array(trace.snaps_out),
+        diagnostics=diag.diagnostics(answers),
+        **trace.values,
+        guarantee=plan.ledger.relation,
+    )
+
+
 def release(
     hist: np.ndarray,
     queries: BoxQueries,
@@ -625,38 +678,7 @@ def release(
         out_t = trace.record(rnd)
         if per_round:
             diag.record(rnd, out_t)
-    synthetic = trace.synthetic()
-    answers = plan.release_answers(synthetic)
-    departures = (["last iterate instead of the average"] if output == "last" else []) + list(
-        layer.departures(config)
-    )
-    label = config.label + (" — departs: " + "; ".join(departures) if departures else "")
-    return MWEMResult(
-        variant=variant,
-        label=label,
-        departures=tuple(departures),
-        shape=queries.shape,
-        n=plan.n,
-        epsilon=plan.epsilon,
-        rounds=plan.rounds,
-        sigma=plan.sigma,
-        gamma=plan.gamma,
-        cover_radius=plan.cover_radius,
-        eta=plan.eta,
-        queries=queries,
-        selection=plan.selection,
-        cover_index=plan.cover_index,
-        synthetic=synthetic,
-        answers=answers,
-        selected=trace.selected,
-        ledger=plan.ledger,
-        snapshot_rounds=trace.snap_rounds,
-        snapshots_iterate=np.array(trace.snaps_it),
-        snapshots_output=np.array(trace.snaps_out),
-        diagnostics=diag.diagnostics(answers),
-        **trace.values,
-        guarantee=plan.ledger.relation,
-    )
+    return _result(plan, layer, trace, diag)
 
 
 # ----------------------------------------------------------------------------------------------

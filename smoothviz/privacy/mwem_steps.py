@@ -8,6 +8,7 @@ queries from :mod:`smoothviz.privacy.queries`.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -183,22 +184,26 @@ def smooth_cover(queries: BoxQueries, gamma: float) -> tuple[BoxQueries, np.ndar
     if not np.isfinite(gamma) or gamma <= 0:
         raise ValueError(f"`gamma` must be positive, got {gamma}")
     shape = np.array(queries.shape)
-    d = shape.size
-    step = np.maximum(1, np.floor(gamma * shape / d)).astype(np.int64)
+    step = np.maximum(1, np.floor(gamma * shape / shape.size)).astype(np.int64)
+    key = (queries.shape, queries.name, queries.vc_dim, tuple(step.tolist()))
+    return _cover(*key, queries.lo.tobytes(), queries.hi.tobytes())
 
-    lo, hi = (
-        np.minimum(np.round(v / step) * step, shape).astype(np.int64)
-        for v in (queries.lo, queries.hi)
-    )
-    keys = np.concatenate([lo, hi], axis=1)
-    uniq, index = np.unique(keys, axis=0, return_inverse=True)
-    cover = BoxQueries(
-        queries.shape, uniq[:, :d], uniq[:, d:], f"γ-cover of {queries.name}", queries.vc_dim
-    )
-    inter = np.prod(
-        np.maximum(0, np.minimum(queries.hi, hi) - np.maximum(queries.lo, lo)), axis=1
-    ).astype(float)
-    vol_a = np.prod(queries.hi - queries.lo, axis=1).astype(float)
+
+@functools.lru_cache(maxsize=32)
+def _cover(
+    shape: tuple[int, ...], name: str, vc_dim: int, step: tuple[int, ...], lo: bytes, hi: bytes
+) -> tuple[BoxQueries, np.ndarray, float]:
+    """:func:`smooth_cover` for a class given by its corners' bytes: shared by every run (read-only)."""
+    d, step = len(shape), np.array(step)
+    q_lo, q_hi = (np.frombuffer(b, dtype=np.int64).reshape(-1, d) for b in (lo, hi))
+    lo, hi = (np.minimum(np.round(v / step) * step, shape).astype(np.int64) for v in (q_lo, q_hi))
+    uniq, index = np.unique(np.concatenate([lo, hi], axis=1), axis=0, return_inverse=True)
+    cover = BoxQueries(shape, uniq[:, :d], uniq[:, d:], f"γ-cover of {name}", vc_dim)
+    inter = np.prod(np.maximum(0, np.minimum(q_hi, hi) - np.maximum(q_lo, lo)), axis=1)
+    vol_a = np.prod(q_hi - q_lo, axis=1).astype(float)
     vol_b = np.prod(hi - lo, axis=1).astype(float)
-    radius = float(np.max(vol_a + vol_b - 2 * inter) / queries.n_cells)
-    return cover, index.ravel(), radius
+    radius = float(np.max(vol_a + vol_b - 2 * inter.astype(float)) / math.prod(shape))
+    index = index.ravel()
+    for a in (cover.lo, cover.hi, index):
+        a.flags.writeable = False
+    return cover, index, radius
