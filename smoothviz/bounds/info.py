@@ -57,10 +57,8 @@ class BoundInfo:
         unknown = [k for k in self.refs if k not in REFERENCES]
         if unknown:
             raise ValueError(f"bound {self.key!r}: unknown reference key(s) {unknown}")
-        if isinstance(self.where, tuple) and len(self.where) != len(self.refs):
+        if len(self.wheres) != len(self.refs):
             raise ValueError(f"bound {self.key!r}: `where` needs one entry per reference in `ref`")
-        if isinstance(self.where, str) and len(self.refs) != 1:
-            raise ValueError(f"bound {self.key!r}: give `where` as a tuple when `ref` is a tuple")
 
     @property
     def refs(self) -> tuple[str, ...]:
@@ -84,14 +82,22 @@ class BoundInfo:
 def registrar(infos: list[BoundInfo]) -> Callable[..., Callable]:
     """A decorator factory: ``@bound(title=..., kind=..., ...)`` records the function's BoundInfo in ``infos``.
 
-    The key is the decorated function's name, so a bound's provenance is written once, above its code.
+    The key is the decorated function's name, so a bound's provenance is written once, above its code;
+    a key registered twice (in any module) is an error at import.
     """
 
     def bound(**fields: str | tuple[str, ...]) -> Callable[[Callable], Callable]:
         def record(function: Callable) -> Callable:
+            if function.__name__ in _KEYS:
+                raise ValueError(f"bound {function.__name__!r} registered twice")
+            _KEYS.add(function.__name__)
             infos.append(BoundInfo(key=function.__name__, **fields))
             return function
 
         return record
 
     return bound
+
+
+#: Every key registered so far, in every module.
+_KEYS: set[str] = set()
