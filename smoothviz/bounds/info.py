@@ -19,23 +19,18 @@ KINDS = ("exact", "expectation", "high-probability", "envelope")
 class BoundInfo:
     """Provenance of one bound, shown on a page's theory card.
 
-    Kinds: ``"exact"`` holds on every run (a deterministic or pathwise inequality, or an identity);
-    ``"expectation"`` for the mean over the algorithm's / adversary's coins; ``"high-probability"`` with
-    the probability stated in ``note``; ``"envelope"`` an O(·) shape with the constant stated in ``note``,
-    a trend, not a guarantee.
+    Kinds: ``"exact"`` holds on every run (a pathwise inequality or an identity); ``"expectation"``
+    for the mean over the coins; ``"high-probability"`` with the probability in ``note``;
+    ``"envelope"`` an O(·) shape with the chosen constant in ``note``: a trend, not a guarantee.
 
     Attributes:
-        key: stable identifier (the name of the function that evaluates it).
-        title: short human name, used in legends.
+        key: the name of the function that evaluates it; ``title``: a short name, used in legends.
         latex: the statement as LaTeX, for ``st.latex``.
-        ref: key of :data:`smoothviz.references.REFERENCES`, or a tuple of keys.
-        where: the place in each work, e.g. ``"Thm 4.1"``, ``"Lemma E.3"``, ``"App. B"`` (``""`` for the
-            work as a whole); a tuple as long as ``ref`` when ``ref`` is a tuple.
-        kind: one of :data:`KINDS`.
-        note: the probability, the constant chosen, or how it was derived.
-        lead: words put before the citations, e.g. ``"derived here from the bounded-precision argument
-            of"`` for a statement that is in none of the works.
-        remark: a short gloss put in parentheses after the citations.
+        ref: key(s) of :data:`smoothviz.references.REFERENCES`; ``where``: the place in each work
+            (``"Thm 4.1"``, ``"App. B"``, ``""`` for the whole work), a tuple when ``ref`` is one.
+        kind: one of :data:`KINDS`; ``note``: the probability, the constant chosen, or the derivation.
+        lead: words before the citations (``"derived here from the bounded-precision argument
+            of"`` for a statement in none of the works); ``remark``: a gloss in parentheses after them.
     """
 
     key: str
