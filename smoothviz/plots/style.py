@@ -202,19 +202,10 @@ def downsample_index(
 
 
 def band_traces(
-    x: np.ndarray,
-    mean: np.ndarray,
-    low: np.ndarray,
-    high: np.ndarray,
-    *,
-    name: str,
-    color: str,
-    legendgroup: str | None = None,
-    showlegend: bool = True,
+    x: np.ndarray, mean: np.ndarray, low: np.ndarray, high: np.ndarray, *, name: str, color: str
 ) -> list[go.Scatter]:
     """Mean line plus a shaded 10–90% band (the band has no legend entry of its own)."""
-    group = legendgroup or name
-    edge = {"mode": "lines", "hoverinfo": "skip", "showlegend": False, "legendgroup": group}
+    edge = {"mode": "lines", "hoverinfo": "skip", "showlegend": False, "legendgroup": name}
     return [
         go.Scatter(x=x, y=high, line={"width": 0}, name=f"{name} (90%)", **edge),
         go.Scatter(
@@ -232,8 +223,8 @@ def band_traces(
             mode="lines",
             line={"color": color, "width": 3},
             name=name,
-            legendgroup=group,
-            showlegend=showlegend,
+            legendgroup=name,
+            showlegend=True,
         ),
     ]
 
