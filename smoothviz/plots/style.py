@@ -433,11 +433,7 @@ def _outline_bar(trace: Any, index: int) -> None:
     n = len(trace.x)
     width, color = trace.marker.line.width, trace.marker.line.color
     widths = list(width) if np.ndim(width) else [width or 0] * n
-    colors = (
-        list(color)
-        if np.ndim(color) and not isinstance(color, str)
-        else [color or ANSWER_COLOR] * n
-    )
+    colors = list(color) if np.ndim(color) else [color or ANSWER_COLOR] * n  # a str has ndim 0
     widths[index], colors[index] = 5, ANSWER_COLOR
     trace.marker.line.width, trace.marker.line.color = widths, colors
 
