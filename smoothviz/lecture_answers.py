@@ -41,8 +41,8 @@ __all__ = [
 Preset = Mapping[str, str]
 
 # The defaults of the pages' controls that the checks rerun (the pages declare the same values).
-THRESHOLDS = {"sigma": "0.05", "T": "1000", "trials": "50", "seed": "0"}
-REGRET = {"sigma": "0.05", "T": "1000", "trials": "5", "seed": "0"}
+THRESHOLDS = {"sigma": "0.01", "T": "1000", "trials": "50", "seed": "0"}
+REGRET = {"sigma": "0.05", "T": "300", "trials": "5", "seed": "0"}
 REGRET_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive", "iid")
 MWEM = {"data": "exact", "dims": "1", "N": "1024", "n": "100000", "sigma": "0.05",
         "epsilon": "1", "T": "50", "queries": "thresholds", "trials": "3", "seed": "0",
