@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
+import pandas as pd
 
 __all__ = [
     "best_rounds",
@@ -40,8 +41,8 @@ __all__ = [
 Preset = Mapping[str, str]
 
 # The defaults of the pages' controls that the checks rerun (the pages declare the same values).
-THRESHOLDS = {"sigma": "0.05", "T": "1000", "trials": "50", "seed": "0"}
-REGRET = {"sigma": "0.05", "T": "1000", "trials": "5", "seed": "0"}
+THRESHOLDS = {"sigma": "0.01", "T": "1000", "trials": "50", "seed": "0"}
+REGRET = {"sigma": "0.05", "T": "300", "trials": "5", "seed": "0"}
 REGRET_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive", "iid")
 MWEM = {"data": "exact", "dims": "1", "N": "1024", "n": "100000", "sigma": "0.05",
         "epsilon": "1", "T": "50", "queries": "thresholds", "trials": "3", "seed": "0",
@@ -56,14 +57,10 @@ ORACLE_QUERY = {"d": "8", "epsilon": "1", "T": "30", "oracle": "gaussian_rspm",
                 "mu": "3", "alpha0": "0.1", "seed": "0"}  # fmt: skip
 
 
-def _values(defaults: Mapping[str, str], preset: Preset) -> dict[str, str]:
-    return {**defaults, **preset}
-
-
 def _thresholds(preset: Preset):
     from smoothviz.experiments.thresholds import run_experiment
 
-    v = _values(THRESHOLDS, preset)
+    v = {**THRESHOLDS, **preset}
     ex = run_experiment(
         float(v["sigma"]), int(v["T"]), trials=int(v["trials"]), seed=int(v["seed"])
     )
@@ -119,7 +116,7 @@ def lemma32_adaptive(preset: Preset) -> int:
 def _regret(preset: Preset):
     from smoothviz.experiments import regret as R
 
-    v = _values(REGRET, preset)
+    v = {**REGRET, **preset}
     sigma, horizon = float(v["sigma"]), int(v["T"])
     trials = R.page_trials(sigma, horizon, REGRET_ADVERSARIES, cover="alg1", n_actions=2,
                            wanted=int(v["trials"]))[0]  # fmt: skip
@@ -152,7 +149,7 @@ def smoothed_tail_slope(preset: Preset) -> int:
 def _mwem(preset: Preset):
     from smoothviz.experiments import mwem as E
 
-    v = _values(MWEM, preset)
+    v = {**MWEM, **preset}
     p = {"data": v["data"], "dims": v["dims"], "N": int(v["N"]), "n": int(v["n"]),
          "sigma": float(v["sigma"]), "epsilon": float(v["epsilon"]), "T": int(v["T"]),
          "queries": v["queries"], "trials": int(v["trials"]), "seed": int(v["seed"])}  # fmt: skip
@@ -227,7 +224,7 @@ def separator_size(preset: Preset) -> int:
     """Points of the separator set for the preset's class at d: 0 d, 1 d², 2 2^d."""
     from smoothviz.experiments.rspm import separator_table
 
-    v = _values(RSPM, preset)
+    v = {**RSPM, **preset}
     d = int(v["d"])
     u, _, separates = separator_table(v["cls"], d)
     if not separates:
@@ -238,7 +235,7 @@ def separator_size(preset: Preset) -> int:
 def _rspm(preset: Preset):
     from smoothviz.experiments.rspm import run_experiment
 
-    v = _values(RSPM, preset)
+    v = {**RSPM, **preset}
     return run_experiment(cls=v["cls"], d=int(v["d"]), n=int(v["n"]), epsilon=float(v["epsilon"]),
                           delta=float(v["delta"]), data=v["data"], label_noise=float(v["noise"]),
                           trials=int(v["trials"]), seed=int(v["seed"]))  # fmt: skip
@@ -255,24 +252,22 @@ def cost_growth(preset: Preset) -> int:
     """Noise draws per run as d grows: 0 both linear, 1 RSPM's only, 2 both exponential."""
     from smoothviz.experiments.rspm import oracle_cost
 
-    v = _values(RSPM, preset)
+    v = {**RSPM, **preset}
     cost = oracle_cost(v["cls"], 500, seed=int(v["seed"]))
     d = cost["d"].to_numpy(dtype=float)
 
-    def linear(draws: np.ndarray) -> bool:
-        return bool(np.all(draws <= 2 * d))
+    def linear(draws: pd.Series) -> bool:
+        return bool(np.all(draws.to_numpy(float) <= 2 * d))
 
-    rspm, rnm = cost["rspm_draws"].to_numpy(float), cost["rnm_draws"].to_numpy(float)
-    if linear(rspm) and linear(rnm):
-        return 0
-    return 1 if linear(rspm) else 2
+    rspm, rnm = linear(cost["rspm_draws"]), linear(cost["rnm_draws"])
+    return 0 if rspm and rnm else 1 if rspm else 2
 
 
 def lying_audit(preset: Preset) -> int:
     """The audit's lower bound on ε for RSPM under the lying oracle: 0 below the claim, 1 within 2×, 2 above."""
     from smoothviz.experiments.rspm import audit
 
-    v = _values(RSPM, preset)
+    v = {**RSPM, **preset}
     frame = audit(v["cls"], float(v["epsilon"]), float(v["delta"]), failure_rate=float(v["fail"]),
                   seed=int(v["seed"]))  # fmt: skip
     lying = frame[(frame["mode"] == "lying") & (frame["method"] == "rspm_laplace")].iloc[0]
@@ -284,7 +279,7 @@ def erratum_audit(preset: Preset) -> int:
     """The audit of the printed Lap(m/ε) on its replace-one pair: 0 ≤ the claimed ε, 1 ≤ 1.5×, 2 more."""
     from smoothviz.experiments.rspm import erratum_audit as audit
 
-    v = _values(RSPM, preset)
+    v = {**RSPM, **preset}
     printed = audit(seed=int(v["seed"])).iloc[0]  # "replace one, printed m/ε"
     claimed, lower = float(printed["epsilon_claimed"]), float(printed["epsilon_lower"])
     return 0 if lower <= claimed else 1 if lower <= 1.5 * claimed else 2
@@ -294,7 +289,7 @@ def oracle_calls(preset: Preset) -> int:
     """PRSMA's oracle calls at the preset: the nearest of 10³, 10⁶ and 10⁸ on a log scale."""
     from smoothviz.experiments.prsma import run_experiment
 
-    v = _values(PRSMA, preset)
+    v = {**PRSMA, **preset}
     ex = run_experiment(float(v["epsilon"]), float(v["delta"]), int(v["n"]),
                         rescale=v["rescale"] == "1", seed=int(v["seed"]))  # fmt: skip
     calls = math.log10(ex.plan.oracle_calls)
@@ -305,7 +300,7 @@ def prsma_bottom_rates(preset: Preset) -> int:
     """⊥ rates on S and S′ of the failing heuristic: 0 equal (±2 points), 1 within Thm 8's (ε, δ), 2 beyond."""
     from smoothviz.experiments.prsma import simulation
 
-    v = _values(PRSMA, preset)
+    v = {**PRSMA, **preset}
     runs, _, used = simulation(float(v["epsilon"]), float(v["delta"]), int(v["n"]),
                                rescale=v["rescale"] == "1", base=float(v["base"]),
                                present=float(v["hit"]), trials=int(v["trials"]),
@@ -326,7 +321,7 @@ def regret_players(preset: Preset) -> int:
     """Whose average regret is larger at T by over 20%: 0 the data player's, 1 the query player's, 2 neither."""
     from smoothviz.experiments import oracle_query as O
 
-    v = _values(ORACLE_QUERY, preset)
+    v = {**ORACLE_QUERY, **preset}
     caps = O.page_caps(v["data"], int(v["d"]), v["data_oracle"], int(v["T"]))
     n = 1704 if v["data"] == "gapminder" else int(v["n"])
     ex = O.run_experiment(source=v["data"], d=caps.d, n=n, epsilon=float(v["epsilon"]),

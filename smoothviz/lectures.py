@@ -1,9 +1,8 @@
 """Lecture scenes: scripted sequences of views for teaching from the dashboard in a fixed order.
 
-A :class:`Scene` is a page, a preset, the lecturer's sentence and a "predict first" question; a
-:class:`Lecture` is a list of scenes, linked as ``lecture=<key>&scene=<n>`` beside the preset.
-``lock`` names controls drawn disabled, never changed silently. Pure data (no Streamlit): the page
-kit draws it, tests check every preset is valid for its page.
+A :class:`Scene` is a page, a preset, the lecturer's sentence and a "predict first" question, linked
+as ``lecture=<key>&scene=<n>`` beside the preset. Pure data: the page kit draws it, and tests check
+every preset against its page and every answer against its ``check``.
 """
 
 from __future__ import annotations
@@ -22,10 +21,10 @@ class Mark:
     """A point the reveal rings on the scene's hero chart, with a label read from the point itself.
 
     Attributes:
-        trace: the trace's legend name (exact), or the start of it (then the last such trace).
-        at: which point: ``"last"``, ``"first"``, ``"min"``, ``"max"`` (of y), an x value (the nearest
-            point) or a category (a bar's or box's name on a categorical axis).
-        label: the text beside the ring; ``{x}``, ``{y}`` and ``{name}`` are the point's values.
+        trace: the trace's legend name, or the start of it (then the last such trace).
+        at: ``"last"``, ``"first"``, ``"min"``, ``"max"`` (of y), an x value (the nearest point) or a
+            category (a bar's or box's name).
+        label: the text beside the ring, formatted with the point's ``{x}``, ``{y}`` and ``{name}``.
     """
 
     trace: str
@@ -41,15 +40,11 @@ class Scene:
         page: the page's URL path (``thresholds``, ``covers``, ``regret``, ``mwem``, ``rspm``, …).
         preset: URL parameters of the view (strings, as in a link).
         say: the sentence to say while the chart is on the screen.
-        predict: the question to ask before revealing the answer (no options in it).
-        options: the multiple-choice answers, written out; exactly one is right.
-        answer: the index of the right option in ``options``.
-        check: computes, from ``preset`` and the core, the index of the option that is true of the
-            chart the preset draws (tests compare it with ``answer``); ``None`` only for scenes whose
-            answer is a matter of definition rather than of a run.
-        lock: parameter keys drawn disabled in this scene.
-        marks: what the reveal highlights on the hero chart (empty where the answer is a table or
-            a metric rather than a point of the chart).
+        predict: the question asked before the reveal; ``options`` its answers, ``answer`` the right one.
+        check: the index of the option true of the chart the preset draws, computed by the core
+            (tests compare it with ``answer``); ``None`` where the answer is a matter of definition.
+        lock: parameter keys drawn disabled (never changed silently).
+        marks: what the reveal rings on the hero chart (none where the answer is a table or metric).
     """
 
     page: str
@@ -71,6 +66,10 @@ class Lecture:
     scenes: tuple[Scene, ...]
 
 
+#: The mistakes of the σ-smoothed adaptive adversary at the end of the Thresholds hero.
+_ADAPTIVE_MISTAKES = Mark("σ adaptive", "last", "σ adaptive: {y:.1f} mistakes by t = {x:,.0f}")
+
+
 def scene_query(key: str, number: int, *, present: bool = False) -> dict[str, str]:
     """The URL parameters that open scene ``number`` (1-based) of lecture ``key``."""
     scene = LECTURES[key].scenes[number - 1]
@@ -83,11 +82,7 @@ def scene_query(key: str, number: int, *, present: bool = False) -> dict[str, st
 
 
 def base_url(text: str) -> str | None:
-    """The app's address for slide links, from ``text`` (``https://host[:port][/prefix]``).
-
-    Returns it without a trailing slash, query or fragment, or ``None`` when ``text`` is not an http(s)
-    address with a host.
-    """
+    """``https://host[:port][/prefix]`` of ``text`` for slide links (``None``: not an http(s) URL)."""
     parts = urllib.parse.urlsplit(text.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return None
@@ -114,7 +109,7 @@ LECTURES: dict[str, Lecture] = {
                 ("about 10", "about 100", "about 1,000"),
                 0,
                 A.mistakes_at_t,
-                marks=(Mark("σ adaptive", "last", "σ adaptive: {y:.1f} mistakes by t = {x:,.0f}"),),
+                marks=(_ADAPTIVE_MISTAKES,),
             ),
             Scene(
                 "thresholds",
@@ -127,7 +122,7 @@ LECTURES: dict[str, Lecture] = {
                 0,
                 lambda preset: A.more_mistakes(preset, {"sigma": "0.01", "T": "1000"}),
                 lock=("T",),
-                marks=(Mark("σ adaptive", "last", "σ adaptive: {y:.1f} mistakes by t = {x:,.0f}"),),
+                marks=(_ADAPTIVE_MISTAKES,),
             ),
             Scene(
                 "thresholds",

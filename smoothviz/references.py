@@ -20,13 +20,11 @@ class Reference:
 
     Attributes:
         key: short stable identifier used in code, e.g. ``"hrs2020"``.
-        authors: full author names in publication order, e.g. ``("Nika Haghtalab", ...)``.
-        year: year of the publication cited (the venue's year, not a preprint's).
-        title: the work's title.
-        venue: journal, proceedings, publisher or institution, with volume/pages where known.
-        url: a stable link (DOI or publisher page), or ``""``.
-        arxiv: arXiv identifier such as ``"2006.10129"``, or ``""``.
-        note: anything else a reader needs, e.g. the year of the preprint, or ``""``.
+        authors: full names in publication order; ``year``: the venue's year, not a preprint's.
+        title, venue: the work's title; journal, proceedings, publisher or institution (with
+            volume and pages where known).
+        url, arxiv, note: a stable link (DOI or publisher page), an arXiv id such as
+            ``"2006.10129"``, anything else a reader needs (e.g. the preprint's year); or ``""``.
     """
 
     key: str
@@ -53,25 +51,13 @@ class Reference:
         return tuple(name.split()[-1] for name in self.authors)
 
     @property
-    def short_authors(self) -> str:
-        """Surnames as cited: ``"Dwork & Roth"``, ``"Haghtalab, Roughgarden & Shetty"``."""
-        names = self.surnames
-        if len(names) == 1:
-            return names[0]
-        return f"{', '.join(names[:-1])} & {names[-1]}"
-
-    @property
     def label(self) -> str:
-        """Author–year label, e.g. ``"Neel, Roth & Wu 2019"``."""
-        return f"{self.short_authors} {self.year}"
+        """Author–year label as cited: ``"Dwork & Roth 2014"``, ``"Neel, Roth & Wu 2019"``."""
+        return f"{_listed(self.surnames, ' & ')} {self.year}"
 
     def markdown(self) -> str:
         """The full entry as one line of Markdown (title in italics, links where known)."""
-        if len(self.authors) == 1:
-            authors = self.authors[0]
-        else:
-            authors = f"{', '.join(self.authors[:-1])} and {self.authors[-1]}"
-        parts = [f"{authors} ({self.year}). *{self.title}*. {self.venue}."]
+        parts = [f"{_listed(self.authors, ' and ')} ({self.year}). *{self.title}*. {self.venue}."]
         if self.arxiv:
             parts.append(f"[arXiv:{self.arxiv}](https://arxiv.org/abs/{self.arxiv}).")
         if self.url:
@@ -79,6 +65,11 @@ class Reference:
         if self.note:
             parts.append(f"{self.note}.")
         return " ".join(parts)
+
+
+def _listed(names: tuple[str, ...], last: str) -> str:
+    """``"A, B{last}C"``: names joined by commas, the last by ``last`` (one name alone)."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}{last}{names[-1]}"
 
 
 _ENTRIES = (

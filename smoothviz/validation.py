@@ -10,7 +10,6 @@ import numpy as np
 
 __all__ = [
     "SIGMA_MIN",
-    "SIGMA_RANGE",
     "check_choice",
     "check_choices",
     "check_epsilon",
@@ -20,8 +19,6 @@ __all__ = [
     "check_sigma",
 ]
 
-#: σ ∈ (0, 1]: the open lower end and the closed upper end of :func:`check_sigma`.
-SIGMA_RANGE = (0.0, 1.0)
 #: The smallest σ accepted: below about 1e-9 the binary-search game's smoothed adversaries stall in
 #: float64 (no float lies in a window that narrow near 1/2); 1e-6 keeps three decades of margin.
 SIGMA_MIN = 1e-6
@@ -77,11 +74,9 @@ def check_sigma(sigma: float) -> float:
     A σ-smooth distribution has density at most 1/σ against the uniform one, which exists exactly
     for σ ∈ (0, 1] (Haghtalab, Roughgarden & Shetty 2020, Def. 2.1).
     """
-    low, high = SIGMA_RANGE
-    if not (_is_number(sigma) and low < sigma <= high and sigma >= SIGMA_MIN):
+    if not (_is_number(sigma) and SIGMA_MIN <= sigma <= 1.0):
         raise ValueError(
-            f"`sigma` must be in ({low:g}, {high:g}] and at least {SIGMA_MIN:g} (float64 "
-            f"precision), got {sigma}"
+            f"`sigma` must be in (0, 1] and at least {SIGMA_MIN:g} (float64 precision), got {sigma}"
         )
     return float(sigma)
 

@@ -12,16 +12,5 @@ from smoothviz.bounds.info import BoundInfo
 
 __all__ = ["BOUNDS"]
 
-
-def _registry(infos: list[BoundInfo]) -> dict[str, BoundInfo]:
-    """The infos keyed by their function's name; a key given twice is an error at import."""
-    registry: dict[str, BoundInfo] = {}
-    for info in infos:
-        if info.key in registry:
-            raise ValueError(f"bound {info.key!r} registered twice")
-        registry[info.key] = info
-    return registry
-
-
 #: Registry of every bound's provenance, keyed by the evaluating function's name.
-BOUNDS: dict[str, BoundInfo] = _registry([*online.INFOS, *privacy.INFOS])
+BOUNDS: dict[str, BoundInfo] = {info.key: info for info in [*online.INFOS, *privacy.INFOS]}

@@ -19,23 +19,18 @@ KINDS = ("exact", "expectation", "high-probability", "envelope")
 class BoundInfo:
     """Provenance of one bound, shown on a page's theory card.
 
-    Kinds: ``"exact"`` holds on every run (a deterministic or pathwise inequality, or an identity);
-    ``"expectation"`` for the mean over the algorithm's / adversary's coins; ``"high-probability"`` with
-    the probability stated in ``note``; ``"envelope"`` an O(·) shape with the constant stated in ``note``,
-    a trend, not a guarantee.
+    Kinds: ``"exact"`` holds on every run (a pathwise inequality or an identity); ``"expectation"``
+    for the mean over the coins; ``"high-probability"`` with the probability in ``note``;
+    ``"envelope"`` an O(·) shape with the chosen constant in ``note``: a trend, not a guarantee.
 
     Attributes:
-        key: stable identifier (the name of the function that evaluates it).
-        title: short human name, used in legends.
+        key: the name of the function that evaluates it; ``title``: a short name, used in legends.
         latex: the statement as LaTeX, for ``st.latex``.
-        ref: key of :data:`smoothviz.references.REFERENCES`, or a tuple of keys.
-        where: the place in each work, e.g. ``"Thm 4.1"``, ``"Lemma E.3"``, ``"App. B"`` (``""`` for the
-            work as a whole); a tuple as long as ``ref`` when ``ref`` is a tuple.
-        kind: one of :data:`KINDS`.
-        note: the probability, the constant chosen, or how it was derived.
-        lead: words put before the citations, e.g. ``"derived here from the bounded-precision argument
-            of"`` for a statement that is in none of the works.
-        remark: a short gloss put in parentheses after the citations.
+        ref: key(s) of :data:`smoothviz.references.REFERENCES`; ``where``: the place in each work
+            (``"Thm 4.1"``, ``"App. B"``, ``""`` for the whole work), a tuple when ``ref`` is one.
+        kind: one of :data:`KINDS`; ``note``: the probability, the constant chosen, or the derivation.
+        lead: words before the citations (``"derived here from the bounded-precision argument
+            of"`` for a statement in none of the works); ``remark``: a gloss in parentheses after them.
     """
 
     key: str
@@ -57,10 +52,8 @@ class BoundInfo:
         unknown = [k for k in self.refs if k not in REFERENCES]
         if unknown:
             raise ValueError(f"bound {self.key!r}: unknown reference key(s) {unknown}")
-        if isinstance(self.where, tuple) and len(self.where) != len(self.refs):
+        if len(self.wheres) != len(self.refs):
             raise ValueError(f"bound {self.key!r}: `where` needs one entry per reference in `ref`")
-        if isinstance(self.where, str) and len(self.refs) != 1:
-            raise ValueError(f"bound {self.key!r}: give `where` as a tuple when `ref` is a tuple")
 
     @property
     def refs(self) -> tuple[str, ...]:
@@ -84,14 +77,22 @@ class BoundInfo:
 def registrar(infos: list[BoundInfo]) -> Callable[..., Callable]:
     """A decorator factory: ``@bound(title=..., kind=..., ...)`` records the function's BoundInfo in ``infos``.
 
-    The key is the decorated function's name, so a bound's provenance is written once, above its code.
+    The key is the decorated function's name, so a bound's provenance is written once, above its code;
+    a key registered twice (in any module) is an error at import.
     """
 
     def bound(**fields: str | tuple[str, ...]) -> Callable[[Callable], Callable]:
         def record(function: Callable) -> Callable:
+            if function.__name__ in _KEYS:
+                raise ValueError(f"bound {function.__name__!r} registered twice")
+            _KEYS.add(function.__name__)
             infos.append(BoundInfo(key=function.__name__, **fields))
             return function
 
         return record
 
     return bound
+
+
+#: Every key registered so far, in every module.
+_KEYS: set[str] = set()

@@ -1,53 +1,28 @@
 """The privacy bounds: MWEM and its smoothed variants, private thresholds, RSPM, PRSMA and OracleQuery.
 
-Each function is vectorised and registered in :data:`INFOS` with its source and kind (natural logarithms).
+Each function is vectorised and registered in :data:`INFOS` with its source and kind (natural logarithms);
+the public names are the registered bounds and two helpers (:func:`is_vacuous`, Thm 4.1's probability).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from smoothviz.bounds.info import BoundInfo, registrar
 from smoothviz.privacy.neighbours import gap_shift
-
-__all__ = [
-    "INFOS",
-    "exponential_learner_bound",
-    "is_vacuous",
-    "lemma_e3_potential_drop",
-    "mwem_potential_start_bound",
-    "mwem_thm41_bound",
-    "mwem_thm41_probability",
-    "net_exponential_tail",
-    "net_lemma_g3",
-    "net_thm_g4",
-    "oracle_query_lemma14",
-    "oracle_query_remark3",
-    "oracle_query_thm11",
-    "private_threshold_bound",
-    "projected_mwem_thm43_bound",
-    "prsma_accuracy_bound",
-    "prsma_privacy",
-    "rspm_gaussian_bound",
-    "rspm_laplace_bound",
-    "rspm_laplace_expected_bound",
-    "rspm_privacy_loss",
-    "smooth_mwem_thm42_bound",
-    "threshold_discretisation_error",
-]
 
 #: The provenance of each bound below, in page order; :data:`smoothviz.bounds.BOUNDS` merges them.
 INFOS: list[BoundInfo] = []
 bound = registrar(INFOS)
 
 
-def is_vacuous(value: np.ndarray | float) -> np.ndarray:
+def is_vacuous(value: ArrayLike) -> np.ndarray:
     """True where an error bound for [0, 1]-valued queries says nothing (value ≥ 1)."""
     return np.asarray(value) >= 1.0
 
 
 # MWEM, Smooth MWEM, Projected Smooth MWEM, private thresholds (E7–E10)
-# ----------------------------------------------------------------------------------------------
 
 
 @bound(
@@ -61,21 +36,21 @@ def is_vacuous(value: np.ndarray | float) -> np.ndarray:
     "paper, natural logarithms. Vacuous (says nothing) where it is ≥ 1; see is_vacuous.",
 )
 def mwem_thm41_bound(
-    n: float, rounds: np.ndarray | float, epsilon: float, domain_size: float, n_queries: float
+    n: float, rounds: ArrayLike, epsilon: float, domain_size: float, n_queries: float
 ) -> np.ndarray:
     """Theorem 4.1 error bound of MWEM: 2√(ln|X|/T) + 10·T·ln|Q|/(εn), vectorised over ``rounds``."""
     t = np.asarray(rounds, dtype=float)
     return 2.0 * np.sqrt(np.log(domain_size) / t) + 10.0 * t * np.log(n_queries) / (epsilon * n)
 
 
-def mwem_thm41_probability(rounds: np.ndarray | float, n_queries: float) -> np.ndarray:
+def mwem_thm41_probability(rounds: ArrayLike, n_queries: float) -> np.ndarray:
     """Probability 1 − 2T/|Q| with which Theorem 4.1 holds (clipped at 0: no guarantee)."""
     return np.maximum(0.0, 1.0 - 2.0 * np.asarray(rounds, dtype=float) / n_queries)
 
 
 def _smooth_mwem_bound(
     n: float,
-    rounds: np.ndarray | float,
+    rounds: ArrayLike,
     epsilon: float,
     sigma: float,
     vc_dim: float,
@@ -103,7 +78,7 @@ def _smooth_mwem_bound(
     "printed in Thm 4.2: the App. E proof's last term strictly has ln(41/γ) = ln(82n/σ).",
 )
 def smooth_mwem_thm42_bound(
-    n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
+    n: float, rounds: ArrayLike, epsilon: float, sigma: float, vc_dim: float
 ) -> np.ndarray:
     """Theorem 4.2 error bound of Smooth MWEM, vectorised over ``rounds``."""
     return _smooth_mwem_bound(n, rounds, epsilon, sigma, vc_dim, cover_factor=2.0)
@@ -122,7 +97,7 @@ def smooth_mwem_thm42_bound(
     "for every q ∈ Q including those off the cover, because every iterate stays σ-smooth.",
 )
 def projected_mwem_thm43_bound(
-    n: float, rounds: np.ndarray | float, epsilon: float, sigma: float, vc_dim: float
+    n: float, rounds: ArrayLike, epsilon: float, sigma: float, vc_dim: float
 ) -> np.ndarray:
     """Explicit App. F.2 error bound of Projected Smooth MWEM (pure ε-DP), vectorised over ``rounds``."""
     return _smooth_mwem_bound(n, rounds, epsilon, sigma, vc_dim, cover_factor=4.0)
@@ -136,7 +111,7 @@ def projected_mwem_thm43_bound(
     kind="exact",
     note="For a σ-smooth D_B (density ≤ 1/σ times uniform); equals ln|X| for a point mass.",
 )
-def mwem_potential_start_bound(sigma: np.ndarray | float) -> np.ndarray:
+def mwem_potential_start_bound(sigma: ArrayLike) -> np.ndarray:
     """Fact E.2: the starting potential KL(D_B‖U) of a σ-smooth D_B is at most ln(1/σ)."""
     return np.log(1.0 / np.asarray(sigma, dtype=float))
 
@@ -152,9 +127,9 @@ def mwem_potential_start_bound(sigma: np.ndarray | float) -> np.ndarray:
     "After a KL projection onto the σ-smooth polytope it still holds for σ-smooth D_B (Pythagoras).",
 )
 def lemma_e3_potential_drop(
-    synthetic_answer: np.ndarray | float,
-    true_answer: np.ndarray | float,
-    measurement: np.ndarray | float,
+    synthetic_answer: ArrayLike,
+    true_answer: ArrayLike,
+    measurement: ArrayLike,
 ) -> np.ndarray:
     """Right-hand side of Lemma E.3: ((q(D) − q(D_B))/2)² − ((m − q(D_B))/2)²."""
     b = np.asarray(true_answer, dtype=float)
@@ -173,7 +148,7 @@ def lemma_e3_potential_drop(
     kind="exact",
     note="For σ-smooth data (marginal density ≤ 1/σ) and a threshold grid of spacing ≤ σα.",
 )
-def threshold_discretisation_error(alpha: np.ndarray | float) -> np.ndarray:
+def threshold_discretisation_error(alpha: ArrayLike) -> np.ndarray:
     """E10: the best grid threshold (spacing σα) is within α of the best threshold on σ-smooth data."""
     return np.asarray(alpha, dtype=float)
 
@@ -189,16 +164,14 @@ def threshold_discretisation_error(alpha: np.ndarray | float) -> np.ndarray:
     note="With probability ≥ 1 − β, K = number of grid thresholds, score = −n·err (sensitivity 1).",
 )
 def private_threshold_bound(
-    alpha: float, n_candidates: float, epsilon: float, n: np.ndarray | float, beta: float
+    alpha: float, n_candidates: float, epsilon: float, n: ArrayLike, beta: float
 ) -> np.ndarray:
     """Excess error α + 2 ln(K/β)/(εn) of the exponential mechanism over K grid thresholds."""
     n = np.asarray(n, dtype=float)
     return alpha + 2.0 * np.log(n_candidates / beta) / (epsilon * n)
 
 
-# ----------------------------------------------------------------------------------------------
 # Private learning with an optimisation oracle (E11, E12): Neel, Roth & Wu 2019, §3 and App. B
-# ----------------------------------------------------------------------------------------------
 
 
 @bound(
@@ -214,9 +187,9 @@ def private_threshold_bound(
     "replace-one neighbours b = 2m/ε and the bound doubles.",
 )
 def rspm_laplace_bound(
-    m: np.ndarray | float,
+    m: ArrayLike,
     epsilon: float,
-    n: np.ndarray | float,
+    n: ArrayLike,
     beta: float,
     *,
     neighbours: str = "replace",
@@ -249,9 +222,7 @@ def rspm_laplace_bound(
     "PRSMA's inner runs and OracleQuery's oracles inherit the factor. Worst case, exact with a "
     "perfect oracle; the audit's pair attains it.",
 )
-def rspm_privacy_loss(
-    epsilon: np.ndarray | float, *, neighbours: str, scale_for: str
-) -> np.ndarray:
+def rspm_privacy_loss(epsilon: ArrayLike, *, neighbours: str, scale_for: str) -> np.ndarray:
     """Worst privacy loss g·ε/s of Laplace RSPM run at the scale for ``scale_for`` on ``neighbours``.
 
     g = :func:`smoothviz.privacy.neighbours.gap_shift` of the relation audited (how far a record moves a gap),
@@ -272,7 +243,7 @@ def rspm_privacy_loss(
     "with b = m/ε (add/remove); doubled under replace-one neighbours (Lemma 2 erratum).",
 )
 def rspm_laplace_expected_bound(
-    m: np.ndarray | float, epsilon: float, n: np.ndarray | float, *, neighbours: str = "replace"
+    m: ArrayLike, epsilon: float, n: ArrayLike, *, neighbours: str = "replace"
 ) -> np.ndarray:
     """Expected excess error 2m·b(1 + ln m)/n of Laplace RSPM at scale b = shift·m/ε."""
     m = np.asarray(m, dtype=float)
@@ -294,10 +265,10 @@ def rspm_laplace_expected_bound(
     "σ_G doubles (the Lemma 2 erratum carried to App. B).",
 )
 def rspm_gaussian_bound(
-    m: np.ndarray | float,
+    m: ArrayLike,
     epsilon: float,
     delta: float,
-    n: np.ndarray | float,
+    n: ArrayLike,
     beta: float,
     *,
     neighbours: str = "replace",
@@ -320,7 +291,7 @@ def rspm_gaussian_bound(
     "O((m + log(1/β))/(εn)); the constant 2 is the exponential mechanism's.",
 )
 def exponential_learner_bound(
-    m: np.ndarray | float, epsilon: float, n: np.ndarray | float, beta: float
+    m: ArrayLike, epsilon: float, n: ArrayLike, beta: float
 ) -> np.ndarray:
     """Excess error 2(m ln 2 + ln(1/β))/(εn) of the exponential-mechanism learner over 2^m hypotheses."""
     m = np.asarray(m, dtype=float)
@@ -338,9 +309,7 @@ def exponential_learner_bound(
     note="A guarantee, not an estimate: for run parameters ε, δ ≤ 1/2 and any certifiable oracle. "
     "Running with (ε/62, δ/11) therefore gives (ε, δ)-DP.",
 )
-def prsma_privacy(
-    epsilon: np.ndarray | float, delta: np.ndarray | float
-) -> tuple[np.ndarray, np.ndarray]:
+def prsma_privacy(epsilon: ArrayLike, delta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Thm 8's (ε, δ) of PRSMA run with parameters (ε, δ) ≤ 1/2: (8e²ε + ε + ε², 4δ + εδe²/(1 − δ))."""
     epsilon, delta = np.asarray(epsilon, dtype=float), np.asarray(delta, dtype=float)
     e2 = np.e**2
@@ -365,7 +334,7 @@ def prsma_accuracy_bound(
     n_hypotheses: float,
     epsilon: float,
     delta: float,
-    n: np.ndarray | float,
+    n: ArrayLike,
     beta: float,
     *,
     neighbours: str = "replace",
@@ -380,9 +349,7 @@ def prsma_accuracy_bound(
     return sampling + 2.0 * m * scale * np.log(m / eta) / (n / k)
 
 
-# ----------------------------------------------------------------------------------------------
 # OracleQuery: private synthetic data for conjunctions (E13) and the Subsampled Net Mechanism (E15)
-# ----------------------------------------------------------------------------------------------
 
 
 @bound(
@@ -397,9 +364,7 @@ def prsma_accuracy_bound(
     "regrets measured on those plays (here the samples Ŝ^t drawn); the output Ŝ adds its own "
     "sampling error max_q |q(S̄) − q(Ŝ)| (Lemma 12).",
 )
-def oracle_query_thm11(
-    reg_data: np.ndarray | float, reg_query: np.ndarray | float, rounds: np.ndarray | float
-) -> np.ndarray:
+def oracle_query_thm11(reg_data: ArrayLike, reg_query: ArrayLike, rounds: ArrayLike) -> np.ndarray:
     """(Reg_D(t) + Reg_Q(t))/t: the approximate-equilibrium gap of the average plays."""
     return (np.asarray(reg_data, dtype=float) + np.asarray(reg_query, dtype=float)) / np.asarray(
         rounds, dtype=float
@@ -421,7 +386,7 @@ def oracle_query_thm11(
 )
 def oracle_query_lemma14(
     d: int,
-    rounds: np.ndarray | float,
+    rounds: ArrayLike,
     n: float,
     epsilon: float,
     delta: float,
@@ -448,9 +413,7 @@ def oracle_query_lemma14(
     note="Orders only (logarithmic factors dropped, constants 1): what oracle efficiency costs over "
     "the inefficient optimum, d^(5/8), d/(εn)^(1/6) and d^(3/8).",
 )
-def oracle_query_remark3(
-    d: np.ndarray | float, epsilon_n: np.ndarray | float
-) -> dict[str, np.ndarray]:
+def oracle_query_remark3(d: ArrayLike, epsilon_n: ArrayLike) -> dict[str, np.ndarray]:
     """Remark 3's rates with constant 1: ``optimum``, ``gaussian_rspm``, ``prsma``, ``ideal``."""
     d = np.asarray(d, dtype=float)
     en = np.asarray(epsilon_n, dtype=float)
@@ -472,7 +435,7 @@ def oracle_query_remark3(
     note="The acceptance rate σ of the rejection sampler (accept u with probability σN·D₁(u)) is "
     "exact in expectation; the size of M is an O(·) with constant 1 here, solved for γ given M.",
 )
-def net_lemma_g3(m: np.ndarray | float, sigma: float, vc_dim: int, eta: float) -> np.ndarray:
+def net_lemma_g3(m: ArrayLike, sigma: float, vc_dim: int, eta: float) -> np.ndarray:
     """γ = √((ln(1/η) + d)/(σM)): the accuracy a net of M points buys (Lemma G.3, constant 1)."""
     return np.sqrt((np.log(1.0 / eta) + vc_dim) / (sigma * np.asarray(m, dtype=float)))
 
@@ -488,7 +451,7 @@ def net_lemma_g3(m: np.ndarray | float, sigma: float, vc_dim: int, eta: float) -
     "has sensitivity 1/n.",
 )
 def net_exponential_tail(
-    best: float, count: np.ndarray | float, epsilon: float, n: float, t: float
+    best: float, count: ArrayLike, epsilon: float, n: float, t: float
 ) -> np.ndarray:
     """The tail level best + (2/(εn))(ln|𝒞| + t)."""
     return best + 2.0 / (epsilon * n) * (np.log(np.asarray(count, dtype=float)) + t)
@@ -506,8 +469,11 @@ def net_exponential_tail(
     "gives (γ³ ≈ d ln(1/σ)/(εn)) and matches the SmallDB comparison. Constant 1.",
 )
 def net_thm_g4(
-    chi: float, vc_dim: int, sigma: np.ndarray | float, epsilon: float, n: float, eta: float
+    chi: float, vc_dim: int, sigma: ArrayLike, epsilon: float, n: float, eta: float
 ) -> np.ndarray:
     """χ + ((d ln(1/σ) + ln(1/η))/(εn))^(1/3), constant 1 (reconstructed)."""
     sigma = np.asarray(sigma, dtype=float)
     return chi + np.cbrt((vc_dim * np.log(1.0 / sigma) + np.log(1.0 / eta)) / (epsilon * n))
+
+
+__all__ = sorted(["INFOS", "is_vacuous", "mwem_thm41_probability", *(info.key for info in INFOS)])

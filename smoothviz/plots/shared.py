@@ -34,18 +34,6 @@ from _plotly_utils.utils import convert_to_base64
 from plotly.basedatatypes import BaseFigure, BasePlotlyType
 from plotly.validator_cache import ValidatorCache
 
-__all__ = [
-    "MAX_FIGURES",
-    "VALIDATION",
-    "FigureValidationError",
-    "SharedFigure",
-    "dressed",
-    "private_copy",
-    "shared_figure",
-    "shared_value",
-    "stamp",
-]
-
 #: Figures and texts kept across all sessions, least recently used dropped first (a figure is ~0.1–0.5 MB
 #: of JSON: 128 hold a class on one link many times over and cost tens of MB).
 MAX_FIGURES = 128
@@ -73,12 +61,10 @@ class FigureValidationError(AssertionError):
 class _OffWhileUnvalidated:
     """A plotly flag of each object, read as False while :data:`_validating` is False.
 
-    ``_validate``: plotly checks it before validating each property it sets (its constructors take
-    ``_validate=False``), so every object a shared builder creates or updates skips validation
-    without the flag passed through every builder. ``_in_batch_mode``: ``update_layout`` runs in
-    batch mode, where a validated object set on the layout (a new ``xaxis2``) is applied when the
-    batch ends, after (and over) what an unvalidated update wrote into it directly; out of batch mode
-    both are written as they come. Outside such a build nothing changes.
+    ``_validate`` (checked before each property is validated): every object a shared builder creates
+    or updates skips validation, with no flag passed through the builders. ``_in_batch_mode``: in
+    batch mode ``update_layout`` would apply a validated object set on the layout (a new ``xaxis2``)
+    at the end, over what an unvalidated update wrote into it. Outside such a build nothing changes.
     """
 
     def __init__(self, slot: str, default: bool) -> None:
@@ -109,12 +95,9 @@ def _unvalidated(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 def _settled(fig: go.Figure) -> go.Figure:
     """An unvalidated figure with every value validation coerces coerced, in place.
 
-    Without validation plotly stores what it is given. What validation would change is settled
-    here, by plotly's own validators, on the values only (arrays of data are left as they are: they
-    are what validation made costly, and it sends them as given, in its typed-array form):
-    a named colour scale becomes its list of colours, a template name its template, ``None`` removes a
-    property (an object given ``None`` becomes an empty one), an object emptied that way and an
-    empty list of layout objects (``make_subplots``' ``annotations``) are dropped.
+    Plotly's own validators settle the values only (data arrays, what made validation costly, are
+    sent as given): a named colour scale becomes its colours, a template name its template, ``None``
+    removes a property (an object: empties it), and emptied objects and empty lists are dropped.
     """
     _settle(fig._layout, "layout")
     for trace in fig._data:
@@ -221,11 +204,7 @@ class SharedFigure(go.Figure):
     _frozen: dict | None = None
 
     def to_dict(self) -> dict:
-        """The figure as a dict, computed on first use and shared (read-only).
-
-        What ``go.Figure.to_dict`` returns, without its deep copy of every array: base64 encoding
-        replaces arrays in the copied containers and never writes into an array.
-        """
+        """``go.Figure.to_dict`` computed once and shared (read-only), without deep copies of arrays."""
         if self._frozen is None:
             spec = _Spec(data=_containers(self._data), layout=_containers(self._layout))
             if self._frame_objs:
@@ -243,9 +222,8 @@ def _encoded_once(fig: Any, validate: bool = True, pretty: bool = False, remove_
                   engine: str | None = None) -> str:  # fmt: skip
     """``plotly.io.to_json``, encoding a shared figure's dict once instead of on every rerun.
 
-    ``st.plotly_chart`` turns a figure into ``fig.to_dict()`` and then into
-    ``plotly.io.to_json(that, validate=False)``; for a shared figure that dict is always the same
-    :class:`_Spec`, so its JSON is kept on it. Any other call is plotly's own.
+    ``st.plotly_chart`` encodes ``fig.to_dict()``, for a shared figure always the same :class:`_Spec`,
+    so its JSON is kept on it. Any other call is plotly's own.
     """
     if type(fig) is _Spec and not pretty and remove_uids and engine is None:
         if fig.json is None:
@@ -318,12 +296,10 @@ def _stamp(value: Any, key: bytes, depth: int = 3) -> None:
 def stamp(value: Any, name: str, args: tuple = (), kwargs: dict | None = None) -> Any:
     """Mark ``value``, the result of ``name(*args, **kwargs)``, with a digest of that call; return it.
 
-    The digest is kept as an attribute of the result and of the frozen results it holds (a part gets
-    its parent's digest and its place in it, ``results['mwem']``). A page's computations are pure and
-    cached by their arguments, so the call names its result as well as the result's content would,
-    at no cost: every rerun gets an unpickled copy of the stored result (a new object), and the copy
-    carries the digest, so the figures and texts built from it are found without pickling and hashing
-    megabytes of arrays on every rerun (~10 ms for MWEM's).
+    The result and the frozen results it holds keep the digest (a part: its parent's and its place,
+    ``results['mwem']``). A pure computation's call names its result as well as its content would,
+    and every rerun's unpickled copy carries it, so the figures built from it are found without
+    hashing megabytes of arrays each rerun (~10 ms for MWEM's).
     """
     key = _digest(name, args, kwargs or {})
     if key is not None:  # unpicklable arguments: digested per use instead
@@ -338,23 +314,6 @@ def _digest(name: str, args: tuple, kwargs: dict) -> bytes | None:
     except (pickle.PicklingError, TypeError, AttributeError):
         return None
     return hashlib.blake2b(payload, digest_size=20).digest()
-
-
-def _shared(builder: Callable[..., Any], finish: Callable[[Any, bytes], Any],
-            figure: bool = False) -> Callable[..., Any]:  # fmt: skip
-    name = f"{builder.__module__}.{builder.__qualname__}"
-
-    def make(*args: Any, **kwargs: Any) -> Any:
-        return _built(builder, name, args, kwargs) if figure else builder(*args, **kwargs)
-
-    @functools.wraps(builder)
-    def build(*args: Any, **kwargs: Any) -> Any:
-        key = _digest(name, args, kwargs)
-        if key is None:  # unpicklable input: build as usual
-            return make(*args, **kwargs)
-        return _kept(key, lambda: finish(make(*args, **kwargs), key))
-
-    return build
 
 
 def _kept(key: bytes, make: Callable[[], Any]) -> Any:
@@ -379,7 +338,16 @@ def _share(fig: go.Figure, key: bytes | None = None) -> SharedFigure:
 
 def shared_figure(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
     """Decorate a pure figure builder so that equal arguments return one :class:`SharedFigure`."""
-    return _shared(builder, _share, figure=True)
+    name = f"{builder.__module__}.{builder.__qualname__}"
+
+    @functools.wraps(builder)
+    def build(*args: Any, **kwargs: Any) -> go.Figure:
+        key = _digest(name, args, kwargs)
+        if key is None:  # unpicklable input: build as usual
+            return _built(builder, name, args, kwargs)
+        return _kept(key, lambda: _share(_built(builder, name, args, kwargs), key))
+
+    return build
 
 
 def dressed(fig: go.Figure, tag: tuple, dress: Callable[[go.Figure], go.Figure]) -> go.Figure:
@@ -397,4 +365,12 @@ def dressed(fig: go.Figure, tag: tuple, dress: Callable[[go.Figure], go.Figure])
 
 def shared_value(builder: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate a pure text or metric builder so that equal arguments return one (read-only) value."""
-    return _shared(builder, lambda value, _key: value)
+    name = f"{builder.__module__}.{builder.__qualname__}"
+
+    @functools.wraps(builder)
+    def build(*args: Any, **kwargs: Any) -> Any:
+        key = _digest(name, args, kwargs)
+        make = functools.partial(builder, *args, **kwargs)
+        return make() if key is None else _kept(key, make)
+
+    return build

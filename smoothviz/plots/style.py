@@ -149,17 +149,12 @@ def _merge(props: dict, update: dict) -> None:
     settled after the build (:func:`smoothviz.plots.shared._settled`; the test suite checks the JSON).
     """
     for key, value in update.items():
-        held = props.get(key)
-        if isinstance(value, dict) and isinstance(held, dict):
-            _merge(held, value)
-        elif isinstance(value, dict):
-            props[key] = _merge_copy(value)
-        else:
+        if not isinstance(value, dict):
             props[key] = value
-
-
-def _merge_copy(value: dict) -> dict:
-    return {k: _merge_copy(v) if isinstance(v, dict) else v for k, v in value.items()}
+            continue
+        if not isinstance(props.get(key), dict):
+            props[key] = {}
+        _merge(props[key], value)
 
 
 def _axis_names(fig: go.Figure, letter: str) -> list[str]:
@@ -172,19 +167,22 @@ def _axis_names(fig: go.Figure, letter: str) -> list[str]:
 
 def _decades(fig: go.Figure, axis: str) -> float:
     """How many powers of ten the positive data on one axis spans (0 when there is none)."""
-    low, high = np.inf, -np.inf
+    v = _numbers(fig, axis, positive=True, types=("scatter", "bar"))
+    return float(np.log10(v.max() / v.min())) if v.size and v.max() > v.min() else 0.0
+
+
+def _numbers(fig: go.Figure, axis: str, *, positive: bool, types: tuple = ()) -> np.ndarray:
+    """The finite (``positive``: and > 0) numbers on ``axis`` of every trace (of ``types``)."""
+    numbers = []
     for trace in fig.data:
-        values = getattr(trace, axis, None)
-        if values is None or trace.type not in ("scatter", "bar"):
+        if types and trace.type not in types:
             continue
         try:
-            v = np.asarray(values, dtype=float)
-        except (TypeError, ValueError):
+            numbers.append(np.asarray(getattr(trace, axis, None), dtype=float).ravel())
+        except (TypeError, ValueError):  # categories, or no such axis
             continue
-        v = v[np.isfinite(v) & (v > 0)]
-        if v.size:
-            low, high = min(low, v.min()), max(high, v.max())
-    return float(np.log10(high / low)) if np.isfinite(low) and high > low else 0.0
+    flat = np.concatenate(numbers) if numbers else np.array([])
+    return flat[np.isfinite(flat) & ((flat > 0) if positive else True)]
 
 
 def downsample_index(
@@ -204,40 +202,20 @@ def downsample_index(
 
 
 def band_traces(
-    x: np.ndarray,
-    mean: np.ndarray,
-    low: np.ndarray,
-    high: np.ndarray,
-    *,
-    name: str,
-    color: str,
-    legendgroup: str | None = None,
-    showlegend: bool = True,
+    x: np.ndarray, mean: np.ndarray, low: np.ndarray, high: np.ndarray, *, name: str, color: str
 ) -> list[go.Scatter]:
     """Mean line plus a shaded 10–90% band (the band has no legend entry of its own)."""
-    group = legendgroup or name
+    edge = {"mode": "lines", "hoverinfo": "skip", "showlegend": False, "legendgroup": name}
     return [
-        go.Scatter(
-            x=x,
-            y=high,
-            mode="lines",
-            line={"width": 0},
-            hoverinfo="skip",
-            showlegend=False,
-            legendgroup=group,
-            name=f"{name} (90%)",
-        ),
+        go.Scatter(x=x, y=high, line={"width": 0}, name=f"{name} (90%)", **edge),
         go.Scatter(
             x=x,
             y=low,
-            mode="lines",
             line={"width": 0},
             fill="tonexty",
             fillcolor=hex_to_rgba(color, 0.2),
-            hoverinfo="skip",
-            showlegend=False,
-            legendgroup=group,
             name=f"{name} (10%)",
+            **edge,
         ),
         go.Scatter(
             x=x,
@@ -245,8 +223,8 @@ def band_traces(
             mode="lines",
             line={"color": color, "width": 3},
             name=name,
-            legendgroup=group,
-            showlegend=showlegend,
+            legendgroup=name,
+            showlegend=True,
         ),
     ]
 
@@ -285,12 +263,6 @@ def theory_trace(
     )
 
 
-def _label_position(values: np.ndarray, log: bool) -> np.ndarray:
-    """Coordinates as plotly annotations take them (log₁₀ of the value on a log axis)."""
-    values = np.asarray(values, dtype=float)
-    return np.log10(values) if log else values
-
-
 #: The smallest plotting area a label must stay legible in (a lecture's hero on a laptop), in pixels:
 #: labels are kept apart as if drawn at this size.
 LABEL_AREA_PX = (560, 150)
@@ -314,7 +286,8 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
         keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log_x else True)
         keep &= (y > 0) if log_y else True
         if keep.any():
-            lines.append((trace, _label_position(x[keep], log_x), _label_position(y[keep], log_y)))
+            x, y = x[keep], y[keep]
+            lines.append((trace, np.log10(x) if log_x else x, np.log10(y) if log_y else y))
     if not lines:
         return
     span_x, span_y = _data_span(fig, log_x, axis="x"), _data_span(fig, log_y, axis="y")
@@ -323,24 +296,16 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
     for k, (trace, px, py) in enumerate(lines):
         width = len(trace.name) * 0.55 * size / LABEL_AREA_PX[0]
         height = 1.35 * size / LABEL_AREA_PX[1]
-        choice = None
+        places = []  # (index, anchor, box) in order of preference
         # successive labels start at successive stops, so lines ending close together stay legible
         for j in range(len(LABEL_STOPS)):
             stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
             i = int(np.argmin(np.abs(px - (px.min() + stop * (px.max() - px.min())))))
             fx, fy = (px[i] - span_x[0]) / span_x[1], (py[i] - span_y[0]) / span_y[1]
-            for anchor in ("bottom", "top"):
-                low = fy if anchor == "bottom" else fy - height
-                box = (fx - width, fx, low, low + height)
-                if choice is None:
-                    choice = (i, anchor, box)  # the default when every place is taken
-                if not any(_overlap(box, other) for other in placed):
-                    choice = (i, anchor, box)
-                    break
-            else:
-                continue
-            break
-        i, anchor, box = choice
+            places.append((i, "bottom", (fx - width, fx, fy, fy + height)))
+            places.append((i, "top", (fx - width, fx, fy - height, fy)))
+        free = (p for p in places if not any(_overlap(p[2], other) for other in placed))
+        i, anchor, box = next(free, places[0])  # the first place when every place is taken
         placed.append(box)
         fig.add_annotation(
             x=float(px[i]),
@@ -356,14 +321,7 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
 
 def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
     """``(low, width)`` of every trace's finite numbers on ``axis`` (log₁₀ on a log axis)."""
-    numbers = []
-    for trace in fig.data:
-        try:
-            numbers.append(np.asarray(getattr(trace, axis, None), dtype=float).ravel())
-        except (TypeError, ValueError):  # categories, or no such axis
-            continue
-    flat = np.concatenate(numbers) if numbers else np.array([])
-    flat = flat[np.isfinite(flat) & ((flat > 0) if log else True)]
+    flat = _numbers(fig, axis, positive=log)
     if flat.size == 0:
         return 0.0, 1.0
     flat = np.log10(flat) if log else flat
@@ -393,60 +351,28 @@ def add_player(
     they are.
     """
     start = start % len(frames)
-    from_current = start != len(frames) - 1
     fig.frames = frames
-    steps = [
-        {
-            "args": [[f["name"]], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}],
-            "label": f["name"],
-            "method": "animate",
-        }
-        for f in frames
-    ]
+    corner = {"x": 0.0, "y": y, "xanchor": "left", "yanchor": "top"}
+    play_on = {"fromcurrent": start != len(frames) - 1, "transition": {"duration": 0}}
+    pause = _animate("❚❚ Pause", [None], 0, redraw=False, mode="immediate")
+    buttons = [_animate("▶ Play", None, FRAME_MS, **play_on), pause]
     fig.update_layout(
         updatemenus=[
-            {
+            corner
+            | {
                 "type": "buttons",
                 "direction": "left",
-                "x": 0.0,
-                "y": y,
-                "xanchor": "left",
-                "yanchor": "top",
                 "pad": {"r": 10, "t": 42},
                 "showactive": False,
                 "font": {"size": FONT_SIZE - 4},
-                "buttons": [
-                    {
-                        "label": "▶ Play",
-                        "method": "animate",
-                        "args": [
-                            None,
-                            {
-                                "frame": {"duration": FRAME_MS, "redraw": True},
-                                "fromcurrent": from_current,
-                                "transition": {"duration": 0},
-                            },
-                        ],
-                    },
-                    {
-                        "label": "❚❚ Pause",
-                        "method": "animate",
-                        "args": [
-                            [None],
-                            {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"},
-                        ],
-                    },
-                ],
+                "buttons": buttons,
             }
         ],
         sliders=[
-            {
+            corner
+            | {
                 "active": start,
-                "x": 0.0,
-                "y": y,
                 "len": 1.0,
-                "xanchor": "left",
-                "yanchor": "top",
                 # the buttons sit left of the rail, inside this fixed pixel pad: never on its label
                 "pad": {"l": 175, "t": 30},
                 "currentvalue": {
@@ -456,11 +382,17 @@ def add_player(
                 },
                 # step names are for the current-value label; hundreds of tick labels only collide
                 "font": {"size": 10, "color": "rgba(0,0,0,0)"},
-                "steps": steps,
+                "steps": [_animate(f["name"], [f["name"]], 0, mode="immediate") for f in frames],
             }
         ],
     )
     return fig
+
+
+def _animate(label: str, target: list | None, duration: int, *, redraw: bool = True, **how) -> dict:
+    """A player control: show ``target`` (frame names; ``None`` plays them all), ``duration`` ms each."""
+    frame = {"duration": duration, "redraw": redraw}
+    return {"label": label, "method": "animate", "args": [target, {"frame": frame, **how}]}
 
 
 #: The reveal's ring and label: black on a white box, above everything, on every page.
@@ -501,11 +433,7 @@ def _outline_bar(trace: Any, index: int) -> None:
     n = len(trace.x)
     width, color = trace.marker.line.width, trace.marker.line.color
     widths = list(width) if np.ndim(width) else [width or 0] * n
-    colors = (
-        list(color)
-        if np.ndim(color) and not isinstance(color, str)
-        else [color or ANSWER_COLOR] * n
-    )
+    colors = list(color) if np.ndim(color) else [color or ANSWER_COLOR] * n  # a str has ndim 0
     widths[index], colors[index] = 5, ANSWER_COLOR
     trace.marker.line.width, trace.marker.line.color = widths, colors
 
