@@ -202,12 +202,12 @@ def perturbed_argmin(
     return minimise(eta), eta
 
 
-def check_labelled(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points x (n, d), n ≥ 1, and labels y (n,) as uint8: the one check of a labelled dataset."""
+def check_labelled(x: np.ndarray, y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Points x (n, d), n ≥ 1, and labels y (n,) (zeros if None) as uint8: the one dataset check."""
     x = np.asarray(x, dtype=np.uint8)
-    y = np.asarray(y, dtype=np.uint8)
     if x.ndim != 2 or x.shape[0] < 1:
         raise ValueError(f"`x` must have shape (n, d) with n ≥ 1, got {x.shape}")
+    y = np.zeros(x.shape[0], np.uint8) if y is None else np.asarray(y, dtype=np.uint8)
     if y.shape != (x.shape[0],):
         raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
     return x, y

@@ -22,6 +22,7 @@ __all__ = [
     "describe",
     "evaluate",
     "labels_on",
+    "lattice_sums",
     "loss_matrix",
     "loss_separator_set",
     "separates",
@@ -87,13 +88,20 @@ def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint
     return out.astype(dtype)
 
 
-def _superset_sums(c: np.ndarray, d: int) -> np.ndarray:
-    """Σ_{T ⊇ S} c_T for every S ⊆ [d] along the last axis (indexed by code): d in-place passes."""
-    out = np.array(c, dtype=float)
-    lead = out.shape[:-1]
+def lattice_sums(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
+    """Σ over each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or its inverse."""
+    out = np.array(values, dtype=float)
+    size = out.shape[-1]
+    d = size.bit_length() - 1
+    if size != 2**d:
+        raise ValueError(f"the last axis must have length 2^d, got {size}")
+    to, source = (0, 1) if supersets else (1, 0)
     for j in range(d):
-        view = out.reshape(*lead, 2 ** (d - 1 - j), 2, 2**j)
-        view[..., 0, :] += view[..., 1, :]
+        view = out.reshape((*out.shape[:-1], 2 ** (d - j - 1), 2, 2**j))
+        if invert:
+            view[..., to, :] -= view[..., source, :]
+        else:
+            view[..., to, :] += view[..., source, :]
     return out
 
 
@@ -148,9 +156,9 @@ def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
         raise ValueError(f"`c` must have last axis 2^d = {2**d}, got shape {c.shape}")
     total = c.sum(axis=-1, keepdims=True)
     if cls == "conjunction":
-        return _superset_sums(c, d)
+        return lattice_sums(c, supersets=True)
     if cls == "disjunction":
-        return total - _superset_sums(c[..., ::-1], d)
+        return total - lattice_sums(c[..., ::-1], supersets=True)
     if cls == "parity":
         return (total - _walsh_hadamard(c, d)) / 2.0
     return _halfspace_sums(c, d)
