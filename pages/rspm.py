@@ -68,7 +68,9 @@ ui.chart(figures.accuracy_figure(ex), key="accuracy", data=ex.to_frame,
 ui.metrics(figures.hero_metrics(ex))
 if p["data"] == "gapminder":
     st.markdown(
-        "Gapminder, binarised: " + "; ".join(f"`{k}`: {v}" for k, v in GAPMINDER_RULE) + "."
+        "Gapminder, binarised: "
+        + "; ".join(f"`{k}`: {v}" for k, (v, *_) in GAPMINDER_RULE.items())
+        + "."
     )
 
 views = ui.tabs(PAGE, BY_KEY["view"])

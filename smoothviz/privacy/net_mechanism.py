@@ -110,10 +110,8 @@ def acceptance_rates(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lemma G.3's rejection sampler: (fraction of uniform draws accepted, χ = TV(dist, D₁)) per σ.
 
-    Why V suffices: for data within χ of a σ-smooth D₁ (:func:`smooth_part`), accepting each uniform
-    draw u with probability σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ exactly, so
-    M = O((ln(1/η) + d)/(σγ²)) draws hold about s i.i.d. samples of D₁, a dataset on V within χ + γ of
-    the data on every query (uniform convergence, d = VC dimension).
+    Accepting a uniform u w.p. σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ, so
+    M = O((ln(1/η) + d)/(σγ²)) draws hold a dataset on V within χ + γ of the data on every query.
     """
     dist = np.asarray(dist, dtype=float)
     n_cells = dist.size
@@ -130,26 +128,17 @@ def acceptance_rates(
 
 @dataclass(frozen=True, eq=False)
 class NetResult:
-    """One net V and the exponential mechanism over all size-s datasets on it.
+    """One net V (M = ``m`` cells of N = ``n_cells``) and the exponential mechanism over its size-s datasets.
 
     Attributes:
-        n_cells: N, cells of the universe.
-        chi: χ = TV(D_B, D₁), D₁ the σ-smooth part.
-        m: M, the size of V.
-        s: dataset size.
-        net: the cells of V, shape (M,).
-        accepted: which draws of V the rejection sampler accepted (probability σ·N·D₁(v)).
-        count: |𝒞| = C(M + s − 1, s).
-        scores: every candidate's score (its error on every query of Q), shape (|𝒞|,).
-        probabilities: the exponential mechanism's distribution over the candidates.
-        draws: independent draws of the mechanism (candidate indices), shape (trials,).
-        output_cells: the first draw's dataset B″ as cells, shape (s,).
-        data: D_B per cell.
-        seconds: wall time.
+        chi: χ = TV(D_B, D₁), D₁ the σ-smooth part; ``data``: D_B per cell.
+        accepted: which points of V the rejection sampler accepted (probability σ·N·D₁(v)).
+        count, scores, probabilities: |𝒞| = C(M + s − 1, s), each candidate's max error over Q and
+            the mechanism's distribution over them.
+        draws: candidate drawn per trial; ``output_cells``: the first draw's dataset B″ as cells.
 
-    Only ``draws`` and ``output_cells`` are the mechanism's release, ε-DP under replace-one and under
-    add/remove neighbours (:data:`GUARANTEE`); the other fields are teaching diagnostics read from the
-    data and are not private.
+    Only ``draws`` and ``output_cells`` are released (ε-DP, :data:`GUARANTEE`); the rest are teaching
+    diagnostics read from the data, not private.
     """
 
     n: int
@@ -229,22 +218,15 @@ def net_mechanism(
 
     1. sample a multiset V of M points uniformly from 𝒳 (with replacement);
     2. run the exponential mechanism over every dataset B′ of s points on V, with probability
-       ∝ exp(−ε·n·s(B′, B)/2), score s(B′, B) = max_{q∈Q} |q(D_B) − q(D_{B′})| (sensitivity 1/n; the
-       denominator 2 is reconstructed: it is the standard exponential mechanism's);
+       ∝ exp(−ε·n·s(B′, B)/2), score s(B′, B) = max_{q∈Q} |q(D_B) − q(D_{B′})| (the 2 is the
+       standard mechanism's, reconstructed);
     3. output B′.
 
-    SmallDB (Blum, Ligett & Roth) runs step 2 over the whole universe, which costs |𝒳|^s. V is drawn
-    without looking at the data and n·s(B′, B) = max_q |count_q(B) − n·q(B′)| moves by at most 1 when one
-    record is replaced (n fixed) and when one is added or removed (n moves with the counts), so the
-    printed calibration serves both relations. Only B′ is private; the result also keeps diagnostics
-    computed from the data for teaching (χ, the acceptance draws, every candidate's score and
-    probability), which the mechanism does not release. Every candidate is enumerated (|𝒞| up to
-    :data:`MAX_CANDIDATES`), so the best candidate and the whole score distribution are exact.
-    ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`).
-
-    ``hist``: counts per cell (N,), n ≥ 1; ``sigma``: σ of the smooth part D₁ (χ is what is cut off);
-    ``m``: M, points in the net; ``s``: size of each candidate; ``trials``: independent draws of the
-    exponential mechanism on the same net.
+    SmallDB (Blum, Ligett & Roth) runs step 2 over all of 𝒳, at |𝒳|^s. V ignores the data and
+    n·s(B′, B) = max_q |count_q(B) − n·q(B′)| moves by ≤ 1 under replace-one and add/remove alike,
+    so the printed calibration serves both (:data:`GUARANTEE`). Every candidate is enumerated, so
+    the diagnostics are exact. ``hist``: counts per cell (N,); ``sigma``: σ of the smooth part D₁;
+    ``m``: M; ``s``: candidate size; ``trials``: draws of the mechanism on the same net.
     """
     start = time.perf_counter()
     hist = np.asarray(hist, dtype=float).ravel()
