@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 from smoothviz.privacy.mwem import mwem
@@ -119,6 +120,20 @@ class OracleQueryExperiment:
         out = self.result.summary()
         out["seconds_per_round"] = self.result.seconds / self.result.params.rounds
         return out
+
+    def bounds(self) -> dict[str, object]:
+        """The bounds drawn and quoted: Thm 11 per round, Lemma 14 at T, Remark 3's rates."""
+        r, s = self.result, self.settings
+        lemma14 = privacy_bounds.oracle_query_lemma14(
+            s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"], neighbours=r.params.neighbours
+        )
+        return {
+            "thm11": privacy_bounds.oracle_query_thm11(
+                r.reg_data, r.reg_query, r.rounds.astype(float)
+            ),
+            "lemma14": float(lemma14),
+            "remark3": privacy_bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"]),
+        }
 
     def code(self) -> str:
         """Python source that recomputes this experiment (the page's "Reproduce in Python")."""

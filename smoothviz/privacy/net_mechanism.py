@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy.mechanisms import exponential_mechanism_probabilities
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_epsilon, check_int, check_sigma
@@ -181,6 +182,15 @@ class NetResult:
     def tail_frequency(self, t: float) -> float:
         """The exact probability, under the mechanism, of a score at least :meth:`tail_bound` (t)."""
         return float(self.probabilities[self.scores >= self.tail_bound(t)].sum())
+
+    def thm_g4(self, eta: float) -> float:
+        """Thm G.4's error shape (constant 1) for this run at failure probability η."""
+        vc = VC_DIM[self.queries]
+        return float(privacy_bounds.net_thm_g4(self.chi, vc, self.sigma, self.epsilon, self.n, eta))
+
+    def lemma_g3(self, eta: float) -> float:
+        """Lemma G.3's γ for this net at failure probability η."""
+        return float(privacy_bounds.net_lemma_g3(self.m, self.sigma, VC_DIM[self.queries], eta))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per draw of the mechanism: trial, candidate, error."""

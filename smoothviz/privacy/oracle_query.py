@@ -237,7 +237,11 @@ def separator_perturbation(eta: np.ndarray) -> np.ndarray:
 
 
 def _private_argmin(
-    objective: np.ndarray, oracle: str, params: OracleQueryParams, plan, rng
+    objective: np.ndarray | None,
+    oracle: str,
+    params: OracleQueryParams,
+    plan: PRSMAPlan | None,
+    rng: np.random.Generator,
 ) -> int:
     """One private weighted minimisation over Q of n·(weighted answers) (−1 for ⊥).
 
