@@ -149,7 +149,7 @@ def table_caption(ex: OracleQueryExperiment) -> str:
 def ledger_text(ex: OracleQueryExperiment) -> str:
     """N, ε₀ and the composition of the T PBR calls to (ε, δ)."""
     r, led = ex.result, ex.result.ledger
-    eps_t, delta_t, call = led.total, led.total_delta, led.entries[0]
+    epsilon_t, delta_t, call = led.total, led.total_delta, led.entries[0]
     verdict = "≤" if led.within_budget else "**>**"
     scales = {
         "gaussian_rspm": f"Gaussian RSPM σ_G = {r.oracle_scale:.3g}",
@@ -163,7 +163,7 @@ def ledger_text(ex: OracleQueryExperiment) -> str:
         f"{led.relation}: {scales}, report-noisy-max Lap(2/(ε₀n)) = "
         f"Lap({r.params.selection_scale / r.n:.2g}); {ex.settings['rounds']} PBR calls of "
         f"(3ε₀, 2δ₀) = ({call.epsilon:.3g}, {call.delta:.2g}) compose by advanced "
-        f"composition to exactly ({eps_t:.4f}, {delta_t:.2g}) {verdict} the target "
+        f"composition to exactly ({epsilon_t:.4f}, {delta_t:.2g}) {verdict} the target "
         f"({led.budget:g}, {led.budget_delta:g}) (within it exactly when "
         "3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε)."
     )

@@ -219,11 +219,13 @@ def worked_example_text(cls: str, hypothesis: str, labels: list[str]) -> str:
     )
 
 
-def error_scale_caption(frame: pd.DataFrame, slopes: dict[str, float], n: int, eps: float) -> str:
+def error_scale_caption(
+    frame: pd.DataFrame, slopes: dict[str, float], n: int, epsilon: float
+) -> str:
     """Caption of error against m: the exact scale's log–log slopes, the dots, the bounds."""
     listed = ", ".join(f"{SHORT[k]} {v:.2f}" for k, v in slopes.items())
     return (
-        f"Lines: the proofs' error scale 2E‖Z‖∞/n (exact) at n = {n:,}, ε = {eps:g}; log–log slopes "
+        f"Lines: the proofs' error scale 2E‖Z‖∞/n (exact) at n = {n:,}, ε = {epsilon:g}; log–log slopes "
         f"over m = 4–12: {listed} (→ 2, 1.5, 1 as m grows; the logarithms bend them). Dots: simulated "
         "mean excess of planted data, 100 runs, m ≤ 10 (zeros not drawn). Dash-dot: Thm 5 and "
         "Thm 18 at β = 0.05."
@@ -251,24 +253,24 @@ def _unit(neighbours: str) -> str:
 
 
 def perturbation_caption(
-    cls: str, d: int, eps: float, z_rspm: float, z_rnm: float, neighbours: str = "replace"
+    cls: str, d: int, epsilon: float, z_rspm: float, z_rnm: float, neighbours: str = "replace"
 ) -> str:
     """Caption of one draw of Z_q beside i.i.d. noise, with both E‖Z‖∞ at the scales that ran."""
     u = _unit(neighbours)
     rspm_scale = "2d/ε" if u == "2" else "d/ε"
     return (
-        f"One draw over all {2**d:,} {cls}s at d = {d}, ε = {eps:g} ({describe(neighbours)}): "
+        f"One draw over all {2**d:,} {cls}s at d = {d}, ε = {epsilon:g} ({describe(neighbours)}): "
         f"RSPM's Z_q = Σ q(eᵢ)ηᵢ, ηᵢ ~ Lap({rspm_scale}), moves whole families together; "
         f"E‖Z‖∞ = {z_rspm:,.1f} (exact) against {z_rnm:,.1f} = ({u}/ε)H_(2^d) for i.i.d. Lap({u}/ε)."
     )
 
 
-def lying_text(audited: pd.DataFrame, eps: float) -> str:
+def lying_text(audited: pd.DataFrame, epsilon: float) -> str:
     """The sentence above the audit: the lying oracle's certified ε against the claim."""
     lying = audited[audited["mode"] == "lying"]["epsilon_lower"].max()
     return (
         f"**The lying oracle** (exact unless record (1,1,1), 0 is present) certifies ε ≥ "
-        f"**{lying:.2f}** against the claimed ε = {eps:g}."
+        f"**{lying:.2f}** against the claimed ε = {epsilon:g}."
     )
 
 

@@ -253,18 +253,6 @@ class PRSMAResult:
             }
         )
 
-    def summary(self) -> dict[str, float]:
-        """⊥ rate, mean passing pieces, mean excess error of the non-⊥ outputs, calls per run."""
-        ok = self.excess[np.isfinite(self.excess)]
-        return {
-            "bottom_rate": self.bottom_rate,
-            "mean_passed": float(self.passed.mean()),
-            "pieces": self.plan.pieces,
-            "mean_excess": float(ok.mean()) if ok.size else float("nan"),
-            "oracle_calls": self.oracle_calls,
-            "seconds": self.seconds,
-        }
-
 
 def loss_table(cls: str, d: int) -> np.ndarray:
     """1[h(x) ≠ y] for every cell 2·code(x) + y (rows, 2^(d+1)) and hypothesis (columns, 2^d)."""
