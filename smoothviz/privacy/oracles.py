@@ -17,7 +17,13 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from smoothviz.privacy.separators import MAX_D, bits_to_codes, class_sums, codes_to_bits, evaluate
+from smoothviz.privacy.separators import (
+    bits_to_codes,
+    check_labelled,
+    class_sums,
+    codes_to_bits,
+    evaluate,
+)
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -83,13 +89,8 @@ Oracle = Callable[[str, np.ndarray, np.ndarray, np.ndarray], OracleAnswer]
 def _inputs(
     x: np.ndarray, y: np.ndarray, w: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    x = np.asarray(x, dtype=np.uint8)
-    y = np.asarray(y, dtype=np.uint8)
+    x, y = check_labelled(x, y, min_n=0)
     w = np.asarray(w, dtype=float)
-    if x.ndim != 2 or not 1 <= x.shape[1] <= MAX_D:
-        raise ValueError(f"`x` must have shape (N, d) with 1 ≤ d ≤ {MAX_D}, got {x.shape}")
-    if y.shape != (x.shape[0],):
-        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
     if w.ndim == 1:
         w = w[None, :]
     if w.ndim != 2 or w.shape[1] != x.shape[0]:

@@ -19,7 +19,6 @@ from smoothviz.privacy.neighbours import check_neighbours, gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.privacy.rspm import (
     MAX_TRIALS,
-    check_labelled,
     empirical_errors,
     laplace_rspm_scale,
     perturbed_argmin,
@@ -28,6 +27,7 @@ from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
     bits_to_codes,
+    check_labelled,
     codes_to_bits,
     labels_on,
     loss_matrix,

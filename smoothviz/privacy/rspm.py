@@ -31,6 +31,7 @@ from smoothviz.privacy.separators import (
     MAX_ENUMERATE_D,
     all_codes,
     bits_to_codes,
+    check_labelled,
     class_sums,
     labels_on,
     loss_matrix,
@@ -44,7 +45,6 @@ __all__ = [
     "METHODS",
     "NOISES",
     "LearnerResult",
-    "check_labelled",
     "correlated_perturbation",
     "empirical_errors",
     "enumerating_learner",
@@ -191,17 +191,6 @@ def perturbed_argmin(
     else:
         eta = rng.normal(0.0, scale, size=shape)
     return minimise(eta), eta
-
-
-def check_labelled(x: np.ndarray, y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Points x (n, d), n ≥ 1, and labels y (n,) (zeros if None) as uint8: the one dataset check."""
-    x = np.asarray(x, dtype=np.uint8)
-    if x.ndim != 2 or x.shape[0] < 1:
-        raise ValueError(f"`x` must have shape (n, d) with n ≥ 1, got {x.shape}")
-    y = np.zeros(x.shape[0], np.uint8) if y is None else np.asarray(y, dtype=np.uint8)
-    if y.shape != (x.shape[0],):
-        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
-    return x, y
 
 
 def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
