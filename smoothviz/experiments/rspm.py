@@ -23,7 +23,7 @@ from smoothviz.privacy import rspm as core
 from smoothviz.privacy.audit import privacy_audit
 from smoothviz.privacy.boolean_data import LabelledData, gapminder_data, planted_data
 from smoothviz.privacy.neighbours import check_neighbours, gap_shift
-from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle, lying_oracle
+from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, lying_oracle
 from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
@@ -186,7 +186,7 @@ def run_experiment(
     dataset = _load_data(data, cls, d, n, label_noise=label_noise, seed=seed)
     rngs = streams(seed, ("data", *METHODS))
     x, y = dataset.x, dataset.y
-    best = float(exhaustive_oracle(cls, x, y, np.ones(x.shape[0])).objective[0]) / x.shape[0]
+    best = core.min_error(x, y, cls)
     common = {"epsilon": epsilon, "trials": trials, "neighbours": neighbours}
     results = {
         "rspm_laplace": core.rspm(x, y, cls, best_error=best, rng=rngs["rspm_laplace"], **common),

@@ -21,6 +21,7 @@ from smoothviz.privacy.rspm import (
     MAX_TRIALS,
     empirical_errors,
     laplace_rspm_scale,
+    min_error,
     perturbed_argmin,
 )
 from smoothviz.privacy.separators import (
@@ -412,7 +413,7 @@ def prsma(
                                          neighbours=plan.neighbours)  # fmt: skip
     else:
         codes, passes, noisy = _run_every_call(x, y, cls, plan, order, p_fail, rng)
-    best = float(exhaustive_oracle(cls, x, y, np.ones(n)).objective[0]) / n
+    best = min_error(x, y, cls)
     errors = empirical_errors(x, y, cls, codes)
     return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best,
                        bool(simulate), plan.oracle_calls, time.perf_counter() - start)  # fmt: skip

@@ -51,6 +51,7 @@ __all__ = [
     "exponential_learner",
     "gaussian_rspm_scale",
     "laplace_rspm_scale",
+    "min_error",
     "perturbed_argmin",
     "report_noisy_min",
     "rspm",
@@ -205,7 +206,7 @@ def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) 
     return out
 
 
-def _best_error(x: np.ndarray, y: np.ndarray, cls: str, time_limit: float) -> float:
+def min_error(x: np.ndarray, y: np.ndarray, cls: str, time_limit: float = 1.0) -> float:
     """min_q q(S): exhaustive when d ≤ 12, else the integer program (NaN if it cannot certify)."""
     ones = np.ones(x.shape[0])
     if x.shape[1] <= MAX_EXHAUSTIVE_D:
@@ -273,7 +274,7 @@ def rspm(
     if failure_rate > 0:
         codes[rng.random(trials) < failure_rate] = -1
     if best_error is None:
-        best_error = _best_error(x, y, cls, time_limit)
+        best_error = min_error(x, y, cls, time_limit)
     return LearnerResult(
         method=f"rspm_{noise}",
         cls=cls,
