@@ -183,6 +183,7 @@ def run_experiment(
     neighbours = check_neighbours(neighbours)
     check_int("d", d, 2, MAX_EXHAUSTIVE_D)
     trials = check_int("trials", trials, 1, 10_000)
+    settings = dict(locals())  # the checked arguments, for code()
     dataset = _load_data(data, cls, d, n, label_noise=label_noise, seed=seed)
     rngs = streams(seed, ("data", *METHODS))
     x, y = dataset.x, dataset.y
@@ -197,9 +198,6 @@ def run_experiment(
         "report_noisy_min": core.report_noisy_min(x, y, cls, rng=rngs["report_noisy_min"], **common),
         "exponential": core.exponential_learner(x, y, cls, rng=rngs["exponential"], **common),
     }  # fmt: skip
-    settings = {"cls": cls, "d": d, "n": n, "epsilon": epsilon, "delta": delta, "data": data,
-                "label_noise": label_noise, "trials": trials, "neighbours": neighbours,
-                "seed": seed}  # fmt: skip
     return RSPMExperiment(
         dataset, cls, float(epsilon), float(delta), neighbours, trials, seed, results, settings
     )
