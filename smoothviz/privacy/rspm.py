@@ -155,13 +155,14 @@ class LearnerResult:
         )
 
     def summary(self) -> dict[str, float]:
-        """Mean, median and 95th percentile of the excess error, failure rate and costs per run."""
+        """Mean, median, 95th and 99th percentiles of the excess error, failure rate, costs per run."""
         ok = self.excess[np.isfinite(self.excess)]
         return {
             "method": self.method,
             "mean_excess": float(ok.mean()) if ok.size else float("nan"),
             "median_excess": float(np.median(ok)) if ok.size else float("nan"),
             "p95_excess": float(np.quantile(ok, 0.95)) if ok.size else float("nan"),
+            "p99_excess": float(np.quantile(ok, 0.99)) if ok.size else float("nan"),
             "failure_rate": float(np.mean(self.codes < 0)),
             "noise_draws": self.noise_draws,
             "oracle_calls": self.oracle_calls,
