@@ -1,9 +1,8 @@
 """The PRSMA page's experiment (E12): privacy that survives a failing heuristic, and its price.
 
-:func:`run_experiment` returns a :class:`PRSMAExperiment`: the calculator's plan, the worst-case
-accuracy of PRSMA and of plain Laplace RSPM against n beside Thm 9 (slope −1/2) and Thm 5 (slope −1)
-of Neel, Roth & Wu 2019; :func:`simulation` runs PRSMA with a heuristic that fails more often on
-pieces holding one record, on S and on its neighbour without it.
+:func:`run_experiment`: the calculator's plan and the worst-case accuracy of PRSMA and of Laplace
+RSPM against n beside Thm 9 and Thm 5 (Neel, Roth & Wu 2019); :func:`simulation`: PRSMA with a
+heuristic failing more often on pieces holding one record, on S and on its neighbour without it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The RSPM page's experiment (E11): private learning with one call to an optimisation oracle.
 
 :func:`run_experiment` runs Laplace and Gaussian RSPM, report-noisy-min and the exponential
-mechanism's learner on one labelled dataset, each on its own named stream of the visible seed, and
-returns an :class:`RSPMExperiment` with ``summary()``, ``to_frame()`` and ``code()``. The tabs are
-module functions a page caches on their own parameters (listed in :func:`run_experiment`).
+mechanism's learner on one dataset, each on its own named stream of the seed; each tab is a
+function a page caches on its own parameters.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Figures and captions of the MWEM page's "Net mechanism (App. G)" tab.
 
 Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4: the draws' errors against the best
-dataset and the tail bound (:func:`net_error_figure`), Lemma G.3's acceptance rate against σ
-(:func:`acceptance_figure`) and |𝒞| against M (:func:`counts_figure`). Pure: a
-:class:`smoothviz.experiments.mwem_tabs.NetExperiment` in, a figure or a caption out.
+dataset and the tail bound, Lemma G.3's acceptance rate against σ and |𝒞| against M, from a
+:class:`smoothviz.experiments.mwem_tabs.NetExperiment`.
 """
 
 from __future__ import annotations

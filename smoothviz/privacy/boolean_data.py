@@ -1,9 +1,8 @@
 """Labelled data over {0,1}^d for the private-learning pages: planted hypotheses and one real table.
 
-:func:`planted_data` labels Bernoulli points by a planted hypothesis with label noise (the agnostic
-setting of private ERM, Neel, Roth & Wu 2019, §3); :func:`gapminder_data` binarises the Gapminder
-table that ships with plotly (read without importing it); :func:`neighbouring_pair` replaces one
-record (their §2), for privacy audits.
+:func:`planted_data` labels Bernoulli points by a planted hypothesis with label noise (private ERM's
+agnostic setting, Neel, Roth & Wu 2019, §3); :func:`gapminder_data` binarises plotly's Gapminder
+table; :func:`neighbouring_pair` replaces one record (their §2), for privacy audits.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The Subsampled Net Mechanism: private data from a random net of the universe (SmallDB on a sample).
 
 Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4: a net V of M uniform points, then the
-exponential mechanism over every size-s dataset on V, score max_q |q(D_B) − q(D_B′)|; (ε, 0)-DP
-(Thm G.1). For σ-smooth data V holds about s i.i.d. samples of the data (Lemma G.3,
-:func:`acceptance_rates`). On the MWEM page's line of N cells, every candidate enumerated.
+exponential mechanism over every size-s dataset on V (Thm G.1). For σ-smooth data V holds about s
+i.i.d. samples of the data (Lemma G.3). On the MWEM page's line of N cells.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """OracleQuery: private synthetic data for all 2^d conjunctions, as a game between two oracle players.
 
 Neel, Roth & Wu 2019, §4, Algorithm 1: a data player (:class:`ContextFTPL`, never shown the data)
-and a query player (:func:`private_best_response`, private RSPM calls) play the query-release game,
-payoff q(S) − q(x); by Thm 11 the data player's average play answers every conjunction within the
-two average regrets.
+and a query player (:func:`private_best_response`, private RSPM calls) play the query-release game;
+by Thm 11 the average play answers every conjunction within the two average regrets.
 """
 
 from __future__ import annotations

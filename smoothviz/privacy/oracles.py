@@ -1,9 +1,8 @@
 """Weighted optimisation oracles for the boolean classes: exact, certifiable, heuristic and lying.
 
-An oracle returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i], weights possibly negative as
-RSPM's noise is (Neel, Roth & Wu 2019, Def 5). All share ``oracle(cls, x, y, w)``:
-:func:`exhaustive_oracle` (exact), :func:`ip_oracle` (certifiable), :func:`greedy_oracle`
-(heuristic) and :func:`lying_oracle` (wrong on purpose, for the audit).
+An oracle ``oracle(cls, x, y, w)`` returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i], weights
+possibly negative as RSPM's noise is (Neel, Roth & Wu 2019, Def 5): :func:`exhaustive_oracle`,
+:func:`ip_oracle`, :func:`greedy_oracle`, and :func:`lying_oracle` (wrong on purpose, for the audit).
 """
 
 from __future__ import annotations

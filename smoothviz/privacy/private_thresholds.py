@@ -1,9 +1,8 @@
 """Private thresholds on [0, 1] by σ-discretisation (E10).
 
 A σ-smooth distribution puts at most α of its mass on an interval of width σα, so the exponential
-mechanism (McSherry & Talwar 2007) chooses among about 1/(σα) grid thresholds instead of a continuum
-and loses at most α (Haghtalab, Roughgarden & Shetty 2020, §1). Its score, minus the mistakes, moves
-by ≤ 1 under either neighbour relation: one scale for both (:func:`private_threshold`).
+mechanism (McSherry & Talwar 2007) chooses among about 1/(σα) grid thresholds and loses at most α
+(Haghtalab, Roughgarden & Shetty 2020, §1); a mistake count moves by ≤ 1 under either relation.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """RSPM, Report Separator-Perturbed Min: private learning with one call to a non-private oracle.
 
-Report-noisy-min perturbs all 2^d scores; RSPM (Neel, Roth & Wu 2019, §3.1) perturbs the data
-instead: m fake records on a separator set with random weights η and one weighted oracle call
-(:func:`perturbed_argmin`). Laplace and Gaussian RSPM are :func:`rspm`; their scales carry an
-erratum (:func:`laplace_rspm_scale`); the baselines enumerate the class.
+Report-noisy-min perturbs all 2^d scores; RSPM (Neel, Roth & Wu 2019, §3.1) perturbs the data:
+m fake records on a separator set, random weights η, one weighted oracle call
+(:func:`perturbed_argmin`). Its scales carry an erratum (:func:`laplace_rspm_scale`).
 """
 
 from __future__ import annotations

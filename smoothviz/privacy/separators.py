@@ -1,9 +1,8 @@
 """Boolean hypothesis classes over {0,1}^d, their loss queries, and separator sets.
 
-A separator set U for a class is a set of points on which every two hypotheses disagree somewhere
-(Neel, Roth & Wu 2019, Def 2); conjunctions, disjunctions, parities and discrete halfspaces each
-have one of size d (App. A, Fact 1, Lemma 15, :func:`separator_set`), so |Q| = 2^d, coded 0, …, 2^d
-− 1 by their label vector on U. Loss queries 1[h(x) ≠ y] are separated by {(u, 0)} (Claim 1).
+A separator set U is a set of points on which every two hypotheses disagree somewhere (Neel, Roth &
+Wu 2019, Def 2); conjunctions, disjunctions, parities and discrete halfspaces have one of size d
+(App. A), so a hypothesis is coded by its labels on U; loss queries are separated by {(u, 0)}.
 """
 
 from __future__ import annotations
