@@ -41,6 +41,7 @@ __all__ = [
     "run_experiment",
     "simulation",
     "simulation_problem",
+    "simulation_rates",
 ]
 
 CLS, D, LABEL_NOISE = "conjunction", 3, 0.1
@@ -255,6 +256,11 @@ def simulation(
             )
         )
     return pd.concat(runs, ignore_index=True), pd.concat(outputs, ignore_index=True), plan
+
+
+def simulation_rates(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset (S, S′) of :func:`simulation`'s runs: the ⊥ share, mean T and mean excess error."""
+    return runs.groupby("dataset")[["bottom", "passed", "excess"]].mean()
 
 
 def simulation_problem(epsilon: float, delta: float, n: int, *, rescale: bool) -> str | None:
