@@ -258,26 +258,6 @@ def ip_oracle(
     return _answer(codes_arr, objective, codes_arr >= 0, status, start)
 
 
-def _flip_objectives(cls: str, pts: np.ndarray, coeff: np.ndarray, bits: np.ndarray) -> np.ndarray:
-    """Objective Σ_x c_x h(x) after flipping each single bit: (trials, d); and of no flip: (trials,)."""
-    p = pts.astype(np.int32)  # (u, d)
-    b = bits.astype(np.int32)  # (T, d)
-    overlap = p @ b.T  # (u, T)
-    delta = 1 - 2 * b  # (T, d) change of b_j when flipped
-    flipped = overlap[:, :, None] + p[:, None, :] * delta[None, :, :]  # (u, T, d)
-    size = b.sum(axis=1)[None, :, None] + delta[None, :, :]
-    s_x = p.sum(axis=1)[:, None, None]
-    if cls == "conjunction":
-        h = flipped == size
-    elif cls == "disjunction":
-        h = flipped >= 1
-    elif cls == "parity":
-        h = (flipped & 1) == 1
-    else:
-        h = 2 * flipped - s_x >= 1
-    return np.einsum("tu,utd->td", coeff, h.astype(float))
-
-
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
     """Non-certifiable heuristic (Neel, Roth & Wu 2019, Def 7): bit-flip local search, any d.
 
@@ -293,7 +273,9 @@ def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Orac
     h0 = evaluate(cls, pts, np.zeros((1, d), dtype=np.uint8))[:, 0].astype(float)
     current = coeff @ h0
     for _ in range(2 * d):
-        flips = _flip_objectives(cls, pts, coeff, bits)
+        flipped = bits[:, None, :] ^ np.eye(d, dtype=np.uint8)  # (trials, d, d): each one-bit flip
+        h = evaluate(cls, pts, flipped.reshape(-1, d), dtype=float).reshape(-1, trials, d)
+        flips = np.einsum("tu,utd->td", coeff, h)  # the objective after each flip
         j = np.argmin(flips, axis=1)
         gain = flips[np.arange(trials), j]
         move = gain < current - 1e-12
