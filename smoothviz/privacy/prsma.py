@@ -19,6 +19,7 @@ from smoothviz.privacy.neighbours import check_neighbours, gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.privacy.rspm import (
     MAX_TRIALS,
+    correlated_perturbation,
     empirical_errors,
     laplace_rspm_scale,
     min_error,
@@ -30,10 +31,8 @@ from smoothviz.privacy.separators import (
     bits_to_codes,
     check_labelled,
     codes_to_bits,
-    labels_on,
     loss_matrix,
     loss_separator_set,
-    separator_set,
 )
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
@@ -278,12 +277,11 @@ def rspm_on_counts(
     counts · loss table + η · labels on U, η ~ Lap(b) (b = 2m/ε replace-one, m/ε add/remove).
     Returns each row's output code, shape (r,).
     """
-    u = separator_set(cls, d)
-    scale = laplace_rspm_scale(u.shape[0], epsilon, neighbours=neighbours)
-    losses, on_u = cell_counts @ loss_table(cls, d), labels_on(cls, u, all_codes(d))
+    scale = laplace_rspm_scale(d, epsilon, neighbours=neighbours)  # U has m = d points
+    losses = cell_counts @ loss_table(cls, d)
     codes, _ = perturbed_argmin(
-        lambda eta: np.argmin(losses + eta @ on_u, axis=1),
-        u.shape[0],
+        lambda eta: np.argmin(losses + correlated_perturbation(cls, d, eta), axis=1),
+        d,
         scale=scale,
         size=(cell_counts.shape[0],),
         rng=rng,
