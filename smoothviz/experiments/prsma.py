@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments.rspm import loglog_slope
 from smoothviz.privacy.boolean_data import neighbouring_pair, planted_data
 from smoothviz.privacy.prsma import (
     FailureModel,
@@ -59,10 +60,6 @@ FIT_PIECE = 10**6
 SIM_MAX_N = 5_000
 #: Dimension of the simulation tab (enough points that one (point, label) can be unique).
 SIM_D = 8
-
-
-def _slope(n: np.ndarray, y: np.ndarray) -> float:
-    return float(np.polyfit(np.log(n), np.log(y), 1)[0])
 
 
 def near_tie_cells(n: int, gap: int) -> np.ndarray:
@@ -131,8 +128,8 @@ class PRSMAExperiment:
         """Log–log slopes of the two bounds over n ≥ 10⁶: Thm 9 (−1/2) and Thm 5 (−1)."""
         big = self.curves[self.curves["n"] >= 1e6]
         return {
-            "prsma": _slope(big["n"], big["prsma_bound"]),
-            "rspm": _slope(big["n"], big["rspm_bound"]),
+            "prsma": loglog_slope(big["n"], big["prsma_bound"]),
+            "rspm": loglog_slope(big["n"], big["rspm_bound"]),
         }
 
     @property
@@ -146,7 +143,7 @@ class PRSMAExperiment:
             sim = self.simulated
             rows = sim[(sim["method"] == method) & (sim["piece_size"] >= FIT_PIECE)
                        & (sim["mean_excess"] > 0)]  # fmt: skip
-            out[method] = _slope(rows["n"], rows["mean_excess"]) if len(rows) >= 3 else np.nan
+            out[method] = loglog_slope(rows["n"], rows["mean_excess"]) if len(rows) >= 3 else np.nan
         return out
 
     def summary(self) -> dict[str, float]:

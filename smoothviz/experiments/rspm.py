@@ -45,6 +45,7 @@ __all__ = [
     "erratum_pair",
     "error_scale",
     "largest_certified_d",
+    "loglog_slope",
     "oracle_cost",
     "perturbation_view",
     "run_experiment",
@@ -263,12 +264,15 @@ def error_scale(
     return pd.DataFrame(rows)
 
 
+def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
+    """The least-squares slope of log y against log x."""
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
 def slopes(frame: pd.DataFrame, column: str) -> dict[str, float]:
-    """Least-squares log–log slope of ``column`` against m (m ≥ 4), per learner."""
-    out = {}
-    for method, rows in frame[frame["m"] >= 4].groupby("method", sort=False):
-        out[method] = float(np.polyfit(np.log(rows["m"]), np.log(rows[column]), 1)[0])
-    return out
+    """Log–log slope of ``column`` against m (m ≥ 4), per learner."""
+    big = frame[frame["m"] >= 4].groupby("method", sort=False)
+    return {method: loglog_slope(rows["m"], rows[column]) for method, rows in big}
 
 
 def oracle_cost(
