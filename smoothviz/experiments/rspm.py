@@ -347,14 +347,12 @@ def audit(
         oracle = {"exact": "exhaustive", "fails": "exhaustive", "greedy": "greedy",
                   "lying": lying_oracle(np.array([1, 1, 1]), 0)}[mode]  # fmt: skip
         rate = failure_rate if mode == "fails" else 0.0
+        common = {"oracle": oracle, "failure_rate": rate, "neighbours": neighbours}
         runs = {
-            "rspm_laplace": functools.partial(core.rspm, oracle=oracle, failure_rate=rate,
-                                              neighbours=neighbours),
-            "rspm_gaussian": functools.partial(core.rspm, noise="gaussian", delta=delta,
-                                               oracle=oracle, failure_rate=rate,
-                                               neighbours=neighbours),
-        }  # fmt: skip
-        if k == 0:
+            "rspm_laplace": functools.partial(core.rspm, **common),
+            "rspm_gaussian": functools.partial(core.rspm, noise="gaussian", delta=delta, **common),
+        }
+        if k == 0:  # report-noisy-min calls no oracle: audited once, as the reference
             runs["report_noisy_min"] = functools.partial(
                 core.report_noisy_min, neighbours=neighbours
             )
