@@ -113,17 +113,19 @@ def acceptance_rates(
     Accepting a uniform u w.p. σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ, so
     M = O((ln(1/η) + d)/(σγ²)) draws hold a dataset on V within χ + γ of the data on every query.
     """
-    dist = np.asarray(dist, dtype=float)
-    n_cells = dist.size
-    rng = make_rng(rng)
-    rates, chis = [], []
-    for sigma in np.atleast_1d(sigmas):
-        smooth = smooth_part(dist, float(sigma))
-        u = rng.integers(0, n_cells, size=draws)
-        accept = rng.random(draws) < np.minimum(1.0, sigma * n_cells * smooth[u])
-        rates.append(accept.mean())
-        chis.append(0.5 * np.abs(dist - smooth).sum())
-    return np.asarray(rates), np.asarray(chis)
+    dist, rng = np.asarray(dist, dtype=float), make_rng(rng)
+    runs = [_sample_net(dist, sigma, draws, rng) for sigma in np.atleast_1d(sigmas)]
+    return np.asarray([a.mean() for _, a, _ in runs]), np.asarray([chi for _, _, chi in runs])
+
+
+def _sample_net(
+    dist: np.ndarray, sigma: float, size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """``size`` uniform cells, which of them Lemma G.3's sampler accepts, and χ = TV(dist, D₁)."""
+    smooth = smooth_part(dist, float(sigma))
+    cells = rng.integers(0, dist.size, size=size)
+    accepted = rng.random(size) < np.minimum(1.0, sigma * dist.size * smooth[cells])
+    return cells, accepted, float(0.5 * np.abs(dist - smooth).sum())
 
 
 @dataclass(frozen=True, eq=False)
@@ -252,9 +254,7 @@ def net_mechanism(
     index = candidates(m, s)
     n_cells = hist.size
     data = hist / hist.sum()
-    smooth = smooth_part(data, sigma)
-    net = rng.integers(0, n_cells, size=m)
-    accepted = rng.random(m) < np.minimum(1.0, sigma * n_cells * smooth[net])
+    net, accepted, chi = _sample_net(data, sigma, m, rng)
     scores = net_scores(np.cumsum(data), net[index], n_cells, queries)
     probabilities = exponential_mechanism_probabilities(
         -scores, epsilon=epsilon, sensitivity=1.0 / n
@@ -265,7 +265,7 @@ def net_mechanism(
         n_cells=n_cells,
         queries=queries,
         sigma=sigma,
-        chi=float(0.5 * np.abs(data - smooth).sum()),
+        chi=chi,
         m=int(m),
         s=int(s),
         epsilon=epsilon,
