@@ -87,8 +87,9 @@ with views["separators"]:
 with views["m"]:
     if views["m"].open:
         with ui.computing("Sweeping m…"):
-            frame = error_scale(cls, epsilon, p["delta"], n, label_noise=p["noise"], seed=seed,
-                                neighbours=nb)  # fmt: skip
+            frame = error_scale(
+                cls, epsilon, p["delta"], n, label_noise=p["noise"], seed=seed, neighbours=nb
+            )
         ui.chart(figures.error_scale_figure(frame), key="error_m", data=frame,
                  caption=figures.error_scale_caption(frame, R.slopes(frame, "error_scale"), n,
                                                      epsilon))  # fmt: skip

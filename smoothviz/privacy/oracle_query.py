@@ -240,6 +240,14 @@ def separator_perturbation(eta: np.ndarray) -> np.ndarray:
     return eta.sum() - _linear_scores(eta)[0]
 
 
+def _oracle_scale(oracle: str, params: OracleQueryParams, plan: PRSMAPlan | None) -> float:
+    """The query player's oracle noise: σ_G (Gaussian RSPM), PRSMA's inner Laplace scale, or 0."""
+    if oracle == "gaussian_rspm":
+        p = params
+        return gaussian_rspm_scale(p.d, p.epsilon0, p.delta0, neighbours=p.neighbours)
+    return plan.inner_scale(params.d) if oracle == "prsma" and plan is not None else 0.0
+
+
 def _private_argmin(
     objective: np.ndarray | None,
     oracle: str,
@@ -249,22 +257,23 @@ def _private_argmin(
 ) -> int:
     """One private weighted minimisation over Q of n·(weighted answers) (−1 for ⊥).
 
-    For PRSMA ``objective`` is the problem on its piece, or None when there is no piece.
+    For PRSMA (around Laplace RSPM, a perfect oracle: every piece passes, T̃ = K + Lap(1/ε_run))
+    ``objective`` is the problem on its piece, or None when there is no piece (⊥).
     """
     if oracle == "exact":
         return int(np.argmin(objective))
-    if oracle == "gaussian_rspm":
-        scale = gaussian_rspm_scale(params.d, params.epsilon0, params.delta0,
-                                    neighbours=params.neighbours)  # fmt: skip
-        noise = "gaussian"
-    else:  # PRSMA around Laplace RSPM, perfect oracle: every piece passes, T̃ = K + Lap(1/ε_run)
-        if objective is None:
-            return -1  # no piece to run on: the certifiable route answers ⊥
-        if plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run) <= plan.threshold:
-            return -1
-        scale, noise = plan.inner_scale(params.d), "laplace"
-    code, _ = perturbed_argmin(lambda eta: np.argmin(objective + separator_perturbation(eta)),
-                               params.d, scale=scale, noise=noise, rng=rng)  # fmt: skip
+    if oracle == "prsma" and (
+        objective is None
+        or plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run) <= plan.threshold
+    ):
+        return -1
+    code, _ = perturbed_argmin(
+        lambda eta: np.argmin(objective + separator_perturbation(eta)),
+        params.d,
+        scale=_oracle_scale(oracle, params, plan),
+        noise="gaussian" if oracle == "gaussian_rspm" else "laplace",
+        rng=rng,
+    )
     return int(code)
 
 
@@ -368,12 +377,7 @@ class OracleQueryResult:
     @property
     def oracle_scale(self) -> float:
         """The query player's oracle noise: σ_G (Gaussian RSPM), PRSMA's inner Laplace scale, or 0."""
-        p = self.params
-        if self.oracle == "gaussian_rspm":
-            return gaussian_rspm_scale(p.d, p.epsilon0, p.delta0, neighbours=p.neighbours)
-        if self.oracle == "prsma" and self.plan is not None:
-            return self.plan.inner_scale(p.d)
-        return 0.0
+        return _oracle_scale(self.oracle, self.params, self.plan)
 
     @property
     def regret_bound(self) -> float:
