@@ -290,17 +290,13 @@ def private_best_response(
 ) -> tuple[int, int, int]:
     """PBR, one round (Neel, Roth & Wu 2019, §4.2), from the objective of Eq. (7)–(8).
 
-    **Neighbours.** The paper's relation is replace one record. RSPM's printed scales are DP only
-    for add/remove (the Lemma 2 erratum, :func:`smoothviz.privacy.rspm.laplace_rspm_scale`), so
-    under replacement the oracles run at twice them (σ_G = 7√(d ln(1/δ₀))/ε₀; Lap(2d/ε′) inside
-    PRSMA); ``"add_remove"`` runs the printed ones. Oracles: Gaussian RSPM, PRSMA around Laplace
-    RSPM (Thm 8's rescaling; pieces drawn from the cell counts ``data_hist``), or the exact best
-    response (not private: the baseline).
-
-    q₁ = argmin_{q∈Q} n·(q(Ŝ^t) − q(S)) maximises q(S) − q(Ŝ^t) over Q; q₂ = ¬argmin_{q∈Q}
-    n·(q(S) − q(Ŝ^t)) over ¬Q (the printed box WD¹ has the sign of q₁ flipped; the objective is
-    implemented). Report-noisy-max with Lap(2/(ε₀n)) picks one (the printed Lap(1/(ε₀n)) assumes
-    scores moving the same way; ¬q₂'s moves against q₁'s).
+    Under the paper's replace-one relation the oracles run at twice RSPM's printed scales (the
+    Lemma 2 erratum, :func:`~smoothviz.privacy.rspm.laplace_rspm_scale`); ``"add_remove"`` runs the
+    printed ones. Oracles: Gaussian RSPM, PRSMA around Laplace RSPM (pieces drawn from the cell
+    counts ``data_hist``), or the exact best response (not private: the baseline).
+    q₁ = argmin_{q∈Q} n·(q(Ŝ^t) − q(S)) and q₂ = ¬argmin_{q∈Q} n·(q(S) − q(Ŝ^t)) (the printed box
+    WD¹ has q₁'s sign flipped; the objective is implemented); report-noisy-max with Lap(2/(ε₀n))
+    picks one (the printed Lap(1/(ε₀n)) assumes scores moving the same way; ¬q₂'s moves against q₁'s).
 
     Returns:
         (q^t, q₁, q₂) as codes of Q̄ (k for q_k, 2^d + k for ¬q_k, −1 for ⊥); q^t is ⊥ only when both are.
