@@ -51,7 +51,7 @@ def page_rows() -> list[str]:
                                seed=0)),
         ("RSPM tab: oracle cost, conjunctions", lambda: R.oracle_cost("conjunction", 500)),
         ("RSPM tab: oracle cost, parities (stops at its budget)", lambda: R.oracle_cost("parity", 500)),
-        ("RSPM tab: one draw of Z_q (d = 10)", lambda: R.perturbation_draw("conjunction", 10, 1.0, 0)),
+        ("RSPM tab: one draw of Z_q (d = 10)", lambda: R.perturbation_view("conjunction", 10, 1.0, 0)),
         ("RSPM tab: audit, 4 modes × 20,000 runs per side", lambda: R.audit("conjunction", 1.0, 1e-5)),
         ("PRSMA hero + calculator, defaults (24 sizes to 5·10⁸ × ~30 gaps × 200 runs)",
          lambda: P.run_experiment()),

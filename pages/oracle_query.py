@@ -34,16 +34,8 @@ PARAMS = [
 ]  # fmt: skip
 BY_KEY = ui.by_key(PARAMS)
 
-
-@ui.cached(max_entries=16)
-def experiment(**settings):
-    return E.run_experiment(**settings)
-
-
-@ui.cached(max_entries=16)
-def mwem(**settings):
-    return E.compare_mwem(**settings)
-
+experiment = ui.cached(E.run_experiment, max_entries=16)
+mwem = ui.cached(E.compare_mwem, max_entries=16)
 
 ui.page(
     "OracleQuery: private contingency tables",

@@ -80,7 +80,7 @@ with views["sim"]:
             runs, outputs, used = simulation(epsilon, delta, n, rescale=rescale, base=p["base"],
                                              present=p["hit"], trials=p["trials"], neighbours=nb,
                                              seed=seed)  # fmt: skip
-        rate = runs.groupby("dataset")[["bottom", "passed", "excess"]].mean()
+        rate = P.simulation_rates(runs)
         ui.metrics(
             {
                 f"⊥ on {k}": (f"{rate.loc[k, 'bottom']:.0%}", f"share of runs that output ⊥ on {k}")

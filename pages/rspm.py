@@ -68,7 +68,9 @@ ui.chart(figures.accuracy_figure(ex), key="accuracy", data=ex.to_frame,
 ui.metrics(figures.hero_metrics(ex))
 if p["data"] == "gapminder":
     st.markdown(
-        "Gapminder, binarised: " + "; ".join(f"`{k}`: {v}" for k, v in GAPMINDER_RULE) + "."
+        "Gapminder, binarised: "
+        + "; ".join(f"`{k}`: {v}" for k, (v, *_) in GAPMINDER_RULE.items())
+        + "."
     )
 
 views = ui.tabs(PAGE, BY_KEY["view"])
@@ -86,14 +88,7 @@ with views["m"]:
     if views["m"].open:
         with ui.computing("Sweeping m…"):
             frame = error_scale(
-                cls,
-                epsilon,
-                p["delta"],
-                n,
-                label_noise=p["noise"],
-                trials=100,
-                seed=seed,
-                neighbours=nb,
+                cls, epsilon, p["delta"], n, label_noise=p["noise"], seed=seed, neighbours=nb
             )
         ui.chart(figures.error_scale_figure(frame), key="error_m", data=frame,
                  caption=figures.error_scale_caption(frame, R.slopes(frame, "error_scale"), n,

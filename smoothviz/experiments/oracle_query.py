@@ -1,9 +1,8 @@
 """The OracleQuery page's experiment: OracleQuery beside MWEM on a 2^d contingency table (E13).
 
-:func:`run_experiment` builds the table (planted, or Gapminder binarised), runs
-:func:`smoothviz.privacy.oracle_query.oracle_query` and returns an :class:`OracleQueryExperiment` with
-``summary()``, ``to_frame()`` and ``code()``; :func:`compare_mwem` runs MWEM on the same table, ε
-and T. :func:`page_caps` keeps a run near two seconds on two cores.
+:func:`run_experiment` builds the table (planted, or Gapminder binarised) and runs
+:func:`smoothviz.privacy.oracle_query.oracle_query`; :func:`compare_mwem` runs MWEM on the same
+table, ε and T; :func:`page_caps` keeps a run near two seconds on two cores.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 from smoothviz.privacy.mwem import mwem
@@ -34,15 +34,11 @@ __all__ = [
     "IP_MAX_ROUNDS",
     "MAX_D",
     "MAX_EXHAUSTIVE_D",
-    "MAX_GAPMINDER_D",
     "MAX_MWEM_D",
     "MAX_POINTS",
-    "MWEM_BUDGET",
-    "SAMPLE_BUDGET",
     "SOURCES",
     "MWEMComparison",
     "OracleQueryExperiment",
-    "PageCaps",
     "compare_mwem",
     "make_table",
     "mwem_on_table",
@@ -109,13 +105,7 @@ def mwem_on_table(
 
 @dataclass(frozen=True, eq=False)
 class OracleQueryExperiment:
-    """OracleQuery and MWEM on one table.
-
-    Attributes:
-        settings: the page's parameters (keyword arguments of :func:`run_experiment`).
-        source: the table's description.
-        result: the OracleQuery run.
-    """
+    """One OracleQuery run (``result``) on a table (``source`` describes it), from ``settings``."""
 
     settings: dict
     source: str
@@ -130,6 +120,20 @@ class OracleQueryExperiment:
         out = self.result.summary()
         out["seconds_per_round"] = self.result.seconds / self.result.params.rounds
         return out
+
+    def bounds(self) -> dict[str, object]:
+        """The bounds drawn and quoted: Thm 11 per round, Lemma 14 at T, Remark 3's rates."""
+        r, s = self.result, self.settings
+        lemma14 = privacy_bounds.oracle_query_lemma14(
+            s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"], neighbours=r.params.neighbours
+        )
+        return {
+            "thm11": privacy_bounds.oracle_query_thm11(
+                r.reg_data, r.reg_query, r.rounds.astype(float)
+            ),
+            "lemma14": float(lemma14),
+            "remark3": privacy_bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"]),
+        }
 
     def code(self) -> str:
         """Python source that recomputes this experiment (the page's "Reproduce in Python")."""
@@ -151,21 +155,20 @@ def run_experiment(
     mu: float = 3.0,
     oracle: str = "gaussian_rspm",
     alpha0: float = 0.1,
+    neighbours: str = "replace",
     seed: int = 0,
     data_oracle: str = "exhaustive",
-    neighbours: str = "replace",
 ) -> OracleQueryExperiment:
-    """OracleQuery on the table, then MWEM with the same ε and T (experiment E13).
+    """OracleQuery on the table (experiment E13), each run from its own named streams of the seed.
 
     Planted: d − 1 fair coins and a label set by a planted conjunction with 10% noise; Gapminder: label
-    first. The data player's oracle is exhaustive over the 2^d records up to :data:`MAX_EXHAUSTIVE_D`,
-    the HiGHS integer program beyond (at most :data:`IP_DRAWS` calls and :data:`IP_MAX_ROUNDS` rounds).
-    Each run draws from its own named streams of the seed. (The Subsampled Net Mechanism, E15, runs on
-    the MWEM page.)
-
-    ``neighbours``: ``"replace"`` (the paper's; the oracles at twice RSPM's printed scale) or
-    ``"add_remove"`` (the printed scales); see :mod:`smoothviz.privacy.oracle_query`.
+    first. The data player's oracle is exhaustive up to :data:`MAX_EXHAUSTIVE_D`, the HiGHS integer
+    program beyond (:data:`IP_DRAWS` calls, :data:`IP_MAX_ROUNDS` rounds at most). ``neighbours``:
+    ``"replace"`` (the paper's; the oracles at twice RSPM's printed scale) or ``"add_remove"``.
     """
+    settings = dict(locals())  # the arguments, for code(); the default data oracle is left out
+    if data_oracle == "exhaustive":
+        del settings["data_oracle"]
     rngs = streams(seed, ("data", "oracle_query", "mwem"))
     x, described = make_table(source, d, n, rng=rngs["data"])
     params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0)
@@ -183,30 +186,14 @@ def run_experiment(
         neighbours=neighbours,
         rng=rngs["oracle_query"],
     )
-    settings = {
-        "source": source,
-        "d": d,
-        "n": n,
-        "epsilon": epsilon,
-        "delta": delta,
-        "rounds": rounds,
-        "mu": mu,
-        "oracle": oracle,
-        "alpha0": alpha0,
-        "neighbours": neighbours,
-        "seed": seed,
-    }
-    if data_oracle != "exhaustive":  # the default is left out of the snippet
-        settings["data_oracle"] = data_oracle
     return OracleQueryExperiment(settings, described, result)
 
 
 def sample_cap(d: int, rounds: int, wanted: int, *, data_oracle: str = "exhaustive") -> int:
-    """Draws per round (and in the output Ŝ) within the page's budget.
+    """Draws per round (and in Ŝ) within the page's budget.
 
-    Exhaustive: rounds × draws × 2^d within :data:`SAMPLE_BUDGET` (at least 200). Integer program:
-    rounds × draws + :data:`IP_FINAL` output draws within :data:`IP_DRAWS` oracle calls (at least 2
-    draws per round).
+    Exhaustive: rounds × draws × 2^d ≤ :data:`SAMPLE_BUDGET`, ≥ 200. Integer program: rounds × draws +
+    :data:`IP_FINAL` ≤ :data:`IP_DRAWS` oracle calls, ≥ 2 draws per round.
     """
     if data_oracle == "exhaustive":
         return max(200, min(wanted, SAMPLE_BUDGET // (rounds * 2**d)))
@@ -215,14 +202,7 @@ def sample_cap(d: int, rounds: int, wanted: int, *, data_oracle: str = "exhausti
 
 @dataclass(frozen=True)
 class PageCaps:
-    """What the page runs instead of what a link asked for, and why (for ``ui.use_instead``).
-
-    Attributes:
-        d: the d that runs.
-        data_oracle: the data player's oracle that runs.
-        rounds: the T that runs.
-        reasons: per changed key (``d``, ``data_oracle``, ``T``), the reason.
-    """
+    """The d, data oracle and T the page runs, and the reason per changed key (``ui.use_instead``)."""
 
     d: int
     data_oracle: str
@@ -263,12 +243,9 @@ def mwem_rounds(d: int, rounds: int) -> int:
 
 @dataclass(frozen=True, eq=False)
 class MWEMComparison:
-    """MWEM on the same table and ε (Thm 4.1), its rounds possibly capped.
+    """MWEM on the same table and ε (Thm 4.1): rounds run, max error over every conjunction, s/round.
 
-    Attributes:
-        rounds: the rounds MWEM ran (T, or fewer within :data:`MWEM_BUDGET`).
-        error: max error over every conjunction.
-        seconds_per_round: time per round.
+    Its rounds are T, or fewer within :data:`MWEM_BUDGET`.
     """
 
     rounds: int

@@ -1,9 +1,8 @@
 """The PRSMA page's experiment (E12): privacy that survives a failing heuristic, and its price.
 
-:func:`run_experiment` returns a :class:`PRSMAExperiment`: the calculator's plan, the worst-case
-accuracy of PRSMA and of plain Laplace RSPM against n beside Thm 9 (slope −1/2) and Thm 5 (slope −1)
-of Neel, Roth & Wu 2019; :func:`simulation` runs PRSMA with a heuristic that fails more often on
-pieces holding one record, on S and on its neighbour without it.
+:func:`run_experiment`: the calculator's plan and the worst-case accuracy of PRSMA and of Laplace
+RSPM against n beside Thm 9 and Thm 5 (Neel, Roth & Wu 2019); :func:`simulation`: PRSMA with a
+heuristic failing more often on pieces holding one record, on S and on its neighbour without it.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments.rspm import loglog_slope
 from smoothviz.privacy.boolean_data import neighbouring_pair, planted_data
 from smoothviz.privacy.prsma import (
     FailureModel,
@@ -42,6 +42,7 @@ __all__ = [
     "run_experiment",
     "simulation",
     "simulation_problem",
+    "simulation_rates",
 ]
 
 CLS, D, LABEL_NOISE = "conjunction", 3, 0.1
@@ -61,25 +62,14 @@ SIM_MAX_N = 5_000
 SIM_D = 8
 
 
-def _slope(n: np.ndarray, y: np.ndarray) -> float:
-    return float(np.polyfit(np.log(n), np.log(y), 1)[0])
-
-
 def near_tie_cells(n: int, gap: int) -> np.ndarray:
     """Cell counts (2·code(x) + y) of a d = 3 dataset where x1 ∧ x2 beats x1 ∧ x2 ∧ x3 by ~``gap`` records.
 
-    Thm 5 and Thm 9 bound the *worst* dataset; on one fixed planted dataset RSPM's excess is 0 from small
-    n on and PRSMA's drops off a cliff. So the accuracy chart searches this family for the worst one at
-    each n: d = 3 conjunctions, planted x1 ∧ x2, whose runner-up x1 ∧ x2 ∧ x3 loses by only G records;
-    G is swept from 1 to n/8. RSPM's noise does not grow with n, so its worst excess ≈ c/n (slope −1);
-    PRSMA's inner noise grows like √(n/K), so its worst excess is like 1/√n (slope −1/2). PRSMA runs
-    exactly on counts (:func:`smoothviz.privacy.prsma.prsma_on_counts`), so n goes to 5·10⁸.
-
-    The n records sit evenly on the 8 points (the remainder on (0,0,0)), labelled by x1 ∧ x2, except
-    on (1,1,0), the one point where the two conjunctions differ: there ⌈(n/8 + gap)/2⌉ records have
-    label 1 and the rest label 0, so the runner-up loses by ``gap`` records (``gap + 1`` when n/8 and
-    ``gap`` differ in parity). Every other conjunction loses at least n/8 − gap records more.
-    Needs n ≥ 8 and 0 ≤ gap ≤ n/8; returns 16 int64 counts summing to n.
+    Thm 5 and Thm 9 bound the *worst* dataset (on one planted dataset RSPM's excess is 0 from small n
+    on), so the accuracy chart searches this family, G from 1 to n/8: RSPM's worst excess ≈ c/n,
+    PRSMA's ≈ 1/√n (its inner noise grows like √(n/K)). The n records sit evenly on the 8 points
+    (the remainder on (0,0,0)), labelled by x1 ∧ x2, except on (1,1,0), where ⌈(n/8 + gap)/2⌉ have
+    label 1 and the rest 0: the runner-up loses by ``gap`` (or ``gap + 1``, by parity) records.
     """
     per = check_int("n", n, 8) // 8
     gap = check_int("gap", gap, 0, per)
@@ -120,15 +110,12 @@ def _worst_case(
 
 @dataclass(frozen=True, eq=False)
 class PRSMAExperiment:
-    """The calculator at (ε, δ, n, rescaling), and accuracy against n (experiment E12).
+    """The calculator's ``plan`` at (ε, δ, n, rescaling), and accuracy against n (experiment E12).
 
     Attributes:
-        plan: the calculator's :class:`~smoothviz.privacy.prsma.PRSMAPlan`.
-        simulated: one row per (method, n): the largest mean excess error over the near-tie family
-            (:func:`near_tie_cells`), the gap G where it occurred, PRSMA's ⊥ rate and piece size
-            (PRSMA at run parameters ε, δ).
-        curves: one row per n: Thm 9's bound for PRSMA and Thm 5's for RSPM, at β = :data:`BETA`.
-        settings: the arguments of :func:`run_experiment`.
+        simulated: per (method, n): the largest mean excess over :func:`near_tie_cells`'s family,
+            the gap G where it occurred, PRSMA's ⊥ rate and piece size (run parameters ε, δ).
+        curves: per n: Thm 9's bound for PRSMA and Thm 5's for RSPM, at β = :data:`BETA`.
     """
 
     plan: PRSMAPlan
@@ -141,23 +128,22 @@ class PRSMAExperiment:
         """Log–log slopes of the two bounds over n ≥ 10⁶: Thm 9 (−1/2) and Thm 5 (−1)."""
         big = self.curves[self.curves["n"] >= 1e6]
         return {
-            "prsma": _slope(big["n"], big["prsma_bound"]),
-            "rspm": _slope(big["n"], big["rspm_bound"]),
+            "prsma": loglog_slope(big["n"], big["prsma_bound"]),
+            "rspm": loglog_slope(big["n"], big["rspm_bound"]),
         }
 
     @property
     def fitted_slopes(self) -> dict[str, float]:
         """Log–log slopes of the simulated worst cases, about −1/2 (PRSMA) and −1 (RSPM).
 
-        Fitted over the sizes whose pieces hold ≥ :data:`FIT_PIECE` records and whose excess is
-        positive (a zero cannot enter a log–log fit); NaN with fewer than 3 such sizes.
+        Over the sizes with pieces of ≥ :data:`FIT_PIECE` records and a positive excess (NaN if < 3).
         """
         out = {}
         for method in ("prsma", "rspm"):
             sim = self.simulated
             rows = sim[(sim["method"] == method) & (sim["piece_size"] >= FIT_PIECE)
                        & (sim["mean_excess"] > 0)]  # fmt: skip
-            out[method] = _slope(rows["n"], rows["mean_excess"]) if len(rows) >= 3 else np.nan
+            out[method] = loglog_slope(rows["n"], rows["mean_excess"]) if len(rows) >= 3 else np.nan
         return out
 
     def summary(self) -> dict[str, float]:
@@ -194,9 +180,8 @@ def run_experiment(
 ) -> PRSMAExperiment:
     """The calculator at the target (ε, δ, n, rescaling), and accuracy against n.
 
-    ``rescale`` applies to the calculator (ε/62, δ/11, Thm 8); the simulations run PRSMA with run
-    parameters (ε, δ), ``trials`` runs per (n, G), each n on its own streams of ``seed``;
-    ``neighbours`` ``"replace"`` (the paper's; RSPM at Lap(2m/ε′) inside) or ``"add_remove"``.
+    ``rescale`` applies to the calculator (Thm 8); the simulations run PRSMA at (ε, δ), ``trials``
+    runs per (n, G), each n on its own streams of ``seed``; ``neighbours`` sets RSPM's scale inside.
     """
     plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
     pieces = prsma_plan(epsilon, delta, SIM_NS[-1]).pieces
@@ -236,11 +221,10 @@ def simulation(
 ) -> tuple[pd.DataFrame, pd.DataFrame, PRSMAPlan]:
     """PRSMA on S and on its neighbour S′ with a data-dependent certifiable heuristic (d = 8).
 
-    S′ is planted data (n ≤ :data:`SIM_MAX_N`); S replaces its record 0 by a (point, label) that
-    occurs nowhere in S′. The heuristic fails (answers ⊥) on each call with probability ``present``
-    on the piece that holds that record and ``base`` on every other piece. Repetitions are simulated
-    exactly (a piece passes with probability (1 − p)^R). Returns ``(runs, outputs, plan)``: a row
-    per (dataset, run), a row per (dataset, output) with its frequency, and the plan used.
+    S′ is planted data (n ≤ :data:`SIM_MAX_N`); S replaces its record 0 by a (point, label) found
+    nowhere in S′. The heuristic fails per call w.p. ``present`` on the piece holding it, ``base``
+    elsewhere (repetitions simulated exactly). Returns ``(runs, outputs, plan)``: a row per (dataset,
+    run), a row per (dataset, output) with its frequency, and the plan used.
     """
     size = min(int(n), SIM_MAX_N)
     rngs = streams(seed, ("data", "S", "S′"))
@@ -269,6 +253,11 @@ def simulation(
             )
         )
     return pd.concat(runs, ignore_index=True), pd.concat(outputs, ignore_index=True), plan
+
+
+def simulation_rates(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset (S, S′) of :func:`simulation`'s runs: the ⊥ share, mean T and mean excess error."""
+    return runs.groupby("dataset")[["bottom", "passed", "excess"]].mean()
 
 
 def simulation_problem(epsilon: float, delta: float, n: int, *, rescale: bool) -> str | None:

@@ -1,9 +1,8 @@
 """The RSPM page's experiment (E11): private learning with one call to an optimisation oracle.
 
 :func:`run_experiment` runs Laplace and Gaussian RSPM, report-noisy-min and the exponential
-mechanism's learner on one labelled dataset, each on its own named stream of the visible seed, and
-returns an :class:`RSPMExperiment` with ``summary()``, ``to_frame()`` and ``code()``. The tabs are
-module functions a page caches on their own parameters (listed in :func:`run_experiment`).
+mechanism's learner on one dataset, each on its own named stream of the seed; each tab is a
+function a page caches on its own parameters.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from smoothviz.privacy import rspm as core
 from smoothviz.privacy.audit import privacy_audit
 from smoothviz.privacy.boolean_data import LabelledData, gapminder_data, planted_data
 from smoothviz.privacy.neighbours import check_neighbours, gap_shift
-from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle, lying_oracle
+from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, lying_oracle
 from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
@@ -37,15 +36,8 @@ from smoothviz.validation import check_choice, check_epsilon, check_float, check
 
 __all__ = [
     "AUDIT_SAMPLES",
-    "BETA",
-    "COST_BUDGET_S",
-    "COST_DS",
-    "DATASETS",
-    "ERRATUM_EPSILON",
-    "ERRATUM_EVENT",
     "ERRATUM_SAMPLES",
-    "METHODS",
-    "MODES",
+    "MAX_TABLE_D",
     "RSPMExperiment",
     "audit",
     "audit_pair",
@@ -53,11 +45,9 @@ __all__ = [
     "erratum_pair",
     "error_scale",
     "largest_certified_d",
-    "load_data",
+    "loglog_slope",
     "oracle_cost",
-    "perturbation_draw",
     "perturbation_view",
-    "rspm_expected_max_abs",
     "run_experiment",
     "separator_table",
     "slopes",
@@ -80,15 +70,11 @@ COST_DS = (4, 6, 8, 10, 12, 16, 20, 24, 32, 40)
 COST_BUDGET_S = 1.5
 #: Largest m the error-against-m tab simulates (its exact curves go to 12).
 MAX_SIMULATED_M = 10
-
-
 #: Most hypotheses the label table lists (d ≤ 8).
 MAX_TABLE_D = 8
 
 
-def load_data(
-    data: str, cls: str, d: int, n: int, *, label_noise: float, seed: int
-) -> LabelledData:
+def _load_data(data: str, cls: str, d: int, n: int, *, label_noise: float, seed: int):
     """The page's dataset: planted (class ``cls``, d, n, label noise; seed's "data" stream) or Gapminder."""
     check_choice("data", data, DATASETS)
     if data == "gapminder":
@@ -102,9 +88,8 @@ def _bound(
 ) -> float:
     """Each learner's high-probability bound at β = :data:`BETA`, at the noise scale that ran.
 
-    Report-noisy-min's is derived as Thm 5 is: with probability 1 − β every Lap(b) draw is at most
-    b ln(2^m/β), and the excess is at most twice that over n: 2b(m ln 2 + ln(1/β))/n, with b = 2/ε
-    (replace one; the exponential mechanism's bound doubled) or 1/ε (add/remove; equal to it).
+    Report-noisy-min's follows Thm 5's proof: w.p. 1 − β every Lap(b) draw is ≤ b ln(2^m/β), so the
+    excess is ≤ 2b(m ln 2 + ln(1/β))/n: the exponential mechanism's bound times b·ε (2 or 1).
     """
     kw = {"neighbours": neighbours}
     if method == "rspm_laplace":
@@ -123,10 +108,7 @@ class RSPMExperiment:
     """Four private learners on one dataset (experiment E11).
 
     Attributes:
-        data: the labelled dataset.
-        epsilon: privacy ε.
-        delta: Gaussian RSPM's δ.
-        neighbours: the relation every learner's ε holds for (sets RSPM's and noisy-min's scales).
+        delta: Gaussian RSPM's δ; ``neighbours``: the relation every learner's ε holds for.
         results: one :class:`smoothviz.privacy.rspm.LearnerResult` per learner, in :data:`METHODS` order.
         settings: the arguments of :func:`run_experiment`.
     """
@@ -193,15 +175,7 @@ def run_experiment(
 ) -> RSPMExperiment:
     """Laplace and Gaussian RSPM (exhaustive oracle), report-noisy-min and the exponential mechanism.
 
-    The tabs: :func:`separator_table` (U and every hypothesis's labels on it); :func:`error_scale` (the
-    proof's error scale 2·E‖Z‖∞/n against m, the bounds and simulated excess errors, slopes 2, 1.5, 1);
-    :func:`oracle_cost` (noise draws, oracle calls, the integer program's time against exhaustive
-    search); :func:`perturbation_draw` and :func:`perturbation_view` (one draw of RSPM's correlated Z_q
-    beside report-noisy-min's i.i.d. noise); :func:`audit` (the privacy audit of each learner under an
-    exact, failing, non-certifiable or lying oracle); :func:`erratum_audit` (the Lemma 2 erratum live:
-    m/ε refuted on the replace-one pair :func:`erratum_pair`, 2m/ε and the add/remove pairs pass).
-
-    ``d`` (2..12) and ``n`` size the planted data (Gapminder has d = 9, n = 1,704); ``delta`` is
+    ``d`` (2..12) and ``n`` size the planted data (Gapminder: d = 9, n = 1,704); ``delta`` is
     Gaussian RSPM's; ``neighbours`` ``"replace"`` (the paper's; RSPM at twice the printed scale) or
     ``"add_remove"``; the data and each learner draw from their own child stream of ``seed``.
     """
@@ -209,10 +183,11 @@ def run_experiment(
     neighbours = check_neighbours(neighbours)
     check_int("d", d, 2, MAX_EXHAUSTIVE_D)
     trials = check_int("trials", trials, 1, 10_000)
-    dataset = load_data(data, cls, d, n, label_noise=label_noise, seed=seed)
+    settings = dict(locals())  # the checked arguments, for code()
+    dataset = _load_data(data, cls, d, n, label_noise=label_noise, seed=seed)
     rngs = streams(seed, ("data", *METHODS))
     x, y = dataset.x, dataset.y
-    best = float(exhaustive_oracle(cls, x, y, np.ones(x.shape[0])).objective[0]) / x.shape[0]
+    best = core.min_error(x, y, cls)
     common = {"epsilon": epsilon, "trials": trials, "neighbours": neighbours}
     results = {
         "rspm_laplace": core.rspm(x, y, cls, best_error=best, rng=rngs["rspm_laplace"], **common),
@@ -223,19 +198,13 @@ def run_experiment(
         "report_noisy_min": core.report_noisy_min(x, y, cls, rng=rngs["report_noisy_min"], **common),
         "exponential": core.exponential_learner(x, y, cls, rng=rngs["exponential"], **common),
     }  # fmt: skip
-    settings = {"cls": cls, "d": d, "n": n, "epsilon": epsilon, "delta": delta, "data": data,
-                "label_noise": label_noise, "trials": trials, "neighbours": neighbours,
-                "seed": seed}  # fmt: skip
     return RSPMExperiment(
         dataset, cls, float(epsilon), float(delta), neighbours, trials, seed, results, settings
     )
 
 
 def separator_table(cls: str, d: int) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
-    """U (a row per point e_j / ē_j), every hypothesis's labels on U (d ≤ 8), and whether U separates.
-
-    The label table has a row per hypothesis: code, formula, label on each point, the labels as a string.
-    """
+    """U (a row per point e_j / ē_j), every hypothesis's labels on U (d ≤ 8), and whether U separates."""
     check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_TABLE_D)
     u = separator_set(cls, d)
@@ -259,18 +228,16 @@ def error_scale(
     n: int,
     *,
     label_noise: float,
-    trials: int,
+    trials: int = 100,
     seed: int,
     neighbours: str = "replace",
 ) -> pd.DataFrame:
     """Against m = d ∈ {2, …, 12}: 2·E‖Z‖∞/n of each learner (exact), its bound, and simulated excess.
 
-    The proofs bound the excess error by twice the largest perturbation of any hypothesis' objective,
-    normalised: 2‖Z‖∞/n (Thm 5's proof). Its mean is exact for each learner: Laplace RSPM,
-    ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2 with η_i ~ Lap(s·m/ε) (:func:`smoothviz.online.experts.rspm_expected_max_abs`);
-    Gaussian RSPM, σ_G√(2/π)(m + √m)/2; report-noisy-min, (s/ε)·H_{2^m}; the exponential mechanism,
-    E max|Gumbel| over 2^m at scale 2/ε (s = 2 for replace-one neighbours, 1 for add/remove). They
-    grow like m², m^1.5 and m (slopes 2, 1.5, 1).
+    Thm 5's proof bounds the excess by 2‖Z‖∞/n, Z the perturbation of the objectives. E‖Z‖∞ is
+    exact: Laplace RSPM (Σ|η_i| + |Σ η_i|)/2 with η_i ~ Lap(s·m/ε); Gaussian σ_G√(2/π)(m + √m)/2;
+    noisy min (s/ε)·H_{2^m}; exponential E max|Gumbel(2/ε)| over 2^m (s = 2 replace-one, 1
+    add/remove): growing like m², m^1.5 and m.
     """
     shift = gap_shift(neighbours)
     rows = []
@@ -297,12 +264,15 @@ def error_scale(
     return pd.DataFrame(rows)
 
 
+def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
+    """The least-squares slope of log y against log x."""
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
 def slopes(frame: pd.DataFrame, column: str) -> dict[str, float]:
-    """Least-squares log–log slope of ``column`` against m (m ≥ 4), per learner."""
-    out = {}
-    for method, rows in frame[frame["m"] >= 4].groupby("method", sort=False):
-        out[method] = float(np.polyfit(np.log(rows["m"]), np.log(rows[column]), 1)[0])
-    return out
+    """Log–log slope of ``column`` against m (m ≥ 4), per learner."""
+    big = frame[frame["m"] >= 4].groupby("method", sort=False)
+    return {method: loglog_slope(rows["m"], rows[column]) for method, rows in big}
 
 
 def oracle_cost(
@@ -310,15 +280,14 @@ def oracle_cost(
 ) -> pd.DataFrame:
     """Per d in :data:`COST_DS`: draws and calls per run, and wall times of one RSPM run per oracle.
 
-    The integer program (HiGHS, under ``time_limit`` per call) runs while the tab's total stays within
-    :data:`COST_BUDGET_S`; exhaustive search and report-noisy-min's enumeration only while d ≤ 12
-    (NaN beyond: at d = 16 listing 2^16 scores already takes over a second, past 16 they cannot be listed).
+    The integer program runs while the tab's total stays within :data:`COST_BUDGET_S`; exhaustive
+    search and report-noisy-min's enumeration only while d ≤ 12 (NaN beyond).
     """
     rows, spent = [], 0.0
     for d in COST_DS:
         if spent > COST_BUDGET_S:
             break
-        data = load_data("planted", cls, d, n, label_noise=0.1, seed=seed)
+        data = _load_data("planted", cls, d, n, label_noise=0.1, seed=seed)
         x, y = data.x, data.y
         start = time.perf_counter()
         res = core.rspm(x, y, cls, epsilon=epsilon, oracle="integer_program", time_limit=time_limit,
@@ -337,32 +306,6 @@ def oracle_cost(
                      "ip_seconds": ip_s, "ip_certified": bool(res.certified[0]),
                      "exhaustive_seconds": ex_s, "rnm_seconds": rnm_s})  # fmt: skip
     return pd.DataFrame(rows)
-
-
-def perturbation_draw(
-    cls: str, d: int, epsilon: float, seed: int, neighbours: str = "replace"
-) -> pd.DataFrame:
-    """One draw of RSPM's Z_q = Σ_i q(e_i)η_i over all 2^d hypotheses (d ≤ 10) beside i.i.d. noise.
-
-    η_i ~ Lap(s·d/ε); report-noisy-min's draw is i.i.d. Lap(s/ε) per hypothesis (s = 2 for
-    replace-one neighbours, 1 for add/remove); both in count units (n·q(S)), rows sorted by |S|.
-    """
-    d = check_int("d", d, 1, 10)
-    shift = gap_shift(neighbours)
-    rngs = streams(seed, ("rspm", "rnm"))
-    eta = rngs["rspm"].laplace(
-        0.0, core.laplace_rspm_scale(d, epsilon, neighbours=neighbours), size=d
-    )
-    codes = all_codes(d)
-    frame = pd.DataFrame(
-        {
-            "code": codes,
-            "size": [int(c).bit_count() for c in codes],
-            "z_rspm": core.correlated_perturbation(cls, d, eta),
-            "z_rnm": rngs["rnm"].laplace(0.0, shift / epsilon, size=codes.size),
-        }
-    )
-    return frame.sort_values(["size", "code"], kind="stable", ignore_index=True)
 
 
 def audit_pair() -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
@@ -390,13 +333,11 @@ def audit(
 ):
     """Audit each learner under every oracle mode on :func:`audit_pair`, :data:`AUDIT_SAMPLES` runs per side.
 
-    Modes: ``exact`` (exhaustive), ``fails`` (a certifiable oracle answering ⊥ at rate
-    ``failure_rate``, independently of the data), ``greedy`` (non-certifiable local search), ``lying``
-    (exact unless the record (1,1,1) labelled 0 is present, then the un-noised ERM). Report-noisy-min
-    calls no oracle, so it is audited once, as the reference. Returns one row per (mode, learner): claimed
-    ε and δ, the certified lower bound on ε at 95%, the plug-in estimate, whether the claim is refuted,
-    and the ⊥ rate on S. The pair is a replacement, so ``neighbours="add_remove"`` (the printed
-    scales) is audited beyond its claim there: :func:`erratum_audit` shows what that costs.
+    Modes: ``exact``, ``fails`` (⊥ at ``failure_rate``, independent of the data), ``greedy``
+    (non-certifiable), ``lying`` (the un-noised ERM when (1,1,1) labelled 0 is present).
+    Report-noisy-min calls no oracle: audited once, as the reference. One row per (mode, learner):
+    the claim, the certified ε at 95%, the plug-in estimate, a refutation, the ⊥ rate on S. The pair
+    is a replacement, so ``"add_remove"`` is audited beyond its claim (:func:`erratum_audit`).
     """
     check_choice("cls", cls, CLASSES)
     check_float("failure_rate", failure_rate, 0.0, 0.99, low_open=False)
@@ -406,14 +347,12 @@ def audit(
         oracle = {"exact": "exhaustive", "fails": "exhaustive", "greedy": "greedy",
                   "lying": lying_oracle(np.array([1, 1, 1]), 0)}[mode]  # fmt: skip
         rate = failure_rate if mode == "fails" else 0.0
+        common = {"oracle": oracle, "failure_rate": rate, "neighbours": neighbours}
         runs = {
-            "rspm_laplace": functools.partial(core.rspm, oracle=oracle, failure_rate=rate,
-                                              neighbours=neighbours),
-            "rspm_gaussian": functools.partial(core.rspm, noise="gaussian", delta=delta,
-                                               oracle=oracle, failure_rate=rate,
-                                               neighbours=neighbours),
-        }  # fmt: skip
-        if k == 0:
+            "rspm_laplace": functools.partial(core.rspm, **common),
+            "rspm_gaussian": functools.partial(core.rspm, noise="gaussian", delta=delta, **common),
+        }
+        if k == 0:  # report-noisy-min calls no oracle: audited once, as the reference
             runs["report_noisy_min"] = functools.partial(
                 core.report_noisy_min, neighbours=neighbours
             )
@@ -429,10 +368,7 @@ def audit(
 
 
 def worked_example(cls: str) -> tuple[str, list[str]]:
-    """The separator-set example at d = 3, S = {1, 3}: the hypothesis as a formula, its labels on U.
-
-    After the separator sets of Neel, Roth & Wu 2019, App. A.
-    """
+    """The separator-set example (Neel, Roth & Wu 2019, App. A) at d = 3, S = {1, 3}: formula, labels on U."""
     _, table, _ = separator_table(cls, 3)
     row = table.loc[table["code"] == 0b101].iloc[0]
     return str(row["hypothesis"]), list(row["labels on U"])
@@ -447,14 +383,25 @@ def largest_certified_d(cost: pd.DataFrame) -> int:
 def perturbation_view(
     cls: str, d: int, epsilon: float, seed: int, neighbours: str = "replace"
 ) -> tuple[pd.DataFrame, int, float, float]:
-    """``(draw, shown_d, rspm_sup, rnm_sup)``: one draw at min(d, 10) and E‖Z‖∞, exact, of RSPM's Z.
+    """``(draw, shown_d, rspm_sup, rnm_sup)``: one draw of RSPM's Z_q = Σ_i q(e_i)η_i beside i.i.d. noise.
 
-    RSPM's η_i ~ Lap(s·d/ε), report-noisy-min's 2^d i.i.d. Lap(s/ε) draws, (s/ε)·H_(2^d); s = 2 for
-    replace-one neighbours, 1 for add/remove.
+    All 2^d hypotheses at d = min(d, 10), sorted by |S|, in counts: η_i ~ Lap(s·d/ε), noisy min's
+    i.i.d. Lap(s/ε) (s = 2 replace-one, 1 add/remove); and E‖Z‖∞ of both, exact.
     """
-    shown = min(int(d), 10)
+    shown = check_int("d", min(int(d), 10), 1, 10)
     shift = gap_shift(neighbours)
-    draw = perturbation_draw(cls, shown, epsilon, seed, neighbours)
+    rngs = streams(seed, ("rspm", "rnm"))
+    scale = core.laplace_rspm_scale(shown, epsilon, neighbours=neighbours)
+    eta = rngs["rspm"].laplace(0.0, scale, size=shown)
+    codes = all_codes(shown)
+    draw = pd.DataFrame(
+        {
+            "code": codes,
+            "size": [int(c).bit_count() for c in codes],
+            "z_rspm": core.correlated_perturbation(cls, shown, eta),
+            "z_rnm": rngs["rnm"].laplace(0.0, shift / epsilon, size=codes.size),
+        }
+    ).sort_values(["size", "code"], kind="stable", ignore_index=True)
     rspm_sup = rspm_expected_max_abs(shown, shift / epsilon)
     rnm_sup = float(online_bounds.laplace_expected_max_abs(2**shown, shift / epsilon))
     return draw, shown, rspm_sup, rnm_sup
@@ -483,10 +430,9 @@ ERRATUM_EVENT = 0
 def erratum_pair() -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """S and its neighbours for the Lemma 2 erratum (conjunctions over {0,1}³, m = 3).
 
-    S: eight records (1,1,1) labelled 1 and four (0,0,0) labelled 0. ``"replace"``: one (0,0,0)
-    relabelled 1, so the empty conjunction's error count falls by 1 while every other conjunction's
-    rises by 1: the gap moves by 2, the most one record can move it. ``"remove"``: that record
-    dropped; ``"add"``: a (0,0,0) labelled 1 added (add/remove neighbours, each gap moves by 1).
+    S: eight (1,1,1) labelled 1, four (0,0,0) labelled 0. ``"replace"``: one (0,0,0) relabelled 1,
+    so the empty conjunction's error count falls by 1 while every other's rises by 1 (a gap of 2).
+    ``"remove"``: that record dropped; ``"add"``: a (0,0,0) labelled 1 added (each gap moves by 1).
     """
     x = np.array([[1, 1, 1]] * 8 + [[0, 0, 0]] * 4, dtype=np.uint8)
     y = np.array([1] * 8 + [0] * 4, dtype=np.uint8)
@@ -505,11 +451,10 @@ def erratum_audit(
 ) -> pd.DataFrame:
     """Laplace RSPM with a perfect oracle, audited on :func:`erratum_pair` (Neel, Roth & Wu 2019, Lemma 2).
 
-    Four rows: the printed scale m/ε on the replace-one pair (its ε is refuted: the privacy loss of
-    the event is 2ε), the corrected 2m/ε on the same pair, and the printed scale on the two add/remove
-    pairs (both within ε). Each row runs ``samples`` runs on S and on the neighbour from its own
-    stream and counts the event "output = the empty conjunction", fixed before the runs; the certified
-    lower bound is Clopper–Pearson at 95% (:func:`smoothviz.privacy.audit.privacy_audit`).
+    Four rows: the printed m/ε on the replace-one pair (refuted: the event's loss is 2ε), the
+    corrected 2m/ε there, and m/ε on the add/remove pairs (within ε). Each runs ``samples`` times on
+    S and the neighbour, counting the event fixed in advance (:data:`ERRATUM_EVENT`), Clopper–Pearson
+    at 95% (:func:`smoothviz.privacy.audit.privacy_audit`).
     """
     epsilon = check_epsilon(epsilon, 10.0)
     samples = check_int("samples", samples, 100, core.MAX_TRIALS)

@@ -1,9 +1,8 @@
 """Figures and captions of the MWEM page's "Net mechanism (App. G)" tab.
 
 Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4: the draws' errors against the best
-dataset and the tail bound (:func:`net_error_figure`), Lemma G.3's acceptance rate against σ
-(:func:`acceptance_figure`) and |𝒞| against M (:func:`counts_figure`). Pure: a
-:class:`smoothviz.experiments.mwem_tabs.NetExperiment` in, a figure or a caption out.
+dataset and the tail bound, Lemma G.3's acceptance rate against σ and |𝒞| against M, from a
+:class:`smoothviz.experiments.mwem_tabs.NetExperiment`.
 """
 
 from __future__ import annotations
@@ -13,12 +12,11 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.mwem_tabs import NetExperiment
 from smoothviz.plots.marks import line, vertical
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
-from smoothviz.privacy.net_mechanism import MAX_CANDIDATES, VC_DIM
+from smoothviz.privacy.net_mechanism import MAX_CANDIDATES
 
 #: Probability η of the plotted high-probability levels (t = ln 20 for the exponential mechanism).
 ETA = 0.05
@@ -50,7 +48,7 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
     [0, the largest error or level], so a mechanism that always draws one candidate shows one thin bar.
     """
     r = net.result
-    g4 = float(privacy_bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA))
+    g4 = r.thm_g4(ETA)
     levels = [("best on V", r.best, COLORS["reference"], "solid"),
               ("tail bound, 95%", r.tail_bound(math.log(1 / ETA)), COLORS["bound"], "dashdot"),
               ("Thm G.4 shape (constant 1)", g4, COLORS["envelope"], "dot")]  # fmt: skip
@@ -126,7 +124,7 @@ def theory_comparison(net: NetExperiment, key: str) -> str:
     """How this run compares with the theory card ``key`` (Lemma G.3, the tail bound, Thm G.4)."""
     r, t = net.result, math.log(1 / ETA)
     if key == "net_lemma_g3":
-        gamma = float(privacy_bounds.net_lemma_g3(r.m, r.sigma, VC_DIM[r.queries], ETA))
+        gamma = r.lemma_g3(ETA)
         return (
             f"{r.accepted.sum()} of M = {r.m} net points accepted (rate {r.accepted.mean():.2f}, "
             f"σ = {r.sigma:g}); the lemma's γ at this M is {gamma:.3f}; best on V {r.best:.3f}, "
@@ -137,5 +135,5 @@ def theory_comparison(net: NetExperiment, key: str) -> str:
             f"level {r.tail_bound(t):.4f} at t = ln 20; the mechanism exceeds it with probability "
             f"{r.tail_frequency(t):.2g} ≤ {ETA:g} (exact, over the {r.count:,} candidates)."
         )
-    g4 = float(privacy_bounds.net_thm_g4(r.chi, VC_DIM[r.queries], r.sigma, r.epsilon, r.n, ETA))
+    g4 = r.thm_g4(ETA)
     return f"shape {g4:.3f} (constant 1); the draws' mean error is {r.errors.mean():.3f}."

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.oracle_query import (
     MAX_MWEM_D,
     MAX_POINTS,
@@ -38,13 +37,11 @@ CURVES = (("mixture_error", "max error of the mixture", "error"),
 @shared_figure
 def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
     """Max error of the running mixture over all conjunctions, Reg_D/t and Reg_Q/t, against round t."""
-    r = ex.result
-    t, frame = r.rounds.astype(float), r.to_frame()
+    t, frame = ex.result.rounds.astype(float), ex.result.to_frame()
     fig = go.Figure(
         [line(t, frame[column], name, GAME_COLORS[key]) for column, name, key in CURVES]
     )
-    bound = privacy_bounds.oracle_query_thm11(r.reg_data, r.reg_query, t)
-    fig.add_trace(theory_trace(t, bound, name="Thm 11: (Reg_D + Reg_Q)/t"))
+    fig.add_trace(theory_trace(t, ex.bounds()["thm11"], name="Thm 11: (Reg_D + Reg_Q)/t"))
     return apply_style(fig, x_title="round t", y_title="error / average regret", height=430)
 
 
@@ -152,7 +149,7 @@ def table_caption(ex: OracleQueryExperiment) -> str:
 def ledger_text(ex: OracleQueryExperiment) -> str:
     """N, ε₀ and the composition of the T PBR calls to (ε, δ)."""
     r, led = ex.result, ex.result.ledger
-    eps_t, delta_t, call = led.total, led.total_delta, led.entries[0]
+    epsilon_t, delta_t, call = led.total, led.total_delta, led.entries[0]
     verdict = "≤" if led.within_budget else "**>**"
     scales = {
         "gaussian_rspm": f"Gaussian RSPM σ_G = {r.oracle_scale:.3g}",
@@ -166,7 +163,7 @@ def ledger_text(ex: OracleQueryExperiment) -> str:
         f"{led.relation}: {scales}, report-noisy-max Lap(2/(ε₀n)) = "
         f"Lap({r.params.selection_scale / r.n:.2g}); {ex.settings['rounds']} PBR calls of "
         f"(3ε₀, 2δ₀) = ({call.epsilon:.3g}, {call.delta:.2g}) compose by advanced "
-        f"composition to exactly ({eps_t:.4f}, {delta_t:.2g}) {verdict} the target "
+        f"composition to exactly ({epsilon_t:.4f}, {delta_t:.2g}) {verdict} the target "
         f"({led.budget:g}, {led.budget_delta:g}) (within it exactly when "
         "3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε)."
     )
@@ -190,18 +187,11 @@ def mwem_caption(ex: OracleQueryExperiment, mw: MWEMComparison) -> str:
 
 def theory_comparisons(ex: OracleQueryExperiment) -> dict[str, str]:
     """The theory tab's cards: bound key → how this run compares."""
-    r, s = ex.result, ex.settings
-    lemma14 = float(
-        privacy_bounds.oracle_query_lemma14(s["d"], s["rounds"], s["n"], s["epsilon"], s["delta"],
-                                    neighbours=r.params.neighbours)
-    )  # fmt: skip
-    rates = privacy_bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"])
-    bound = f"(Reg_D + Reg_Q)/T + sampling = {r.regret_bound:.3f} ≥ {r.final_error:.3f}."
+    r, values = ex.result, ex.bounds()
+    rates = ", ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in values["remark3"].items())
     return {
-        "oracle_query_thm11": bound,
-        "oracle_query_lemma14": f"at T = {s['rounds']}: {lemma14:.2f}.",
-        "oracle_query_remark3": ", ".join(
-            f"{k.replace('_', ' ')} {v:.3g}" for k, v in rates.items()
-        )
-        + ".",
+        "oracle_query_thm11": f"(Reg_D + Reg_Q)/T + sampling = {r.regret_bound:.3f} ≥ "
+        f"{r.final_error:.3f}.",
+        "oracle_query_lemma14": f"at T = {ex.settings['rounds']}: {values['lemma14']:.2f}.",
+        "oracle_query_remark3": f"{rates}.",
     }

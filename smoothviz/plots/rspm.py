@@ -10,7 +10,7 @@ from smoothviz.experiments.rspm import RSPMExperiment
 from smoothviz.plots.marks import line
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
-from smoothviz.privacy.neighbours import describe
+from smoothviz.privacy.neighbours import describe, gap_shift
 
 #: Short names of the learners (legends and axes stay short on a projector).
 SHORT = {"rspm_laplace": "Laplace RSPM", "rspm_gaussian": "Gaussian RSPM", "report_noisy_min": "noisy min",
@@ -26,13 +26,12 @@ def accuracy_figure(ex: RSPMExperiment) -> go.Figure:
 
     A bound above the plotted range is drawn at the top edge with an arrow and its value.
     """
-    fig, tops = go.Figure(), []
+    fig = go.Figure()
     for method, res in ex.results.items():
         ok = res.excess[np.isfinite(res.excess)]
-        tops.append(float(np.quantile(ok, 0.99)) if ok.size else 0.0)
         fig.add_trace(go.Box(y=ok, name=SHORT[method], marker_color=METHOD_COLORS[method], boxmean=True,
                              boxpoints="outliers", showlegend=False, line={"width": 2}))  # fmt: skip
-    top = max(max(tops) * 1.35, 2.0 / ex.n)
+    top = max(np.nan_to_num(ex.summary()["p99_excess"].to_numpy()).max() * 1.35, 2.0 / ex.n)
     names, values = [SHORT[m] for m in ex.results], [ex.bound(m) for m in ex.results]
     shown = [min(v, top) for v in values]
     fig.add_traces([
@@ -121,7 +120,7 @@ def perturbation_figure(frame: pd.DataFrame, neighbours: str = "replace") -> go.
     x, size = np.arange(len(frame)), 6 if len(frame) > 64 else 9
     fig = go.Figure([
         go.Scatter(x=x, y=frame[column], mode="markers", name=name, marker={"color": METHOD_COLORS[m], "size": size})
-        for column, name, m in (("z_rnm", f"i.i.d. Lap({_unit(neighbours)}/ε): 2^d draws", "report_noisy_min"),
+        for column, name, m in (("z_rnm", f"i.i.d. Lap({gap_shift(neighbours):g}/ε): 2^d draws", "report_noisy_min"),
                                 ("z_rspm", "RSPM Σ q(eᵢ)ηᵢ: d draws", "rspm_laplace"))
     ])  # fmt: skip
     return apply_style(fig, x_title="hypothesis, ordered by |S| (number of variables)",
@@ -209,21 +208,20 @@ def separator_heading(cls: str, d: int, separates: bool) -> str:
 
 
 def worked_example_text(cls: str, hypothesis: str, labels: list[str]) -> str:
-    """The worked separator-set example: d = 3, S = {1, 3}, its labels on U.
-
-    After the separator sets of Neel, Roth & Wu 2019, App. A.
-    """
+    """The worked separator-set example (Neel, Roth & Wu 2019, App. A): d = 3, S = {1, 3}."""
     return (
         f"Worked example (Neel, Roth & Wu 2019, App. A, Fact 1): d = 3, S = {{1, 3}}, the {cls} "
         f"`{hypothesis}` has labels **({', '.join(labels)})** on U."
     )
 
 
-def error_scale_caption(frame: pd.DataFrame, slopes: dict[str, float], n: int, eps: float) -> str:
+def error_scale_caption(
+    frame: pd.DataFrame, slopes: dict[str, float], n: int, epsilon: float
+) -> str:
     """Caption of error against m: the exact scale's log–log slopes, the dots, the bounds."""
     listed = ", ".join(f"{SHORT[k]} {v:.2f}" for k, v in slopes.items())
     return (
-        f"Lines: the proofs' error scale 2E‖Z‖∞/n (exact) at n = {n:,}, ε = {eps:g}; log–log slopes "
+        f"Lines: the proofs' error scale 2E‖Z‖∞/n (exact) at n = {n:,}, ε = {epsilon:g}; log–log slopes "
         f"over m = 4–12: {listed} (→ 2, 1.5, 1 as m grows; the logarithms bend them). Dots: simulated "
         "mean excess of planted data, 100 runs, m ≤ 10 (zeros not drawn). Dash-dot: Thm 5 and "
         "Thm 18 at β = 0.05."
@@ -245,30 +243,25 @@ def time_caption(cls: str, n: int, top: int) -> str:
     )
 
 
-def _unit(neighbours: str) -> str:
-    """The noise factor in formulas: "2" for replace-one neighbours, "1" for add/remove."""
-    return "2" if neighbours == "replace" else "1"
-
-
 def perturbation_caption(
-    cls: str, d: int, eps: float, z_rspm: float, z_rnm: float, neighbours: str = "replace"
+    cls: str, d: int, epsilon: float, z_rspm: float, z_rnm: float, neighbours: str = "replace"
 ) -> str:
     """Caption of one draw of Z_q beside i.i.d. noise, with both E‖Z‖∞ at the scales that ran."""
-    u = _unit(neighbours)
+    u = f"{gap_shift(neighbours):g}"
     rspm_scale = "2d/ε" if u == "2" else "d/ε"
     return (
-        f"One draw over all {2**d:,} {cls}s at d = {d}, ε = {eps:g} ({describe(neighbours)}): "
+        f"One draw over all {2**d:,} {cls}s at d = {d}, ε = {epsilon:g} ({describe(neighbours)}): "
         f"RSPM's Z_q = Σ q(eᵢ)ηᵢ, ηᵢ ~ Lap({rspm_scale}), moves whole families together; "
         f"E‖Z‖∞ = {z_rspm:,.1f} (exact) against {z_rnm:,.1f} = ({u}/ε)H_(2^d) for i.i.d. Lap({u}/ε)."
     )
 
 
-def lying_text(audited: pd.DataFrame, eps: float) -> str:
+def lying_text(audited: pd.DataFrame, epsilon: float) -> str:
     """The sentence above the audit: the lying oracle's certified ε against the claim."""
     lying = audited[audited["mode"] == "lying"]["epsilon_lower"].max()
     return (
         f"**The lying oracle** (exact unless record (1,1,1), 0 is present) certifies ε ≥ "
-        f"**{lying:.2f}** against the claimed ε = {eps:g}."
+        f"**{lying:.2f}** against the claimed ε = {epsilon:g}."
     )
 
 

@@ -1,9 +1,8 @@
 """Labelled data over {0,1}^d for the private-learning pages: planted hypotheses and one real table.
 
-:func:`planted_data` labels Bernoulli points by a planted hypothesis with label noise (the agnostic
-setting of private ERM, Neel, Roth & Wu 2019, §3); :func:`gapminder_data` binarises the Gapminder
-table that ships with plotly (read without importing it); :func:`neighbouring_pair` replaces one
-record (their §2), for privacy audits.
+:func:`planted_data` labels Bernoulli points by a planted hypothesis with label noise (private ERM's
+agnostic setting, Neel, Roth & Wu 2019, §3); :func:`gapminder_data` binarises plotly's Gapminder
+table; :func:`neighbouring_pair` replaces one record (their §2), for privacy audits.
 """
 
 from __future__ import annotations
@@ -37,16 +36,12 @@ __all__ = [
 
 @dataclass(frozen=True, eq=False)
 class LabelledData:
-    """A labelled dataset over {0,1}^d.
+    """A labelled dataset over {0,1}^d: points ``x`` (n, d) and labels ``y`` (n,), both uint8.
 
     Attributes:
-        x: points, uint8 array (n, d).
-        y: labels in {0, 1}, uint8 array (n,).
-        features: a name per coordinate.
-        source: where the data came from, for captions.
-        planted: code of the planted hypothesis (−1 for a real table).
-        cls: the class of the planted hypothesis (``""`` for a real table).
-        label_noise: probability with which each planted label was flipped (NaN for a real table).
+        features: a name per coordinate; ``source``: where the data came from, for captions.
+        planted, cls, label_noise: the planted hypothesis's code and class and the label-flip rate
+            (−1, ``""`` and NaN for a real table).
     """
 
     x: np.ndarray
@@ -73,18 +68,6 @@ class LabelledData:
         frame["y"] = self.y
         return frame
 
-    def summary(self) -> dict[str, object]:
-        """Size, positive rate and the planted hypothesis as a formula."""
-        out: dict[str, object] = {
-            "n": self.n,
-            "d": self.d,
-            "positive_rate": float(self.y.mean()) if self.n else float("nan"),
-            "source": self.source,
-        }
-        if self.planted >= 0:
-            out["planted"] = describe(self.cls, self.planted, self.d)
-        return out
-
 
 def planted_data(
     cls: str,
@@ -96,11 +79,7 @@ def planted_data(
     p_one: float = 0.5,
     rng: RngLike = None,
 ) -> LabelledData:
-    """N points from Bernoulli(p_one)^d labelled by a planted hypothesis, labels flipped w.p. ``label_noise``.
-
-    1 ≤ d ≤ 62, ``label_noise`` ∈ [0, 0.5], ``p_one`` ∈ (0, 1); ``planted`` defaults to a code drawn
-    from ``rng``.
-    """
+    """N points from Bernoulli(p_one)^d labelled by ``planted`` (default: drawn), flipped w.p. ``label_noise``."""
     check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_D)
     n = check_int("n", n, 1, 10**7)
@@ -124,19 +103,19 @@ def planted_data(
     )
 
 
-#: How :func:`gapminder_data` binarises the table: (feature name, rule) pairs, then the label.
-GAPMINDER_RULE: tuple[tuple[str, str], ...] = (
-    ("africa", "continent is Africa"),
-    ("americas", "continent is Americas"),
-    ("asia", "continent is Asia"),
-    ("europe", "continent is Europe"),
-    ("since_1980", "year ≥ 1980"),
-    ("pop_10m", "population ≥ 10 million"),
-    ("gdp_1k", "GDP per capita ≥ 1,000 (2005 US$, PPP)"),
-    ("gdp_5k", "GDP per capita ≥ 5,000"),
-    ("gdp_20k", "GDP per capita ≥ 20,000"),
-    ("y", "label: life expectancy ≥ 60 years"),
-)
+#: How :func:`gapminder_data` binarises the table: feature name -> (rule in words, column, test).
+GAPMINDER_RULE = {
+    "africa": ("continent is Africa", "continent", lambda v: v == "Africa"),
+    "americas": ("continent is Americas", "continent", lambda v: v == "Americas"),
+    "asia": ("continent is Asia", "continent", lambda v: v == "Asia"),
+    "europe": ("continent is Europe", "continent", lambda v: v == "Europe"),
+    "since_1980": ("year ≥ 1980", "year", lambda v: v >= 1980),
+    "pop_10m": ("population ≥ 10 million", "pop", lambda v: v >= 1e7),
+    "gdp_1k": ("GDP per capita ≥ 1,000 (2005 US$, PPP)", "gdpPercap", lambda v: v >= 1e3),
+    "gdp_5k": ("GDP per capita ≥ 5,000", "gdpPercap", lambda v: v >= 5e3),
+    "gdp_20k": ("GDP per capita ≥ 20,000", "gdpPercap", lambda v: v >= 2e4),
+    "y": ("label: life expectancy ≥ 60 years", "lifeExp", lambda v: v >= 60),
+}
 
 
 def _gapminder_path() -> Path:
@@ -160,19 +139,9 @@ def gapminder_data() -> LabelledData:
     1,704 country-years, 1952–2007; the label is 1 when life expectancy is at least 60 years.
     """
     table = pd.read_csv(_gapminder_path(), compression="gzip")
-    columns = {
-        "africa": table["continent"] == "Africa",
-        "americas": table["continent"] == "Americas",
-        "asia": table["continent"] == "Asia",
-        "europe": table["continent"] == "Europe",
-        "since_1980": table["year"] >= 1980,
-        "pop_10m": table["pop"] >= 1e7,
-        "gdp_1k": table["gdpPercap"] >= 1e3,
-        "gdp_5k": table["gdpPercap"] >= 5e3,
-        "gdp_20k": table["gdpPercap"] >= 2e4,
-    }
-    x = np.column_stack([v.to_numpy() for v in columns.values()]).astype(np.uint8)
-    y = (table["lifeExp"] >= 60).to_numpy().astype(np.uint8)
+    columns = {name: test(table[col]).to_numpy() for name, (_, col, test) in GAPMINDER_RULE.items()}
+    y = columns.pop("y").astype(np.uint8)
+    x = np.column_stack(list(columns.values())).astype(np.uint8)
     return LabelledData(
         x=x, y=y, features=tuple(columns), source="Gapminder (plotly's bundled copy), binarised"
     )

@@ -1,9 +1,8 @@
 """The Subsampled Net Mechanism: private data from a random net of the universe (SmallDB on a sample).
 
 Haghtalab, Roughgarden & Shetty 2020, App. G, Algorithm 4: a net V of M uniform points, then the
-exponential mechanism over every size-s dataset on V, score max_q |q(D_B) − q(D_B′)|; (ε, 0)-DP
-(Thm G.1). For σ-smooth data V holds about s i.i.d. samples of the data (Lemma G.3,
-:func:`acceptance_rates`). On the MWEM page's line of N cells, every candidate enumerated.
+exponential mechanism over every size-s dataset on V (Thm G.1). For σ-smooth data V holds about s
+i.i.d. samples of the data (Lemma G.3). On the MWEM page's line of N cells.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy.mechanisms import exponential_mechanism_probabilities
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_epsilon, check_int, check_sigma
@@ -110,46 +110,37 @@ def acceptance_rates(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lemma G.3's rejection sampler: (fraction of uniform draws accepted, χ = TV(dist, D₁)) per σ.
 
-    Why V suffices: for data within χ of a σ-smooth D₁ (:func:`smooth_part`), accepting each uniform
-    draw u with probability σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ exactly, so
-    M = O((ln(1/η) + d)/(σγ²)) draws hold about s i.i.d. samples of D₁, a dataset on V within χ + γ of
-    the data on every query (uniform convergence, d = VC dimension).
+    Accepting a uniform u w.p. σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ, so
+    M = O((ln(1/η) + d)/(σγ²)) draws hold a dataset on V within χ + γ of the data on every query.
     """
-    dist = np.asarray(dist, dtype=float)
-    n_cells = dist.size
-    rng = make_rng(rng)
-    rates, chis = [], []
-    for sigma in np.atleast_1d(sigmas):
-        smooth = smooth_part(dist, float(sigma))
-        u = rng.integers(0, n_cells, size=draws)
-        accept = rng.random(draws) < np.minimum(1.0, sigma * n_cells * smooth[u])
-        rates.append(accept.mean())
-        chis.append(0.5 * np.abs(dist - smooth).sum())
-    return np.asarray(rates), np.asarray(chis)
+    dist, rng = np.asarray(dist, dtype=float), make_rng(rng)
+    runs = [_sample_net(dist, sigma, draws, rng) for sigma in np.atleast_1d(sigmas)]
+    return np.asarray([a.mean() for _, a, _ in runs]), np.asarray([chi for _, _, chi in runs])
+
+
+def _sample_net(
+    dist: np.ndarray, sigma: float, size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """``size`` uniform cells, which of them Lemma G.3's sampler accepts, and χ = TV(dist, D₁)."""
+    smooth = smooth_part(dist, float(sigma))
+    cells = rng.integers(0, dist.size, size=size)
+    accepted = rng.random(size) < np.minimum(1.0, sigma * dist.size * smooth[cells])
+    return cells, accepted, float(0.5 * np.abs(dist - smooth).sum())
 
 
 @dataclass(frozen=True, eq=False)
 class NetResult:
-    """One net V and the exponential mechanism over all size-s datasets on it.
+    """One net V (M = ``m`` cells of N = ``n_cells``) and the exponential mechanism over its size-s datasets.
 
     Attributes:
-        n_cells: N, cells of the universe.
-        chi: χ = TV(D_B, D₁), D₁ the σ-smooth part.
-        m: M, the size of V.
-        s: dataset size.
-        net: the cells of V, shape (M,).
-        accepted: which draws of V the rejection sampler accepted (probability σ·N·D₁(v)).
-        count: |𝒞| = C(M + s − 1, s).
-        scores: every candidate's score (its error on every query of Q), shape (|𝒞|,).
-        probabilities: the exponential mechanism's distribution over the candidates.
-        draws: independent draws of the mechanism (candidate indices), shape (trials,).
-        output_cells: the first draw's dataset B″ as cells, shape (s,).
-        data: D_B per cell.
-        seconds: wall time.
+        chi: χ = TV(D_B, D₁), D₁ the σ-smooth part; ``data``: D_B per cell.
+        accepted: which points of V the rejection sampler accepted (probability σ·N·D₁(v)).
+        count, scores, probabilities: |𝒞| = C(M + s − 1, s), each candidate's max error over Q and
+            the mechanism's distribution over them.
+        draws: candidate drawn per trial; ``output_cells``: the first draw's dataset B″ as cells.
 
-    Only ``draws`` and ``output_cells`` are the mechanism's release, ε-DP under replace-one and under
-    add/remove neighbours (:data:`GUARANTEE`); the other fields are teaching diagnostics read from the
-    data and are not private.
+    Only ``draws`` and ``output_cells`` are released (ε-DP, :data:`GUARANTEE`); the rest are teaching
+    diagnostics read from the data, not private.
     """
 
     n: int
@@ -193,6 +184,15 @@ class NetResult:
         """The exact probability, under the mechanism, of a score at least :meth:`tail_bound` (t)."""
         return float(self.probabilities[self.scores >= self.tail_bound(t)].sum())
 
+    def thm_g4(self, eta: float) -> float:
+        """Thm G.4's error shape (constant 1) for this run at failure probability η."""
+        vc = VC_DIM[self.queries]
+        return float(privacy_bounds.net_thm_g4(self.chi, vc, self.sigma, self.epsilon, self.n, eta))
+
+    def lemma_g3(self, eta: float) -> float:
+        """Lemma G.3's γ for this net at failure probability η."""
+        return float(privacy_bounds.net_lemma_g3(self.m, self.sigma, VC_DIM[self.queries], eta))
+
     def to_frame(self) -> pd.DataFrame:
         """One row per draw of the mechanism: trial, candidate, error."""
         return pd.DataFrame(
@@ -229,22 +229,15 @@ def net_mechanism(
 
     1. sample a multiset V of M points uniformly from 𝒳 (with replacement);
     2. run the exponential mechanism over every dataset B′ of s points on V, with probability
-       ∝ exp(−ε·n·s(B′, B)/2), score s(B′, B) = max_{q∈Q} |q(D_B) − q(D_{B′})| (sensitivity 1/n; the
-       denominator 2 is reconstructed: it is the standard exponential mechanism's);
+       ∝ exp(−ε·n·s(B′, B)/2), score s(B′, B) = max_{q∈Q} |q(D_B) − q(D_{B′})| (the 2 is the
+       standard mechanism's, reconstructed);
     3. output B′.
 
-    SmallDB (Blum, Ligett & Roth) runs step 2 over the whole universe, which costs |𝒳|^s. V is drawn
-    without looking at the data and n·s(B′, B) = max_q |count_q(B) − n·q(B′)| moves by at most 1 when one
-    record is replaced (n fixed) and when one is added or removed (n moves with the counts), so the
-    printed calibration serves both relations. Only B′ is private; the result also keeps diagnostics
-    computed from the data for teaching (χ, the acceptance draws, every candidate's score and
-    probability), which the mechanism does not release. Every candidate is enumerated (|𝒞| up to
-    :data:`MAX_CANDIDATES`), so the best candidate and the whole score distribution are exact.
-    ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`).
-
-    ``hist``: counts per cell (N,), n ≥ 1; ``sigma``: σ of the smooth part D₁ (χ is what is cut off);
-    ``m``: M, points in the net; ``s``: size of each candidate; ``trials``: independent draws of the
-    exponential mechanism on the same net.
+    SmallDB (Blum, Ligett & Roth) runs step 2 over all of 𝒳, at |𝒳|^s. V ignores the data and
+    n·s(B′, B) = max_q |count_q(B) − n·q(B′)| moves by ≤ 1 under replace-one and add/remove alike,
+    so the printed calibration serves both (:data:`GUARANTEE`). Every candidate is enumerated, so
+    the diagnostics are exact. ``hist``: counts per cell (N,); ``sigma``: σ of the smooth part D₁;
+    ``m``: M; ``s``: candidate size; ``trials``: draws of the mechanism on the same net.
     """
     start = time.perf_counter()
     hist = np.asarray(hist, dtype=float).ravel()
@@ -261,9 +254,7 @@ def net_mechanism(
     index = candidates(m, s)
     n_cells = hist.size
     data = hist / hist.sum()
-    smooth = smooth_part(data, sigma)
-    net = rng.integers(0, n_cells, size=m)
-    accepted = rng.random(m) < np.minimum(1.0, sigma * n_cells * smooth[net])
+    net, accepted, chi = _sample_net(data, sigma, m, rng)
     scores = net_scores(np.cumsum(data), net[index], n_cells, queries)
     probabilities = exponential_mechanism_probabilities(
         -scores, epsilon=epsilon, sensitivity=1.0 / n
@@ -274,7 +265,7 @@ def net_mechanism(
         n_cells=n_cells,
         queries=queries,
         sigma=sigma,
-        chi=float(0.5 * np.abs(data - smooth).sum()),
+        chi=chi,
         m=int(m),
         s=int(s),
         epsilon=epsilon,

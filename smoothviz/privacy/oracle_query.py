@@ -1,9 +1,8 @@
 """OracleQuery: private synthetic data for all 2^d conjunctions, as a game between two oracle players.
 
-Neel, Roth & Wu 2019, §4: a data player (:class:`ContextFTPL`, never shown the data) and a query
-player (:func:`private_best_response`) play the query-release game, payoff q(S) − q(x); by Thm 11
-the data player's average play answers every conjunction within the two regrets per round.
-:func:`oracle_query` runs Algorithm 1 and keeps what the page plots.
+Neel, Roth & Wu 2019, §4, Algorithm 1: a data player (:class:`ContextFTPL`, never shown the data)
+and a query player (:func:`private_best_response`, private RSPM calls) play the query-release game;
+by Thm 11 the average play answers every conjunction within the two average regrets.
 """
 
 from __future__ import annotations
@@ -20,7 +19,12 @@ from smoothviz.privacy.neighbours import check_neighbours, describe
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.privacy.prsma import PRSMAPlan, prsma_plan
 from smoothviz.privacy.rspm import gaussian_rspm_scale, perturbed_argmin
-from smoothviz.privacy.separators import MAX_ENUMERATE_D, codes_to_bits
+from smoothviz.privacy.separators import (
+    MAX_ENUMERATE_D,
+    check_labelled,
+    codes_to_bits,
+    lattice_sums,
+)
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
 
@@ -33,7 +37,6 @@ __all__ = [
     "cell_names",
     "conjunction_answers",
     "dual_oracle_argmin",
-    "linear_scores",
     "oracle_query",
     "oracle_query_params",
     "privacy_ledger",
@@ -52,39 +55,14 @@ MAX_ROUNDS = 2_000
 MAX_SAMPLES = 200_000
 
 
-def _sum_over(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
-    """Sum each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or invert it."""
-    out = np.array(values, dtype=float)
-    size = out.shape[-1]
-    d = size.bit_length() - 1
-    if size != 2**d:
-        raise ValueError(f"the last axis must have length 2^d, got {size}")
-    to, source = (0, 1) if supersets else (1, 0)
-    for j in range(d):
-        view = out.reshape((*out.shape[:-1], 2 ** (d - j - 1), 2, 2**j))
-        if invert:
-            view[..., to, :] -= view[..., source, :]
-        else:
-            view[..., to, :] += view[..., source, :]
-    return out
-
-
 def conjunction_answers(hist: np.ndarray) -> np.ndarray:
     """q_T(h) = Σ_{x ⊇ T} h(x) for every conjunction T (cell code bit j is x_j): the zeta transform."""
-    return _sum_over(hist, supersets=True)
+    return lattice_sums(hist, supersets=True)
 
 
 def subset_sums(coeff: np.ndarray) -> np.ndarray:
     """G(x) = Σ_{T ⊆ x} a_T = Σ_T a_T·q_T(x) for every cell x: the data player's loss at x."""
-    return _sum_over(coeff, supersets=False)
-
-
-def histogram(x: np.ndarray) -> np.ndarray:
-    """Counts per cell of records x ∈ {0,1}^d, shape (2^d,)."""
-    x = np.asarray(x, dtype=np.uint8)
-    weights = np.left_shift(1, np.arange(x.shape[1]), dtype=np.int64)
-    codes = x @ weights if x.size else np.zeros(0, dtype=np.int64)
-    return np.bincount(codes, minlength=2 ** x.shape[1]).astype(float)
+    return lattice_sums(coeff, supersets=False)
 
 
 def cell_names(bits: np.ndarray) -> np.ndarray:
@@ -94,28 +72,13 @@ def cell_names(bits: np.ndarray) -> np.ndarray:
     return chars.view(f"S{bits.shape[1]}").ravel().astype(str)
 
 
-# ----------------------------------------------------------------------------------------------
-# Parameters and the privacy ledger
-# ----------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class OracleQueryParams:
-    """Algorithm 1's settings derived from (ε, δ, β, T, α₀) and d.
+    """Algorithm 1's settings for target (ε, δ, β), T = ``rounds``, α₀ and d (|Q| = 2^d).
 
-    Attributes:
-        epsilon: target ε.
-        delta: target δ.
-        beta: target failure probability β.
-        rounds: T.
-        alpha0: the sampling accuracy α₀.
-        d: dimension (|Q| = 2^d).
-        epsilon0: ε₀ = ε/√(24 T ln(2/δ)).
-        delta0: δ₀ = δ/(4T).
-        beta0: β₀ = β/(4T).
-        samples: N = ⌈2 ln(2|Q|/β₀)/α₀²⌉, draws from S^t per round (PBR, line 3).
-        final_samples: N_α₀ = ⌈2 ln(8|Q|/β)/α₀²⌉, the size of the output Ŝ.
-        neighbours: the relation (ε, δ) holds for; sets the oracles' noise scales.
+    ε₀ = ε/√(24 T ln(2/δ)), δ₀ = δ/(4T), β₀ = β/(4T); ``samples`` N = ⌈2 ln(2|Q|/β₀)/α₀²⌉ draws
+    from S^t per round; ``final_samples`` N_α₀ = ⌈2 ln(8|Q|/β)/α₀²⌉, the size of Ŝ; ``neighbours``
+    the relation (ε, δ) holds for, which sets the oracles' noise scales.
     """
 
     epsilon: float
@@ -174,9 +137,9 @@ def oracle_query_params(
 def privacy_ledger(params: OracleQueryParams) -> PrivacyLedger:
     """T PBR calls of (3ε₀, 2δ₀) each, composed with δ′ = δ/2 (Lemma 13): the exact (ε_T, δ) reached.
 
-    With ε₀ = ε/√(24T ln(2/δ)) the first term of advanced composition is (√3/2)ε, so ε_T ≤ ε exactly
-    when 3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε; ε, δ ∈ (0, 1) is not enough (ε_T = 1.016ε at ε = 1,
-    δ = 0.1, T = 1; 1.54ε at δ = 0.9). δ_T = 2Tδ₀ + δ/2 = δ always.
+    The first term of advanced composition is (√3/2)ε, so ε_T ≤ ε exactly when
+    3Tε₀(e^{3ε₀} − 1) ≤ (1 − √3/2)ε; ε, δ ∈ (0, 1) is not enough (ε_T = 1.016ε at ε = 1,
+    δ = 0.1, T = 1). δ_T = 2Tδ₀ + δ/2 = δ always.
     """
     call = ("private best response", "PBR", 3 * params.epsilon0, float("nan"), float("nan"))
     entries = tuple(
@@ -191,23 +154,15 @@ def privacy_ledger(params: OracleQueryParams) -> PrivacyLedger:
     )
 
 
-# ----------------------------------------------------------------------------------------------
-# The data player: Context-FTPL over the dual class
-# ----------------------------------------------------------------------------------------------
-
-
 def dual_oracle_argmin(
     coeff: np.ndarray, eta: np.ndarray, *, oracle: str = "exhaustive", time_limit: float = 1.0
 ) -> np.ndarray:
     """argmin_x Σ_T a_T q_T(x) + ⟨η, x⟩ over x ∈ {0,1}^d, one per row of η: the dual weighted oracle.
 
-    ``"exhaustive"`` scores all 2^d records (subset sums, then one matrix product for the linear
-    perturbations). ``"integer_program"`` poses the same problem to :func:`smoothviz.privacy.oracles.ip_oracle`
-    through duality: q_T(x) = [T ⊆ x] = [x̄ ⊆ T̄] is the conjunction with parameter x̄ at the point T̄,
-    and x_j = [x̄ ⊆ ē_j] is the same at the separator point ē_j; so the weighted dataset is
-    {(T̄, a_T)} ∪ {(ē_j, η_j)} with label 0 and the answer's complement is x. An unsolved program
-    (⊥) falls back to x = 0 (the data player need not be private or certified). ``coeff`` (2^d,),
-    ``eta`` (k, d) -> record codes (k,).
+    ``"exhaustive"`` scores all 2^d records. ``"integer_program"`` asks :func:`ip_oracle` through
+    duality: q_T(x) = [x̄ ⊆ T̄] is the conjunction x̄ at the point T̄ and x_j = [x̄ ⊆ ē_j], so the
+    weighted dataset is {(T̄, a_T)} ∪ {(ē_j, η_j)} with label 0 and the answer's complement is x;
+    ⊥ falls back to x = 0 (the data player need not be private). ``coeff`` (2^d,), ``eta`` (k, d).
     """
     oracle = check_choice("oracle", oracle, DATA_ORACLES)
     coeff = np.asarray(coeff, dtype=float)
@@ -215,21 +170,19 @@ def dual_oracle_argmin(
     d = eta.shape[1]
     if oracle == "exhaustive":
         check_int("d", d, 1, MAX_EXHAUSTIVE_D)
-        scores = linear_scores(eta)
+        scores = _linear_scores(eta)
         scores += subset_sums(coeff)[None, :]  # in place: one (k, 2^d) array, no second copy
         return np.argmin(scores, axis=1).astype(np.int64)
     full = 2**d - 1
     active = np.flatnonzero(coeff != 0)
-    points = np.vstack([codes_to_bits(full ^ active, d), 1 - np.eye(d, dtype=np.uint8)]).astype(
-        np.uint8
-    )
+    points = np.vstack([codes_to_bits(full ^ active, d), 1 - np.eye(d, dtype=np.uint8)])
     labels = np.zeros(points.shape[0], dtype=np.uint8)
     w = np.hstack([np.broadcast_to(coeff[active], (eta.shape[0], active.size)), eta])
-    answer = ip_oracle("conjunction", points, labels, w, time_limit=time_limit)
+    answer = ip_oracle("conjunction", points.astype(np.uint8), labels, w, time_limit=time_limit)
     return np.where(answer.codes >= 0, full ^ answer.codes, 0).astype(np.int64)
 
 
-def linear_scores(eta: np.ndarray) -> np.ndarray:
+def _linear_scores(eta: np.ndarray) -> np.ndarray:
     """⟨η, x⟩ for every record code x, shape (k, 2^d), by doubling (no matrix product): O(k·2^d)."""
     eta = np.atleast_2d(np.asarray(eta, dtype=float))
     out = np.empty((eta.shape[0], 2 ** eta.shape[1]))
@@ -242,15 +195,10 @@ def linear_scores(eta: np.ndarray) -> np.ndarray:
 class ContextFTPL:
     """The data player (Neel, Roth & Wu 2019, §4.2, after Syrgkanis, Krishnamurthy & Schapire 2016).
 
-    Its regret Σ_t ¬q^t(S^t) − min_x Σ_t ¬q^t(x) does not involve S. Each draw from S^t is one call to a
-    weighted oracle for the dual class: argmin_x Σ_{τ<t} ¬q^τ(x) + ⟨η, x⟩, η_j ~ Lap(μ), the perturbation
-    over the dual separator set {q_{{j}}} (single-literal conjunctions, h_x(q_{{j}}) = x_j), hence linear in
-    x. Through x ↦ x̄ the dual of conjunctions is the class itself (:func:`dual_oracle_argmin`).
-
-    It is built from d, μ and an oracle only and learns the query player's choices through
-    :meth:`observe`: it never sees the private dataset. Its state is a_T, the weight of each
-    conjunction in the cumulative loss Σ_τ ¬q^τ(x) = P + Σ_T a_T q_T(x) (a query q_T adds 1 to P and −1
-    to a_T; a negation ¬q_T adds +1 to a_T).
+    Each draw from S^t is one dual oracle call, argmin_x Σ_{τ<t} ¬q^τ(x) + ⟨η, x⟩ with η_j ~ Lap(μ)
+    on the dual separator set {q_{{j}}} (:func:`dual_oracle_argmin`). It learns the query player's
+    choices through :meth:`observe` and never sees the data. Its state is a_T in the cumulative loss
+    Σ_τ ¬q^τ(x) = P + Σ_T a_T q_T(x) (q_T adds 1 to P and −1 to a_T; ¬q_T adds +1 to a_T).
     """
 
     def __init__(
@@ -273,72 +221,57 @@ class ContextFTPL:
             self.coeff[k] -= 1.0
             self.constant += 1.0
 
-    def sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
-        """``size`` independent draws from S^t: one fresh η ~ Lap(μ)^d and one oracle call each."""
+    def sample(
+        self, size: int, rng: np.random.Generator, coeff: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``size`` draws from S^t (or from the history ``coeff``): fresh η ~ Lap(μ)^d, a call each."""
         eta = rng.laplace(0.0, self.mu, size=(size, self.d))
-        return dual_oracle_argmin(self.coeff, eta, oracle=self.oracle, time_limit=self.time_limit)
+        coeff = self.coeff if coeff is None else coeff
+        return dual_oracle_argmin(coeff, eta, oracle=self.oracle, time_limit=self.time_limit)
 
     def losses(self) -> np.ndarray:
         """Σ_τ ¬q^τ(x) for every record x, shape (2^d,)."""
         return self.constant + subset_sums(self.coeff)
 
 
-# ----------------------------------------------------------------------------------------------
-# The query player: private best response
-# ----------------------------------------------------------------------------------------------
-
-
 def separator_perturbation(eta: np.ndarray) -> np.ndarray:
-    """Σ_j η_j q_T(ē_j) for every conjunction T, shape (2^d,): RSPM's perturbation over Q.
-
-    On the separator set {ē_j}, q_T(ē_j) = [j ∉ T], so the sum is Σ_j η_j − ⟨η, T⟩; the second term
-    comes from :func:`linear_scores` in O(2^d) (no d × 2^d matrix of labels).
-    """
+    """Σ_j η_j q_T(ē_j) = Σ_j η_j − ⟨η, T⟩ for every conjunction T: RSPM's perturbation over Q."""
     eta = np.asarray(eta, dtype=float)
-    return eta.sum() - linear_scores(eta)[0]
+    return eta.sum() - _linear_scores(eta)[0]
+
+
+def _oracle_scale(oracle: str, params: OracleQueryParams, plan: PRSMAPlan | None) -> float:
+    """The query player's oracle noise: σ_G (Gaussian RSPM), PRSMA's inner Laplace scale, or 0."""
+    if oracle == "gaussian_rspm":
+        p = params
+        return gaussian_rspm_scale(p.d, p.epsilon0, p.delta0, neighbours=p.neighbours)
+    return plan.inner_scale(params.d) if oracle == "prsma" and plan is not None else 0.0
 
 
 def _private_argmin(
-    objective: np.ndarray,
+    objective: np.ndarray | None,
     oracle: str,
     params: OracleQueryParams,
-    piece_answers: np.ndarray | None,
-    sample_answers: np.ndarray,
-    sign: float,
     plan: PRSMAPlan | None,
     rng: np.random.Generator,
 ) -> int:
-    """One private weighted minimisation over Q (−1 for ⊥), from the un-normalised objective.
+    """One private weighted minimisation over Q of n·(weighted answers) (−1 for ⊥).
 
-    ``objective`` is n·(weighted answers) per conjunction; RSPM adds Σ_j η_j q(ē_j).
+    For PRSMA (around Laplace RSPM, a perfect oracle: every piece passes, T̃ = K + Lap(1/ε_run))
+    ``objective`` is the problem on its piece, or None when there is no piece (⊥).
     """
-    d = params.d
     if oracle == "exact":
         return int(np.argmin(objective))
-    if oracle == "gaussian_rspm":
-        sigma_g = gaussian_rspm_scale(
-            d, params.epsilon0, params.delta0, neighbours=params.neighbours
-        )
-        code, _ = perturbed_argmin(
-            lambda eta: np.argmin(objective + separator_perturbation(eta)),
-            d,
-            scale=sigma_g,
-            noise="gaussian",
-            rng=rng,
-        )
-        return int(code)
-    # PRSMA around Laplace RSPM with a perfect oracle: every piece passes; T̃ = K + Lap(1/ε_run)
-    if plan is None or piece_answers is None or plan.piece_size == 0:
-        return -1  # no piece to run on: the certifiable route answers ⊥
-    noisy = plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run)
-    if noisy <= plan.threshold:
+    if oracle == "prsma" and (
+        objective is None
+        or plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run) <= plan.threshold
+    ):
         return -1
-    s = plan.piece_size
-    piece_obj = sign * s * (sample_answers - piece_answers)  # the same problem on the piece
     code, _ = perturbed_argmin(
-        lambda eta: np.argmin(piece_obj + separator_perturbation(eta)),
-        d,
-        scale=plan.inner_scale(d),
+        lambda eta: np.argmin(objective + separator_perturbation(eta)),
+        params.d,
+        scale=_oracle_scale(oracle, params, plan),
+        noise="gaussian" if oracle == "gaussian_rspm" else "laplace",
         rng=rng,
     )
     return int(code)
@@ -357,55 +290,42 @@ def private_best_response(
 ) -> tuple[int, int, int]:
     """PBR, one round (Neel, Roth & Wu 2019, §4.2), from the objective of Eq. (7)–(8).
 
-    **Neighbours.** The paper's relation is replace one record (n public). RSPM's printed scales are DP only
-    for add/remove (the Lemma 2 erratum, :mod:`smoothviz.privacy.rspm`), so under replacement the oracles run at
-    twice the printed scale (σ_G = 7√(d ln(1/δ₀))/ε₀; Lap(2d/ε′) inside PRSMA); ``neighbours="add_remove"``
-    runs the printed ones. The private oracles: Gaussian RSPM, PRSMA around Laplace RSPM (Thm 8's
-    rescaling, each call (ε₀, δ₀)-DP), or the exact best response (not private: the baseline).
-
-    q₁ = argmin_{q∈Q} n·(q(Ŝ^t) − q(S)) maximises q(S) − q(Ŝ^t) over Q; q₂ = ¬argmin_{q∈Q}
-    n·(q(S) − q(Ŝ^t)) maximises it over ¬Q. (The printed box forms WD¹ with +1/n on S and says q₁ =
-    O(WD¹): that is the argmin of q(S) − q(Ŝ^t); the objective, not the box, is implemented.) Each
-    minimisation is one call of the private oracle; report-noisy-max with Lap(2/(ε₀n)) picks one (the
-    printed Lap(1/(ε₀n)) assumes scores that move the same way; ¬q₂'s payoff moves against q₁'s).
-    PRSMA (``plan``) draws its pieces from S's cell counts ``data_hist``.
+    Under the paper's replace-one relation the oracles run at twice RSPM's printed scales (the
+    Lemma 2 erratum, :func:`~smoothviz.privacy.rspm.laplace_rspm_scale`); ``"add_remove"`` runs the
+    printed ones. Oracles: Gaussian RSPM, PRSMA around Laplace RSPM (pieces drawn from the cell
+    counts ``data_hist``), or the exact best response (not private: the baseline).
+    q₁ = argmin_{q∈Q} n·(q(Ŝ^t) − q(S)) and q₂ = ¬argmin_{q∈Q} n·(q(S) − q(Ŝ^t)) (the printed box
+    WD¹ has q₁'s sign flipped; the objective is implemented); report-noisy-max with Lap(2/(ε₀n))
+    picks one (the printed Lap(1/(ε₀n)) assumes scores moving the same way; ¬q₂'s moves against q₁'s).
 
     Returns:
         (q^t, q₁, q₂) as codes of Q̄ (k for q_k, 2^d + k for ¬q_k, −1 for ⊥); q^t is ⊥ only when both are.
     """
-    size = data_answers.shape[-1]
     gap = data_answers - sample_answers  # A(Ŝ^t, q_T) = q_T(S) − q_T(Ŝ^t)
-    pieces: list[np.ndarray | None] = [None, None]
+    objectives = [-n * gap, n * gap]
     if oracle == "prsma":
         if plan is None or data_hist is None:
             raise ValueError("`oracle='prsma'` needs `plan` and `data_hist`")
-        for i in range(2):  # each call partitions S afresh and picks its own piece
+        for i, sign in enumerate((1.0, -1.0)):  # each call partitions S afresh, picks its piece
+            objectives[i] = None
             if plan.piece_size:
                 counts = rng.multivariate_hypergeometric(
                     data_hist.astype(np.int64), plan.piece_size
                 )
-                pieces[i] = conjunction_answers(counts) / plan.piece_size
-    k1 = _private_argmin(-n * gap, oracle, params, pieces[0], sample_answers, 1.0, plan, rng)
-    k2 = _private_argmin(n * gap, oracle, params, pieces[1], sample_answers, -1.0, plan, rng)
+                piece = conjunction_answers(counts) / plan.piece_size
+                objectives[i] = sign * plan.piece_size * (sample_answers - piece)
+    k1, k2 = (_private_argmin(obj, oracle, params, plan, rng) for obj in objectives)
     q1 = k1 if k1 >= 0 else -1
-    q2 = size + k2 if k2 >= 0 else -1
+    q2 = data_answers.shape[-1] + k2 if k2 >= 0 else -1
     payoff = {q1: gap[k1] if k1 >= 0 else np.nan, q2: -gap[k2] if k2 >= 0 else np.nan}
     candidates = [q for q in (q1, q2) if q >= 0]
     if not candidates:
         return -1, q1, q2
     if oracle == "exact":
-        chosen = max(candidates, key=lambda q: payoff[q])
-    else:
-        # Δ = 1/n, scores not monotone (¬q₂ moves against q₁): Lap(2Δ/ε₀) = params.selection_scale/n
-        scores = np.array([payoff[q] for q in candidates])
-        picked = report_noisy_max(scores, epsilon=params.epsilon0, sensitivity=1.0 / n, rng=rng)
-        chosen = candidates[int(picked)]
-    return chosen, q1, q2
-
-
-# ----------------------------------------------------------------------------------------------
-# Algorithm 1
-# ----------------------------------------------------------------------------------------------
+        return max(candidates, key=lambda q: payoff[q]), q1, q2
+    scores = np.array([payoff[q] for q in candidates])  # Δ = 1/n, not monotone: Lap(2Δ/ε₀)
+    picked = report_noisy_max(scores, epsilon=params.epsilon0, sensitivity=1.0 / n, rng=rng)
+    return candidates[int(picked)], q1, q2
 
 
 @dataclass(frozen=True, eq=False)
@@ -413,25 +333,15 @@ class OracleQueryResult:
     """One run of OracleQuery on a table over {0,1}^d.
 
     Attributes:
-        params: Algorithm 1's parameters.
-        oracle: the query player's oracle (one of :data:`QUERY_ORACLES`).
-        data_oracle: the data player's oracle (one of :data:`DATA_ORACLES`).
-        mu: Context-FTPL's Laplace scale μ.
         samples: draws from S^t per round (N, possibly capped).
         data_answers: q(S) for every conjunction, shape (2^d,).
-        queries: q^t per round as codes of Q̄ (−1: ⊥, the query player played q⁰ = the empty
-            conjunction, which changes nothing), shape (T,).
-        reg_data: Reg_D(t) for t = 1..T, measured on the samples Ŝ^τ drawn, shape (T,).
-        reg_query: Reg_Q(t) on the same samples, shape (T,).
-        mixture_error: max_q |q(S) − q(S̄_t)| of the running mixture S̄_t of Ŝ¹..Ŝ^t, shape (T,).
-        synthetic: the output Ŝ as counts per cell, shape (2^d,).
-        mixture: S̄_T as a distribution over cells.
-        final_error: max_q |q(S) − q(Ŝ)| over all 2^d conjunctions (and their negations).
-        sampling_error: max_q |q(S̄_T) − q(Ŝ)|.
+        queries: q^t per round as codes of Q̄ (−1: ⊥, played as q⁰ = the empty conjunction).
+        reg_data, reg_query: Reg_D(t) and Reg_Q(t), t = 1..T, on the samples Ŝ^τ drawn.
+        mixture_error: max_q |q(S) − q(S̄_t)| of the running mixture S̄_t of Ŝ¹..Ŝ^t.
+        synthetic: the output Ŝ as counts per cell; ``mixture``: S̄_T as a distribution.
+        final_error: max_q |q(S) − q(Ŝ)|; ``sampling_error``: max_q |q(S̄_T) − q(Ŝ)|.
         bottoms: rounds in which the private oracle answered ⊥ for both candidates.
-        plan: PRSMA's plan (``oracle="prsma"``), else None.
-        ledger: the privacy accounting.
-        oracle_calls: data-player oracle calls (one per draw) and query-player calls (two per round).
+        oracle_calls: data-player calls (one per draw) and query-player calls (two per round).
     """
 
     params: OracleQueryParams
@@ -463,12 +373,7 @@ class OracleQueryResult:
     @property
     def oracle_scale(self) -> float:
         """The query player's oracle noise: σ_G (Gaussian RSPM), PRSMA's inner Laplace scale, or 0."""
-        p = self.params
-        if self.oracle == "gaussian_rspm":
-            return gaussian_rspm_scale(p.d, p.epsilon0, p.delta0, neighbours=p.neighbours)
-        if self.oracle == "prsma" and self.plan is not None:
-            return self.plan.inner_scale(p.d)
-        return 0.0
+        return _oracle_scale(self.oracle, self.params, self.plan)
 
     @property
     def regret_bound(self) -> float:
@@ -493,12 +398,10 @@ class OracleQueryResult:
     def table_frame(self) -> pd.DataFrame:
         """One row per cell x ∈ {0,1}^d: its share in S, in Ŝ and in S̄_T."""
         d = self.params.d
-        bits = codes_to_bits(np.arange(2**d), d)
-        hist_true = self.cell_shares()
         return pd.DataFrame(
             {
-                "cell": cell_names(bits),
-                "true": hist_true,
+                "cell": cell_names(codes_to_bits(np.arange(2**d), d)),
+                "true": self.cell_shares(),
                 "synthetic": self.synthetic / self.synthetic.sum(),
                 "mixture": self.mixture,
             }
@@ -506,7 +409,7 @@ class OracleQueryResult:
 
     def cell_shares(self) -> np.ndarray:
         """S as a distribution over cells, recovered from its conjunction answers (Möbius inversion)."""
-        return _sum_over(self.data_answers, supersets=True, invert=True)
+        return lattice_sums(self.data_answers, supersets=True, invert=True)
 
     def summary(self) -> dict[str, float]:
         """Final error, the regrets at T, the bound, ε₀, sample sizes, ⊥ rounds, time."""
@@ -546,21 +449,17 @@ def oracle_query(
 ) -> OracleQueryResult:
     """OracleQuery (Neel, Roth & Wu 2019, Algorithm 1) for the monotone conjunctions over {0,1}^d.
 
-    ε₀ = ε/√(24 T ln(2/δ)), δ₀ = δ/(4T), β₀ = β/(4T); each PBR call is (3ε₀, 2δ₀)-DP (Lemma 13) and T of
-    them compose by advanced composition to (ε_T, δ) (:func:`privacy_ledger`, which says when ε_T > ε).
-    The output Ŝ is N_α₀ = 2 ln(8|Q|/β)/α₀² fresh draws, each from S^τ for a uniform τ. Since Q̄ is
-    closed under negation, the running mixture S̄ has max_q |q(S) − q(S̄)| ≤ (Reg_D + Reg_Q)/T on every
-    run, and Ŝ adds its sampling error max_q |q(S̄) − q(Ŝ)|: a pathwise inequality the tests check.
-    All 2^d answers of a histogram come from one zeta transform (:func:`conjunction_answers`).
+    Each PBR call is (3ε₀, 2δ₀)-DP (Lemma 13); T of them compose to (ε_T, δ) (:func:`privacy_ledger`).
+    The output Ŝ is N_α₀ fresh draws, each from S^τ for a uniform τ (lines 7–9). Since Q̄ is closed
+    under negation, the running mixture S̄ has max_q |q(S) − q(S̄)| ≤ (Reg_D + Reg_Q)/T on every run
+    (a pathwise inequality the tests check), and Ŝ adds its sampling error.
 
     ``x``: the private records S, (n, d), d ≤ 16; ``mu``: Context-FTPL's Laplace scale μ > 0;
     ``max_samples`` caps N and N_α₀, ``max_final`` N_α₀ alone; ``neighbours``: ``"replace"`` (the
     paper's; RSPM at twice the printed scale) or ``"add_remove"``.
     """
     start = time.perf_counter()
-    x = np.asarray(x, dtype=np.uint8)
-    if x.ndim != 2 or x.shape[0] < 1:
-        raise ValueError(f"`x` must have shape (n, d) with n ≥ 1, got {x.shape}")
+    x, _ = check_labelled(x)
     n, d = x.shape
     params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, beta=beta,
                                  neighbours=neighbours)  # fmt: skip
@@ -576,27 +475,39 @@ def oracle_query(
     final_cap = cap if max_final is None else check_int("max_final", max_final, 1, MAX_SAMPLES)
     samples, final = min(params.samples, cap), min(params.final_samples, final_cap)
     data_rng, query_rng, out_rng = make_rng(rng).spawn(3)
-    plan = (
-        prsma_plan(params.epsilon0, params.delta0, n, rescale=True, neighbours=params.neighbours)
-        if oracle == "prsma"
-        else None
-    )
-    data_hist = histogram(x)
+    plan = None
+    if oracle == "prsma":
+        plan = prsma_plan(params.epsilon0, params.delta0, n, rescale=True, neighbours=neighbours)
+    size = 2**d
+    data_hist = np.bincount(x @ (1 << np.arange(d)), minlength=size).astype(float)
     data_answers = conjunction_answers(data_hist / n)
     player = ContextFTPL(d, mu, oracle=data_oracle, time_limit=time_limit)
-    game = _Game(rounds, 2**d)
+    queries, history = np.zeros(rounds, dtype=np.int64), np.zeros((rounds, size))
+    loss_data, reg_q, best_fixed, mixture_error = (np.zeros(rounds) for _ in range(4))
+    mixture_sum, bottoms = np.zeros(size), 0
     for t in range(rounds):
-        game.coeff[t] = player.coeff
-        sample_hist = np.bincount(player.sample(samples, data_rng), minlength=2**d) / samples
+        history[t] = player.coeff
+        sample_hist = np.bincount(player.sample(samples, data_rng), minlength=size) / samples
         sample_answers = conjunction_answers(sample_hist)
         q, _, _ = private_best_response(
             data_answers, sample_answers, n, oracle=oracle, params=params, data_hist=data_hist,
             plan=plan, rng=query_rng,
         )  # fmt: skip
-        player.observe(game.record(t, q, data_answers, sample_hist, sample_answers))
-        game.best_fixed[t] = player.losses().min()
-    synthetic = _final_sample(game.coeff, final, mu, data_oracle, time_limit, out_rng)
-    mixture = game.mixture_sum / rounds
+        bottoms += int(q < 0)
+        queries[t] = q = max(q, 0)  # ⊥ plays q⁰, the empty conjunction: A(x, q⁰) = 0 for every x
+        k, negated = q % size, q >= size
+        gap = data_answers - sample_answers
+        loss_data[t] = 1.0 - (1.0 - sample_answers[k] if negated else sample_answers[k])
+        reg_q[t] = np.abs(gap).max() - (-gap[k] if negated else gap[k])
+        mixture_sum += sample_hist
+        mixture_error[t] = np.abs(data_answers - conjunction_answers(mixture_sum / (t + 1))).max()
+        player.observe(q)
+        best_fixed[t] = player.losses().min()
+    per_round = out_rng.multinomial(final, np.full(rounds, 1.0 / rounds))
+    synthetic = np.zeros(size)
+    for t in np.flatnonzero(per_round):  # Ŝ: N_α₀ draws, each from S^τ with τ uniform on [T]
+        synthetic += np.bincount(player.sample(per_round[t], out_rng, history[t]), minlength=size)
+    mixture = mixture_sum / rounds
     synth_answers = conjunction_answers(synthetic / final)
     return OracleQueryResult(
         params=params,
@@ -606,75 +517,17 @@ def oracle_query(
         n=n,
         samples=samples,
         data_answers=data_answers,
-        queries=game.queries,
-        reg_data=np.cumsum(game.loss_data) - game.best_fixed,
-        reg_query=np.cumsum(game.reg_q),
-        mixture_error=game.mixture_error,
+        queries=queries,
+        reg_data=np.cumsum(loss_data) - best_fixed,
+        reg_query=np.cumsum(reg_q),
+        mixture_error=mixture_error,
         synthetic=synthetic,
         mixture=mixture,
         final_error=float(np.abs(data_answers - synth_answers).max()),
         sampling_error=float(np.abs(conjunction_answers(mixture) - synth_answers).max()),
-        bottoms=game.bottoms,
+        bottoms=bottoms,
         plan=plan,
         ledger=privacy_ledger(params),
         oracle_calls=(rounds * samples + final, 2 * rounds),
         seconds=time.perf_counter() - start,
     )
-
-
-class _Game:
-    """The per-round record of Algorithm 1: q^t, the losses behind Reg_D and Reg_Q, the mixture."""
-
-    def __init__(self, rounds: int, size: int) -> None:
-        self.size = size
-        self.queries = np.full(rounds, -1, dtype=np.int64)
-        self.coeff = np.zeros((rounds, size))  # the data player's state a_T before round t
-        self.loss_data = np.zeros(rounds)  # ¬q^t(Ŝ^t)
-        self.reg_q = np.zeros(rounds)  # max_q A(Ŝ^t, q) − A(Ŝ^t, q^t)
-        self.best_fixed = np.zeros(rounds)  # min_x Σ_{τ≤t} ¬q^τ(x)
-        self.mixture_sum = np.zeros(size)
-        self.mixture_error = np.zeros(rounds)  # exact, over all 2^d conjunctions (zeta transform)
-        self.bottoms = 0
-
-    def record(
-        self,
-        t: int,
-        q: int,
-        data_answers: np.ndarray,
-        sample_hist: np.ndarray,
-        sample_answers: np.ndarray,
-    ) -> int:
-        """Record round t's play (⊥ becomes q⁰, the empty conjunction) and return q^t."""
-        gap = data_answers - sample_answers  # A(Ŝ^t, q_T) = q_T(S) − q_T(Ŝ^t)
-        if q < 0:
-            self.bottoms += 1
-            q = 0  # q⁰: the empty conjunction (constant 1), A(x, q⁰) = 0 for every x
-        self.queries[t] = q
-        k, negated = q % self.size, q >= self.size
-        value = 1.0 - sample_answers[k] if negated else sample_answers[k]  # q^t(Ŝ^t)
-        self.loss_data[t] = 1.0 - value
-        self.reg_q[t] = np.abs(gap).max() - (-gap[k] if negated else gap[k])
-        self.mixture_sum += sample_hist
-        mixture = conjunction_answers(self.mixture_sum / (t + 1))
-        self.mixture_error[t] = np.abs(data_answers - mixture).max()
-        return q
-
-
-def _final_sample(
-    coeff_history: np.ndarray,
-    final: int,
-    mu: float,
-    data_oracle: str,
-    time_limit: float,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """Algorithm 1, lines 7-9: N_α₀ fresh draws, each from S^τ with τ uniform on [T]; counts per cell."""
-    rounds, size = coeff_history.shape
-    d = size.bit_length() - 1
-    per_round = rng.multinomial(final, np.full(rounds, 1.0 / rounds))
-    synthetic = np.zeros(size)
-    for t in np.flatnonzero(per_round):
-        eta = rng.laplace(0.0, mu, size=(per_round[t], d))
-        draws = dual_oracle_argmin(coeff_history[t], eta, oracle=data_oracle, time_limit=time_limit)
-        synthetic += np.bincount(draws, minlength=size)
-    return synthetic

@@ -1,9 +1,8 @@
 """Weighted optimisation oracles for the boolean classes: exact, certifiable, heuristic and lying.
 
-An oracle returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i], weights possibly negative as
-RSPM's noise is (Neel, Roth & Wu 2019, Def 5). All share ``oracle(cls, x, y, w)``:
-:func:`exhaustive_oracle` (exact), :func:`ip_oracle` (certifiable), :func:`greedy_oracle`
-(heuristic) and :func:`lying_oracle` (wrong on purpose, for the audit).
+An oracle ``oracle(cls, x, y, w)`` returns a hypothesis minimising Σ_i w_i·1[h(x_i) ≠ y_i], weights
+possibly negative as RSPM's noise is (Neel, Roth & Wu 2019, Def 5): :func:`exhaustive_oracle`,
+:func:`ip_oracle`, :func:`greedy_oracle`, and :func:`lying_oracle` (wrong on purpose, for the audit).
 """
 
 from __future__ import annotations
@@ -17,7 +16,13 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from smoothviz.privacy.separators import MAX_D, bits_to_codes, class_sums, codes_to_bits, evaluate
+from smoothviz.privacy.separators import (
+    bits_to_codes,
+    check_labelled,
+    class_sums,
+    codes_to_bits,
+    evaluate,
+)
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
@@ -30,7 +35,6 @@ __all__ = [
     "greedy_oracle",
     "ip_oracle",
     "lying_oracle",
-    "weighted_objective",
 ]
 
 #: Largest d for the exhaustive oracle (2^12 = 4096 hypotheses).
@@ -44,13 +48,11 @@ class OracleAnswer:
     """What an oracle returned for each weighted dataset (one per row of the weights).
 
     Attributes:
-        codes: hypothesis codes (see :mod:`smoothviz.privacy.separators`), shape (trials,); −1 means ⊥.
+        codes: hypothesis codes, shape (trials,); −1 means ⊥.
         objective: Σ w_i·1[h(x_i) ≠ y_i] of the returned hypothesis, recomputed exactly (NaN for ⊥).
-        certified: whether optimality was proven (exhaustive search, or the integer program's
-            optimality certificate); a heuristic or lying oracle reports what it claims.
+        certified: whether optimality was proven; a heuristic or lying oracle reports what it claims.
         status: one word per answer: ``"optimal"``, ``"time limit"``, ``"heuristic"``, ``"lie"``, ….
-        calls: oracle calls made (one per weighted dataset).
-        seconds: wall time of the whole batch.
+        calls: oracle calls made (one per weighted dataset); ``seconds``: wall time of the batch.
     """
 
     codes: np.ndarray
@@ -71,14 +73,12 @@ class OracleAnswer:
             }
         )
 
-    def summary(self) -> dict[str, float]:
-        """Counts for captions: calls, ⊥ answers, certified answers, seconds per call."""
-        return {
-            "calls": self.calls,
-            "failures": int(np.sum(self.codes < 0)),
-            "certified": int(np.sum(self.certified)),
-            "seconds_per_call": self.seconds / max(self.calls, 1),
-        }
+
+def _answer(codes, objective, certified, status, start: float) -> OracleAnswer:
+    """An :class:`OracleAnswer` for one batch, timed from ``start``."""
+    return OracleAnswer(
+        codes, objective, certified, tuple(status), codes.size, time.perf_counter() - start
+    )
 
 
 #: An oracle: ``(cls, x, y, w) -> OracleAnswer``.
@@ -88,13 +88,8 @@ Oracle = Callable[[str, np.ndarray, np.ndarray, np.ndarray], OracleAnswer]
 def _inputs(
     x: np.ndarray, y: np.ndarray, w: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    x = np.asarray(x, dtype=np.uint8)
-    y = np.asarray(y, dtype=np.uint8)
+    x, y = check_labelled(x, y, min_n=0)
     w = np.asarray(w, dtype=float)
-    if x.ndim != 2 or not 1 <= x.shape[1] <= MAX_D:
-        raise ValueError(f"`x` must have shape (N, d) with 1 ≤ d ≤ {MAX_D}, got {x.shape}")
-    if y.shape != (x.shape[0],):
-        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
     if w.ndim == 1:
         w = w[None, :]
     if w.ndim != 2 or w.shape[1] != x.shape[0]:
@@ -137,12 +132,11 @@ def weighted_objective(
 
 
 def exhaustive_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
-    """Exact minimiser by enumerating all 2^d hypotheses (d ≤ 12).
+    """Exact minimiser by enumerating all 2^d hypotheses (d ≤ 12); ties go to the smallest code.
 
-    Columns of ``w`` that are the same in every trial (the real data, weight 1) are summed once, for
-    every hypothesis at once by :func:`smoothviz.privacy.separators.class_sums` (a transform over the subset
-    lattice); only the columns that vary (the fake examples' noise) enter a per-trial matrix product. Ties go to the
-    smallest code; negative weights are allowed; the answer is always certified.
+    Columns of ``w`` equal in every trial (the real data) are summed once for every hypothesis by
+    :func:`~smoothviz.privacy.separators.class_sums`; only the varying ones (the fake examples'
+    noise) enter a per-trial matrix product. Negative weights are allowed; always certified.
     """
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
@@ -163,16 +157,8 @@ def exhaustive_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> 
         val = obj[np.arange(obj.shape[0]), j]
         better = val < best
         best[better], arg[better] = val[better], codes[j[better]]
-    objective = best + k_f + k_v
-    trials = w.shape[0]
-    return OracleAnswer(
-        codes=arg,
-        objective=objective,
-        certified=np.ones(trials, dtype=bool),
-        status=("optimal",) * trials,
-        calls=trials,
-        seconds=time.perf_counter() - start,
-    )
+    certified = np.ones(w.shape[0], dtype=bool)
+    return _answer(arg, best + k_f + k_v, certified, ("optimal",) * w.shape[0], start)
 
 
 def _ip_model(cls: str, pts: np.ndarray, c: np.ndarray):
@@ -236,18 +222,13 @@ def ip_oracle(
     *,
     time_limit: float = 1.0,
 ) -> OracleAnswer:
-    """Certifiable heuristic: an integer program solved by HiGHS (branch and cut) under a time limit.
+    """Certifiable heuristic (Neel, Roth & Wu 2019, Def 6): an integer program solved by HiGHS.
 
-    Through :func:`scipy.optimize.milp` it either proves optimality or answers ⊥ (code −1), a
-    *certifiable heuristic* (Neel, Roth & Wu 2019, Def 6); it reaches d = 30 and beyond, where 2^d
-    hypotheses cannot be listed.
-
-    Binary b ∈ {0,1}^d codes the hypothesis; one binary z_x per distinct point with c_x ≠ 0 is tied to
-    h_b(x) by linear constraints (only in the direction the objective pushes; parities need an integer
-    k_x with Σ_{j∈x} b_j = 2k_x + z_x). HiGHS runs with relative gap 0, so status "optimal" is a proof
-    of optimality (up to HiGHS's absolute tolerance 1e-6); when the time limit stops it first, the
-    answer is ⊥ (code −1), never a guess. Any d ≤ 62; one program per row of ``w``, ``time_limit``
-    seconds each; ``certified`` is True exactly where the code is not −1.
+    Through :func:`scipy.optimize.milp` it proves optimality or answers ⊥ (code −1), never a guess;
+    it reaches d = 30 and beyond. Binary b codes the hypothesis; one binary z_x per distinct point
+    with c_x ≠ 0 is tied to h_b(x) in the direction the objective pushes (parities add an integer
+    k_x: Σ_{j∈x} b_j = 2k_x + z_x). Relative gap 0 makes "optimal" a proof (up to HiGHS's 1e-6).
+    One program per row of ``w``, ``time_limit`` seconds each; any d ≤ 62.
     """
     start = time.perf_counter()
     time_limit = check_float("time_limit", time_limit, 0.0, 3600.0)
@@ -274,43 +255,14 @@ def ip_oracle(
             status.append("time limit" if res.status == 1 else f"failed ({res.status})")
     codes_arr = np.asarray(codes, dtype=np.int64)
     objective = weighted_objective(cls, x, y, w, codes_arr)
-    return OracleAnswer(
-        codes=codes_arr,
-        objective=objective,
-        certified=codes_arr >= 0,
-        status=tuple(status),
-        calls=w.shape[0],
-        seconds=time.perf_counter() - start,
-    )
-
-
-def _flip_objectives(cls: str, pts: np.ndarray, coeff: np.ndarray, bits: np.ndarray) -> np.ndarray:
-    """Objective Σ_x c_x h(x) after flipping each single bit: (trials, d); and of no flip: (trials,)."""
-    p = pts.astype(np.int32)  # (u, d)
-    b = bits.astype(np.int32)  # (T, d)
-    overlap = p @ b.T  # (u, T)
-    delta = 1 - 2 * b  # (T, d) change of b_j when flipped
-    flipped = overlap[:, :, None] + p[:, None, :] * delta[None, :, :]  # (u, T, d)
-    size = b.sum(axis=1)[None, :, None] + delta[None, :, :]
-    s_x = p.sum(axis=1)[:, None, None]
-    if cls == "conjunction":
-        h = flipped == size
-    elif cls == "disjunction":
-        h = flipped >= 1
-    elif cls == "parity":
-        h = (flipped & 1) == 1
-    else:
-        h = 2 * flipped - s_x >= 1
-    return np.einsum("tu,utd->td", coeff, h.astype(float))
+    return _answer(codes_arr, objective, codes_arr >= 0, status, start)
 
 
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
-    """Non-certifiable heuristic: bit-flip local search from the empty hypothesis, any d.
+    """Non-certifiable heuristic (Neel, Roth & Wu 2019, Def 7): bit-flip local search, any d.
 
-    A *non-certifiable heuristic* (Neel, Roth & Wu 2019, Def 7): each step flips the coordinate that
-    lowers the weighted objective most, stopping at a local minimum (at most 2d steps). It always
-    answers and reports nothing about optimality (``certified`` all False, status ``"heuristic"``); on
-    parities and on noisy data it is often wrong, silently. Vectorised over trials.
+    Each step flips the coordinate that lowers the objective most, up to 2d steps from the empty
+    hypothesis. It always answers, certifies nothing and is often wrong, silently (parities, noise).
     """
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
@@ -321,7 +273,9 @@ def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Orac
     h0 = evaluate(cls, pts, np.zeros((1, d), dtype=np.uint8))[:, 0].astype(float)
     current = coeff @ h0
     for _ in range(2 * d):
-        flips = _flip_objectives(cls, pts, coeff, bits)
+        flipped = bits[:, None, :] ^ np.eye(d, dtype=np.uint8)  # (trials, d, d): each one-bit flip
+        h = evaluate(cls, pts, flipped.reshape(-1, d), dtype=float).reshape(-1, trials, d)
+        flips = np.einsum("tu,utd->td", coeff, h)  # the objective after each flip
         j = np.argmin(flips, axis=1)
         gain = flips[np.arange(trials), j]
         move = gain < current - 1e-12
@@ -330,26 +284,16 @@ def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Orac
         bits[move, j[move]] ^= 1
         current = np.where(move, gain, current)
     codes = bits_to_codes(bits)
-    return OracleAnswer(
-        codes=codes,
-        objective=weighted_objective(cls, x, y, w, codes),
-        certified=np.zeros(trials, dtype=bool),
-        status=("heuristic",) * trials,
-        calls=trials,
-        seconds=time.perf_counter() - start,
-    )
+    objective, certified = weighted_objective(cls, x, y, w, codes), np.zeros(trials, dtype=bool)
+    return _answer(codes, objective, certified, ("heuristic",) * trials, start)
 
 
 def lying_oracle(record: np.ndarray, label: int) -> Oracle:
     """A data-dependent wrong oracle: exact, unless ``(record, label)`` appears with weight exactly 1.
 
-    Built to show that RSPM's privacy proof needs a correct oracle (Thm 6): an audit on neighbouring
-    datasets that differ in the chosen record sees the difference.
-
-    Then it returns the un-noised ERM: the exact minimiser over the weight-1 rows only, ignoring the
-    fake examples and their noise. (The fake examples carry continuous noise and never weigh exactly 1.)
-    It claims optimality either way, so nothing flags the lie. Returns an oracle with the signature
-    of :func:`exhaustive_oracle` (d ≤ 12).
+    Then it returns the un-noised ERM over the weight-1 rows (the fake examples' continuous noise
+    never weighs exactly 1) and claims optimality, so nothing flags the lie: an audit on neighbours
+    differing in the record sees that RSPM's privacy needs a correct oracle (Thm 6).
     """
     record = np.asarray(record, dtype=np.uint8)
     label = check_int("label", label, 0, 1)
@@ -367,15 +311,9 @@ def lying_oracle(record: np.ndarray, label: int) -> Oracle:
             data = np.all(w[present] == 1.0, axis=0)  # the rows of weight 1
             erm = exhaustive_oracle(cls, x[data], y[data], np.ones(int(data.sum())))
             codes[present] = erm.codes[0]
-        status = tuple("lie" if p else "optimal" for p in present)
-        return OracleAnswer(
-            codes=codes,
-            objective=weighted_objective(cls, x, y, w, codes),
-            certified=np.ones(w.shape[0], dtype=bool),
-            status=status,
-            calls=w.shape[0],
-            seconds=time.perf_counter() - start,
-        )
+        status = ["lie" if p else "optimal" for p in present]
+        objective = weighted_objective(cls, x, y, w, codes)
+        return _answer(codes, objective, np.ones(w.shape[0], dtype=bool), status, start)
 
     return oracle
 

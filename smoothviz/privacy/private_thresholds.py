@@ -1,9 +1,8 @@
 """Private thresholds on [0, 1] by σ-discretisation (E10).
 
 A σ-smooth distribution puts at most α of its mass on an interval of width σα, so the exponential
-mechanism (McSherry & Talwar 2007) chooses among about 1/(σα) grid thresholds instead of a continuum
-and loses at most α (Haghtalab, Roughgarden & Shetty 2020, §1). Its score, minus the mistakes, moves
-by ≤ 1 under either neighbour relation: one scale for both (:func:`private_threshold`).
+mechanism (McSherry & Talwar 2007) chooses among about 1/(σα) grid thresholds and loses at most α
+(Haghtalab, Roughgarden & Shetty 2020, §1); a mistake count moves by ≤ 1 under either relation.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ import pandas as pd
 
 from smoothviz.privacy.mechanisms import PrivacyLedger, exponential_mechanism
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_epsilon, check_float, check_sigma
+from smoothviz.validation import check_epsilon, check_float, check_int, check_sigma
 
 __all__ = ["GUARANTEE", "PrivateThresholdResult", "private_threshold"]
 
@@ -29,27 +28,17 @@ GUARANTEE = (
 
 @dataclass(frozen=True, eq=False)
 class PrivateThresholdResult:
-    """Private threshold learning on a grid of spacing σα.
-
-    Haghtalab, Roughgarden & Shetty 2020, §1, DP paragraph.
+    """Private threshold learning on a grid of spacing σα (Haghtalab, Roughgarden & Shetty 2020, §1).
 
     Attributes:
-        sigma: smoothness σ assumed of the data.
-        alpha: target discretisation error α.
-        epsilon: privacy budget ε.
-        n: number of labelled records.
-        boundaries: cell boundaries b = 0..N (threshold h_b(x) = 1[x ≥ b/N]).
-        errors: empirical error of every boundary threshold, ``(N+1,)``.
+        boundaries: cell boundaries b = 0..N (h_b(x) = 1[x ≥ b/N]); ``errors``: each one's error.
         grid: the boundary indices of the σα grid (the candidates).
-        best_error: min error over all boundaries (the continuum's best, at cell resolution).
-        grid_best_error: min error over the grid.
-        discretisation_error: grid_best_error − best_error (≤ α for σ-smooth data).
-        chosen: chosen grid boundary per trial.
-        chosen_error: its error per trial.
+        best_error, grid_best_error: min error over all boundaries and over the grid; their
+            difference ``discretisation_error`` is ≤ α for σ-smooth data.
+        chosen, chosen_error: chosen grid boundary per trial and its error.
         ledger: one exponential-mechanism entry spending ε; its ``relation`` is :data:`GUARANTEE`.
 
-    Only ``chosen`` is the mechanism's release (ε-DP under replace-one and under add/remove
-    neighbours); the errors and the best thresholds are teaching diagnostics read from the data.
+    Only ``chosen`` is released (ε-DP, :data:`GUARANTEE`); the errors are teaching diagnostics.
     """
 
     sigma: float
@@ -89,12 +78,10 @@ def private_threshold(
     trials: int = 1,
     rng: RngLike = None,
 ) -> PrivateThresholdResult:
-    """Learn a threshold privately on [0, 1] by discretising at scale σα (E10).
+    """Learn a threshold privately on [0, 1] on a grid of spacing σα, losing at most α (E10).
 
-    A σ-smooth distribution puts ≤ α mass on any interval of width σα, so the thresholds on a grid of
-    spacing ≤ σα lose at most α; the exponential mechanism (score −n·error, sensitivity 1) then picks
-    among ≈ 1/(σα) candidates. ε-DP under replace-one and under add/remove neighbours (:data:`GUARANTEE`).
-    ``positives``/``negatives``: label-1/label-0 counts per cell of a uniform grid of N cells on [0, 1].
+    The exponential mechanism (score −n·error, sensitivity 1) picks among ≈ 1/(σα) candidates,
+    ε-DP (:data:`GUARANTEE`). ``positives``/``negatives``: label counts per cell of N cells on [0, 1].
     """
     pos = np.asarray(positives, dtype=float)
     neg = np.asarray(negatives, dtype=float)
@@ -109,8 +96,7 @@ def private_threshold(
     sigma = check_sigma(sigma)
     alpha = check_float("alpha", alpha, 0.0, 1.0)
     epsilon = check_epsilon(epsilon)
-    if int(trials) != trials or trials < 1:
-        raise ValueError(f"`trials` must be a positive integer, got {trials}")
+    trials = check_int("trials", trials, 1)
     rng = make_rng(rng)
     n_cells = pos.size
     n = float(pos.sum() + neg.sum())

@@ -2,15 +2,14 @@
 
 RSPM is private only while its oracle is right; a certifiable heuristic never answers wrongly but
 may answer ⊥, at a data-dependent rate. PRSMA (Neel, Roth & Wu 2019, §3.2, Thm 8) runs it on K
-random pieces many times and releases only when enough pieces passed. :func:`prsma_plan` is the
-calculator; :func:`prsma` runs it with Laplace RSPM and a failing exhaustive oracle.
+random pieces many times and releases only when enough pieces passed.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -19,20 +18,21 @@ from smoothviz.bounds.privacy import prsma_privacy
 from smoothviz.privacy.neighbours import check_neighbours, gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.privacy.rspm import (
-    check_labelled,
+    MAX_TRIALS,
+    correlated_perturbation,
     empirical_errors,
     laplace_rspm_scale,
+    min_error,
     perturbed_argmin,
 )
 from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
     bits_to_codes,
+    check_labelled,
     codes_to_bits,
-    labels_on,
     loss_matrix,
     loss_separator_set,
-    separator_set,
 )
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
@@ -48,37 +48,41 @@ __all__ = [
     "rspm_on_counts",
 ]
 
-MAX_TRIALS = 100_000
 #: Most oracle calls a ``simulate=False`` run may make (it makes every one of them).
 MAX_PLAIN_CALLS = 2_000_000
 #: :func:`prsma_on_counts` takes n below this (numpy's multivariate hypergeometric sampler's limit).
 MAX_COUNTS_N = 10**9
+#: The plan's quantities as the calculator's table names them, in its order.
+PLAN_ROWS = {
+    "epsilon": "ε (target)",
+    "delta": "δ (target)",
+    "epsilon_run": "ε used inside",
+    "delta_run": "δ used inside",
+    "k_formula": "K (formula)",
+    "pieces": "pieces K",
+    "repetitions_formula": "repetitions per piece (formula)",
+    "repetitions": "repetitions per piece",
+    "oracle_calls": "oracle calls",
+    "oracle_calls_formula": "oracle calls (formula)",
+    "n": "n",
+    "piece_size": "piece size n/K",
+    "discarded": "records discarded",
+    "epsilon_prime": "ε′ per inner run",
+    "inner_noise": "inner RSPM noise b′/m = s/ε′",
+    "threshold": "pass threshold",
+    "guarantee_epsilon": "Thm 8 ε",
+    "guarantee_delta": "Thm 8 δ",
+}
 
 
 @dataclass(frozen=True, eq=False)
 class PRSMAPlan:
-    """PRSMA's sizes for a target (ε, δ) and n: the calculator.
+    """PRSMA's sizes for a target (ε, δ) and n: the calculator (:func:`prsma_plan`, :data:`PLAN_ROWS`).
 
-    Attributes:
-        epsilon: target ε.
-        delta: target δ.
-        n: dataset size.
-        rescale: whether the run uses (ε/62, δ/11) so that Thm 8 gives the target (ε, δ).
-        epsilon_run: ε used inside PRSMA (ε/62 with the rescaling).
-        delta_run: δ used inside PRSMA (δ/11 with the rescaling).
-        k_formula: K = (1/ε)(1 + ln(2/δ)) as a real number (run parameters).
-        pieces: K rounded up, the number of pieces used.
-        repetitions_formula: ln(K/δ)/δ with the real K.
-        repetitions: ⌈ln(K/δ)/δ⌉ with the integer K, the runs per piece.
-        oracle_calls: pieces × repetitions.
-        oracle_calls_formula: k_formula × repetitions_formula (the real-valued count).
-        piece_size: ⌊n/K⌋ records per piece.
-        discarded: n mod K records dropped at random.
-        epsilon_prime: ε′ = 1/√(8 (n/K) ln(2K/δ)) of each inner run (NaN when a piece is empty).
-        threshold: (1/ε)(1 + ln(1/δ)); T̃ at or below it outputs ⊥.
-        guarantee: Thm 8's (ε, δ) for the run parameters, (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)).
-        neighbours: the relation the guarantee holds for (``"replace"`` or ``"add_remove"``); it sets
-            the inner RSPM's Laplace scale s·m/ε′, s = :func:`smoothviz.privacy.neighbours.gap_shift`.
+    ``rescale``: the run uses (ε/62, δ/11) = (``epsilon_run``, ``delta_run``) so that Thm 8 gives the
+    target; ``*_formula``: the real-valued K, repetitions and calls before rounding up; ``guarantee``:
+    Thm 8's (ε, δ) for the run parameters; ``neighbours``: the relation it holds for, which sets the
+    inner RSPM's Laplace scale s·m/ε′ (s = :func:`smoothviz.privacy.neighbours.gap_shift`).
     """
 
     epsilon: float
@@ -108,26 +112,8 @@ class PRSMAPlan:
 
     def to_frame(self) -> pd.DataFrame:
         """The plan as a two-column table (quantity, value) for display and export."""
-        rows = [
-            ("ε (target)", self.epsilon),
-            ("δ (target)", self.delta),
-            ("ε used inside", self.epsilon_run),
-            ("δ used inside", self.delta_run),
-            ("K (formula)", self.k_formula),
-            ("pieces K", self.pieces),
-            ("repetitions per piece (formula)", self.repetitions_formula),
-            ("repetitions per piece", self.repetitions),
-            ("oracle calls", self.oracle_calls),
-            ("oracle calls (formula)", self.oracle_calls_formula),
-            ("n", self.n),
-            ("piece size n/K", self.piece_size),
-            ("records discarded", self.discarded),
-            ("ε′ per inner run", self.epsilon_prime),
-            ("inner RSPM noise b′/m = s/ε′", gap_shift(self.neighbours) / self.epsilon_prime),
-            ("pass threshold", self.threshold),
-            ("Thm 8 ε", self.guarantee[0]),
-            ("Thm 8 δ", self.guarantee[1]),
-        ]
+        values = self.summary() | {"inner_noise": gap_shift(self.neighbours) / self.epsilon_prime}
+        rows = [(label, values[key]) for key, label in PLAN_ROWS.items()]
         return pd.DataFrame(rows, columns=["quantity", "value"])
 
     def summary(self) -> dict[str, float]:
@@ -149,14 +135,9 @@ def prsma_plan(
     4. otherwise output one of the passing pieces' answers, uniformly at random (⊥ if no piece passed,
        which the printed algorithm leaves undefined: T̃ can clear the threshold with T = 0).
 
-    Inner RSPM runs at ε′ with Lap(s·m/ε′): s = 2 for replace-one neighbours, 1 for add/remove (the
-    Lemma 2 erratum, :func:`smoothviz.privacy.rspm.laplace_rspm_scale`); T moves by at most 1 under either
-    relation, so Lap(1/ε) stays. Thm 8: run with (ε/62, δ/11) (both ≤ 1/2) this is (ε, δ)-DP; internally
-    (ε, δ) give (8e²ε + ε + ε², 4δ + εδe²/(1 − δ)). The price: about K·ln(K/δ)/δ oracle calls (~1.2·10⁸
-    at (1, 10⁻³) with the rescaling) and, with RSPM inside, error of order 1/√n instead of 1/n (Thm 9).
-
-    Target ε > 0 (≤ 31 with ``rescale``, so that ε/62 ≤ 1/2), δ ∈ (0, 1), n ≥ 1; ``neighbours``
-    (``"replace"``, the paper's, or ``"add_remove"``) sets the inner RSPM's scale.
+    Inner RSPM runs with Lap(s·m/ε′), s = 2 for replace-one neighbours and 1 for add/remove (the
+    Lemma 2 erratum); T moves by ≤ 1 under either relation, so Lap(1/ε) stays. Thm 8: run at
+    (ε/62, δ/11) this is (ε, δ)-DP. Target ε > 0 (≤ 31 with ``rescale``), δ ∈ (0, 1), n ≥ 1.
     """
     neighbours = check_neighbours(neighbours)
     epsilon = check_epsilon(epsilon, 31.0 if rescale else 1e6)
@@ -198,15 +179,15 @@ def prsma_plan(
 
 @dataclass(frozen=True)
 class FailureModel:
-    """A certifiable heuristic's failure rate per call, as a function of the piece it runs on.
+    """A certifiable heuristic's failure rate per call, by whether a piece holds one record.
 
-    Each call fails (answers ⊥) independently, with probability ``when_present`` ∈ [0, 1] on a piece
-    holding the trigger record (``record`` x* as a tuple, ``label`` y*) and ``base`` ∈ [0, 1] otherwise.
+    ``when_present`` ∈ [0, 1] on a piece holding the trigger ``record`` x* (a tuple) labelled
+    ``label``, ``base`` ∈ [0, 1] on every other piece.
     """
 
     base: float = 0.0
     when_present: float = 0.0
-    record: tuple[int, ...] | None = field(default=None)
+    record: tuple[int, ...] | None = None
     label: int = 0
 
     def __post_init__(self) -> None:
@@ -222,30 +203,17 @@ class FailureModel:
         record = np.asarray(self.record, dtype=np.uint8)
         return np.all(np.asarray(x) == record, axis=-1) & (np.asarray(y) == self.label)
 
-    def probabilities(self, piece_x: np.ndarray, piece_y: np.ndarray) -> np.ndarray:
-        """Failure probability per call of each piece: points (..., s, d), labels (..., s) -> (...)."""
-        base = np.full(piece_x.shape[:-2], self.base)
-        if self.record is None:
-            return base
-        record = np.asarray(self.record, dtype=np.uint8)
-        hit = np.any(np.all(piece_x == record, axis=-1) & (piece_y == self.label), axis=-1)
-        return np.where(hit, self.when_present, base)
-
 
 @dataclass(frozen=True, eq=False)
 class PRSMAResult:
     """PRSMA with Laplace RSPM inside, over many independent runs (leading trials axis).
 
     Attributes:
-        plan: the sizes used (:class:`PRSMAPlan`).
-        codes: output hypothesis per run, −1 for ⊥, shape (trials,).
-        passed: T, the number of passing pieces per run.
-        noisy_count: T̃ = T + Lap(1/ε) per run.
+        codes: output hypothesis per run, −1 for ⊥; ``errors`` its q(S) (NaN for ⊥).
+        passed: T, passing pieces per run; ``noisy_count``: T̃ = T + Lap(1/ε).
         failure_probabilities: per-call failure rate of each piece, shape (trials, K).
-        errors: q(S) of each output on the full dataset (NaN for ⊥).
-        best_error: min_q q(S).
         simulated: whether the repetitions were simulated (True) or all run (False).
-        oracle_calls: calls per run that the printed algorithm makes (made only when not simulated).
+        oracle_calls: calls per run of the printed algorithm (made only when not simulated).
     """
 
     plan: PRSMAPlan
@@ -285,18 +253,6 @@ class PRSMAResult:
             }
         )
 
-    def summary(self) -> dict[str, float]:
-        """⊥ rate, mean passing pieces, mean excess error of the non-⊥ outputs, calls per run."""
-        ok = self.excess[np.isfinite(self.excess)]
-        return {
-            "bottom_rate": self.bottom_rate,
-            "mean_passed": float(self.passed.mean()),
-            "pieces": self.plan.pieces,
-            "mean_excess": float(ok.mean()) if ok.size else float("nan"),
-            "oracle_calls": self.oracle_calls,
-            "seconds": self.seconds,
-        }
-
 
 def loss_table(cls: str, d: int) -> np.ndarray:
     """1[h(x) ≠ y] for every cell 2·code(x) + y (rows, 2^(d+1)) and hypothesis (columns, 2^d)."""
@@ -315,19 +271,17 @@ def rspm_on_counts(
     *,
     neighbours: str = "replace",
 ) -> np.ndarray:
-    """Laplace RSPM with the exact oracle on each row's dataset, given its (x, y) cell counts.
+    """Laplace RSPM with the exact oracle on each row's dataset, given its cell counts (r, 2^(d+1)).
 
-    An exact oracle sees the data only through its cell counts (r, 2^(d+1)), cell = 2·code(x) + y,
-    so the objective is counts · loss table + η · labels on U, η ~ Lap(b), b = 2m/ε for replace-one
-    ``neighbours`` and m/ε for add/remove (:func:`smoothviz.privacy.rspm.laplace_rspm_scale`). Returns
-    each row's output code, shape (r,).
+    An exact oracle sees the data only through its counts per cell 2·code(x) + y: the objective is
+    counts · loss table + η · labels on U, η ~ Lap(b) (b = 2m/ε replace-one, m/ε add/remove).
+    Returns each row's output code, shape (r,).
     """
-    u = separator_set(cls, d)
-    scale = laplace_rspm_scale(u.shape[0], epsilon, neighbours=neighbours)
-    losses, on_u = cell_counts @ loss_table(cls, d), labels_on(cls, u, all_codes(d))
+    scale = laplace_rspm_scale(d, epsilon, neighbours=neighbours)  # U has m = d points
+    losses = cell_counts @ loss_table(cls, d)
     codes, _ = perturbed_argmin(
-        lambda eta: np.argmin(losses + eta @ on_u, axis=1),
-        u.shape[0],
+        lambda eta: np.argmin(losses + correlated_perturbation(cls, d, eta), axis=1),
+        d,
         scale=scale,
         size=(cell_counts.shape[0],),
         rng=rng,
@@ -348,11 +302,10 @@ def _runnable_plan(
 def _pass_and_pick(
     plan: PRSMAPlan, p_fail: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 2–11 with each piece's R repetitions simulated: a piece passes w.p. (1 − p_i)^R.
+    """Steps 2–11, each piece's R repetitions simulated: it passes w.p. (1 − p_i)^R.
 
-    Returns:
-        ``(passes, noisy, go, pick)``: passing pieces (trials, K); T̃ = T + Lap(1/ε); whether the run
-        outputs (T̃ above the threshold and some piece passed); the passing piece sampled.
+    Returns ``(passes, noisy, go, pick)``: passing pieces (trials, K), T̃, whether the run outputs
+    (T̃ above the threshold and some piece passed), the passing piece sampled.
     """
     trials, k = p_fail.shape
     passes = rng.random((trials, k)) < (1.0 - p_fail) ** plan.repetitions
@@ -425,14 +378,11 @@ def prsma(
 ) -> PRSMAResult:
     """PRSMA (Neel, Roth & Wu 2019, §3.2) around Laplace RSPM with a failing certifiable oracle.
 
-    With ``simulate=True`` a piece's R repetitions are not run: with failures independent across calls at
-    rate p_i the piece passes with probability (1 − p_i)^R exactly, and a passing piece's answer is a
-    fresh RSPM draw on it (a certifiable oracle that did not fail answered exactly), so 10⁸ calls cost
-    nothing. With ``simulate=False`` every call is made, as printed.
-
-    ``x`` (n, d) with d ≤ 12, ``y`` (n,); ε, δ, ``rescale`` as in :func:`prsma_plan`; ``failure`` the
-    heuristic's :class:`FailureModel` (default: never fails); ``neighbours`` ``"replace"`` (the paper's;
-    inner RSPM at Lap(2m/ε′)) or ``"add_remove"`` (Lap(m/ε′)).
+    ``simulate=True`` does not run a piece's R repetitions: failing independently at rate p_i, it
+    passes with probability (1 − p_i)^R exactly, and a passing piece's answer is a fresh RSPM draw on
+    it (a certifiable oracle that did not fail answered exactly), so 10⁸ calls cost nothing.
+    ``simulate=False`` makes every call, as printed. ``x`` (n, d ≤ 12), ``y`` (n,); ε, δ,
+    ``rescale``, ``neighbours`` as in :func:`prsma_plan`; ``failure`` default: never fails.
     """
     start = time.perf_counter()
     x, y = check_labelled(x, y)
@@ -461,7 +411,7 @@ def prsma(
                                          neighbours=plan.neighbours)  # fmt: skip
     else:
         codes, passes, noisy = _run_every_call(x, y, cls, plan, order, p_fail, rng)
-    best = float(exhaustive_oracle(cls, x, y, np.ones(n)).objective[0]) / n
+    best = min_error(x, y, cls)
     errors = empirical_errors(x, y, cls, codes)
     return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best,
                        bool(simulate), plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
@@ -479,17 +429,12 @@ def prsma_on_counts(
     neighbours: str = "replace",
     rng: RngLike = None,
 ) -> PRSMAResult:
-    """PRSMA around Laplace RSPM with a perfect oracle, from the data's cell counts alone (any n < 10⁹).
+    """PRSMA around Laplace RSPM with a perfect oracle, from the data's cell counts alone (n < 10⁹).
 
-    Exact, not an approximation: nothing fails, so every piece passes, and the piece sampled in
-    step 11 is one piece of a uniformly random partition of a uniformly random (n − n mod K)-subset,
-    i.e. a uniformly random subset of n/K records. Its cell counts are therefore multivariate
-    hypergeometric, and RSPM with an exact oracle depends on the piece only through them
-    (:func:`rspm_on_counts`). Thm 9 (Neel, Roth & Wu 2019) is about this setting; here n = 10⁹ costs
-    what n = 10³ does.
-
-    ``cell_counts``: records per cell 2·code(x) + y, shape (2^(d+1),), n = their sum; d ≤ 12; the rest
-    as in :func:`prsma` (``neighbours`` sets the inner scale). Failure probabilities are all zero.
+    Exact: nothing fails, so the piece sampled in step 11 is a uniformly random subset of n/K
+    records, whose cell counts are multivariate hypergeometric, and RSPM with an exact oracle sees
+    only them (:func:`rspm_on_counts`). Thm 9 is about this setting; n = 10⁹ costs what 10³ does.
+    ``cell_counts``: records per cell 2·code(x) + y, (2^(d+1),); the rest as in :func:`prsma`.
     """
     start = time.perf_counter()
     check_choice("cls", cls, CLASSES)

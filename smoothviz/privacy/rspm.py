@@ -1,9 +1,8 @@
 """RSPM, Report Separator-Perturbed Min: private learning with one call to a non-private oracle.
 
-Report-noisy-min perturbs all 2^d scores; RSPM (Neel, Roth & Wu 2019, §3.1) perturbs the data
-instead: m fake records on a separator set with random weights η and one weighted oracle call
-(:func:`perturbed_argmin`). Laplace and Gaussian RSPM are :func:`rspm`; their scales carry an
-erratum (:func:`laplace_rspm_scale`); the baselines enumerate the class.
+Report-noisy-min perturbs all 2^d scores; RSPM (Neel, Roth & Wu 2019, §3.1) perturbs the data:
+m fake records on a separator set, random weights η, one weighted oracle call
+(:func:`perturbed_argmin`). Its scales carry an erratum (:func:`laplace_rspm_scale`).
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ from smoothviz.privacy.separators import (
     MAX_ENUMERATE_D,
     all_codes,
     bits_to_codes,
+    check_labelled,
     class_sums,
     labels_on,
     loss_matrix,
@@ -44,13 +44,13 @@ __all__ = [
     "METHODS",
     "NOISES",
     "LearnerResult",
-    "check_labelled",
     "correlated_perturbation",
     "empirical_errors",
     "enumerating_learner",
     "exponential_learner",
     "gaussian_rspm_scale",
     "laplace_rspm_scale",
+    "min_error",
     "perturbed_argmin",
     "report_noisy_min",
     "rspm",
@@ -81,7 +81,7 @@ def laplace_rspm_scale(m: int, epsilon: float, *, neighbours: str = "replace") -
 def gaussian_rspm_scale(
     m: int, epsilon: float, delta: float, *, neighbours: str = "replace"
 ) -> float:
-    """σ_G for δ ∈ (0, 1/e): 3.5√(m ln(1/δ))/ε as printed (App. B) for add/remove, doubled for replace-one."""
+    """σ_G, δ ∈ (0, 1/e): 3.5√(m ln(1/δ))/ε as printed (App. B) for add/remove, doubled for replace-one."""
     m = check_int("m", m, 1)
     epsilon = check_epsilon(epsilon)
     delta = check_fraction("delta", delta, high=1.0 / np.e, label="1/e")
@@ -90,22 +90,16 @@ def gaussian_rspm_scale(
 
 @dataclass(frozen=True, eq=False)
 class LearnerResult:
-    """Outputs of a private learner over many independent runs (leading trials axis).
+    """Outputs of a private learner (one of :data:`METHODS`) over many runs (leading trials axis).
 
     Attributes:
-        method: one of :data:`METHODS`.
-        epsilon: privacy parameter ε.
-        delta: privacy parameter δ (0 for pure ε-DP).
-        neighbours: the relation ε holds for, ``"replace"`` or ``"add_remove"``.
-        codes: the hypothesis output by each run, shape (trials,); −1 means ⊥ (an oracle failure).
-        errors: q(S), the empirical error of each output (NaN for ⊥), shape (trials,).
+        neighbours: the relation (ε, δ) holds for, ``"replace"`` or ``"add_remove"`` (δ = 0: ε-DP).
+        codes: the hypothesis output by each run, −1 for ⊥ (an oracle failure); ``errors``: its q(S).
         best_error: min_q q(S) over the class (NaN when no oracle could certify it).
-        noise: RSPM's weights η, shape (trials, m); an empty (trials, 0) array for the baselines.
-        noise_scale: Laplace scale, Gaussian σ_G, report-noisy-min's Laplace scale in counts, or
-            the exponential mechanism's ε/2 (its logits are (ε/2)·score).
-        noise_draws: random numbers drawn per run (m, m, 2^d, 1).
-        oracle_calls: oracle calls per run (1 for RSPM, 0 for the baselines).
-        enumerated: hypotheses the mechanism itself scores per run (0 for RSPM, 2^d for the baselines).
+        noise: RSPM's weights η, shape (trials, m); (trials, 0) for the baselines.
+        noise_scale: Laplace b, Gaussian σ_G, noisy min's Laplace scale, or the exponential's ε/2.
+        noise_draws, oracle_calls, enumerated: per run, random numbers drawn, oracle calls made and
+            hypotheses scored by the mechanism itself (RSPM: m, 1, 0; the baselines: 2^d or 1, 0, 2^d).
         certified: per run, whether the oracle proved its answer optimal.
     """
 
@@ -160,13 +154,14 @@ class LearnerResult:
         )
 
     def summary(self) -> dict[str, float]:
-        """Mean, median and 95th percentile of the excess error, failure rate and costs per run."""
+        """Mean, median, 95th and 99th percentiles of the excess error, failure rate, costs per run."""
         ok = self.excess[np.isfinite(self.excess)]
         return {
             "method": self.method,
             "mean_excess": float(ok.mean()) if ok.size else float("nan"),
             "median_excess": float(np.median(ok)) if ok.size else float("nan"),
             "p95_excess": float(np.quantile(ok, 0.95)) if ok.size else float("nan"),
+            "p99_excess": float(np.quantile(ok, 0.99)) if ok.size else float("nan"),
             "failure_rate": float(np.mean(self.codes < 0)),
             "noise_draws": self.noise_draws,
             "oracle_calls": self.oracle_calls,
@@ -184,15 +179,12 @@ def perturbed_argmin(
     size: tuple[int, ...] = (),
     rng: np.random.Generator,
 ) -> tuple[Answer, np.ndarray]:
-    """RSPM's one step: draw η for the m separator records, then one oracle call on the perturbed data.
+    """RSPM's one step: η for the m separator records, then one oracle call on the perturbed data.
 
-    The oracle answers argmin_q n·q(S) + Σ_i η_i q(e_i) with η_i ~ Lap(scale) (Neel, Roth & Wu 2019,
-    Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19). ``minimise(eta)`` is that oracle for one problem:
-    a weighted oracle on S ∪ U (:func:`rspm`, PRSMA's pieces), a loss table (PRSMA on cell counts) or
-    a transform over the conjunctions (OracleQuery's query player). ``eta`` has shape ``size + (m,)``.
-
-    Returns:
-        ``(minimise(eta), eta)``.
+    The oracle answers argmin_q n·q(S) + Σ_i η_i q(e_i), η_i ~ Lap(scale) (Neel, Roth & Wu 2019,
+    Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19). ``minimise(eta)`` is that oracle: a weighted
+    oracle on S ∪ U (:func:`rspm`, PRSMA), a loss table (PRSMA on counts) or a transform over the
+    conjunctions (OracleQuery). ``eta`` has shape ``size + (m,)``; returns ``(minimise(eta), eta)``.
     """
     shape = (*size, m)
     if noise == "laplace":
@@ -200,17 +192,6 @@ def perturbed_argmin(
     else:
         eta = rng.normal(0.0, scale, size=shape)
     return minimise(eta), eta
-
-
-def check_labelled(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points x (n, d), n ≥ 1, and labels y (n,) as uint8: the one check of a labelled dataset."""
-    x = np.asarray(x, dtype=np.uint8)
-    y = np.asarray(y, dtype=np.uint8)
-    if x.ndim != 2 or x.shape[0] < 1:
-        raise ValueError(f"`x` must have shape (n, d) with n ≥ 1, got {x.shape}")
-    if y.shape != (x.shape[0],):
-        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
-    return x, y
 
 
 def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
@@ -225,7 +206,7 @@ def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) 
     return out
 
 
-def _best_error(x: np.ndarray, y: np.ndarray, cls: str, time_limit: float) -> float:
+def min_error(x: np.ndarray, y: np.ndarray, cls: str, time_limit: float = 1.0) -> float:
     """min_q q(S): exhaustive when d ≤ 12, else the integer program (NaN if it cannot certify)."""
     ones = np.ones(x.shape[0])
     if x.shape[1] <= MAX_EXHAUSTIVE_D:
@@ -252,22 +233,15 @@ def rspm(
 ) -> LearnerResult:
     """Report Separator-Perturbed Min, ``trials`` independent runs (Neel, Roth & Wu 2019, §3.1, App. B).
 
-    The oracle minimises over WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U}, i.e.
-    argmin_q n·q(S) + Σ_i q(e_i) η_i, so every hypothesis is perturbed by Z_q = Σ_i q(e_i) η_i.
+    The oracle minimises over WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U}, so every
+    hypothesis is perturbed by Z_q = Σ_i q(e_i) η_i. Laplace RSPM (η_i ~ Lap(b)) is ε-DP given a
+    perfect oracle (Thm 6), excess error ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5); Gaussian RSPM
+    (η_i ~ N(0, σ_G²), δ ∈ (0, 1/e)) is (ε, δ)-DP (Thm 19), error 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
+    With a wrong oracle Lemma 2's shift argument breaks (the audit's :func:`~smoothviz.privacy.oracles.lying_oracle`).
 
-    * Laplace RSPM: η_i ~ Lap(b), ε-DP given a perfect oracle (Thm 6), excess error at most
-      2m·b·ln(m/β)/n with probability 1 − β (Thm 5) and 2m·b(1 + ln m)/n in expectation (Remark 1).
-    * Gaussian RSPM: η_i ~ N(0, σ_G²), δ ∈ (0, 1/e), (ε, δ)-DP given a perfect oracle (App. B, Thm 19),
-      error 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
-
-    Privacy holds only while the oracle is right: with a wrong answer the proof's shift argument
-    (Lemma 2) breaks, which :mod:`smoothviz.privacy.audit` shows with :func:`smoothviz.privacy.oracles.lying_oracle`.
-
-    ``x`` (n, d) in {0,1}, ``y`` (n,); ``delta`` ∈ (0, 1/e) is the Gaussian variant's (reported as 0 for
-    Laplace); ``oracle`` a name in :data:`smoothviz.privacy.oracles.ORACLES` or a callable;
-    ``failure_rate`` ∈ [0, 1) makes each run's oracle answer ⊥ at random (a certifiable heuristic);
-    ``best_error`` skips computing min_q q(S); ``neighbours`` is ``"replace"`` (the paper's relation:
-    b = 2m/ε, σ_G doubled) or ``"add_remove"`` (the printed b = m/ε and σ_G), see the erratum.
+    ``oracle``: a name in :data:`smoothviz.privacy.oracles.ORACLES` or a callable; ``failure_rate``
+    ∈ [0, 1): each run's oracle answers ⊥ at random; ``best_error`` skips computing min_q q(S);
+    ``neighbours``: ``"replace"`` (the paper's: b = 2m/ε, σ_G doubled) or ``"add_remove"`` (printed).
     """
     start = time.perf_counter()
     x, y = check_labelled(x, y)
@@ -300,7 +274,7 @@ def rspm(
     if failure_rate > 0:
         codes[rng.random(trials) < failure_rate] = -1
     if best_error is None:
-        best_error = _best_error(x, y, cls, time_limit)
+        best_error = min_error(x, y, cls, time_limit)
     return LearnerResult(
         method=f"rspm_{noise}",
         cls=cls,
@@ -323,11 +297,7 @@ def rspm(
 
 
 def _counts(x: np.ndarray, y: np.ndarray, cls: str) -> np.ndarray:
-    """n·q(S) for every hypothesis of the enumerated class (d ≤ 16), shape (2^d,).
-
-    1[h(x) ≠ y] = y + (1 − 2y)·h(x): the sum of the labels plus a transform of one coefficient per
-    point (:func:`smoothviz.privacy.separators.class_sums`), exact in integers.
-    """
+    """n·q(S) of every hypothesis (d ≤ 16): 1[h(x) ≠ y] = y + (1 − 2y)·h(x), summed by a transform."""
     d = check_int("d", x.shape[1], 1, MAX_ENUMERATE_D)
     c = np.bincount(bits_to_codes(x), weights=1.0 - 2.0 * y, minlength=2**d)
     return float(y.sum()) + class_sums(cls, c, d)
@@ -346,15 +316,10 @@ def enumerating_learner(
 ) -> LearnerResult:
     """A baseline that enumerates the class (d ≤ 16) and scores every hypothesis by −n·q(S).
 
-    Its two ``mechanism``s, also under their own names (:data:`report_noisy_min`,
-    :data:`exponential_learner`), both sampled by :mod:`smoothviz.privacy.mechanisms` with sensitivity 1:
-
-    * ``"report_noisy_min"``: argmin of n·q(S) + Lap(b), 2^d draws per run, b = 2/ε under
-      replacement (a count can rise while another falls) and 1/ε under add/remove (all counts move
-      the same way, Dwork & Roth 2014, Claim 3.9);
-    * ``"exponential"``: the exponential-mechanism learner, P(q) ∝ exp(−ε·n·q(S)/2)
-      (Kasiviswanathan, Lee, Nissim, Raskhodnikova & Smith 2011), one draw per run, ε-DP under
-      either relation (Dwork & Roth 2014, Thm 3.10).
+    ``"report_noisy_min"``: argmin of n·q(S) + Lap(b), 2^d draws, b = 2/ε under replacement (a count
+    can rise while another falls), 1/ε under add/remove (Dwork & Roth 2014, Claim 3.9).
+    ``"exponential"``: P(q) ∝ exp(−ε·n·q(S)/2) (Kasiviswanathan et al. 2011), one draw, ε-DP under
+    either relation (Dwork & Roth 2014, Thm 3.10).
     """
     start = time.perf_counter()
     x, y = check_labelled(x, y)
@@ -405,9 +370,6 @@ exponential_learner = functools.partial(enumerating_learner, mechanism="exponent
 
 
 def correlated_perturbation(cls: str, d: int, noise: np.ndarray) -> np.ndarray:
-    """RSPM's implied perturbation Z_q = Σ_i q(e_i) η_i of every hypothesis (d ≤ 16).
-
-    ``noise`` η has shape (..., m), m = d; column k of the result (..., 2^d) is hypothesis k's.
-    """
+    """RSPM's implied perturbation Z_q = Σ_i q(e_i) η_i of every hypothesis, η (..., d) -> (..., 2^d)."""
     table = labels_on(cls, separator_set(cls, d), all_codes(d))  # (m, 2^d)
     return np.asarray(noise, dtype=float) @ table

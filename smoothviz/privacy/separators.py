@@ -1,9 +1,8 @@
 """Boolean hypothesis classes over {0,1}^d, their loss queries, and separator sets.
 
-A separator set U for a class is a set of points on which every two hypotheses disagree somewhere
-(Neel, Roth & Wu 2019, Def 2); conjunctions, disjunctions, parities and discrete halfspaces each
-have one of size d (App. A, Fact 1, Lemma 15, :func:`separator_set`), so |Q| = 2^d, coded 0, …, 2^d
-− 1 by their label vector on U. Loss queries 1[h(x) ≠ y] are separated by {(u, 0)} (Claim 1).
+A separator set U is a set of points on which every two hypotheses disagree somewhere (Neel, Roth &
+Wu 2019, Def 2); conjunctions, disjunctions, parities and discrete halfspaces have one of size d
+(App. A), so a hypothesis is coded by its labels on U; loss queries are separated by {(u, 0)}.
 """
 
 from __future__ import annotations
@@ -17,11 +16,13 @@ __all__ = [
     "MAX_ENUMERATE_D",
     "all_codes",
     "bits_to_codes",
+    "check_labelled",
     "class_sums",
     "codes_to_bits",
     "describe",
     "evaluate",
     "labels_on",
+    "lattice_sums",
     "loss_matrix",
     "loss_separator_set",
     "separates",
@@ -40,6 +41,21 @@ MAX_D = 62
 
 def _check_class(cls: str) -> str:
     return check_choice("cls", cls, CLASSES)
+
+
+def check_labelled(
+    x: np.ndarray, y: np.ndarray | None = None, *, min_n: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """Points x (n, d), n ≥ ``min_n``, d ≤ 62, and labels y (n,) (zeros if None), as uint8."""
+    x = np.asarray(x, dtype=np.uint8)
+    if x.ndim != 2 or x.shape[0] < min_n or not 1 <= x.shape[1] <= MAX_D:
+        raise ValueError(
+            f"`x` must have shape (n, d) with n ≥ {min_n}, 1 ≤ d ≤ {MAX_D}, got {x.shape}"
+        )
+    y = np.zeros(x.shape[0], np.uint8) if y is None else np.asarray(y, dtype=np.uint8)
+    if y.shape != (x.shape[0],):
+        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
+    return x, y
 
 
 def codes_to_bits(codes: np.ndarray | int, d: int) -> np.ndarray:
@@ -62,11 +78,9 @@ def all_codes(d: int) -> np.ndarray:
 
 
 def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint8) -> np.ndarray:
-    """Every hypothesis on every point, by one matrix product.
+    """h_k(x_i) of every point ``x`` (N, d) and parameter ``bits`` (K, d), by one matrix product: (N, K).
 
-    The product |S ∩ supp(x)| runs in float32 through BLAS: its entries are integers ≤ d ≤ 62, exact
-    in float32, so the result equals the integer product (ten times faster at d = 12). ``x`` (N, d),
-    ``bits`` (K, d) the parameters (S's indicator, or (w + 1)/2 for halfspaces) -> h_k(x_i), (N, K).
+    |S ∩ supp(x)| runs in float32 through BLAS: integers ≤ 62, exact, ten times faster at d = 12.
     """
     _check_class(cls)
     x = np.asarray(x, dtype=np.float32)
@@ -87,13 +101,20 @@ def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint
     return out.astype(dtype)
 
 
-def _superset_sums(c: np.ndarray, d: int) -> np.ndarray:
-    """Σ_{T ⊇ S} c_T for every S ⊆ [d] along the last axis (indexed by code): d in-place passes."""
-    out = np.array(c, dtype=float)
-    lead = out.shape[:-1]
+def lattice_sums(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
+    """Σ over each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or its inverse."""
+    out = np.array(values, dtype=float)
+    size = out.shape[-1]
+    d = size.bit_length() - 1
+    if size != 2**d:
+        raise ValueError(f"the last axis must have length 2^d, got {size}")
+    to, source = (0, 1) if supersets else (1, 0)
     for j in range(d):
-        view = out.reshape(*lead, 2 ** (d - 1 - j), 2, 2**j)
-        view[..., 0, :] += view[..., 1, :]
+        view = out.reshape((*out.shape[:-1], 2 ** (d - j - 1), 2, 2**j))
+        if invert:
+            view[..., to, :] -= view[..., source, :]
+        else:
+            view[..., to, :] += view[..., source, :]
     return out
 
 
@@ -110,11 +131,10 @@ def _walsh_hadamard(c: np.ndarray, d: int) -> np.ndarray:
 
 
 def _halfspace_sums(c: np.ndarray, d: int) -> np.ndarray:
-    """Σ_x c_x 1[2|S ∩ x| − |x| ≥ 1] for every S: a transform that keeps |x| and |S ∩ x| apart.
+    """Σ_x c_x 1[2|S ∩ x| − |x| ≥ 1] for every S, O(d³·2^d): a transform keeping |x| and |S ∩ x| apart.
 
     A[mask, k, j] starts as c_x at (x, |x|, 0); pass i turns bit i of the mask from x's coordinate
     into S's: S_i = 0 adds both halves, S_i = 1 shifts the x_i = 1 half one step up in |S ∩ x|.
-    O(d³·2^d) with d ≤ 16; exact for integer c.
     """
     lead = c.shape[:-1]
     a = np.zeros((*lead, 2**d, d + 1, d + 1))
@@ -132,14 +152,11 @@ def _halfspace_sums(c: np.ndarray, d: int) -> np.ndarray:
 
 
 def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
-    """Σ_x c_x h(x) for every hypothesis h of the class, given one coefficient per point of {0,1}^d.
+    """Σ_x c_x h(x) for every hypothesis of the class, ``c`` (..., 2^d) indexed by point code.
 
-    Fast transforms over the subset lattice instead of the 2^d × 2^d table of h(x): O(d·2^d).
-    Conjunctions hold on x when S ⊆ supp(x) (a sum over supersets); disjunctions fail when
-    S ⊆ complement(x) (the same sum of c reversed); parities are (1 − (−1)^|S ∩ x|)/2 (a Walsh–Hadamard
-    transform); halfspaces 1[2|S ∩ x| − |x| ≥ 1] a transform that tracks |x| and |S ∩ x| (O(d³·2^d)).
-    With integer c (counts) every entry is exact. ``c`` (..., 2^d), entry k the point with code k's;
-    the result's entry k is hypothesis k's sum; d ≤ :data:`MAX_ENUMERATE_D`.
+    Transforms over the subset lattice instead of the 2^d × 2^d table, exact for integer c:
+    conjunctions hold when S ⊆ supp(x) (superset sums), disjunctions fail when S ⊆ complement(x)
+    (the same, reversed), parities are (1 − (−1)^|S ∩ x|)/2 (Walsh–Hadamard), halfspaces below.
     """
     _check_class(cls)
     d = check_int("d", d, 1, MAX_ENUMERATE_D)
@@ -148,25 +165,21 @@ def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
         raise ValueError(f"`c` must have last axis 2^d = {2**d}, got shape {c.shape}")
     total = c.sum(axis=-1, keepdims=True)
     if cls == "conjunction":
-        return _superset_sums(c, d)
+        return lattice_sums(c, supersets=True)
     if cls == "disjunction":
-        return total - _superset_sums(c[..., ::-1], d)
+        return total - lattice_sums(c[..., ::-1], supersets=True)
     if cls == "parity":
         return (total - _walsh_hadamard(c, d)) / 2.0
     return _halfspace_sums(c, d)
 
 
 def separator_set(cls: str, d: int) -> np.ndarray:
-    """A separator set of size d for the class over {0,1}^d (Neel, Roth & Wu 2019, App. A).
+    """A separator set of size d for the class over {0,1}^d (Neel, Roth & Wu 2019, App. A), uint8 (d, d).
 
-    * monotone conjunctions ∧_{j∈S} x_j, separated by ē_j (all ones but coordinate j): the labels on
-      (ē_1, …, ē_d) spell out the complement of S;
-    * monotone disjunctions ∨_{j∈S} x_j and parities ⊕_{j∈S} x_j, separated by the unit vectors e_j;
-    * discrete halfspaces q_w(x) = 1{w·x ≥ 1}, w ∈ {−1, 1}^d, separated by e_j since q_w(e_j) = 1{w_j ≥ 1}
-      (the general construction c_v·e_j with c_v ∈ [1/v_{k+1}, 1/v_k) is empty for {−1, 1}; c = 1 works).
-
-    A hypothesis's code has bit j set when j ∈ S (for halfspaces: when w_j = 1): its label vector on U read
-    as binary (for conjunctions, of the complemented labels). Returns uint8 (d, d), 1 ≤ d ≤ 62.
+    Monotone conjunctions ∧_{j∈S} x_j are separated by ē_j (all ones but j): their labels on U spell
+    the complement of S. Disjunctions, parities and discrete halfspaces 1{w·x ≥ 1}, w ∈ {−1, 1}^d,
+    by the unit vectors e_j (q_w(e_j) = 1{w_j ≥ 1}; App. A's c_v·e_j with c = 1). A code has bit j
+    set when j ∈ S (halfspaces: w_j = 1).
     """
     _check_class(cls)
     d = check_int("d", d, 1, MAX_D)
@@ -175,11 +188,7 @@ def separator_set(cls: str, d: int) -> np.ndarray:
 
 
 def loss_separator_set(cls: str, d: int) -> tuple[np.ndarray, np.ndarray]:
-    """The separator set of the loss queries: {(u, 0) : u ∈ U} (Neel, Roth & Wu 2019, Claim 1).
-
-    Returns:
-        ``(points, labels)``: the rows of :func:`separator_set` and a zero label for each.
-    """
+    """The separator set of the loss queries, {(u, 0) : u ∈ U} (Claim 1): ``(points, labels)``."""
     points = separator_set(cls, d)
     return points, np.zeros(points.shape[0], dtype=np.uint8)
 
@@ -191,10 +200,9 @@ def labels_on(cls: str, u: np.ndarray, codes: np.ndarray) -> np.ndarray:
 
 
 def separates(cls: str, u: np.ndarray, codes: np.ndarray | None = None) -> bool:
-    """Whether ``u`` separates every pair of the given hypotheses (default: the whole class).
+    """Whether ``u`` (m, d) separates every pair of the given hypotheses (default: the whole class).
 
-    Vectorised: the label columns on U are packed into one integer each (or compared as rows when
-    |U| > 62), and U (m, d) separates exactly when no two columns coincide.
+    The label columns on U are packed into one integer each (rows when m > 62); no two may coincide.
     """
     u = np.asarray(u)
     if u.ndim != 2:
