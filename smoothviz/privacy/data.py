@@ -39,15 +39,9 @@ SYNTHETIC_KINDS = ("point", "bump", "mixture", "exact")
 class Domain:
     """A public grid of equal cells over a box in one or two dimensions.
 
-    Cells are half-open ``[edge_k, edge_{k+1})`` except the last one on each axis, which also holds
-    ``high``.
-
-    Attributes:
-        names: one name per axis (the data column it bins).
-        low: lower bound per axis.
-        high: upper bound per axis (strictly above ``low``).
-        bins: number of cells per axis.
-        unit: unit per axis for labels (may be empty strings).
+    Per axis: ``names`` (the column it bins), ``low`` < ``high``, ``bins`` cells and a ``unit`` for
+    labels (may be empty). Cells are half-open ``[edge_k, edge_{k+1})`` except the last on each axis,
+    which also holds ``high``.
     """
 
     names: tuple[str, ...]
@@ -132,12 +126,11 @@ class Histogram:
         domain: the declared domain the counts live on.
         name: short human name of the data, for captions.
         source: where it came from (generator and parameters, bundled file, or upload).
-        n_rows: records read before any was dropped.
-        n_missing: rows with a blank / NaN value in a binned column (dropped).
-        n_non_numeric: rows whose value is text that is not a number (dropped).
-        n_outside: rows outside the domain (dropped, or moved to the edge cell when ``outside="clip"``).
-        outside: what was done with out-of-domain rows: ``"drop"`` or ``"clip"``.
-        messages: human-readable notes about the above, for the page to show.
+        n_rows: records read; ``n_missing`` of them had a blank / NaN value and ``n_non_numeric``
+            a text value in a binned column (both dropped).
+        n_outside: rows outside the domain, dropped or moved to the edge cell (``outside="clip"``).
+        outside: ``"drop"`` or ``"clip"``.
+        messages: notes about the above, for the page to show.
     """
 
     counts: np.ndarray
@@ -240,9 +233,9 @@ def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) ->
 def sample_counts(
     probs: np.ndarray, n: int, *, trials: int | None = None, rng: RngLike = None
 ) -> np.ndarray:
-    """Counts per cell (int64) of n i.i.d. records from ``probs`` (any shape): a multinomial draw.
+    """Counts per cell (int64) of n i.i.d. records from ``probs`` (any shape; ``rng``: nature's coins).
 
-    ``trials`` adds a leading axis of independent datasets; ``rng`` is nature's coins.
+    ``trials`` adds a leading axis of independent datasets.
     """
     probs = np.asarray(probs, dtype=float)
     n = check_int("n", n, 1)
@@ -283,10 +276,8 @@ def exact_smooth_counts(
     check_choice("placement", placement, ("window", "random"))
     size = math.prod(shape)
     cap = math.floor(n / (sigma * size) * (1 + 1e-12))  # n/(σN) may land a hair under an int
-    if cap < 1:
-        raise ValueError(
-            f"`n` must be ≥ σN = {sigma * size:g} so a cell can hold a record, got n={n}"
-        )
+    if cap < 1:  # not even one record per cell
+        raise ValueError(f"`n` must be ≥ σN = {sigma * size:g}, got {n}")
     if cap * size < n:
         raise ValueError(
             f"no integer histogram of n={n} records has every count ≤ ⌊n/(σN)⌋ = {cap} on N={size} "
@@ -297,17 +288,15 @@ def exact_smooth_counts(
     per_cell[: n % m] += 1
     if placement == "random":
         cells = make_rng(rng).choice(size, size=m, replace=False)
-    elif len(shape) == 1:
-        start = round(center * shape[0] - m / 2)
-        cells = (start + np.arange(m)) % shape[0]
-    else:  # a block of about √m × √m cells around (center, center), wrapped on the torus
-        side = [min(b, math.ceil(math.sqrt(m))) for b in shape]
-        if side[0] * side[1] < m:
+    else:  # a block of m cells (2-D: about √m × √m) around `center` on every axis, wrapped
+        side = [m] if len(shape) == 1 else [min(b, math.ceil(math.sqrt(m))) for b in shape]
+        if math.prod(side) < m:
             side[1] = min(shape[1], -(-m // side[0]))
-        ii, jj = np.meshgrid(np.arange(side[0]), np.arange(side[1]), indexing="ij")
-        ii = (round(center * shape[0] - side[0] / 2) + ii.ravel()[:m]) % shape[0]
-        jj = (round(center * shape[1] - side[1] / 2) + jj.ravel()[:m]) % shape[1]
-        cells = np.ravel_multi_index((ii, jj), shape)
+        block = np.indices(side).reshape(len(shape), -1)[:, :m]
+        at = [
+            (round(center * b - s / 2) + i) % b for b, s, i in zip(shape, side, block, strict=True)
+        ]
+        cells = np.ravel_multi_index(tuple(at), shape)
     counts = np.zeros(size, dtype=np.int64)
     counts[cells] = per_cell
     return counts.reshape(shape)

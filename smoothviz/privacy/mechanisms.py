@@ -13,6 +13,7 @@ from dataclasses import astuple, dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy.special import softmax
 
 from smoothviz.privacy.neighbours import describe
@@ -39,7 +40,7 @@ def _calibration(epsilon: float, sensitivity: float) -> tuple[float, float]:
 
 
 def laplace_mechanism(
-    values: np.ndarray | float,
+    values: ArrayLike,
     *,
     epsilon: float,
     sensitivity: float,
@@ -77,12 +78,7 @@ def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> fl
 
 
 def gaussian_mechanism(
-    values: np.ndarray | float,
-    *,
-    epsilon: float,
-    delta: float,
-    l2_sensitivity: float,
-    rng: RngLike = None,
+    values: ArrayLike, *, epsilon: float, delta: float, l2_sensitivity: float, rng: RngLike = None
 ) -> np.ndarray:
     """Release ``values + N(0, s²)``, s from :func:`gaussian_scale`: (ε, δ)-DP for its relation."""
     scale = gaussian_scale(epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity)
@@ -107,18 +103,14 @@ def _exponential_logits(scores: np.ndarray, epsilon: float, sensitivity: float) 
 
 
 def exponential_mechanism_probabilities(
-    scores: np.ndarray, *, epsilon: float, sensitivity: float
+    scores: ArrayLike, *, epsilon: float, sensitivity: float
 ) -> np.ndarray:
-    """Selection probabilities ∝ exp(ε·score/(2Δ)) along the last axis, computed max-shifted.
-
-    ε-DP under replace-one and under add/remove neighbours alike, with Δ the largest change of any
-    score (higher is better) under the relation (McSherry & Talwar 2007).
-    """
+    """The law :func:`exponential_mechanism` samples: ∝ exp(ε·score/(2Δ)) along the last axis."""
     return softmax(_exponential_logits(scores, epsilon, sensitivity), axis=-1)
 
 
 def exponential_mechanism(
-    scores: np.ndarray, *, epsilon: float, sensitivity: float, rng: RngLike = None
+    scores: ArrayLike, *, epsilon: float, sensitivity: float, rng: RngLike = None
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis; leading axes are independent draws.
 
@@ -147,7 +139,7 @@ def report_noisy_max_scale(*, epsilon: float, sensitivity: float, monotone: bool
 
 
 def report_noisy_max(
-    scores: np.ndarray,
+    scores: ArrayLike,
     *,
     epsilon: float,
     sensitivity: float,
@@ -169,15 +161,10 @@ def report_noisy_max(
 class LedgerEntry:
     """One private release in a ledger.
 
-    Attributes:
-        round: the round (1-based) the release belongs to; 0 for one-off releases.
-        mechanism: ``"exponential"``, ``"laplace"``, ``"gaussian"``, ``"report-noisy-max"`` or a
-            composite (``"private best response"``).
-        purpose: what was released (e.g. ``"select query"``, ``"measure query"``).
-        epsilon: the ε this release spends.
-        sensitivity: the sensitivity the mechanism was calibrated to (NaN for a composite).
-        scale: the noise scale (Laplace b, Gaussian s), or NaN for the exponential mechanism.
-        delta: the δ this release spends (0 for pure ε).
+    Its ``round`` (1-based; 0 for a one-off), ``mechanism`` (``"laplace"``, ``"exponential"``, … or a
+    composite such as ``"private best response"``), ``purpose`` (e.g. ``"select query"``), the
+    ``epsilon`` and ``delta`` it spends, the ``sensitivity`` it was calibrated to (NaN for a
+    composite) and its noise ``scale`` (NaN for the exponential mechanism).
     """
 
     round: int
@@ -199,11 +186,9 @@ class PrivacyLedger:
     (:attr:`within_budget` and :attr:`statement` say so). Either holds for the entries' relation.
 
     Attributes:
-        budget: the total ε the computation was allowed.
+        budget: the total ε allowed; ``budget_delta`` the total δ (0: pure ε).
         entries: the releases, in order.
-        relation: the neighbour relation the total holds under and whether n is public, in words
-            (empty when the caller does not say).
-        budget_delta: the total δ allowed (0: pure ε).
+        relation: the neighbour relation the total holds under and whether n is public, in words.
         delta_slack: δ′ of advanced composition; 0 for basic composition.
     """
 
