@@ -8,11 +8,10 @@ column, never from the data); rows outside it are counted and reported, and a ba
 from __future__ import annotations
 
 import csv
-import dataclasses
 import importlib.util
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -316,7 +315,7 @@ def parse_csv(
             raise UploadError(f"Column {c!r} has no numeric value.")
     return _histogram_from_frame(
         frame,
-        dataclasses.replace(domain, names=tuple(columns)),
+        replace(domain, names=tuple(columns)),
         name=f"upload: {', '.join(columns)}",
         source=f"uploaded CSV ({len(data)} bytes, {len(frame)} rows)",
         outside=outside,

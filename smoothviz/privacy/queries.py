@@ -137,8 +137,8 @@ def _corner_sum(
 ) -> np.ndarray:
     """Σ_corners sign · table[corner] from flattened summed-area tables ``(R, P)``.
 
-    ``flats`` is ``(2^d, |Q|)``, or ``(2^d, R, k)`` with ``per_row`` (row r's own k boxes). Gathers
-    with ``np.take`` (several times faster than fancy indexing) and adds or subtracts (signs are ±1).
+    ``flats`` is ``(2^d, |Q|)``, or ``(2^d, R, k)`` with ``per_row`` (row r's own k boxes); ``np.take``
+    is several times faster than fancy indexing; signs are ±1, so it adds or subtracts.
     """
 
     def gather(f: np.ndarray) -> np.ndarray:
@@ -239,9 +239,8 @@ def box_field(
 ) -> np.ndarray:
     """Σ_j values[l, j]·1[box_j] for each row l: ``lo``/``hi`` are ``(L, k, d)``, ``values`` ``(L, k)``.
 
-    The adjoint of answering, with a leading axis of independent rows (trials): a d-dimensional
-    difference array (one ``bincount``, which adds in the same order as ``np.add.at``, ~5× faster)
-    and cumulative sums, O(L·(N + 2^d k)).
+    The adjoint of answering, per row (trial): a d-dimensional difference array, then cumulative
+    sums, O(L·(N + 2^d k)). One ``bincount`` adds in ``np.add.at``'s order, twice as fast.
     """
     rows, size = values.shape[0], math.prod(s + 1 for s in shape)
     flats, signs = _corner_index(shape, lo, hi)
