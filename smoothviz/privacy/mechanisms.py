@@ -69,9 +69,7 @@ def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> fl
     """
     epsilon = check_epsilon(epsilon)
     if epsilon >= 1:
-        raise ValueError(
-            f"`epsilon` must be < 1 for the classical Gaussian calibration, got {epsilon}"
-        )
+        raise ValueError(f"`epsilon` must be < 1 (classical Gaussian calibration), got {epsilon}")
     delta = check_fraction("delta", delta)
     l2_sensitivity = check_float("l2_sensitivity", l2_sensitivity, 0.0, np.inf)
     return l2_sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
@@ -226,10 +224,8 @@ class PrivacyLedger:
     @property
     def within_budget(self) -> bool:
         """Whether the composed (ε, δ) is at most the budget (up to round-off)."""
-        return bool(
-            self.total <= self.budget * (1 + 1e-12)
-            and self.total_delta <= self.budget_delta * (1 + 1e-12)
-        )
+        tol = 1 + 1e-12
+        return bool(self.total <= self.budget * tol and self.total_delta <= self.budget_delta * tol)
 
     @property
     def statement(self) -> str:
@@ -278,10 +274,8 @@ def advanced_composition(
     delta = check_fraction("delta", delta, low_open=False)
     k = check_int("k", k, 1)
     delta_slack = check_fraction("delta_slack", delta_slack)
-    total = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(
-        epsilon
-    )
-    return total, k * delta + delta_slack
+    root = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack))
+    return root + k * epsilon * math.expm1(epsilon), k * delta + delta_slack
 
 
 def composition_statement(
