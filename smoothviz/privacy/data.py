@@ -63,7 +63,9 @@ class Domain:
         low, high = tuple(map(float, self.low)), tuple(map(float, self.high))
         for lo, hi in zip(low, high, strict=True):
             if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-                raise ValueError(f"`low` < `high` must be finite numbers, got {lo!r}, {hi!r}")
+                raise ValueError(
+                    f"`low` < `high` must be finite numbers, got low={lo!r}, high={hi!r}"
+                )
         bins = tuple(check_int("bins", b, 1) for b in self.bins)
         if math.prod(bins) > MAX_CELLS:
             raise ValueError(f"`bins` gives {math.prod(bins)} cells > MAX_CELLS={MAX_CELLS}")
@@ -276,8 +278,10 @@ def exact_smooth_counts(
     check_choice("placement", placement, ("window", "random"))
     size = math.prod(shape)
     cap = math.floor(n / (sigma * size) * (1 + 1e-12))  # n/(σN) may land a hair under an int
-    if cap < 1:  # not even one record per cell
-        raise ValueError(f"`n` must be ≥ σN = {sigma * size:g}, got {n}")
+    if cap < 1:
+        raise ValueError(
+            f"`n` must be ≥ σN = {sigma * size:g} so a cell can hold a record, got n={n}"
+        )
     if cap * size < n:
         raise ValueError(
             f"no integer histogram of n={n} records has every count ≤ ⌊n/(σN)⌋ = {cap} on N={size} "
