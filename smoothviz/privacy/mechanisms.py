@@ -9,7 +9,7 @@ release (naive Laplace sampling leaks).
 from __future__ import annotations
 
 import math
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -254,7 +254,7 @@ class PrivacyLedger:
     def to_frame(self) -> pd.DataFrame:
         """One row per release with its ε and the running total (``cumulative_epsilon``)."""
         columns = ["round", "mechanism", "purpose", "epsilon", "sensitivity", "scale"]
-        df = pd.DataFrame([astuple(e)[:6] for e in self.entries], columns=columns)
+        df = pd.DataFrame([vars(e) for e in self.entries], columns=columns)
         df["cumulative_epsilon"] = df["epsilon"].cumsum()
         if self.budget_delta:
             df["delta"] = [e.delta for e in self.entries]
