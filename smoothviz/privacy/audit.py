@@ -3,7 +3,7 @@
 Run a mechanism many times on neighbours S and S′; for each output o bound P[M(S) = o] from below
 and P[M(S′) = o] from above with exact Clopper–Pearson 1934 intervals, so ε ≥ ln((p_low −
 δ)/p′_high) with the stated confidence (Neel, Roth & Wu 2019, Def 1). A bound above the claimed ε
-refutes it as run; a bound below proves nothing (:func:`privacy_audit`).
+refutes it as run; a bound below proves nothing.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ __all__ = ["AuditResult", "clopper_pearson", "privacy_audit"]
 def clopper_pearson(
     successes: np.ndarray, trials: np.ndarray, *, alpha: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided exact binomial bounds on k successes in N trials, each holding w.p. ≥ 1 − alpha.
+    """One-sided exact binomial bounds ``(low, high)`` on k successes in N trials, each w.p. ≥ 1 − alpha.
 
-    ``(low, high)``: low = Beta(alpha; k, N − k + 1) quantile (0 when k = 0) and
-    high = Beta(1 − alpha; k + 1, N − k) quantile (1 when k = N).
+    low = Beta(alpha; k, N − k + 1) quantile (0 when k = 0), high = Beta(1 − alpha; k + 1, N − k)
+    quantile (1 when k = N).
     """
     alpha = check_float("alpha", alpha, 0.0, 1.0)
     k = np.asarray(successes, dtype=float)
@@ -73,32 +73,20 @@ class AuditResult:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per output: frequencies under S and S′ with their bounds and the ε each certifies."""
-        frame = pd.DataFrame(
-            {
-                "output": self.outputs,
-                "count_S": self.counts[:, 0],
-                "count_S_prime": self.counts[:, 1],
-                "p_S": self.counts[:, 0] / self.samples[0],
-                "p_S_prime": self.counts[:, 1] / self.samples[1],
-                "low_S": self.low[:, 0],
-                "high_S": self.high[:, 0],
-                "low_S_prime": self.low[:, 1],
-                "high_S_prime": self.high[:, 1],
-            }
-        )
+        frame = pd.DataFrame({"output": self.outputs})
+        for j, side in enumerate(("S", "S_prime")):
+            frame[f"count_{side}"] = self.counts[:, j]
+        for j, side in enumerate(("S", "S_prime")):
+            frame[f"p_{side}"] = self.counts[:, j] / self.samples[j]
+        for j, side in enumerate(("S", "S_prime")):
+            frame[f"low_{side}"], frame[f"high_{side}"] = self.low[:, j], self.high[:, j]
         frame["epsilon_certified"] = _certified(self.low, self.high, self.delta)
         return frame
 
     def summary(self) -> dict[str, float]:
         """Lower bound, point estimate, claim, confidence, and whether the claim is refuted."""
-        return {
-            "epsilon_lower": self.epsilon_lower,
-            "epsilon_point": self.epsilon_point,
-            "epsilon_claimed": self.epsilon_claimed,
-            "delta": self.delta,
-            "confidence": self.confidence,
-            "violated": self.violated,
-        }
+        keys = ("epsilon_lower", "epsilon_point", "epsilon_claimed", "delta", "confidence")
+        return {**{k: getattr(self, k) for k in keys}, "violated": self.violated}
 
 
 def _certified(low: np.ndarray, high: np.ndarray, delta: float) -> np.ndarray:
@@ -118,12 +106,11 @@ def privacy_audit(
     delta: float = 0.0,
     confidence: float = 0.95,
 ) -> AuditResult:
-    """Certified lower bound on ε from samples of a mechanism on neighbouring datasets S and S′.
+    """Certified lower bound on ε from integer outputs of a mechanism on neighbours S and S′.
 
-    The audit reports the largest bound over all outputs and both directions (S and S′ swapped). Every
-    one-sided interval is taken at level 1 − (1 − confidence)/(2·#tests) (Bonferroni), so the maximum is
-    valid at the stated confidence as a whole. The outputs are integers (e.g. hypothesis codes, −1
-    for ⊥); the claim's ``delta`` is subtracted before the ratio; ``epsilon_claimed`` is reported beside.
+    The largest bound over all outputs and both directions; each one-sided interval is at level
+    1 − (1 − confidence)/(2·#tests) (Bonferroni), so the maximum holds at ``confidence`` as a whole.
+    The claim's ``delta`` is subtracted before the ratio.
     """
     a = np.asarray(outputs_s).ravel()
     b = np.asarray(outputs_s_prime).ravel()
@@ -134,14 +121,10 @@ def privacy_audit(
     confidence = check_fraction("confidence", confidence)
     outputs = np.union1d(a, b)
     counts = np.column_stack(
-        [
-            np.searchsorted(np.sort(a), outputs, "right") - np.searchsorted(np.sort(a), outputs),
-            np.searchsorted(np.sort(b), outputs, "right") - np.searchsorted(np.sort(b), outputs),
-        ]
+        [np.bincount(np.searchsorted(outputs, x), minlength=outputs.size) for x in (a, b)]
     )
-    tests = 2 * outputs.size
-    alpha = (1.0 - confidence) / (2.0 * tests)
     sizes = np.array([a.size, b.size])
+    alpha = (1.0 - confidence) / (2.0 * 2 * outputs.size)
     low, high = clopper_pearson(counts, sizes[None, :], alpha=alpha)
     per_output = _certified(low, high, delta)
     best = int(np.argmax(per_output))

@@ -1,9 +1,8 @@
 """Histograms on a public, declared grid, and the σ-smooth synthetic generators that fill them.
 
-The universe of N cells is public: a :class:`Domain` is declared before any record is read, never
-taken from the data (a data-dependent domain leaks its extremes), and values outside it are counted
-and reported. A distribution is σ-smooth when every cell has P(x) ≤ 1/(σN) (Haghtalab, Roughgarden &
-Shetty 2020, §2): then MWEM's potential starts at ≤ ln(1/σ) instead of ln N (Fact E.2).
+A :class:`Domain` of N cells is declared before any record is read (a data-dependent domain leaks its
+extremes). A distribution is σ-smooth when every cell has P(x) ≤ 1/(σN) (Haghtalab, Roughgarden &
+Shetty 2020, §2): then MWEM's potential starts at ≤ ln(1/σ) instead of ln N (their Fact E.2).
 """
 
 from __future__ import annotations
@@ -36,24 +35,13 @@ MAX_CELLS = 1_000_000
 SYNTHETIC_KINDS = ("point", "bump", "mixture", "exact")
 
 
-# ----------------------------------------------------------------------------------------------
-# The public domain
-# ----------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Domain:
-    """A public grid over a box in one or two dimensions, declared before any data is read.
+    """A public grid of equal cells over a box in one or two dimensions.
 
-    Cells are half-open ``[edge_k, edge_{k+1})`` except the last one on each axis, which also holds the
-    upper bound, so a value equal to ``high`` is inside the domain.
-
-    Attributes:
-        names: one name per axis (the data column it bins).
-        low: lower bound per axis.
-        high: upper bound per axis (strictly above ``low``).
-        bins: number of equal-width cells per axis.
-        unit: unit per axis for labels (may be empty strings).
+    Per axis: ``names`` (the column it bins), ``low`` < ``high``, ``bins`` cells and a ``unit`` for
+    labels (may be empty). Cells are half-open ``[edge_k, edge_{k+1})`` except the last on each axis,
+    which also holds ``high``.
     """
 
     names: tuple[str, ...]
@@ -67,39 +55,29 @@ class Domain:
         dims = len(self.names)
         if dims not in (1, 2):
             raise ValueError(f"`names` must name 1 or 2 axes, got {self.names!r}")
-        for field in ("low", "high", "bins"):
-            if len(getattr(self, field)) != dims:
-                raise ValueError(
-                    f"`{field}` must have one entry per axis ({dims}), got {getattr(self, field)!r}"
-                )
         unit = self.unit or ("",) * dims
-        if len(unit) != dims:
-            raise ValueError(f"`unit` must have one entry per axis ({dims}), got {self.unit!r}")
-        low = tuple(float(v) for v in self.low)
-        high = tuple(float(v) for v in self.high)
+        sizes = {"low": self.low, "high": self.high, "bins": self.bins, "unit": unit}
+        for name, value in sizes.items():
+            if len(value) != dims:
+                raise ValueError(f"`{name}` must have one entry per axis ({dims}), got {value!r}")
+        low, high = tuple(map(float, self.low)), tuple(map(float, self.high))
         for lo, hi in zip(low, high, strict=True):
             if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
                 raise ValueError(
                     f"`low` < `high` must be finite numbers, got low={lo!r}, high={hi!r}"
                 )
-        bins = []
-        for b in self.bins:
-            if isinstance(b, bool) or int(b) != b or int(b) < 1:
-                raise ValueError(f"`bins` must be positive integers, got {self.bins!r}")
-            bins.append(int(b))
+        bins = tuple(check_int("bins", b, 1) for b in self.bins)
         if math.prod(bins) > MAX_CELLS:
-            raise ValueError(
-                f"`bins` gives {math.prod(bins)} cells, more than MAX_CELLS={MAX_CELLS}"
-            )
+            raise ValueError(f"`bins` gives {math.prod(bins)} cells > MAX_CELLS={MAX_CELLS}")
         object.__setattr__(self, "names", tuple(str(n) for n in self.names))
         object.__setattr__(self, "low", low)
         object.__setattr__(self, "high", high)
-        object.__setattr__(self, "bins", tuple(bins))
+        object.__setattr__(self, "bins", bins)
         object.__setattr__(self, "unit", tuple(str(u) for u in unit))
 
     @classmethod
     def unit_interval(cls, bins: int, *, name: str = "x") -> Domain:
-        """The universe {0, 1/N, …, (N−1)/N} of N equal cells of [0, 1] used by the synthetic data."""
+        """N equal cells of [0, 1], the synthetic data's universe."""
         return cls(names=(name,), low=(0.0,), high=(1.0,), bins=(bins,))
 
     @classmethod
@@ -134,18 +112,11 @@ class Domain:
 
     def describe(self) -> str:
         """One line for captions: each axis's bounds, bins and unit."""
-        parts = []
-        for name, lo, hi, b, u in zip(
-            self.names, self.low, self.high, self.bins, self.unit, strict=True
-        ):
-            unit = f" {u}" if u else ""
-            parts.append(f"{name} ∈ [{lo:g}, {hi:g}]{unit} in {b} bins")
-        return "; ".join(parts)
-
-
-# ----------------------------------------------------------------------------------------------
-# The histogram result
-# ----------------------------------------------------------------------------------------------
+        axes = zip(self.names, self.low, self.high, self.bins, self.unit, strict=True)
+        return "; ".join(
+            f"{name} ∈ [{lo:g}, {hi:g}]{f' {u}' if u else ''} in {b} bins"
+            for name, lo, hi, b, u in axes
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,12 +128,11 @@ class Histogram:
         domain: the declared domain the counts live on.
         name: short human name of the data, for captions.
         source: where it came from (generator and parameters, bundled file, or upload).
-        n_rows: records read before any was dropped.
-        n_missing: rows with a blank / NaN value in a binned column (dropped).
-        n_non_numeric: rows whose value is text that is not a number (dropped).
-        n_outside: rows outside the domain (dropped, or moved to the edge cell when ``outside="clip"``).
-        outside: what was done with out-of-domain rows: ``"drop"`` or ``"clip"``.
-        messages: human-readable notes about the above, for the page to show.
+        n_rows: records read; ``n_missing`` of them had a blank / NaN value and ``n_non_numeric``
+            a text value in a binned column (both dropped).
+        n_outside: rows outside the domain, dropped or moved to the edge cell (``outside="clip"``).
+        outside: ``"drop"`` or ``"clip"``.
+        messages: notes about the above, for the page to show.
     """
 
     counts: np.ndarray
@@ -210,19 +180,11 @@ class Histogram:
     def to_frame(self) -> pd.DataFrame:
         """Tidy table: one row per cell with its index, centre(s), count and probability."""
         d = self.domain
-        total = max(self.n, 1)
-        if d.ndim == 1:
-            cols = {"cell": np.arange(d.size), d.names[0]: d.centers(0)}
-        else:
-            cx, cy = np.meshgrid(d.centers(0), d.centers(1), indexing="ij")
-            cols = {"cell": np.arange(d.size), d.names[0]: cx.ravel(), d.names[1]: cy.ravel()}
-        flat = self.counts.ravel()
-        return pd.DataFrame({**cols, "count": flat, "probability": flat / total})
-
-
-# ----------------------------------------------------------------------------------------------
-# Synthetic distributions on [0, 1] (and [0, 1]²) and sampling from them
-# ----------------------------------------------------------------------------------------------
+        centres = np.meshgrid(*(d.centers(a) for a in range(d.ndim)), indexing="ij")
+        cols = {name: c.ravel() for name, c in zip(d.names, centres, strict=True)}
+        frame = pd.DataFrame({"cell": np.arange(d.size), **cols, "count": self.counts.ravel()})
+        frame["probability"] = frame["count"] / max(self.n, 1)
+        return frame
 
 
 def _shape_cdf(x: np.ndarray, center: float, sigma: float, shape: str) -> np.ndarray:
@@ -239,11 +201,9 @@ def bump_probs(
 ) -> np.ndarray:
     """Cell masses of a σ-smooth bump on [0, 1] (wrapped mod 1), discretised exactly into N cells.
 
-    The density has peak exactly 1/σ (``"triangle"``: half-width σ; ``"window"``: uniform on a width-σ
-    arc), so it is σ-smooth and no smoother; wrapping instead of clipping keeps it so
-    (clipping would put atoms at the ends).
-    Each of the ``bins`` = N cells gets the exact integral of the density, hence every mass is
-    ≤ 1/(σN); σ = 1 gives the uniform distribution, ``center`` ∈ [0, 1] places the peak.
+    The density peaks at exactly 1/σ (``"triangle"``: half-width σ; ``"window"``: uniform on a width-σ
+    arc), so it is σ-smooth and no smoother; wrapping, not clipping, keeps it so (no atoms at the
+    ends). Each cell gets the exact integral, hence every mass is ≤ 1/(σN); σ = 1 is uniform.
     """
     bins = check_int("bins", bins, 1)
     sigma = check_sigma(sigma)
@@ -275,9 +235,9 @@ def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) ->
 def sample_counts(
     probs: np.ndarray, n: int, *, trials: int | None = None, rng: RngLike = None
 ) -> np.ndarray:
-    """Draw n i.i.d. records from ``probs`` (any shape) and count them per cell (multinomial).
+    """Counts per cell (int64) of n i.i.d. records from ``probs`` (any shape; ``rng``: nature's coins).
 
-    ``trials`` adds a leading axis of independent datasets; ``rng`` is nature's coins. Returns int64.
+    ``trials`` adds a leading axis of independent datasets.
     """
     probs = np.asarray(probs, dtype=float)
     n = check_int("n", n, 1)
@@ -287,9 +247,7 @@ def sample_counts(
         raise ValueError(f"`probs` must sum to 1, got {probs.sum()!r}")
     if trials is not None:
         trials = check_int("trials", trials, 1)
-    rng = make_rng(rng)
-    flat = probs.ravel() / probs.sum()
-    counts = rng.multinomial(n, flat, size=trials)
+    counts = make_rng(rng).multinomial(n, probs.ravel() / probs.sum(), size=trials)
     shape = probs.shape if trials is None else (trials, *probs.shape)
     return counts.reshape(shape).astype(np.int64)
 
@@ -305,15 +263,11 @@ def exact_smooth_counts(
 ) -> np.ndarray:
     """Integer counts summing to n with every count ≤ ⌊n/(σN)⌋: an exactly σ-smooth histogram.
 
-    A histogram of n samples from a σ-smooth density is only (σ, χ)-smooth (sampling noise lifts some cells
-    above 1/(σN)), so for exact checks these integer counts keep every count ≤ n/(σN) deterministically.
-
-    n records are spread as evenly as possible over m = ⌈n / ⌊n/(σN)⌋⌉ cells, so the largest count is
-    ⌈n/m⌉ ≤ n/(σN) and D_B(x) ≤ 1/(σN) holds exactly (the finite-universe form of σ-smoothness,
-    Haghtalab, Roughgarden & Shetty 2020, §2). This is the data on which Ψ₀ ≤ ln(1/σ) (their
-    Fact E.2) is an exact check. ``shape`` is N or (bx, by); n needs N·⌊n/(σN)⌋ ≥ n (so n ≥ σN,
-    and n a multiple of N when σ = 1); ``placement`` ``"window"`` puts the m cells in a contiguous
-    block at ``center`` (wrapped), ``"random"`` picks m distinct cells with ``rng``.
+    A sample of a σ-smooth density is only (σ, χ)-smooth; here n records are spread as evenly as
+    possible over m = ⌈n / ⌊n/(σN)⌋⌉ cells, so D_B(x) ≤ 1/(σN) holds exactly and Ψ₀ ≤ ln(1/σ)
+    (Haghtalab, Roughgarden & Shetty 2020, §2 and Fact E.2) is an exact check. ``shape`` is N or
+    (bx, by); n needs N·⌊n/(σN)⌋ ≥ n. ``placement="window"`` puts the m cells in a contiguous block
+    at ``center`` (wrapped), ``"random"`` picks them with ``rng``.
     """
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
     for b in shape:
@@ -323,9 +277,7 @@ def exact_smooth_counts(
     center = check_float("center", center, 0.0, 1.0, low_open=False)
     check_choice("placement", placement, ("window", "random"))
     size = math.prod(shape)
-    cap = math.floor(
-        n / (sigma * size) * (1 + 1e-12)
-    )  # tolerate n/(σN) landing a hair under an int
+    cap = math.floor(n / (sigma * size) * (1 + 1e-12))  # n/(σN) may land a hair under an int
     if cap < 1:
         raise ValueError(
             f"`n` must be ≥ σN = {sigma * size:g} so a cell can hold a record, got n={n}"
@@ -340,38 +292,29 @@ def exact_smooth_counts(
     per_cell[: n % m] += 1
     if placement == "random":
         cells = make_rng(rng).choice(size, size=m, replace=False)
-    elif len(shape) == 1:
-        start = round(center * shape[0] - m / 2)
-        cells = (start + np.arange(m)) % shape[0]
-    else:  # a block of about √m × √m cells around (center, center), wrapped on the torus
-        side = [min(b, math.ceil(math.sqrt(m))) for b in shape]
-        if side[0] * side[1] < m:
+    else:  # a block of m cells (2-D: about √m × √m) around `center` on every axis, wrapped
+        side = [m] if len(shape) == 1 else [min(b, math.ceil(math.sqrt(m))) for b in shape]
+        if math.prod(side) < m:
             side[1] = min(shape[1], -(-m // side[0]))
-        ii, jj = np.meshgrid(np.arange(side[0]), np.arange(side[1]), indexing="ij")
-        ii = (round(center * shape[0] - side[0] / 2) + ii.ravel()[:m]) % shape[0]
-        jj = (round(center * shape[1] - side[1] / 2) + jj.ravel()[:m]) % shape[1]
-        cells = np.ravel_multi_index((ii, jj), shape)
+        block = np.indices(side).reshape(len(shape), -1)[:, :m]
+        at = [
+            (round(center * b - s / 2) + i) % b for b, s, i in zip(shape, side, block, strict=True)
+        ]
+        cells = np.ravel_multi_index(tuple(at), shape)
     counts = np.zeros(size, dtype=np.int64)
     counts[cells] = per_cell
     return counts.reshape(shape)
 
 
 def synthetic_histogram(
-    kind: str,
-    bins: int,
-    *,
-    n: int,
-    sigma: float,
-    dims: int = 1,
-    rng: RngLike = None,
+    kind: str, bins: int, *, n: int, sigma: float, dims: int = 1, rng: RngLike = None
 ) -> Histogram:
-    """One synthetic dataset on the unit interval (or square) for the pages.
+    """One synthetic dataset of n records on the unit interval (``dims=2``: bins² cells of the square).
 
-    Kinds: ``"point"`` (all n records in the middle cell), ``"bump"`` (n samples from a σ-smooth
-    triangle at 0.5: only (σ, χ)-smooth, as real samples are), ``"mixture"`` (n samples from
-    0.6·bump(0.3) + 0.4·bump(0.75), still a σ-smooth density) and ``"exact"`` (deterministic counts
-    ≤ n/(σN): exactly σ-smooth). In 2-D (``dims=2``, bins² cells) each axis is a σ^{1/2}-bump so
-    their product is σ-smooth.
+    ``"point"``: all in the middle cell; ``"bump"``: sampled from a σ-smooth triangle at 0.5 (only
+    (σ, χ)-smooth, as real samples are); ``"mixture"``: sampled from 0.6·bump(0.3) + 0.4·bump(0.75);
+    ``"exact"``: :func:`exact_smooth_counts`. In 2-D each axis is a σ^{1/2}-bump, so their product is
+    σ-smooth.
     """
     check_choice("kind", kind, SYNTHETIC_KINDS)
     if dims not in (1, 2):
@@ -395,12 +338,9 @@ def synthetic_histogram(
         counts = exact_smooth_counts(domain.shape, n=n, sigma=sigma)
         source = f"exactly σ-smooth counts (each ≤ n/(σN) = {n / (sigma * domain.size):.4g})"
     else:
-        probs = (
-            along(0.5) if kind == "bump" else mixture_probs([along(0.3), along(0.75)], [0.6, 0.4])
-        )
+        bump = kind == "bump"
+        probs = along(0.5) if bump else mixture_probs([along(0.3), along(0.75)], [0.6, 0.4])
         counts = sample_counts(probs, n, rng=rng)
-        what = (
-            "σ-smooth bump at 0.5" if kind == "bump" else "mixture 0.6·bump(0.3) + 0.4·bump(0.75)"
-        )
+        what = "σ-smooth bump at 0.5" if bump else "mixture 0.6·bump(0.3) + 0.4·bump(0.75)"
         source = f"n = {n} samples from a {what}, σ = {sigma:g} (sampled: only (σ, χ)-smooth)"
     return Histogram(counts=counts, domain=domain, name=kind, source=source, n_rows=n)

@@ -8,11 +8,10 @@ column, never from the data); rows outside it are counted and reported, and a ba
 from __future__ import annotations
 
 import csv
-import dataclasses
 import importlib.util
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -35,8 +34,7 @@ __all__ = [
 
 #: Largest accepted upload, in bytes (5 MB: about half a million rows of two numbers; parses in < 1 s).
 MAX_UPLOAD_BYTES = 5_000_000
-#: Most columns an upload may have (a histogram bins one or two; a million one-digit columns fit in
-#: 2 MB and would take minutes to read).
+#: Most columns an upload may have (a million one-digit columns fit in 2 MB and take minutes to read).
 MAX_COLUMNS = 1_000
 #: Column names from an upload are cut to this many characters (they appear in captions and headers).
 _NAME_CHARS = 60
@@ -44,11 +42,6 @@ _NAME_CHARS = 60
 
 class UploadError(ValueError):
     """An uploaded file could not be turned into a histogram; ``str(err)`` is a message for the user."""
-
-
-# ----------------------------------------------------------------------------------------------
-# Binning values onto a declared domain
-# ----------------------------------------------------------------------------------------------
 
 
 def bin_values(
@@ -63,29 +56,19 @@ def bin_values(
     values = np.asarray(values, dtype=float).reshape(-1, domain.ndim)
     if not np.all(np.isfinite(values)):
         raise ValueError("`values` must be finite; drop NaN and ±inf rows before binning")
-    low, high = np.array(domain.low), np.array(domain.high)
-    bins = np.array(domain.bins)
+    return _bin(values, domain, outside)
+
+
+def _bin(values: np.ndarray, domain: Domain, outside: str) -> tuple[np.ndarray, int]:
+    """:func:`bin_values` without its checks (a ±inf row is outside)."""
+    low, high, bins = np.array(domain.low), np.array(domain.high), np.array(domain.bins)
     inside = np.all((values >= low) & (values <= high), axis=1)
-    n_outside = int((~inside).sum())
-    if outside == "drop":
-        values = values[inside]
+    values = values[inside] if outside == "drop" else np.clip(values, low, high)
     idx = np.floor((values - low) / (high - low) * bins).astype(np.int64)
     idx = np.clip(idx, 0, bins - 1)  # the upper bound belongs to the last cell
     flat = np.ravel_multi_index(tuple(idx.T), domain.shape)
     counts = np.bincount(flat, minlength=domain.size).astype(np.int64)
-    return counts.reshape(domain.shape), n_outside
-
-
-def _account(n_missing: int, n_non_numeric: int, n_outside: int, outside: str) -> list[str]:
-    notes = []
-    if n_missing:
-        notes.append(f"{n_missing} row(s) with a blank or NaN value were dropped.")
-    if n_non_numeric:
-        notes.append(f"{n_non_numeric} row(s) with a non-numeric value were dropped.")
-    if n_outside:
-        what = "dropped" if outside == "drop" else "moved to the nearest edge cell"
-        notes.append(f"{n_outside} row(s) outside the declared domain were {what}.")
-    return notes
+    return counts.reshape(domain.shape), int((~inside).sum())
 
 
 def _histogram_from_frame(
@@ -95,35 +78,24 @@ def _histogram_from_frame(
     raw = frame[list(domain.names)]
     numeric = raw.apply(pd.to_numeric, errors="coerce")
     missing = raw.isna().any(axis=1).to_numpy()
-    non_numeric = (numeric.isna().any(axis=1).to_numpy()) & ~missing
+    non_numeric = numeric.isna().any(axis=1).to_numpy() & ~missing
     values = numeric.to_numpy(dtype=float)[~(missing | non_numeric)]
-    low, high = np.array(domain.low), np.array(domain.high)
-    inside = np.all((values >= low) & (values <= high), axis=1)  # ±inf is outside
-    n_outside = int((~inside).sum())
-    values = values[inside] if outside == "drop" else np.clip(values, low, high)
-    counts, _ = bin_values(values, domain, outside="clip")
+    counts, n_outside = _bin(values, domain, outside)
     n_missing, n_non = int(missing.sum()), int(non_numeric.sum())
+    moved = "dropped" if outside == "drop" else "moved to the nearest edge cell"
     notes = [f"Public domain declared before reading the data: {domain.describe()}."]
-    notes += _account(n_missing, n_non, n_outside, outside)
+    for rows, what in (
+        (n_missing, "with a blank or NaN value were dropped"),
+        (n_non, "with a non-numeric value were dropped"),
+        (n_outside, f"outside the declared domain were {moved}"),
+    ):
+        if rows:
+            notes.append(f"{rows} row(s) {what}.")
     if counts.sum() == 0:
         notes.append("No row fell inside the declared domain: the histogram is empty.")
     return Histogram(
-        counts=counts,
-        domain=domain,
-        name=name,
-        source=source,
-        n_rows=len(frame),
-        n_missing=n_missing,
-        n_non_numeric=n_non,
-        n_outside=n_outside,
-        outside=outside,
-        messages=tuple(notes),
+        counts, domain, name, source, len(frame), n_missing, n_non, n_outside, outside, tuple(notes)
     )
-
-
-# ----------------------------------------------------------------------------------------------
-# Datasets bundled with an installed package (plotly ships a few small CSVs as package data)
-# ----------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -139,7 +111,6 @@ class DatasetSpec:
         low: declared lower bound per axis.
         high: declared upper bound per axis.
         unit: unit per axis.
-        note: what a record is and why these bounds.
     """
 
     key: str
@@ -150,7 +121,6 @@ class DatasetSpec:
     low: tuple[float, ...]
     high: tuple[float, ...]
     unit: tuple[str, ...]
-    note: str
 
     def domain(self, bins: int | Sequence[int]) -> Domain:
         """The declared domain with ``bins`` cells per axis."""
@@ -158,87 +128,43 @@ class DatasetSpec:
         return Domain(names=self.columns, low=self.low, high=self.high, bins=b, unit=self.unit)
 
 
-_PLOTLY_DATA = "package_data/datasets"
-
-#: The bundled datasets; bounds are what the quantity can plausibly be, not the data's min/max.
-DATASETS: dict[str, DatasetSpec] = {
-    spec.key: spec
-    for spec in (
-        DatasetSpec(
-            "tips",
-            "Restaurant tips: total bill ($)",
-            "plotly",
-            f"{_PLOTLY_DATA}/tips.csv.gz",
-            ("total_bill",),
-            (0.0,),
-            (60.0,),
-            ("$",),
-            "244 restaurant bills; a bill for a party of ≤ 6 taken to lie in $0–60.",
-        ),
-        DatasetSpec(
-            "iris",
-            "Iris: petal length (cm)",
-            "plotly",
-            f"{_PLOTLY_DATA}/iris.csv.gz",
-            ("petal_length",),
-            (0.0,),
-            (8.0,),
-            ("cm",),
-            "150 iris flowers (Fisher 1936); iris petals are taken to be at most 8 cm long.",
-        ),
-        DatasetSpec(
-            "gapminder",
-            "Gapminder: life expectancy (years)",
-            "plotly",
-            f"{_PLOTLY_DATA}/gapminder.csv.gz",
-            ("lifeExp",),
-            (0.0,),
-            (100.0,),
-            ("years",),
-            "1704 country-years, 1952–2007; life expectancy at birth lies in 0–100 years.",
-        ),
-        DatasetSpec(
-            "tips_2d",
-            "Restaurant tips: total bill × tip ($)",
-            "plotly",
-            f"{_PLOTLY_DATA}/tips.csv.gz",
-            ("total_bill", "tip"),
-            (0.0, 0.0),
-            (60.0, 12.0),
-            ("$", "$"),
-            "244 bills; tips taken to be at most $12 (20% of the largest bill).",
-        ),
-        DatasetSpec(
-            "iris_2d",
-            "Iris: petal length × petal width (cm)",
-            "plotly",
-            f"{_PLOTLY_DATA}/iris.csv.gz",
-            ("petal_length", "petal_width"),
-            (0.0, 0.0),
-            (8.0, 3.0),
-            ("cm", "cm"),
-            "150 flowers; petals at most 8 cm long and 3 cm wide.",
-        ),
-        DatasetSpec(
-            "gapminder_2d",
-            "Gapminder: year × life expectancy",
-            "plotly",
-            f"{_PLOTLY_DATA}/gapminder.csv.gz",
-            ("year", "lifeExp"),
-            (1950.0, 0.0),
-            (2010.0, 100.0),
-            ("", "years"),
-            "1704 country-years; the survey covers 1950–2010 by design.",
-        ),
-    )
+#: Declared (low, high, unit) per column: what the quantity can plausibly be, never the data's range.
+#: A bill for a party of ≤ 6 lies in $0–60 and its tip under $12 (20% of the largest bill); iris
+#: petals are at most 8 cm long and 3 cm wide; life expectancy at birth lies in 0–100 years; the
+#: Gapminder survey covers 1950–2010 by design.
+_BOUNDS = {
+    "total_bill": (0.0, 60.0, "$"),
+    "tip": (0.0, 12.0, "$"),
+    "petal_length": (0.0, 8.0, "cm"),
+    "petal_width": (0.0, 3.0, "cm"),
+    "lifeExp": (0.0, 100.0, "years"),
+    "year": (1950.0, 2010.0, ""),
 }
+#: key: (title, binned columns). The files are plotly's package data ``<key without _2d>.csv.gz``:
+#: 244 restaurant bills, 150 iris flowers (Fisher 1936), 1704 country-years from 1952 to 2007.
+_TITLES = {
+    "tips": ("Restaurant tips: total bill ($)", ("total_bill",)),
+    "iris": ("Iris: petal length (cm)", ("petal_length",)),
+    "gapminder": ("Gapminder: life expectancy (years)", ("lifeExp",)),
+    "tips_2d": ("Restaurant tips: total bill × tip ($)", ("total_bill", "tip")),
+    "iris_2d": ("Iris: petal length × petal width (cm)", ("petal_length", "petal_width")),
+    "gapminder_2d": ("Gapminder: year × life expectancy", ("year", "lifeExp")),
+}
+
+
+def _plotly(key: str, title: str, columns: tuple[str, ...]) -> DatasetSpec:
+    file = f"package_data/datasets/{key.removesuffix('_2d')}.csv.gz"
+    low, high, unit = zip(*(_BOUNDS[c] for c in columns), strict=True)
+    return DatasetSpec(key, title, "plotly", file, columns, low, high, unit)
+
+
+#: The bundled datasets, each on its declared domain.
+DATASETS = {key: _plotly(key, title, columns) for key, (title, columns) in _TITLES.items()}
 
 
 def dataset_path(key: str) -> Path:
     """Locate a bundled dataset file without importing the package that ships it."""
-    if key not in DATASETS:
-        raise ValueError(f"`key` must be one of {tuple(DATASETS)}, got {key!r}")
-    spec = DATASETS[key]
+    spec = DATASETS[check_choice("key", key, tuple(DATASETS))]
     found = importlib.util.find_spec(spec.package)  # locates, does not import, a top-level package
     if found is None or found.origin is None:
         raise FileNotFoundError(
@@ -259,31 +185,20 @@ def load_dataset(key: str, bins: int | Sequence[int], *, outside: str = "drop") 
     spec = DATASETS[key]
     domain = spec.domain(bins)  # declared (and validated) before the file is opened
     frame = pd.read_csv(path, usecols=list(spec.columns))
-    return _histogram_from_frame(
-        frame,
-        domain,
-        name=spec.title,
-        source=f"{spec.package}/{spec.file} (bundled with the installed {spec.package})",
-        outside=outside,
-    )
-
-
-# ----------------------------------------------------------------------------------------------
-# CSV uploads
-# ----------------------------------------------------------------------------------------------
+    source = f"{spec.package}/{spec.file} (bundled with the installed {spec.package})"
+    return _histogram_from_frame(frame, domain, name=spec.title, source=source, outside=outside)
 
 
 def _decode(data: bytes) -> str:
     if len(data) == 0 or not data.strip():
         raise UploadError("The file is empty.")
-    head = data[:8192]
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise UploadError("The file is UTF-16 text; save it as CSV in UTF-8 and upload it again.")
     if data.startswith(b"PK\x03\x04"):
         raise UploadError(
             "The file is a zip archive (an .xlsx workbook?), not CSV text; export CSV."
         )
-    if b"\x00" in head:
+    if b"\x00" in data[:8192]:
         raise UploadError("The file is binary, not CSV text; export it as a .csv file.")
     try:
         return data.decode("utf-8-sig")
@@ -295,12 +210,15 @@ def _decode(data: bytes) -> str:
 
 
 def _read_table(text: str) -> pd.DataFrame:
-    sample = text[:8192]
     try:
-        sep = csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter
+        sep = csv.Sniffer().sniff(text[:8192], delimiters=",;\t").delimiter
     except csv.Error:
         sep = ","
-    width = _first_row_width(text, sep)
+    try:  # the first non-blank row's width, read in linear time (pandas reports a broken quote)
+        rows = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+        width = len(next(row for row in rows if row))
+    except (csv.Error, StopIteration):
+        width = 0
     if width > MAX_COLUMNS:
         raise UploadError(
             f"The file has {width:,} columns; at most {MAX_COLUMNS:,} are read. Keep the column(s) "
@@ -326,17 +244,6 @@ def _read_table(text: str) -> pd.DataFrame:
     return frame
 
 
-def _first_row_width(text: str, sep: str) -> int:
-    """Number of fields in the first non-blank row (read with the csv module, in linear time)."""
-    try:
-        for row in csv.reader(io.StringIO(text, newline=""), delimiter=sep):
-            if row:
-                return len(row)
-    except csv.Error:  # a huge or broken quoted field: pandas reports it
-        return 0
-    return 0
-
-
 def _unique_names(names: Iterable[str]) -> list[str]:
     """Column names made distinct (``v``, ``v (2)``, …): stripping or cutting may make two equal."""
     out: list[str] = []
@@ -357,6 +264,10 @@ def _is_number(text: object) -> bool:
     return True
 
 
+def _has_number(column: pd.Series) -> bool:
+    return bool(pd.to_numeric(column, errors="coerce").notna().any())
+
+
 def parse_csv(
     data: bytes,
     domain: Domain,
@@ -365,26 +276,13 @@ def parse_csv(
     outside: str = "drop",
     max_bytes: int = MAX_UPLOAD_BYTES,
 ) -> Histogram:
-    """Histogram of an uploaded CSV over a domain the user declared before uploading.
+    """Histogram of an uploaded CSV over a ``domain`` the user declared before uploading.
 
-    The bounds and bins come from ``domain`` only; the data never moves them. Rows with a blank, NaN
-    or non-numeric value in a binned column are dropped and counted, rows outside the domain are
-    dropped (or clipped) and counted, and all of it is reported in ``messages``.
-
-    Args:
-        data: the file's bytes.
-        domain: the declared public domain (its ``names`` are replaced by the binned columns).
-        columns: the column(s) to bin, one per axis; by default the first ``domain.ndim`` columns
-            that contain at least one number.
-        outside: ``"drop"`` or ``"clip"`` rows outside the domain.
-        max_bytes: reject larger files.
-
-    Returns:
-        The :class:`Histogram`.
-
-    Raises:
-        UploadError: (a ``ValueError``) with a message for the user when the file is empty, too large,
-            binary, not UTF-8, not a CSV table, or has no usable numeric column.
+    The data never moves the bounds or bins. ``columns`` (one per axis; default: the first
+    ``domain.ndim`` holding a number) replace ``domain.names``. Rows with a blank, NaN or non-numeric
+    value are dropped, rows outside the domain dropped or clipped (``outside``), all counted in
+    ``messages``. Raises :class:`UploadError`, a message for the user, when the file is empty, over
+    ``max_bytes``, binary, not UTF-8, not a CSV table, or has no usable numeric column.
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ValueError(f"`data` must be bytes, got {type(data).__name__}")
@@ -395,14 +293,12 @@ def parse_csv(
             f"The file is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB."
         )
     frame = _read_table(_decode(data))
+    listing = ", ".join(map(repr, frame.columns[:8]))
     if columns is None:
-        numeric = [
-            c for c in frame.columns if pd.to_numeric(frame[c], errors="coerce").notna().any()
-        ]
+        numeric = [c for c in frame.columns if _has_number(frame[c])]
         if len(numeric) < domain.ndim:
-            found = ", ".join(map(repr, frame.columns[:8]))
             raise UploadError(
-                f"Need {domain.ndim} numeric column(s) but found {len(numeric)} among: {found}."
+                f"Need {domain.ndim} numeric column(s) but found {len(numeric)} among: {listing}."
             )
         columns = numeric[: domain.ndim]
     columns = [str(c) for c in columns]
@@ -410,19 +306,16 @@ def parse_csv(
         raise UploadError(
             f"Choose {domain.ndim} column(s) for a {domain.ndim}-D domain, got {len(columns)}."
         )
-    missing_cols = [c for c in columns if c not in frame.columns]
-    if missing_cols:
-        raise UploadError(
-            f"Column(s) {[c[:_NAME_CHARS] for c in missing_cols]} not in the file; it has: "
-            f"{', '.join(map(repr, frame.columns[:8]))}{' …' if len(frame.columns) > 8 else ''}."
-        )
+    absent = [c[:_NAME_CHARS] for c in columns if c not in frame.columns]
+    if absent:
+        more = " …" if len(frame.columns) > 8 else ""
+        raise UploadError(f"Column(s) {absent} not in the file; it has: {listing}{more}.")
     for c in columns:
-        if not pd.to_numeric(frame[c], errors="coerce").notna().any():
+        if not _has_number(frame[c]):
             raise UploadError(f"Column {c!r} has no numeric value.")
-    declared = dataclasses.replace(domain, names=tuple(columns))
     return _histogram_from_frame(
         frame,
-        declared,
+        replace(domain, names=tuple(columns)),
         name=f"upload: {', '.join(columns)}",
         source=f"uploaded CSV ({len(data)} bytes, {len(frame)} rows)",
         outside=outside,

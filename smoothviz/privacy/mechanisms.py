@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy.special import softmax
 
 from smoothviz.privacy.neighbours import describe
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_epsilon, check_float, check_fraction
+from smoothviz.validation import check_epsilon, check_float, check_fraction, check_int
 
 __all__ = [
     "LedgerEntry",
@@ -34,8 +35,12 @@ __all__ = [
 ]
 
 
+def _calibration(epsilon: float, sensitivity: float) -> tuple[float, float]:
+    return check_epsilon(epsilon), check_float("sensitivity", sensitivity, 0.0, np.inf)
+
+
 def laplace_mechanism(
-    values: np.ndarray | float,
+    values: ArrayLike,
     *,
     epsilon: float,
     sensitivity: float,
@@ -44,17 +49,12 @@ def laplace_mechanism(
 ) -> np.ndarray:
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
 
-    For a normalised counting query q(B) = (1/n) Σ q(xᵢ) the sensitivity is 1/n under replacement (n
-    fixed), so the scale is 1/(εn); under add/remove n itself moves, so a normalised answer needs a public
-    or privately estimated n (as MWEM does).
-
-    ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one by default
-    (a histogram: Δ₁ = 2, a count: 1); the same scale with the add/remove Δ₁ (a histogram: 1) holds for
-    add/remove only, and is 2ε-DP under replacement. ``size`` prepends independent repetitions (e.g.
-    trials) to ``values.shape``.
+    ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one (a histogram:
+    Δ₁ = 2; a count: 1; a normalised count: 1/n, n fixed) or add/remove (a histogram: 1; only 2ε-DP
+    under replacement, and a normalised answer then needs a public or private n, as MWEM estimates).
+    ``size`` prepends independent repetitions (e.g. trials) to ``values.shape``.
     """
-    epsilon = check_epsilon(epsilon)
-    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
+    epsilon, sensitivity = _calibration(epsilon, sensitivity)
     rng = make_rng(rng)
     values = np.asarray(values, dtype=float)
     lead = () if size is None else ((size,) if np.isscalar(size) else tuple(size))
@@ -69,35 +69,22 @@ def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> fl
     """
     epsilon = check_epsilon(epsilon)
     if epsilon >= 1:
-        raise ValueError(
-            f"`epsilon` must be < 1 for the classical Gaussian calibration, got {epsilon}"
-        )
+        raise ValueError(f"`epsilon` must be < 1 (classical Gaussian calibration), got {epsilon}")
     delta = check_fraction("delta", delta)
     l2_sensitivity = check_float("l2_sensitivity", l2_sensitivity, 0.0, np.inf)
     return l2_sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
 
 
 def gaussian_mechanism(
-    values: np.ndarray | float,
-    *,
-    epsilon: float,
-    delta: float,
-    l2_sensitivity: float,
-    rng: RngLike = None,
+    values: ArrayLike, *, epsilon: float, delta: float, l2_sensitivity: float, rng: RngLike = None
 ) -> np.ndarray:
-    """Release ``values + N(0, s²)`` with s from :func:`gaussian_scale`; (ε, δ)-DP for ε < 1.
-
-    ``l2_sensitivity`` is Δ₂ between neighbours of the declared relation (replace one record unless the
-    caller says add/remove).
-    """
+    """Release ``values + N(0, s²)``, s from :func:`gaussian_scale`: (ε, δ)-DP for its relation."""
     scale = gaussian_scale(epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity)
-    rng = make_rng(rng)
     values = np.asarray(values, dtype=float)
-    return values + rng.normal(0.0, scale, size=values.shape)
+    return values + make_rng(rng).normal(0.0, scale, size=values.shape)
 
 
 def _candidate_scores(scores: np.ndarray) -> np.ndarray:
-    """``scores`` as floats, with at least one candidate along the last axis."""
     scores = np.asarray(scores, dtype=float)
     if scores.ndim == 0 or scores.shape[-1] == 0:
         raise ValueError(f"`scores` must have at least one candidate, got shape {scores.shape}")
@@ -106,8 +93,7 @@ def _candidate_scores(scores: np.ndarray) -> np.ndarray:
 
 def _exponential_logits(scores: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
     """Validated, max-shifted logits ε·(score − max score)/(2Δ) of the exponential mechanism (all ≤ 0)."""
-    epsilon = check_epsilon(epsilon)
-    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
+    epsilon, sensitivity = _calibration(epsilon, sensitivity)
     scores = _candidate_scores(scores)
     if not np.all(np.isfinite(scores)):
         raise ValueError("`scores` must be finite")
@@ -115,32 +101,21 @@ def _exponential_logits(scores: np.ndarray, epsilon: float, sensitivity: float) 
 
 
 def exponential_mechanism_probabilities(
-    scores: np.ndarray, *, epsilon: float, sensitivity: float
+    scores: ArrayLike, *, epsilon: float, sensitivity: float
 ) -> np.ndarray:
-    """Selection probabilities ∝ exp(ε·score/(2Δ)) along the last axis, computed max-shifted.
-
-    ε-DP under replace-one and under add/remove neighbours alike, with Δ the largest change of any
-    score (higher is better) under the relation (McSherry & Talwar 2007).
-    """
+    """The law :func:`exponential_mechanism` samples: ∝ exp(ε·score/(2Δ)) along the last axis."""
     return softmax(_exponential_logits(scores, epsilon, sensitivity), axis=-1)
 
 
 def exponential_mechanism(
-    scores: np.ndarray,
-    *,
-    epsilon: float,
-    sensitivity: float,
-    rng: RngLike = None,
+    scores: ArrayLike, *, epsilon: float, sensitivity: float, rng: RngLike = None
 ) -> np.ndarray:
-    """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis (ε-DP selection).
+    """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis; leading axes are independent draws.
 
-    ε-DP under replace-one and under add/remove neighbours alike, with Δ the scores' sensitivity under
-    the relation (McSherry & Talwar 2007): the 2 in 2Δ covers one score rising while others fall.
-
-    Inverse-CDF sampling on max-shifted weights: one uniform per draw against the running sum of
-    exp(logit − max logit) ≤ 1, which samples exactly from :func:`exponential_mechanism_probabilities`,
-    never overflows, and costs one ``exp`` per candidate (a Gumbel-max draw needs two logs). Leading
-    axes of ``scores`` are independent draws; returns indices of shape ``scores.shape[:-1]``.
+    ε-DP under either relation with Δ the scores' sensitivity under it (McSherry & Talwar 2007): the 2
+    in 2Δ covers one score rising while others fall. Inverse-CDF sampling on max-shifted weights (one
+    uniform per draw, one ``exp`` per candidate, never overflows) samples exactly
+    :func:`exponential_mechanism_probabilities`.
     """
     logits = _exponential_logits(scores, epsilon, sensitivity)
     rng = make_rng(rng)
@@ -150,54 +125,44 @@ def exponential_mechanism(
     return np.minimum(np.sum(cumulative <= u, axis=-1), logits.shape[-1] - 1)
 
 
+def report_noisy_max_scale(*, epsilon: float, sensitivity: float, monotone: bool = False) -> float:
+    """The Laplace scale b of :func:`report_noisy_max`: 2Δ/ε (any scores, both relations) or Δ/ε.
+
+    Δ/ε (``monotone=True``; Dwork & Roth 2014, Claim 3.9, printed for counts) is ε-DP only when every
+    score moves the same way between neighbours: counts under add/remove, never counts under
+    replacement, where one count can rise while another falls (then it is only 2ε-DP).
+    """
+    epsilon, sensitivity = _calibration(epsilon, sensitivity)
+    return (1.0 if monotone else 2.0) * sensitivity / epsilon
+
+
 def report_noisy_max(
-    scores: np.ndarray,
+    scores: ArrayLike,
     *,
     epsilon: float,
     sensitivity: float,
     monotone: bool = False,
     rng: RngLike = None,
 ) -> np.ndarray:
-    """Index of the largest ``score + Lap(b)`` along the last axis, ε-DP (:func:`report_noisy_max_scale`).
+    """Index of the largest ``score + Lap(b)`` along the last axis, b from :func:`report_noisy_max_scale`.
 
-    The default b = 2Δ/ε is ε-DP under replace-one neighbours (the papers') and under add/remove: it
-    only needs every score to move by at most Δ. b = Δ/ε (``monotone=True``; Dwork & Roth 2014,
-    Claim 3.9, printed for counts) needs every score to move in the same direction between neighbours:
-    counts under add/remove. Under replacement one count can rise while another falls, and b = Δ/ε is
-    then only 2ε-DP (an audit on such a pair certifies more than ε).
+    The default b = 2Δ/ε is ε-DP under replace-one (the papers') and add/remove neighbours: it only
+    needs every score to move by at most Δ.
     """
-    epsilon = check_epsilon(epsilon)
-    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
+    scale = report_noisy_max_scale(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone)
     scores = _candidate_scores(scores)
     rng = make_rng(rng)
-    scale = report_noisy_max_scale(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone)
     return np.argmax(scores + rng.laplace(0.0, scale, size=scores.shape), axis=-1)
-
-
-def report_noisy_max_scale(*, epsilon: float, sensitivity: float, monotone: bool = False) -> float:
-    """The Laplace scale b of :func:`report_noisy_max`: 2Δ/ε (any scores, both relations) or Δ/ε.
-
-    Δ/ε (``monotone=True``) is ε-DP only when every score moves the same way between neighbours:
-    counts under add/remove, never counts under replacement.
-    """
-    epsilon = check_epsilon(epsilon)
-    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
-    return (1.0 if monotone else 2.0) * sensitivity / epsilon
 
 
 @dataclass(frozen=True)
 class LedgerEntry:
     """One private release in a ledger.
 
-    Attributes:
-        round: the round (1-based) the release belongs to; 0 for one-off releases.
-        mechanism: ``"exponential"``, ``"laplace"``, ``"gaussian"``, ``"report-noisy-max"`` or a
-            composite (``"private best response"``).
-        purpose: what was released (e.g. ``"select query"``, ``"measure query"``).
-        epsilon: the ε this release spends.
-        sensitivity: the sensitivity the mechanism was calibrated to (NaN for a composite).
-        scale: the noise scale (Laplace b, Gaussian s), or NaN for the exponential mechanism.
-        delta: the δ this release spends (0 for pure ε).
+    Its ``round`` (1-based; 0 for a one-off), ``mechanism`` (``"laplace"``, ``"exponential"``, … or a
+    composite such as ``"private best response"``), ``purpose`` (e.g. ``"select query"``), the
+    ``epsilon`` and ``delta`` it spends, the ``sensitivity`` it was calibrated to (NaN for a
+    composite) and its noise ``scale`` (NaN for the exponential mechanism).
     """
 
     round: int
@@ -214,17 +179,14 @@ class PrivacyLedger:
     """Every (ε, δ) spent by a computation and what they compose to, against the budget.
 
     Basic composition adds the ε's and δ's (Neel, Roth & Wu 2019, Thm 2, after Dwork, McSherry, Nissim &
-    Smith 2006): exact for any ε, so a ledger that overspends its budget is refused. With ``delta_slack``
-    δ′ > 0 its k equal entries compose by advanced composition instead (:func:`advanced_composition`),
-    whose total may land above the budget: :attr:`within_budget` and :attr:`statement` say so. Either
-    holds for the neighbour relation all entries hold for (``relation`` says which).
+    Smith 2006), so a ledger that overspends is refused. With ``delta_slack`` δ′ > 0 its equal entries
+    compose by :func:`advanced_composition` instead, whose total may land above the budget
+    (:attr:`within_budget` and :attr:`statement` say so). Either holds for the entries' relation.
 
     Attributes:
-        budget: the total ε the computation was allowed.
+        budget: the total ε allowed; ``budget_delta`` the total δ (0: pure ε).
         entries: the releases, in order.
-        relation: the neighbour relation the total holds under and whether n is public, in words
-            (empty when the caller does not say).
-        budget_delta: the total δ allowed (0: pure ε).
+        relation: the neighbour relation the total holds under and whether n is public, in words.
         delta_slack: δ′ of advanced composition; 0 for basic composition.
     """
 
@@ -244,12 +206,10 @@ class PrivacyLedger:
             raise ValueError(f"ledger spends {self.total} > `budget` {self.budget}")
 
     def _composed(self) -> tuple[float, float]:
-        if not self.delta_slack:
-            return math.fsum(e.epsilon for e in self.entries), math.fsum(
-                e.delta for e in self.entries
-            )
-        first = self.entries[0]
-        return advanced_composition(first.epsilon, first.delta, len(self.entries), self.delta_slack)
+        if self.delta_slack:
+            e = self.entries[0]
+            return advanced_composition(e.epsilon, e.delta, len(self.entries), self.delta_slack)
+        return math.fsum(e.epsilon for e in self.entries), math.fsum(e.delta for e in self.entries)
 
     @property
     def total(self) -> float:
@@ -264,10 +224,8 @@ class PrivacyLedger:
     @property
     def within_budget(self) -> bool:
         """Whether the composed (ε, δ) is at most the budget (up to round-off)."""
-        return bool(
-            self.total <= self.budget * (1 + 1e-12)
-            and self.total_delta <= self.budget_delta * (1 + 1e-12)
-        )
+        tol = 1 + 1e-12
+        return bool(self.total <= self.budget * tol and self.total_delta <= self.budget_delta * tol)
 
     @property
     def statement(self) -> str:
@@ -286,31 +244,17 @@ class PrivacyLedger:
         cls, budget: float, rounds: int, steps: list[tuple[str, str, float, float, float]]
     ) -> PrivacyLedger:
         """A ledger spending ``steps`` ``(mechanism, purpose, epsilon, sensitivity, scale)`` in each round."""
-        if int(rounds) != rounds or rounds < 1:
-            raise ValueError(f"`rounds` must be a positive integer, got {rounds}")
         entries = tuple(
             LedgerEntry(t, mech, purpose, float(epsilon), float(sens), float(scale))
-            for t in range(1, int(rounds) + 1)
+            for t in range(1, check_int("rounds", rounds, 1) + 1)
             for mech, purpose, epsilon, sens, scale in steps
         )
         return cls(float(budget), entries)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per release with its ε and the running total (``cumulative_epsilon``)."""
-        df = pd.DataFrame(
-            [
-                {
-                    "round": e.round,
-                    "mechanism": e.mechanism,
-                    "purpose": e.purpose,
-                    "epsilon": e.epsilon,
-                    "sensitivity": e.sensitivity,
-                    "scale": e.scale,
-                }
-                for e in self.entries
-            ],
-            columns=["round", "mechanism", "purpose", "epsilon", "sensitivity", "scale"],
-        )
+        columns = ["round", "mechanism", "purpose", "epsilon", "sensitivity", "scale"]
+        df = pd.DataFrame([vars(e) for e in self.entries], columns=columns)
         df["cumulative_epsilon"] = df["epsilon"].cumsum()
         if self.budget_delta:
             df["delta"] = [e.delta for e in self.entries]
@@ -322,20 +266,16 @@ def advanced_composition(
 ) -> tuple[float, float]:
     """k-fold adaptive composition of (ε, δ)-DP steps (Dwork, Rothblum & Vadhan 2010; Dwork & Roth Thm 3.20).
 
-    Holds for every ε > 0 and δ′ ∈ (0, 1) under the steps' common neighbour relation; there is no
-    condition on ε. A target (ε, δ) is met only when the returned pair is at most it: state the pair
-    (:func:`composition_statement`), never a rule of thumb such as "for ε ≤ 1". Returns
-    (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′) for k steps of (ε, δ), δ ∈ [0, 1).
+    Returns (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′) for k steps of (ε, δ), δ ∈ [0, 1), under the
+    steps' common relation, for every ε > 0 and δ′ ∈ (0, 1): a target is met only when the pair is at
+    most it (:func:`composition_statement`), never by a rule of thumb such as "for ε ≤ 1".
     """
     epsilon = check_epsilon(epsilon)
     delta = check_fraction("delta", delta, low_open=False)
-    if int(k) != k or k < 1:
-        raise ValueError(f"`k` must be a positive integer, got {k}")
+    k = check_int("k", k, 1)
     delta_slack = check_fraction("delta_slack", delta_slack)
-    total = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack)) + k * epsilon * math.expm1(
-        epsilon
-    )
-    return total, k * delta + delta_slack
+    root = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack))
+    return root + k * epsilon * math.expm1(epsilon), k * delta + delta_slack
 
 
 def composition_statement(
@@ -348,10 +288,9 @@ def composition_statement(
 ) -> str:
     """One sentence: k steps of (ε₀, δ₀) compose to the pair :func:`advanced_composition` computes, against a target.
 
-    Example: ``composition_statement((0.354, 0.05), 1, 0.05, (1.0, 0.1))`` reads "1 step of
-    (ε, δ) = (0.354, 0.05) composes to (1.016, 0.1) by advanced composition (Dwork, Rothblum & Vadhan
-    2010), under replace-one neighbours: above the target ε = 1 by 1.6%." ``neighbours`` is the
-    relation every step holds for (:data:`smoothviz.privacy.neighbours.NEIGHBOURS`).
+    E.g. ``composition_statement((0.354, 0.05), 1, 0.05, (1.0, 0.1))``: "1 step of (ε, δ) = (0.354,
+    0.05) composes to (1.016, 0.1) by advanced composition (Dwork, Rothblum & Vadhan 2010), under
+    replace-one neighbours: above the target ε = 1 by 1.6%." (``neighbours``: the steps' relation).
     """
     epsilon, delta = advanced_composition(per_step[0], per_step[1], k, delta_slack)
     steps = f"{k} step{'s' if k != 1 else ''} of (ε, δ) = ({per_step[0]:.3g}, {per_step[1]:.3g})"

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from smoothviz.validation import check_choice
 
-__all__ = ["DEFAULT", "NEIGHBOURS", "check_neighbours", "describe", "gap_shift"]
+__all__ = ["NEIGHBOURS", "check_neighbours", "describe", "gap_shift"]
 
-#: The two relations, as named in links, result objects and code.
+#: The two relations, as named in links, result objects and code; the first is the papers'.
 NEIGHBOURS = ("replace", "add_remove")
-#: The papers' relation.
-DEFAULT = "replace"
 
 _WORDS = {"replace": "replace-one neighbours", "add_remove": "add/remove neighbours"}
 
