@@ -1,14 +1,11 @@
-"""How the page kit dresses a figure for one view: presenter type and a lecture scene's veil.
+"""How :func:`smoothviz.ui.kit.chart` dresses a figure for one view: presenter type, a scene's veil.
 
-Both change a private or per-view copy (:func:`smoothviz.plots.shared.dressed`), never the shared
-figure a page built; :func:`smoothviz.ui.kit.chart` applies them.
+Both change a per-view copy (:func:`smoothviz.plots.shared.dressed`), never the figure a page built.
 """
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
-
-__all__ = ["enlarge_type", "veil"]
 
 
 def enlarge_type(fig: go.Figure) -> None:
@@ -24,10 +21,9 @@ def enlarge_type(fig: go.Figure) -> None:
 
 
 def veil(fig: go.Figure) -> None:
-    """A lecture question still open (the kit veils the hero until the reveal).
+    """A lecture question still open: plot and legend hidden until the reveal, the axes stay.
 
-    The plotting area and legend are hidden, the axes say what the chart will show. The text is
-    three short lines: on one line it ran out of a phone's plot (390 px wide).
+    Three short lines of text: on one line it ran out of a phone's plot (390 px wide).
     """
     fig.update_layout(showlegend=False)
     for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
