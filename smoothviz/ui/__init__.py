@@ -26,14 +26,13 @@ from smoothviz.ui.kit import (
     theory_card,
     use_instead,
 )
-from smoothviz.ui.params import LinkValue, Param, by_key, nice_log_grid
+from smoothviz.ui.params import LinkValue, Param, nice_log_grid
 from smoothviz.ui.pins import pin_bar, pinned, pinned_figures
 
 __all__ = [
     "LinkValue",
     "Param",
     "app_shell",
-    "by_key",
     "cached",
     "chart",
     "computing",

@@ -28,7 +28,7 @@ from smoothviz.plots.style import highlight
 from smoothviz.ui import browser, lecture
 from smoothviz.ui.address import link_to_read, remember_written, state_key
 from smoothviz.ui.dress import enlarge_type, veil
-from smoothviz.ui.params import LinkValue, Param, parse_query, parse_value
+from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
 from smoothviz.ui.poll import POLL_KEYS, lecturer_panel
 
@@ -315,9 +315,11 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
     URL through :func:`~smoothviz.ui.params.parse_query`; each value not used as received is named in a
     warning (value received, value used) that stays until a control changes. Every run rewrites the
     URL. ``links`` (:class:`~smoothviz.ui.params.LinkValue`, e.g. the game's ``moves``, and the kit's
-    ``pins``) travel the same way; a page changes one with :func:`set_link`.
+    ``pins``) travel the same way; a page changes one with :func:`set_link`. Later calls name a
+    parameter by its key.
     """
     params = [*params, PRESENT]
+    st.session_state[state_key(page, "params")] = by_key(params)
     if clash := {link.key for link in links} & {p.key for p in params}:
         raise ValueError(f"link values {sorted(clash)} are also declared parameters")
     links = [*links, _pins_link(params)]
@@ -415,33 +417,40 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
         st.session_state.pop(state_key(page, "warning")).empty()
 
 
-def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) -> str:
-    """Record that the page ran ``param`` at ``used`` instead of ``wanted`` (a cap or a clamp).
+def _declared(page: str, key: str) -> Param:
+    """The parameter ``key`` the page declared to :func:`controls` this run."""
+    return st.session_state[state_key(page, "params")][key]
+
+
+def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str:
+    """Record that the page ran parameter ``key`` at ``used`` instead of ``wanted`` (a cap, a clamp).
 
     The URL gets the value that ran (a shared link reproduces what is shown); the returned sentence
     names the parameter, both values and the reason, for the caption of the chart it affects.
     """
     if used == wanted:
         return ""
+    param = _declared(page, key)
     text = param.format(used)
     _rewrite(page, param.key, text)
     return f"{param.key} = {param.format(wanted)} reduced to {text}: {reason}."
 
 
-def field(page: str, param: Param, container: Any = None) -> Any:
+def field(page: str, key: str, container: Any = None) -> Any:
     """Draw a ``main=True`` parameter's control here on the page (it was validated by :func:`controls`)."""
+    param = _declared(page, key)
     if _scene():  # a slide keeps its screen for the chart: the tab's own controls go to the sidebar
         return _render(param, page, st.sidebar)
     return _render(param, page, container or st)
 
 
-def tabs(page: str, param: Param) -> dict[str, Any]:
+def tabs(page: str, key: str) -> dict[str, Any]:
     """Draw a ``tab`` parameter as tabs: ``{option: container}``, only the open one's ``.open`` true.
 
     A page computes just what is visible; switching tabs reruns and writes the URL like any control.
     """
-    scene = _scene()
-    if scene and scene["tab"] == param.key:
+    param, scene = _declared(page, key), _scene()
+    if scene and scene["tab"] == key:
         scene.pop("held").__exit__(None, None, None)
         scene["held"] = None
         return _scene_tab(page, param)
