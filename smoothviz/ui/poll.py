@@ -93,12 +93,15 @@ def start_button(state: dict[str, Any]) -> None:
     )
 
 
-def _told(call: Callable[[PollStore], Any]) -> Any:
-    """``call(store)`` from a button's callback; a PollError is shown on the next run (then None)."""
+def _told(call: Callable[[PollStore], Any], *, now: bool = False) -> Any:
+    """``call(store)``, else None and the PollError shown ``now`` or on the next run (a callback's)."""
     try:
         return call(_store())
     except PollError as exc:
-        st.session_state[_MESSAGE] = str(exc)
+        if now:
+            st.warning(str(exc), icon="⚠️")
+        else:
+            st.session_state[_MESSAGE] = str(exc)
         return None
 
 
@@ -159,10 +162,8 @@ def _panel(room: Room, state: dict[str, Any], lecturer: bool, notes: list[str]) 
         # the class's answers only once this link has revealed the scene too
         if here and room.state == "revealed" and state.get("reveal"):
             scene = LECTURES[room.lecture].scenes[room.scene - 1]
-            try:
-                counts = _store().counts(room.code, room.lecture, room.scene)
-            except PollError as exc:
-                st.warning(str(exc), icon="⚠️")
+            counts = _told(lambda s: s.counts(room.code, room.lecture, room.scene), now=True)
+            if counts is None:
                 return
             st.plotly_chart(
                 poll_figure(
@@ -210,13 +211,10 @@ def _lecturer_controls(room: Room, state: dict[str, Any]) -> None:
 @st.fragment(run_every=REFRESH_S)
 def _live_count(code: str, lecture: str, scene: int) -> None:
     """The votes so far, refreshed by itself (only this fragment reruns, not the page)."""
-    try:
-        store = _store()
-        room = store.room(code)
-        total = sum(store.counts(code, lecture, scene))
-    except PollError as exc:
-        st.warning(str(exc), icon="⚠️")
+    seen = _told(lambda s: (s.room(code), sum(s.counts(code, lecture, scene))), now=True)
+    if seen is None:
         return
+    room, total = seen
     state = {"open": "voting open", "closed": "voting closed", "revealed": "revealed"}[room.state]
     st.markdown(f"**{total}** vote{'' if total == 1 else 's'} · {state}")
 
@@ -292,11 +290,7 @@ def student_page() -> None:
     st.markdown(f"### {scene.predict}")
     if message := st.session_state.pop(_MESSAGE, None):
         st.warning(message, icon="⚠️")
-    try:
-        mine = store.my_vote(room.code, voter, room.lecture, room.scene)
-    except PollError as exc:
-        st.warning(str(exc), icon="⚠️")
-        mine = None
+    mine = _told(lambda s: s.my_vote(room.code, voter, room.lecture, room.scene), now=True)
     revealed = room.state == "revealed"
     for i, option in enumerate(scene.options):
         right = revealed and i == scene.answer
@@ -322,19 +316,17 @@ def student_page() -> None:
             icon=":material/pause_circle:",
         )
     else:
-        _revealed(store, room, mine)
+        _revealed(room, mine)
     _follow(room.code, (room.lecture, room.scene, room.state))
 
 
-def _revealed(store: PollStore, room: Room, mine: int | None) -> None:
+def _revealed(room: Room, mine: int | None) -> None:
     scene = LECTURES[room.lecture].scenes[room.scene - 1]
     right = f"{LETTERS[scene.answer]} · {scene.options[scene.answer]}"
     verdict = "" if mine is None else (" You got it." if mine == scene.answer else "")
     st.success(f"**Answer: {right}**.{verdict}  \n{scene.say}", icon=":material/check_circle:")
-    try:
-        counts = store.counts(room.code, room.lecture, room.scene)
-    except PollError as exc:
-        st.warning(str(exc), icon="⚠️")
+    counts = _told(lambda s: s.counts(room.code, room.lecture, room.scene), now=True)
+    if counts is None:
         return
     st.plotly_chart(
         poll_figure(scene.options, counts, scene.answer, height=240, label_chars=22),
