@@ -27,7 +27,6 @@ from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.plots.style import highlight
 from smoothviz.ui import browser, lecture
 from smoothviz.ui.address import link_to_read, remember_written, state_key
-from smoothviz.ui.dress import enlarge_type, veil
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
 from smoothviz.ui.poll import POLL_KEYS, lecturer_panel
@@ -542,11 +541,11 @@ def chart(
         if pinned:
             overlay_pins(copy, pinned)
         if present:
-            enlarge_type(copy)
+            _enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
             if veiled:
-                veil(copy)
+                _veil(copy)
             highlight(copy, marks)
         return copy
 
@@ -622,6 +621,37 @@ def _hero_height(scene: dict[str, Any], height: int) -> int:
     scene["drawn"] = True
     room = _ROOM_PX[presenting()] - scene["above"] - (_TAB_TEXT_PX if scene["tab"] else 0)
     return int(min(height, max(low, min(high, room))))
+
+
+def _enlarge_type(fig: go.Figure) -> None:
+    """Presenter mode: every font of the figure (ticks, titles, legend, labels) scaled for the back row."""
+    factor = 22 / 18
+    base = fig.layout.font.size or 18
+    fig.update_layout(font={"size": round(base * factor)})
+    if fig.layout.legend.font.size:
+        fig.update_layout(legend={"font": {"size": round(fig.layout.legend.font.size * factor)}})
+    for note in fig.layout.annotations:
+        if note.font.size:
+            note.font.size = round(note.font.size * factor)
+
+
+def _veil(fig: go.Figure) -> None:
+    """A lecture question still open: plot and legend hidden until the reveal, the axes stay.
+
+    Three short lines of text: on one line it ran out of a phone's plot (390 px wide).
+    """
+    fig.update_layout(showlegend=False)
+    for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
+        note.visible = False
+    fig.add_shape(
+        type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="above",
+        fillcolor="white", line={"width": 0},
+    )  # fmt: skip
+    fig.add_annotation(
+        text="<b>Predict first</b><br>the answer comes<br>on the next click",  # fits a phone
+        xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
+        font={"size": (fig.layout.font.size or 18) + 4, "color": "#444"},
+    )  # fmt: skip
 
 
 def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
