@@ -37,7 +37,6 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0, help="Seeds the adversaries' and nature's coins."),
     ui.Param("view", "view", "tab", "sizes", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = ui.by_key(PARAMS)
 
 
 experiment = ui.cached(C.run_experiment, max_entries=32)
@@ -75,7 +74,7 @@ ui.chart(
 )
 ui.metrics(figures.bracket_items(ex))
 
-views = ui.tabs(PAGE, BY_KEY["view"])
+views = ui.tabs(PAGE, "view")
 with views["sizes"]:
     if views["sizes"].open:
         sizes = ex.sizes(ui.nice_log_grid(1e-4, 0.5))

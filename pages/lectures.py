@@ -1,24 +1,10 @@
 """Lectures: scripted scene sequences to teach from the dashboard in a fixed order."""
 
-import os
-import urllib.parse
-
 import streamlit as st
 
 from smoothviz.lectures import LECTURES, base_url, scene_url
 from smoothviz.ui.lecture import lecture_page_link
-
-#: The app's public address for slide links; set it when the app is served behind a proxy.
-BASE_URL_ENV = "SMOOTHVIZ_BASE_URL"
-
-
-def _served_at() -> str:
-    """The address this page was opened at (scheme, host and path prefix), else localhost."""
-    url = st.context.url or "http://localhost:8501/lectures"
-    parts = urllib.parse.urlsplit(url)
-    prefix = parts.path.rsplit("/", 1)[0] if parts.path.endswith("/lectures") else ""
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, prefix, "", ""))
-
+from smoothviz.ui.poll import BASE_URL_ENV, app_base
 
 st.html(
     "<style>.stMainBlockContainer [data-testid='stPageLink'] * { white-space: normal !important;"
@@ -35,7 +21,7 @@ present = st.toggle(
     key="lectures.present",
     help="Adds present=1 to every link.",
 )
-detected = base_url(os.environ.get(BASE_URL_ENV, "")) or _served_at()
+detected = app_base()
 typed = st.text_input(
     "Address of the app, for the slide links",
     value=detected,

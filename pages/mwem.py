@@ -39,7 +39,6 @@ PARAMS = [
     ui.Param("s", "s (dataset size)", "int", 4, low=1, high=6, main=True),
     ui.Param("net_eps", "ε of the net mechanism", "log_float", 1.0, low=0.05, high=10.0, main=True),
 ]  # fmt: skip
-BY_KEY = ui.by_key(PARAMS)
 AUDIT_SAMPLES, AUDIT_CONFIDENCE = 40_000, 0.95
 mechanism_audit = ui.cached(audit_mechanisms, max_entries=4)
 
@@ -55,7 +54,7 @@ def tab(method, args, **settings):  # one tab's Experiment.<method>(**args), cac
 
 
 def fields(*keys):  # main=True controls, in a row
-    return [ui.field(PAGE, BY_KEY[k], c) for k, c in zip(keys, st.columns(len(keys)), strict=True)]
+    return [ui.field(PAGE, k, c) for k, c in zip(keys, st.columns(len(keys)), strict=True)]
 
 
 def chart(key, fig, frame, caption):  # every chart of the tabs: its data and caption
@@ -102,7 +101,7 @@ ui.pin_bar(PAGE, p)
 ui.metrics(more_figures.metric_items(ex))
 st.markdown(more_figures.cover_text(ex))
 
-views = ui.tabs(PAGE, BY_KEY["view"])
+views = ui.tabs(PAGE, "view")
 with views["run"]:
     if views["run"].open:
         say = more_figures.run_captions(ex, variant)
@@ -146,7 +145,7 @@ with views["net"]:
     if on_a_line("net"):
         m, s, net_eps = fields("M", "s", "net_eps")
         fit = mwem_tabs.fit_net(m, s)
-        cut = ui.use_instead(PAGE, BY_KEY["M"], m, fit, "C(M + s − 1, s) is kept ≤ 60,000")
+        cut = ui.use_instead(PAGE, "M", m, fit, "C(M + s − 1, s) is kept ≤ 60,000")
         nx = tab("net", (("m", fit), ("s", s), ("epsilon", net_eps)), **settings)  # ≤ 0.2 s
         say = net_plots.captions(nx, ex.hist.name, cut)
         st.markdown(net_plots.summary_text(nx))

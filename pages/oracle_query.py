@@ -32,7 +32,6 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0),
     ui.Param("view", "view", "tab", "table", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = ui.by_key(PARAMS)
 
 experiment = ui.cached(E.run_experiment, max_entries=16)
 mwem = ui.cached(E.compare_mwem, max_entries=16)
@@ -45,7 +44,7 @@ ui.page(
 )
 p = ui.controls(PAGE, PARAMS)
 caps = E.page_caps(p["data"], p["d"], p["data_oracle"], p["T"])
-notes = [ui.use_instead(PAGE, BY_KEY[key], p[key], getattr(caps, attr), caps.reasons[key])
+notes = [ui.use_instead(PAGE, key, p[key], getattr(caps, attr), caps.reasons[key])
          for key, attr in (("d", "d"), ("data_oracle", "data_oracle"), ("T", "rounds"))
          if key in caps.reasons]  # fmt: skip
 d, n = caps.d, 1704 if p["data"] == "gapminder" else p["n"]
@@ -59,7 +58,7 @@ ui.chart(figures.convergence_figure(ex), key="convergence", data=ex.to_frame,
          caption=figures.convergence_caption(ex, tuple(notes)))  # fmt: skip
 ui.metrics(figures.metric_items(ex))
 
-views = ui.tabs(PAGE, BY_KEY["view"])
+views = ui.tabs(PAGE, "view")
 with views["table"]:
     if views["table"].open:
         ui.chart(figures.table_figure(ex), key="table", data=ex.result.table_frame,

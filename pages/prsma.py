@@ -27,7 +27,6 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0),
     ui.Param("view", "view", "tab", "calc", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = ui.by_key(PARAMS)
 
 experiment = ui.cached(P.run_experiment, max_entries=32)
 simulation = ui.cached(P.simulation, max_entries=16)
@@ -55,7 +54,7 @@ ui.metrics(
     }
 )  # fmt: skip
 
-views = ui.tabs(PAGE, BY_KEY["view"])
+views = ui.tabs(PAGE, "view")
 with views["calc"]:
     if views["calc"].open:
         inside = (

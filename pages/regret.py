@@ -42,7 +42,6 @@ PARAMS = [
     ui.Param("T2", "T, 2-D halfspaces", "log_int", 100, low=10, high=500),
     ui.Param("view", "view", "tab", "split", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = ui.by_key(PARAMS)
 
 
 @ui.cached(max_entries=16)
@@ -75,7 +74,7 @@ def capped(sigma: float, horizon: int, wanted: int) -> int:
 trials = capped(sigma, horizon, p["trials"])
 n_cover = R.cover_size(sigma, horizon, scale=p["cover"])
 reduced = ui.use_instead(
-    PAGE, BY_KEY["trials"], p["trials"], trials, f"more would take over ~2 s at N = {n_cover:,}"
+    PAGE, "trials", p["trials"], trials, f"more would take over ~2 s at N = {n_cover:,}"
 )
 with ui.computing("Running Hedge against the adversaries…"):
     ex = experiment(sigma, horizon, trials=trials, **hedge).with_tabs(
@@ -99,7 +98,7 @@ ui.metrics(figures.regret_items(ex))
 if contrast := figures.regret_contrast(ex):
     st.markdown(contrast)
 
-views = ui.tabs(PAGE, BY_KEY["view"])
+views = ui.tabs(PAGE, "view")
 with views["split"]:
     if views["split"].open:
         ui.chart(figures.decomposition_figure(res), key="decomposition",

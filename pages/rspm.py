@@ -40,7 +40,6 @@ PARAMS = [
     ui.Param("seed", "seed", "seed", 0, help="Seeds the data and each learner's noise."),
     ui.Param("view", "view", "tab", "separators", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = ui.by_key(PARAMS)
 
 experiment = ui.cached(R.run_experiment, max_entries=32)
 error_scale = ui.cached(R.error_scale, max_entries=8)
@@ -73,7 +72,7 @@ if p["data"] == "gapminder":
         + "."
     )
 
-views = ui.tabs(PAGE, BY_KEY["view"])
+views = ui.tabs(PAGE, "view")
 with views["separators"]:
     if views["separators"].open:
         shown = min(ex.d, R.MAX_TABLE_D)

@@ -42,7 +42,6 @@ PARAMS = [
     *GAME,
     ui.Param("view", "view", "tab", "space", options=VIEWS),
 ]  # fmt: skip
-BY_KEY = ui.by_key(PARAMS)
 
 
 @ui.cached(max_entries=32)
@@ -74,7 +73,7 @@ ui.chart(figures.mistakes_figure(result), key="mistakes", data=result.to_frame, 
 ui.pin_bar(PAGE, p)
 ui.metrics(figures.metric_items(result))
 
-views = ui.tabs(PAGE, BY_KEY["view"])
+views = ui.tabs(PAGE, "view")
 with views["space"]:
     if views["space"].open:
         if note := figures.width_note(result):
@@ -102,7 +101,7 @@ with views["play"]:
                 act(float(hits[0]))
 
         for column, key in zip(st.columns(3), ("mode", "label", "game_seed"), strict=True):
-            ui.field(PAGE, BY_KEY[key], column)
+            ui.field(PAGE, key, column)
         row = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
         row[0].number_input("x (or window centre)", 0.0, 1.0, 0.5, format="%.6g", key=f"{PAGE}.x")
         row[1].button("Play", on_click=lambda: act(st.session_state[f"{PAGE}.x"]), type="primary",

@@ -1,9 +1,7 @@
-"""Display names, defined once: what the pages, legends and captions call each key of the core.
+"""Display names, defined once: how each key of the core reads on screen.
 
-The core names its choices by stable keys that also appear in links (``adv=smoothed_adaptive``);
-this is the one place that says how they read on screen (short names for legends, long ones for
-captions). Where two pages describe a key differently they run different processes under it, and
-each dictionary says which.
+The keys are stable and also appear in links (``adv=smoothed_adaptive``); short names go in legends,
+long ones in captions. Where two pages name a key differently they run different processes under it.
 """
 
 from __future__ import annotations
@@ -29,9 +27,8 @@ def _column(table: dict[str, tuple[str | None, ...]], i: int) -> dict[str, str]:
     return {key: names[i] for key, names in table.items() if names[i] is not None}
 
 
-#: Every adversary's names, one row per key: (legend and metric: short enough for one legend row on
-#: a projector; in captions of the binary-search game, :mod:`smoothviz.online.thresholds`; in captions of
-#: Hedge's adversaries, :mod:`smoothviz.online.adversaries`; whose coins drive it in the game).
+#: Every adversary's names: (legend and metric, one legend row on a projector; captions of the
+#: binary-search game; captions of Hedge's adversaries; whose coins drive it in the game).
 _ADVERSARIES: dict[str, tuple[str | None, ...]] = {
     "worst_case": ("worst case", "worst case", "worst case", "none (deterministic)"),
     "smoothed_adaptive": (
@@ -47,21 +44,17 @@ _ADVERSARIES: dict[str, tuple[str | None, ...]] = {
     ),
     "iid": ("i.i.d.", None, "i.i.d. uniform", None),
 }  # fmt: skip
-#: Legend and metric names of every adversary.
 ADVERSARY_SHORT: dict[str, str] = _column(_ADVERSARIES, 0)
-#: The adversaries of the binary-search game (:mod:`smoothviz.online.thresholds`), for captions.
-BINARY_SEARCH_ADVERSARIES: dict[str, str] = _column(_ADVERSARIES, 1)
-#: The adversaries Hedge faces (:mod:`smoothviz.online.adversaries`), for captions.
-HEDGE_ADVERSARIES: dict[str, str] = _column(_ADVERSARIES, 2)
-#: Whose coins drive each binary-search adversary (shown on the page).
+BINARY_SEARCH_ADVERSARIES: dict[str, str] = _column(_ADVERSARIES, 1)  # online.thresholds
+HEDGE_ADVERSARIES: dict[str, str] = _column(_ADVERSARIES, 2)  # online.adversaries
 COINS: dict[str, str] = _column(_ADVERSARIES, 3)
 #: The cost sequences MW, FTL and FTPL are compared on (:data:`smoothviz.online.experts.SEQUENCES`).
 COST_SEQUENCES: dict[str, str] = {
     "alternating": "alternating (FTL killer)",
     "coin_flips": "i.i.d. coin flips",
 }
-#: The perturbed leader's noise (:data:`smoothviz.online.experts.NOISES`), one row per key: (the control's
-#: name, with what it is in privacy terms; the short name for captions).
+#: The perturbed leader's noise (:data:`smoothviz.online.experts.NOISES`): (the control's name, with
+#: what it is in privacy terms; the short name for captions).
 _PERTURBATIONS: dict[str, tuple[str | None, ...]] = {
     "laplace": ("Laplace (report-noisy-min)", "Laplace"),
     "gumbel": ("Gumbel (exponential mechanism)", "Gumbel"),
@@ -69,23 +62,17 @@ _PERTURBATIONS: dict[str, tuple[str | None, ...]] = {
 }
 PERTURBATIONS: dict[str, str] = _column(_PERTURBATIONS, 0)
 PERTURBATION_SHORT: dict[str, str] = _column(_PERTURBATIONS, 1)
-#: MWEM's variants, one row per key: (the hero chart's legend, one row at 1024 px; metric label of
-#: the three compared side by side; legend where projection is the point (density charts), where
-#: Smooth MWEM is the unprojected one; the theorem bounding its error, Haghtalab, Roughgarden &
-#: Shetty 2020).
+#: MWEM's variants: (hero legend, one row at 1024 px; metric label; legend of the density charts,
+#: where projection is the point; the theorem bounding its error, Haghtalab, Roughgarden & Shetty 2020).
 _MWEM: dict[str, tuple[str | None, ...]] = {
     "mwem": ("MWEM", "MWEM", "MWEM", "Thm 4.1 bound"),
     "notes": ("MWEM (notes)", None, "notes MWEM", None),
     "smooth": ("Smooth MWEM", "Smooth", "Smooth (unprojected)", "Thm 4.2 bound"),
     "projected": ("Projected", "Projected", "Projected", "Thm 4.3 bound"),
 }
-#: MWEM variants on the hero chart's legend.
 MWEM_LEGEND: dict[str, str] = _column(_MWEM, 0)
-#: MWEM variants as metric labels.
 MWEM_METRIC: dict[str, str] = _column(_MWEM, 1)
-#: MWEM variants where projection is the point.
 MWEM_SMOOTHNESS_LEGEND: dict[str, str] = _column(_MWEM, 2)
-#: The theorem bounding each variant's error.
 MWEM_BOUND_NAME: dict[str, str] = _column(_MWEM, 3)
 
 

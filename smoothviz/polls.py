@@ -1,9 +1,8 @@
 """Live class polls on lecture scenes: rooms, votes and counts in SQLite or PostgreSQL.
 
-A lecturer opens a room on a lecture scene (a code for the class, a secret lecturer key); students
-vote on the scene's question from their phones. This is the storage only (no Streamlit): one
-:class:`PollStore` over SQLite (the default, WAL mode) or PostgreSQL (``postgresql://…``, psycopg
-3). Each write is one locked transaction; bad input raises :class:`PollError`, never echoing it.
+A lecturer opens a room on a scene (a code for the class, a secret key); students vote from their
+phones. Storage only: :class:`PollStore` over SQLite (default, WAL) or PostgreSQL (psycopg 3), each
+write one locked transaction; bad input raises :class:`PollError`, never echoing it.
 """
 
 from __future__ import annotations
@@ -53,7 +52,6 @@ MAX_VOTERS = 1_000
 SCHEMA_VERSION = 1
 
 _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
-#: Voter ids and lecturer keys.
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")
 _BUSY_MS = 10_000
 _POOL = 16  # idle connections kept per store and process
@@ -61,8 +59,6 @@ ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
 #: ``run(sql, *params) -> rows``: one statement inside a transaction (``?`` placeholders).
 Run = Callable[..., list[tuple]]
-
-
 #: The message of a store that stays busy or unreachable (a page keeps the room's link then).
 BUSY = "The poll store is busy or unreachable; try again in a moment."
 
@@ -76,10 +72,9 @@ class Room:
     """What anyone with the room code may see (never the lecturer key).
 
     Attributes:
-        code: the room code, ``CODE_LENGTH`` characters of ``ALPHABET``.
-        lecture: the key of the lecture now shown (in :data:`smoothviz.lectures.LECTURES`).
-        scene: the 1-based scene now shown.
-        state: ``"open"`` (voting), ``"closed"`` (no more votes) or ``"revealed"`` (answer shown).
+        code: ``CODE_LENGTH`` characters of ``ALPHABET``.
+        lecture, scene: the scene now shown (a key of :data:`smoothviz.lectures.LECTURES`, 1-based).
+        state: ``"open"`` (voting), ``"closed"`` or ``"revealed"`` (answer shown).
         expires: when the room and its votes expire (UTC seconds).
     """
 
@@ -124,11 +119,7 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
 
 
 def default_url() -> str:
-    """The store's URL from the environment.
-
-    ``SMOOTHVIZ_POLLS_URL`` if set, else the SQLite file ``SMOOTHVIZ_POLLS_DB``, else
-    ``<repository>/.smoothviz/polls.sqlite3``.
-    """
+    """``SMOOTHVIZ_POLLS_URL``, else SQLite at ``SMOOTHVIZ_POLLS_DB`` or ``.smoothviz/polls.sqlite3``."""
     url = os.environ.get("SMOOTHVIZ_POLLS_URL", "").strip()
     if url:
         return url
@@ -194,18 +185,12 @@ def _parse_url(url: str) -> tuple[str, str]:
 
 
 class PollStore:
-    """Rooms and votes in one SQLite file or one PostgreSQL database (see the module docstring).
+    """Rooms and votes in one SQLite file (replicas on one host) or PostgreSQL (several hosts).
 
-    SQLite: one file in WAL mode with a busy timeout, so threads, processes or replicas on one host share
-    it, every vote in its own committed transaction; PostgreSQL: replicas on several hosts. Both run the
-    same SQL; each write checks the room and writes under a lock (SQLite ``BEGIN IMMEDIATE``, PostgreSQL
-    ``SELECT … FOR SHARE`` / ``FOR UPDATE`` on the room row). A vote is an upsert keyed on (room,
-    lecture, scene, voter): a changed mind replaces it, it is never counted twice, and once committed it
-    survives the death of the process that wrote it. A voter is an opaque random token made per browser
-    session; rooms and their votes expire (24 h by default).
-
-    Safe to share between threads (a small pool of connections per process). ``ttl`` is how long a
-    room lives, in seconds; ``clock`` returns UTC seconds (tests pass a fake one).
+    The same SQL on both; each write checks the room under a lock (SQLite ``BEGIN IMMEDIATE``,
+    PostgreSQL ``FOR SHARE`` / ``FOR UPDATE`` on the room row). A vote is an upsert keyed on (room,
+    lecture, scene, voter): never counted twice, durable once committed. Thread-safe (a small pool per
+    process). ``ttl``: a room's lifetime in seconds (24 h); ``clock``: UTC seconds (tests fake it).
     """
 
     def __init__(
@@ -234,8 +219,6 @@ class PollStore:
                     "writable file path."
                 ) from exc
         self._migrate()
-
-    # -- connections and transactions -------------------------------------------------------------
 
     def _connect(self) -> Any:
         if self.kind == "sqlite":
@@ -280,14 +263,9 @@ class PollStore:
     def _tx(self, work: Callable[[Run], T], *, write: bool = True) -> T:
         """``work(run)`` in one transaction, retried on a busy file or a dropped connection.
 
-        SQLite: a write transaction takes the file's write lock first (``BEGIN IMMEDIATE``: no
-        deadlock between two readers upgrading), after this process's own writers (a Python lock:
-        threads queue instead of polling the busy handler); a read-only one (``write=False``) reads a
-        WAL snapshot and waits for nobody.
-
-        ``run(sql, *params) -> rows`` executes one statement (``?`` placeholders). A PollError raised
-        by ``work`` rolls the transaction back and propagates; database errors that persist become a
-        PollError too; any other exception (a bug) propagates as it is.
+        SQLite writes queue on a Python lock, then take the file's write lock (``BEGIN IMMEDIATE``: no
+        upgrade deadlock); ``write=False`` reads a WAL snapshot. A PollError from ``work`` rolls back and
+        propagates; lasting database errors become PollError(BUSY); other exceptions (bugs) propagate.
         """
         for attempt in range(3):
             conn, healthy = None, False
@@ -330,11 +308,7 @@ class PollStore:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _driver_errors(self) -> tuple[tuple[type, ...], tuple[type, ...]]:
-        """The database drivers' errors, and those worth a retry on a fresh connection.
-
-        A retry helps a busy file or a dropped server (PostgreSQL's serialisation failures and
-        deadlocks are OperationalErrors too).
-        """
+        """The drivers' errors, and those worth a retry (busy, dropped, deadlocked: OperationalError)."""
         if self.kind != "postgresql":
             return (sqlite3.Error,), (sqlite3.OperationalError,)
         import psycopg
@@ -366,8 +340,6 @@ class PollStore:
         """The schema version recorded in the database."""
         rows = self._tx(lambda run: run("SELECT MAX(version) FROM schema_version"), write=False)
         return int(rows[0][0])
-
-    # -- rooms ------------------------------------------------------------------------------------
 
     def _room_row(self, run: Run, code: str, lock: str = "") -> Room:
         """The live room ``code`` (``lock``: ``"share"``/``"update"`` row lock on PostgreSQL)."""
@@ -473,15 +445,11 @@ class PollStore:
 
         return self._lecturer_tx(code, key, change)
 
-    # -- votes ------------------------------------------------------------------------------------
-
     def vote(self, code: str, voter: str, lecture: str, scene: int, option: int) -> None:
-        """Record ``voter``'s choice ``option`` (0-based index into the scene's options).
+        """Record ``voter``'s ``option`` (0-based); a new vote replaces the old while the poll is open.
 
-        One vote per (room, lecture, scene, voter): a new vote replaces the old while the poll is
-        open. PollError when the room is unknown or expired, the room does not show that scene, the
-        poll is closed or revealed, the option does not exist, or the voter is voting too fast
-        (more than ``RATE_VOTES`` votes in ``RATE_WINDOW`` seconds in one room).
+        PollError for an unknown or expired room, another scene, a closed poll, a bad option, or more
+        than ``RATE_VOTES`` votes in ``RATE_WINDOW`` seconds in one room.
         """
         code = _code(code)
         voter = _voter(voter)
@@ -568,10 +536,7 @@ class PollStore:
         return tuple(out)
 
     def results_csv(self, code: str, key: str) -> str:
-        """Every scene of the room that got votes, one row per option (formula-neutralised CSV).
-
-        Columns: lecture, scene, question, option, votes, right (whether the option is the answer).
-        """
+        """Every scene of the room that got votes, one row per option (formula-neutralised CSV)."""
         import pandas as pd
 
         from smoothviz.lectures import LECTURES
@@ -590,20 +555,12 @@ class PollStore:
             write=False,
         )
         counts = {(lec, int(s), int(c)): int(n) for lec, s, c, n in rows}
-        records = []
-        for lec, number in sorted({(lec, s) for lec, s, _ in counts}):
-            spec = LECTURES[lec].scenes[number - 1]
-            for i, text in enumerate(spec.options):
-                records.append(
-                    {
-                        "lecture": lec,
-                        "scene": number,
-                        "question": spec.predict,
-                        "option": text,
-                        "votes": counts.get((lec, number, i), 0),
-                        "right": i == spec.answer,
-                    }
-                )
+        records = [
+            (lec, n, spec.predict, text, counts.get((lec, n, i), 0), i == spec.answer)
+            for lec, n in sorted({(lec, s) for lec, s, _ in counts})
+            for spec in [LECTURES[lec].scenes[n - 1]]
+            for i, text in enumerate(spec.options)
+        ]
         columns = ["lecture", "scene", "question", "option", "votes", "right"]
         return to_csv(pd.DataFrame.from_records(records, columns=columns))
 

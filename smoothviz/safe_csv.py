@@ -1,9 +1,8 @@
-"""CSV downloads that a spreadsheet opens as data, never as formulas (CSV / formula injection).
+"""CSV downloads that a spreadsheet opens as data, never as formulas (OWASP, "CSV Injection").
 
-A spreadsheet runs a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return as a
-formula (OWASP, "CSV Injection"), and table text can come from strangers (uploads), so every CSV the
-app offers goes through :func:`neutralise`: such text gets a leading apostrophe. Numbers, and text
-that is a plain number (``-0.5``, ``1e-3``), are data and left as they are.
+A spreadsheet runs a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and
+table text can come from strangers (uploads): such text gets a leading apostrophe. Numbers, and text
+that is a plain number (``-0.5``, ``1e-3``), are left as they are.
 """
 
 from __future__ import annotations
@@ -20,10 +19,7 @@ _PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 def neutralise_text(value: object) -> object:
-    """``value`` with a leading ``'`` when it is text a spreadsheet would run as a formula.
-
-    Anything that is not a ``str`` (numbers, missing values, dates) is returned unchanged.
-    """
+    """``value`` with a leading ``'`` when it is text a spreadsheet would run (a non-``str``: as is)."""
     if not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
         return value
     if _PLAIN_NUMBER.fullmatch(value):
@@ -32,11 +28,7 @@ def neutralise_text(value: object) -> object:
 
 
 def neutralise(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``frame`` whose text cells and column names cannot run as spreadsheet formulas.
-
-    Numeric, boolean and datetime columns are returned unchanged; text columns (object, string or
-    categorical) have each risky cell prefixed by :func:`neutralise_text`. ``frame`` is not modified.
-    """
+    """A copy of ``frame`` whose text cells (object, string, categorical) and column names cannot run."""
     out = frame.copy()
     for i in range(out.shape[1]):
         values = out.iloc[:, i]

@@ -1,6 +1,6 @@
-"""The class's answers to a lecture scene's question: one bar per option, the right one marked.
+"""The class's answers to a scene's question, one bar per option, the right one marked.
 
-Drawn beside the hero on the lecturer's screen at the reveal, and on each student's phone after it.
+Drawn beside the lecturer's hero at the reveal, and on each student's phone after it.
 """
 
 from __future__ import annotations
@@ -11,11 +11,8 @@ import plotly.graph_objects as go
 
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style
 
-__all__ = ["RIGHT_COLOR", "poll_caption", "poll_figure"]
-
-#: The right option's bar (the palette's bluish green); the others are grey.
-RIGHT_COLOR = COLORS["smoothed_perturbed"]
-OTHER_COLOR = "#9a9a9a"
+#: The right option's bar is the palette's bluish green, the others grey.
+RIGHT_COLOR, OTHER_COLOR = COLORS["smoothed_perturbed"], "#9a9a9a"
 LETTERS = "ABCDEFGH"
 
 
@@ -23,9 +20,8 @@ def poll_figure(options: Sequence[str], counts: Sequence[int], right: int | None
                 label_chars: int = 0, large: bool = False) -> go.Figure:  # fmt: skip
     """A horizontal bar per option (A on top) with its count and share of the votes.
 
-    ``right`` (0-based) marks the answer, a green bar and a ✓ (``None`` before the reveal). A label is
-    the letter and, when there is room (a phone), the option's first ``label_chars`` characters; the
-    hover shows the whole option. ``large``: presenter mode's 22 px type, for a projector.
+    ``right`` (0-based, ``None`` before the reveal) marks the answer green with a ✓; a label is the
+    letter and the option's first ``label_chars`` characters (a phone); ``large``: presenter type.
     """
     if len(options) != len(counts):
         raise ValueError(f"{len(options)} options but {len(counts)} counts")
@@ -39,12 +35,8 @@ def poll_figure(options: Sequence[str], counts: Sequence[int], right: int | None
         customdata=list(options), hovertemplate="%{customdata}: %{x} votes<extra></extra>", showlegend=False,
     ))  # fmt: skip
     apply_style(fig, height=height)
-    title = {
-        "text": f"Class: {total} vote{'' if total == 1 else 's'}",
-        "x": 0,
-        "y": 0.98,
-        "font": {"size": size},
-    }
+    title = {"text": f"Class: {total} vote{'' if total == 1 else 's'}", "x": 0, "y": 0.98}
+    title["font"] = {"size": size}
     fig.update_layout(
         font={"size": size}, margin={"l": 10, "r": 20, "t": 40, "b": 10}, title=title, bargap=0.25
     )

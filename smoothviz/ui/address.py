@@ -1,8 +1,8 @@
-"""The address bar as the page kit keeps it: the queries a page wrote, and when a run reads the address.
+"""The address bar as the kit keeps it: which queries it wrote, and when a run reads the address.
 
-A page writes all its values into the address on every run, and a rerun request carries whatever
-address the browser had when the user acted. These helpers tell the kit's own (possibly stale) writes
-from a new link, Back or Forward, so that the newest input always wins.
+A rerun carries whatever address the browser had when the user acted, often one the kit wrote and has
+since overtaken; these helpers tell such stale writes from a new link, Back or Forward, so the newest
+input always wins.
 """
 
 from __future__ import annotations
@@ -13,19 +13,15 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-__all__ = ["WRITES_KEPT", "history_navigation", "link_to_read", "remember_written", "state_key"]
+#: Session state: ``{page: [query, …]}``, the last :data:`WRITES_KEPT` queries the kit wrote per page
+#: (a fast hand outruns the server: a rerun may carry any write not yet answered).
+_WRITTEN_LOG = "smoothviz.__written"
+WRITES_KEPT = 64
 
 
 def state_key(page: str, name: str) -> str:
     """The session-state key of the kit's own record ``name`` for ``page`` (seeded values, …)."""
     return f"{page}.__{name}"
-
-
-#: Session state: ``{page: [query, …]}``, the last :data:`WRITES_KEPT` queries the kit wrote for each page.
-_WRITTEN_LOG = "smoothviz.__written"
-#: How many of its own writes per page the kit remembers. A rerun request carries the query the browser
-#: had when the user acted, which may be any write not yet answered (a fast hand outruns the server).
-WRITES_KEPT = 64
 
 
 def _frozen(query: Mapping[str, Any]) -> tuple:
@@ -55,14 +51,9 @@ def link_to_read(
 ) -> tuple[Mapping[str, list[str]], bool] | None:
     """``(query, scroll)`` when this run reads its values from the address bar, else ``None``.
 
-    ``scroll``: whether to bring a tab the address names into view.
-    The address is read on the page's first run in the session, on Back and Forward (the entry holds
-    the view to restore), and when it is a new link (a tour preset, a scene's Next, a typed address).
-    An address the kit wrote itself is never read again outside Back and Forward: a rerun started by a
-    widget carries whatever address the browser had when the user acted, often one the page has
-    overtaken since, and reading it would undo the newest input. An address another page wrote (left
-    in the address bar by a page change) is no link to this page: a first visit then starts from the
-    defaults, a later one from the page's own values.
+    Read on the page's first run in the session, on Back and Forward, and for a new link (a preset, a
+    scene's Next, a typed address); an address the kit wrote itself only on Back and Forward. An
+    address another page wrote is no link to this page. ``scroll``: bring a tab the link names into view.
     """
     log = st.session_state.get(_WRITTEN_LOG, {})
     frozen = _frozen({k: v[-1] if len(v) == 1 else v for k, v in query.items()})

@@ -1,21 +1,10 @@
-"""What the page kit sends to the browser: its style sheets and scripts, as strings.
+"""What the page kit sends to the browser, as strings: its style sheets and scripts.
 
-The kit (:mod:`smoothviz.ui.kit`) decides when each is sent: the shell once per tab, the page and
-presenter sheets on every run, the scroll script when a link names a tab. Here they read as CSS and JS.
+:mod:`smoothviz.ui.kit` sends the shell once per tab, the page and presenter sheets every run, the
+scroll script when a link names a tab.
 """
 
-__all__ = [
-    "A11Y_CSS",
-    "EMBED_CSS",
-    "PAGE_CSS",
-    "PHONE_CSS",
-    "PRESENT_CSS",
-    "SCROLL_TO_TABS_JS",
-    "SHELL_JS",
-]
-
-# Layout for a projector and a laptop: less padding above the title, metric labels and values that wrap
-# instead of truncating (their long text lives in the help tooltip), a one-line title.
+# A projector and a laptop: less padding above a one-line title, metrics that wrap, not truncate.
 PAGE_CSS = """
 <style>
 .stMainBlockContainer { padding-top: 2.6rem; padding-bottom: 3rem;
@@ -46,10 +35,8 @@ PRESENT_CSS = """
 </style>
 """
 
-# Accessibility every page gets (checked by axe-core in tests/test_browser_a11y.py): a visible focus
-# ring (the slider's thumb too, whose input is visually hidden) and a control label a scene locked that
-# keeps its contrast. Streamlit's own "Skip to main content" is the first Tab stop: Tab, Enter, Tab
-# reach the first story control.
+# Accessibility (axe-core, tests/test_browser_a11y.py): a visible focus ring, the slider's thumb too
+# (its input is hidden), and a locked control's label that keeps its contrast.
 A11Y_CSS = """<style>
 :focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
 [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {
@@ -62,15 +49,11 @@ SHELL_JS = """<script>
 (() => {
   if (window.__smoothvizShell) return;
   window.__smoothvizShell = true;
-  // One history entry per user action. Streamlit pushes an entry whenever the address changes: a page
-  // change pushed one, the new page's first write of its values another (a value the page then caps,
-  // a third), so Back had to be pressed twice and could land on an entry holding the previous page's
-  // values under the new page's path. A push that changes only the query and follows no click, tap
-  // or key press since the last push replaces the current entry instead (a page change always
-  // pushes, even when the click came before this script); Back and Forward themselves push nothing.
-  // A click on a link to another page leaves the address on the old page until Streamlit moves it,
-  // and on a busy server the new page's first write can come first: that write goes under the new
-  // page's path (Streamlit's own push then replaces it), never as an extra entry under the old one.
+  // One history entry per user action. Streamlit pushes one per address change (a page change, then
+  // the new page's first write, then a cap), so Back took two presses and could land on the old
+  // page's values under the new path. A push that changes only the query with no click, tap or key
+  // since the last one replaces the entry instead; Back and Forward push nothing. A busy server may
+  // send the new page's first write before Streamlit moves the path: it goes under the new path.
   let acted = false;
   let going = null;  // the page a link just clicked leads to, until the address gets there
   const acting = (link) => {  // a user's action, on ``link`` (or null) when it follows one
@@ -93,8 +76,7 @@ SHELL_JS = """<script>
   for (const type of ["pointerdown", "keydown", "touchstart"]) {
     document.addEventListener(type, act, true);
   }
-  // A lecture's clicker keys press the scene bar's own button or link for the user (a script's
-  // click, which ``act`` does not count): the clicker reports its step here, one entry like a click.
+  // The lecture clicker's keys press the scene bar's buttons by script: it reports its step here.
   window.__smoothvizActing = acting;
   window.addEventListener("popstate", () => { acted = false; going = null; }, true);
   const push = window.history.pushState.bind(window.history);
@@ -115,8 +97,7 @@ SHELL_JS = """<script>
     acted = false;
     return push(state, title, url);
   };
-  // Text alternatives and keyboard reach, kept as the page redraws: every chart is a figure named
-  // by its caption's first sentence; a block that scrolls sideways (a wide formula) takes focus.
+  // Every chart a figure named by its caption's first sentence; a wide formula takes focus.
   const label = () => {
     for (const chart of document.querySelectorAll('[data-testid="stMain"] [data-testid="stPlotlyChart"]')) {
       const next = chart.closest(".stElementContainer")?.nextElementSibling;
@@ -143,9 +124,8 @@ SHELL_JS = """<script>
         const left = gd.layout.margin && gd.layout.margin.l;
         const l = Math.min(left || 80, 56);
         const size = gd._fullLayout && gd._fullLayout._size;
-        // a column of entries becomes a row above the plot: a column on a phone takes a row each;
-        // and one under a titled figure goes above the plot too: plotly gives a legend placed in the
-        // container half the width
+        // a column of entries (a row each on a phone), or a legend under a titled figure (plotly gives
+        // it half the width), becomes a row above the plot
         const above = {"legend.orientation": "h", "legend.y": 1.02, "legend.yanchor": "bottom",
                        "legend.yref": "paper"};
         const move = legend.orientation !== "h" || legend.yref === "container";
@@ -183,11 +163,9 @@ SHELL_JS = """<script>
   update();
 })();
 </script>"""
-# A phone or a tablet (≤ 820 px wide): the title starts below Streamlit's 64 px header; smaller title
-# and "Watch:" type; the story controls two to a row and the scene bar's Back / Next beside its title
-# (Streamlit stacks every column below 640 px), so the hero's plotting area starts on the first screen;
-# slider thumbs of 24 px for a finger; no chart toolbar over the legend (Streamlit's fullscreen button
-# stays). Legends get a smaller font from the browser script (a figure's layout lives there).
+# A phone or tablet (≤ 820 px): title below Streamlit's 64 px header, smaller type, story controls two
+# to a row and the scene bar's buttons beside its title (Streamlit stacks columns below 640 px), so the
+# hero starts on the first screen; 24 px slider thumbs; no toolbar over the legend (SHELL_JS sizes it).
 PHONE_CSS = """<style>
 @media (max-width: 820px) {
   .stMainBlockContainer { padding-top: 4.1rem !important; padding-left: 1rem; padding-right: 1rem; }
@@ -218,12 +196,10 @@ EMBED_CSS = """<style>
 .stMainBlockContainer { padding-top: 1rem !important; max-width: 100%; }
 </style>"""
 
-# Used when a link names a tab (see :func:`smoothviz.ui.kit.tabs`): scroll the tabs to the top of
-# the screen and keep them there while the charts above and in the tab are drawn.
+# A link names a tab (:func:`smoothviz.ui.kit.tabs`): the tabs go to the top of the screen and stay
+# there while the charts are drawn; only this document's own box scrolls (not an embedding page).
 SCROLL_TO_TABS_JS = """<script>
 (() => {
-  // scroll now, and again while the charts above (and in the tab) are still being drawn; only this
-  // document's own scrolling box moves (scrollIntoView would scroll a page that embeds this one too)
   const scroller = (el) => {
     for (let box = el.parentElement; box; box = box.parentElement) {
       const style = getComputedStyle(box);
@@ -231,9 +207,7 @@ SCROLL_TO_TABS_JS = """<script>
     }
     return document.scrollingElement;
   };
-  // until the tabs are at the top with every chart drawn: a tab that computes for seconds leaves
-  // the page too short to scroll that far until its chart arrives. A user who scrolls, taps or
-  // presses a key meanwhile takes over.
+  // until every chart is drawn (a page is too short to scroll that far before); a user takes over
   let tries = 0;
   const mine = ["wheel", "touchmove", "keydown", "pointerdown"];
   const stop = () => {

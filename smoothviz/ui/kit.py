@@ -25,42 +25,21 @@ from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.plots.style import highlight
+from smoothviz.ui import browser, lecture
 from smoothviz.ui.address import link_to_read, remember_written, state_key
-from smoothviz.ui.browser import (
-    A11Y_CSS,
-    EMBED_CSS,
-    PAGE_CSS,
-    PHONE_CSS,
-    PRESENT_CSS,
-    SCROLL_TO_TABS_JS,
-    SHELL_JS,
-)
-from smoothviz.ui.dress import enlarge_type, veil
-from smoothviz.ui.lecture import (
-    LECTURE_KEYS,
-    lecture_bar,
-    lecture_from_link,
-    lecture_link,
-    scene_marks,
-    tab_of_scene,
-)
-from smoothviz.ui.params import LinkValue, Param, parse_query, parse_value
+from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
 from smoothviz.ui.poll import POLL_KEYS, lecturer_panel
 
 EXPORT_FORMAT_KEY = "smoothviz.export_format"
-#: This run's lecture scene, if one is open: ``{"reveal", "tab", "held"}`` (see :func:`controls`).
+#: This run's lecture scene, if one is open (see :func:`controls`).
 _SCENE_KEY = "smoothviz.__scene"
-#: The tallest and the shortest hero a lecture scene draws. Between them the hero takes what is left
-#: of a 768 px screen under the title, the scene bar (its height estimated from its text), the story
-#: controls and any metrics drawn above it, so the whole chart, x-axis included, fits.
+#: A scene's hero is 200–380 px high: what a 768 px screen leaves under the title, the scene bar, the
+#: story controls and metrics (``_ROOM_PX``: room for bar and hero, by presenter mode), x-axis included.
 LECTURE_HERO_PX = (200, 380)
-#: Pixels of a 768 px screen left for the scene bar and the hero, with and without presenter mode.
-_LECTURE_ROOM_PX = {True: 565, False: 530}
-#: Less room in a tab scene: a tab often says a sentence above its chart.
-_TAB_TEXT_PX = 60
-#: What a row of metrics drawn above a scene's hero takes.
-_ROW_PX = {"metrics": 105}
+_ROOM_PX = {True: 565, False: 530}
+_TAB_TEXT_PX = 60  # a tab often says a sentence above its chart
+_METRICS_PX = 105  # a row of metrics above the hero
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
 _VIEW_KEY = "smoothviz.__view"
 KIND_BADGES = {
@@ -81,14 +60,11 @@ PRESENT = Param(
 )
 
 
-def _use_app_navigation() -> None:
-    """Make sure a page runs under ``app.py``'s ``st.navigation``, never Streamlit's folder fallback.
+def use_app_navigation() -> None:
+    """Run a page under ``app.py``'s ``st.navigation``, never Streamlit's ``pages/`` folder fallback.
 
-    Streamlit treats a folder named ``pages/`` beside the entry point as "multipage v1" until some session
-    has run ``st.navigation``. On a freshly started server, a shared link such as ``/thresholds`` would
-    then run the page file alone: no wide layout, file names instead of titles, no app-level controls.
-    Clearing that flag and rerunning hands the request to ``app.py``, which routes it by URL as usual.
-    (Checked against the pinned Streamlit; the browser tests open a direct link on a fresh server.)
+    Until a session has run ``st.navigation``, a fresh server runs ``/thresholds`` as the file alone (no
+    wide layout, no app controls); clearing the flag and rerunning hands the request to ``app.py``.
     """
     try:
         from streamlit.runtime.pages_manager import PagesManager
@@ -100,12 +76,9 @@ def _use_app_navigation() -> None:
 
 
 def preload_charts() -> None:
-    """Start loading the browser's chart library while the page's script is still computing.
+    """Start loading plotly.js (several MB) with an invisible chart before the page computes.
 
-    Streamlit fetches plotly.js (several MB, over a second to parse on a laptop) only when the first
-    chart of a session arrives, so the first chart waited for the computation *and* the library. An
-    invisible one-point chart sent before the page runs starts the download at once
-    (benchmarks/bench_browser.py measures the difference).
+    Otherwise the first chart waits for the computation *and* the library (benchmarks/bench_browser.py).
     """
     holder = st.sidebar.container(key="smoothviz-preload")
     holder.html("<style>.st-key-smoothviz-preload { display: none; }</style>")
@@ -116,21 +89,16 @@ _PRELOAD_FIGURE = SharedFigure(layout={"width": 10, "height": 10})  # serialised
 
 
 def app_shell() -> None:
-    """What every run of the app draws before its page.
-
-    A browser script, installed once: one history entry per user action, charts named by their
-    captions' first sentences, wide formulas reachable by keyboard, phone-sized legends; the focus
-    ring and the phone layout; and embed mode (``embed=true``: the page alone, no navigation).
-    """
+    """What every run draws before its page: the shell script, the focus ring, the phone layout, embed mode."""
     holder = st.sidebar.container(key="smoothviz-shell")
-    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>" + A11Y_CSS + PHONE_CSS)
-    holder.html(SHELL_JS, unsafe_allow_javascript=True)
+    css = browser.A11Y_CSS + browser.PHONE_CSS
+    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>" + css)
+    holder.html(browser.SHELL_JS, unsafe_allow_javascript=True)
     if st.context.is_embedded:
-        st.html(EMBED_CSS)
+        st.html(browser.EMBED_CSS)
 
 
-#: Presenter mode as the session last ran it: Streamlit drops a widget's key from session state after a
-#: run that did not draw the widget (a page change, Back), so the toggle's own key is not enough.
+#: Presenter mode as last run: Streamlit drops the toggle's key after a run that did not draw it.
 _PRESENT_KEY = "smoothviz.__present"
 
 
@@ -144,23 +112,19 @@ def presenting() -> bool:
     return raw is not None and parse_value(PRESENT, raw)[0] is True
 
 
-#: A full garbage collection every this many page runs of the server process. Streamlit's collection
-#: after every run is off (``.streamlit/config.toml``: ~40-80 ms of the one script core each time);
-#: without any, 200 more sessions left ~36 MiB more behind (benchmarks/RESULTS.md, "Classroom load").
+#: A full garbage collection every this many page runs: Streamlit's own after every run is off
+#: (``.streamlit/config.toml``, ~40-80 ms each); with none, 200 sessions left ~36 MiB behind (RESULTS.md).
 GC_EVERY_RUNS = 32
 _page_runs = itertools.count(1)
 
 
 def page(title: str, watch: str) -> None:
-    """The top of every page: a one-line title and one "Watch:" sentence saying what to look at.
-
-    Also applies the page CSS, and presenter mode when it is on.
-    """
+    """The top of every page: the page CSS, a one-line title and a "Watch:" sentence."""
     if next(_page_runs) % GC_EVERY_RUNS == 0:
         gc.collect()
-    _use_app_navigation()
+    use_app_navigation()
     st.session_state[_SCENE_KEY] = None
-    st.html(PAGE_CSS + (PRESENT_CSS if presenting() else ""))
+    st.html(browser.PAGE_CSS + (browser.PRESENT_CSS if presenting() else ""))
     st.title(title, anchor=False)
     watch_slot = st.empty()
     watch_slot.markdown(f"**Watch:** {watch}")
@@ -177,10 +141,7 @@ def _widget_key(page: str, key: str) -> str:
 
 
 def _render(param: Param, page: str, container: Any, *, locked: bool = False) -> Any:
-    """Draw the widget of one parameter; its value lives in session state under a page-prefixed key.
-
-    A ``locked`` control (a lecture scene fixed it) is drawn disabled and its label says so.
-    """
+    """Draw one parameter's widget (state under a page-prefixed key); ``locked``: disabled, marked 🔒."""
     label = f"{param.label} 🔒" if locked else param.label
     common = {"key": _widget_key(page, param.key), "help": param.help, "disabled": locked}
     if param.kind in ("log_float", "log_int"):
@@ -251,7 +212,7 @@ def _has_present_mode() -> bool:
 
 
 def _pins_link(params: Sequence[Param]) -> LinkValue:
-    """``pins``: the kit's own link value (see :mod:`smoothviz.ui.pins`), kept under ``<page>.pins``."""
+    """``pins``: the kit's own link value (:mod:`smoothviz.ui.pins`), kept under ``<page>.pins``."""
     hero = pinnable(params)
     return LinkValue("pins", lambda raw: parse_pins(raw, hero), lambda v: format_pins(v, hero))
 
@@ -264,20 +225,19 @@ def _seed_from_link(
     *,
     scroll: bool = True,
 ) -> None:
-    """A first visit or a new link (a tour preset, back/forward): every value comes from the URL.
+    """A first visit or a new link (a preset, Back/Forward): every value comes from the URL.
 
-    With ``scroll``, a link that names a tab lands on that tab's content (see :func:`tabs`); Back and
-    Forward restore a view without moving the screen.
+    ``scroll``: a link naming a tab lands on it (:func:`tabs`); Back and Forward do not move the screen.
     """
-    lecture, messages = lecture_from_link(page, query, params)
-    st.session_state[state_key(page, "lecture")] = lecture
+    scene, messages = lecture.lecture_from_link(page, query, params)
+    st.session_state[state_key(page, "lecture")] = scene
     own = {link.key for link in links}
     for link in links:
         raw = query.get(link.key)
         value, link_messages = link.read(raw[-1] if raw else None)
         st.session_state[_widget_key(page, link.key)] = value
         messages += link_messages
-    page_query = {k: v for k, v in query.items() if k not in (*LECTURE_KEYS, *own)}
+    page_query = {k: v for k, v in query.items() if k not in (*lecture.LECTURE_KEYS, *own)}
     values, param_messages = parse_query(params, page_query)
     _seed_presenter_mode(query, values)
     values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
@@ -294,10 +254,9 @@ def _seed_from_link(
 
 
 def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tuple[dict, list[str]]:
-    """The hero row (and the presenter toggle) and the sidebar's "More settings"; the values drawn.
+    """The hero row, the presenter toggle and the sidebar's "More settings"; the values drawn.
 
-    ``main=True`` parameters are drawn later by :func:`field` or :func:`tabs`: their value is read
-    from session state here.
+    ``main=True`` parameters are drawn later (:func:`field`, :func:`tabs`): their value is read here.
     """
     hero = [p for p in params if p.hero]
     if not _has_present_mode():
@@ -332,14 +291,14 @@ def _write_url(
     params: Sequence[Param],
     links: Sequence[LinkValue],
     values: Mapping[str, Any],
-    lecture: Mapping[str, Any] | None,
+    scene: Mapping[str, Any] | None,
 ) -> None:
     """Rewrite the URL with every current value, so the address bar links to this view."""
     written = {p.key: p.format(values[p.key]) for p in params[:-1]}
     if values["present"]:
         written["present"] = "1"
-    if lecture:
-        written |= lecture_link(lecture)
+    if scene:
+        written |= lecture.lecture_link(scene)
     for link in links:
         if text := link.format(st.session_state[_widget_key(page, link.key)]):
             written[link.key] = text
@@ -348,21 +307,18 @@ def _write_url(
 
 
 def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()) -> dict[str, Any]:
-    """Render a page's controls, bound to the URL, and return the current values.
+    """Draw a page's controls, bound to the URL, and return the current values.
 
-    Parameters declared with ``hero=True`` (the 2–4 that drive the page's story) are drawn in one row
-    here, just above the hero chart; the others under "More settings" in the sidebar; ``main=True`` ones
-    later, by :func:`field` or :func:`tabs`. On the first run of the page in a session, and whenever a
-    new link arrives, values come from the URL query string, validated by
-    :func:`~smoothviz.ui.params.parse_query`; every value that could not be used as received is reported
-    in a visible warning naming the parameter, the value received and the value used. The warning stays
-    until the user changes a control. On every run the URL is rewritten with all current values.
-
-    ``links`` are the page's own link values (:class:`~smoothviz.ui.params.LinkValue`, e.g. the
-    adversary game's ``moves``): read, warned about and written back the same way, returned under their
-    key; the page changes one with :func:`set_link`. The kit's ``pins`` travel by the same path.
+    ``hero=True`` parameters go in one row above the hero chart, ``main=True`` ones later (:func:`field`,
+    :func:`tabs`), the rest under "More settings" in the sidebar. A first visit or a new link reads the
+    URL through :func:`~smoothviz.ui.params.parse_query`; each value not used as received is named in a
+    warning (value received, value used) that stays until a control changes. Every run rewrites the
+    URL. ``links`` (:class:`~smoothviz.ui.params.LinkValue`, e.g. the game's ``moves``, and the kit's
+    ``pins``) travel the same way; a page changes one with :func:`set_link`. Later calls name a
+    parameter by its key.
     """
     params = [*params, PRESENT]
+    st.session_state[state_key(page, "params")] = by_key(params)
     if clash := {link.key for link in links} & {p.key for p in params}:
         raise ValueError(f"link values {sorted(clash)} are also declared parameters")
     links = [*links, _pins_link(params)]
@@ -375,25 +331,25 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         if wkey not in st.session_state:
             st.session_state[wkey] = _widget_state(p, stored.get(p.key, p.default))
 
-    lecture = st.session_state.get(state_key(page, "lecture"))
-    if lecture:
+    scene = st.session_state.get(state_key(page, "lecture"))
+    if scene:
         if slot := st.session_state.get(_VIEW_KEY, {}).get("slot"):
             slot.empty()
         # first: a dead room leaves the link, so that the bar offers "Poll" again
-        beside = lecturer_panel(lecture)
-        bar_px = lecture_bar(lecture)
-        tab = tab_of_scene(lecture, params)
+        beside = lecturer_panel(scene)
+        bar_px = lecture.lecture_bar(scene)
+        tab = lecture.tab_of_scene(scene, params)
         if tab:  # a tab scene: its tab is the hero, right under the controls
             st.session_state[state_key(page, "scroll")] = False
         st.session_state[_SCENE_KEY] = {
-            "reveal": lecture["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
-            "marks": scene_marks(lecture), "beside": beside,
+            "reveal": scene["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
+            "marks": lecture.scene_marks(scene), "beside": beside,
         }  # fmt: skip
     st.session_state[state_key(page, "hero")] = pinnable(params)
-    values, notes = _draw_controls(page, params, set(lecture["lock"]) if lecture else set())
+    values, notes = _draw_controls(page, params, set(scene["lock"]) if scene else set())
     values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
     st.session_state[state_key(page, "values")] = dict(values)
-    _write_url(page, params, links, values, lecture)
+    _write_url(page, params, links, values, scene)
 
     messages = st.session_state[state_key(page, "messages")]
     shown = {k: v for k, v in values.items() if k != "present"}
@@ -409,13 +365,12 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         st.session_state.pop(state_key(page, "warning"), None)
     for note in notes:
         st.info(note)
-    scene = _scene()
-    if scene and scene["tab"]:
+    if scene and (now := _scene())["tab"]:
         # the page's own hero, metrics and notes go into a hidden box until tabs() closes it
         held = st.container(key="smoothviz-held")
         held.html("<style>.st-key-smoothviz-held { display: none; }</style>")
         held.__enter__()
-        scene["held"] = held
+        now["held"] = held
     return values
 
 
@@ -426,10 +381,8 @@ def _scene() -> dict[str, Any] | None:
 
 def result_text(text: str) -> None:
     """Markdown that states a chart's result: held back while a lecture scene's question is open."""
-    scene = _scene()
-    if scene and not scene["reveal"]:
-        return
-    st.markdown(text)
+    if not (scene := _scene()) or scene["reveal"]:
+        st.markdown(text)
 
 
 def _held() -> bool:
@@ -453,8 +406,7 @@ def _rewrite(page: str, key: str, text: str | None) -> None:
 def set_link(page: str, link: LinkValue, value: Any) -> None:
     """Change a page's own link value after :func:`controls` (e.g. a move played in the game).
 
-    The URL follows, and once the value differs from the one the link gave, the link's warning goes,
-    as it does when the user changes a control.
+    The URL follows; once the value differs from the link's, the link's warning goes, as for a control.
     """
     st.session_state[_widget_key(page, link.key)] = value
     st.session_state[state_key(page, "values")][link.key] = value
@@ -464,35 +416,40 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
         st.session_state.pop(state_key(page, "warning")).empty()
 
 
-def use_instead(page: str, param: Param, wanted: Any, used: Any, reason: str) -> str:
-    """Record that the page ran ``param`` at ``used`` instead of ``wanted`` (a cap or a clamp).
+def _declared(page: str, key: str) -> Param:
+    """The parameter ``key`` the page declared to :func:`controls` this run."""
+    return st.session_state[state_key(page, "params")][key]
 
-    The URL is rewritten with the value that ran, so a shared link reproduces exactly what is shown, and
-    the returned sentence, which names the parameter, both values and the reason, belongs in the
-    caption of the chart the value affects.
+
+def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str:
+    """Record that the page ran parameter ``key`` at ``used`` instead of ``wanted`` (a cap, a clamp).
+
+    The URL gets the value that ran (a shared link reproduces what is shown); the returned sentence
+    names the parameter, both values and the reason, for the caption of the chart it affects.
     """
     if used == wanted:
         return ""
+    param = _declared(page, key)
     text = param.format(used)
     _rewrite(page, param.key, text)
     return f"{param.key} = {param.format(wanted)} reduced to {text}: {reason}."
 
 
-def field(page: str, param: Param, container: Any = None) -> Any:
+def field(page: str, key: str, container: Any = None) -> Any:
     """Draw a ``main=True`` parameter's control here on the page (it was validated by :func:`controls`)."""
+    param = _declared(page, key)
     if _scene():  # a slide keeps its screen for the chart: the tab's own controls go to the sidebar
         return _render(param, page, st.sidebar)
     return _render(param, page, container or st)
 
 
-def tabs(page: str, param: Param) -> dict[str, Any]:
-    """Draw a ``tab`` parameter as tabs and return ``{option: container}``.
+def tabs(page: str, key: str) -> dict[str, Any]:
+    """Draw a ``tab`` parameter as tabs: ``{option: container}``, only the open one's ``.open`` true.
 
-    Only the open tab's ``.open`` is true, so a page computes just what is visible; switching tabs reruns
-    the page and writes the choice into the URL like any other control.
+    A page computes just what is visible; switching tabs reruns and writes the URL like any control.
     """
-    scene = _scene()
-    if scene and scene["tab"] == param.key:
+    param, scene = _declared(page, key), _scene()
+    if scene and scene["tab"] == key:
         scene.pop("held").__exit__(None, None, None)
         scene["held"] = None
         return _scene_tab(page, param)
@@ -502,7 +459,7 @@ def tabs(page: str, param: Param) -> dict[str, Any]:
     if st.session_state.pop(state_key(page, "scroll"), False):
         # a link that names a tab (a tour stop such as "MWEM's U") opens on the chart it promises:
         # the tabs come to the top of the screen and stay there while the charts are drawn
-        st.html(SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
+        st.html(browser.SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
     return dict(zip(param.options, containers, strict=True))
 
 
@@ -524,14 +481,11 @@ _CACHED: dict[tuple, Callable] = {}
 
 
 def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
-    """``st.cache_data`` for a page's computation, made once per process instead of once per rerun.
+    """``st.cache_data`` for a page's computation, made once per process, not once per rerun.
 
-    A page script runs from the top on every click, and ``st.cache_data(f)`` hashes ``f``'s source
-    each time it is called to make the wrapper (tens of ms of AST work per page per rerun). This
-    returns the wrapper made on the first run for the same function (by file, name and size), so
-    later runs reach the cache directly. Results are stamped with a digest of the call before they are
-    stored (:func:`smoothviz.plots.shared.stamp`). Usable as ``cached(f, max_entries=8)`` or as a
-    decorator.
+    ``st.cache_data(f)`` hashes ``f``'s source each time (tens of ms a rerun); this keeps the wrapper
+    by file, name and size. Results are stamped with a digest of the call
+    (:func:`smoothviz.plots.shared.stamp`). ``cached(f, max_entries=8)`` or a decorator.
     """
     if func is None:
         return functools.partial(cached, max_entries=max_entries)
@@ -546,15 +500,12 @@ def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
     return wrapper
 
 
-@contextlib.contextmanager
-def computing(label: str = "Computing…") -> Iterator[None]:
-    """Show a spinner if the block takes longer than half a second (Streamlit's own delay)."""
-    with st.spinner(label):
-        yield
+#: ``with computing("Running…"):`` a spinner once a block takes over half a second.
+computing = st.spinner
 
 
 def export_format_selector() -> None:
-    """Sidebar choice of the format used by every chart's camera button (PNG for slides, SVG for papers)."""
+    """Sidebar choice of every chart camera button's format (PNG for slides, SVG for papers)."""
     st.sidebar.radio(
         "Chart download format",
         ["png", "svg"],
@@ -575,9 +526,8 @@ def chart(
 ) -> None:
     """Draw a figure with its caption (what is drawn, with which parameters and seed) and its data.
 
-    ``data`` is the tidy frame behind the figure, or a function that builds it only when "Show data"
-    is opened or the CSV downloaded (omitted only for illustrative figures); ``key`` names the
-    downloads too; ``pinned`` runs, ``(label, figure)``, are drawn on it, dotted and muted.
+    ``data``: the tidy frame, or a function building it when "Show data" opens or the CSV is
+    downloaded; ``key`` names the downloads; ``pinned`` runs ``(label, figure)`` are drawn dotted.
     """
     if _held():
         return
@@ -591,11 +541,11 @@ def chart(
         if pinned:
             overlay_pins(copy, pinned)
         if present:
-            enlarge_type(copy)
+            _enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
             if veiled:
-                veil(copy)
+                _veil(copy)
             highlight(copy, marks)
         return copy
 
@@ -635,10 +585,7 @@ def chart(
 
 @contextlib.contextmanager
 def hero_block() -> Iterator[None]:
-    """A scene's hero that is a table or text rather than a chart: a class poll's panel goes beside it.
-
-    Outside a lecture, or below a hero already drawn, the block is drawn as it is.
-    """
+    """A scene's hero that is a table or text, not a chart: a class poll's panel goes beside it."""
     scene = _scene()
     beside = _beside_hero(scene)
     if scene:
@@ -672,8 +619,39 @@ def _hero_height(scene: dict[str, Any], height: int) -> int:
     if scene["drawn"]:
         return min(height, high)
     scene["drawn"] = True
-    room = _LECTURE_ROOM_PX[presenting()] - scene["above"] - (_TAB_TEXT_PX if scene["tab"] else 0)
+    room = _ROOM_PX[presenting()] - scene["above"] - (_TAB_TEXT_PX if scene["tab"] else 0)
     return int(min(height, max(low, min(high, room))))
+
+
+def _enlarge_type(fig: go.Figure) -> None:
+    """Presenter mode: every font of the figure (ticks, titles, legend, labels) scaled for the back row."""
+    factor = 22 / 18
+    base = fig.layout.font.size or 18
+    fig.update_layout(font={"size": round(base * factor)})
+    if fig.layout.legend.font.size:
+        fig.update_layout(legend={"font": {"size": round(fig.layout.legend.font.size * factor)}})
+    for note in fig.layout.annotations:
+        if note.font.size:
+            note.font.size = round(note.font.size * factor)
+
+
+def _veil(fig: go.Figure) -> None:
+    """A lecture question still open: plot and legend hidden until the reveal, the axes stay.
+
+    Three short lines of text: on one line it ran out of a phone's plot (390 px wide).
+    """
+    fig.update_layout(showlegend=False)
+    for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
+        note.visible = False
+    fig.add_shape(
+        type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="above",
+        fillcolor="white", line={"width": 0},
+    )  # fmt: skip
+    fig.add_annotation(
+        text="<b>Predict first</b><br>the answer comes<br>on the next click",  # fits a phone
+        xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
+        font={"size": (fig.layout.font.size or 18) + 4, "color": "#444"},
+    )  # fmt: skip
 
 
 def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
@@ -683,7 +661,7 @@ def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
     scene = _scene()
     hide = bool(scene and not scene["reveal"])
     if scene and not scene["drawn"]:
-        scene["above"] += _ROW_PX["metrics"]
+        scene["above"] += _METRICS_PX
     columns = st.columns(len(items))
     for column, (label, (value, help_text)) in zip(columns, items.items(), strict=True):
         column.metric(label, "? (predict first)" if hide else value, help=help_text)
@@ -708,11 +686,9 @@ def _plain(text: str) -> str:
 
 
 def reproduce(code: str) -> None:
-    """A "Reproduce in Python" block, and "Download this view": the page as one offline HTML file.
+    """A "Reproduce in Python" block, and "Download this view" as one offline HTML file.
 
-    The snapshot holds every chart drawn in this run (interactive, plotly.js inlined once), their
-    captions, the parameters, this code and the link back to the live view; it is built only when the
-    button is pressed.
+    The file holds the run's charts (interactive), captions, parameters, code and live link.
     """
     with st.expander("Reproduce in Python"):
         st.code(code, language="python")

@@ -1,9 +1,8 @@
 """Lecture scenes on a page: ``lecture``, ``scene``, ``lock`` and ``reveal`` from a link; the scene bar.
 
-A scene link (:mod:`smoothviz.lectures`) opens a page on its preset; the kit validates these keys like
-any link value and draws the locked controls disabled. The bar above the story controls asks the
-"predict first" question; "Answer" (or a clicker's next key) reveals the right option and the
-sentence, and writes ``reveal=1``; the next click goes to the next scene.
+A scene link (:mod:`smoothviz.lectures`) opens a page on its preset, locked controls disabled. The bar
+asks the "predict first" question; "Answer" (or a clicker's key) reveals the right option and the
+sentence (``reveal=1``); the next click goes to the next scene.
 """
 
 from __future__ import annotations
@@ -22,18 +21,6 @@ from smoothviz.plots.polls import LETTERS
 from smoothviz.ui.params import Param, shown
 from smoothviz.ui.poll import POLL_KEYS, poll_link, poll_state, start_button
 
-__all__ = [
-    "LECTURE_KEYS",
-    "bar_height",
-    "lecture_bar",
-    "lecture_from_link",
-    "lecture_link",
-    "lecture_page_link",
-    "option_line",
-    "scene_marks",
-    "tab_of_scene",
-]
-
 LECTURE_KEYS = ("lecture", "scene", "lock", "reveal", *POLL_KEYS)
 _PAGES = Path(__file__).resolve().parents[2] / "pages"
 
@@ -45,10 +32,7 @@ def _last(raw: Sequence[str] | str) -> str:
 def lecture_from_link(
     page: str, query: Mapping[str, Sequence[str] | str], params: Sequence[Param]
 ) -> tuple[dict[str, Any] | None, list[str]]:
-    """The lecture state a link asks for on ``page``, and a message for every value not used as given.
-
-    Returns ``(None, messages)`` when the link names no lecture, or one that cannot be shown here.
-    """
+    """The lecture state a link asks for on ``page`` (``None``: none, or not here), and its messages."""
     if not any(k in query for k in LECTURE_KEYS):
         return None, []
     key = _last(query.get("lecture", ""))
@@ -109,10 +93,7 @@ def lecture_page_link(
     reveal: bool = False,
     extra: Mapping[str, str] | None = None,
 ) -> None:
-    """A link that opens scene ``number`` of lecture ``key`` on its page (answered, with ``reveal``).
-
-    ``extra``: more values for the link (a running poll's, which the lecturer's Back and Next carry).
-    """
+    """A link to scene ``number`` of lecture ``key`` (answered, with ``reveal``; ``extra``: a poll's)."""
     scene = LECTURES[key].scenes[number - 1]
     query = scene_query(key, number, present=present) | ({"reveal": "1"} if reveal else {})
     query |= extra or {}
@@ -142,10 +123,9 @@ def _reveal(state: dict[str, Any]) -> None:
 
 
 def lecture_bar(state: dict[str, Any]) -> int:
-    """The scene bar: scene number, the question and its options, Back / Answer / Next, a key hint.
+    """The scene bar: number, question and options, Back / Answer / Next; returns its height (px).
 
-    Before the reveal the sentence is held back; after it, the right option is marked and the sentence
-    shown. Returns the bar's estimated height in pixels (see :func:`bar_height`).
+    The reveal marks the right option and shows the sentence.
     """
     key, number = state["lecture"], state["scene"]
     lecture = LECTURES[key]
@@ -155,8 +135,7 @@ def lecture_bar(state: dict[str, Any]) -> int:
     st.html(_BAR_CSS)
     st.html(_KEYS_JS, unsafe_allow_javascript=True)
     with st.container(border=True, key="smoothviz-lecture"):
-        # the buttons share the first line with the scene's title, so the question, its options and
-        # the sentence below take the bar's whole width (a line or two fewer: a taller hero)
+        # buttons beside the title: the question and sentence get the bar's width (a taller hero)
         polls = not state.get("poll") and not st.context.is_embedded
         widths = [7, 0.9, 1.15, 1.35] if polls else [7, 1.15, 1.35]
         head, *buttons = st.columns(widths, vertical_alignment="center", gap="small")
@@ -187,19 +166,15 @@ def lecture_bar(state: dict[str, Any]) -> int:
             f"**Predict first:** {scene.predict}  \n"
             + option_line(scene.options, scene.answer if revealed else None)
         )
-        # always one element here: a scene that follows an answered one on the same page replaces
-        # its sentence, which otherwise could stay on screen
+        # always one element: the next scene on this page replaces the answered one's sentence
         st.markdown(f"**✓** {scene.say}" if revealed else "")
     return bar_height(state, present)
 
 
 def bar_height(state: Mapping[str, Any], present: bool) -> int:
-    """The scene bar's height in pixels at 1024 px wide, estimated from its lines of text.
+    """The scene bar's height in pixels at 1024 px wide, from its lines of text (the kit sizes the hero).
 
-    The page kit sizes the hero from it, so that bar, controls and the whole hero fit 768 px.
-    Characters per line are measured in the head line's column beside the buttons and across the
-    whole bar for the question, its options and the sentence (22 px type in presenter mode, 16 px
-    beside the sidebar otherwise).
+    Characters per line measured beside the buttons and across the bar, at 22 px (presenter) or 16 px.
     """
     lecture = LECTURES[state["lecture"]]
     scene = lecture.scenes[state["scene"] - 1]
@@ -238,9 +213,8 @@ _BAR_CSS = """<style>
 .st-key-smoothviz-lecture button, .st-key-smoothviz-lecture a { white-space: nowrap; }
 </style>"""
 
-# The clicker: one listener on the page (registered once), pressing the scene bar's own buttons, so a
-# key does exactly what a click does. Keys typed into a control (a focused slider, input, select, tab
-# list) are left to it.
+# The clicker: one listener pressing the scene bar's own buttons (a key does what a click does); keys
+# typed into a focused control are left to it.
 _KEYS_JS = """<script>
 (() => {
   if (window.__smoothvizLectureKeys) return;

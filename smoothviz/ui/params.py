@@ -1,9 +1,8 @@
 """Declared page parameters, and the validation of values that arrive from a shared link.
 
-Every control is declared once as a :class:`Param` (URL key, label, kind, range, default).
-:func:`parse_query` turns a query string into values the page can use and never raises (a link is
-user input): each value it could not use comes back as a message naming the parameter, the value
-received and the value used. Pure Python (no Streamlit), so the rules are unit-tested directly.
+Every control is declared once as a :class:`Param`. :func:`parse_query` turns a query into values and
+never raises (a link is user input): each value it could not use becomes a message naming the
+parameter, the value received and the value used. Pure Python, unit-tested directly.
 """
 
 from __future__ import annotations
@@ -20,10 +19,7 @@ SEED_MAX = 2**32 - 1
 
 @functools.lru_cache(maxsize=64)
 def nice_log_grid(low: float, high: float, *, integer: bool = False) -> tuple[float, ...]:
-    """Round numbers 1, 1.5, 2, 3, 5, 7 × 10^k between ``low`` and ``high`` (both always included).
-
-    These are the stops of a log-scale slider: even steps in log-space, values a lecturer can say aloud.
-    """
+    """A log slider's stops: 1, 1.5, 2, 3, 5, 7 × 10^k in [``low``, ``high``], both ends included."""
     if not 0 < low < high:
         raise ValueError(f"need 0 < low < high, got low={low}, high={high}")
     mantissas = (1.0, 1.5, 2.0, 3.0, 5.0, 7.0)
@@ -45,20 +41,16 @@ class Param:
     Attributes:
         key: stable URL query key (``sigma``, ``T``, ``epsilon``, ``seed``, ``trials``, ...).
         label: widget label with its symbol, e.g. ``"σ (smoothness)"``.
-        kind: ``log_float`` / ``log_int`` (log-scale slider over round numbers), ``int``, ``float``,
-            ``number`` (a typed-in float within [low, high]), ``choice``, ``tab`` (a choice drawn as the
-            page's tabs; only the open tab runs), ``multi`` (a non-empty subset of the options,
-            comma-separated in the URL), ``seed`` or ``bool``.
+        kind: ``log_float`` / ``log_int`` (log slider over round numbers), ``int``, ``float``,
+            ``number`` (typed in), ``choice``, ``tab`` (a choice drawn as tabs; only the open one
+            runs), ``multi`` (a non-empty subset, comma-separated in the URL), ``seed`` or ``bool``.
         default: value used when the link does not set it.
-        low: smallest allowed value (numeric kinds); part of the page's speed caps.
-        high: largest allowed value (numeric kinds).
+        low, high: allowed range of numeric kinds (part of the page's speed caps).
         step: slider step for ``int`` / ``float``.
-        options: for ``choice`` and ``multi``: mapping from URL value to the label shown.
+        options: for ``choice``, ``tab`` and ``multi``: URL value → label shown.
         help: tooltip text.
-        main: draw the control on the page (``ui.field``) rather than in the sidebar; it is still
-            part of the URL. Always true for ``tab``.
-        hero: one of the 2–4 controls that drive the page's story, drawn in a row just above the hero
-            chart (implies ``main``).
+        main: drawn on the page (``ui.field``), not in the sidebar; always true for ``tab``.
+        hero: one of the 2–4 story controls in a row above the hero chart (implies ``main``).
     """
 
     key: str
@@ -122,18 +114,14 @@ class Param:
 
 @dataclass(frozen=True)
 class LinkValue:
-    """A link value a page owns, with its own parser and formatter (not a widget).
+    """State in the URL that is no widget (the game's ``moves``, the kit's ``pins``).
 
-    For state that travels in the URL but is not one of the declared controls: the adversary game's
-    ``moves``, the kit's own ``pins``. :func:`~smoothviz.ui.kit.controls` reads it from a new link
-    with ``parse`` (its messages join the same warning as the parameters'), keeps it in session state,
-    returns it with the parameters' values and writes ``format(value)`` back into the URL (the key is
-    left out when that is empty); a page that changes it calls :func:`~smoothviz.ui.kit.set_link`.
+    :func:`~smoothviz.ui.kit.controls` reads, warns about, returns and writes it back like a parameter
+    (an empty ``format`` leaves the key out); a page changes it with :func:`~smoothviz.ui.kit.set_link`.
 
     Attributes:
         key: stable URL query key.
-        parse: raw link text → ``(value, messages)``; ``parse("")`` is the value when the link does
-            not set it. Must not raise (a failure is reported as a message anyway).
+        parse: raw link text → ``(value, messages)``; ``parse("")`` is the default. Should not raise.
         format: value → link text.
     """
 
@@ -161,64 +149,48 @@ def shown(raw: str, limit: int = 40) -> str:
 def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
     """Turn one raw query-string value into ``(value_used, message_or_None)``; never raises."""
     used = param.default
-    quoted = shown(raw)
     text = raw.strip()
-    name = f"`{param.key}`"
+    name = f"`{param.key}` = `{shown(raw)}`"
+    default = f"used the default `{param.format(used)}`."
     if param.kind in ("choice", "tab"):
         if text in param.options:
             return text, None
-        allowed = ", ".join(param.options)
-        return used, (
-            f"{name} = `{quoted}` is not one of {allowed}; used the default `{param.format(used)}`."
-        )
+        return used, f"{name} is not one of {', '.join(param.options)}; {default}"
     if param.kind == "multi":
         wanted = [v.strip() for v in text.split(",") if v.strip()]
         good = tuple(dict.fromkeys(v for v in wanted if v in param.options))
-        bad = [shown(v) for v in wanted if v not in param.options]
+        bad = "`, `".join(shown(v) for v in wanted if v not in param.options)
         if not good:
-            return used, (
-                f"{name} = `{quoted}` names none of {', '.join(param.options)}; "
-                f"used the default `{param.format(used)}`."
-            )
-        if bad:
-            return (
-                good,
-                f"{name}: ignored unknown `{'`, `'.join(bad)}`; used `{param.format(good)}`.",
-            )
-        return good, None
+            return used, f"{name} names none of {', '.join(param.options)}; {default}"
+        message = f"`{param.key}`: ignored unknown `{bad}`; used `{param.format(good)}`."
+        return good, message if bad else None
     if param.kind == "bool":
         lowered = text.lower()
         if lowered in ("1", "true", "yes", "on"):
             return True, None
         if lowered in ("0", "false", "no", "off"):
             return False, None
-        return used, f"{name} = `{quoted}` is not 1/0 or true/false; used `{param.format(used)}`."
+        return used, f"{name} is not 1/0 or true/false; used `{param.format(used)}`."
     try:
         number = float(text) if not param.is_integer else _parse_integer(text)
     except (ValueError, OverflowError):
-        return (
-            used,
-            f"{name} = `{quoted}` is not a number; used the default `{param.format(used)}`.",
-        )
+        return used, f"{name} is not a number; {default}"
     if isinstance(number, float) and not math.isfinite(number):
-        return used, (
-            f"{name} = `{quoted}` is not a finite number; used the default `{param.format(used)}`."
-        )
+        return used, f"{name} is not a finite number; {default}"
     if param.kind == "seed" and not 0 <= number <= SEED_MAX:
-        return used, (
-            f"{name} = `{quoted}` is outside 0…{SEED_MAX}; used the default `{param.format(used)}`."
-        )
+        return used, f"{name} is outside 0…{SEED_MAX}; {default}"
     message = None
     if param.is_integer and number != int(number):
         rounded = round(number)
-        message = f"{name} = `{quoted}` is not a whole number; used `{rounded}`."
+        message = f"{name} is not a whole number; used `{rounded}`."
         number = rounded
     if number < param.low or number > param.high:
         clamped = min(max(number, param.low), param.high)
         clamped = int(clamped) if param.is_integer else float(clamped)
-        return clamped, (
-            f"{name} = `{quoted}` is outside the allowed range "
-            f"{param.format(param.low)}…{param.format(param.high)}; used `{param.format(clamped)}`."
+        allowed = f"{param.format(param.low)}…{param.format(param.high)}"
+        return (
+            clamped,
+            f"{name} is outside the allowed range {allowed}; used `{param.format(clamped)}`.",
         )
     return (int(number) if param.is_integer else float(number)), message
 
@@ -236,9 +208,8 @@ def parse_query(
 ) -> tuple[dict[str, Any], list[str]]:
     """``(values, messages)`` for a raw query (a repeated key's value is a list) against ``params``.
 
-    Every declared parameter gets a value (its default when the link does not set it); every value
-    that could not be used as received, and every unknown key, gets a message. Only the page's own
-    mistake raises (a key declared twice, :func:`by_key`), never anything in ``query``.
+    Every parameter gets a value (its default if unset); every value not used as received, and every
+    unknown key, a message. Only the page's own mistake raises (a key declared twice), never ``query``.
     """
     declared = by_key(params)
     values = {p.key: p.default for p in params}

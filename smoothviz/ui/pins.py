@@ -1,9 +1,7 @@
-"""Pin and compare: keep the hero chart's curves of earlier settings beside the current ones.
+"""Pin and compare: the hero chart's curves at earlier settings, muted and dotted beside the current.
 
-"Pin this run" stores the page's ``hero=True`` parameters; up to :data:`MAX_PINS` pins are drawn on
-the hero chart as muted dotted copies labelled with their settings. Pins travel in the link as
-``pins=sigma:0.001,T:1000;sigma:0.1,T:1000``; a bad pin in a link is reported in the page's warning,
-never raised (:func:`parse_pins`).
+"Pin this run" keeps the page's numeric ``hero=True`` values (up to :data:`MAX_PINS`). Pins travel in
+the link as ``pins=sigma:0.001,T:1000;sigma:0.1,T:1000``; a bad pin is reported, never raised.
 """
 
 from __future__ import annotations
@@ -18,23 +16,11 @@ import streamlit as st
 from smoothviz.ui.address import state_key
 from smoothviz.ui.params import Param, by_key, parse_value, shown
 
-__all__ = [
-    "MAX_PINS",
-    "format_pins",
-    "overlay_pins",
-    "parse_pins",
-    "pin_bar",
-    "pin_label",
-    "pinnable",
-    "pinned",
-    "pinned_figures",
-]
-
 MAX_PINS = 4
 
 
 def _state_key(page: str) -> str:
-    """Where the page's pins live: the kit reads and writes them there as the ``pins`` link value."""
+    """Where the page's pins live (the kit's ``pins`` link value)."""
     return f"{page}.pins"
 
 
@@ -134,11 +120,7 @@ def pin_bar(page: str, values: Mapping[str, Any]) -> None:
 
 
 def overlay_pins(fig: go.Figure, pinned_figures: Sequence[tuple[str, go.Figure]]) -> go.Figure:
-    """Draw each pinned figure's data curves on ``fig``: same colours, dotted, muted, labelled.
-
-    The label ("pinned: σ = 0.001") sits on the pinned line that ends farthest from its current
-    counterpart, where the difference the pin was made for shows.
-    """
+    """Draw each pinned figure's data curves on ``fig``: same colours, dotted, muted, labelled."""
     current = {t.name: t for t in fig.data if t.type == "scatter" and t.showlegend is not False}
     for label, other in pinned_figures:
         top, gap = None, -1.0
@@ -157,7 +139,7 @@ def overlay_pins(fig: go.Figure, pinned_figures: Sequence[tuple[str, go.Figure]]
                     hovertemplate=f"{label}: {trace.name}<br>%{{x}}, %{{y}}<extra></extra>",
                 )
             )  # fmt: skip
-            # the label goes on the pinned line that ends farthest from its current counterpart
+            # "pinned: σ = 0.001" goes on the line that ends farthest from its current counterpart
             y = np.asarray(trace.y, dtype=float)
             now = current.get(trace.name)
             end = float(np.asarray(now.y, dtype=float)[-1]) if now is not None else np.nan

@@ -1,9 +1,8 @@
 """Live class polls on lecture scenes: the lecturer's panel and the students' ``/vote`` page.
 
-"Start a poll" in the scene bar opens a room on the scene (:mod:`smoothviz.polls`) and puts
-``poll=<CODE>&pollkey=<key>`` into the lecturer's link, so Back, Next and the clicker carry the room
-on; the panel beside the hero shows the code, a QR code and a live count. Students get the code
-only (shared links drop the key, :data:`POLL_KEYS`) and vote at ``<base>/vote?room=CODE``.
+"Poll" in the scene bar opens a room (:mod:`smoothviz.polls`) and puts ``poll=<CODE>&pollkey=<key>``
+in the lecturer's link, which Back, Next and the clicker carry on; the panel beside the hero shows the
+code, a QR code and a live count. Students vote at ``<base>/vote?room=CODE`` (they never see the key).
 """
 
 from __future__ import annotations
@@ -23,25 +22,13 @@ from smoothviz.plots.polls import LETTERS, poll_caption, poll_figure
 from smoothviz.polls import BUSY, TOKEN, PollError, PollStore, Room, default_url
 from smoothviz.ui.params import shown
 
-__all__ = [
-    "POLL_KEYS",
-    "REFRESH_S",
-    "VOTER_COOKIE",
-    "lecturer_panel",
-    "poll_link",
-    "poll_state",
-    "start_button",
-    "student_page",
-    "vote_url",
-]
-
 #: The lecturer's link values of a poll; ``pollkey`` is the lecturer's secret and is never shared.
 POLL_KEYS = ("poll", "pollkey")
 #: Seconds between two refreshes of the lecturer's count and of a student's page.
 REFRESH_S = 2.0
 #: The cookie that keeps a student's random voter id across reloads (no other data in it).
 VOTER_COOKIE = "smoothviz_voter"
-#: The app's public address for the phones' link; set it when the app is served behind a proxy.
+#: The app's public address for phones and slides; set it when the app is served behind a proxy.
 BASE_URL_ENV = "SMOOTHVIZ_BASE_URL"
 _MESSAGE = "smoothviz.poll.message"  # an error from a button's callback, shown on the next run
 _LONGEST = {"poll": 16, "pollkey": 128}  # longer link values are not even passed to the store
@@ -57,7 +44,6 @@ def _store() -> PollStore:
     return _open_store(default_url())
 
 
-# ----------------------------------------------------------------------------------- the link
 def poll_state(query: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
     """``poll`` and ``pollkey`` from a lecturer's link, and a message for each value not used."""
     state: dict[str, str] = {}
@@ -94,7 +80,6 @@ def vote_url(code: str) -> str:
     return f"{app_base()}/vote?room={code}"
 
 
-# ----------------------------------------------------------------------------------- lecturer
 def start_button(state: dict[str, Any]) -> None:
     """The scene bar's "Start a poll" (only while this link runs no poll)."""
     if state.get("poll") or st.context.is_embedded:  # a student's page embeds the scene
@@ -108,12 +93,15 @@ def start_button(state: dict[str, Any]) -> None:
     )
 
 
-def _told(call: Callable[[PollStore], Any]) -> Any:
-    """``call(store)`` from a button's callback; a PollError is shown on the next run (then None)."""
+def _told(call: Callable[[PollStore], Any], *, now: bool = False) -> Any:
+    """``call(store)``, else None and the PollError shown ``now`` or on the next run (a callback's)."""
     try:
         return call(_store())
     except PollError as exc:
-        st.session_state[_MESSAGE] = str(exc)
+        if now:
+            st.warning(str(exc), icon="⚠️")
+        else:
+            st.session_state[_MESSAGE] = str(exc)
         return None
 
 
@@ -130,10 +118,9 @@ def _act(action: str, state: dict[str, Any]) -> None:
 
 
 def lecturer_panel(state: dict[str, Any]) -> Callable[[], None] | None:
-    """Bring the room to this scene (and reveal it with the scene); the panel drawn beside the hero.
+    """Bring the room to this scene (revealed with it); return the panel beside the hero, or ``None``.
 
-    Returns ``None`` when no poll runs here. The panel says what went wrong (an unknown room, a key
-    that does not open it, a store error) instead of drawing controls.
+    The panel says what went wrong (unknown room, wrong key, store error) instead of drawing controls.
     """
     message = st.session_state.pop(_MESSAGE, None)
     if not state.get("poll"):
@@ -172,14 +159,11 @@ def _panel(room: Room, state: dict[str, Any], lecturer: bool, notes: list[str]) 
         st.warning(note, icon="⚠️")
     here = (room.lecture, room.scene) == (state["lecture"], state["scene"])
     with st.container(key="smoothviz-poll"):
-        # the class's answers only once this link has revealed the scene too (a reloaded question
-        # link of a revealed room shows the count, not the answer)
+        # the class's answers only once this link has revealed the scene too
         if here and room.state == "revealed" and state.get("reveal"):
             scene = LECTURES[room.lecture].scenes[room.scene - 1]
-            try:
-                counts = _store().counts(room.code, room.lecture, room.scene)
-            except PollError as exc:
-                st.warning(str(exc), icon="⚠️")
+            counts = _told(lambda s: s.counts(room.code, room.lecture, room.scene), now=True)
+            if counts is None:
                 return
             st.plotly_chart(
                 poll_figure(
@@ -227,13 +211,10 @@ def _lecturer_controls(room: Room, state: dict[str, Any]) -> None:
 @st.fragment(run_every=REFRESH_S)
 def _live_count(code: str, lecture: str, scene: int) -> None:
     """The votes so far, refreshed by itself (only this fragment reruns, not the page)."""
-    try:
-        store = _store()
-        room = store.room(code)
-        total = sum(store.counts(code, lecture, scene))
-    except PollError as exc:
-        st.warning(str(exc), icon="⚠️")
+    seen = _told(lambda s: (s.room(code), sum(s.counts(code, lecture, scene))), now=True)
+    if seen is None:
         return
+    room, total = seen
     state = {"open": "voting open", "closed": "voting closed", "revealed": "revealed"}[room.state]
     st.markdown(f"**{total}** vote{'' if total == 1 else 's'} · {state}")
 
@@ -252,7 +233,6 @@ _PANEL_CSS = """<style>
 </style>"""
 
 
-# ----------------------------------------------------------------------------------- students
 def _voter() -> str:
     """This browser's voter id: the cookie's, else a new random token (written into the cookie)."""
     voter = st.session_state.get("smoothviz.voter")
@@ -280,10 +260,9 @@ def _join() -> None:
 def student_page() -> None:
     """The ``/vote`` page: join a room, vote on its current question, see the answer at the reveal.
 
-    One big button per option; one vote per browser and question, and a changed mind replaces it
-    while the poll is open. After the reveal: the right answer, the sentence, the class's answers and
-    the scene's chart. The page follows the room by itself; the voter is a random token in a cookie
-    (:data:`VOTER_COOKIE`), so a reload is the same voter, and nothing personal is stored.
+    One button per option, one vote per browser and question (a changed mind replaces it while open);
+    the reveal shows the answer, the class's answers and the scene's chart. The page follows the room;
+    the voter is a random token in a cookie (:data:`VOTER_COOKIE`), nothing personal.
     """
     st.html(_VOTE_CSS)
     raw = st.query_params.get("room", "")
@@ -311,11 +290,7 @@ def student_page() -> None:
     st.markdown(f"### {scene.predict}")
     if message := st.session_state.pop(_MESSAGE, None):
         st.warning(message, icon="⚠️")
-    try:
-        mine = store.my_vote(room.code, voter, room.lecture, room.scene)
-    except PollError as exc:
-        st.warning(str(exc), icon="⚠️")
-        mine = None
+    mine = _told(lambda s: s.my_vote(room.code, voter, room.lecture, room.scene), now=True)
     revealed = room.state == "revealed"
     for i, option in enumerate(scene.options):
         right = revealed and i == scene.answer
@@ -341,19 +316,17 @@ def student_page() -> None:
             icon=":material/pause_circle:",
         )
     else:
-        _revealed(store, room, mine)
+        _revealed(room, mine)
     _follow(room.code, (room.lecture, room.scene, room.state))
 
 
-def _revealed(store: PollStore, room: Room, mine: int | None) -> None:
+def _revealed(room: Room, mine: int | None) -> None:
     scene = LECTURES[room.lecture].scenes[room.scene - 1]
     right = f"{LETTERS[scene.answer]} · {scene.options[scene.answer]}"
     verdict = "" if mine is None else (" You got it." if mine == scene.answer else "")
     st.success(f"**Answer: {right}**.{verdict}  \n{scene.say}", icon=":material/check_circle:")
-    try:
-        counts = store.counts(room.code, room.lecture, room.scene)
-    except PollError as exc:
-        st.warning(str(exc), icon="⚠️")
+    counts = _told(lambda s: s.counts(room.code, room.lecture, room.scene), now=True)
+    if counts is None:
         return
     st.plotly_chart(
         poll_figure(scene.options, counts, scene.answer, height=240, label_chars=22),
