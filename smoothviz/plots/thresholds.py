@@ -36,10 +36,9 @@ from smoothviz.plots.style import (
 
 def _band_curves(experiment: ThresholdsExperiment, centre: str, p10: str, p90: str) -> list:
     """One band (``centre`` line, ``p10``–``p90`` fill) per adversary, from the tidy frame."""
-    frame, t = experiment.to_frame(), experiment.rounds.astype(float)
+    t = experiment.rounds.astype(float)
     traces = []
-    for name in experiment.runs:
-        rows = frame[frame["adversary"] == name]
+    for name, rows in experiment.curves().items():
         traces += band_traces(t, *(rows[c].to_numpy() for c in (centre, p10, p90)), name=SHORT_NAMES[name],
                               color=COLORS[name])  # fmt: skip
     return traces
@@ -111,15 +110,9 @@ def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     fig = go.Figure(
         _band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90")
     )
-    frame = experiment.to_frame()
     floor = np.log2(sigma) - 12.0
-    for name in experiment.runs:
-        low = (
-            frame[frame["adversary"] == name]["log2_width_p10"].min()
-            if name != "worst_case"
-            else 0.0
-        )
-        floor = min(floor, low - 2.0)
+    for name, rows in experiment.curves().items():
+        floor = min(floor, (rows["log2_width_p10"].min() if name != "worst_case" else 0.0) - 2.0)
     fig.add_trace(line([t[0], t[-1]], [np.log2(sigma)] * 2, f"width = σ = {sigma:g}", COLORS["reference"],
                        width=2.5, dash="dash"))  # fmt: skip
     fig = apply_style(fig, x_title="round t", y_title="log₂ (version-space width)", log_x=True)
