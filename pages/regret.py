@@ -114,7 +114,13 @@ with views["experts"]:
     if views["experts"].open:
         with ui.computing("Running MW, FTL and FTPL…"):
             runs, sweep = experts(
-                p["seq"], horizon, p["n"], noise=p["pert"], scale=p["b"], trials=trials, seed=seed
+                p["seq"],
+                horizon,
+                p["n"],
+                perturbation=p["pert"],
+                scale=p["b"],
+                trials=trials,
+                seed=seed,
             )
             curve = max_abs(p["pert"], p["b"], seed)
         ui.chart(figures.experts_figure(runs, log_log=log_log), key="experts",

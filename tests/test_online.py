@@ -249,14 +249,14 @@ def test_mean_smoothed_regret_under_envelope(sigma, horizon):
 def test_laplace_expected_max_abs_monte_carlo_within_two_percent():
     rng = np.random.default_rng(17)
     for k, b in [(1, 1.0), (10, 2.0), (100, 0.5)]:
-        z = perturbations((40_000, k), noise="laplace", scale=b, rng=rng)
+        z = perturbations((40_000, k), perturbation="laplace", scale=b, rng=rng)
         mc = np.abs(z).max(axis=1).mean()
         exact = expected_max_abs(k, scale=b)
         assert exact == pytest.approx(online_bounds.laplace_expected_max_abs(k, b), rel=1e-12)
         assert mc == pytest.approx(exact, rel=0.02)
-    z = perturbations((40_000, 20), noise="gumbel", scale=1.5, rng=rng)
+    z = perturbations((40_000, 20), perturbation="gumbel", scale=1.5, rng=rng)
     assert np.abs(z).max(axis=1).mean() == pytest.approx(
-        expected_max_abs(20, scale=1.5, noise="gumbel"), rel=0.02
+        expected_max_abs(20, scale=1.5, perturbation="gumbel"), rel=0.02
     )
 
 
@@ -360,8 +360,8 @@ def test_hedge_thresholds_validation_names_parameter(kwargs, name):
 def test_other_validation():
     with pytest.raises(ValueError, match="`costs`"):
         multiplicative_weights(np.full((3, 2), 1.5))
-    with pytest.raises(ValueError, match="`noise`"):
-        follow_the_perturbed_leader(np.zeros((3, 2)), scale=1.0, noise="cauchy")
+    with pytest.raises(ValueError, match="`perturbation`"):
+        follow_the_perturbed_leader(np.zeros((3, 2)), scale=1.0, perturbation="cauchy")
     with pytest.raises(ValueError, match="`scale`"):
         expected_max_abs(3, scale=-1.0)
     with pytest.raises(ValueError, match="`sequence`"):
@@ -624,7 +624,7 @@ def test_halfspace_engine_equals_plain_loop_and_bounds_hold():
 
 @pytest.mark.parametrize("noise", ["laplace", "gumbel"])
 def test_max_abs_curve_matches_the_exact_values(noise):
-    res = max_abs_curve(300, noise=noise, scale=2.5, trials=4000, rng=67)
+    res = max_abs_curve(300, perturbation=noise, scale=2.5, trials=4000, rng=67)
     assert res.ks[0] == 1
     assert res.ks[-1] == 300
     exact = (
@@ -674,10 +674,12 @@ def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():
     from smoothviz.online.experts import follow_the_perturbed_leader, make_costs
     from smoothviz.random import streams
 
-    runs, _ = compare_learners("coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, seed=5)
+    runs, _ = compare_learners(
+        "coin_flips", 60, 3, perturbation="gumbel", scale=2.0, trials=2, seed=5
+    )
     costs = make_costs("coin_flips", 60, 3, trials=2, rng=5)
     np.testing.assert_array_equal(runs[0].costs, costs)  # the costs come from the seed itself
     again = follow_the_perturbed_leader(
-        costs, scale=2.0, noise="gumbel", rng=streams(5, ("learner",))["learner"]
+        costs, scale=2.0, perturbation="gumbel", rng=streams(5, ("learner",))["learner"]
     )
     np.testing.assert_array_equal(runs[2].regret, again.regret)

@@ -175,7 +175,7 @@ def test_halfspace_regret_figure():
 
 @pytest.mark.parametrize("noise", ["laplace", "gumbel"])
 def test_max_abs_figure(noise):
-    curve = max_abs_curve(60, noise=noise, scale=3.0, trials=200, rng=5)
+    curve = max_abs_curve(60, perturbation=noise, scale=3.0, trials=200, rng=5)
     fig = figures.max_abs_figure(curve, k_mark=7)
     _no_webgl(fig)
     names = _names(fig)

@@ -144,7 +144,7 @@ def compare_learners(
     horizon: int,
     n_actions: int,
     *,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     scale: float = 10.0,
     trials: int = 5,
     seed: int | None = None,
@@ -163,11 +163,19 @@ def compare_learners(
     runs = [
         multiplicative_weights(costs),
         follow_the_leader(costs),
-        follow_the_perturbed_leader(costs, scale=scale, noise=noise, rng=coins["learner"]),
+        follow_the_perturbed_leader(
+            costs, scale=scale, perturbation=perturbation, rng=coins["learner"]
+        ),
     ]
     scales = np.geomspace(0.1, max(horizon, 10), 12)
     sweep = ftpl_sweep(
-        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=seed
+        sequence,
+        horizon,
+        n_actions,
+        scales=scales,
+        perturbation=perturbation,
+        trials=trials,
+        rng=seed,
     )
     return runs, sweep
 
@@ -195,9 +203,11 @@ def page_trials(
     return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
-def max_abs(noise: str, scale: float, seed: int) -> MaxAbsResult:
+def max_abs(perturbation: str, scale: float, seed: int) -> MaxAbsResult:
     """E‖Z‖∞ against k ≤ :data:`MAX_ABS_K` for the tab's perturbation, from :data:`MAX_ABS_TRIALS` draws."""
-    return max_abs_curve(MAX_ABS_K, noise=noise, scale=scale, trials=MAX_ABS_TRIALS, rng=seed)
+    return max_abs_curve(
+        MAX_ABS_K, perturbation=perturbation, scale=scale, trials=MAX_ABS_TRIALS, rng=seed
+    )
 
 
 def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
@@ -247,7 +257,7 @@ class RegretExperiment:
     def experts(self) -> tuple[list[ExpertsResult], FTPLSweepResult]:
         """MW, FTL and FTPL on the tab's costs (:func:`compare_learners`)."""
         s = self.settings
-        return compare_learners(s["sequence"], s["horizon"], s["n_actions"], noise=s["perturbation"],
+        return compare_learners(s["sequence"], s["horizon"], s["n_actions"], perturbation=s["perturbation"],
                                 scale=s["scale"], trials=s["trials"], seed=s["seed"])  # fmt: skip
 
     def max_abs(self) -> MaxAbsResult:
@@ -410,5 +420,5 @@ def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
     """E‖Z‖∞ at ``k`` for the curve's perturbation, and for i.i.d. Laplace at its scale (both exact)."""
     from smoothviz.online.experts import expected_max_abs
 
-    return (expected_max_abs(k, scale=curve.scale, noise=curve.noise),
+    return (expected_max_abs(k, scale=curve.scale, perturbation=curve.perturbation),
             expected_max_abs(k, scale=curve.scale))  # fmt: skip

@@ -18,7 +18,7 @@ from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
-    "NOISES",
+    "PERTURBATIONS",
     "SEQUENCES",
     "TUNED_ETA",
     "UPDATES",
@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 UPDATES = ("notes", "exp")
-NOISES = ("laplace", "gumbel", "rspm")
+PERTURBATIONS = ("laplace", "gumbel", "rspm")
 SEQUENCES = ("alternating", "coin_flips")
 
 
@@ -207,7 +207,11 @@ def follow_the_leader(costs: np.ndarray) -> ExpertsResult:
 
 
 def perturbations(
-    shape: tuple[int, ...], *, noise: str = "laplace", scale: float = 1.0, rng: RngLike = None
+    shape: tuple[int, ...],
+    *,
+    perturbation: str = "laplace",
+    scale: float = 1.0,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Perturbations Z of k = shape[-1] actions: i.i.d. Laplace(0, b), b·(−Gumbel), or RSPM-correlated.
 
@@ -215,12 +219,12 @@ def perturbations(
     (Neel, Roth & Wu 2019, §3.1): m = ⌈log₂ k⌉ separator points (:func:`rspm_bits`) get η_i ~ Lap(m·b)
     and Z_a = Σ_i bit_i(a) η_i, m draws correlated across actions. All three are (1/b)-DP per round.
     """
-    check_choice("noise", noise, NOISES)
+    check_choice("perturbation", perturbation, PERTURBATIONS)
     check_float("scale", scale, 0.0, 1e12)
     rng = make_rng(rng)
-    if noise == "laplace":
+    if perturbation == "laplace":
         return rng.laplace(0.0, scale, size=shape)
-    if noise == "rspm":
+    if perturbation == "rspm":
         table = rspm_bits(shape[-1])  # (m, k)
         m = table.shape[0]
         return rng.laplace(0.0, m * scale, size=(*shape[:-1], m)) @ table
@@ -238,7 +242,7 @@ def follow_the_perturbed_leader(
     costs: np.ndarray,
     *,
     scale: float,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     rng: RngLike = None,
 ) -> ExpertsResult:
     """Follow the Perturbed (Private) Leader, a_t = argmin_a (C_a^{<t} + Z_a^t) (Neel, Roth & Wu 2019, Def 14).
@@ -249,7 +253,7 @@ def follow_the_perturbed_leader(
     """
     costs = _check_costs(costs)
     rng = make_rng(rng)
-    z = perturbations(costs.shape, noise=noise, scale=scale, rng=rng)
+    z = perturbations(costs.shape, perturbation=perturbation, scale=scale, rng=rng)
     return _finish("ftpl", costs, _one_hot_argmin(_before(costs) + z), scale=float(scale))
 
 
@@ -264,14 +268,14 @@ def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
     return np.einsum("...tk,...tk->...", _one_hot_argmin(scores), costs)
 
 
-def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> float:
+def expected_max_abs(k: int, *, scale: float = 1.0, perturbation: str = "laplace") -> float:
     """E max_i |Z_i| of k perturbations: b·H_k for Laplace(b), an integral for Gumbel (bounds.online)."""
     k = check_int("k", k, 1)
     check_float("scale", scale, 0.0, 1e12)
-    check_choice("noise", noise, NOISES)
-    if noise == "laplace":
+    check_choice("perturbation", perturbation, PERTURBATIONS)
+    if perturbation == "laplace":
         return float(online_bounds.laplace_expected_max_abs(k, scale))
-    if noise == "rspm":
+    if perturbation == "rspm":
         return rspm_expected_max_abs(rspm_bits(k).shape[0], scale)
     return float(online_bounds.gumbel_expected_max_abs(k, scale))
 
@@ -296,14 +300,14 @@ class MaxAbsResult:
     """Monte-Carlo E‖Z‖∞ = E max_{i≤k} |Z_i| for many k from one set of draws.
 
     Attributes:
-        noise: the perturbation (:func:`perturbations`).
+        perturbation: the perturbation (:func:`perturbations`).
         scale: b.
         trials: draws of Z per k.
         ks: the k, shape (K,); ``mean``, ``low`` / ``high`` (10% / 90% quantiles), ``sem`` (standard
             error of the mean) and ``exact`` (:func:`expected_max_abs`) have the same shape.
     """
 
-    noise: str
+    perturbation: str
     scale: float
     trials: int
     ks: np.ndarray
@@ -330,7 +334,7 @@ class MaxAbsResult:
 def max_abs_curve(
     k_max: int,
     *,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     scale: float = 1.0,
     trials: int = 2000,
     rng: RngLike = None,
@@ -342,29 +346,31 @@ def max_abs_curve(
     """
     k_max = check_int("k_max", k_max, 1, 100_000)
     trials = check_int("trials", trials, 2, 1_000_000)
-    check_choice("noise", noise, NOISES)
+    check_choice("perturbation", perturbation, PERTURBATIONS)
     check_float("scale", scale, 0.0, 1e12)
     if trials * k_max > 20_000_000:
         raise ValueError(f"`trials` × `k_max` must be at most 2·10^7, got {trials} × {k_max}")
     ks = np.unique(np.round(np.geomspace(1, k_max, 40)).astype(np.int64))
-    if noise == "rspm":  # correlated: each k has its own m and scale m·b, so one draw per k
+    if perturbation == "rspm":  # correlated: each k has its own m and scale m·b, so one draw per k
         rng = make_rng(rng)
         largest = np.column_stack(
-            [np.abs(perturbations((trials, int(k)), noise=noise, scale=scale, rng=rng)).max(axis=1)
+            [np.abs(perturbations((trials, int(k)), perturbation=perturbation, scale=scale, rng=rng)).max(axis=1)
              for k in ks]
         )  # fmt: skip
-        exact = np.array([expected_max_abs(int(k), scale=scale, noise=noise) for k in ks])
+        exact = np.array(
+            [expected_max_abs(int(k), scale=scale, perturbation=perturbation) for k in ks]
+        )
     else:
-        z = np.abs(perturbations((trials, k_max), noise=noise, scale=scale, rng=rng))
+        z = np.abs(perturbations((trials, k_max), perturbation=perturbation, scale=scale, rng=rng))
         largest = np.maximum.accumulate(z, axis=1)[:, ks - 1]
         exact = (
             online_bounds.laplace_expected_max_abs(ks, scale)
-            if noise == "laplace"
+            if perturbation == "laplace"
             else online_bounds.gumbel_expected_max_abs(ks, scale)
         )
     low, high = np.quantile(largest, [0.1, 0.9], axis=0)
     return MaxAbsResult(
-        noise=noise,
+        perturbation=perturbation,
         scale=float(scale),
         trials=trials,
         ks=ks,
@@ -382,7 +388,7 @@ class FTPLSweepResult:
 
     Attributes:
         sequence: the cost sequence (:data:`SEQUENCES`).
-        noise: the perturbation (:func:`perturbations`).
+        perturbation: the perturbation (:func:`perturbations`).
         horizon: rounds T.
         n_actions: k.
         scales: the scales b, shape (B,).
@@ -391,7 +397,7 @@ class FTPLSweepResult:
     """
 
     sequence: str
-    noise: str
+    perturbation: str
     horizon: int
     n_actions: int
     scales: np.ndarray
@@ -417,7 +423,7 @@ def ftpl_sweep(
     n_actions: int,
     *,
     scales: np.ndarray | None = None,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     trials: int = 10,
     rng: RngLike = None,
 ) -> FTPLSweepResult:
@@ -428,7 +434,7 @@ def ftpl_sweep(
     horizon = check_int("horizon", horizon, 1, 100_000)
     n_actions = check_int("n_actions", n_actions, 2, 10_000)
     trials = check_int("trials", trials, 1, 10_000)
-    check_choice("noise", noise, NOISES)
+    check_choice("perturbation", perturbation, PERTURBATIONS)
     scales = (
         np.geomspace(0.1, max(horizon, 1.0), 16) if scales is None else np.asarray(scales, float)
     )
@@ -441,10 +447,12 @@ def ftpl_sweep(
     before = _before(costs)
     best = costs.sum(axis=1).min(axis=-1)
     regret = np.empty((scales.size, trials))
-    unit = perturbations(costs.shape, noise=noise, scale=1.0, rng=rng)
+    unit = perturbations(costs.shape, perturbation=perturbation, scale=1.0, rng=rng)
     for i, b in enumerate(scales):  # ≤ ~30 scales; trials, rounds and actions are vectorised
         choice = np.argmin(before + b * unit, axis=-1)
         paid = np.take_along_axis(costs, choice[..., None], axis=-1)[..., 0].sum(axis=-1)
         regret[i] = (paid - best) / horizon
-    emax = np.array([expected_max_abs(n_actions, scale=float(b), noise=noise) for b in scales])
-    return FTPLSweepResult(sequence, noise, horizon, n_actions, scales, regret, emax)
+    emax = np.array(
+        [expected_max_abs(n_actions, scale=float(b), perturbation=perturbation) for b in scales]
+    )
+    return FTPLSweepResult(sequence, perturbation, horizon, n_actions, scales, regret, emax)

@@ -164,7 +164,7 @@ def experts_figure(
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
     b = sweep.scales
-    fig = go.Figure(run_band(b, sweep.regret, name=f"FTPL ({sweep.noise}), average regret",
+    fig = go.Figure(run_band(b, sweep.regret, name=f"FTPL ({sweep.perturbation}), average regret",
                              color=COLORS["ftpl"], axis=1))  # fmt: skip
     fig.add_trace(theory(b, online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
                          name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b", kind="expectation"))  # fmt: skip
@@ -230,18 +230,18 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
     RSPM-correlated (m = ⌈log₂ k⌉ draws of Lap(m·b)): the closed form for 2^m actions, beside b·H_k.
     """
     k, b = curve.ks.astype(float), curve.scale
-    name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.noise]
+    name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.perturbation]
     fig = go.Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
                                 name=f"‖Z‖∞, {name}(b = {b:g}): mean of {curve.trials:,} draws"))  # fmt: skip
-    if curve.noise == "rspm":
+    if curve.perturbation == "rspm":
         fig.add_trace(theory(k, curve.exact, name="(bm²/2)(1 + 2C(2m,m)/4ᵐ), m = ⌈log₂ k⌉"))
-    if curve.noise == "gumbel":
+    if curve.perturbation == "gumbel":
         fig.add_trace(theory(k, online_bounds.gumbel_expected_max_abs(curve.ks, b),
                              name="b·E max|Gᵢ| (exact, by quadrature)"))  # fmt: skip
         fig.add_trace(theory(k, online_bounds.gumbel_expected_max(curve.ks, b), color=COLORS["reference"],
                              name="b(ln k + γ) = b·E max Gᵢ (exact; not of |Gᵢ|)"))  # fmt: skip
     else:
-        alone = curve.noise == "laplace"
+        alone = curve.perturbation == "laplace"
         fig.add_trace(theory(k, online_bounds.laplace_expected_max_abs(curve.ks, b),
                              name="b·H_k (exact)" if alone else "i.i.d. Laplace: b·H_k",
                              color=None if alone else COLORS["reference"]))  # fmt: skip
@@ -340,7 +340,7 @@ def ftpl_caption(trials: int) -> str:
 
 def max_abs_caption(curve: MaxAbsResult, k: int, seed: int) -> str:
     """Caption of :func:`max_abs_figure`, with E‖Z‖∞ at the tab's k."""
-    b, noise = curve.scale, curve.noise
+    b, perturbation = curve.scale, curve.perturbation
     at_k, laplace_at_k = R.max_abs_at(curve, k)
     exact = {
         "laplace": "dashed: b·H_k, exact",
@@ -349,11 +349,11 @@ def max_abs_caption(curve: MaxAbsResult, k: int, seed: int) -> str:
         "rspm": "m = ⌈log₂ k⌉ separator points weighted by Lap(m·b), Z_a = Σᵢ bitᵢ(a)·ηᵢ (RSPM's "
         "m/ε at ε = 1/b): only m draws, but E‖Z‖∞ grows like b·m²/2; dashed: its exact value for "
         f"2^m actions; grey: i.i.d. Laplace's b·H_k ({laplace_at_k:,.2f} at k = {k})",
-    }[noise]
+    }[perturbation]
     return (
-        f"E‖Z‖∞ for k {PERTURBATION_SHORT[noise]} perturbations, b = {b:g}: mean and 10–90% band of "
+        f"E‖Z‖∞ for k {PERTURBATION_SHORT[perturbation]} perturbations, b = {b:g}: mean and 10–90% band of "
         f"‖Z‖∞ over {curve.trials:,} draws (the learner's coins, seed {seed}); {exact}. "
-        f"{'' if noise == 'rspm' else 'It grows like b·ln k; '}at k = {k} it is {at_k:,.2f}, the "
+        f"{'' if perturbation == 'rspm' else 'It grows like b·ln k; '}at k = {k} it is {at_k:,.2f}, the "
         "E‖Z‖∞ in the FTPL bound above."
     )
 
