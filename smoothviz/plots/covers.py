@@ -10,7 +10,14 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from smoothviz.bounds import online as online_bounds
-from smoothviz.experiments.covers import CoversExperiment, bracket_rows, measure_panel, rectangles
+from smoothviz.experiments.covers import (
+    CoversExperiment,
+    bracket_rows,
+    histogram_fractions,
+    lemma32_numbers,
+    measure_panel,
+    rectangles,
+)
 from smoothviz.online.covers import (
     Bracketing,
     MaxCountResult,
@@ -206,20 +213,15 @@ def uniform_convergence_histogram_figure(result: UniformConvergenceResult, *, bi
     With ``play``, one frame per snapshot round t (▶ or the slider), opening on T: the non-adaptive
     histogram narrows like 1/(2√t) while the adaptive one never leaves {0, 1}.
     """
-    edges = np.linspace(0.0, 1.0, bins + 1)
-    centres = (edges[:-1] + edges[1:]) / 2
-    fractions = lambda values: np.histogram(values, bins=edges)[0] / result.trials  # noqa: E731
-    finals = {"adaptive": result.adaptive_final, "non-adaptive": result.nonadaptive_final}
-    fig = go.Figure([go.Bar(x=centres, y=fractions(final), width=1.0 / bins, name=name,
+    centres, finals, snapshots = histogram_fractions(result, bins)
+    fig = go.Figure([go.Bar(x=centres, y=final, width=1.0 / bins, name=name,
                             marker={"color": hex_to_rgba(ADVERSARY_COLORS[name], 0.75)})
                      for name, final in finals.items()])  # fmt: skip
     fig.update_layout(barmode="overlay")
     apply_style(fig, x_title="empirical average at t", y_title="fraction of trials")
     fig.update_yaxes(range=[0, 1.05])
     if play:
-        bar = lambda values: {"type": "bar", "x": centres.tolist(), "y": fractions(values).tolist()}  # noqa: E731
-        snapshots = zip(result.snapshot_rounds, result.adaptive_snapshots, result.nonadaptive_snapshots,
-                        strict=True)  # fmt: skip
+        bar = lambda f: {"type": "bar", "x": centres.tolist(), "y": f.tolist()}  # noqa: E731
         frames = [{"name": f"{int(t):,}", "data": [bar(a), bar(n)]} for t, a, n in snapshots]
         add_player(fig, frames, label_prefix="t = ")
         fig.layout.sliders[0].active = len(frames) - 1
@@ -254,16 +256,10 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     return fig
 
 
-def _lemma32_numbers(result: MaxCountResult) -> tuple[float, float, float]:
-    """Mean max count at T of the adaptive and the non-adaptive adversary, and Lemma 3.2's bound."""
-    bound = float(online_bounds.lemma32_max_count_bound(result.horizon, result.p, result.n_cells))
-    return result.adaptive[:, -1].mean(), result.nonadaptive[:, -1].mean(), bound
-
-
 def max_count_caption(result: MaxCountResult, seed: int) -> str:
     """Caption of :func:`max_count_figure`."""
     r = result
-    ad, na, bound = _lemma32_numbers(r)
+    ad, na, bound = lemma32_numbers(r)
     return (
         f"max over F of Σₜ f(xₜ) against T·ε/σ (σ = {r.sigma:g}, |F| = {r.n_cells}, T = "
         f"{r.horizon:,}, {r.trials} trials, seed {seed}; adversaries' coins). Mean and 10–90% "
@@ -274,7 +270,7 @@ def max_count_caption(result: MaxCountResult, seed: int) -> str:
 
 def max_count_items(result: MaxCountResult) -> dict[str, tuple[str, str]]:
     """Lemma 3.2's metrics ``{label: (value, help)}``: both means at T and the bound."""
-    ad, na, bound = _lemma32_numbers(result)
+    ad, na, bound = lemma32_numbers(result)
     return {
         "adaptive": (f"{ad:.1f}", f"adaptive: E[max] at T, mean over {result.trials} trials"),
         "non-adaptive": (f"{na:.1f}", f"non-adaptive: E[max] at T, {result.trials} trials"),
@@ -296,7 +292,7 @@ def max_count_story(result: MaxCountResult) -> str:
 
 def max_count_comparison(result: MaxCountResult) -> str:
     """How the run compares with Lemma 3.2 (its theory card)."""
-    ad, na, bound = _lemma32_numbers(result)
+    ad, na, bound = lemma32_numbers(result)
     return (
         f"at T = {result.horizon:,}, Tp = {result.horizon * result.p:.1f}: means {ad:.1f} and "
         f"{na:.1f} against the bound {bound:.1f}."

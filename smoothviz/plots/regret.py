@@ -25,7 +25,7 @@ from smoothviz.names import (
 from smoothviz.online.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult
 from smoothviz.online.halfspaces import HalfspaceResult
 from smoothviz.online.hedge import HedgeThresholdsResult
-from smoothviz.plots.marks import line, run_band, vertical
+from smoothviz.plots.marks import line, vertical
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, add_player, apply_style, band_traces, downsample_index
 from smoothviz.plots.style import theory_trace as theory
@@ -64,7 +64,9 @@ def regret_figure(
     fig = go.Figure()
     for adv in dict.fromkeys(advs):
         fig.add_traces(
-            run_band(t, result.class_regret[advs == adv], name=SHORT[adv], color=COLORS[adv])
+            band_traces(
+                t, *R.band(result.class_regret[advs == adv]), name=SHORT[adv], color=COLORS[adv]
+            )
         )
     if "worst_case" in advs:
         fig.add_trace(theory(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
@@ -149,7 +151,9 @@ def experts_figure(
     t = (idx + 1).astype(float)
     for res in results:
         name, color = LEARNERS[res.algorithm]
-        fig.add_traces(run_band(t, res.regret.reshape(-1, horizon)[:, idx], name=name, color=color))
+        fig.add_traces(
+            band_traces(t, *R.band(res.regret.reshape(-1, horizon)[:, idx]), name=name, color=color)
+        )
         if res.algorithm == "mw":
             bound = np.full_like(t, np.nan)  # the bound needs η ≤ 1/2
             if np.isfinite(res.eta) and res.eta <= 0.5:
@@ -164,8 +168,8 @@ def experts_figure(
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
     b = sweep.scales
-    fig = go.Figure(run_band(b, sweep.regret, name=f"FTPL ({sweep.perturbation}), average regret",
-                             color=COLORS["ftpl"], axis=1))  # fmt: skip
+    fig = go.Figure(band_traces(b, *R.band(sweep.regret, axis=1), color=COLORS["ftpl"],
+                                name=f"FTPL ({sweep.perturbation}), average regret"))  # fmt: skip
     fig.add_trace(theory(b, online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
                          name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b", kind="expectation"))  # fmt: skip
     fig.add_trace(theory(b, np.full_like(b, 0.5), name="FTL on alternating: 1/2", kind="envelope"))
@@ -210,9 +214,11 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     for adv in dict.fromkeys(result.adversaries):
         rows = result.adversaries == adv
         fig.add_traces(
-            run_band(t, result.cover_regret[rows][:, idx], name=SHORT[adv], color=COLORS[adv])
+            band_traces(
+                t, *R.band(result.cover_regret[rows][:, idx]), name=SHORT[adv], color=COLORS[adv]
+            )
         )
-        fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [float(result.class_regret[rows].mean())],
+        fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [R.halfspace_class_regret(result, adv)],
                        "mode": "markers", "name": f"{NAMES[adv]}: against all halfspaces at T (exact)",
                        "marker": {"color": COLORS[adv], "size": 16, "symbol": "diamond",
                                   "line": {"color": "#000", "width": 1.5}}, "showlegend": False})  # fmt: skip
