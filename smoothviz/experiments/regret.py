@@ -1,8 +1,7 @@
-"""The Regret page's experiment, and how much of it fits the page's time budget.
+"""The Regret page's experiment: Hedge on a threshold cover (Haghtalab, Roughgarden & Shetty 2020, Alg. 1).
 
-:func:`run_experiment` runs Hedge on a threshold cover of scale σ/√T (Haghtalab, Roughgarden & Shetty
-2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen adversaries; its tabs are :func:`compare_learners`,
-:func:`max_abs` and :func:`halfspaces`; :func:`trials_cap` fits the trials to the budget.
+:func:`run_experiment` is the main view; its tabs are :func:`compare_learners`, :func:`max_abs` and
+:func:`halfspaces`; :func:`trials_cap` fits the trials to the page's time budget.
 """
 
 from __future__ import annotations
@@ -88,12 +87,8 @@ def page_cost_s(
 ) -> float:
     """Modelled seconds of one Regret page run: Hedge on N thresholds, plus MW/FTL/FTPL on k = ``n_actions``.
 
-    Fitted to runs on a shared 2-core machine (benchmarks/bench_online.py; within a factor 1.6, times
-    1.4 for safety). With R = adversaries × trials rows, Hedge costs about
-    11 ms + 8.4 µs·T + 0.69·T·a + R·T·(0.73 µs + 0.037 µs·N^{1/3}) + 0.032 µs·R·N·max(1, T/N^{2/3}):
-    the adaptive adversary's round loop (a µs a round: dense min(30 + 0.0096·trials·N, blocks
-    22·trials)), the chunked replay and its O(N) passes per chunk. MW, FTL, FTPL and the FTPL sweep
-    add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
+    Fitted on a shared 2-core machine (benchmarks/bench_online.py, within a factor 1.6; ×1.4 margin):
+    the adaptive adversary's round loop, the chunked replay and its O(N) passes, the k-action tab.
     """
     t, n, rows = float(horizon), float(n_experts), float(n_adversaries * trials)
     loop_us = min(30.0 + 0.0096 * trials * n, 22.0 * trials) if adaptive else 0.0
@@ -151,35 +146,19 @@ def compare_learners(
     trials: int = 5,
     seed: int | None = None,
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at 12 scales.
+    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at 12 scales in [0.1, max(T, 10)].
 
-    The sweep's scales are log-spaced in [0.1, max(T, 10)].
-
-    The costs and the sweep draw from ``seed`` itself (the sweep regenerates the same costs); FTPL's
-    perturbations from its child stream ``"learner"``.
+    Costs and sweep draw from ``seed`` (the sweep regenerates the same costs), FTPL from its stream ``"learner"``.
     """
     if seed is not None and not isinstance(seed, int | np.integer):
         raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
-    coins = streams(seed, LEARNER_STREAMS)
-    runs = [
-        multiplicative_weights(costs),
-        follow_the_leader(costs),
-        follow_the_perturbed_leader(
-            costs, scale=scale, perturbation=perturbation, rng=coins["learner"]
-        ),
-    ]
+    learner = streams(seed, LEARNER_STREAMS)["learner"]
+    ftpl = follow_the_perturbed_leader(costs, scale=scale, perturbation=perturbation, rng=learner)
     scales = np.geomspace(0.1, max(horizon, 10), 12)
-    sweep = ftpl_sweep(
-        sequence,
-        horizon,
-        n_actions,
-        scales=scales,
-        perturbation=perturbation,
-        trials=trials,
-        rng=seed,
-    )
-    return runs, sweep
+    kw = {"perturbation": perturbation, "trials": trials, "rng": seed}
+    sweep = ftpl_sweep(sequence, horizon, n_actions, scales=scales, **kw)
+    return [multiplicative_weights(costs), follow_the_leader(costs), ftpl], sweep
 
 
 def page_trials(
@@ -191,12 +170,7 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """The page's trials per adversary and the cover size N it is computed for.
-
-    The cap is :func:`trials_cap` at the page's budget (:data:`BUDGET_S`, at most
-    :data:`MOST_TRIALS`), counting the MW/FTL/FTPL tab's k actions; with ``wanted`` (the trials asked
-    for) the result is the smaller of the two.
-    """
+    """``(trials, N)``: :func:`trials_cap` at :data:`BUDGET_S` (at most ``wanted``, :data:`MOST_TRIALS`) and the cover size."""
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
@@ -242,10 +216,7 @@ class RegretExperiment:
         return self.hedge.to_frame()
 
     def with_tabs(self, **tabs: object) -> RegretExperiment:
-        """The same Hedge run with other tab parameters (keys of :data:`TAB_SETTINGS`).
-
-        A page caches the run without them, so turning a tab's knob never reruns Hedge.
-        """
+        """The same Hedge run with other tab parameters (:data:`TAB_SETTINGS`): a tab's knob never reruns Hedge."""
         unknown = set(tabs) - set(TAB_SETTINGS)
         if unknown:
             raise ValueError(f"`tabs` must be among {TAB_SETTINGS}, got {sorted(unknown)}")
@@ -308,11 +279,9 @@ def run_experiment(
     scale: float = 10.0,
     horizon_2d: int = 100,
 ) -> RegretExperiment:
-    """Hedge on the threshold cover against ``adversaries`` (the Regret page's main view).
+    """Hedge on the threshold cover (σ/√T ``"alg1"`` or σ/(4√T) ``"thm33"``) against ``adversaries``.
 
-    The cover is ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)); η is ``eta_factor`` times
-    :func:`~smoothviz.online.experts.mw_tuned_eta`. The tabs' parameters (``sequence``, ``n_actions``,
-    ``perturbation``, ``scale``, ``horizon_2d``) are kept for when a tab is asked for.
+    η is ``eta_factor`` × :func:`~smoothviz.online.experts.mw_tuned_eta`; the tabs' parameters are kept.
     """
     n_cover = cover_size(sigma, horizon, scale=cover)
     eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
@@ -331,21 +300,13 @@ def run_experiment(
 
 
 def tail_slope(frame: pd.DataFrame, adversary: str) -> float:
-    """Least-squares slope of log(mean regret) against log t over the last decade of t.
-
-    ``frame`` is :meth:`RegretExperiment.to_frame`'s (columns ``adversary``, ``t``, ``regret_class``);
-    the mean is over trials (:func:`fitted_slope` does the fit).
-    """
+    """:func:`fitted_slope` of the mean over trials of ``adversary`` in :meth:`RegretExperiment.to_frame`."""
     mean = frame[frame["adversary"] == adversary].groupby("t")["regret_class"].mean()
     return fitted_slope(mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float))
 
 
 def fitted_slope(t: np.ndarray, regret: np.ndarray) -> float:
-    """Least-squares slope of log regret against log t over the last decade, t ≥ max(t)/10, regret > 0.
-
-    On log–log axes regret ∝ t^s is a line of slope s: 1 for linear regret, ½ for √t. NaN with fewer
-    than two points.
-    """
+    """Least-squares slope of log regret against log t for t ≥ max(t)/10, regret > 0 (NaN below 2 points)."""
     t, regret = np.asarray(t, dtype=float), np.asarray(regret, dtype=float)
     keep = (t >= t.max() / 10) & (regret > 0)
     if keep.sum() < 2:
@@ -357,11 +318,7 @@ def fitted_slope(t: np.ndarray, regret: np.ndarray) -> float:
 
 
 def slope_guides(result: HedgeThresholdsResult) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
-    """``(adversary, slope, x, y)`` of the log–log fit over the last decade of t (:func:`fitted_slope`).
-
-    For the worst case and the σ-smooth adaptive adversary (the other smoothed curves run alongside
-    it): the fitted line between the first and last t it used, lifted ×1.35 to sit above its curve.
-    """
+    """``(adversary, slope, x, y)``: the worst case's and the adaptive adversary's fit, lifted ×1.35 above the curve."""
     t = result.checkpoints.astype(float)
     guides = []
     for adv in ("worst_case", "smoothed_adaptive"):
@@ -401,10 +358,7 @@ def regret_split(result: HedgeThresholdsResult) -> tuple[list[str], list, list, 
 def halfspace_lines(
     result: HalfspaceResult, row: int = 0, top: int = 12
 ) -> tuple[list[tuple[np.ndarray, np.ndarray, float]], tuple[np.ndarray, np.ndarray]]:
-    """The ``top`` heaviest cover halfspaces of run ``row`` as ``(x, y, opacity ∝ weight)``, and the target.
-
-    Each boundary {x : ⟨normal, x⟩ = offset} is drawn as a segment through normal·offset.
-    """
+    """The ``top`` heaviest cover halfspaces of run ``row`` as ``(x, y, opacity ∝ weight)``, and the target line."""
 
     def line(normal: np.ndarray, offset: float) -> tuple[np.ndarray, np.ndarray]:
         s = np.linspace(-2, 2, 2)

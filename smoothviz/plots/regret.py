@@ -1,7 +1,6 @@
 """Figures of the Regret page: Hedge on a cover, the decomposition, MW vs FTL, perturbed leaders, halfspaces.
 
-Theory curves come from :mod:`smoothviz.bounds.online` (the legend, the theory card and the tests name
-the same function); fits and derived numbers from :mod:`smoothviz.experiments.regret`.
+Theory curves come from :mod:`smoothviz.bounds.online`, every number drawn from :mod:`smoothviz.experiments.regret`.
 """
 
 from __future__ import annotations
@@ -15,13 +14,9 @@ import plotly.graph_objects as go
 from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments import regret as R
 from smoothviz.experiments.regret import RegretExperiment
-from smoothviz.names import (
-    ADVERSARY_SHORT,
-    COST_SEQUENCES,
-    HEDGE_ADVERSARIES,
-    PERTURBATION_SHORT,
-    count,
-)
+from smoothviz.names import ADVERSARY_SHORT as SHORT
+from smoothviz.names import COST_SEQUENCES, PERTURBATION_SHORT, count
+from smoothviz.names import HEDGE_ADVERSARIES as NAMES
 from smoothviz.online.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult
 from smoothviz.online.halfspaces import HalfspaceResult
 from smoothviz.online.hedge import HedgeThresholdsResult
@@ -30,10 +25,6 @@ from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, add_player, apply_style, band_traces, downsample_index
 from smoothviz.plots.style import theory_trace as theory
 
-#: Caption names of the adversaries Hedge faces.
-NAMES = HEDGE_ADVERSARIES
-#: Legend and metric names, short enough for one legend row on a projector.
-SHORT = ADVERSARY_SHORT
 #: The learners of the MW-vs-FTL chart: legend name and colour.
 LEARNERS = {"mw": ("Multiplicative Weights", COLORS["hedge"]), "ftl": ("Follow the Leader", COLORS["ftl"]),
             "ftpl": ("perturbed leader", COLORS["ftpl"])}  # fmt: skip
@@ -57,8 +48,7 @@ def regret_figure(
 ) -> go.Figure:
     """Regret against all thresholds vs t per adversary (mean, 10–90% band) with the theory curves.
 
-    Linear axes: the worst case is a straight line (slope ≥ ½), a σ-smooth adversary bends like √t;
-    ``log_log`` shows slopes, with fitted guides. ``shapes`` adds the O(·) shapes of Thms 3.1 and 3.3.
+    ``log_log`` shows slopes with fitted guides; ``shapes`` adds the O(·) shapes of Thms 3.1 and 3.3.
     """
     t, n, advs = result.checkpoints.astype(float), result.n_experts, result.adversaries
     fig = go.Figure()
@@ -122,10 +112,7 @@ def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
 
 @shared_figure
 def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
-    """Hedge's weight density (mass / bin width: the uniform start is flat at 1) per recorded round, with play.
-
-    Opens on the final weights; the y axis shows six decades below the peak.
-    """
+    """Hedge's weight density (mass / bin width) per recorded round, with play, opening on the last (six decades shown)."""
     centres, widths, density = R.weight_density(result)
     top = float(density.max()) * 1.05
     fig = go.Figure([go.Bar(x=centres, y=density[-1], width=widths, marker_color=COLORS["hedge"],
@@ -141,10 +128,7 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
 def experts_figure(
     results: list[ExpertsResult], *, title: str | None = None, log_log: bool = False
 ) -> go.Figure:
-    """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound.
-
-    Linear axes by default (FTL's ⌈t/2⌉ is a straight line); ``log_log=True`` for slopes.
-    """
+    """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound."""
     fig = go.Figure()
     horizon, k = results[0].costs.shape[-2:]
     idx = downsample_index(horizon, log=log_log)
@@ -204,8 +188,7 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
 def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -> go.Figure:
     """2-D regret vs t against the cover per adversary (mean, 10–90% band) with MW's exact bound.
 
-    Diamonds at T (no legend entry: the caption says what they are): the exact regret against every
-    halfspace in the plane, mean over trials (:func:`smoothviz.online.erm.best_halfspace_mistakes`).
+    Diamonds at T (named in the caption): the exact regret against every halfspace, mean over trials.
     """
     horizon = result.horizon
     idx = downsample_index(horizon, log=log_log)
@@ -230,11 +213,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
 
 @shared_figure
 def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figure:
-    """E‖Z‖∞ against k on a log k axis: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values.
-
-    Laplace(b): b·H_k. Gumbel: b·E max|G_i| by quadrature, beside b(ln k + γ) = b·E max G_i (below it).
-    RSPM-correlated (m = ⌈log₂ k⌉ draws of Lap(m·b)): the closed form for 2^m actions, beside b·H_k.
-    """
+    """E‖Z‖∞ against log k: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values (:mod:`smoothviz.bounds.online`)."""
     k, b = curve.ks.astype(float), curve.scale
     name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.perturbation]
     fig = go.Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
@@ -264,7 +243,6 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
 
 
 def _at_t(experiment: RegretExperiment, adversary: str) -> float:
-    """Mean regret against all thresholds at T of ``adversary``."""
     return experiment.summary().set_index("adversary").loc[adversary, "regret_class"]
 
 
