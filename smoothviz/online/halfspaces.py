@@ -130,10 +130,9 @@ def hedge_halfspaces(
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
 
-    The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). ``"worst_case"``
-    plays the point of the 16² grid (:func:`halfspace_candidates`) where the learner's
-    expected loss is largest; ``"smoothed_adaptive"`` adds a uniform offset on a square of area σ, mod 1;
-    ``"iid"`` plays x ~ U[0, 1]². ``eta`` defaults to the update's tuned rate.
+    The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). The worst
+    case plays the 16² grid point of largest expected loss; the adaptive σ-smooth adversary adds a
+    uniform offset on a square of area σ, mod 1; ``"iid"`` plays U[0, 1]².
     """
     check_sigma(sigma)
     horizon = check_int("horizon", horizon, 1, 5000)
@@ -195,11 +194,7 @@ def _play(
     flips: np.ndarray,
     sigma: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rounds of :func:`hedge_halfspaces`: ``(xs, ys, losses, cover_min, final)``.
-
-    ``cover_min`` is the best cover halfspace's mistakes after each round (R, T), ``final`` the final
-    weights (R, N).
-    """
+    """The rounds of :func:`hedge_halfspaces`: ``(xs, ys, losses, best cover mistakes, final weights)``."""
     rows, horizon = flips.shape
     n_angles, n_offsets = _ANGLES, _OFFSETS
     cand = halfspace_candidates(_CANDIDATES)
