@@ -58,10 +58,7 @@ def log_weight_rate(eta: float, *, update: str = "notes") -> float:
 def mw_tuned_eta(
     n_experts: int, horizon: int, *, factor: float = 1.0, capped: bool = True
 ) -> float:
-    """factor·√(ln N / T), Arora, Hazan & Kale 2012, Thm 2.1's rate (regret ≤ 2√(T ln N)).
-
-    Capped at 1/2, which their (1 − η)^c update needs, unless ``capped`` is false (exp(−ηc) has no cap).
-    """
+    """factor·√(ln N / T), Arora, Hazan & Kale 2012, Thm 2.1's rate, capped at 1/2 for (1 − η)^c unless not ``capped``."""
     check_int("n_experts", n_experts, 2)
     check_int("horizon", horizon, 1)
     check_float("factor", factor, 0.0, 1e6)
@@ -179,9 +176,8 @@ def multiplicative_weights(
 ) -> ExpertsResult:
     """Multiplicative Weights, p_t ∝ (1 − η)^{C^{<t}} (``"notes"``) or exp(−η C^{<t}), in log-space.
 
-    With (1 − η)^c and η ≤ 1/2 the regret is ≤ ηT + ln k / η, 2√(T ln k) at η = √(ln k / T) (Arora,
-    Hazan & Kale 2012, Thm 2.1). ``eta`` defaults to the update's tuned rate (:data:`TUNED_ETA`); the
-    loss is the expectation ⟨p_t, c_t⟩.
+    Regret ≤ ηT + ln k / η for η ≤ 1/2 (Arora, Hazan & Kale 2012, Thm 2.1); ``eta`` defaults to
+    :data:`TUNED_ETA`; the loss is the expectation ⟨p_t, c_t⟩.
     """
     costs = _check_costs(costs)
     check_choice("update", update, UPDATES)
@@ -215,9 +211,8 @@ def perturbations(
 ) -> np.ndarray:
     """Perturbations Z of k = shape[-1] actions: i.i.d. Laplace(0, b), b·(−Gumbel), or RSPM-correlated.
 
-    Laplace is report-noisy-min, −Gumbel the exponential mechanism. ``"rspm"`` perturbs the data
-    (Neel, Roth & Wu 2019, §3.1): m = ⌈log₂ k⌉ separator points (:func:`rspm_bits`) get η_i ~ Lap(m·b)
-    and Z_a = Σ_i bit_i(a) η_i, m draws correlated across actions. All three are (1/b)-DP per round.
+    ``"rspm"`` (Neel, Roth & Wu 2019, §3.1): m = ⌈log₂ k⌉ separator points get η_i ~ Lap(m·b) and
+    Z_a = Σ_i bit_i(a) η_i (:func:`rspm_bits`). All three are (1/b)-DP per round.
     """
     check_choice("perturbation", perturbation, PERTURBATIONS)
     check_float("scale", scale, 0.0, 1e12)
@@ -247,9 +242,8 @@ def follow_the_perturbed_leader(
 ) -> ExpertsResult:
     """Follow the Perturbed (Private) Leader, a_t = argmin_a (C_a^{<t} + Z_a^t) (Neel, Roth & Wu 2019, Def 14).
 
-    Z^t (:func:`perturbations`) is drawn afresh every round. Theorem 13 bounds the
-    expected average regret by (2 + 4ε) E‖Z‖∞ / T + 2ε + δ, ε = 1/b (monotone scores: Dwork & Roth
-    2014, Claim 3.9). The loss is the realised cost of the chosen action.
+    Z^t is fresh every round; Theorem 13: E[average regret] ≤ (2 + 4ε) E‖Z‖∞ / T + 2ε + δ, ε = 1/b
+    (monotone scores: Dwork & Roth 2014, Claim 3.9). The loss is the chosen action's cost.
     """
     costs = _check_costs(costs)
     rng = make_rng(rng)
@@ -283,11 +277,8 @@ def expected_max_abs(k: int, *, scale: float = 1.0, perturbation: str = "laplace
 def rspm_expected_max_abs(m: int | np.ndarray, scale: float = 1.0) -> float | np.ndarray:
     """E‖Z‖∞ of the RSPM-correlated perturbation of all 2^m actions: (b m²/2)(1 + 2·C(2m, m)/4^m).
 
-    Over all subsets, max_a Z_a = Σ η_i⁺ and min_a Z_a = −Σ η_i⁻, so ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2
-    (derived here; Neel, Roth & Wu 2019 use only E‖Z‖∞ in Thm 13). With η_i ~ Lap(s), s = m·b:
-    E Σ|η_i| = m·s, and Σ η_i = s(G − G′) with G, G′ ~ Gamma(m, 1), so E|Σ η_i| = 2m·s·E|2B − 1| with
-    B ~ Beta(m, m), and E|2B − 1| = C(2m, m)/4^m: about b(log₂ k)²/2 against b·H_k for i.i.d. Laplace.
-    For k < 2^m actions it is an upper bound.
+    Derived here: ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2 over all subsets, η_i ~ Lap(m·b), and E|Σ η_i| comes
+    from Σ η_i = s(G − G′), G, G′ ~ Gamma(m, 1). An upper bound for k < 2^m actions.
     """
     m = np.asarray(m, dtype=float)
     log_central = gammaln(2 * m + 1) - 2 * gammaln(m + 1) - m * np.log(4.0)
@@ -341,8 +332,7 @@ def max_abs_curve(
 ) -> MaxAbsResult:
     """E‖Z‖∞ at about 40 log-spaced k ≤ ``k_max``, from one (trials × k_max) draw.
 
-    The running maximum of |Z| along one draw samples ‖Z‖∞ for every k at once; ``"rspm"`` is
-    correlated across actions, so it draws once per k.
+    The running maximum of |Z| samples every k at once; ``"rspm"`` (correlated) draws once per k.
     """
     k_max = check_int("k_max", k_max, 1, 100_000)
     trials = check_int("trials", trials, 2, 1_000_000)
@@ -427,10 +417,7 @@ def ftpl_sweep(
     trials: int = 10,
     rng: RngLike = None,
 ) -> FTPLSweepResult:
-    """Average regret of FTPL (Z resampled every round) at each scale b (default 16 from 0.1 to T).
-
-    Every scale scales the same standard draws (Z = b·Z₁, common random numbers), so the curve is smooth.
-    """
+    """Average regret of FTPL at each scale b (default 16 from 0.1 to T), all from the same draws Z = b·Z₁."""
     horizon = check_int("horizon", horizon, 1, 100_000)
     n_actions = check_int("n_actions", n_actions, 2, 10_000)
     trials = check_int("trials", trials, 1, 10_000)

@@ -1,9 +1,8 @@
 """Binary search on thresholds against worst-case and σ-smoothed adversaries.
 
-Midpoint binary search learns h_b(x) = 1[x ≥ b] online from realizable labels (Haghtalab,
-Roughgarden & Shetty 2020, §1). A worst-case adversary forces a mistake every round (infinite
-Littlestone dimension, :func:`worst_case_run`); a σ-smoothed one hits a version space narrower than
-σ with probability width/σ, so mistakes grow like log₂(1/σ) + log₂ T (:func:`smoothed_run`).
+Midpoint binary search learns 1[x ≥ b] online (Haghtalab, Roughgarden & Shetty 2020, §1). A
+worst-case adversary forces a mistake every round (:func:`worst_case_run`); a σ-smoothed one hits a
+version space narrower than σ with probability width/σ: about log₂(1/σ) + log₂ T mistakes.
 """
 
 from __future__ import annotations
@@ -129,10 +128,8 @@ class ThresholdRun:
 def worst_case_run(horizon: int) -> ThresholdRun:
     """Midpoint binary search against the worst-case adversary for ``horizon`` rounds, exactly.
 
-    The adversary plays the learner's own threshold (the midpoint, where it predicts 1) and answers 0.
-    The width halves each round, so after 53 rounds float64 cannot tell lo from hi
-    (:func:`naive_float_worst_case`); the run works in the version space's own frame rescaled to
-    [0, 1), where every number is an exact dyadic, and keeps the left end as its binary expansion.
+    The adversary plays the learner's midpoint and answers 0. Float64 loses the interval after 53
+    halvings (:func:`naive_float_worst_case`), so the run keeps the left end as its binary expansion.
     """
     check_int("horizon", horizon, 1, MAX_HORIZON)
     rel_point = np.full(horizon, 0.5)  # the adversary's point in [lo, hi) rescaled to [0, 1)

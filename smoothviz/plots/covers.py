@@ -60,9 +60,8 @@ def brackets_figure(bracketing: Bracketing, *, hypothesis=None, cover: Threshold
                     max_rows: int = 40) -> go.Figure:  # fmt: skip
     """The brackets as shaded bands over x (at most ``max_rows``), the measure above them, one member h.
 
-    Row i is bracket i: dark where f_ℓ = 1 (every member is 1), light where only f_u is (μ-mass ≤ ε).
-    ``hypothesis`` (see :func:`~smoothviz.online.covers.hypothesis_sets`) is drawn as a black bar in
-    its outlined bracket; ``cover``'s centres are marked on the measure.
+    Row i is bracket i: dark where f_ℓ = 1, light where only f_u is; h is a black bar in its outlined
+    bracket, ``cover``'s centres are marked on the measure.
     """
     index, bs, h = bracket_rows(bracketing, hypothesis, max_rows)
     rows = np.arange(index.size, dtype=float)
@@ -147,11 +146,7 @@ def sizes_caption(experiment: CoversExperiment) -> str:
 @shared_figure
 def sizes_figure(sizes: pd.DataFrame, *, eps: float | None = None, thm33_eps: float | None = None,
                  label: str = "") -> go.Figure:  # fmt: skip
-    """Sizes against 1/ε (log–log): the brackets built here beside Thm 3.7's and Haussler's bounds.
-
-    ``sizes`` is :func:`smoothviz.online.covers.bracketing_sizes`'s frame; ``eps`` and ``thm33_eps``
-    (σ/(4√T)) are marked with vertical lines; ``label`` names the class in the y-axis title.
-    """
+    """Sizes (:func:`~smoothviz.online.covers.bracketing_sizes`) against 1/ε beside Thm 3.7's and Haussler's bounds."""
     x = sizes["inv_eps"].to_numpy()
     built = lambda column, name, color: go.Scatter(  # noqa: E731
         x=x,
@@ -210,8 +205,7 @@ def uniform_convergence_histogram_figure(result: UniformConvergenceResult, *, bi
                                          play: bool = True) -> go.Figure:  # fmt: skip
     """Histogram of the empirical averages: adaptive (0 or 1) against non-adaptive (≈ 1/2).
 
-    With ``play``, one frame per snapshot round t (▶ or the slider), opening on T: the non-adaptive
-    histogram narrows like 1/(2√t) while the adaptive one never leaves {0, 1}.
+    With ``play``, one frame per snapshot round t, opening on T.
     """
     centres, finals, snapshots = histogram_fractions(result, bins)
     fig = go.Figure([go.Bar(x=centres, y=final, width=1.0 / bins, name=name,

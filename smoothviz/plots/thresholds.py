@@ -1,8 +1,4 @@
-"""Figures of the thresholds page and their captions: mistakes, width, hit chance, the number line.
-
-Each figure's caption (and the page's metrics and theory comparisons) is built here from the same
-:class:`~smoothviz.experiments.thresholds.ThresholdsExperiment`, next to the figure it describes.
-"""
+"""Figures of the thresholds page and their captions: mistakes, width, hit chance, the number line."""
 
 from __future__ import annotations
 
@@ -101,11 +97,7 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
 
 @shared_figure
 def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
-    """log₂ of the version-space width against t, with a line at log₂ σ (median and 10–90% band).
-
-    The y axis ends 2 below the lowest smoothed 10% curve (at least 12 below log₂ σ); the worst case's
-    width 2⁻ᵗ leaves it, which a note says.
-    """
+    """log₂ of the version-space width against t (median, 10–90% band), a line at log₂ σ; the worst case leaves it."""
     t, sigma = experiment.rounds.astype(float), experiment.sigma
     fig = go.Figure(
         _band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90")
@@ -180,8 +172,7 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
 def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
     """Four traces (window, version space, threshold, point) for both rows of one round.
 
-    Top row (y = 1): [0, 1] as it is. Bottom row (y = 0): the version space stretched to [0, 1).
-    Built as plain dicts: a player has hundreds of traces and plotly's object validation is slow.
+    Plain dicts: a player has hundreds of traces and plotly's object validation is slow.
     """
     width = 2.0**snap.log2_width
 
@@ -235,11 +226,7 @@ def number_line_caption(name: str) -> str:
 
 @shared_figure
 def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> go.Figure:
-    """The number line at each round in ``rounds``, with play/pause and a scrubber.
-
-    Top row: [0, 1] as it is. Bottom row: the version space stretched to [0, 1), where the worst case
-    stays visible although its width is 2⁻ᵗ.
-    """
+    """The number line at each of ``rounds`` with a player: [0, 1] on top, the version space stretched to [0, 1) below."""
     snaps = number_line_rounds(run, rounds, seed)
     frames = [{"name": f"{int(r):,}", "data": _frame_data(run, snap), "layout": {"title": {"text": _title(snap)}}}
               for r, snap in zip(rounds, snaps, strict=True)]  # fmt: skip
