@@ -7,8 +7,6 @@ Roughgarden & Shetty 2020, Lemma 3.2, Thm 3.3). The caller draws every coin (``u
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from scipy.special import expit
 
@@ -133,28 +131,16 @@ def smoothed_adaptive_stream(
         block = n if rows * n < 2_600 * rows - 3_000 else int(np.ceil(np.sqrt(n)))
     # weights are multiplied by β = e^{−λ} and rescaled every ⌊200/λ⌋ rounds: they stay above e^{−200}
     beta, rescale = float(np.exp(-lam)), max(1, int(200.0 / lam))
-    game = _AdaptiveGame(grid, targets, shifts, flips, beta, rescale)
+    game = (grid, targets, shifts, flips, beta, rescale)
     if block >= n:
-        _adaptive_dense(game, out)
+        _adaptive_dense(*game, out)
     else:
-        _adaptive_blocked(game, out, block)
+        _adaptive_blocked(*game, out, block)
     return out
 
 
-class _AdaptiveGame(NamedTuple):
-    """What the adaptive adversary's round loop reads (β = e^{−λ}, the rescaling period in rounds)."""
-
-    grid: np.ndarray
-    targets: np.ndarray
-    shifts: np.ndarray
-    flips: np.ndarray
-    beta: float
-    rescale: int
-
-
-def _adaptive_dense(game: _AdaptiveGame, out: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+def _adaptive_dense(grid, targets, shifts, flips, beta: float, rescale: int, out: tuple) -> None:
     """:func:`smoothed_adaptive_stream` with one row of relative weights per trial; fills ``out``."""
-    grid, targets, shifts, flips, beta, rescale = game
     xs, ys, meds = out
     rows, horizon = shifts.shape
     n = grid.size
@@ -175,10 +161,9 @@ def _adaptive_dense(game: _AdaptiveGame, out: tuple[np.ndarray, np.ndarray, np.n
 
 
 def _adaptive_blocked(
-    game: _AdaptiveGame, out: tuple[np.ndarray, np.ndarray, np.ndarray], block: int
+    grid, targets, shifts, flips, beta: float, rescale: int, out: tuple, block: int
 ) -> None:
     """:func:`smoothed_adaptive_stream` with blocks of ``block`` experts, row by row; fills ``out``."""
-    grid, targets, shifts, flips, beta, rescale = game
     xs, ys, meds = out
     rows, horizon = shifts.shape
     n = grid.size
