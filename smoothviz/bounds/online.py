@@ -39,8 +39,7 @@ INFOS: list[BoundInfo] = []
 bound = registrar(INFOS)
 
 
-# Thresholds on [0, 1]: binary search against worst-case and σ-smoothed adversaries (E1)
-# ----------------------------------------------------------------------------------------------
+# --- Thresholds on [0, 1]: binary search against worst-case and σ-smoothed adversaries (E1)
 
 
 @bound(
@@ -89,9 +88,7 @@ def hit_probability(width: np.ndarray | float, sigma: float) -> np.ndarray:
     return np.minimum(1.0, np.asarray(width, dtype=float) / sigma)
 
 
-# ----------------------------------------------------------------------------------------------
-# Covers and bracketings (E2, E3, E5): Haghtalab, Roughgarden & Shetty 2020, §2–3 and App. B–C
-# ----------------------------------------------------------------------------------------------
+# --- Covers and bracketings (E2, E3, E5): Haghtalab, Roughgarden & Shetty 2020, §2–3 and App. B–C
 
 
 @bound(
@@ -212,9 +209,7 @@ def appb_nonadaptive_std(horizon: np.ndarray | float) -> np.ndarray:
     return 0.5 / np.sqrt(np.asarray(horizon, dtype=float))
 
 
-# ----------------------------------------------------------------------------------------------
-# Regret: Hedge on a cover, MW vs FTL, perturbed leaders (E4, E6, E14)
-# ----------------------------------------------------------------------------------------------
+# --- Regret: Hedge on a cover, MW vs FTL, perturbed leaders (E4, E6, E14)
 
 
 @bound(
@@ -429,6 +424,3 @@ def gumbel_expected_max_abs(k: np.ndarray | int, scale: np.ndarray | float) -> n
     weights = np.ones(a.size)
     weights[1:-1:2], weights[2:-1:2] = 4.0, 2.0
     return np.asarray(scale, dtype=float) * (tail @ weights) * (a[1] - a[0]) / 3.0
-
-
-# ----------------------------------------------------------------------------------------------
