@@ -10,31 +10,16 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
-from smoothviz.online.thresholds import ADVERSARIES as BINARY_SEARCH_ADVERSARIES
-from smoothviz.online.thresholds import (
-    adversary_rng,
-    nonadaptive_run,
-    run_adversary,
-    smoothed_run,
-    worst_case_run,
-)
-
 __all__ = [
     "ADVERSARIES",
     "ADVERSARIES_2D",
-    "BINARY_SEARCH_ADVERSARIES",
-    "adversary_rng",
     "halfspace_candidates",
     "iid_stream",
-    "nonadaptive_run",
-    "run_adversary",
     "smoothed_adaptive_stream",
     "smoothed_nonadaptive_stream",
     "smoothed_offsets",
     "smoothed_points",
-    "smoothed_run",
     "worst_case_points",
-    "worst_case_run",
     "worst_case_stream",
 ]
 
