@@ -17,7 +17,7 @@ from smoothviz.experiments.regret import (
     trials_cap,
 )
 from smoothviz.online.adversaries import ADVERSARIES
-from smoothviz.online.erm import best_halfspace_mistakes, best_threshold_mistakes
+from smoothviz.online.erm import best_halfspace_mistakes, prefix_best_mistakes
 from smoothviz.online.experts import (
     alternating_costs,
     coin_flip_costs,
@@ -116,12 +116,13 @@ def test_class_regret_matches_sorting_brute_force(runs):
             del c
 
 
-def test_best_threshold_mistakes_exact_and_ties():
+def test_best_threshold_mistakes_exact_and_ties():  # prefix_best_mistakes at t = T
     xs = np.array([[0.1, 0.2, 0.2, 0.7], [0.5, 0.5, 0.5, 0.5]])
     ys = np.array([[0, 1, 0, 1], [1, 0, 1, 1]])
     # row 0: b in (0.2, 0.7] errs on the 1 at 0.2 only; b in (0.1, 0.2] errs on the 0 at 0.2 → 1
     # row 1: all points equal: best is "all 1" with one mistake
-    np.testing.assert_array_equal(best_threshold_mistakes(xs, ys), [1, 1])
+    best_class, _ = prefix_best_mistakes(xs, ys, np.array([4]), np.zeros_like(xs, dtype=np.int64))
+    np.testing.assert_array_equal(best_class[:, 0], [1, 1])
 
 
 # ------------------------------------------------------------------------------------------------

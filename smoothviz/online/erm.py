@@ -12,32 +12,7 @@ from functools import cmp_to_key
 
 import numpy as np
 
-__all__ = ["best_halfspace_mistakes", "best_threshold_mistakes", "prefix_best_mistakes"]
-
-
-def best_threshold_mistakes(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Fewest mistakes of any threshold h_b(x) = 1[x ≥ b], b ∈ [0, 1], on each row, computed exactly.
-
-    Sorted, every threshold sits in one of T + 1 gaps (not between equal points); its mistakes are
-    the 1-labels below plus the 0-labels at or above. ``xs``, ``ys`` (..., T) → (...,).
-    """
-    xs = np.asarray(xs, dtype=float)
-    ys = np.asarray(ys)
-    if xs.shape != ys.shape or xs.ndim == 0:
-        raise ValueError(
-            f"`xs` and `ys` must have the same non-scalar shape, got {xs.shape}, {ys.shape}"
-        )
-    order = np.argsort(xs, axis=-1, kind="stable")
-    xs_s = np.take_along_axis(xs, order, axis=-1)
-    ys_s = np.take_along_axis(ys, order, axis=-1).astype(np.int64)
-    zero = np.zeros((*xs.shape[:-1], 1), dtype=np.int64)
-    ones_below = np.concatenate([zero, np.cumsum(ys_s, axis=-1)], axis=-1)
-    zeros_below = np.concatenate([zero, np.cumsum(1 - ys_s, axis=-1)], axis=-1)
-    mistakes = ones_below + (zeros_below[..., -1:] - zeros_below)
-    tie = np.concatenate(
-        [zero.astype(bool), xs_s[..., 1:] == xs_s[..., :-1], zero.astype(bool)], -1
-    )
-    return np.where(tie, np.iinfo(np.int64).max, mistakes).min(axis=-1)
+__all__ = ["best_halfspace_mistakes", "prefix_best_mistakes"]
 
 
 def prefix_best_mistakes(
