@@ -26,7 +26,6 @@ from smoothviz.online.experts import (
     follow_the_perturbed_leader,
     ftpl_sweep,
     hedge_tuned_eta,
-    leader_loss,
     log_weight_rate,
     make_costs,
     max_abs_curve,
@@ -199,6 +198,16 @@ def test_ftl_alternating_regret_is_exactly_half(horizon):
     assert mw.regret[-1] <= online_bounds.mw_regret_bound(
         horizon, 2
     ) + 1e-12 or horizon < 4 * np.log(2)
+
+
+def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
+    """Be-the-(perturbed-)leader loss Σ_t M(ℓ^{1:t} + Z^t)·ℓ^t (Z = 0 when omitted), ties to the lowest index.
+
+    The oracle of Neel, Roth & Wu 2019, Lemmas 19–20: it sees round t's costs before it picks.
+    """
+    scores = np.cumsum(costs, axis=-2) if z is None else np.cumsum(costs, axis=-2) + z
+    picks = np.arange(costs.shape[-1]) == np.argmin(scores, axis=-1)[..., None]
+    return np.einsum("...tk,...tk->...", picks.astype(float), costs)
 
 
 def test_lemma19_and_lemma20_pathwise():

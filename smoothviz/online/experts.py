@@ -32,7 +32,6 @@ __all__ = [
     "follow_the_perturbed_leader",
     "ftpl_sweep",
     "hedge_tuned_eta",
-    "leader_loss",
     "log_weight_rate",
     "make_costs",
     "max_abs_curve",
@@ -249,17 +248,6 @@ def follow_the_perturbed_leader(
     rng = make_rng(rng)
     z = perturbations(costs.shape, perturbation=perturbation, scale=scale, rng=rng)
     return _finish("ftpl", costs, _one_hot_argmin(_before(costs) + z), scale=float(scale))
-
-
-def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
-    """Be-the-(perturbed-)leader loss Σ_t M(ℓ^{1:t} + Z^t)·ℓ^t, shape (...,) (Z = 0 when omitted).
-
-    Neel, Roth & Wu 2019: ≤ min_a ℓ_a^{1:T} (Lemma 19, Z ≡ 0), ≤ min_a ℓ_a^{1:T} + 2 Σ_t ‖Z^t − Z^{t−1}‖∞
-    (Lemma 20, Z^0 ≡ 0), on every sequence.
-    """
-    costs = _check_costs(costs)
-    scores = np.cumsum(costs, axis=-2) if z is None else np.cumsum(costs, axis=-2) + z
-    return np.einsum("...tk,...tk->...", _one_hot_argmin(scores), costs)
 
 
 def expected_max_abs(k: int, *, scale: float = 1.0, perturbation: str = "laplace") -> float:
