@@ -538,14 +538,17 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     k = int(k) if cls in ("union", "intersection") else 1
     nf, divisor, vc_dim = _facts(cls, k)
     n = np.ceil(1.0 / (eps / divisor))
-    exponent = 4 if cls == "symdiff" else nf
+    if cls == "symdiff":
+        thm37 = online_bounds.symdiff_bracketing_bound(n)
+    else:
+        thm37 = online_bounds.kfold_bracketing_bound(n, nf)
     cover = np.ceil(1.0 / (2.0 * eps)) if cls == "thresholds" else np.full(eps.shape, np.nan)
     return pd.DataFrame(
         {
             "eps": eps,
             "inv_eps": 1.0 / eps,
             "brackets": np.power(n, float(nf)),
-            "thm37_bound": np.power(n, float(exponent)),
+            "thm37_bound": thm37,
             "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dim),
             "threshold_cover": cover,
         }
