@@ -21,7 +21,6 @@ __all__ = [
     "indicator",
     "make_measure",
     "set_mass",
-    "smooth_bump",
     "smooth_mixture",
     "uniform_measure",
 ]
@@ -153,19 +152,14 @@ def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0
     return _piecewise(label, knots, density)
 
 
-def smooth_bump(center: float, *, sigma: float, background: float = 0.0) -> Measure:
-    """One σ-smooth bump: uniform on the width-σ window around ``center`` (mod 1), plus background."""
-    return smooth_mixture([center], sigma=sigma, background=background)
-
-
-def make_measure(name: str, *, a: float = 2.0, b: float = 5.0, sigma: float = 0.2) -> Measure:
-    """Measure by name: ``uniform``, ``beta`` (a, b), ``bump`` (a σ-window at 0.3 on 20% uniform) or ``mixture`` (σ-windows at 0.25, 0.7, 2:1)."""
+def make_measure(name: str, *, sigma: float = 0.2) -> Measure:
+    """Measure by name: ``uniform``, ``beta`` (2, 5), ``bump`` (a σ-window at 0.3 on 20% uniform) or ``mixture`` (σ-windows at 0.25, 0.7, 2:1)."""
     if name == "uniform":
         return uniform_measure()
     if name == "beta":
-        return beta_measure(a, b)
+        return beta_measure(2.0, 5.0)
     if name == "bump":
-        return smooth_bump(0.3, sigma=sigma, background=0.2)
+        return smooth_mixture([0.3], sigma=sigma, background=0.2)
     if name == "mixture":
         return smooth_mixture([0.25, 0.7], sigma=sigma, weights=[2.0, 1.0])
     raise ValueError(f"`measure` must be one of {MEASURES}, got {name!r}")
