@@ -355,10 +355,10 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     )
 
 
-def snapshot_rounds(run: ThresholdRun, *, trial: int = 0) -> np.ndarray:
-    """At most 120 rounds worth showing in the player: the first, every mistake, log-spaced others."""
+def snapshot_rounds(run: ThresholdRun) -> np.ndarray:
+    """At most 120 rounds of trial 1 to play: the first, every mistake, log-spaced others."""
     max_frames = 120
-    mistakes = run.mistake_rounds[trial]
+    mistakes = run.mistake_rounds[0]
     mistakes = mistakes[mistakes > 0]
     early = np.arange(1, min(run.horizon, 12) + 1)
     spread = np.unique(np.round(np.geomspace(1, run.horizon, max_frames // 2)).astype(np.int64))
