@@ -264,10 +264,10 @@ def mw_regret_bound_eta(
     note="The paper gives only O(·); the constant 2 is our choice, matching MW's leading constant. "
     "d = VC dimension (1 for thresholds). A trend, not a guarantee.",
 )
-def thm31_envelope(horizon: np.ndarray | float, sigma: float, *, vc_dim: int = 1) -> np.ndarray:
-    """2√(d T ln(T/σ)): Theorem 3.1's O(·) shape with the chosen constant 2."""
+def thm31_envelope(horizon: np.ndarray | float, sigma: float) -> np.ndarray:
+    """2√(d T ln(T/σ)) for thresholds (d = 1): Theorem 3.1's O(·) shape with the chosen constant 2."""
     horizon = np.asarray(horizon, dtype=float)
-    return 2.0 * np.sqrt(vc_dim * horizon * np.log(np.maximum(horizon / sigma, np.e)))
+    return 2.0 * np.sqrt(horizon * np.log(np.maximum(horizon / sigma, np.e)))
 
 
 @bound(
