@@ -20,7 +20,7 @@ from smoothviz.online.adversaries import (
     worst_case_points,
 )
 from smoothviz.online.erm import best_halfspace_mistakes
-from smoothviz.online.experts import TUNED_ETA, log_weight_rate
+from smoothviz.online.experts import log_weight_rate, mw_tuned_eta
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choices, check_float, check_int, check_sigma
 
@@ -122,8 +122,6 @@ def hedge_halfspaces(
     horizon: int,
     *,
     adversaries: tuple[str, ...] = ADVERSARIES_2D,
-    eta: float | None = None,
-    update: str = "notes",
     label_noise: float = 0.0,
     trials: int = 3,
     rng: RngLike = None,
@@ -140,8 +138,8 @@ def hedge_halfspaces(
     check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 1000)
     normals, offsets = halfspace_cover(_ANGLES, _OFFSETS)
-    eta = TUNED_ETA[update](offsets.size, horizon) if eta is None else eta
-    lam = log_weight_rate(eta, update=update)
+    eta = mw_tuned_eta(offsets.size, horizon)
+    lam = log_weight_rate(eta, update="notes")
     rng = make_rng(rng)
 
     adv = np.repeat(np.asarray(adversaries), trials)
