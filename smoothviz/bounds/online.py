@@ -369,18 +369,12 @@ def ftpl_regret_bound(
     horizon: np.ndarray | float,
     expected_max_abs: np.ndarray | float,
     epsilon: np.ndarray | float,
-    *,
-    delta: float = 0.0,
 ) -> np.ndarray:
-    """(2 + 4ε)E‖Z‖∞/T + 2ε + δ, NaN where ε ∉ (0, 1) (Theorem 13's hypothesis)."""
+    """(2 + 4ε)E‖Z‖∞/T + 2ε + δ with δ = 0 (pure ε-DP), NaN where ε ∉ (0, 1) (Theorem 13's hypothesis)."""
     epsilon = np.asarray(epsilon, dtype=float)
-    value = (
-        (2.0 + 4.0 * epsilon)
-        * np.asarray(expected_max_abs, dtype=float)
-        / np.asarray(horizon, dtype=float)
-        + 2.0 * epsilon
-        + delta
-    )
+    value = (2.0 + 4.0 * epsilon) * np.asarray(expected_max_abs, dtype=float) / np.asarray(
+        horizon, dtype=float
+    ) + 2.0 * epsilon
     return np.where((epsilon > 0) & (epsilon < 1), value, np.nan)
 
 
