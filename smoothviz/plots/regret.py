@@ -30,11 +30,13 @@ LEARNERS = {"mw": ("Multiplicative Weights", COLORS["hedge"]), "ftl": ("Follow t
             "ftpl": ("perturbed leader", COLORS["ftpl"])}  # fmt: skip
 
 
-def _regret_axes(fig: go.Figure, y_title: str, log_log: bool, *, title: str | None = None,
-                 height: int = 460, zero_y: bool = False) -> go.Figure:  # fmt: skip
+def _regret_axes(
+    fig: go.Figure, y_title: str, log_log: bool, *, height: int = 460, zero_y: bool = False
+) -> go.Figure:
     """Regret against round t: log–log for slopes, else linear axes from 0 (x, and y if ``zero_y``)."""
-    apply_style(fig, title=title, x_title="round t", y_title=y_title, log_x=log_log, log_y=log_log,
-                height=height)  # fmt: skip
+    apply_style(
+        fig, x_title="round t", y_title=y_title, log_x=log_log, log_y=log_log, height=height
+    )
     if not log_log:
         fig.update_xaxes(rangemode="tozero")
         if zero_y:
@@ -125,9 +127,7 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
 
 
 @shared_figure
-def experts_figure(
-    results: list[ExpertsResult], *, title: str | None = None, log_log: bool = False
-) -> go.Figure:
+def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go.Figure:
     """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound."""
     fig = go.Figure()
     horizon, k = results[0].costs.shape[-2:]
@@ -145,7 +145,7 @@ def experts_figure(
             fig.add_trace(theory(t, bound, name="MW bound ηt + ln k/η (exact)"))
     fig.add_trace(theory(t, online_bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)",
                          kind="envelope"))  # fmt: skip
-    return _regret_axes(fig, "regret", log_log, title=title)
+    return _regret_axes(fig, "regret", log_log)
 
 
 @shared_figure
