@@ -45,11 +45,9 @@ GAP_COLOR = COLORS["synthetic"]
 HIGHLIGHT_COLOR = COLORS["worst_case"]
 
 
-def _rect_trace(
-    sets, rows, *, name, fill, line=None, legendgroup=None, half: float = 0.4
-) -> go.Scatter:
+def _rect_trace(sets, rows, *, name, fill, line=None, legendgroup=None) -> go.Scatter:
     """The pieces of ``sets`` at ``rows`` as filled rectangles (outlined in ``line`` if given)."""
-    xs, ys = rectangles(sets, rows, half=half)
+    xs, ys = rectangles(sets, rows)
     return go.Scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=fill, hoverinfo="skip", name=name,
                       line={"color": line or fill, "width": 2 if line else 0},
                       legendgroup=legendgroup or name)  # fmt: skip
