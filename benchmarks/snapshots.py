@@ -117,7 +117,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             0.1, 300, adversaries=("worst_case", "smoothed_adaptive"), trials=3, seed=seed,
             horizon_2d=50),
         "experiments.regret.learners": lambda: ER.compare_learners(
-            "alternating", 100, 2, noise="laplace", scale=5.0, trials=3, seed=seed),
+            "alternating", 100, 2, perturbation="laplace", scale=5.0, trials=3, seed=seed),
         "experiments.regret.halfspaces": lambda: ER.halfspaces(0.1, 60, 0.1, seed),
         "experiments.regret.max_abs": lambda: ER.max_abs("laplace", 1.0, seed),
         "experiments.regret.scaled_eta": lambda: experts.mw_tuned_eta(10, 300, factor=2.0),

@@ -9,17 +9,10 @@ from smoothviz.plots import covers as figures
 
 PAGE = "covers"
 CLASS_NAMES = {c: cv.class_label(c, k=2).replace(" 2 ", " k ") for c in cv.CLASSES}
-MEASURE_NAMES = {
-    "uniform": "uniform",
-    "beta": "Beta(2, 5)",
-    "bump": "σ-smooth bump",
-    "mixture": "σ-smooth mixture",
-}
-VIEWS = {
-    "sizes": "How many brackets",
-    "lemma32": "Adaptive max (Lemma 3.2)",
-    "appb": "Uniform convergence fails (App. B)",
-}
+MEASURE_NAMES = {"uniform": "uniform", "beta": "Beta(2, 5)", "bump": "σ-smooth bump",
+                 "mixture": "σ-smooth mixture"}  # fmt: skip
+VIEWS = {"sizes": "How many brackets", "lemma32": "Adaptive max (Lemma 3.2)",
+         "appb": "Uniform convergence fails (App. B)"}  # fmt: skip
 PARAMS = [
     ui.Param("cls", "class", "choice", "thresholds", options=CLASS_NAMES, hero=True),
     ui.Param("k", "k (intervals, for ∪ / ∩)", "int", 2, low=1, high=4),
@@ -51,39 +44,20 @@ ui.page(
 )
 p = ui.controls(PAGE, PARAMS)
 sigma, horizon, seed = p["sigma"], p["T"], p["seed"]
-ex = experiment(
-    p["cls"],
-    k=p["k"],
-    measure=p["measure"],
-    scale=p["scale"],
-    position=p["h"],
-    width=p["w"],
-    sigma=sigma,
-    cells=p["cells"],
-    horizon=horizon,
-    trials=p["trials"],
-    reps=p["reps"],
-    seed=seed,
-)
+ex = experiment(p["cls"], k=p["k"], measure=p["measure"], scale=p["scale"], position=p["h"],
+                width=p["w"], sigma=sigma, cells=p["cells"], horizon=horizon, trials=p["trials"],
+                reps=p["reps"], seed=seed)  # fmt: skip
 br = ex.bracketing
-ui.chart(
-    figures.brackets_figure(br, hypothesis=ex.hypothesis, cover=ex.cover),
-    key="brackets",
-    caption=figures.brackets_caption(ex),
-    data=ex.to_frame,
-)
+ui.chart(figures.brackets_figure(br, hypothesis=ex.hypothesis, cover=ex.cover), key="brackets",
+         caption=figures.brackets_caption(ex), data=ex.to_frame)  # fmt: skip
 ui.metrics(figures.bracket_items(ex))
 
 views = ui.tabs(PAGE, "view")
 with views["sizes"]:
     if views["sizes"].open:
         sizes = ex.sizes(ui.nice_log_grid(1e-4, 0.5))
-        ui.chart(
-            figures.sizes_figure(sizes, eps=p["scale"], thm33_eps=ex.thm33_scale, label=br.label),
-            key="sizes",
-            caption=figures.sizes_caption(ex),
-            data=sizes,
-        )
+        ui.chart(figures.sizes_figure(sizes, eps=p["scale"], thm33_eps=ex.thm33_scale, label=br.label),
+                 key="sizes", caption=figures.sizes_caption(ex), data=sizes)  # fmt: skip
         ui.theory_card(
             bounds.BOUNDS["kfold_bracketing_bound"],
             f"{br.label} at ε = {p['scale']:g}: {br.size:,} brackets built, bound {br.bound:,}.",
@@ -92,12 +66,8 @@ with views["lemma32"]:
     if views["lemma32"].open:
         with ui.computing("Running the adversaries…"):
             res = lemma32(sigma, p["cells"], horizon, p["trials"], seed)
-        ui.chart(
-            figures.max_count_figure(res),
-            key="lemma32",
-            data=res.to_frame,
-            caption=figures.max_count_caption(res, seed),
-        )
+        ui.chart(figures.max_count_figure(res), key="lemma32", data=res.to_frame,
+                 caption=figures.max_count_caption(res, seed))  # fmt: skip
         ui.metrics(figures.max_count_items(res))
         st.markdown(figures.max_count_story(res))
         ui.theory_card(bounds.BOUNDS["lemma32_max_count_bound"], figures.max_count_comparison(res))
@@ -106,18 +76,11 @@ with views["appb"]:
         with ui.computing("Drawing nature's noise…"):
             uc = appendix_b(horizon, p["reps"], seed)
         st.markdown(figures.APPENDIX_B_STORY)
-        ui.chart(
-            figures.uniform_convergence_histogram_figure(uc),
-            key="appb_hist",
-            caption=figures.uniform_convergence_histogram_caption(uc, seed),
-            data=uc.histogram_frame,
-        )
-        ui.chart(
-            figures.uniform_convergence_std_figure(uc),
-            key="appb_sd",
-            data=uc.to_frame,
-            caption=figures.uniform_convergence_std_caption(uc),
-        )
+        ui.chart(figures.uniform_convergence_histogram_figure(uc), key="appb_hist",
+                 caption=figures.uniform_convergence_histogram_caption(uc, seed),
+                 data=uc.histogram_frame)  # fmt: skip
+        ui.chart(figures.uniform_convergence_std_figure(uc), key="appb_sd", data=uc.to_frame,
+                 caption=figures.uniform_convergence_std_caption(uc))  # fmt: skip
         ui.theory_card(
             bounds.BOUNDS["appb_nonadaptive_std"], figures.uniform_convergence_comparison(uc)
         )

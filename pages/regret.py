@@ -112,9 +112,8 @@ with views["weights"]:
 with views["experts"]:
     if views["experts"].open:
         with ui.computing("Running MW, FTL and FTPL…"):
-            runs, sweep = experts(
-                p["seq"], horizon, p["n"], noise=p["pert"], scale=p["b"], trials=trials, seed=seed
-            )
+            runs, sweep = experts(p["seq"], horizon, p["n"], perturbation=p["pert"], scale=p["b"],
+                                  trials=trials, seed=seed)  # fmt: skip
             curve = max_abs(p["pert"], p["b"], seed)
         ui.chart(figures.experts_figure(runs, log_log=log_log), key="experts",
                  caption=figures.experts_caption(ex, runs),

@@ -20,7 +20,7 @@ MEASURES = {
     "beta_half": measures.beta_measure(0.5, 0.5),
     "bump": measures.make_measure("bump", sigma=0.2),
     "mixture": measures.make_measure("mixture", sigma=0.15),
-    "bump_wrap": measures.smooth_bump(0.95, sigma=0.3),
+    "bump_wrap": measures.smooth_mixture([0.95], sigma=0.3),
 }
 CASES = [  # (cls, k, eps): small enough to enumerate every bracket
     ("thresholds", 1, 0.07),
@@ -73,9 +73,9 @@ def test_pdf_integrates_to_cdf(name):
 
 def test_smoothness_of_measures():
     assert MEASURES["uniform"].sigma == 1.0
-    bump = measures.smooth_bump(0.5, sigma=0.2)
+    bump = measures.smooth_mixture([0.5], sigma=0.2)
     assert bump.sigma == pytest.approx(0.2, abs=1e-12)  # density exactly 1/σ on the window
-    assert measures.smooth_bump(0.5, sigma=0.2, background=0.2).sigma == pytest.approx(1 / 4.2)
+    assert measures.smooth_mixture([0.5], sigma=0.2, background=0.2).sigma == pytest.approx(1 / 4.2)
     beta = MEASURES["beta25"]
     grid = np.linspace(0, 1, 100_001)
     assert beta.max_density == pytest.approx(beta.pdf(grid).max(), rel=1e-8)
@@ -316,10 +316,10 @@ def test_appendix_b(horizon):
         (lambda: cv.hypothesis_sets("thresholds", [[1.5]]), "`params`"),
         (lambda: measures.beta_measure(0, 1), "`a`"),
         (lambda: measures.beta_measure(1, float("inf")), "`b`"),
-        (lambda: measures.smooth_bump(0.5, sigma=0), "`sigma`"),
-        (lambda: measures.smooth_bump(1.5, sigma=0.1), "`centers`"),
+        (lambda: measures.smooth_mixture([0.5], sigma=0), "`sigma`"),
+        (lambda: measures.smooth_mixture([1.5], sigma=0.1), "`centers`"),
         (lambda: measures.smooth_mixture([0.2, 0.4], sigma=0.1, weights=[1]), "`weights`"),
-        (lambda: measures.smooth_bump(0.5, sigma=0.1, background=2), "`background`"),
+        (lambda: measures.smooth_mixture([0.5], sigma=0.1, background=2), "`background`"),
         (lambda: measures.make_measure("cauchy"), "`measure`"),
         (lambda: cv.quantile_threshold_cover(measures.uniform_measure(), eps=-1), "`eps`"),
         (lambda: cv.max_count_experiment(sigma=1.2, n_cells=10, horizon=5, trials=2), "`sigma`"),

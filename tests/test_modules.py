@@ -21,12 +21,16 @@ def test_every_split_module_declares_and_defines_its_public_names(module):
     assert module.__all__ == sorted(module.__all__, key=lambda n: (not n.isupper(), n))
     for name in module.__all__:
         assert hasattr(module, name), (module.__name__, name)
+        home = getattr(getattr(module, name), "__module__", module.__name__)
+        assert home == module.__name__, (module.__name__, name, home)
 
 
-def test_adversaries_are_one_hop_from_every_page():
-    assert adversaries.worst_case_run is thresholds.worst_case_run
-    assert adversaries.nonadaptive_run is thresholds.nonadaptive_run
-    assert set(adversaries.BINARY_SEARCH_ADVERSARIES) == set(thresholds.ADVERSARIES)
+def test_each_adversary_has_one_home():
+    runs = ("worst_case_run", "nonadaptive_run", "smoothed_run", "run_adversary", "adversary_rng")
+    for name in runs:
+        homes = [m.__name__ for m in (adversaries, thresholds) if name in vars(m)]
+        assert homes == ["smoothviz.online.thresholds"], name
+    assert "BINARY_SEARCH_ADVERSARIES" not in vars(adversaries)
     assert set(adversaries.ADVERSARIES_2D) < set(adversaries.ADVERSARIES)
 
 
@@ -111,7 +115,6 @@ def test_the_erm_oracles_agree_with_brute_force():
             for x, y in zip(xs, ys, strict=True)
         ]
     )
-    assert np.array_equal(erm.best_threshold_mistakes(xs, ys), brute)
     checkpoints = np.array([1, 10, 30])
     cells = np.zeros_like(xs, dtype=np.int64)  # one cell: the cover is the two constants
     best_class, best_cover = erm.prefix_best_mistakes(xs, ys, checkpoints, cells)

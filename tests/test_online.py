@@ -17,7 +17,7 @@ from smoothviz.experiments.regret import (
     trials_cap,
 )
 from smoothviz.online.adversaries import ADVERSARIES
-from smoothviz.online.erm import best_halfspace_mistakes, best_threshold_mistakes
+from smoothviz.online.erm import best_halfspace_mistakes, prefix_best_mistakes
 from smoothviz.online.experts import (
     alternating_costs,
     coin_flip_costs,
@@ -26,7 +26,6 @@ from smoothviz.online.experts import (
     follow_the_perturbed_leader,
     ftpl_sweep,
     hedge_tuned_eta,
-    leader_loss,
     log_weight_rate,
     make_costs,
     max_abs_curve,
@@ -116,12 +115,13 @@ def test_class_regret_matches_sorting_brute_force(runs):
             del c
 
 
-def test_best_threshold_mistakes_exact_and_ties():
+def test_best_threshold_mistakes_exact_and_ties():  # prefix_best_mistakes at t = T
     xs = np.array([[0.1, 0.2, 0.2, 0.7], [0.5, 0.5, 0.5, 0.5]])
     ys = np.array([[0, 1, 0, 1], [1, 0, 1, 1]])
     # row 0: b in (0.2, 0.7] errs on the 1 at 0.2 only; b in (0.1, 0.2] errs on the 0 at 0.2 → 1
     # row 1: all points equal: best is "all 1" with one mistake
-    np.testing.assert_array_equal(best_threshold_mistakes(xs, ys), [1, 1])
+    best_class, _ = prefix_best_mistakes(xs, ys, np.array([4]), np.zeros_like(xs, dtype=np.int64))
+    np.testing.assert_array_equal(best_class[:, 0], [1, 1])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -200,6 +200,16 @@ def test_ftl_alternating_regret_is_exactly_half(horizon):
     ) + 1e-12 or horizon < 4 * np.log(2)
 
 
+def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
+    """Be-the-(perturbed-)leader loss Σ_t M(ℓ^{1:t} + Z^t)·ℓ^t (Z = 0 when omitted), ties to the lowest index.
+
+    The oracle of Neel, Roth & Wu 2019, Lemmas 19–20: it sees round t's costs before it picks.
+    """
+    scores = np.cumsum(costs, axis=-2) if z is None else np.cumsum(costs, axis=-2) + z
+    picks = np.arange(costs.shape[-1]) == np.argmin(scores, axis=-1)[..., None]
+    return np.einsum("...tk,...tk->...", picks.astype(float), costs)
+
+
 def test_lemma19_and_lemma20_pathwise():
     rng = np.random.default_rng(7)
     for _ in range(30):
@@ -249,14 +259,14 @@ def test_mean_smoothed_regret_under_envelope(sigma, horizon):
 def test_laplace_expected_max_abs_monte_carlo_within_two_percent():
     rng = np.random.default_rng(17)
     for k, b in [(1, 1.0), (10, 2.0), (100, 0.5)]:
-        z = perturbations((40_000, k), noise="laplace", scale=b, rng=rng)
+        z = perturbations((40_000, k), perturbation="laplace", scale=b, rng=rng)
         mc = np.abs(z).max(axis=1).mean()
         exact = expected_max_abs(k, scale=b)
         assert exact == pytest.approx(online_bounds.laplace_expected_max_abs(k, b), rel=1e-12)
         assert mc == pytest.approx(exact, rel=0.02)
-    z = perturbations((40_000, 20), noise="gumbel", scale=1.5, rng=rng)
+    z = perturbations((40_000, 20), perturbation="gumbel", scale=1.5, rng=rng)
     assert np.abs(z).max(axis=1).mean() == pytest.approx(
-        expected_max_abs(20, scale=1.5, noise="gumbel"), rel=0.02
+        expected_max_abs(20, scale=1.5, perturbation="gumbel"), rel=0.02
     )
 
 
@@ -360,8 +370,8 @@ def test_hedge_thresholds_validation_names_parameter(kwargs, name):
 def test_other_validation():
     with pytest.raises(ValueError, match="`costs`"):
         multiplicative_weights(np.full((3, 2), 1.5))
-    with pytest.raises(ValueError, match="`noise`"):
-        follow_the_perturbed_leader(np.zeros((3, 2)), scale=1.0, noise="cauchy")
+    with pytest.raises(ValueError, match="`perturbation`"):
+        follow_the_perturbed_leader(np.zeros((3, 2)), scale=1.0, perturbation="cauchy")
     with pytest.raises(ValueError, match="`scale`"):
         expected_max_abs(3, scale=-1.0)
     with pytest.raises(ValueError, match="`sequence`"):
@@ -624,7 +634,7 @@ def test_halfspace_engine_equals_plain_loop_and_bounds_hold():
 
 @pytest.mark.parametrize("noise", ["laplace", "gumbel"])
 def test_max_abs_curve_matches_the_exact_values(noise):
-    res = max_abs_curve(300, noise=noise, scale=2.5, trials=4000, rng=67)
+    res = max_abs_curve(300, perturbation=noise, scale=2.5, trials=4000, rng=67)
     assert res.ks[0] == 1
     assert res.ks[-1] == 300
     exact = (
@@ -674,10 +684,12 @@ def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():
     from smoothviz.online.experts import follow_the_perturbed_leader, make_costs
     from smoothviz.random import streams
 
-    runs, _ = compare_learners("coin_flips", 60, 3, noise="gumbel", scale=2.0, trials=2, seed=5)
+    runs, _ = compare_learners(
+        "coin_flips", 60, 3, perturbation="gumbel", scale=2.0, trials=2, seed=5
+    )
     costs = make_costs("coin_flips", 60, 3, trials=2, rng=5)
     np.testing.assert_array_equal(runs[0].costs, costs)  # the costs come from the seed itself
     again = follow_the_perturbed_leader(
-        costs, scale=2.0, noise="gumbel", rng=streams(5, ("learner",))["learner"]
+        costs, scale=2.0, perturbation="gumbel", rng=streams(5, ("learner",))["learner"]
     )
     np.testing.assert_array_equal(runs[2].regret, again.regret)

@@ -151,7 +151,7 @@ def test_reproduce_snippet_matches_the_page():
     half = namespace["half"].summary().set_index("adversary").loc["smoothed_adaptive"]
     assert values["regret"] == f"{half['regret_class']:,.1f}"
     curve = namespace["curve"]
-    assert curve.noise == "laplace"
+    assert curve.perturbation == "laplace"
     assert curve.scale == 10.0
 
 

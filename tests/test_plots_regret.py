@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from smoothviz.names import ADVERSARY_SHORT, HEDGE_ADVERSARIES
 from smoothviz.online.adversaries import ADVERSARIES, ADVERSARIES_2D
 from smoothviz.online.experts import (
     follow_the_leader,
@@ -38,7 +39,7 @@ def test_regret_figure(run):
     _no_webgl(fig)
     names = _names(fig)
     for adv in ADVERSARIES:
-        assert figures.SHORT[adv] in names
+        assert ADVERSARY_SHORT[adv] in names
     # each bound says what it bounds: regret against the cover, the σ-smooth adversaries only
     assert any(n.startswith("MW bound, regret vs the N = ") for n in names)
     assert "E[regret] bound, σ-smooth only" in names
@@ -158,15 +159,15 @@ def test_halfspace_regret_figure():
     names = _names(fig)
     for adv in ADVERSARIES_2D:
         rows = res.adversaries == adv
-        assert figures.SHORT[adv] in names
+        assert ADVERSARY_SHORT[adv] in names
         diamond = next(
-            tr for tr in fig.data if tr.name.startswith(f"{figures.NAMES[adv]}: against all")
+            tr for tr in fig.data if tr.name.startswith(f"{HEDGE_ADVERSARIES[adv]}: against all")
         )
         assert diamond.showlegend is False  # the caption explains the diamonds
         assert diamond.x == (80.0,)
         assert diamond.y[0] == pytest.approx(res.class_regret[rows].mean())
         mean = next(
-            tr for tr in fig.data if tr.name == figures.SHORT[adv] and tr.showlegend is not False
+            tr for tr in fig.data if tr.name == ADVERSARY_SHORT[adv] and tr.showlegend is not False
         )
         np.testing.assert_allclose(mean.y, res.cover_regret[rows].mean(0))
     assert any(n.startswith("MW on the cover") for n in names)
@@ -175,7 +176,7 @@ def test_halfspace_regret_figure():
 
 @pytest.mark.parametrize("noise", ["laplace", "gumbel"])
 def test_max_abs_figure(noise):
-    curve = max_abs_curve(60, noise=noise, scale=3.0, trials=200, rng=5)
+    curve = max_abs_curve(60, perturbation=noise, scale=3.0, trials=200, rng=5)
     fig = figures.max_abs_figure(curve, k_mark=7)
     _no_webgl(fig)
     names = _names(fig)

@@ -39,8 +39,7 @@ INFOS: list[BoundInfo] = []
 bound = registrar(INFOS)
 
 
-# Thresholds on [0, 1]: binary search against worst-case and σ-smoothed adversaries (E1)
-# ----------------------------------------------------------------------------------------------
+# --- Thresholds on [0, 1]: binary search against worst-case and σ-smoothed adversaries (E1)
 
 
 @bound(
@@ -89,9 +88,7 @@ def hit_probability(width: np.ndarray | float, sigma: float) -> np.ndarray:
     return np.minimum(1.0, np.asarray(width, dtype=float) / sigma)
 
 
-# ----------------------------------------------------------------------------------------------
-# Covers and bracketings (E2, E3, E5): Haghtalab, Roughgarden & Shetty 2020, §2–3 and App. B–C
-# ----------------------------------------------------------------------------------------------
+# --- Covers and bracketings (E2, E3, E5): Haghtalab, Roughgarden & Shetty 2020, §2–3 and App. B–C
 
 
 @bound(
@@ -212,9 +209,7 @@ def appb_nonadaptive_std(horizon: np.ndarray | float) -> np.ndarray:
     return 0.5 / np.sqrt(np.asarray(horizon, dtype=float))
 
 
-# ----------------------------------------------------------------------------------------------
-# Regret: Hedge on a cover, MW vs FTL, perturbed leaders (E4, E6, E14)
-# ----------------------------------------------------------------------------------------------
+# --- Regret: Hedge on a cover, MW vs FTL, perturbed leaders (E4, E6, E14)
 
 
 @bound(
@@ -269,10 +264,10 @@ def mw_regret_bound_eta(
     note="The paper gives only O(·); the constant 2 is our choice, matching MW's leading constant. "
     "d = VC dimension (1 for thresholds). A trend, not a guarantee.",
 )
-def thm31_envelope(horizon: np.ndarray | float, sigma: float, *, vc_dim: int = 1) -> np.ndarray:
-    """2√(d T ln(T/σ)): Theorem 3.1's O(·) shape with the chosen constant 2."""
+def thm31_envelope(horizon: np.ndarray | float, sigma: float) -> np.ndarray:
+    """2√(d T ln(T/σ)) for thresholds (d = 1): Theorem 3.1's O(·) shape with the chosen constant 2."""
     horizon = np.asarray(horizon, dtype=float)
-    return 2.0 * np.sqrt(vc_dim * horizon * np.log(np.maximum(horizon / sigma, np.e)))
+    return 2.0 * np.sqrt(horizon * np.log(np.maximum(horizon / sigma, np.e)))
 
 
 @bound(
@@ -374,18 +369,12 @@ def ftpl_regret_bound(
     horizon: np.ndarray | float,
     expected_max_abs: np.ndarray | float,
     epsilon: np.ndarray | float,
-    *,
-    delta: float = 0.0,
 ) -> np.ndarray:
-    """(2 + 4ε)E‖Z‖∞/T + 2ε + δ, NaN where ε ∉ (0, 1) (Theorem 13's hypothesis)."""
+    """(2 + 4ε)E‖Z‖∞/T + 2ε + δ with δ = 0 (pure ε-DP), NaN where ε ∉ (0, 1) (Theorem 13's hypothesis)."""
     epsilon = np.asarray(epsilon, dtype=float)
-    value = (
-        (2.0 + 4.0 * epsilon)
-        * np.asarray(expected_max_abs, dtype=float)
-        / np.asarray(horizon, dtype=float)
-        + 2.0 * epsilon
-        + delta
-    )
+    value = (2.0 + 4.0 * epsilon) * np.asarray(expected_max_abs, dtype=float) / np.asarray(
+        horizon, dtype=float
+    ) + 2.0 * epsilon
     return np.where((epsilon > 0) & (epsilon < 1), value, np.nan)
 
 
@@ -429,6 +418,3 @@ def gumbel_expected_max_abs(k: np.ndarray | int, scale: np.ndarray | float) -> n
     weights = np.ones(a.size)
     weights[1:-1:2], weights[2:-1:2] = 4.0, 2.0
     return np.asarray(scale, dtype=float) * (tail @ weights) * (a[1] - a[0]) / 3.0
-
-
-# ----------------------------------------------------------------------------------------------

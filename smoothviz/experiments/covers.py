@@ -22,7 +22,9 @@ __all__ = [
     "CoversExperiment",
     "appendix_b",
     "bracket_rows",
+    "histogram_fractions",
     "lemma32",
+    "lemma32_numbers",
     "measure_panel",
     "rectangles",
     "run_experiment",
@@ -198,3 +200,25 @@ def measure_panel(bracketing: cv.Bracketing) -> tuple[np.ndarray, np.ndarray, fl
     x = np.linspace(0.0, 1.0, 801)
     density = bracketing.measure.pdf(x)
     return x, density, float(np.nanmax(np.where(np.isfinite(density), density, np.nan)))
+
+
+def lemma32_numbers(result: cv.MaxCountResult) -> tuple[float, float, float]:
+    """Mean max count at T of the adaptive and the non-adaptive adversary, and Lemma 3.2's bound."""
+    bound = float(online_bounds.lemma32_max_count_bound(result.horizon, result.p, result.n_cells))
+    return result.adaptive[:, -1].mean(), result.nonadaptive[:, -1].mean(), bound
+
+
+def histogram_fractions(
+    result: cv.UniformConvergenceResult, bins: int
+) -> tuple[np.ndarray, dict[str, np.ndarray], list[tuple[int, np.ndarray, np.ndarray]]]:
+    """Bin centres on [0, 1], the fraction of trials per bin at T (adaptive, non-adaptive), and per snapshot."""
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    fractions = lambda values: np.histogram(values, bins=edges)[0] / result.trials  # noqa: E731
+    finals = {"adaptive": result.adaptive_final, "non-adaptive": result.nonadaptive_final}
+    snapshots = zip(result.snapshot_rounds, result.adaptive_snapshots, result.nonadaptive_snapshots,
+                    strict=True)  # fmt: skip
+    return (
+        (edges[:-1] + edges[1:]) / 2,
+        {name: fractions(final) for name, final in finals.items()},
+        [(t, fractions(a), fractions(n)) for t, a, n in snapshots],
+    )

@@ -1,8 +1,7 @@
-"""The Regret page's experiment, and how much of it fits the page's time budget.
+"""The Regret page's experiment: Hedge on a threshold cover (Haghtalab, Roughgarden & Shetty 2020, Alg. 1).
 
-:func:`run_experiment` runs Hedge on a threshold cover of scale σ/√T (Haghtalab, Roughgarden & Shetty
-2020, Algorithm 1) or σ/(4√T) (Thm 3.3) against the chosen adversaries; its tabs are :func:`compare_learners`,
-:func:`max_abs` and :func:`halfspaces`; :func:`trials_cap` fits the trials to the budget.
+:func:`run_experiment` is the main view; its tabs are :func:`compare_learners`, :func:`max_abs` and
+:func:`halfspaces`; :func:`trials_cap` fits the trials to the page's time budget.
 """
 
 from __future__ import annotations
@@ -43,9 +42,11 @@ __all__ = [
     "MOST_TRIALS",
     "TAB_SETTINGS",
     "RegretExperiment",
+    "band",
     "compare_learners",
     "cover_size",
     "fitted_slope",
+    "halfspace_class_regret",
     "halfspace_lines",
     "halfspaces",
     "learners_frame",
@@ -86,12 +87,8 @@ def page_cost_s(
 ) -> float:
     """Modelled seconds of one Regret page run: Hedge on N thresholds, plus MW/FTL/FTPL on k = ``n_actions``.
 
-    Fitted to runs on a shared 2-core machine (benchmarks/bench_online.py; within a factor 1.6, times
-    1.4 for safety). With R = adversaries × trials rows, Hedge costs about
-    11 ms + 8.4 µs·T + 0.69·T·a + R·T·(0.73 µs + 0.037 µs·N^{1/3}) + 0.032 µs·R·N·max(1, T/N^{2/3}):
-    the adaptive adversary's round loop (a µs a round: dense min(30 + 0.0096·trials·N, blocks
-    22·trials)), the chunked replay and its O(N) passes per chunk. MW, FTL, FTPL and the FTPL sweep
-    add about 1.3 ms + trials·T·(0.46 µs + 0.14 µs·k).
+    Fitted on a shared 2-core machine (benchmarks/bench_online.py, within a factor 1.6; ×1.4 margin):
+    the adaptive adversary's round loop, the chunked replay and its O(N) passes, the k-action tab.
     """
     t, n, rows = float(horizon), float(n_experts), float(n_adversaries * trials)
     loop_us = min(30.0 + 0.0096 * trials * n, 22.0 * trials) if adaptive else 0.0
@@ -144,32 +141,24 @@ def compare_learners(
     horizon: int,
     n_actions: int,
     *,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     scale: float = 10.0,
     trials: int = 5,
     seed: int | None = None,
 ) -> tuple[list[ExpertsResult], FTPLSweepResult]:
-    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at 12 scales.
+    """``([mw, ftl, ftpl], sweep)``: the learners on the same costs, and FTPL at 12 scales in [0.1, max(T, 10)].
 
-    The sweep's scales are log-spaced in [0.1, max(T, 10)].
-
-    The costs and the sweep draw from ``seed`` itself (the sweep regenerates the same costs); FTPL's
-    perturbations from its child stream ``"learner"``.
+    Costs and sweep draw from ``seed`` (the sweep regenerates the same costs), FTPL from its stream ``"learner"``.
     """
     if seed is not None and not isinstance(seed, int | np.integer):
         raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
-    coins = streams(seed, LEARNER_STREAMS)
-    runs = [
-        multiplicative_weights(costs),
-        follow_the_leader(costs),
-        follow_the_perturbed_leader(costs, scale=scale, noise=noise, rng=coins["learner"]),
-    ]
+    learner = streams(seed, LEARNER_STREAMS)["learner"]
+    ftpl = follow_the_perturbed_leader(costs, scale=scale, perturbation=perturbation, rng=learner)
     scales = np.geomspace(0.1, max(horizon, 10), 12)
-    sweep = ftpl_sweep(
-        sequence, horizon, n_actions, scales=scales, noise=noise, trials=trials, rng=seed
-    )
-    return runs, sweep
+    kw = {"perturbation": perturbation, "trials": trials, "rng": seed}
+    sweep = ftpl_sweep(sequence, horizon, n_actions, scales=scales, **kw)
+    return [multiplicative_weights(costs), follow_the_leader(costs), ftpl], sweep
 
 
 def page_trials(
@@ -181,12 +170,7 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """The page's trials per adversary and the cover size N it is computed for.
-
-    The cap is :func:`trials_cap` at the page's budget (:data:`BUDGET_S`, at most
-    :data:`MOST_TRIALS`), counting the MW/FTL/FTPL tab's k actions; with ``wanted`` (the trials asked
-    for) the result is the smaller of the two.
-    """
+    """``(trials, N)``: :func:`trials_cap` at :data:`BUDGET_S` (at most ``wanted``, :data:`MOST_TRIALS`) and the cover size."""
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
@@ -195,9 +179,11 @@ def page_trials(
     return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
-def max_abs(noise: str, scale: float, seed: int) -> MaxAbsResult:
+def max_abs(perturbation: str, scale: float, seed: int) -> MaxAbsResult:
     """E‖Z‖∞ against k ≤ :data:`MAX_ABS_K` for the tab's perturbation, from :data:`MAX_ABS_TRIALS` draws."""
-    return max_abs_curve(MAX_ABS_K, noise=noise, scale=scale, trials=MAX_ABS_TRIALS, rng=seed)
+    return max_abs_curve(
+        MAX_ABS_K, perturbation=perturbation, scale=scale, trials=MAX_ABS_TRIALS, rng=seed
+    )
 
 
 def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
@@ -230,10 +216,7 @@ class RegretExperiment:
         return self.hedge.to_frame()
 
     def with_tabs(self, **tabs: object) -> RegretExperiment:
-        """The same Hedge run with other tab parameters (keys of :data:`TAB_SETTINGS`).
-
-        A page caches the run without them, so turning a tab's knob never reruns Hedge.
-        """
+        """The same Hedge run with other tab parameters (:data:`TAB_SETTINGS`): a tab's knob never reruns Hedge."""
         unknown = set(tabs) - set(TAB_SETTINGS)
         if unknown:
             raise ValueError(f"`tabs` must be among {TAB_SETTINGS}, got {sorted(unknown)}")
@@ -247,7 +230,7 @@ class RegretExperiment:
     def experts(self) -> tuple[list[ExpertsResult], FTPLSweepResult]:
         """MW, FTL and FTPL on the tab's costs (:func:`compare_learners`)."""
         s = self.settings
-        return compare_learners(s["sequence"], s["horizon"], s["n_actions"], noise=s["perturbation"],
+        return compare_learners(s["sequence"], s["horizon"], s["n_actions"], perturbation=s["perturbation"],
                                 scale=s["scale"], trials=s["trials"], seed=s["seed"])  # fmt: skip
 
     def max_abs(self) -> MaxAbsResult:
@@ -296,11 +279,9 @@ def run_experiment(
     scale: float = 10.0,
     horizon_2d: int = 100,
 ) -> RegretExperiment:
-    """Hedge on the threshold cover against ``adversaries`` (the Regret page's main view).
+    """Hedge on the threshold cover (σ/√T ``"alg1"`` or σ/(4√T) ``"thm33"``) against ``adversaries``.
 
-    The cover is ``"alg1"`` (σ/√T) or ``"thm33"`` (σ/(4√T)); η is ``eta_factor`` times
-    :func:`~smoothviz.online.experts.mw_tuned_eta`. The tabs' parameters (``sequence``, ``n_actions``,
-    ``perturbation``, ``scale``, ``horizon_2d``) are kept for when a tab is asked for.
+    η is ``eta_factor`` × :func:`~smoothviz.online.experts.mw_tuned_eta`; the tabs' parameters are kept.
     """
     n_cover = cover_size(sigma, horizon, scale=cover)
     eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
@@ -319,21 +300,13 @@ def run_experiment(
 
 
 def tail_slope(frame: pd.DataFrame, adversary: str) -> float:
-    """Least-squares slope of log(mean regret) against log t over the last decade of t.
-
-    ``frame`` is :meth:`RegretExperiment.to_frame`'s (columns ``adversary``, ``t``, ``regret_class``);
-    the mean is over trials (:func:`fitted_slope` does the fit).
-    """
+    """:func:`fitted_slope` of the mean over trials of ``adversary`` in :meth:`RegretExperiment.to_frame`."""
     mean = frame[frame["adversary"] == adversary].groupby("t")["regret_class"].mean()
     return fitted_slope(mean.index.to_numpy(dtype=float), mean.to_numpy(dtype=float))
 
 
 def fitted_slope(t: np.ndarray, regret: np.ndarray) -> float:
-    """Least-squares slope of log regret against log t over the last decade, t ≥ max(t)/10, regret > 0.
-
-    On log–log axes regret ∝ t^s is a line of slope s: 1 for linear regret, ½ for √t. NaN with fewer
-    than two points.
-    """
+    """Least-squares slope of log regret against log t for t ≥ max(t)/10, regret > 0 (NaN below 2 points)."""
     t, regret = np.asarray(t, dtype=float), np.asarray(regret, dtype=float)
     keep = (t >= t.max() / 10) & (regret > 0)
     if keep.sum() < 2:
@@ -345,11 +318,7 @@ def fitted_slope(t: np.ndarray, regret: np.ndarray) -> float:
 
 
 def slope_guides(result: HedgeThresholdsResult) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
-    """``(adversary, slope, x, y)`` of the log–log fit over the last decade of t (:func:`fitted_slope`).
-
-    For the worst case and the σ-smooth adaptive adversary (the other smoothed curves run alongside
-    it): the fitted line between the first and last t it used, lifted ×1.35 to sit above its curve.
-    """
+    """``(adversary, slope, x, y)``: the worst case's and the adaptive adversary's fit, lifted ×1.35 above the curve."""
     t = result.checkpoints.astype(float)
     guides = []
     for adv in ("worst_case", "smoothed_adaptive"):
@@ -389,10 +358,7 @@ def regret_split(result: HedgeThresholdsResult) -> tuple[list[str], list, list, 
 def halfspace_lines(
     result: HalfspaceResult, row: int = 0, top: int = 12
 ) -> tuple[list[tuple[np.ndarray, np.ndarray, float]], tuple[np.ndarray, np.ndarray]]:
-    """The ``top`` heaviest cover halfspaces of run ``row`` as ``(x, y, opacity ∝ weight)``, and the target.
-
-    Each boundary {x : ⟨normal, x⟩ = offset} is drawn as a segment through normal·offset.
-    """
+    """The ``top`` heaviest cover halfspaces of run ``row`` as ``(x, y, opacity ∝ weight)``, and the target line."""
 
     def line(normal: np.ndarray, offset: float) -> tuple[np.ndarray, np.ndarray]:
         s = np.linspace(-2, 2, 2)
@@ -410,5 +376,16 @@ def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
     """E‖Z‖∞ at ``k`` for the curve's perturbation, and for i.i.d. Laplace at its scale (both exact)."""
     from smoothviz.online.experts import expected_max_abs
 
-    return (expected_max_abs(k, scale=curve.scale, noise=curve.noise),
+    return (expected_max_abs(k, scale=curve.scale, perturbation=curve.perturbation),
             expected_max_abs(k, scale=curve.scale))  # fmt: skip
+
+
+def band(values: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, 10% and 90% quantiles of ``values`` over ``axis`` (the runs): what a band draws."""
+    low, high = np.quantile(values, 0.1, axis=axis), np.quantile(values, 0.9, axis=axis)
+    return values.mean(axis=axis), low, high
+
+
+def halfspace_class_regret(result: HalfspaceResult, adversary: str) -> float:
+    """Mean regret at T against every halfspace of ``adversary``'s runs."""
+    return float(result.class_regret[result.adversaries == adversary].mean())

@@ -49,37 +49,37 @@ class ThresholdsExperiment:
         """The adversaries run, in display order."""
         return tuple(self.runs)
 
-    def to_frame(self) -> pd.DataFrame:
-        """Tidy curves, one row per (adversary, round) with mean and 10–90% bands (computed once, copied)."""
-        if "_frame" not in self.__dict__:
-            object.__setattr__(self, "_frame", self._curves())
-        return self.__dict__["_frame"].copy()
+    def curves(self) -> dict[str, pd.DataFrame]:
+        """Per adversary, one row per round: mean and 10–90% bands (computed once; do not modify)."""
+        if "_curves" not in self.__dict__:
+            curves = {name: self._curve(name, run) for name, run in self.runs.items()}
+            object.__setattr__(self, "_curves", curves)
+        return self.__dict__["_curves"]
 
-    def _curves(self) -> pd.DataFrame:
-        frames = []
-        for name, run in self.runs.items():
-            mistakes = run.mistakes_by(self.rounds).astype(float)
-            width = run.log2_width_after(self.rounds)
-            hit = hit_probability(np.exp2(width), self.sigma) if name != "worst_case" else 1.0
-            hit = np.broadcast_to(hit, width.shape)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "adversary": name,
-                        "round": self.rounds,
-                        "mistakes_mean": mistakes.mean(axis=0),
-                        "mistakes_p10": np.quantile(mistakes, 0.1, axis=0),
-                        "mistakes_p90": np.quantile(mistakes, 0.9, axis=0),
-                        "log2_width_median": np.median(width, axis=0),
-                        "log2_width_p10": np.quantile(width, 0.1, axis=0),
-                        "log2_width_p90": np.quantile(width, 0.9, axis=0),
-                        "hit_probability_mean": hit.mean(axis=0),
-                        "hit_probability_p10": np.quantile(hit, 0.1, axis=0),
-                        "hit_probability_p90": np.quantile(hit, 0.9, axis=0),
-                    }
-                )
-            )
-        return pd.concat(frames, ignore_index=True)
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy curves of every adversary (:meth:`curves`), one row per (adversary, round)."""
+        return pd.concat(self.curves().values(), ignore_index=True)
+
+    def _curve(self, name: str, run: ThresholdRun) -> pd.DataFrame:
+        mistakes = run.mistakes_by(self.rounds).astype(float)
+        width = run.log2_width_after(self.rounds)
+        hit = hit_probability(np.exp2(width), self.sigma) if name != "worst_case" else 1.0
+        hit = np.broadcast_to(hit, width.shape)
+        return pd.DataFrame(
+            {
+                "adversary": name,
+                "round": self.rounds,
+                "mistakes_mean": mistakes.mean(axis=0),
+                "mistakes_p10": np.quantile(mistakes, 0.1, axis=0),
+                "mistakes_p90": np.quantile(mistakes, 0.9, axis=0),
+                "log2_width_median": np.median(width, axis=0),
+                "log2_width_p10": np.quantile(width, 0.1, axis=0),
+                "log2_width_p90": np.quantile(width, 0.9, axis=0),
+                "hit_probability_mean": hit.mean(axis=0),
+                "hit_probability_p10": np.quantile(hit, 0.1, axis=0),
+                "hit_probability_p90": np.quantile(hit, 0.9, axis=0),
+            }
+        )
 
     def summary(self) -> pd.DataFrame:
         """One row per adversary: mean mistakes at T, 10–90% range, first round the width fell below σ."""

@@ -1,44 +1,25 @@
 """Adversaries, worst-case and σ-smooth: who picks the points the online learner is tested on.
 
-A worst-case adversary may put x_t anywhere and forces regret linear in T; a σ-smooth one draws x_t
-from a density ≤ 1/σ, so it lands in a set of measure γ with probability ≤ γ/σ and Hedge on a γ-cover
-has regret O(√(T ln(T/σ))) (Haghtalab, Roughgarden & Shetty 2020, Lemma 3.2, Thm 3.3). Streams against
-Hedge on thresholds and points against halfspaces; binary search: :mod:`smoothviz.online.thresholds`.
-The caller draws every coin (``unif``, SPEC 7).
+A worst-case adversary forces regret linear in T; a σ-smooth one (density ≤ 1/σ) lands in a set of
+measure γ with probability ≤ γ/σ, so Hedge on a γ-cover has regret O(√(T ln(T/σ))) (Haghtalab,
+Roughgarden & Shetty 2020, Lemma 3.2, Thm 3.3). The caller draws every coin (``unif``, SPEC 7).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from scipy.special import expit
-
-from smoothviz.online.thresholds import ADVERSARIES as BINARY_SEARCH_ADVERSARIES
-from smoothviz.online.thresholds import (
-    adversary_rng,
-    nonadaptive_run,
-    run_adversary,
-    smoothed_run,
-    worst_case_run,
-)
 
 __all__ = [
     "ADVERSARIES",
     "ADVERSARIES_2D",
-    "BINARY_SEARCH_ADVERSARIES",
-    "adversary_rng",
     "halfspace_candidates",
     "iid_stream",
-    "nonadaptive_run",
-    "run_adversary",
     "smoothed_adaptive_stream",
     "smoothed_nonadaptive_stream",
     "smoothed_offsets",
     "smoothed_points",
-    "smoothed_run",
     "worst_case_points",
-    "worst_case_run",
     "worst_case_stream",
 ]
 
@@ -75,12 +56,9 @@ def worst_case_stream(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The worst-case adversary against Hedge (rate ``lam``) on the cover ``grid``: ``(xs, ys, losses)``.
 
-    Every point lies in the cover cell [lo, hi) that holds b*, so the n_low experts g_i ≤ lo predict 1
-    and the others predict 0: all of Hedge's weight sits on two groups whose cumulative losses are the
-    numbers of 0-labels (n₀) and of 1-labels (n₁) so far. The learner's chance of predicting 1 in the
-    cell is n_low·e^{−λn₀} / (n_low·e^{−λn₀} + n_high·e^{−λn₁}) ≥ 1/2 exactly when
-    λ(n₁ − n₀) ≥ ln(n_high/n_low); the adversary then plays below b* (label 0), otherwise above it.
-    The same two numbers give Hedge's expected loss ⟨p_t, ℓ_t⟩ every round, so no replay is needed.
+    Every point lies in b*'s cover cell, so Hedge's weight sits on two groups whose losses count the
+    0-labels (n₀) and 1-labels (n₁): it predicts 1 with chance ≥ 1/2 exactly when λ(n₁ − n₀) ≥
+    ln(n_high/n_low), and the adversary then plays below b* (label 0), otherwise above it.
     """
     rows, horizon = unif.shape
     n_experts = grid.size
@@ -123,10 +101,8 @@ def smoothed_adaptive_stream(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The adaptive σ-smooth adversary, x_t uniform on the width-σ window at Hedge's weighted median.
 
-    x_t = (median_t + σ·u_t − σ/2) mod 1: density 1/σ, yet aimed where the learner is least sure.
-    Hedge's relative weights are multiplied by e^{−λ} on the erring side each round, densely for
-    small covers, else in blocks of ``block`` ≈ √N experts with one factor per block (a round touches
-    rows × (N/B + B) numbers). Returns ``(xs, ys, medians)``, each (R, T).
+    x_t = (median_t + σ·u_t − σ/2) mod 1: density 1/σ, aimed where the learner is least sure. Weights
+    update densely for small covers, else in blocks of ≈ √N experts. Returns ``(xs, ys, medians)``.
     """
     shifts = sigma * unif - 0.5 * sigma
     rows, horizon = shifts.shape
@@ -140,28 +116,16 @@ def smoothed_adaptive_stream(
         block = n if rows * n < 2_600 * rows - 3_000 else int(np.ceil(np.sqrt(n)))
     # weights are multiplied by β = e^{−λ} and rescaled every ⌊200/λ⌋ rounds: they stay above e^{−200}
     beta, rescale = float(np.exp(-lam)), max(1, int(200.0 / lam))
-    game = _AdaptiveGame(grid, targets, shifts, flips, beta, rescale)
+    game = (grid, targets, shifts, flips, beta, rescale)
     if block >= n:
-        _adaptive_dense(game, out)
+        _adaptive_dense(*game, out)
     else:
-        _adaptive_blocked(game, out, block)
+        _adaptive_blocked(*game, out, block)
     return out
 
 
-class _AdaptiveGame(NamedTuple):
-    """What the adaptive adversary's round loop reads (β = e^{−λ}, the rescaling period in rounds)."""
-
-    grid: np.ndarray
-    targets: np.ndarray
-    shifts: np.ndarray
-    flips: np.ndarray
-    beta: float
-    rescale: int
-
-
-def _adaptive_dense(game: _AdaptiveGame, out: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+def _adaptive_dense(grid, targets, shifts, flips, beta: float, rescale: int, out: tuple) -> None:
     """:func:`smoothed_adaptive_stream` with one row of relative weights per trial; fills ``out``."""
-    grid, targets, shifts, flips, beta, rescale = game
     xs, ys, meds = out
     rows, horizon = shifts.shape
     n = grid.size
@@ -182,10 +146,9 @@ def _adaptive_dense(game: _AdaptiveGame, out: tuple[np.ndarray, np.ndarray, np.n
 
 
 def _adaptive_blocked(
-    game: _AdaptiveGame, out: tuple[np.ndarray, np.ndarray, np.ndarray], block: int
+    grid, targets, shifts, flips, beta: float, rescale: int, out: tuple, block: int
 ) -> None:
     """:func:`smoothed_adaptive_stream` with blocks of ``block`` experts, row by row; fills ``out``."""
-    grid, targets, shifts, flips, beta, rescale = game
     xs, ys, meds = out
     rows, horizon = shifts.shape
     n = grid.size

@@ -33,7 +33,6 @@ __all__ = [
     "max_count_experiment",
     "quantile_threshold_cover",
     "uniform_convergence_experiment",
-    "vc_dimension",
 ]
 
 #: Hypothesis classes with a bracketing construction here.
@@ -74,22 +73,15 @@ def class_label(cls: str, *, k: int = 2) -> str:
     return _CLASS_LABEL[cls].format(k=k)
 
 
-def vc_dimension(cls: str, *, k: int = 2) -> int:
-    """VC dimension on [0, 1]: 1 for thresholds, 2k for unions of k intervals, else 2."""
-    _check_class(cls, k)
-    return _facts(cls, k)[2]
-
-
 def _interval_pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.stack([lo, hi], axis=-1)
 
 
 def hypothesis_sets(cls: str, params, *, k: int = 2) -> np.ndarray:
-    """The sets {x : h(x) = 1} of class members, as unions of intervals ``(n, m, 2)``.
+    """The sets {x : h(x) = 1} as unions of intervals ``(n, m, 2)``, one row of ``params`` each.
 
-    One row of ``params`` in [0, 1] per hypothesis: ``thresholds`` (b,) → [b, 1]; ``intervals``
-    (a, b) → [a, b); ``union`` / ``intersection`` (a_1, b_1, …, a_k, b_k) → ∪ / ∩ of [a_j, b_j);
-    ``symdiff`` (a, b) → 1(x ≥ a) Δ 1(x ≥ b) = [min(a, b), max(a, b)).
+    Rows: thresholds (b,) → [b, 1]; intervals (a, b) → [a, b); union / intersection (a_1, b_1, …)
+    → ∪ / ∩ of [a_j, b_j); symdiff (a, b) → [min(a, b), max(a, b)).
     """
     _check_class(cls, k)
     nf = _facts(cls, k)[0]
@@ -111,10 +103,8 @@ def hypothesis_sets(cls: str, params, *, k: int = 2) -> np.ndarray:
 def _bracket_sets(cls: str, grid: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper sets of the brackets with factor indices ``idx`` ``(n, n_factors)``.
 
-    Factor brackets on the grid g: an up-threshold in bracket i is sandwiched by
-    [g_{i+1}, 1] ⊆ [b, 1] ⊆ [g_i, 1]; a down-threshold 1(x < b) in bracket j by [0, g_j) ⊆ [0, b) ⊆
-    [0, g_{j+1}). Intersections / unions take the intersection / union of the factors' lower and of
-    their upper functions (Haghtalab, Roughgarden & Shetty 2020, proof of Thm 3.7 in App. C.5).
+    Factor i sandwiches b by [g_{i+1}, 1] ⊆ [b, 1] ⊆ [g_i, 1]; ∩ / ∪ of factors take ∩ / ∪ of their
+    lower and of their upper sets (Haghtalab, Roughgarden & Shetty 2020, proof of Thm 3.7, App. C.5).
     """
     g0, g1 = grid[idx], grid[idx + 1]  # bracket cell [g_i, g_{i+1}] of every factor
     if cls == "thresholds":
@@ -251,11 +241,7 @@ class Bracketing:
         return BracketSet(index=index, lower=lower, upper=upper, mass=mass)
 
     def sample_index(self, max_rows: int) -> np.ndarray:
-        """At most ``max_rows`` flat indices to draw, sorted and the same on every call.
-
-        Evenly spaced for one factor; else a fixed random sample of index tuples (an even stride in the
-        flat index would show only brackets that differ in the first factor).
-        """
+        """At most ``max_rows`` sorted flat indices to draw: evenly spaced, or a fixed sample of tuples."""
         if self.size <= max_rows:
             return np.arange(self.size, dtype=np.int64)
         if self.n_factors == 1:
@@ -272,9 +258,8 @@ class Bracketing:
 def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracketing:
     """The quantile-grid ε-bracketing of a class under an atomless μ (k: intervals of a union / intersection).
 
-    For thresholds [1(x ≥ g_{i+1}), 1(x ≥ g_i)] has mass exactly 1/N, so N_[] = ⌈1/ε⌉. Theorem 3.3
-    needs brackets at scale σ/(4√T); Theorem 3.7 says intersections, unions and symmetric differences
-    of bracketed classes stay bracketable, with a product of the sizes.
+    Thresholds' brackets [1(x ≥ g_{i+1}), 1(x ≥ g_i)] have mass exactly 1/N, so N_[] = ⌈1/ε⌉; the
+    other classes multiply their factors' sizes (Theorem 3.7).
     """
     _check_class(cls, k)
     check_float("eps", eps, 0.0, 1.0)
@@ -396,13 +381,9 @@ def max_count_experiment(
 ) -> MaxCountResult:
     """Lemma 3.2's experiment: how high can an adaptive σ-smooth adversary push max_f Σ_t f(x_t)?
 
-    F is the ``n_cells`` indicators of cells of width ε (like the upper brackets of small symmetric
-    differences). Each round D_t is uniform on r = ⌈σ/ε⌉ cells: the r heaviest so far (adaptive, ties
-    broken by the adversary's coins) or r fixed ones (non-adaptive). Every cell has probability
-    ≤ p = ε/σ, so E[max_f Σ_t f(x_t)] ≤ √(Tp ln|F|) + 2Tp once Tp ≥ ln|F| (Haghtalab, Roughgarden &
-    Shetty 2020, Lemma 3.2). The adaptive window freezes once its r cells are hit, so both maxima
-    have the same law: adaptivity buys nothing against a finite family; the infinite class is where
-    it hurts (:func:`uniform_convergence_experiment`).
+    F: ``n_cells`` cells of width ε. D_t is uniform on r = ⌈σ/ε⌉ cells, the r heaviest so far
+    (adaptive, ties by the adversary's coins) or r fixed ones, so E[max] ≤ √(Tp ln|F|) + 2Tp once
+    Tp ≥ ln|F|, p = ε/σ (Haghtalab, Roughgarden & Shetty 2020, Lemma 3.2).
     """
     sigma = check_sigma(sigma)
     n_cells = check_int("n_cells", n_cells, 1, 10_000)
@@ -513,11 +494,10 @@ class UniformConvergenceResult:
 def uniform_convergence_experiment(
     *, horizon: int, trials: int, rng: RngLike = None
 ) -> UniformConvergenceResult:
-    """An adaptive σ-smooth sequence whose averages never concentrate.
+    """Haghtalab, Roughgarden & Shetty 2020, App. B: an adaptive σ-smooth sequence whose averages never concentrate.
 
-    Haghtalab, Roughgarden & Shetty 2020, App. B: nature adds η_t ~ U(−1/4, 1/4) (σ = 1/2) to x_t; we watch 1(z > 1/2). Adaptive: x_1 = 1/2, then
-    every x_t = 1/4 if η_1 ≤ 0, else 3/4, so the average is exactly 0 or 1 for every T. Non-adaptive:
-    every x_t = 1/2, the average is Binomial(T, 1/2)/T, standard deviation 1/(2√T).
+    z = x_t + η_t, η_t ~ U(−1/4, 1/4); x_1 = 1/2, then x_t = 1/4 if η_1 ≤ 0 else 3/4: the average of
+    1(z > 1/2) is 0 or 1 for every T; with every x_t = 1/2 it is Binomial(T, 1/2)/T.
     """
     horizon = check_int("horizon", horizon, 1, 100_000)
     trials = check_int("trials", trials, 2, 100_000)
@@ -550,11 +530,7 @@ def uniform_convergence_experiment(
 
 
 def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
-    """Sizes at each scale ε (any atomless μ gives the same), as floats.
-
-    Columns ``eps``, ``inv_eps``, ``brackets`` (:func:`bracketing`'s size), ``thm37_bound``,
-    ``haussler_cover`` ((41/ε)^d) and ``threshold_cover`` (⌈1/(2ε)⌉; NaN but for thresholds).
-    """
+    """Per ε (any atomless μ): brackets built, ``thm37_bound``, ``haussler_cover``, ``threshold_cover``."""
     _check_class(cls, k)
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     for e in eps:
@@ -562,14 +538,17 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     k = int(k) if cls in ("union", "intersection") else 1
     nf, divisor, vc_dim = _facts(cls, k)
     n = np.ceil(1.0 / (eps / divisor))
-    exponent = 4 if cls == "symdiff" else nf
+    if cls == "symdiff":
+        thm37 = online_bounds.symdiff_bracketing_bound(n)
+    else:
+        thm37 = online_bounds.kfold_bracketing_bound(n, nf)
     cover = np.ceil(1.0 / (2.0 * eps)) if cls == "thresholds" else np.full(eps.shape, np.nan)
     return pd.DataFrame(
         {
             "eps": eps,
             "inv_eps": 1.0 / eps,
             "brackets": np.power(n, float(nf)),
-            "thm37_bound": np.power(n, float(exponent)),
+            "thm37_bound": thm37,
             "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dim),
             "threshold_cover": cover,
         }
@@ -577,11 +556,9 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
 
 
 def example_hypothesis(cls: str, position: float, *, width: float, k: int = 2) -> np.ndarray:
-    """One member of the class placed by two sliders, ``position`` and ``width`` in [0, 1].
+    """One member of the class placed by ``position`` and ``width`` in [0, 1] (parameters of :func:`hypothesis_sets`).
 
-    ``thresholds``: b = position; ``intervals``, ``symdiff``: (position, min(1, position + width));
-    ``union``: k intervals of width width/k, the j-th in [j/k, (j+1)/k) at offset position·(1 − width);
-    ``intersection``: k nested intervals whose intersection is [position, position + width].
+    Unions: k intervals of width width/k, one per [j/k, (j+1)/k); intersections: k nested intervals.
     """
     _check_class(cls, k)
     check_float("position", position, 0.0, 1.0, low_open=False)

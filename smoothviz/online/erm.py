@@ -12,33 +12,7 @@ from functools import cmp_to_key
 
 import numpy as np
 
-__all__ = ["best_halfspace_mistakes", "best_threshold_mistakes", "prefix_best_mistakes"]
-
-
-def best_threshold_mistakes(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Fewest mistakes of any threshold h_b(x) = 1[x ≥ b], b ∈ [0, 1], on each row, computed exactly.
-
-    Sorting the points puts every threshold in one of T + 1 gaps; its mistakes are the 1-labels below
-    plus the 0-labels at or above. Gaps between equal points are not thresholds and are skipped.
-    ``xs``, ``ys``: shape (..., T); the result has shape (...,).
-    """
-    xs = np.asarray(xs, dtype=float)
-    ys = np.asarray(ys)
-    if xs.shape != ys.shape or xs.ndim == 0:
-        raise ValueError(
-            f"`xs` and `ys` must have the same non-scalar shape, got {xs.shape}, {ys.shape}"
-        )
-    order = np.argsort(xs, axis=-1, kind="stable")
-    xs_s = np.take_along_axis(xs, order, axis=-1)
-    ys_s = np.take_along_axis(ys, order, axis=-1).astype(np.int64)
-    zero = np.zeros((*xs.shape[:-1], 1), dtype=np.int64)
-    ones_below = np.concatenate([zero, np.cumsum(ys_s, axis=-1)], axis=-1)
-    zeros_below = np.concatenate([zero, np.cumsum(1 - ys_s, axis=-1)], axis=-1)
-    mistakes = ones_below + (zeros_below[..., -1:] - zeros_below)
-    tie = np.concatenate(
-        [zero.astype(bool), xs_s[..., 1:] == xs_s[..., :-1], zero.astype(bool)], -1
-    )
-    return np.where(tie, np.iinfo(np.int64).max, mistakes).min(axis=-1)
+__all__ = ["best_halfspace_mistakes", "prefix_best_mistakes"]
 
 
 def prefix_best_mistakes(
@@ -46,12 +20,9 @@ def prefix_best_mistakes(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Exact fewest mistakes on the first t points, for t in ``checkpoints``: all thresholds and the cover.
 
-    After sorting, a threshold is a gap between consecutive points; the continuum realises every gap
-    between distinct points, the cover only the gaps that contain a grid point (the two points lie in
-    different cells), plus both ends (grid points 0 and 1). A gap's mistakes on the first t points are
-    the 0-labels seen so far plus the running sum of ±1 (+1 for a seen 1-label below the gap, −1 for a
-    seen 0-label below it), so one cumulative sum serves every gap; checkpoints go in batches.
-    ``cells`` (R, T) is each point's cover cell; returns ``(best_class, best_cover)``, each (R, C).
+    The class realises every gap between distinct sorted points, the cover only gaps holding a grid
+    point (``cells`` (R, T): each point's cover cell). One cumulative sum of ±1 serves every gap.
+    Returns ``(best_class, best_cover)``, each (R, C).
     """
     rows, horizon = xs.shape
     order = np.argsort(xs, axis=-1, kind="stable")
@@ -114,15 +85,10 @@ def _line_turn(pts, pivot, a, b, up_a, up_b) -> np.ndarray:
 def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
     """Fewest mistakes of any halfspace h(x) = 1[⟨u, x⟩ ≥ c] in the plane (u any direction), exactly.
 
-    Take a best halfspace and slide its boundary line until it touches a point p, then turn it about p
-    until it touches another point: the labels never change, so some best halfspace is "a line through
-    two data points, the points strictly on either side labelled by side, the points on the line split
-    at p (one ray each way, p's copies either way)" — or a constant. Every such choice is also
-    realised by a halfspace (turn the line a little about p, shift it a little). So the minimum runs
-    over pivots p and the lines through p and another point: sorting the other points by the angle of
-    their line through p gives, by running sums, the labels on each side of every line at once, in
-    O(n² log n) for n distinct points (``points`` (n, 2), ``labels`` (n,)). Collinearity is decided
-    exactly (see :func:`_orientation`).
+    Slide a best halfspace's boundary until it touches a point p, turn it about p until it touches
+    another: the labels never change. So the minimum runs over pivots p and lines through p and
+    another point (the points on the line split at p), plus the constants; sorting by angle about p
+    gives every line's counts by running sums, O(n² log n). Collinearity is exact (:func:`_orientation`).
     """
     uniq, ones, zeros = _distinct_points(points, labels)
     best = int(min(ones.sum(), zeros.sum()))  # the two constant functions

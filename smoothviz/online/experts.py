@@ -18,7 +18,7 @@ from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_float, check_int
 
 __all__ = [
-    "NOISES",
+    "PERTURBATIONS",
     "SEQUENCES",
     "TUNED_ETA",
     "UPDATES",
@@ -32,7 +32,6 @@ __all__ = [
     "follow_the_perturbed_leader",
     "ftpl_sweep",
     "hedge_tuned_eta",
-    "leader_loss",
     "log_weight_rate",
     "make_costs",
     "max_abs_curve",
@@ -44,7 +43,7 @@ __all__ = [
 ]
 
 UPDATES = ("notes", "exp")
-NOISES = ("laplace", "gumbel", "rspm")
+PERTURBATIONS = ("laplace", "gumbel", "rspm")
 SEQUENCES = ("alternating", "coin_flips")
 
 
@@ -58,10 +57,7 @@ def log_weight_rate(eta: float, *, update: str = "notes") -> float:
 def mw_tuned_eta(
     n_experts: int, horizon: int, *, factor: float = 1.0, capped: bool = True
 ) -> float:
-    """factor·√(ln N / T), Arora, Hazan & Kale 2012, Thm 2.1's rate (regret ≤ 2√(T ln N)).
-
-    Capped at 1/2, which their (1 − η)^c update needs, unless ``capped`` is false (exp(−ηc) has no cap).
-    """
+    """factor·√(ln N / T), Arora, Hazan & Kale 2012, Thm 2.1's rate, capped at 1/2 for (1 − η)^c unless not ``capped``."""
     check_int("n_experts", n_experts, 2)
     check_int("horizon", horizon, 1)
     check_float("factor", factor, 0.0, 1e6)
@@ -179,9 +175,8 @@ def multiplicative_weights(
 ) -> ExpertsResult:
     """Multiplicative Weights, p_t ∝ (1 − η)^{C^{<t}} (``"notes"``) or exp(−η C^{<t}), in log-space.
 
-    With (1 − η)^c and η ≤ 1/2 the regret is ≤ ηT + ln k / η, 2√(T ln k) at η = √(ln k / T) (Arora,
-    Hazan & Kale 2012, Thm 2.1). ``eta`` defaults to the update's tuned rate (:data:`TUNED_ETA`); the
-    loss is the expectation ⟨p_t, c_t⟩.
+    Regret ≤ ηT + ln k / η for η ≤ 1/2 (Arora, Hazan & Kale 2012, Thm 2.1); ``eta`` defaults to
+    :data:`TUNED_ETA`; the loss is the expectation ⟨p_t, c_t⟩.
     """
     costs = _check_costs(costs)
     check_choice("update", update, UPDATES)
@@ -207,20 +202,23 @@ def follow_the_leader(costs: np.ndarray) -> ExpertsResult:
 
 
 def perturbations(
-    shape: tuple[int, ...], *, noise: str = "laplace", scale: float = 1.0, rng: RngLike = None
+    shape: tuple[int, ...],
+    *,
+    perturbation: str = "laplace",
+    scale: float = 1.0,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Perturbations Z of k = shape[-1] actions: i.i.d. Laplace(0, b), b·(−Gumbel), or RSPM-correlated.
 
-    Laplace is report-noisy-min, −Gumbel the exponential mechanism. ``"rspm"`` perturbs the data
-    (Neel, Roth & Wu 2019, §3.1): m = ⌈log₂ k⌉ separator points (:func:`rspm_bits`) get η_i ~ Lap(m·b)
-    and Z_a = Σ_i bit_i(a) η_i, m draws correlated across actions. All three are (1/b)-DP per round.
+    ``"rspm"`` (Neel, Roth & Wu 2019, §3.1): m = ⌈log₂ k⌉ separator points get η_i ~ Lap(m·b) and
+    Z_a = Σ_i bit_i(a) η_i (:func:`rspm_bits`). All three are (1/b)-DP per round.
     """
-    check_choice("noise", noise, NOISES)
+    check_choice("perturbation", perturbation, PERTURBATIONS)
     check_float("scale", scale, 0.0, 1e12)
     rng = make_rng(rng)
-    if noise == "laplace":
+    if perturbation == "laplace":
         return rng.laplace(0.0, scale, size=shape)
-    if noise == "rspm":
+    if perturbation == "rspm":
         table = rspm_bits(shape[-1])  # (m, k)
         m = table.shape[0]
         return rng.laplace(0.0, m * scale, size=(*shape[:-1], m)) @ table
@@ -238,52 +236,42 @@ def follow_the_perturbed_leader(
     costs: np.ndarray,
     *,
     scale: float,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     rng: RngLike = None,
 ) -> ExpertsResult:
     """Follow the Perturbed (Private) Leader, a_t = argmin_a (C_a^{<t} + Z_a^t) (Neel, Roth & Wu 2019, Def 14).
 
-    Z^t (:func:`perturbations`) is drawn afresh every round. Theorem 13 bounds the
-    expected average regret by (2 + 4ε) E‖Z‖∞ / T + 2ε + δ, ε = 1/b (monotone scores: Dwork & Roth
-    2014, Claim 3.9). The loss is the realised cost of the chosen action.
+    Z^t is fresh every round; Theorem 13: E[average regret] ≤ (2 + 4ε) E‖Z‖∞ / T + 2ε + δ, ε = 1/b
+    (monotone scores: Dwork & Roth 2014, Claim 3.9). The loss is the chosen action's cost.
     """
     costs = _check_costs(costs)
     rng = make_rng(rng)
-    z = perturbations(costs.shape, noise=noise, scale=scale, rng=rng)
+    z = perturbations(costs.shape, perturbation=perturbation, scale=scale, rng=rng)
     return _finish("ftpl", costs, _one_hot_argmin(_before(costs) + z), scale=float(scale))
 
 
-def leader_loss(costs: np.ndarray, z: np.ndarray | None = None) -> np.ndarray:
-    """Be-the-(perturbed-)leader loss Σ_t M(ℓ^{1:t} + Z^t)·ℓ^t, shape (...,) (Z = 0 when omitted).
-
-    Neel, Roth & Wu 2019: ≤ min_a ℓ_a^{1:T} (Lemma 19, Z ≡ 0), ≤ min_a ℓ_a^{1:T} + 2 Σ_t ‖Z^t − Z^{t−1}‖∞
-    (Lemma 20, Z^0 ≡ 0), on every sequence.
-    """
-    costs = _check_costs(costs)
-    scores = np.cumsum(costs, axis=-2) if z is None else np.cumsum(costs, axis=-2) + z
-    return np.einsum("...tk,...tk->...", _one_hot_argmin(scores), costs)
-
-
-def expected_max_abs(k: int, *, scale: float = 1.0, noise: str = "laplace") -> float:
+def expected_max_abs(k: int, *, scale: float = 1.0, perturbation: str = "laplace") -> float:
     """E max_i |Z_i| of k perturbations: b·H_k for Laplace(b), an integral for Gumbel (bounds.online)."""
     k = check_int("k", k, 1)
     check_float("scale", scale, 0.0, 1e12)
-    check_choice("noise", noise, NOISES)
-    if noise == "laplace":
-        return float(online_bounds.laplace_expected_max_abs(k, scale))
-    if noise == "rspm":
-        return rspm_expected_max_abs(rspm_bits(k).shape[0], scale)
-    return float(online_bounds.gumbel_expected_max_abs(k, scale))
+    check_choice("perturbation", perturbation, PERTURBATIONS)
+    return float(_exact_max_abs(k, scale, perturbation))
+
+
+def _exact_max_abs(k, scale: float, perturbation: str) -> np.ndarray:
+    """E‖Z‖∞ of k perturbations, vectorised over k (RSPM: its value for 2^m actions, m = ⌈log₂ k⌉)."""
+    if perturbation == "laplace":
+        return online_bounds.laplace_expected_max_abs(k, scale)
+    if perturbation == "gumbel":
+        return online_bounds.gumbel_expected_max_abs(k, scale)
+    return rspm_expected_max_abs(np.vectorize(lambda k: rspm_bits(int(k)).shape[0])(k), scale)
 
 
 def rspm_expected_max_abs(m: int | np.ndarray, scale: float = 1.0) -> float | np.ndarray:
     """E‖Z‖∞ of the RSPM-correlated perturbation of all 2^m actions: (b m²/2)(1 + 2·C(2m, m)/4^m).
 
-    Over all subsets, max_a Z_a = Σ η_i⁺ and min_a Z_a = −Σ η_i⁻, so ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2
-    (derived here; Neel, Roth & Wu 2019 use only E‖Z‖∞ in Thm 13). With η_i ~ Lap(s), s = m·b:
-    E Σ|η_i| = m·s, and Σ η_i = s(G − G′) with G, G′ ~ Gamma(m, 1), so E|Σ η_i| = 2m·s·E|2B − 1| with
-    B ~ Beta(m, m), and E|2B − 1| = C(2m, m)/4^m: about b(log₂ k)²/2 against b·H_k for i.i.d. Laplace.
-    For k < 2^m actions it is an upper bound.
+    Derived here: ‖Z‖∞ = (Σ|η_i| + |Σ η_i|)/2 over all subsets, η_i ~ Lap(m·b), and E|Σ η_i| comes
+    from Σ η_i = s(G − G′), G, G′ ~ Gamma(m, 1). An upper bound for k < 2^m actions.
     """
     m = np.asarray(m, dtype=float)
     log_central = gammaln(2 * m + 1) - 2 * gammaln(m + 1) - m * np.log(4.0)
@@ -296,14 +284,14 @@ class MaxAbsResult:
     """Monte-Carlo E‖Z‖∞ = E max_{i≤k} |Z_i| for many k from one set of draws.
 
     Attributes:
-        noise: the perturbation (:func:`perturbations`).
+        perturbation: the perturbation (:func:`perturbations`).
         scale: b.
         trials: draws of Z per k.
         ks: the k, shape (K,); ``mean``, ``low`` / ``high`` (10% / 90% quantiles), ``sem`` (standard
             error of the mean) and ``exact`` (:func:`expected_max_abs`) have the same shape.
     """
 
-    noise: str
+    perturbation: str
     scale: float
     trials: int
     ks: np.ndarray
@@ -330,41 +318,34 @@ class MaxAbsResult:
 def max_abs_curve(
     k_max: int,
     *,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     scale: float = 1.0,
     trials: int = 2000,
     rng: RngLike = None,
 ) -> MaxAbsResult:
     """E‖Z‖∞ at about 40 log-spaced k ≤ ``k_max``, from one (trials × k_max) draw.
 
-    The running maximum of |Z| along one draw samples ‖Z‖∞ for every k at once; ``"rspm"`` is
-    correlated across actions, so it draws once per k.
+    The running maximum of |Z| samples every k at once; ``"rspm"`` (correlated) draws once per k.
     """
     k_max = check_int("k_max", k_max, 1, 100_000)
     trials = check_int("trials", trials, 2, 1_000_000)
-    check_choice("noise", noise, NOISES)
+    check_choice("perturbation", perturbation, PERTURBATIONS)
     check_float("scale", scale, 0.0, 1e12)
     if trials * k_max > 20_000_000:
         raise ValueError(f"`trials` × `k_max` must be at most 2·10^7, got {trials} × {k_max}")
     ks = np.unique(np.round(np.geomspace(1, k_max, 40)).astype(np.int64))
-    if noise == "rspm":  # correlated: each k has its own m and scale m·b, so one draw per k
+    if perturbation == "rspm":  # correlated: each k has its own m and scale m·b, so one draw per k
         rng = make_rng(rng)
         largest = np.column_stack(
-            [np.abs(perturbations((trials, int(k)), noise=noise, scale=scale, rng=rng)).max(axis=1)
+            [np.abs(perturbations((trials, int(k)), perturbation=perturbation, scale=scale, rng=rng)).max(axis=1)
              for k in ks]
         )  # fmt: skip
-        exact = np.array([expected_max_abs(int(k), scale=scale, noise=noise) for k in ks])
     else:
-        z = np.abs(perturbations((trials, k_max), noise=noise, scale=scale, rng=rng))
+        z = np.abs(perturbations((trials, k_max), perturbation=perturbation, scale=scale, rng=rng))
         largest = np.maximum.accumulate(z, axis=1)[:, ks - 1]
-        exact = (
-            online_bounds.laplace_expected_max_abs(ks, scale)
-            if noise == "laplace"
-            else online_bounds.gumbel_expected_max_abs(ks, scale)
-        )
     low, high = np.quantile(largest, [0.1, 0.9], axis=0)
     return MaxAbsResult(
-        noise=noise,
+        perturbation=perturbation,
         scale=float(scale),
         trials=trials,
         ks=ks,
@@ -372,7 +353,7 @@ def max_abs_curve(
         low=low,
         high=high,
         sem=largest.std(axis=0, ddof=1) / np.sqrt(trials),
-        exact=np.asarray(exact, dtype=float),
+        exact=np.asarray(_exact_max_abs(ks, scale, perturbation), dtype=float),
     )
 
 
@@ -382,7 +363,7 @@ class FTPLSweepResult:
 
     Attributes:
         sequence: the cost sequence (:data:`SEQUENCES`).
-        noise: the perturbation (:func:`perturbations`).
+        perturbation: the perturbation (:func:`perturbations`).
         horizon: rounds T.
         n_actions: k.
         scales: the scales b, shape (B,).
@@ -391,7 +372,7 @@ class FTPLSweepResult:
     """
 
     sequence: str
-    noise: str
+    perturbation: str
     horizon: int
     n_actions: int
     scales: np.ndarray
@@ -417,18 +398,15 @@ def ftpl_sweep(
     n_actions: int,
     *,
     scales: np.ndarray | None = None,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     trials: int = 10,
     rng: RngLike = None,
 ) -> FTPLSweepResult:
-    """Average regret of FTPL (Z resampled every round) at each scale b (default 16 from 0.1 to T).
-
-    Every scale scales the same standard draws (Z = b·Z₁, common random numbers), so the curve is smooth.
-    """
+    """Average regret of FTPL at each scale b (default 16 from 0.1 to T), all from the same draws Z = b·Z₁."""
     horizon = check_int("horizon", horizon, 1, 100_000)
     n_actions = check_int("n_actions", n_actions, 2, 10_000)
     trials = check_int("trials", trials, 1, 10_000)
-    check_choice("noise", noise, NOISES)
+    check_choice("perturbation", perturbation, PERTURBATIONS)
     scales = (
         np.geomspace(0.1, max(horizon, 1.0), 16) if scales is None else np.asarray(scales, float)
     )
@@ -441,10 +419,12 @@ def ftpl_sweep(
     before = _before(costs)
     best = costs.sum(axis=1).min(axis=-1)
     regret = np.empty((scales.size, trials))
-    unit = perturbations(costs.shape, noise=noise, scale=1.0, rng=rng)
+    unit = perturbations(costs.shape, perturbation=perturbation, scale=1.0, rng=rng)
     for i, b in enumerate(scales):  # ≤ ~30 scales; trials, rounds and actions are vectorised
         choice = np.argmin(before + b * unit, axis=-1)
         paid = np.take_along_axis(costs, choice[..., None], axis=-1)[..., 0].sum(axis=-1)
         regret[i] = (paid - best) / horizon
-    emax = np.array([expected_max_abs(n_actions, scale=float(b), noise=noise) for b in scales])
-    return FTPLSweepResult(sequence, noise, horizon, n_actions, scales, regret, emax)
+    emax = np.array(
+        [expected_max_abs(n_actions, scale=float(b), perturbation=perturbation) for b in scales]
+    )
+    return FTPLSweepResult(sequence, perturbation, horizon, n_actions, scales, regret, emax)

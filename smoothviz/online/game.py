@@ -1,9 +1,8 @@
 """Play the adversary: a student picks the points and labels, midpoint binary search learns.
 
-The game of :mod:`smoothviz.online.thresholds` (Haghtalab, Roughgarden & Shetty 2020, §1) with a person in
-the adversary's seat, worst case or σ-smoothed (:class:`AdversaryGame`). Labels must stay realizable
-(:class:`Unrealizable` otherwise). The game is a frozen value whose moves travel in a link
-(:func:`format_moves`, :func:`parse_moves`: hostile values are reported, never raised).
+The game of :mod:`smoothviz.online.thresholds` (Haghtalab, Roughgarden & Shetty 2020, §1) with a
+person in the adversary's seat, worst case or σ-smoothed; labels must stay realizable. The moves
+travel in a link (:func:`format_moves`, :func:`parse_moves`).
 """
 
 from __future__ import annotations
@@ -277,11 +276,7 @@ def format_moves(requests: Sequence[tuple[float, str]]) -> str:
 
 
 def parse_moves(raw: str) -> tuple[list[tuple[float, str]], list[str]]:
-    """Moves from a link's ``moves`` value, and a message for every item not used as given; never raises.
-
-    An item is ``point:label`` with a point in [0, 1] and a label ``a``, ``0`` or ``1`` (a bare point
-    means ``a``). Bad items are dropped and named; at most :data:`MAX_MOVES` are kept.
-    """
+    """Moves ``point:label`` (a bare point means ``a``) from a link, and a message per item dropped; never raises."""
     moves: list[tuple[float, str]] = []
     bad: list[str] = []
     items = [i for i in str(raw).split(",") if i.strip()]

@@ -20,7 +20,7 @@ from smoothviz.online.adversaries import (
     worst_case_points,
 )
 from smoothviz.online.erm import best_halfspace_mistakes
-from smoothviz.online.experts import TUNED_ETA, log_weight_rate
+from smoothviz.online.experts import log_weight_rate, mw_tuned_eta
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choices, check_float, check_int, check_sigma
 
@@ -122,18 +122,15 @@ def hedge_halfspaces(
     horizon: int,
     *,
     adversaries: tuple[str, ...] = ADVERSARIES_2D,
-    eta: float | None = None,
-    update: str = "notes",
     label_noise: float = 0.0,
     trials: int = 3,
     rng: RngLike = None,
 ) -> HalfspaceResult:
     """Hedge over an angle × offset cover of halfspaces in [0, 1]² (Corollary 3.8 with n = 2).
 
-    The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). ``"worst_case"``
-    plays the point of the 16² grid (:func:`halfspace_candidates`) where the learner's
-    expected loss is largest; ``"smoothed_adaptive"`` adds a uniform offset on a square of area σ, mod 1;
-    ``"iid"`` plays x ~ U[0, 1]². ``eta`` defaults to the update's tuned rate.
+    The target passes through a point of [0.3, 0.7]² at a uniform angle (nature's coins). The worst
+    case plays the 16² grid point of largest expected loss; the adaptive σ-smooth adversary adds a
+    uniform offset on a square of area σ, mod 1; ``"iid"`` plays U[0, 1]².
     """
     check_sigma(sigma)
     horizon = check_int("horizon", horizon, 1, 5000)
@@ -141,8 +138,8 @@ def hedge_halfspaces(
     check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 1000)
     normals, offsets = halfspace_cover(_ANGLES, _OFFSETS)
-    eta = TUNED_ETA[update](offsets.size, horizon) if eta is None else eta
-    lam = log_weight_rate(eta, update=update)
+    eta = mw_tuned_eta(offsets.size, horizon)
+    lam = log_weight_rate(eta, update="notes")
     rng = make_rng(rng)
 
     adv = np.repeat(np.asarray(adversaries), trials)
@@ -195,11 +192,7 @@ def _play(
     flips: np.ndarray,
     sigma: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rounds of :func:`hedge_halfspaces`: ``(xs, ys, losses, cover_min, final)``.
-
-    ``cover_min`` is the best cover halfspace's mistakes after each round (R, T), ``final`` the final
-    weights (R, N).
-    """
+    """The rounds of :func:`hedge_halfspaces`: ``(xs, ys, losses, best cover mistakes, final weights)``."""
     rows, horizon = flips.shape
     n_angles, n_offsets = _ANGLES, _OFFSETS
     cand = halfspace_candidates(_CANDIDATES)

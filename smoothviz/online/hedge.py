@@ -52,10 +52,7 @@ def _gamma(sigma: float, horizon: int, scale: str) -> float:
 
 
 def grid_threshold_cover(gamma: float) -> np.ndarray:
-    """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U.
-
-    A threshold b in the cell [g_i, g_{i+1}) disagrees with h_{g_i} only inside it.
-    """
+    """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U."""
     check_float("gamma", gamma, 0.0, 1.0)
     return _grid(gamma)
 
@@ -95,8 +92,7 @@ def _replay_dense(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_replay_level` for few experts: every (round, expert) loss at once, in blocks of rounds.
 
-    A block's weights are its starting weights (largest 1) times e^{−λk}, k the losses so far in the
-    block; λ·rounds ≤ 600 per block keeps the leader's weight far above underflow.
+    λ·rounds ≤ 600 per block keeps the leader's weight e^{−λk} far above underflow.
     """
     rows, horizon = cuts.shape
     n = log_w.shape[1]
@@ -147,10 +143,7 @@ def _segment_log_weights(log_w: np.ndarray, edges: np.ndarray) -> np.ndarray:
 
 
 def _binned(log_w: np.ndarray, bins: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
-    """Normalised mass per bin of rows of log-weights (bins = first index of each bin, from 0).
-
-    With ``groups`` the columns are pieces and ``groups`` names each piece's bin.
-    """
+    """Normalised mass per bin of rows of log-weights (``bins``: first index of each bin, or ``groups``: each column's bin)."""
     w = np.exp(log_w - log_w.max(axis=-1, keepdims=True))
     if groups is None:
         mass = np.add.reduceat(w, bins, axis=-1)
@@ -172,15 +165,10 @@ def _replay_level(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Hedge on fixed streams from log-weights ``log_w`` (R, N): expected and per-expert losses.
 
-    Expert i predicts 1 exactly when i < cut_t (``cuts`` (R, T)), so a round's losses are 1 on a prefix
-    or a suffix of the experts. A chunk of τ rounds cuts the experts into τ + 1 segments whose members
-    gain equal losses: the chunk is the same problem with τ + 1 experts (each a segment, weighted by
-    its members' log-sum-exp), solved by recursion down to :data:`_DENSE_EXPERTS`. With τ ≈ N^{2/3}
-    a row costs about T·N^{1/3} operations.
-
-    Returns ``(losses, gain, at_stops)``: expected loss per round (R, T); each expert's total loss
-    (R, N); row ``row``'s per-expert losses before each round of ``stops`` (S, N), or with ``bins``
-    (first expert of each bin) its normalised mass per bin (S, K).
+    Expert i predicts 1 exactly when i < cut_t (``cuts`` (R, T)). A chunk of τ ≈ N^{2/3} rounds cuts
+    the experts into τ + 1 segments of equal losses: the same problem with τ + 1 experts, solved by
+    recursion, about T·N^{1/3} operations a row. Returns ``(losses, gain, at_stops)``: expected loss
+    (R, T), total losses (R, N), row ``row``'s losses (or mass per bin) before each of ``stops``.
     """
     rows, horizon = cuts.shape
     n = log_w.shape[1]
@@ -227,12 +215,7 @@ def _replay(
     record_rounds: np.ndarray | None = None,
     bin_starts: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hedge over N experts from uniform weights (:func:`_replay_level`), recording one row's weights.
-
-    Returns ``(losses, recorded, final_log_weights)``: expected loss per round (R, T), row
-    ``record_row``'s mass per bin (``bin_starts``) after each of ``record_rounds`` (S, K), and
-    −λ·(cumulative loss) after round T (R, N).
-    """
+    """Hedge from uniform weights (:func:`_replay_level`): ``(losses, recorded mass per bin, final log-weights)``."""
     rows, horizon = cuts.shape
     rounds = np.zeros(0, np.int64) if record_rounds is None else np.asarray(record_rounds)
     bins = np.zeros(1, np.int64) if bin_starts is None else np.asarray(bin_starts)
@@ -256,7 +239,6 @@ def hedge_replay(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Hedge over thresholds 1[x ≥ g], ``grid`` sorted, replayed exactly on one fixed stream ``xs``, ``ys``.
 
-    Points that do not react to the learner can be taken in chunks of rounds (:func:`_replay_level`).
     Returns ``(losses, final_probs)``: the expected loss ⟨p_t, ℓ_t⟩ per round (T,), and p_{T+1} (N,).
     """
     xs = np.asarray(xs, dtype=float)
@@ -383,13 +365,9 @@ def hedge_thresholds(
 ) -> HedgeThresholdsResult:
     """Hedge over a threshold γ-cover against the named adversaries (Algorithm 1), ``trials`` runs each.
 
-    The adversaries (:mod:`smoothviz.online.adversaries`) play their streams; nature draws the target
-    b* ~ U(0.1, 0.9) and labels 1[x ≥ b*], flipped at rate ``label_noise`` when ``labels="noisy"``.
-    Hedge is then replayed exactly on the streams in O(T·N^{1/3}) a row, and ERM
-    (:mod:`smoothviz.online.erm`) gives the regrets against cover and class at about 60
-    rounds. γ is σ/√T (``cover_scale="alg1"``), σ/(4√T) (``"thm33"``) or ``gamma``; ``eta`` defaults to
-    the update's tuned rate; the first trial of ``snapshot_adversary`` has its weights recorded at
-    60 rounds in at most ``snapshot_bins`` bins.
+    Nature draws b* ~ U(0.1, 0.9) and labels 1[x ≥ b*] (flipped at rate ``label_noise`` if noisy);
+    Hedge is replayed exactly on the streams, ERM gives the regrets at about 60 rounds. γ is σ/√T
+    (``"alg1"``), σ/(4√T) (``"thm33"``) or ``gamma``; ``snapshot_adversary``'s first trial is recorded.
     """
     check_sigma(sigma)
     horizon = check_int("horizon", horizon, 1, 100_000)
@@ -468,10 +446,7 @@ def _play(
     lam: float,
     sigma: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each row's adversary plays its stream: ``(xs, ys, losses, medians)``, each (R, T).
-
-    ``losses`` is filled only on the worst-case rows, ``medians`` only on the adaptive ones (NaN).
-    """
+    """Each row's adversary plays: ``(xs, ys, losses (worst case only), medians (adaptive only, else NaN))``."""
     xs, ys = iid_stream(targets, unif, flips)
     losses = np.empty(unif.shape)
     medians = np.full(unif.shape, np.nan)

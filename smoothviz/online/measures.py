@@ -21,7 +21,6 @@ __all__ = [
     "indicator",
     "make_measure",
     "set_mass",
-    "smooth_bump",
     "smooth_mixture",
     "uniform_measure",
 ]
@@ -101,10 +100,7 @@ class Measure:
 
     @property
     def sigma(self) -> float:
-        """The largest σ with density ≤ 1/σ: the measure is σ-smooth for it.
-
-        Haghtalab, Roughgarden & Shetty 2020, §2.
-        """
+        """The largest σ with density ≤ 1/σ: the measure is σ-smooth (Haghtalab, Roughgarden & Shetty 2020, §2)."""
         return 1.0 / self.max_density
 
 
@@ -132,9 +128,8 @@ def beta_measure(a: float, b: float) -> Measure:
 def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0.0) -> Measure:
     """A σ-smooth mixture: ``background``·U plus bumps of density 1/σ on windows of width σ.
 
-    Each bump is uniform on the window [c − σ/2, c + σ/2) taken mod 1 (wrap-around, never clipped:
-    clipping would put atoms at the ends), with ``weights`` (equal by default) normalised to sum to
-    1 − ``background``; the density is at most ``background + (1 − background)/σ ≤ 1/σ``.
+    Bumps wrap around mod 1 (clipping would put atoms at the ends); ``weights`` (equal by default)
+    sum to 1 − ``background``.
     """
     centers = np.atleast_1d(np.asarray(centers, dtype=float))
     sigma = check_sigma(sigma)
@@ -157,23 +152,14 @@ def smooth_mixture(centers, *, sigma: float, weights=None, background: float = 0
     return _piecewise(label, knots, density)
 
 
-def smooth_bump(center: float, *, sigma: float, background: float = 0.0) -> Measure:
-    """One σ-smooth bump: uniform on the width-σ window around ``center`` (mod 1), plus background."""
-    return smooth_mixture([center], sigma=sigma, background=background)
-
-
-def make_measure(name: str, *, a: float = 2.0, b: float = 5.0, sigma: float = 0.2) -> Measure:
-    """Measure by name, as a page selects it: ``uniform``, ``beta`` (a, b), ``bump`` or ``mixture`` (σ).
-
-    ``bump`` is one window of width σ centred at 0.3 on a 20% uniform background; ``mixture`` is two
-    such windows at 0.25 and 0.7 with weights 2:1 and no background.
-    """
+def make_measure(name: str, *, sigma: float = 0.2) -> Measure:
+    """Measure by name: ``uniform``, ``beta`` (2, 5), ``bump`` (a σ-window at 0.3 on 20% uniform) or ``mixture`` (σ-windows at 0.25, 0.7, 2:1)."""
     if name == "uniform":
         return uniform_measure()
     if name == "beta":
-        return beta_measure(a, b)
+        return beta_measure(2.0, 5.0)
     if name == "bump":
-        return smooth_bump(0.3, sigma=sigma, background=0.2)
+        return smooth_mixture([0.3], sigma=sigma, background=0.2)
     if name == "mixture":
         return smooth_mixture([0.25, 0.7], sigma=sigma, weights=[2.0, 1.0])
     raise ValueError(f"`measure` must be one of {MEASURES}, got {name!r}")
@@ -182,8 +168,7 @@ def make_measure(name: str, *, a: float = 2.0, b: float = 5.0, sigma: float = 0.
 def indicator(sets: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Indicators ``(n, p)`` at points ``x`` ``(p,)`` of unions of intervals ``sets`` ``(n, m, 2)``.
 
-    Function i is the union over j of [sets[i, j, 0], sets[i, j, 1]); a right end ``inf`` includes 1,
-    an interval with r ≤ l is empty.
+    A right end ``inf`` includes 1; an interval with r ≤ l is empty.
     """
     x = np.asarray(x, dtype=float)[None, None, :]
     sets = np.asarray(sets, dtype=float)
@@ -192,11 +177,7 @@ def indicator(sets: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def set_mass(sets: np.ndarray, measure: Measure) -> np.ndarray:
-    """μ of each union of intervals ``(n, m, 2)``, overlaps counted once (exact, via the cdf).
-
-    Sorting the intervals of a row by left end, interval j adds [max(l_j, R_{j−1}), r_j) where
-    R_{j−1} is the largest right end seen so far.
-    """
+    """μ of each union of intervals ``(n, m, 2)``, overlaps counted once (exact, via the cdf)."""
     sets = np.asarray(sets, dtype=float)
     left, right = sets[..., 0], sets[..., 1]
     right = np.where(right > left, right, left)  # empty intervals contribute nothing

@@ -1,9 +1,8 @@
 """Binary search on thresholds against worst-case and σ-smoothed adversaries.
 
-Midpoint binary search learns h_b(x) = 1[x ≥ b] online from realizable labels (Haghtalab,
-Roughgarden & Shetty 2020, §1). A worst-case adversary forces a mistake every round (infinite
-Littlestone dimension, :func:`worst_case_run`); a σ-smoothed one hits a version space narrower than
-σ with probability width/σ, so mistakes grow like log₂(1/σ) + log₂ T (:func:`smoothed_run`).
+Midpoint binary search learns 1[x ≥ b] online (Haghtalab, Roughgarden & Shetty 2020, §1). A
+worst-case adversary forces a mistake every round (:func:`worst_case_run`); a σ-smoothed one hits a
+version space narrower than σ with probability width/σ: about log₂(1/σ) + log₂ T mistakes.
 """
 
 from __future__ import annotations
@@ -129,10 +128,8 @@ class ThresholdRun:
 def worst_case_run(horizon: int) -> ThresholdRun:
     """Midpoint binary search against the worst-case adversary for ``horizon`` rounds, exactly.
 
-    The adversary plays the learner's own threshold (the midpoint, where it predicts 1) and answers 0.
-    The width halves each round, so after 53 rounds float64 cannot tell lo from hi
-    (:func:`naive_float_worst_case`); the run works in the version space's own frame rescaled to
-    [0, 1), where every number is an exact dyadic, and keeps the left end as its binary expansion.
+    The adversary plays the learner's midpoint and answers 0. Float64 loses the interval after 53
+    halvings (:func:`naive_float_worst_case`), so the run keeps the left end as its binary expansion.
     """
     check_int("horizon", horizon, 1, MAX_HORIZON)
     rel_point = np.full(horizon, 0.5)  # the adversary's point in [lo, hi) rescaled to [0, 1)
@@ -181,96 +178,35 @@ def _window(adversary: str, lo: np.ndarray, hi: np.ndarray, sigma: float) -> np.
     return mid  # perturbed worst case: noise around the worst-case point, wrapped mod 1
 
 
-def smoothed_run(
-    adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
-) -> ThresholdRun:
-    """Midpoint binary search against ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``, ``trials`` times.
+def _updates(
+    window, sigma: float, horizon: int, trials: int, rng: np.random.Generator, target=None
+) -> tuple:
+    """Midpoint binary search against points uniform on a width-σ window, update by update.
 
-    The adaptive window is uniform on a width-σ window over the version space, shifted (never
-    clipped) to stay in [0, 1]; the perturbed worst case is the worst-case point plus uniform noise of
-    width σ, mod 1. Both hit the version space with probability min(1, width/σ), the largest a σ-smooth
-    adversary can. It changes only on a mistake, so the wait for the next hit is geometric and the hit
-    uniform on the overlap: the same process as drawing every round, in O(mistakes) instead of O(T).
-    Points of the other rounds are drawn only when shown (:func:`round_snapshot`).
+    The version space changes only when a point lands in it, so the wait is geometric (p = overlap/σ)
+    and the point uniform on the overlap: the same process as drawing every round, in O(updates).
+    Points are labelled by ``target`` (non-adaptive), else against the learner.
+    Returns ``(rounds, points, mistake mask, lo, log2 width)`` per trial and update.
     """
-    if adversary not in ("smoothed_adaptive", "smoothed_perturbed"):
-        raise ValueError(f"`adversary` must be a smoothed adversary, got {adversary!r}")
-    check_game(sigma, horizon, trials)
-    rng = make_rng(rng)
-    lo = np.zeros(trials)
-    hi = np.ones(trials)
-    t = np.zeros(trials, dtype=np.int64)
-    active = np.ones(trials, dtype=bool)
-    rounds_k, points_k, lo_k, width_k = [], [], [lo.copy()], [np.zeros(trials)]
-    while active.any():
-        centre = _window(adversary, lo, hi, sigma)
-        a = np.maximum(lo, centre - sigma / 2.0)
-        b = np.minimum(hi, centre + sigma / 2.0)
-        p_hit = np.clip((b - a) / sigma, np.finfo(float).tiny, 1.0)
-        gap = rng.geometric(p_hit)  # rounds until the point lands in the version space
-        x = a + rng.random(trials) * (b - a)
-        t_next = t + gap
-        hit = active & (t_next <= horizon)
-        mid = (lo + hi) / 2.0
-        lo = np.where(hit & (x >= mid), x, lo)  # learner said 1, truth 0: b lies above x
-        hi = np.where(hit & (x < mid), x, hi)  # learner said 0, truth 1: b lies at or below x
-        rounds_k.append(np.where(hit, t_next, 0))
-        points_k.append(np.where(hit, x, np.nan))
-        lo_k.append(lo.copy())
-        width_k.append(np.log2(hi - lo))
-        t = np.where(hit, t_next, t)
-        active = hit
-    mistake_rounds = (
-        np.stack(rounds_k, axis=1)[:, :-1] if len(rounds_k) > 1 else np.zeros((trials, 0))
-    )
-    points = np.stack(points_k, axis=1)[:, : mistake_rounds.shape[1]]
-    lo_arr = np.stack(lo_k, axis=1)[:, : mistake_rounds.shape[1] + 1]
-    log2_width = np.stack(width_k, axis=1)[:, : mistake_rounds.shape[1] + 1]
-    return ThresholdRun(
-        adversary=adversary,
-        sigma=float(sigma),
-        horizon=int(horizon),
-        mistake_rounds=mistake_rounds.astype(np.int64),
-        points=points,
-        lo=lo_arr,
-        log2_width=log2_width,
-        mistakes=(mistake_rounds > 0).sum(axis=1),
-    )
-
-
-def nonadaptive_run(
-    *, sigma: float, horizon: int, trials: int, rng: RngLike = None
-) -> ThresholdRun:
-    """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
-
-    The adversary commits to b* ~ U[σ/2, 1 − σ/2] and draws every point uniformly from [b* ± σ/2],
-    labelled by b*. A point in the version space shrinks it even when the learner is right and is a
-    mistake only between the midpoint and b*, so it forces far fewer mistakes than the adaptive window.
-    Simulated update by update, like :func:`smoothed_run`.
-    """
-    check_game(sigma, horizon, trials)
-    rng = make_rng(rng)
-    target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
-    left, right = target - sigma / 2.0, target + sigma / 2.0
     lo, hi = np.zeros(trials), np.ones(trials)
     t = np.zeros(trials, dtype=np.int64)
     active = np.ones(trials, dtype=bool)
     rounds_k, points_k, mask_k, lo_k, width_k = [], [], [], [lo.copy()], [np.zeros(trials)]
     while active.any():
-        a, b = np.maximum(lo, left), np.minimum(hi, right)
+        centre = window(lo, hi)
+        a, b = np.maximum(lo, centre - sigma / 2.0), np.minimum(hi, centre + sigma / 2.0)
         p_hit = np.clip((b - a) / sigma, np.finfo(float).tiny, 1.0)
         gap = rng.geometric(p_hit)  # rounds until a point lands in the version space
         x = a + rng.random(trials) * (b - a)
         t_next = t + gap
         hit = active & (t_next <= horizon) & (b > a)
-        mid = (lo + hi) / 2.0
-        above = x >= target  # true label 1: b* ≤ x, so the version space keeps [lo, x)
-        mistake = hit & ((x >= mid) != above)
-        hi = np.where(hit & above, x, hi)
-        lo = np.where(hit & ~above, x, lo)
+        said_one = x >= (lo + hi) / 2.0  # the learner's prediction
+        zero = said_one if target is None else x < target  # label 0: b lies above x
+        lo = np.where(hit & zero, x, lo)
+        hi = np.where(hit & ~zero, x, hi)
         rounds_k.append(np.where(hit, t_next, 0))
         points_k.append(np.where(hit, x, np.nan))
-        mask_k.append(mistake)
+        mask_k.append(hit & (said_one == zero))
         lo_k.append(lo.copy())
         width_k.append(np.log2(hi - lo))
         t = np.where(hit, t_next, t)
@@ -278,18 +214,43 @@ def nonadaptive_run(
     k = len(rounds_k) - 1  # the last pass hit nothing
     rounds = np.stack(rounds_k, axis=1)[:, :k] if k else np.zeros((trials, 0), dtype=np.int64)
     mask = np.stack(mask_k, axis=1)[:, :k] if k else np.zeros((trials, 0), dtype=bool)
-    return ThresholdRun(
-        adversary="smoothed_nonadaptive",
-        sigma=float(sigma),
-        horizon=int(horizon),
-        mistake_rounds=rounds.astype(np.int64),
-        points=np.stack(points_k, axis=1)[:, :k],
-        lo=np.stack(lo_k, axis=1)[:, : k + 1],
-        log2_width=np.stack(width_k, axis=1)[:, : k + 1],
-        mistakes=mask.sum(axis=1),
-        mistake_mask=mask,
-        targets=target,
-    )
+    lo_arr, width = np.stack(lo_k, axis=1)[:, : k + 1], np.stack(width_k, axis=1)[:, : k + 1]
+    return rounds.astype(np.int64), np.stack(points_k, axis=1)[:, :k], mask, lo_arr, width
+
+
+def smoothed_run(
+    adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
+) -> ThresholdRun:
+    """Midpoint binary search against ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``, ``trials`` times.
+
+    The adaptive window covers the version space, shifted (never clipped) into [0, 1]; the perturbed
+    worst case adds uniform noise of width σ to the worst-case point, mod 1. Both hit the version
+    space with probability min(1, width/σ), the most a σ-smooth adversary can (:func:`_updates`).
+    """
+    if adversary not in ("smoothed_adaptive", "smoothed_perturbed"):
+        raise ValueError(f"`adversary` must be a smoothed adversary, got {adversary!r}")
+    check_game(sigma, horizon, trials)
+    window = lambda lo, hi: _window(adversary, lo, hi, sigma)  # noqa: E731
+    rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, make_rng(rng))
+    return ThresholdRun(adversary, float(sigma), int(horizon), rounds, points, lo, width,
+                        mask.sum(axis=1))  # fmt: skip
+
+
+def nonadaptive_run(
+    *, sigma: float, horizon: int, trials: int, rng: RngLike = None
+) -> ThresholdRun:
+    """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
+
+    It commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2], labelled by b*: a point
+    in the version space shrinks it even when the learner is right, so far fewer mistakes.
+    """
+    check_game(sigma, horizon, trials)
+    rng = make_rng(rng)
+    target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
+    window = lambda lo, hi: target  # noqa: E731
+    rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, rng, target)
+    return ThresholdRun("smoothed_nonadaptive", float(sigma), int(horizon), rounds, points, lo,
+                        width, mask.sum(axis=1), mistake_mask=mask, targets=target)  # fmt: skip
 
 
 def run_adversary(
@@ -394,10 +355,10 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     )
 
 
-def snapshot_rounds(run: ThresholdRun, *, trial: int = 0) -> np.ndarray:
-    """At most 120 rounds worth showing in the player: the first, every mistake, log-spaced others."""
+def snapshot_rounds(run: ThresholdRun) -> np.ndarray:
+    """At most 120 rounds of trial 1 to play: the first, every mistake, log-spaced others."""
     max_frames = 120
-    mistakes = run.mistake_rounds[trial]
+    mistakes = run.mistake_rounds[0]
     mistakes = mistakes[mistakes > 0]
     early = np.arange(1, min(run.horizon, 12) + 1)
     spread = np.unique(np.round(np.geomspace(1, run.horizon, max_frames // 2)).astype(np.int64))

@@ -10,7 +10,14 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from smoothviz.bounds import online as online_bounds
-from smoothviz.experiments.covers import CoversExperiment, bracket_rows, measure_panel, rectangles
+from smoothviz.experiments.covers import (
+    CoversExperiment,
+    bracket_rows,
+    histogram_fractions,
+    lemma32_numbers,
+    measure_panel,
+    rectangles,
+)
 from smoothviz.online.covers import (
     Bracketing,
     MaxCountResult,
@@ -38,11 +45,9 @@ GAP_COLOR = COLORS["synthetic"]
 HIGHLIGHT_COLOR = COLORS["worst_case"]
 
 
-def _rect_trace(
-    sets, rows, *, name, fill, line=None, legendgroup=None, half: float = 0.4
-) -> go.Scatter:
+def _rect_trace(sets, rows, *, name, fill, line=None, legendgroup=None) -> go.Scatter:
     """The pieces of ``sets`` at ``rows`` as filled rectangles (outlined in ``line`` if given)."""
-    xs, ys = rectangles(sets, rows, half=half)
+    xs, ys = rectangles(sets, rows)
     return go.Scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=fill, hoverinfo="skip", name=name,
                       line={"color": line or fill, "width": 2 if line else 0},
                       legendgroup=legendgroup or name)  # fmt: skip
@@ -53,9 +58,8 @@ def brackets_figure(bracketing: Bracketing, *, hypothesis=None, cover: Threshold
                     max_rows: int = 40) -> go.Figure:  # fmt: skip
     """The brackets as shaded bands over x (at most ``max_rows``), the measure above them, one member h.
 
-    Row i is bracket i: dark where f_ℓ = 1 (every member is 1), light where only f_u is (μ-mass ≤ ε).
-    ``hypothesis`` (see :func:`~smoothviz.online.covers.hypothesis_sets`) is drawn as a black bar in
-    its outlined bracket; ``cover``'s centres are marked on the measure.
+    Row i is bracket i: dark where f_ℓ = 1, light where only f_u is; h is a black bar in its outlined
+    bracket, ``cover``'s centres are marked on the measure.
     """
     index, bs, h = bracket_rows(bracketing, hypothesis, max_rows)
     rows = np.arange(index.size, dtype=float)
@@ -140,11 +144,7 @@ def sizes_caption(experiment: CoversExperiment) -> str:
 @shared_figure
 def sizes_figure(sizes: pd.DataFrame, *, eps: float | None = None, thm33_eps: float | None = None,
                  label: str = "") -> go.Figure:  # fmt: skip
-    """Sizes against 1/ε (log–log): the brackets built here beside Thm 3.7's and Haussler's bounds.
-
-    ``sizes`` is :func:`smoothviz.online.covers.bracketing_sizes`'s frame; ``eps`` and ``thm33_eps``
-    (σ/(4√T)) are marked with vertical lines; ``label`` names the class in the y-axis title.
-    """
+    """Sizes (:func:`~smoothviz.online.covers.bracketing_sizes`) against 1/ε beside Thm 3.7's and Haussler's bounds."""
     x = sizes["inv_eps"].to_numpy()
     built = lambda column, name, color: go.Scatter(  # noqa: E731
         x=x,
@@ -203,23 +203,17 @@ def uniform_convergence_histogram_figure(result: UniformConvergenceResult, *, bi
                                          play: bool = True) -> go.Figure:  # fmt: skip
     """Histogram of the empirical averages: adaptive (0 or 1) against non-adaptive (≈ 1/2).
 
-    With ``play``, one frame per snapshot round t (▶ or the slider), opening on T: the non-adaptive
-    histogram narrows like 1/(2√t) while the adaptive one never leaves {0, 1}.
+    With ``play``, one frame per snapshot round t, opening on T.
     """
-    edges = np.linspace(0.0, 1.0, bins + 1)
-    centres = (edges[:-1] + edges[1:]) / 2
-    fractions = lambda values: np.histogram(values, bins=edges)[0] / result.trials  # noqa: E731
-    finals = {"adaptive": result.adaptive_final, "non-adaptive": result.nonadaptive_final}
-    fig = go.Figure([go.Bar(x=centres, y=fractions(final), width=1.0 / bins, name=name,
+    centres, finals, snapshots = histogram_fractions(result, bins)
+    fig = go.Figure([go.Bar(x=centres, y=final, width=1.0 / bins, name=name,
                             marker={"color": hex_to_rgba(ADVERSARY_COLORS[name], 0.75)})
                      for name, final in finals.items()])  # fmt: skip
     fig.update_layout(barmode="overlay")
     apply_style(fig, x_title="empirical average at t", y_title="fraction of trials")
     fig.update_yaxes(range=[0, 1.05])
     if play:
-        bar = lambda values: {"type": "bar", "x": centres.tolist(), "y": fractions(values).tolist()}  # noqa: E731
-        snapshots = zip(result.snapshot_rounds, result.adaptive_snapshots, result.nonadaptive_snapshots,
-                        strict=True)  # fmt: skip
+        bar = lambda f: {"type": "bar", "x": centres.tolist(), "y": f.tolist()}  # noqa: E731
         frames = [{"name": f"{int(t):,}", "data": [bar(a), bar(n)]} for t, a, n in snapshots]
         add_player(fig, frames, label_prefix="t = ")
         fig.layout.sliders[0].active = len(frames) - 1
@@ -254,16 +248,10 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     return fig
 
 
-def _lemma32_numbers(result: MaxCountResult) -> tuple[float, float, float]:
-    """Mean max count at T of the adaptive and the non-adaptive adversary, and Lemma 3.2's bound."""
-    bound = float(online_bounds.lemma32_max_count_bound(result.horizon, result.p, result.n_cells))
-    return result.adaptive[:, -1].mean(), result.nonadaptive[:, -1].mean(), bound
-
-
 def max_count_caption(result: MaxCountResult, seed: int) -> str:
     """Caption of :func:`max_count_figure`."""
     r = result
-    ad, na, bound = _lemma32_numbers(r)
+    ad, na, bound = lemma32_numbers(r)
     return (
         f"max over F of Σₜ f(xₜ) against T·ε/σ (σ = {r.sigma:g}, |F| = {r.n_cells}, T = "
         f"{r.horizon:,}, {r.trials} trials, seed {seed}; adversaries' coins). Mean and 10–90% "
@@ -274,7 +262,7 @@ def max_count_caption(result: MaxCountResult, seed: int) -> str:
 
 def max_count_items(result: MaxCountResult) -> dict[str, tuple[str, str]]:
     """Lemma 3.2's metrics ``{label: (value, help)}``: both means at T and the bound."""
-    ad, na, bound = _lemma32_numbers(result)
+    ad, na, bound = lemma32_numbers(result)
     return {
         "adaptive": (f"{ad:.1f}", f"adaptive: E[max] at T, mean over {result.trials} trials"),
         "non-adaptive": (f"{na:.1f}", f"non-adaptive: E[max] at T, {result.trials} trials"),
@@ -296,7 +284,7 @@ def max_count_story(result: MaxCountResult) -> str:
 
 def max_count_comparison(result: MaxCountResult) -> str:
     """How the run compares with Lemma 3.2 (its theory card)."""
-    ad, na, bound = _lemma32_numbers(result)
+    ad, na, bound = lemma32_numbers(result)
     return (
         f"at T = {result.horizon:,}, Tp = {result.horizon * result.p:.1f}: means {ad:.1f} and "
         f"{na:.1f} against the bound {bound:.1f}."

@@ -93,10 +93,8 @@ def _row(fig: go.Figure, game: AdversaryGame, row: int, x_range: tuple[float, fl
 def number_line_figure(game: AdversaryGame) -> go.Figure:
     """The number line to click on: [0, 1] on top, a zoom on the version space below.
 
-    Each row shows the version space (blue), the learner's threshold (black bar), the points played
-    (○ label 0, ● label 1; vermillion when the learner erred, larger for the last one) and, when
-    smoothed, the last window. Clicking a row selects the nearest of its :data:`GRID_POINTS` invisible
-    markers, whose ``customdata`` is the point (or window centre) to play.
+    A click selects the nearest of a row's :data:`GRID_POINTS` invisible markers, whose ``customdata``
+    is the point (or window centre) to play.
     """
     fig = make_subplots(rows=2, cols=1, vertical_spacing=0.28)
     _row(fig, game, 1, (0.0, 1.0))

@@ -1,4 +1,4 @@
-"""Small trace makers the figure builders share: a curve, a vertical mark, a band over runs.
+"""Small trace makers the figure builders share: a curve and a vertical mark.
 
 Each returns a ``go.Scatter`` (or a list of them) with the house's defaults, so a builder reads as
 the list of what it draws. Colours and line styles stay the builders' choice.
@@ -6,10 +6,7 @@ the list of what it draws. Colours and line styles stay the builders' choice.
 
 from __future__ import annotations
 
-import numpy as np
 import plotly.graph_objects as go
-
-from smoothviz.plots.style import band_traces
 
 
 def line(
@@ -24,9 +21,3 @@ def vertical(x: float, low: float, high: float, name: str, color: str, *, dash: 
              width: float = 2) -> go.Scatter:  # fmt: skip
     """A vertical segment at ``x`` from ``low`` to ``high`` (a marked value, with a legend entry)."""
     return line([x, x], [low, high], name, color, width=width, dash=dash)
-
-
-def run_band(x, values: np.ndarray, *, name: str, color: str, axis: int = 0) -> list[go.Scatter]:
-    """Mean and 10–90% band of ``values`` over ``axis`` (the runs), against ``x``."""
-    low, high = np.quantile(values, 0.1, axis=axis), np.quantile(values, 0.9, axis=axis)
-    return band_traces(x, values.mean(axis=axis), low, high, name=name, color=color)

@@ -1,7 +1,6 @@
 """Figures of the Regret page: Hedge on a cover, the decomposition, MW vs FTL, perturbed leaders, halfspaces.
 
-Theory curves come from :mod:`smoothviz.bounds.online` (the legend, the theory card and the tests name
-the same function); fits and derived numbers from :mod:`smoothviz.experiments.regret`.
+Theory curves come from :mod:`smoothviz.bounds.online`, every number drawn from :mod:`smoothviz.experiments.regret`.
 """
 
 from __future__ import annotations
@@ -15,35 +14,29 @@ import plotly.graph_objects as go
 from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments import regret as R
 from smoothviz.experiments.regret import RegretExperiment
-from smoothviz.names import (
-    ADVERSARY_SHORT,
-    COST_SEQUENCES,
-    HEDGE_ADVERSARIES,
-    PERTURBATION_SHORT,
-    count,
-)
+from smoothviz.names import ADVERSARY_SHORT as SHORT
+from smoothviz.names import COST_SEQUENCES, PERTURBATION_SHORT, count
+from smoothviz.names import HEDGE_ADVERSARIES as NAMES
 from smoothviz.online.experts import ExpertsResult, FTPLSweepResult, MaxAbsResult
 from smoothviz.online.halfspaces import HalfspaceResult
 from smoothviz.online.hedge import HedgeThresholdsResult
-from smoothviz.plots.marks import line, run_band, vertical
+from smoothviz.plots.marks import line, vertical
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import COLORS, add_player, apply_style, band_traces, downsample_index
 from smoothviz.plots.style import theory_trace as theory
 
-#: Caption names of the adversaries Hedge faces.
-NAMES = HEDGE_ADVERSARIES
-#: Legend and metric names, short enough for one legend row on a projector.
-SHORT = ADVERSARY_SHORT
 #: The learners of the MW-vs-FTL chart: legend name and colour.
 LEARNERS = {"mw": ("Multiplicative Weights", COLORS["hedge"]), "ftl": ("Follow the Leader", COLORS["ftl"]),
             "ftpl": ("perturbed leader", COLORS["ftpl"])}  # fmt: skip
 
 
-def _regret_axes(fig: go.Figure, y_title: str, log_log: bool, *, title: str | None = None,
-                 height: int = 460, zero_y: bool = False) -> go.Figure:  # fmt: skip
+def _regret_axes(
+    fig: go.Figure, y_title: str, log_log: bool, *, height: int = 460, zero_y: bool = False
+) -> go.Figure:
     """Regret against round t: log–log for slopes, else linear axes from 0 (x, and y if ``zero_y``)."""
-    apply_style(fig, title=title, x_title="round t", y_title=y_title, log_x=log_log, log_y=log_log,
-                height=height)  # fmt: skip
+    apply_style(
+        fig, x_title="round t", y_title=y_title, log_x=log_log, log_y=log_log, height=height
+    )
     if not log_log:
         fig.update_xaxes(rangemode="tozero")
         if zero_y:
@@ -57,14 +50,15 @@ def regret_figure(
 ) -> go.Figure:
     """Regret against all thresholds vs t per adversary (mean, 10–90% band) with the theory curves.
 
-    Linear axes: the worst case is a straight line (slope ≥ ½), a σ-smooth adversary bends like √t;
-    ``log_log`` shows slopes, with fitted guides. ``shapes`` adds the O(·) shapes of Thms 3.1 and 3.3.
+    ``log_log`` shows slopes with fitted guides; ``shapes`` adds the O(·) shapes of Thms 3.1 and 3.3.
     """
     t, n, advs = result.checkpoints.astype(float), result.n_experts, result.adversaries
     fig = go.Figure()
     for adv in dict.fromkeys(advs):
         fig.add_traces(
-            run_band(t, result.class_regret[advs == adv], name=SHORT[adv], color=COLORS[adv])
+            band_traces(
+                t, *R.band(result.class_regret[advs == adv]), name=SHORT[adv], color=COLORS[adv]
+            )
         )
     if "worst_case" in advs:
         fig.add_trace(theory(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
@@ -120,10 +114,7 @@ def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
 
 @shared_figure
 def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
-    """Hedge's weight density (mass / bin width: the uniform start is flat at 1) per recorded round, with play.
-
-    Opens on the final weights; the y axis shows six decades below the peak.
-    """
+    """Hedge's weight density (mass / bin width) per recorded round, with play, opening on the last (six decades shown)."""
     centres, widths, density = R.weight_density(result)
     top = float(density.max()) * 1.05
     fig = go.Figure([go.Bar(x=centres, y=density[-1], width=widths, marker_color=COLORS["hedge"],
@@ -136,20 +127,17 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
 
 
 @shared_figure
-def experts_figure(
-    results: list[ExpertsResult], *, title: str | None = None, log_log: bool = False
-) -> go.Figure:
-    """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound.
-
-    Linear axes by default (FTL's ⌈t/2⌉ is a straight line); ``log_log=True`` for slopes.
-    """
+def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go.Figure:
+    """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound."""
     fig = go.Figure()
     horizon, k = results[0].costs.shape[-2:]
     idx = downsample_index(horizon, log=log_log)
     t = (idx + 1).astype(float)
     for res in results:
         name, color = LEARNERS[res.algorithm]
-        fig.add_traces(run_band(t, res.regret.reshape(-1, horizon)[:, idx], name=name, color=color))
+        fig.add_traces(
+            band_traces(t, *R.band(res.regret.reshape(-1, horizon)[:, idx]), name=name, color=color)
+        )
         if res.algorithm == "mw":
             bound = np.full_like(t, np.nan)  # the bound needs η ≤ 1/2
             if np.isfinite(res.eta) and res.eta <= 0.5:
@@ -157,15 +145,15 @@ def experts_figure(
             fig.add_trace(theory(t, bound, name="MW bound ηt + ln k/η (exact)"))
     fig.add_trace(theory(t, online_bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)",
                          kind="envelope"))  # fmt: skip
-    return _regret_axes(fig, "regret", log_log, title=title)
+    return _regret_axes(fig, "regret", log_log)
 
 
 @shared_figure
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
     b = sweep.scales
-    fig = go.Figure(run_band(b, sweep.regret, name=f"FTPL ({sweep.noise}), average regret",
-                             color=COLORS["ftpl"], axis=1))  # fmt: skip
+    fig = go.Figure(band_traces(b, *R.band(sweep.regret, axis=1), color=COLORS["ftpl"],
+                                name=f"FTPL ({sweep.perturbation}), average regret"))  # fmt: skip
     fig.add_trace(theory(b, online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
                          name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b", kind="expectation"))  # fmt: skip
     fig.add_trace(theory(b, np.full_like(b, 0.5), name="FTL on alternating: 1/2", kind="envelope"))
@@ -200,8 +188,7 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
 def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -> go.Figure:
     """2-D regret vs t against the cover per adversary (mean, 10–90% band) with MW's exact bound.
 
-    Diamonds at T (no legend entry: the caption says what they are): the exact regret against every
-    halfspace in the plane, mean over trials (:func:`smoothviz.online.erm.best_halfspace_mistakes`).
+    Diamonds at T (named in the caption): the exact regret against every halfspace, mean over trials.
     """
     horizon = result.horizon
     idx = downsample_index(horizon, log=log_log)
@@ -210,9 +197,11 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     for adv in dict.fromkeys(result.adversaries):
         rows = result.adversaries == adv
         fig.add_traces(
-            run_band(t, result.cover_regret[rows][:, idx], name=SHORT[adv], color=COLORS[adv])
+            band_traces(
+                t, *R.band(result.cover_regret[rows][:, idx]), name=SHORT[adv], color=COLORS[adv]
+            )
         )
-        fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [float(result.class_regret[rows].mean())],
+        fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [R.halfspace_class_regret(result, adv)],
                        "mode": "markers", "name": f"{NAMES[adv]}: against all halfspaces at T (exact)",
                        "marker": {"color": COLORS[adv], "size": 16, "symbol": "diamond",
                                   "line": {"color": "#000", "width": 1.5}}, "showlegend": False})  # fmt: skip
@@ -224,24 +213,20 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
 
 @shared_figure
 def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figure:
-    """E‖Z‖∞ against k on a log k axis: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values.
-
-    Laplace(b): b·H_k. Gumbel: b·E max|G_i| by quadrature, beside b(ln k + γ) = b·E max G_i (below it).
-    RSPM-correlated (m = ⌈log₂ k⌉ draws of Lap(m·b)): the closed form for 2^m actions, beside b·H_k.
-    """
+    """E‖Z‖∞ against log k: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values (:mod:`smoothviz.bounds.online`)."""
     k, b = curve.ks.astype(float), curve.scale
-    name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.noise]
+    name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.perturbation]
     fig = go.Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
                                 name=f"‖Z‖∞, {name}(b = {b:g}): mean of {curve.trials:,} draws"))  # fmt: skip
-    if curve.noise == "rspm":
+    if curve.perturbation == "rspm":
         fig.add_trace(theory(k, curve.exact, name="(bm²/2)(1 + 2C(2m,m)/4ᵐ), m = ⌈log₂ k⌉"))
-    if curve.noise == "gumbel":
+    if curve.perturbation == "gumbel":
         fig.add_trace(theory(k, online_bounds.gumbel_expected_max_abs(curve.ks, b),
                              name="b·E max|Gᵢ| (exact, by quadrature)"))  # fmt: skip
         fig.add_trace(theory(k, online_bounds.gumbel_expected_max(curve.ks, b), color=COLORS["reference"],
                              name="b(ln k + γ) = b·E max Gᵢ (exact; not of |Gᵢ|)"))  # fmt: skip
     else:
-        alone = curve.noise == "laplace"
+        alone = curve.perturbation == "laplace"
         fig.add_trace(theory(k, online_bounds.laplace_expected_max_abs(curve.ks, b),
                              name="b·H_k (exact)" if alone else "i.i.d. Laplace: b·H_k",
                              color=None if alone else COLORS["reference"]))  # fmt: skip
@@ -258,7 +243,6 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
 
 
 def _at_t(experiment: RegretExperiment, adversary: str) -> float:
-    """Mean regret against all thresholds at T of ``adversary``."""
     return experiment.summary().set_index("adversary").loc[adversary, "regret_class"]
 
 
@@ -340,7 +324,7 @@ def ftpl_caption(trials: int) -> str:
 
 def max_abs_caption(curve: MaxAbsResult, k: int, seed: int) -> str:
     """Caption of :func:`max_abs_figure`, with E‖Z‖∞ at the tab's k."""
-    b, noise = curve.scale, curve.noise
+    b, perturbation = curve.scale, curve.perturbation
     at_k, laplace_at_k = R.max_abs_at(curve, k)
     exact = {
         "laplace": "dashed: b·H_k, exact",
@@ -349,11 +333,11 @@ def max_abs_caption(curve: MaxAbsResult, k: int, seed: int) -> str:
         "rspm": "m = ⌈log₂ k⌉ separator points weighted by Lap(m·b), Z_a = Σᵢ bitᵢ(a)·ηᵢ (RSPM's "
         "m/ε at ε = 1/b): only m draws, but E‖Z‖∞ grows like b·m²/2; dashed: its exact value for "
         f"2^m actions; grey: i.i.d. Laplace's b·H_k ({laplace_at_k:,.2f} at k = {k})",
-    }[noise]
+    }[perturbation]
     return (
-        f"E‖Z‖∞ for k {PERTURBATION_SHORT[noise]} perturbations, b = {b:g}: mean and 10–90% band of "
+        f"E‖Z‖∞ for k {PERTURBATION_SHORT[perturbation]} perturbations, b = {b:g}: mean and 10–90% band of "
         f"‖Z‖∞ over {curve.trials:,} draws (the learner's coins, seed {seed}); {exact}. "
-        f"{'' if noise == 'rspm' else 'It grows like b·ln k; '}at k = {k} it is {at_k:,.2f}, the "
+        f"{'' if perturbation == 'rspm' else 'It grows like b·ln k; '}at k = {k} it is {at_k:,.2f}, the "
         "E‖Z‖∞ in the FTPL bound above."
     )
 

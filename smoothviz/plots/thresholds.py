@@ -1,8 +1,4 @@
-"""Figures of the thresholds page and their captions: mistakes, width, hit chance, the number line.
-
-Each figure's caption (and the page's metrics and theory comparisons) is built here from the same
-:class:`~smoothviz.experiments.thresholds.ThresholdsExperiment`, next to the figure it describes.
-"""
+"""Figures of the thresholds page and their captions: mistakes, width, hit chance, the number line."""
 
 from __future__ import annotations
 
@@ -36,10 +32,9 @@ from smoothviz.plots.style import (
 
 def _band_curves(experiment: ThresholdsExperiment, centre: str, p10: str, p90: str) -> list:
     """One band (``centre`` line, ``p10``–``p90`` fill) per adversary, from the tidy frame."""
-    frame, t = experiment.to_frame(), experiment.rounds.astype(float)
+    t = experiment.rounds.astype(float)
     traces = []
-    for name in experiment.runs:
-        rows = frame[frame["adversary"] == name]
+    for name, rows in experiment.curves().items():
         traces += band_traces(t, *(rows[c].to_numpy() for c in (centre, p10, p90)), name=SHORT_NAMES[name],
                               color=COLORS[name])  # fmt: skip
     return traces
@@ -102,24 +97,14 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
 
 @shared_figure
 def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
-    """log₂ of the version-space width against t, with a line at log₂ σ (median and 10–90% band).
-
-    The y axis ends 2 below the lowest smoothed 10% curve (at least 12 below log₂ σ); the worst case's
-    width 2⁻ᵗ leaves it, which a note says.
-    """
+    """log₂ of the version-space width against t (median, 10–90% band), a line at log₂ σ; the worst case leaves it."""
     t, sigma = experiment.rounds.astype(float), experiment.sigma
     fig = go.Figure(
         _band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90")
     )
-    frame = experiment.to_frame()
     floor = np.log2(sigma) - 12.0
-    for name in experiment.runs:
-        low = (
-            frame[frame["adversary"] == name]["log2_width_p10"].min()
-            if name != "worst_case"
-            else 0.0
-        )
-        floor = min(floor, low - 2.0)
+    for name, rows in experiment.curves().items():
+        floor = min(floor, (rows["log2_width_p10"].min() if name != "worst_case" else 0.0) - 2.0)
     fig.add_trace(line([t[0], t[-1]], [np.log2(sigma)] * 2, f"width = σ = {sigma:g}", COLORS["reference"],
                        width=2.5, dash="dash"))  # fmt: skip
     fig = apply_style(fig, x_title="round t", y_title="log₂ (version-space width)", log_x=True)
@@ -187,8 +172,7 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
 def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
     """Four traces (window, version space, threshold, point) for both rows of one round.
 
-    Top row (y = 1): [0, 1] as it is. Bottom row (y = 0): the version space stretched to [0, 1).
-    Built as plain dicts: a player has hundreds of traces and plotly's object validation is slow.
+    Plain dicts: a player has hundreds of traces and plotly's object validation is slow.
     """
     width = 2.0**snap.log2_width
 
@@ -242,11 +226,7 @@ def number_line_caption(name: str) -> str:
 
 @shared_figure
 def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> go.Figure:
-    """The number line at each round in ``rounds``, with play/pause and a scrubber.
-
-    Top row: [0, 1] as it is. Bottom row: the version space stretched to [0, 1), where the worst case
-    stays visible although its width is 2⁻ᵗ.
-    """
+    """The number line at each of ``rounds`` with a player: [0, 1] on top, the version space stretched to [0, 1) below."""
     snaps = number_line_rounds(run, rounds, seed)
     frames = [{"name": f"{int(r):,}", "data": _frame_data(run, snap), "layout": {"title": {"text": _title(snap)}}}
               for r, snap in zip(rounds, snaps, strict=True)]  # fmt: skip
