@@ -53,7 +53,7 @@ COST_SEQUENCES: dict[str, str] = {
     "alternating": "alternating (FTL killer)",
     "coin_flips": "i.i.d. coin flips",
 }
-#: The perturbed leader's noise (:data:`smoothviz.online.experts.NOISES`): (the control's name, with
+#: The perturbed leader's perturbation (:data:`smoothviz.online.experts.PERTURBATIONS`): (the control's name, with
 #: what it is in privacy terms; the short name for captions).
 _PERTURBATIONS: dict[str, tuple[str | None, ...]] = {
     "laplace": ("Laplace (report-noisy-min)", "Laplace"),
