@@ -21,8 +21,10 @@ __all__ = [
     "MAX_BRACKET_ROWS",
     "CoversExperiment",
     "appendix_b",
+    "average_fractions",
     "bracket_rows",
     "lemma32",
+    "lemma32_at_t",
     "measure_panel",
     "rectangles",
     "run_experiment",
@@ -198,3 +200,14 @@ def measure_panel(bracketing: cv.Bracketing) -> tuple[np.ndarray, np.ndarray, fl
     x = np.linspace(0.0, 1.0, 801)
     density = bracketing.measure.pdf(x)
     return x, density, float(np.nanmax(np.where(np.isfinite(density), density, np.nan)))
+
+
+def lemma32_at_t(result: cv.MaxCountResult) -> tuple[float, float, float]:
+    """Mean max count at T of the adaptive and the non-adaptive adversary, and Lemma 3.2's bound."""
+    bound = float(online_bounds.lemma32_max_count_bound(result.horizon, result.p, result.n_cells))
+    return result.adaptive[:, -1].mean(), result.nonadaptive[:, -1].mean(), bound
+
+
+def average_fractions(values: np.ndarray, trials: int, bins: int) -> np.ndarray:
+    """The share of ``trials`` whose empirical average falls in each of ``bins`` equal cells of [0, 1]."""
+    return np.histogram(values, bins=np.linspace(0.0, 1.0, bins + 1))[0] / trials

@@ -10,7 +10,14 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from smoothviz.bounds import online as online_bounds
-from smoothviz.experiments.covers import CoversExperiment, bracket_rows, measure_panel, rectangles
+from smoothviz.experiments.covers import (
+    CoversExperiment,
+    average_fractions,
+    bracket_rows,
+    lemma32_at_t,
+    measure_panel,
+    rectangles,
+)
 from smoothviz.online.covers import (
     Bracketing,
     MaxCountResult,
@@ -208,7 +215,7 @@ def uniform_convergence_histogram_figure(result: UniformConvergenceResult, *, bi
     """
     edges = np.linspace(0.0, 1.0, bins + 1)
     centres = (edges[:-1] + edges[1:]) / 2
-    fractions = lambda values: np.histogram(values, bins=edges)[0] / result.trials  # noqa: E731
+    fractions = lambda values: average_fractions(values, result.trials, bins)  # noqa: E731
     finals = {"adaptive": result.adaptive_final, "non-adaptive": result.nonadaptive_final}
     fig = go.Figure([go.Bar(x=centres, y=fractions(final), width=1.0 / bins, name=name,
                             marker={"color": hex_to_rgba(ADVERSARY_COLORS[name], 0.75)})
@@ -254,16 +261,10 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     return fig
 
 
-def _lemma32_numbers(result: MaxCountResult) -> tuple[float, float, float]:
-    """Mean max count at T of the adaptive and the non-adaptive adversary, and Lemma 3.2's bound."""
-    bound = float(online_bounds.lemma32_max_count_bound(result.horizon, result.p, result.n_cells))
-    return result.adaptive[:, -1].mean(), result.nonadaptive[:, -1].mean(), bound
-
-
 def max_count_caption(result: MaxCountResult, seed: int) -> str:
     """Caption of :func:`max_count_figure`."""
     r = result
-    ad, na, bound = _lemma32_numbers(r)
+    ad, na, bound = lemma32_at_t(r)
     return (
         f"max over F of Σₜ f(xₜ) against T·ε/σ (σ = {r.sigma:g}, |F| = {r.n_cells}, T = "
         f"{r.horizon:,}, {r.trials} trials, seed {seed}; adversaries' coins). Mean and 10–90% "
@@ -274,7 +275,7 @@ def max_count_caption(result: MaxCountResult, seed: int) -> str:
 
 def max_count_items(result: MaxCountResult) -> dict[str, tuple[str, str]]:
     """Lemma 3.2's metrics ``{label: (value, help)}``: both means at T and the bound."""
-    ad, na, bound = _lemma32_numbers(result)
+    ad, na, bound = lemma32_at_t(result)
     return {
         "adaptive": (f"{ad:.1f}", f"adaptive: E[max] at T, mean over {result.trials} trials"),
         "non-adaptive": (f"{na:.1f}", f"non-adaptive: E[max] at T, {result.trials} trials"),
@@ -296,7 +297,7 @@ def max_count_story(result: MaxCountResult) -> str:
 
 def max_count_comparison(result: MaxCountResult) -> str:
     """How the run compares with Lemma 3.2 (its theory card)."""
-    ad, na, bound = _lemma32_numbers(result)
+    ad, na, bound = lemma32_at_t(result)
     return (
         f"at T = {result.horizon:,}, Tp = {result.horizon * result.p:.1f}: means {ad:.1f} and "
         f"{na:.1f} against the bound {bound:.1f}."
