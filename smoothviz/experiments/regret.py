@@ -45,8 +45,11 @@ __all__ = [
     "RegretExperiment",
     "compare_learners",
     "cover_size",
+    "final_regret",
     "fitted_slope",
+    "halfspace_class_regret",
     "halfspace_lines",
+    "halfspace_trials",
     "halfspaces",
     "learners_frame",
     "max_abs",
@@ -412,3 +415,19 @@ def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
 
     return (expected_max_abs(k, scale=curve.scale, noise=curve.noise),
             expected_max_abs(k, scale=curve.scale))  # fmt: skip
+
+
+def halfspace_class_regret(result: HalfspaceResult) -> dict[str, float]:
+    """Mean regret against every halfspace at T, per adversary of the 2-D tab (exact, the diamonds)."""
+    advs = dict.fromkeys(result.adversaries)
+    return {a: float(result.class_regret[result.adversaries == a].mean()) for a in advs}
+
+
+def halfspace_trials(result: HalfspaceResult) -> int:
+    """Trials per adversary of the 2-D tab (each adversary runs as many)."""
+    return int(np.sum(result.adversaries == result.adversaries[0]))
+
+
+def final_regret(run: ExpertsResult) -> float:
+    """A learner's mean regret at T over its trials."""
+    return float(run.regret[..., -1].mean())

@@ -207,12 +207,12 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     idx = downsample_index(horizon, log=log_log)
     t = (idx + 1).astype(float)
     fig = go.Figure()
-    for adv in dict.fromkeys(result.adversaries):
+    for adv, at_t in R.halfspace_class_regret(result).items():
         rows = result.adversaries == adv
         fig.add_traces(
             run_band(t, result.cover_regret[rows][:, idx], name=SHORT[adv], color=COLORS[adv])
         )
-        fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [float(result.class_regret[rows].mean())],
+        fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [at_t],
                        "mode": "markers", "name": f"{NAMES[adv]}: against all halfspaces at T (exact)",
                        "marker": {"color": COLORS[adv], "size": 16, "symbol": "diamond",
                                   "line": {"color": "#000", "width": 1.5}}, "showlegend": False})  # fmt: skip
@@ -325,7 +325,7 @@ def experts_caption(experiment: RegretExperiment, runs: list[ExpertsResult]) -> 
     return (
         f"{COST_SEQUENCES[s['sequence']]} costs, k = {s['n_actions']}, T = {s['horizon']:,}; "
         f"perturbed leader: {PERTURBATION_SHORT[s['perturbation']]}(b = {s['scale']:g}), the "
-        f"learner's coins. FTL regret at T: {runs[1].regret[..., -1].mean():,.1f}."
+        f"learner's coins. FTL regret at T: {R.final_regret(runs[1]):,.1f}."
     )
 
 
@@ -370,7 +370,7 @@ def halfspace_caption(result: HalfspaceResult) -> str:
 def halfspace_items(result: HalfspaceResult) -> dict[str, tuple[str, str]]:
     """The 2-D tab's metrics for the adaptive σ-smooth adversary, at T."""
     adaptive = result.summary().set_index("adversary").loc["smoothed_adaptive"]
-    trials = int(np.sum(result.adversaries == "smoothed_adaptive"))
+    trials = R.halfspace_trials(result)
     return {
         "best halfspace": (count(adaptive["best_class"]), "mistakes of the best halfspace in hindsight, exact: "
                            f"every line through two points; adaptive σ-smooth adversary, mean of {trials} trials"),
@@ -383,7 +383,7 @@ def halfspace_items(result: HalfspaceResult) -> dict[str, tuple[str, str]]:
 
 def halfspace_regret_caption(result: HalfspaceResult) -> str:
     """Caption of :func:`halfspace_regret_figure`, with each adversary's regret at T."""
-    trials = int(np.sum(result.adversaries == result.adversaries[0]))
+    trials = R.halfspace_trials(result)
     return (
         f"Regret against the cover, mean and 10–90% band over {trials} trials; diamonds at T: "
         "against every halfspace (exact). "
