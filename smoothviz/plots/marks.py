@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from smoothviz.experiments import band
 from smoothviz.plots.style import band_traces
 
 
@@ -28,5 +29,4 @@ def vertical(x: float, low: float, high: float, name: str, color: str, *, dash: 
 
 def run_band(x, values: np.ndarray, *, name: str, color: str, axis: int = 0) -> list[go.Scatter]:
     """Mean and 10–90% band of ``values`` over ``axis`` (the runs), against ``x``."""
-    low, high = np.quantile(values, 0.1, axis=axis), np.quantile(values, 0.9, axis=axis)
-    return band_traces(x, values.mean(axis=axis), low, high, name=name, color=color)
+    return band_traces(x, *band(values, axis=axis), name=name, color=color)
