@@ -45,7 +45,8 @@ Preset = Mapping[str, str]
 THRESHOLDS = {"sigma": "0.01", "T": "1000", "trials": "50", "seed": "0"}
 REGRET = {"sigma": "0.05", "T": "300", "trials": "5", "seed": "0", "cover": "alg1", "n": "2",
           "adv": "worst_case,smoothed_adaptive,smoothed_nonadaptive,iid"}  # fmt: skip
-COVERS = {"cls": "thresholds", "scale": "0.1", "sigma": "0.1", "T": "500"}
+COVERS = {"cls": "thresholds", "scale": "0.1", "sigma": "0.1", "T": "500", "cells": "50",
+          "trials": "30", "seed": "0"}  # fmt: skip
 MWEM = {"data": "exact", "dims": "1", "N": "1024", "n": "100000", "sigma": "0.05",
         "epsilon": "1", "T": "50", "queries": "thresholds", "trials": "3", "seed": "0",
         "variant": "projected", "alpha": "0.3", "target": "0.55", "flip": "0.1"}  # fmt: skip
@@ -106,7 +107,8 @@ def lemma32_adaptive(preset: Preset) -> int:
     from smoothviz.experiments.covers import run_experiment
 
     v = {**COVERS, **preset}
-    ex = run_experiment("thresholds", sigma=float(v["sigma"]), horizon=int(v["T"]))
+    ex = run_experiment("thresholds", sigma=float(v["sigma"]), horizon=int(v["T"]), cells=int(v["cells"]),
+                        trials=int(v["trials"]), seed=int(v["seed"]))  # fmt: skip
     res = ex.lemma32()
     frame = res.to_frame()
     bound = float(frame["bound"].iloc[-1])
