@@ -147,13 +147,13 @@ with views["net"]:
         fit = mwem_tabs.fit_net(m, s)
         cut = ui.use_instead(PAGE, "M", m, fit, "C(M + s − 1, s) is kept ≤ 60,000")
         nx = tab("net", (("m", fit), ("s", s), ("epsilon", net_eps)), **settings)  # ≤ 0.2 s
-        say = net_plots.captions(nx, ex.hist.name, cut)
-        st.markdown(net_plots.summary_text(nx))
+        say = nx.captions(ex.hist.name, cut)
+        st.markdown(nx.summary_text())
         chart("net_error", net_plots.net_error_figure(nx), nx.to_frame, say["net_error"])
         chart("acceptance", net_plots.acceptance_figure(nx), nx.sweep_frame, say["acceptance"])
         chart("counts", net_plots.counts_figure(nx), nx.counts_frame, say["counts"])
         for key in ("net_lemma_g3", "net_exponential_tail", "net_thm_g4"):
-            ui.theory_card(bounds.BOUNDS[key], net_plots.theory_comparison(nx, key))
+            ui.theory_card(bounds.BOUNDS[key], nx.theory_comparison(key))
         with st.expander("Net mechanism in Python"):
             st.code(nx.code(ex.code()), language="python")
 with views["theory"]:

@@ -114,7 +114,7 @@ with views["lies"]:
             )
         ui.chart(figures.audit_figure(audited), key="audit", data=audited,
                  caption=figures.audit_caption(R.AUDIT_SAMPLES, p["fail"]))  # fmt: skip
-        ui.result_text(figures.lying_text(audited, epsilon))
+        ui.result_text(figures.lying_text(R.lying_epsilon(audited), epsilon))
 with views["erratum"]:
     if views["erratum"].open:
         with ui.computing("Auditing 100,000 runs per dataset, four cases…"):

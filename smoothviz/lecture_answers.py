@@ -30,6 +30,7 @@ __all__ = [
     "oracle_calls",
     "prsma_bottom_rates",
     "regret_at_t",
+    "regret_experiment",
     "regret_players",
     "rspm_vs_noisy_min",
     "separator_size",
@@ -42,8 +43,10 @@ Preset = Mapping[str, str]
 
 # The defaults of the pages' controls that the checks rerun (the pages declare the same values).
 THRESHOLDS = {"sigma": "0.01", "T": "1000", "trials": "50", "seed": "0"}
-REGRET = {"sigma": "0.05", "T": "300", "trials": "5", "seed": "0"}
-REGRET_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive", "iid")
+REGRET = {"sigma": "0.05", "T": "300", "trials": "5", "seed": "0", "cover": "alg1", "n": "2",
+          "adv": "worst_case,smoothed_adaptive,smoothed_nonadaptive,iid"}  # fmt: skip
+COVERS = {"cls": "thresholds", "scale": "0.1", "sigma": "0.1", "T": "500", "cells": "50",
+          "trials": "30", "seed": "0"}  # fmt: skip
 MWEM = {"data": "exact", "dims": "1", "N": "1024", "n": "100000", "sigma": "0.05",
         "epsilon": "1", "T": "50", "queries": "thresholds", "trials": "3", "seed": "0",
         "variant": "projected", "alpha": "0.3", "target": "0.55", "flip": "0.1"}  # fmt: skip
@@ -93,7 +96,8 @@ def bracket_count(preset: Preset) -> int:
     """ε-brackets of the class: 0 at most 20, 1 about 100 (21–1,000), 2 more (or unbounded)."""
     from smoothviz.experiments.covers import run_experiment
 
-    ex = run_experiment(preset.get("cls", "thresholds"), scale=float(preset.get("scale", "0.1")))
+    v = {**COVERS, **preset}
+    ex = run_experiment(v["cls"], scale=float(v["scale"]))
     size = int(ex.summary()["brackets"].iloc[0])
     return 0 if size <= 20 else 1 if size <= 1000 else 2
 
@@ -102,9 +106,9 @@ def lemma32_adaptive(preset: Preset) -> int:
     """Lemma 3.2's tab: 1 when both maxima end within 20% of each other and under the bound, else 0."""
     from smoothviz.experiments.covers import run_experiment
 
-    ex = run_experiment(
-        "thresholds", sigma=float(preset.get("sigma", "0.1")), horizon=int(preset.get("T", "500"))
-    )
+    v = {**COVERS, **preset}
+    ex = run_experiment("thresholds", sigma=float(v["sigma"]), horizon=int(v["T"]), cells=int(v["cells"]),
+                        trials=int(v["trials"]), seed=int(v["seed"]))  # fmt: skip
     res = ex.lemma32()
     frame = res.to_frame()
     bound = float(frame["bound"].iloc[-1])
@@ -113,20 +117,21 @@ def lemma32_adaptive(preset: Preset) -> int:
     return 1 if close and res.adaptive[:, -1].max() <= bound else 0
 
 
-def _regret(preset: Preset):
+def regret_experiment(preset: Preset):
+    """The Regret page's main run for ``preset``: its adversaries, and the trials the page caps them to."""
     from smoothviz.experiments import regret as R
 
     v = {**REGRET, **preset}
-    sigma, horizon = float(v["sigma"]), int(v["T"])
-    trials = R.page_trials(sigma, horizon, REGRET_ADVERSARIES, cover="alg1", n_actions=2,
+    sigma, horizon, advs = float(v["sigma"]), int(v["T"]), tuple(v["adv"].split(","))
+    trials = R.page_trials(sigma, horizon, advs, cover=v["cover"], n_actions=int(v["n"]),
                            wanted=int(v["trials"]))[0]  # fmt: skip
-    return R.run_experiment(sigma, horizon, adversaries=REGRET_ADVERSARIES, trials=trials,
+    return R.run_experiment(sigma, horizon, adversaries=advs, cover=v["cover"], trials=trials,
                             seed=int(v["seed"]))  # fmt: skip
 
 
 def regret_at_t(preset: Preset) -> int:
     """Regret against all thresholds at T: 0 smoothed below T/6 and worst case ≥ 0.45T, 1 about T/2, 2 about T."""
-    ex = _regret(preset)
+    ex = regret_experiment(preset)
     summary = ex.summary().set_index("adversary")["regret_class"]
     horizon = ex.hedge.horizon
     smoothed = max(summary["smoothed_adaptive"], summary["smoothed_nonadaptive"])
@@ -139,7 +144,7 @@ def smoothed_tail_slope(preset: Preset) -> int:
     """Log–log slope of the smoothed adversaries' regret over the last decade: 0 ≥ 0.75, 1 in (0, ½], 2 else."""
     from smoothviz.experiments.regret import tail_slope
 
-    frame = _regret(preset).to_frame()
+    frame = regret_experiment(preset).to_frame()
     slopes = [tail_slope(frame, a) for a in ("smoothed_adaptive", "smoothed_nonadaptive")]
     if all(s >= 0.75 for s in slopes):
         return 0

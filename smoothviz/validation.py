@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "MAX_D",
     "SIGMA_MIN",
     "check_choice",
     "check_choices",
@@ -16,12 +17,15 @@ __all__ = [
     "check_float",
     "check_fraction",
     "check_int",
+    "check_labelled",
     "check_sigma",
 ]
 
 #: The smallest σ accepted: below about 1e-9 the binary-search game's smoothed adversaries stall in
 #: float64 (no float lies in a window that narrow near 1/2); 1e-6 keeps three decades of margin.
 SIGMA_MIN = 1e-6
+#: The most boolean attributes d handled at all (hypotheses are coded as int64 bit masks).
+MAX_D = 62
 
 
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
@@ -98,3 +102,18 @@ def check_fraction(
         bracket = "(" if low_open else "["
         raise ValueError(f"`{name}` must be in {bracket}0, {label or f'{high:g}'}), got {value!r}")
     return float(value)
+
+
+def check_labelled(
+    x: np.ndarray, y: np.ndarray | None = None, *, min_n: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """Points x (n, d), n ≥ ``min_n``, d ≤ 62, and labels y (n,) (zeros if None), as uint8."""
+    x = np.asarray(x, dtype=np.uint8)
+    if x.ndim != 2 or x.shape[0] < min_n or not 1 <= x.shape[1] <= MAX_D:
+        raise ValueError(
+            f"`x` must have shape (n, d) with n ≥ {min_n}, 1 ≤ d ≤ {MAX_D}, got {x.shape}"
+        )
+    y = np.zeros(x.shape[0], np.uint8) if y is None else np.asarray(y, dtype=np.uint8)
+    if y.shape != (x.shape[0],):
+        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
+    return x, y

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+from functools import cache
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+
+from smoothviz.ui.params import Param
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,3 +41,20 @@ def exec_snippet(code: str) -> dict:
     namespace: dict = {}
     exec(compile(code, "<reproduce>", "exec"), namespace)
     return namespace
+
+
+@cache
+def page_params(name: str) -> tuple[Param, ...]:
+    """The ``PARAMS`` a page declares: its imports and constants run up to that assignment."""
+    path = ROOT / "pages" / f"{name}.py"
+    body = []
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign)):
+            body.append(node)
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "PARAMS" for t in node.targets
+        ):
+            break
+    namespace: dict = {}
+    exec(compile(ast.Module(body=body, type_ignores=[]), str(path), "exec"), namespace)
+    return tuple(namespace["PARAMS"])

@@ -17,10 +17,8 @@ the ``PARAMS`` assignment (see :func:`page_params`), not by copying them here. E
 
 from __future__ import annotations
 
-import ast
 import math
 import os
-from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,7 +29,7 @@ from smoothviz.ui.kit import PRESENT
 from smoothviz.ui.lecture import LECTURE_KEYS, lecture_from_link
 from smoothviz.ui.params import Param, parse_query, parse_value
 from smoothviz.ui.pins import MAX_PINS, format_pins, parse_pins, pinnable
-from tests.apptest_helpers import ROOT, run_page
+from tests.apptest_helpers import ROOT, page_params, run_page
 
 #: Every page that declares link parameters (found, so a new page is covered the day it lands).
 PAGES = tuple(
@@ -57,23 +55,6 @@ PAGE_RUNS = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
-
-@cache
-def page_params(name: str) -> tuple[Param, ...]:
-    """The ``PARAMS`` a page declares: its imports and constants run up to that assignment."""
-    path = ROOT / "pages" / f"{name}.py"
-    body = []
-    for node in ast.parse(path.read_text()).body:
-        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign)):
-            body.append(node)
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "PARAMS" for t in node.targets
-        ):
-            break
-    namespace: dict = {}
-    exec(compile(ast.Module(body=body, type_ignores=[]), str(path), "exec"), namespace)
-    return tuple(namespace["PARAMS"])
 
 
 ALL_PARAMS = [PRESENT, *(p for name in PAGES for p in page_params(name))]

@@ -10,7 +10,9 @@ import pytest
 
 from smoothviz import lecture_answers as A
 from smoothviz.lectures import LECTURES, scene_query
-from tests.apptest_helpers import run_page
+from smoothviz.plots import regret as regret_figures
+from smoothviz.ui.params import by_key, parse_value
+from tests.apptest_helpers import metric_values, page_params, run_page
 
 SCENES = [(key, n) for key, lecture in LECTURES.items() for n in range(1, len(lecture.scenes) + 1)]
 
@@ -68,6 +70,34 @@ def test_the_checks_see_a_changed_preset():
     assert A.best_rounds({"view": "sweeps", "data": "gapminder", "N": "64", "epsilon": "10"}) != 0
     assert A.composition_share({"view": "ledger", "T": "25"}) == 1
     assert A.oracle_calls({"epsilon": "1", "delta": "0.001", "n": "1000000", "rescale": "0"}) != 2
+
+
+#: The values each page's checks fall back on where a scene does not set a parameter.
+FALLBACKS = {"thresholds": A.THRESHOLDS, "covers": A.COVERS, "regret": A.REGRET, "mwem": A.MWEM,
+             "rspm": A.RSPM, "prsma": A.PRSMA, "oracle_query": A.ORACLE_QUERY}  # fmt: skip
+
+
+@pytest.mark.parametrize("page", sorted(FALLBACKS))
+def test_the_checks_fall_back_on_the_pages_declared_defaults(page):
+    # σ = 0.05 for Thresholds (page: 0.01) and T = 1000 for Regret (page: 300) once went unnoticed
+    declared = by_key(page_params(page))
+    for key, value in FALLBACKS[page].items():
+        assert parse_value(declared[key], value) == (declared[key].default, None), key
+
+
+REGRET_SCENES = [(k, n) for k, n in SCENES if LECTURES[k].scenes[n - 1].page == "regret"]
+
+
+@pytest.mark.parametrize(("key", "number"), REGRET_SCENES)
+def test_the_regret_checks_compute_what_the_page_shows(key, number):
+    # the check reruns the scene's adversaries with the page's trials: the same regret at T
+    scene = LECTURES[key].scenes[number - 1]
+    at = run_page("regret", dict(scene.preset))  # the scene's parameters, its numbers not hidden
+    ex = A.regret_experiment(scene.preset)
+    shown = metric_values(at)
+    for label, (value, _) in regret_figures.regret_items(ex).items():
+        assert shown.pop(label) == value, label
+    assert not set(shown) & set(regret_figures.SHORT.values())  # no adversary the check left out
 
 
 @pytest.mark.parametrize(("key", "number"), SCENES)

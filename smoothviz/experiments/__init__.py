@@ -6,4 +6,12 @@ Python"). The algorithm modules hold the algorithms and their theorems; the page
 models, trials caps, comparisons) live here. No Streamlit or plotly.
 """
 
-__all__: list[str] = []
+import numpy as np
+
+__all__ = ["band"]
+
+
+def band(values: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, 10% and 90% quantiles of ``values`` over ``axis`` (the runs): what a band over runs draws."""
+    low, high = np.quantile(values, [0.1, 0.9], axis=axis)
+    return values.mean(axis=axis), low, high

@@ -6,6 +6,7 @@ Each takes the page's 1-D counts and one named stream of its seed (given by
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +18,7 @@ from smoothviz.privacy.private_thresholds import PrivateThresholdResult, private
 from smoothviz.random import RngLike, make_rng
 
 __all__ = [
+    "ETA",
     "NET_CELLS",
     "NET_DRAWS",
     "NET_SIGMAS",
@@ -114,6 +116,8 @@ NET_CELLS = 64
 NET_SIGMAS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
 #: Draws of the exponential mechanism on one net (the error histogram).
 NET_DRAWS = 2000
+#: Probability η of the net tab's high-probability levels (t = ln 20 for the exponential mechanism).
+ETA = 0.05
 
 
 def coarsen(counts: np.ndarray, cells: int = NET_CELLS) -> np.ndarray:
@@ -171,6 +175,68 @@ class NetExperiment:
     def summary(self) -> dict[str, float]:
         """The run's summary."""
         return self.result.summary()
+
+    @property
+    def acceptance(self) -> float:
+        """The share of the net's points the rejection sampler accepted."""
+        return float(self.result.accepted.mean())
+
+    def levels(self) -> dict[str, float]:
+        """The levels drawn over the errors: best on V, the tail bound at 1 − η, Thm G.4's shape."""
+        r = self.result
+        return {"best": r.best, "tail": r.tail_bound(math.log(1 / ETA)), "thm_g4": r.thm_g4(ETA)}
+
+    def error_histogram(self, bins: int = 60) -> tuple[np.ndarray, np.ndarray]:
+        """The draws' errors binned over [0, 1.08 × the largest error or level]: counts, edges."""
+        top = 1.08 * max(float(self.result.errors.max()), *self.levels().values()) + 1e-9
+        return np.histogram(self.result.errors, bins=bins, range=(0.0, top))
+
+    def summary_text(self) -> str:
+        """One sentence above the charts: candidates, acceptance on this net, best on V, χ."""
+        r = self.result
+        return (
+            f"{r.count:,} candidate datasets of {r.s} points on a net of {r.m} cells; "
+            f"{r.accepted.sum()} of the {r.m} net points accepted (rate {self.acceptance:.2f}, "
+            f"σ = {r.sigma:g}); best on V {r.best:.3f}, χ = {r.chi:.3f}."
+        )
+
+    def captions(self, data_name: str, cut: str = "") -> dict[str, str]:
+        """The tab's captions by chart key: ``net_error`` (``cut`` appended), ``acceptance``, ``counts``."""
+        r, cells = self.result, self.cells
+        run = -(-cells // r.n_cells)
+        last = "" if cells % run == 0 else f", the last of {cells % run}"
+        grid = (f"the page's N = {cells:,} cells merged into {r.n_cells} (runs of {run} adjacent cells{last}) "
+                "so that every candidate can be scored" if r.n_cells < cells else f"N = {r.n_cells} cells")  # fmt: skip
+        error = (
+            f"Errors of {r.errors.size:,} draws of the exponential mechanism on one net ({data_name}, "
+            f"{grid}, n = {r.n:,}, ε = {r.epsilon:g}, {r.queries}); the 95% tail bound is exceeded "
+            f"with probability {r.tail_frequency(math.log(1 / ETA)):.2g} ≤ {ETA:g}. The ε holds under "
+            "replace-one neighbours (the paper's) and add/remove alike: weights exp(−(ε/2)·n·s), and "
+            f"n·s moves by at most 1 either way. {cut}"
+        )
+        return {
+            "net_error": error.strip(),
+            "acceptance": "Lemma G.3's rejection sampler: share of 20,000 uniform draws accepted with probability "
+            f"σN·D₁(u); the dashed line is σ, ✕ this run's net at the page's σ = {r.sigma:g}.",
+            "counts": "Candidates C(M + s − 1, s) against the net size M; ✕ marks this run "
+            f"({r.count:,}; the enumeration stops at {net_mechanism.MAX_CANDIDATES:,}).",
+        }  # fmt: skip
+
+    def theory_comparison(self, key: str) -> str:
+        """How this run compares with the theory card ``key`` (Lemma G.3, the tail bound, Thm G.4)."""
+        r, t = self.result, math.log(1 / ETA)
+        if key == "net_lemma_g3":
+            return (
+                f"{r.accepted.sum()} of M = {r.m} net points accepted (rate {self.acceptance:.2f}, "
+                f"σ = {r.sigma:g}); the lemma's γ at this M is {r.lemma_g3(ETA):.3f}; best on V "
+                f"{r.best:.3f}, χ = {r.chi:.3f}."
+            )
+        if key == "net_exponential_tail":
+            return (
+                f"level {r.tail_bound(t):.4f} at t = ln 20; the mechanism exceeds it with probability "
+                f"{r.tail_frequency(t):.2g} ≤ {ETA:g} (exact, over the {r.count:,} candidates)."
+            )
+        return f"shape {r.thm_g4(ETA):.3f} (constant 1); the draws' mean error is {r.errors.mean():.3f}."
 
     def code(self, experiment_code: str) -> str:
         """Python source that recomputes this tab: the page's snippet, then ``ex.net(...)``."""

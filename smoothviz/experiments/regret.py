@@ -42,7 +42,6 @@ __all__ = [
     "MOST_TRIALS",
     "TAB_SETTINGS",
     "RegretExperiment",
-    "band",
     "compare_learners",
     "cover_size",
     "fitted_slope",
@@ -378,12 +377,6 @@ def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
 
     return (expected_max_abs(k, scale=curve.scale, perturbation=curve.perturbation),
             expected_max_abs(k, scale=curve.scale))  # fmt: skip
-
-
-def band(values: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean, 10% and 90% quantiles of ``values`` over ``axis`` (the runs): what a band draws."""
-    low, high = np.quantile(values, 0.1, axis=axis), np.quantile(values, 0.9, axis=axis)
-    return values.mean(axis=axis), low, high
 
 
 def halfspace_class_regret(result: HalfspaceResult, adversary: str) -> float:

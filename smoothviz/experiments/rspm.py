@@ -46,6 +46,7 @@ __all__ = [
     "error_scale",
     "largest_certified_d",
     "loglog_slope",
+    "lying_epsilon",
     "oracle_cost",
     "perturbation_view",
     "run_experiment",
@@ -365,6 +366,11 @@ def audit(
             rows.append({"mode": mode if method != "report_noisy_min" else "no oracle",
                          "method": method, **res.summary(), "bottom_rate": float(np.mean(a < 0))})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def lying_epsilon(audited: pd.DataFrame) -> float:
+    """The largest ε that :func:`audit` certifies against the lying oracle, over the learners."""
+    return float(audited[audited["mode"] == "lying"]["epsilon_lower"].max())
 
 
 def worked_example(cls: str) -> tuple[str, list[str]]:

@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments import band
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND
 from smoothviz.plots.shared import shared_figure
 from smoothviz.plots.style import (
@@ -56,10 +57,7 @@ def _band(result: MWEMResult, values: np.ndarray, name: str) -> list[go.Scatter]
     """Mean and 10–90% band over trials of ``values`` (trials, rounds), downsampled over rounds."""
     t = np.arange(1, values.shape[1] + 1)
     idx = downsample_index(t.size)
-    lo, hi = np.quantile(values[:, idx], [0.1, 0.9], axis=0)
-    return band_traces(
-        t[idx], values[:, idx].mean(axis=0), lo, hi, name=name, color=_COLOR[result.variant]
-    )
+    return band_traces(t[idx], *band(values[:, idx]), name=name, color=_COLOR[result.variant])
 
 
 @shared_figure
@@ -88,8 +86,7 @@ def _sweep_figure(x: np.ndarray, errors: np.ndarray, *, variant: str, x_title: s
                   bound: np.ndarray | None, bound_name: str) -> go.Figure:  # fmt: skip
     """Final max error (mean, 10–90% band over trials) against ``x`` on a log axis, with the bound."""
     x, errors = np.asarray(x, dtype=float), np.asarray(errors, dtype=float)
-    lo, hi = np.quantile(errors, [0.1, 0.9], axis=1)
-    fig = go.Figure(band_traces(x, errors.mean(axis=1), lo, hi, name="max error of the output",
+    fig = go.Figure(band_traces(x, *band(errors, axis=1), name="max error of the output",
                                 color=_COLOR[variant]))  # fmt: skip
     if bound is not None and privacy_bounds.is_vacuous(np.asarray(bound, dtype=float)).all():
         # a line at 1.05 would squash the U of error against T into the bottom: the title says it
@@ -126,10 +123,7 @@ def _level(t: np.ndarray, value: float, name: str, **kwargs) -> go.Scatter:
 def potential_figure(result: MWEMResult) -> go.Figure:
     """Ψ_t = KL(D_B‖D_t) (band over trials), ln|X| and ln(1/σ), and Lemma E.3's two sides for trial 0."""
     t, color = np.arange(result.rounds + 1), _COLOR[result.variant]
-    lo, hi = np.quantile(result.psi, [0.1, 0.9], axis=0)
-    fig = go.Figure(
-        band_traces(t, result.psi.mean(axis=0), lo, hi, name="Ψ_t = KL(D_B‖D_t)", color=color)
-    )
+    fig = go.Figure(band_traces(t, *band(result.psi), name="Ψ_t = KL(D_B‖D_t)", color=color))
     fig.add_trace(_level(t, np.log(int(np.prod(result.shape))), "ln|X| (Ψ₀ of a point mass)"))
     if result.sigma is not None:
         start = float(privacy_bounds.mwem_potential_start_bound(result.sigma))

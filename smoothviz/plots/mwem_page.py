@@ -187,7 +187,6 @@ def cover_text(ex: Experiment) -> str:
 def run_captions(ex: Experiment, variant: str) -> dict[str, str]:
     """Captions of the "One run" tab's charts (keys: histograms, potential, rounds)."""
     detail, hist, name, s = ex.results[variant], ex.hist, VARIANTS[variant], ex.settings
-    ok = int(detail.lemma_holds.sum())
     replay = "Opens on the last round; ▶ replays from round 0, or drag the slider: "
     return {
         "histograms": replay
@@ -200,7 +199,7 @@ def run_captions(ex: Experiment, variant: str) -> dict[str, str]:
         ),
         "potential": f"Ψ_t = KL(D_B‖D_t) ({name}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} ≤ ln N = "
         f"{privacy_bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
-        f"(m_t clipped to [0, 1]) held in {ok} of {detail.lemma_holds.size} rounds over all "
+        f"(m_t clipped to [0, 1]) held in {detail.lemma_held} of {detail.lemma_holds.size} rounds over all "
         "trials.",
         "rounds": "Each round's selected query (trial 1): true answer, synthetic answer before the "
         "update, and the noisy measurement (Laplace scale 2T/(εn) = "
@@ -300,7 +299,7 @@ def theory_comparisons(ex: Experiment, variant: str) -> dict[str, str]:
         "projected_mwem_thm43_bound": f"bound {summary.loc['projected', 'bound']:.3f}; released "
         f"max D̄·N = {summary.loc['projected', 'max_density_output']:.3f} ≤ 1/σ = "
         f"{1 / s['sigma']:g}.",
-        "lemma_e3_potential_drop": f"held in {int(detail.lemma_holds.sum())} of "
+        "lemma_e3_potential_drop": f"held in {detail.lemma_held} of "
         f"{detail.lemma_holds.size} rounds.",
     }
 

@@ -123,7 +123,7 @@ def metric_items(ex: OracleQueryExperiment) -> dict[str, tuple[str, str]]:
     r, s = ex.result, ex.summary()
     return {
         "error of Ŝ": (f"{r.final_error:.3f}", f"max |q(S) − q(Ŝ)| over all conjunctions, Ŝ = "
-                       f"{int(r.synthetic.sum()):,} fresh draws"),
+                       f"{s['final_samples']:,} fresh draws"),
         "Reg_D/T": (f"{s['reg_data_avg']:.3f}", "data player's average regret (Context-FTPL)"),
         "Reg_Q/T": (f"{s['reg_query_avg']:.3f}",
                     "query player's average regret (private best response)"),

@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz.bounds import online as online_bounds
+from smoothviz.experiments import band
 from smoothviz.experiments import regret as R
 from smoothviz.experiments.regret import RegretExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT
@@ -57,7 +58,7 @@ def regret_figure(
     for adv in dict.fromkeys(advs):
         fig.add_traces(
             band_traces(
-                t, *R.band(result.class_regret[advs == adv]), name=SHORT[adv], color=COLORS[adv]
+                t, *band(result.class_regret[advs == adv]), name=SHORT[adv], color=COLORS[adv]
             )
         )
     if "worst_case" in advs:
@@ -136,7 +137,7 @@ def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go
     for res in results:
         name, color = LEARNERS[res.algorithm]
         fig.add_traces(
-            band_traces(t, *R.band(res.regret.reshape(-1, horizon)[:, idx]), name=name, color=color)
+            band_traces(t, *band(res.regret.reshape(-1, horizon)[:, idx]), name=name, color=color)
         )
         if res.algorithm == "mw":
             bound = np.full_like(t, np.nan)  # the bound needs η ≤ 1/2
@@ -152,7 +153,7 @@ def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
     b = sweep.scales
-    fig = go.Figure(band_traces(b, *R.band(sweep.regret, axis=1), color=COLORS["ftpl"],
+    fig = go.Figure(band_traces(b, *band(sweep.regret, axis=1), color=COLORS["ftpl"],
                                 name=f"FTPL ({sweep.perturbation}), average regret"))  # fmt: skip
     fig.add_trace(theory(b, online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
                          name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b", kind="expectation"))  # fmt: skip
@@ -198,7 +199,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
         rows = result.adversaries == adv
         fig.add_traces(
             band_traces(
-                t, *R.band(result.cover_regret[rows][:, idx]), name=SHORT[adv], color=COLORS[adv]
+                t, *band(result.cover_regret[rows][:, idx]), name=SHORT[adv], color=COLORS[adv]
             )
         )
         fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [R.halfspace_class_regret(result, adv)],

@@ -256,9 +256,8 @@ def perturbation_caption(
     )
 
 
-def lying_text(audited: pd.DataFrame, epsilon: float) -> str:
-    """The sentence above the audit: the lying oracle's certified ε against the claim."""
-    lying = audited[audited["mode"] == "lying"]["epsilon_lower"].max()
+def lying_text(lying: float, epsilon: float) -> str:
+    """The sentence above the audit: the lying oracle's certified ε (``lying``) against the claim."""
     return (
         f"**The lying oracle** (exact unless record (1,1,1), 0 is present) certifies ε ≥ "
         f"**{lying:.2f}** against the claimed ε = {epsilon:g}."

@@ -16,14 +16,13 @@ import pandas as pd
 
 from smoothviz.privacy.separators import (
     CLASSES,
-    MAX_D,
     bits_to_codes,
     codes_to_bits,
     describe,
     evaluate,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_float, check_fraction, check_int
+from smoothviz.validation import MAX_D, check_choice, check_float, check_fraction, check_int
 
 __all__ = [
     "GAPMINDER_RULE",

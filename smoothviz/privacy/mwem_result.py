@@ -154,6 +154,11 @@ class MWEMResult:
     lemma_holds = _from_diagnostics("lemma_holds")
 
     @property
+    def lemma_held(self) -> int:
+        """Rounds, over all trials, in which Lemma E.3 held (the "One run" tab's captions)."""
+        return int(self.lemma_holds.sum())
+
+    @property
     def trials(self) -> int:
         """Number of independent runs."""
         return self.synthetic.shape[0]

@@ -21,12 +21,18 @@ from smoothviz.privacy.prsma import PRSMAPlan, prsma_plan
 from smoothviz.privacy.rspm import gaussian_rspm_scale, perturbed_argmin
 from smoothviz.privacy.separators import (
     MAX_ENUMERATE_D,
-    check_labelled,
     codes_to_bits,
     lattice_sums,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
+from smoothviz.validation import (
+    check_choice,
+    check_epsilon,
+    check_float,
+    check_fraction,
+    check_int,
+    check_labelled,
+)
 
 __all__ = [
     "DATA_ORACLES",

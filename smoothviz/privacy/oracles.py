@@ -18,12 +18,11 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 
 from smoothviz.privacy.separators import (
     bits_to_codes,
-    check_labelled,
     class_sums,
     codes_to_bits,
     evaluate,
 )
-from smoothviz.validation import check_choice, check_float, check_int
+from smoothviz.validation import check_choice, check_float, check_int, check_labelled
 
 __all__ = [
     "MAX_EXHAUSTIVE_D",

@@ -29,13 +29,19 @@ from smoothviz.privacy.separators import (
     CLASSES,
     all_codes,
     bits_to_codes,
-    check_labelled,
     codes_to_bits,
     loss_matrix,
     loss_separator_set,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_epsilon, check_float, check_fraction, check_int
+from smoothviz.validation import (
+    check_choice,
+    check_epsilon,
+    check_float,
+    check_fraction,
+    check_int,
+    check_labelled,
+)
 
 __all__ = [
     "FailureModel",

@@ -30,7 +30,6 @@ from smoothviz.privacy.separators import (
     MAX_ENUMERATE_D,
     all_codes,
     bits_to_codes,
-    check_labelled,
     class_sums,
     labels_on,
     loss_matrix,
@@ -38,7 +37,13 @@ from smoothviz.privacy.separators import (
     separator_set,
 )
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import check_choice, check_epsilon, check_fraction, check_int
+from smoothviz.validation import (
+    check_choice,
+    check_epsilon,
+    check_fraction,
+    check_int,
+    check_labelled,
+)
 
 __all__ = [
     "METHODS",

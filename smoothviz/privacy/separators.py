@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from smoothviz.validation import check_choice, check_int
+from smoothviz.validation import MAX_D, check_choice, check_int
 
 __all__ = [
     "CLASSES",
     "MAX_ENUMERATE_D",
     "all_codes",
     "bits_to_codes",
-    "check_labelled",
     "class_sums",
     "codes_to_bits",
     "describe",
@@ -35,27 +34,9 @@ CLASSES = ("conjunction", "disjunction", "parity", "halfspace")
 #: Largest d for which the whole class (2^d hypotheses) is enumerated.
 MAX_ENUMERATE_D = 16
 
-#: Largest d handled at all (codes are int64 bit masks).
-MAX_D = 62
-
 
 def _check_class(cls: str) -> str:
     return check_choice("cls", cls, CLASSES)
-
-
-def check_labelled(
-    x: np.ndarray, y: np.ndarray | None = None, *, min_n: int = 1
-) -> tuple[np.ndarray, np.ndarray]:
-    """Points x (n, d), n ≥ ``min_n``, d ≤ 62, and labels y (n,) (zeros if None), as uint8."""
-    x = np.asarray(x, dtype=np.uint8)
-    if x.ndim != 2 or x.shape[0] < min_n or not 1 <= x.shape[1] <= MAX_D:
-        raise ValueError(
-            f"`x` must have shape (n, d) with n ≥ {min_n}, 1 ≤ d ≤ {MAX_D}, got {x.shape}"
-        )
-    y = np.zeros(x.shape[0], np.uint8) if y is None else np.asarray(y, dtype=np.uint8)
-    if y.shape != (x.shape[0],):
-        raise ValueError(f"`y` must have shape ({x.shape[0]},), got {y.shape}")
-    return x, y
 
 
 def codes_to_bits(codes: np.ndarray | int, d: int) -> np.ndarray:
