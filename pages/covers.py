@@ -58,8 +58,9 @@ with views["sizes"]:
         sizes = ex.sizes(ui.nice_log_grid(1e-4, 0.5))
         ui.chart(figures.sizes_figure(sizes, eps=p["scale"], thm33_eps=ex.thm33_scale, label=br.label),
                  key="sizes", caption=figures.sizes_caption(ex), data=sizes)  # fmt: skip
+        card = "symdiff_bracketing_bound" if p["cls"] == "symdiff" else "kfold_bracketing_bound"
         ui.theory_card(
-            bounds.BOUNDS["kfold_bracketing_bound"],
+            bounds.BOUNDS[card],
             f"{br.label} at ε = {p['scale']:g}: {br.size:,} brackets built, bound {br.bound:,}.",
         )
 with views["lemma32"]:

@@ -55,6 +55,20 @@ def test_defaults_render_without_exception():
     assert (charts + 1, downloads + 1, cards) == (5, 5, 3)  # one theory card per tab
 
 
+@pytest.mark.parametrize(
+    ("cls", "title"),
+    [("symdiff", "symmetric differences"), ("intervals", "product of the factors")],
+)
+def test_the_sizes_card_states_the_bound_the_page_reports(cls, title):
+    """The card beside the sizes chart is the theorem behind the class's reported bound: N⁴ for
+    symmetric differences (not the k-fold product, which the other classes report)."""
+    at = run_page("covers", {"cls": cls, "view": "sizes"})
+    assert not at.exception
+    cards = [m.value for m in at.markdown if m.value.startswith("**Theory:")]
+    assert len(cards) == 1, cards
+    assert title in cards[0]
+
+
 def test_defaults_h_is_sandwiched_by_its_bracket():
     """The page's contrast at the defaults: h's bracket f_ℓ ≤ h ≤ f_u pointwise, gap μ-mass ≤ ε.
 
