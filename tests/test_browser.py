@@ -390,6 +390,26 @@ def test_embed_mode_inside_an_iframe_reads_the_link(server, browser, tmp_path):
         page.close()
 
 
+_BAR_LABELS = """() => [...document.querySelectorAll('.st-key-smoothviz-lecture button, .st-key-smoothviz-lecture a')]
+  .filter((e) => e.getBoundingClientRect().width > 0)
+  .map((e) => { const r = document.createRange(); r.selectNodeContents(e); const cs = getComputedStyle(e);
+    const room = e.getBoundingClientRect().width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return [e.innerText.trim(), room, r.getBoundingClientRect().width]; })"""
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)])
+def test_the_scene_bar_buttons_show_their_whole_labels_beside_the_sidebar(server, browser, size):
+    """Poll, Back and Answer fit their buttons with the sidebar open (at 1024 px they read "P.",
+    "◀ Bac" and "Ans…" when the question's column took 7/10 of the bar)."""
+    query = urllib.parse.urlencode(scene_query("online", 6))
+    with _opened(browser, f"{server}/regret?{query}", size) as (page, errors):
+        labels = page.evaluate(_BAR_LABELS)
+        assert [text for text, _, _ in labels] == ["Poll", "◀ Back", "Answer ▶"]
+        for text, room, need in labels:
+            assert need <= room + 1, f"{text!r} needs {need:.0f} px, has {room:.0f}"
+        assert not errors
+
+
 def test_a_lecture_scene_opens_on_its_question_and_next_walks_the_lecture(server, browser):
     url = f"{server}/thresholds?sigma=0.0001&T=1000&lecture=online&scene=2&lock=T"
     with _opened(browser, url, (1024, 768)) as (page, errors):

@@ -137,7 +137,9 @@ def lecture_bar(state: dict[str, Any]) -> int:
     with st.container(border=True, key="smoothviz-lecture"):
         # buttons beside the title: the question and sentence get the bar's width (a taller hero)
         polls = not state.get("poll") and not st.context.is_embedded
-        widths = [7, 0.9, 1.15, 1.35] if polls else [7, 1.15, 1.35]
+        # presenter mode hides the sidebar; beside it, the buttons need more of a 1024 px screen
+        widths = [7, 0.9, 1.15, 1.35] if present else [5.6, 1.05, 1.35, 1.65]
+        widths = widths if polls else [widths[0], *widths[2:]]
         head, *buttons = st.columns(widths, vertical_alignment="center", gap="small")
         if polls:
             with buttons.pop(0):
@@ -178,7 +180,7 @@ def bar_height(state: Mapping[str, Any], present: bool) -> int:
     """
     lecture = LECTURES[state["lecture"]]
     scene = lecture.scenes[state["scene"] - 1]
-    column, wide, line = (70, 96, 33) if present else (48, 80, 27)
+    column, wide, line = (70, 96, 33) if present else (41, 80, 27)
     if state.get("poll"):  # no Poll button: the head line has the room of one more column
         column += 6
     head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←"
