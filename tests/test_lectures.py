@@ -197,6 +197,40 @@ def test_a_revealed_link_opens_on_the_answer():
     assert any(LECTURES["online"].scenes[0].say in m.value for m in at.markdown)
 
 
+# One scene per page (the first that is on it): a hand-shortened link must still open the scene's view.
+FIRST_ON_PAGE = list({LECTURES[k].scenes[n - 1].page: (k, n) for k, n in reversed(SCENES)}.values())
+
+
+@pytest.mark.parametrize(("key", "number"), FIRST_ON_PAGE)
+def test_a_scene_link_without_its_preset_opens_the_scenes_view(key, number):
+    scene = LECTURES[key].scenes[number - 1]
+    full = run_page(scene.page, scene_query(key, number))
+    short = run_page(scene.page, {"lecture": key, "scene": str(number)})
+    assert not short.exception
+    assert not short.warning
+    for k, v in scene.preset.items():
+        assert _link_value(short, k) == _link_value(full, k) == v, k
+    assert [c.proto.spec for c in short.get("plotly_chart")] == [
+        c.proto.spec for c in full.get("plotly_chart")
+    ]
+
+
+def test_a_value_the_scene_link_names_wins_over_the_preset():
+    key, number = "online", 6
+    scene = LECTURES[key].scenes[number - 1]
+    assert scene.preset["T"] != "300"
+    at = run_page(scene.page, {"lecture": key, "scene": str(number), "T": "300"})
+    assert not at.exception
+    assert _link_value(at, "T") == "300"
+    assert _link_value(at, "sigma") == scene.preset["sigma"]
+
+
+def _link_value(at, key: str) -> str:
+    """One value of the page's written URL (AppTest keeps a value as a string or a list)."""
+    value = at.query_params[key]
+    return value if isinstance(value, str) else value[-1]
+
+
 @pytest.mark.parametrize(
     ("query", "fragment"),
     [

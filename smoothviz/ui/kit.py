@@ -231,6 +231,8 @@ def _seed_from_link(
     """
     scene, messages = lecture.lecture_from_link(page, query, params)
     st.session_state[state_key(page, "lecture")] = scene
+    if scene:  # a hand-shortened scene link still opens the scene's view; what the link names wins
+        query = {k: [v] for k, v in lecture.preset(scene).items() if k not in query} | dict(query)
     own = {link.key for link in links}
     for link in links:
         raw = query.get(link.key)

@@ -103,12 +103,14 @@ def lecture_page_link(
         st.markdown(f"[{label}](/{scene.page}?{urllib.parse.urlencode(query)})")
 
 
+def preset(state: Mapping[str, Any] | None) -> Mapping[str, str]:
+    """The parameter values scene ``state`` opens on (none outside a lecture)."""
+    return LECTURES[state["lecture"]].scenes[state["scene"] - 1].preset if state else {}
+
+
 def tab_of_scene(state: Mapping[str, Any] | None, params: Sequence[Param]) -> str | None:
     """The tab parameter a scene's preset opens (its chart is then the scene's hero), if any."""
-    if not state:
-        return None
-    preset = LECTURES[state["lecture"]].scenes[state["scene"] - 1].preset
-    return next((p.key for p in params if p.kind == "tab" and p.key in preset), None)
+    return next((p.key for p in params if p.kind == "tab" and p.key in preset(state)), None)
 
 
 def scene_marks(state: Mapping[str, Any] | None) -> tuple:
