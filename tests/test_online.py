@@ -3,6 +3,8 @@ inequalities on every run, seeded statistics."""
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,6 +16,7 @@ from smoothviz.experiments.regret import (
     cover_size,
     learners_frame,
     page_cost_s,
+    run_experiment,
     trials_cap,
 )
 from smoothviz.online.adversaries import ADVERSARIES
@@ -693,3 +696,17 @@ def test_compare_learners_draws_ftpl_from_the_learner_stream_of_the_seed():
         costs, scale=2.0, perturbation="gumbel", rng=streams(5, ("learner",))["learner"]
     )
     np.testing.assert_array_equal(runs[2].regret, again.regret)
+
+
+def test_a_kept_summary_is_the_table_the_result_gives():
+    """``summary()`` is computed once per result (a page reads it up to ten times a run)."""
+    ex = run_experiment(0.1, 200, adversaries=("worst_case", "smoothed_adaptive"), trials=3, seed=5)
+    first = ex.summary()
+    assert ex.summary() is first
+    pd.testing.assert_frame_equal(first, ex.hedge.summary())  # what it keeps is what it computes
+    copy = pickle.loads(pickle.dumps(ex))  # what st.cache_data hands each rerun
+    pd.testing.assert_frame_equal(copy.summary(), first)
+    assert first["regret_class"].tolist() == [
+        ex.hedge.class_regret[ex.hedge.adversaries == a, -1].mean()
+        for a in ("worst_case", "smoothed_adaptive")
+    ]

@@ -6,12 +6,32 @@ Python"). The algorithm modules hold the algorithms and their theorems; the page
 models, trials caps, comparisons) live here. No Streamlit or plotly.
 """
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
-__all__ = ["band"]
+__all__ = ["band", "once"]
 
 
 def band(values: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean, 10% and 90% quantiles of ``values`` over ``axis`` (the runs): what a band over runs draws."""
     low, high = np.quantile(values, [0.1, 0.9], axis=axis)
     return values.mean(axis=axis), low, high
+
+
+def once(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A frozen result's derived table, computed on its first use and kept on it (read it, never edit it).
+
+    A page reads ``summary()`` up to ten times a run (captions, metrics, the lecture check).
+    """
+    name = f"_{method.__name__}_once"
+
+    @functools.wraps(method)
+    def kept(self: Any) -> Any:
+        if name not in self.__dict__:  # a frozen dataclass's __dict__ still takes a derived value
+            self.__dict__[name] = method(self)
+        return self.__dict__[name]
+
+    return kept

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.bounds import online as online_bounds
+from smoothviz.experiments import once
 from smoothviz.online import covers as cv
 from smoothviz.online import measures
 
@@ -78,6 +79,7 @@ class CoversExperiment:
             online_bounds.thm33_bracket_scale(self.settings["sigma"], self.settings["horizon"])
         )
 
+    @once
     def summary(self) -> pd.DataFrame:
         """One row: brackets built, Theorem 3.7's bound, Haussler's cover bound, h's bracket and its gap."""
         br = self.bracketing

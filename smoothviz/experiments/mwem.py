@@ -17,6 +17,7 @@ import pandas as pd
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import mwem_tabs as tabs
+from smoothviz.experiments import once
 from smoothviz.privacy import data, datasets, mwem, mwem_batch
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
@@ -540,6 +541,7 @@ ex = E.run_experiment({s["source"]!r}, {s["bins"]}, n={s["n"]}, sigma={s["sigma"
                       trials={s["trials"]}, seed={s["seed"]}{extra})
 print(ex.summary())"""
 
+    @once
     def summary(self) -> pd.DataFrame:
         """One row per variant: mean final error, theorem bound at T, vacuity, Lemma E.3, max D̄·N."""
         rows = []

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from smoothviz.experiments import once
 from smoothviz.online.experts import (
     ExpertsResult,
     FTPLSweepResult,
@@ -206,6 +207,7 @@ class RegretExperiment:
     n_cover: int
     settings: dict[str, object]
 
+    @once
     def summary(self) -> pd.DataFrame:
         """One row per adversary (:meth:`HedgeThresholdsResult.summary`)."""
         return self.hedge.summary()

@@ -17,6 +17,7 @@ import pandas as pd
 
 from smoothviz.bounds import online as online_bounds
 from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments import once
 from smoothviz.online.experts import rspm_expected_max_abs
 from smoothviz.privacy import rspm as core
 from smoothviz.privacy.audit import privacy_audit
@@ -138,6 +139,7 @@ class RSPMExperiment:
         """The learner's bound at β = :data:`BETA` (Thm 5, Thm 18, or the exponential mechanism's)."""
         return _bound(method, self.d, self.epsilon, self.delta, self.n, self.neighbours)
 
+    @once
     def summary(self) -> pd.DataFrame:
         """One row per learner: excess error (mean, median, 95%), its bound, share within it, costs."""
         rows = []

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.bounds.online import hit_probability
+from smoothviz.experiments import once
 from smoothviz.online.thresholds import (
     ADVERSARIES,
     RoundSnapshot,
@@ -81,6 +82,7 @@ class ThresholdsExperiment:
             }
         )
 
+    @once
     def summary(self) -> pd.DataFrame:
         """One row per adversary: mean mistakes at T, 10–90% range, first round the width fell below σ."""
         rows = []
