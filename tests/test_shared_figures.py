@@ -134,6 +134,38 @@ def test_a_shared_figure_is_encoded_once_as_plotly_would_encode_it(monkeypatch, 
     assert len(encodes) == 3
 
 
+def test_the_shared_dict_form_is_plotly_s_own_on_every_kind_of_value():
+    """Typed arrays of every width (int64 narrowed, 2-D with a shape), Series, numpy scalars, tuples,
+    a skipped key (``range``), frames: the one-pass encoding gives plotly's JSON exactly."""
+    import plotly.io as pio
+    from _plotly_utils.utils import convert_to_base64
+
+    from smoothviz.plots import shared
+
+    fig = go.Figure(
+        [
+            go.Heatmap(z=np.arange(12, dtype=np.int64).reshape(3, 4) * 1000, x=("a", "b", "c", "d")),
+            go.Scatter(x=pd.Series([0.5, 1.5]), y=np.array([np.float32(1.25), 2.0]),
+                       marker={"size": np.int64(7), "color": np.array(["red", "blue"])}),
+            go.Bar(x=np.array([1, 2**40]), y=np.array([True, False]), customdata=[[1, 2], [3, 4]]),
+        ],
+        layout={"xaxis": {"range": np.array([0.0, 3.0])}, "annotations": [{"text": "α", "x": 1}]},
+        frames=[go.Frame(data=[go.Scatter(y=np.linspace(0, 1, 5))], name="0")],
+    )  # fmt: skip
+    fig._layout["yaxis"] = {"range": np.array([0.0, 3.0])}  # as a builder run unvalidated leaves it
+    parts = {
+        "data": fig._data,
+        "layout": fig._layout,
+        "frames": [f._props for f in fig._frame_objs],
+    }
+    plotlys = shared._containers(parts)
+    convert_to_base64(plotlys)  # what plotly's to_dict does to its copy
+    mine = pio.to_json(shared._share(fig).to_dict(), validate=False)
+    assert mine == pio.to_json(plotlys, validate=False)
+    assert '"dtype":"i2","bdata"' in mine  # int64 narrowed as plotly does
+    assert '"shape":"3, 4"' in mine
+
+
 def test_the_dict_form_leaves_the_figure_s_arrays_alone():
     ex = run_experiment(d=4, n=200, trials=20, seed=13)
     shared = figures.accuracy_figure(ex)

@@ -29,8 +29,9 @@ from _plotly_utils.basevalidators import (
     BaseTemplateValidator,
     CompoundArrayValidator,
     CompoundValidator,
+    is_homogeneous_array,
 )
-from _plotly_utils.utils import convert_to_base64
+from _plotly_utils.utils import is_skipped_key, to_typed_array_spec
 from plotly.basedatatypes import BaseFigure, BasePlotlyType
 from plotly.validator_cache import ValidatorCache
 
@@ -198,6 +199,29 @@ def _containers(value: Any) -> Any:
     return value
 
 
+#: Values plotly never encodes as a typed array (the containers are walked instead).
+_PLAIN = (dict, list, tuple, str, int, float, type(None))
+
+
+def _encoded(value: Any) -> Any:
+    """:func:`_containers` of ``value`` with every array a dict holds as plotly.js's typed array (``bdata``).
+
+    What plotly's ``convert_to_base64`` makes of the copy, in one pass that asks only non-plain values
+    whether they are arrays (the same rule, its own functions).
+    """
+    if isinstance(value, dict):
+        return {k: _containers(v) if is_skipped_key(k) else _typed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(map(_encoded, value))
+    return value
+
+
+def _typed(value: Any) -> Any:
+    if not isinstance(value, _PLAIN) and is_homogeneous_array(value):
+        return to_typed_array_spec(value)
+    return _encoded(value)
+
+
 class SharedFigure(go.Figure):
     """A built figure that many sessions draw: its ``to_dict()`` is computed once and must not be changed."""
 
@@ -206,10 +230,9 @@ class SharedFigure(go.Figure):
     def to_dict(self) -> dict:
         """``go.Figure.to_dict`` computed once and shared (read-only), without deep copies of arrays."""
         if self._frozen is None:
-            spec = _Spec(data=_containers(self._data), layout=_containers(self._layout))
+            spec = _Spec(data=_encoded(self._data), layout=_encoded(self._layout))
             if self._frame_objs:
-                spec["frames"] = _containers([frame._props for frame in self._frame_objs])
-            convert_to_base64(spec)
+                spec["frames"] = _encoded([frame._props for frame in self._frame_objs])
             spec.json = None
             object.__setattr__(self, "_frozen", spec)
         return self._frozen
