@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from smoothviz.ui.address import state_key
+from smoothviz.ui.address import kit_state
 from smoothviz.ui.params import Param, by_key, parse_value, shown
 
 MAX_PINS = 4
@@ -82,7 +82,7 @@ def pinned_figures(
 
 def pinned(page: str, values: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """``(label, settings)`` of every pin: the page's current values with the pin's story controls."""
-    hero = st.session_state.get(state_key(page, "hero"), [])
+    hero = kit_state(page).get("hero", [])
     return [
         (pin_label(pin, hero), {**values, **pin})
         for pin in st.session_state.get(_state_key(page), [])
@@ -91,7 +91,7 @@ def pinned(page: str, values: Mapping[str, Any]) -> list[tuple[str, dict[str, An
 
 def pin_bar(page: str, values: Mapping[str, Any]) -> None:
     """The "Pin this run" button and a remove button per pin, just under the hero chart."""
-    hero: list[Param] = st.session_state.get(state_key(page, "hero"), [])
+    hero: list[Param] = kit_state(page).get("hero", [])
     pins: list[dict[str, Any]] = st.session_state.setdefault(_state_key(page), [])
     current = {p.key: values[p.key] for p in hero}
     columns = st.columns([1.3, *([1] * MAX_PINS)], vertical_alignment="center")
