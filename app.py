@@ -53,39 +53,51 @@ O(·) shape with a chosen constant.
     st.markdown(references_markdown())
 
 
-PAGES = {
-    "": [
-        st.Page(home, title="Home", icon=":material/home:", default=True),
-        st.Page("pages/lectures.py", title="Lectures", icon=":material/school:"),
-        # the students' side of a class poll, reached by its QR code: not in the sidebar
-        st.Page(
-            "pages/vote.py", title="Class poll", icon=":material/how_to_vote:", visibility="hidden"
-        ),
-    ],
-    "Online learning": [
-        st.Page("pages/thresholds.py", title="Thresholds", icon=":material/linear_scale:"),
-        st.Page("pages/covers.py", title="Covers and brackets", icon=":material/view_week:"),
-        st.Page(
-            "pages/regret.py", title="Regret: Hedge on a cover", icon=":material/trending_down:"
-        ),
-    ],
-    "Differential privacy": [
-        st.Page(
-            "pages/mwem.py", title="MWEM: private query release", icon=":material/shield_lock:"
-        ),
-        st.Page("pages/rspm.py", title="RSPM: learning with an oracle", icon=":material/memory:"),
-        st.Page(
-            "pages/prsma.py",
-            title="PRSMA: a failing heuristic",
-            icon=":material/health_and_safety:",
-        ),
-        st.Page(
-            "pages/oracle_query.py",
-            title="OracleQuery: synthetic tables",
-            icon=":material/grid_on:",
-        ),
-    ],
-}
+def pages() -> dict[str, list[st.Page]]:
+    """The navigation, by section: built once per session (each ``st.Page`` resolves its file on disk)."""
+    return {
+        "": [
+            st.Page(home, title="Home", icon=":material/home:", default=True),
+            st.Page("pages/lectures.py", title="Lectures", icon=":material/school:"),
+            # the students' side of a class poll, reached by its QR code: not in the sidebar
+            st.Page(
+                "pages/vote.py",
+                title="Class poll",
+                icon=":material/how_to_vote:",
+                visibility="hidden",
+            ),
+        ],
+        "Online learning": [
+            st.Page("pages/thresholds.py", title="Thresholds", icon=":material/linear_scale:"),
+            st.Page("pages/covers.py", title="Covers and brackets", icon=":material/view_week:"),
+            st.Page(
+                "pages/regret.py", title="Regret: Hedge on a cover", icon=":material/trending_down:"
+            ),
+        ],
+        "Differential privacy": [
+            st.Page(
+                "pages/mwem.py", title="MWEM: private query release", icon=":material/shield_lock:"
+            ),
+            st.Page(
+                "pages/rspm.py", title="RSPM: learning with an oracle", icon=":material/memory:"
+            ),
+            st.Page(
+                "pages/prsma.py",
+                title="PRSMA: a failing heuristic",
+                icon=":material/health_and_safety:",
+            ),
+            st.Page(
+                "pages/oracle_query.py",
+                title="OracleQuery: synthetic tables",
+                icon=":material/grid_on:",
+            ),
+        ],
+    }
+
+
+if "smoothviz.__pages" not in st.session_state:
+    st.session_state["smoothviz.__pages"] = pages()
+PAGES = st.session_state["smoothviz.__pages"]
 ONLINE, PRIVACY = PAGES["Online learning"], PAGES["Differential privacy"]
 TOUR = [  # (page, its preset, the link text)
     (ONLINE[0], {"sigma": "0.01", "T": "10000", "trials": "100"},
