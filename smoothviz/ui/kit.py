@@ -574,7 +574,6 @@ def chart(
                 data=lambda: csv_bytes(data() if callable(data) else data),
                 file_name=f"{key}.csv",
                 mime="text/csv",
-                key=f"{key}.csv",
                 on_click="ignore",
             )
     if beside is not None:
@@ -691,7 +690,7 @@ def reproduce(code: str) -> None:
     with st.expander("Reproduce in Python"):
         st.code(code, language="python")
     view = st.session_state.get(_VIEW_KEY, {})
-    params = {k: st.query_params[k] for k in st.query_params if k not in POLL_KEYS}
+    params = {k: v for k, v in st.query_params.to_dict().items() if k not in POLL_KEYS}
     link = (st.context.url or "") + ("?" + urllib.parse.urlencode(params) if params else "")
     st.download_button(
         "Download this view (offline HTML)",
