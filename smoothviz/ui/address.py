@@ -20,12 +20,12 @@ WRITES_KEPT = 64
 
 
 def kit_state(page: str) -> dict[str, Any]:
-    """The kit's own records for ``page`` (seeded values, messages, …): one session-state key a page.
+    """The kit's own records for ``page`` (seeded values, link values, …): one session-state key a page.
 
     Streamlit passes over every session-state key for each slider, select box and number input drawn,
     so a student who opened every page would otherwise pay for eight keys of each on every widget.
     """
-    return st.session_state.setdefault(f"{page}.__kit", {})
+    return st.session_state.setdefault(f"{page}.__kit", {"links": {}})
 
 
 def _frozen(query: Mapping[str, Any]) -> tuple:

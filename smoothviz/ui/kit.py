@@ -212,7 +212,7 @@ def _has_present_mode() -> bool:
 
 
 def _pins_link(params: Sequence[Param]) -> LinkValue:
-    """``pins``: the kit's own link value (:mod:`smoothviz.ui.pins`), kept under ``<page>.pins``."""
+    """``pins``: the kit's own link value (:mod:`smoothviz.ui.pins`), kept with the page's links."""
     hero = pinnable(params)
     return LinkValue("pins", lambda raw: parse_pins(raw, hero), lambda v: format_pins(v, hero))
 
@@ -236,12 +236,12 @@ def _seed_from_link(
     for link in links:
         raw = query.get(link.key)
         value, link_messages = link.read(raw[-1] if raw else None)
-        st.session_state[_widget_key(page, link.key)] = value
+        state["links"][link.key] = value
         messages += link_messages
     page_query = {k: v for k, v in query.items() if k not in (*lecture.LECTURE_KEYS, *own)}
     values, param_messages = parse_query(params, page_query)
     _seed_presenter_mode(query, values)
-    values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
+    values |= {link.key: state["links"][link.key] for link in links[:-1]}
     state["seeded"] = {k: v for k, v in values.items() if k != "present"}
     state["messages"] = [*messages, *param_messages]
     state["values"] = dict(values)
@@ -297,7 +297,7 @@ def _write_url(
     if scene:
         written |= lecture.lecture_link(scene)
     for link in links:
-        if text := link.format(st.session_state[_widget_key(page, link.key)]):
+        if text := link.format(kit_state(page)["links"][link.key]):
             written[link.key] = text
     st.query_params.from_dict(written)
     remember_written(page, written)
@@ -345,7 +345,7 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         }  # fmt: skip
     state["hero"] = pinnable(params)
     values, notes = _draw_controls(page, params, set(scene["lock"]) if scene else set())
-    values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
+    values |= {link.key: state["links"][link.key] for link in links[:-1]}
     state["values"] = dict(values)
     _write_url(page, params, links, values, scene)
 
@@ -406,8 +406,8 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
 
     The URL follows; once the value differs from the link's, the link's warning goes, as for a control.
     """
-    st.session_state[_widget_key(page, link.key)] = value
     state = kit_state(page)
+    state["links"][link.key] = value
     state["values"][link.key] = value
     _rewrite(page, link.key, link.format(value) or None)
     if state.get("seeded", {}).get(link.key) != value and "warning" in state:
