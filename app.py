@@ -1,6 +1,7 @@
 """smoothviz: entry point (``streamlit run app.py``). Navigation and the home page."""
 
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -53,33 +54,41 @@ O(·) shape with a chosen constant.
     st.markdown(references_markdown())
 
 
+def page_file(path: str, **kwargs: Any) -> st.Page:
+    """``st.Page(path, …)``, made once per session: each resolves and stats its file on every run."""
+    made = st.session_state.setdefault("smoothviz.__pages", {})
+    if path not in made:
+        made[path] = st.Page(path, **kwargs)
+    return made[path]
+
+
 PAGES = {
     "": [
         st.Page(home, title="Home", icon=":material/home:", default=True),
-        st.Page("pages/lectures.py", title="Lectures", icon=":material/school:"),
+        page_file("pages/lectures.py", title="Lectures", icon=":material/school:"),
         # the students' side of a class poll, reached by its QR code: not in the sidebar
-        st.Page(
+        page_file(
             "pages/vote.py", title="Class poll", icon=":material/how_to_vote:", visibility="hidden"
         ),
     ],
     "Online learning": [
-        st.Page("pages/thresholds.py", title="Thresholds", icon=":material/linear_scale:"),
-        st.Page("pages/covers.py", title="Covers and brackets", icon=":material/view_week:"),
-        st.Page(
+        page_file("pages/thresholds.py", title="Thresholds", icon=":material/linear_scale:"),
+        page_file("pages/covers.py", title="Covers and brackets", icon=":material/view_week:"),
+        page_file(
             "pages/regret.py", title="Regret: Hedge on a cover", icon=":material/trending_down:"
         ),
     ],
     "Differential privacy": [
-        st.Page(
+        page_file(
             "pages/mwem.py", title="MWEM: private query release", icon=":material/shield_lock:"
         ),
-        st.Page("pages/rspm.py", title="RSPM: learning with an oracle", icon=":material/memory:"),
-        st.Page(
+        page_file("pages/rspm.py", title="RSPM: learning with an oracle", icon=":material/memory:"),
+        page_file(
             "pages/prsma.py",
             title="PRSMA: a failing heuristic",
             icon=":material/health_and_safety:",
         ),
-        st.Page(
+        page_file(
             "pages/oracle_query.py",
             title="OracleQuery: synthetic tables",
             icon=":material/grid_on:",

@@ -14,6 +14,8 @@ Streamlit's own script machinery, and the rest.
 opened in a new session with a seed no earlier run used, so its computations are real (a fresh seed
 per view, so the hero is recomputed on every view too): CPU of that first run, median over ``--runs``
 seeds, and with ``--profile`` the same breakdown (AppTest's own work kept apart).
+``--visited SEED``: the cached reruns in a session that first opened every page with ``seed=SEED``
+(a student who followed a whole lecture: the session state of every page).
 ``--root DIR`` measures another checkout (e.g. the landed main) with this script.
 
 Usage::
@@ -37,6 +39,7 @@ from pathlib import Path
 import streamlit.testing.v1.app_test as app_test
 import streamlit.testing.v1.local_script_runner as local_runner
 from streamlit.components.v2 import component_manager as _components
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
@@ -44,6 +47,22 @@ from streamlit.testing.v1 import AppTest
 # and would charge every rerun the compilation. Share one, as the server does.
 _SCRIPTS = ScriptCache()
 app_test.ScriptCache = local_runner.ScriptCache = lambda: _SCRIPTS
+
+
+class _ServerPages(PagesManager):
+    """Streamlit's ``pages/`` folder fallback as a server has it after its first run: off.
+
+    ``app.py``'s ``st.navigation`` turns it off for the process; AppTest turns it back on before every
+    run, so each rerun would first run the page file alone (Lectures never reaching ``app.py``, every
+    other page started twice: ``kit.use_app_navigation``'s rerun).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+
+app_test.PagesManager = _ServerPages
 
 
 def _root() -> Path:
@@ -81,8 +100,14 @@ def _session(page: str, query: dict[str, str] | None = None) -> AppTest:
     return at
 
 
-def _app(page: str) -> AppTest:
+def _app(page: str, visited: int | None = None) -> AppTest:
     at = _session(page)
+    if visited is not None:  # first every page, each with the seed, then back to ``page``
+        for other in PAGES:
+            at.switch_page(f"pages/{other}.py")
+            at.query_params = {"seed": str(visited)} if other != "lectures" else {}
+            at.run()
+        at.switch_page(f"pages/{page}.py")
     for _ in range(3):  # fill every cache
         at.run()
         if at.exception:
@@ -90,9 +115,9 @@ def _app(page: str) -> AppTest:
     return at
 
 
-def cpu_per_rerun(pages: list[str], runs: int) -> dict[str, float]:
+def cpu_per_rerun(pages: list[str], runs: int, visited: int | None = None) -> dict[str, float]:
     """Median process CPU seconds of one cached rerun of each page, the pages measured in turn."""
-    apps = {page: _app(page) for page in pages}
+    apps = {page: _app(page, visited) for page in pages}
     costs: dict[str, list[float]] = {page: [] for page in pages}
     for _ in range(runs):
         for page, at in apps.items():
@@ -113,14 +138,14 @@ def _buckets(runs: int) -> dict[str, float]:
     return out
 
 
-def breakdown(page: str, runs: int) -> dict[str, float]:
+def breakdown(page: str, runs: int, visited: int | None = None) -> dict[str, float]:
     """CPU seconds per rerun by bucket (exclusive time of each function, script thread and main).
 
     The profiler slows what it measures several-fold, so read the buckets as shares, not times.
     """
     import yappi
 
-    at = _app(page)
+    at = _app(page, visited)
     yappi.clear_stats()
     yappi.set_clock_type("cpu")
     yappi.start(builtins=False)  # a builtin's time stays with its caller
@@ -199,6 +224,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--seeded", action="store_true", help="first views of fresh seeds instead")
+    parser.add_argument("--visited", type=int, help="in a session that opened every page, seeded")
     parser.add_argument("--root", default=str(ROOT), help="the checkout to measure")
     args = parser.parse_args()
     pages = args.pages.split(",")
@@ -206,14 +232,14 @@ def main() -> None:
     if args.seeded:
         seeded([p for p in pages if views(p)], args.runs, args.profile)
         return
-    cpu = cpu_per_rerun(pages, args.runs)
+    cpu = cpu_per_rerun(pages, args.runs, args.visited)
     base = cpu.get("lectures", 0) * 1000
     for page in pages:
         ms = cpu[page] * 1000
         ratio = f" ({ms / base:.1f}x Lectures)" if base else ""
         print(f"{page:14s} {ms:7.1f} ms CPU per cached rerun{ratio}")
         if args.profile:
-            parts = breakdown(page, args.runs)
+            parts = breakdown(page, args.runs, args.visited)
             total = sum(parts.values()) or 1.0
             print("    " + ", ".join(f"{k} {v / total:.0%}" for k, v in parts.items()))
 

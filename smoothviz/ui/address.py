@@ -19,9 +19,13 @@ _WRITTEN_LOG = "smoothviz.__written"
 WRITES_KEPT = 64
 
 
-def state_key(page: str, name: str) -> str:
-    """The session-state key of the kit's own record ``name`` for ``page`` (seeded values, …)."""
-    return f"{page}.__{name}"
+def kit_state(page: str) -> dict[str, Any]:
+    """The kit's own records for ``page`` (seeded values, link values, …): one session-state key a page.
+
+    Streamlit passes over every session-state key for each slider, select box and number input drawn,
+    so a student who opened every page would otherwise pay for eight keys of each on every widget.
+    """
+    return st.session_state.setdefault(f"{page}.__kit", {"links": {}})
 
 
 def _frozen(query: Mapping[str, Any]) -> tuple:
@@ -31,7 +35,7 @@ def _frozen(query: Mapping[str, Any]) -> tuple:
 
 def remember_written(page: str, written: Mapping[str, str]) -> None:
     """Record a query the kit wrote for ``page``: the page's latest and its log of recent writes."""
-    st.session_state[state_key(page, "written")] = dict(written)
+    kit_state(page)["written"] = dict(written)
     log = st.session_state.setdefault(_WRITTEN_LOG, {}).setdefault(page, [])
     frozen = _frozen(written)
     if frozen in log:
@@ -59,7 +63,7 @@ def link_to_read(
     frozen = _frozen({k: v[-1] if len(v) == 1 else v for k, v in query.items()})
     ours = frozen in log.get(page, ())
     foreign = not ours and any(frozen in kept for other, kept in log.items() if other != page)
-    if state_key(page, "seeded") not in st.session_state:
+    if "seeded" not in kit_state(page):
         return ({}, False) if foreign else (query, True)
     if not query or foreign:
         return None

@@ -26,7 +26,7 @@ from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
 from smoothviz.plots.style import highlight
 from smoothviz.ui import browser, lecture
-from smoothviz.ui.address import link_to_read, remember_written, state_key
+from smoothviz.ui.address import kit_state, link_to_read, remember_written
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
 from smoothviz.ui.poll import POLL_KEYS, lecturer_panel
@@ -212,7 +212,7 @@ def _has_present_mode() -> bool:
 
 
 def _pins_link(params: Sequence[Param]) -> LinkValue:
-    """``pins``: the kit's own link value (:mod:`smoothviz.ui.pins`), kept under ``<page>.pins``."""
+    """``pins``: the kit's own link value (:mod:`smoothviz.ui.pins`), kept with the page's links."""
     hero = pinnable(params)
     return LinkValue("pins", lambda raw: parse_pins(raw, hero), lambda v: format_pins(v, hero))
 
@@ -230,27 +230,24 @@ def _seed_from_link(
     ``scroll``: a link naming a tab lands on it (:func:`tabs`); Back and Forward do not move the screen.
     """
     scene, messages = lecture.lecture_from_link(page, query, params)
-    st.session_state[state_key(page, "lecture")] = scene
+    state = kit_state(page)
+    state["lecture"] = scene
     if scene:  # a hand-shortened scene link still opens the scene's view; what the link names wins
         query = {k: [v] for k, v in lecture.preset(scene).items() if k not in query} | dict(query)
     own = {link.key for link in links}
     for link in links:
         raw = query.get(link.key)
         value, link_messages = link.read(raw[-1] if raw else None)
-        st.session_state[_widget_key(page, link.key)] = value
+        state["links"][link.key] = value
         messages += link_messages
     page_query = {k: v for k, v in query.items() if k not in (*lecture.LECTURE_KEYS, *own)}
     values, param_messages = parse_query(params, page_query)
     _seed_presenter_mode(query, values)
-    values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
-    st.session_state[state_key(page, "seeded")] = {
-        k: v for k, v in values.items() if k != "present"
-    }
-    st.session_state[state_key(page, "messages")] = [*messages, *param_messages]
-    st.session_state[state_key(page, "values")] = dict(values)
-    st.session_state[state_key(page, "scroll")] = scroll and any(
-        p.kind == "tab" and p.key in query for p in params
-    )
+    values |= {link.key: state["links"][link.key] for link in links[:-1]}
+    state["seeded"] = {k: v for k, v in values.items() if k != "present"}
+    state["messages"] = [*messages, *param_messages]
+    state["values"] = dict(values)
+    state["scroll"] = scroll and any(p.kind == "tab" and p.key in query for p in params)
     for p in params[:-1]:
         st.session_state[_widget_key(page, p.key)] = _widget_state(p, values[p.key])
 
@@ -302,7 +299,7 @@ def _write_url(
     if scene:
         written |= lecture.lecture_link(scene)
     for link in links:
-        if text := link.format(st.session_state[_widget_key(page, link.key)]):
+        if text := link.format(kit_state(page)["links"][link.key]):
             written[link.key] = text
     st.query_params.from_dict(written)
     remember_written(page, written)
@@ -320,20 +317,21 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
     parameter by its key.
     """
     params = [*params, PRESENT]
-    st.session_state[state_key(page, "params")] = by_key(params)
+    state = kit_state(page)
+    state["params"] = by_key(params)
     if clash := {link.key for link in links} & {p.key for p in params}:
         raise ValueError(f"link values {sorted(clash)} are also declared parameters")
     links = [*links, _pins_link(params)]
     query = {k: st.query_params.get_all(k) for k in st.query_params}
     if (link := link_to_read(page, query)) is not None:
         _seed_from_link(page, link[0], params, links, scroll=link[1])
-    stored = st.session_state[state_key(page, "values")]
+    stored = state["values"]
     for p in params[:-1]:  # restore widgets Streamlit dropped (e.g. after visiting another page)
         wkey = _widget_key(page, p.key)
         if wkey not in st.session_state:
             st.session_state[wkey] = _widget_state(p, stored.get(p.key, p.default))
 
-    scene = st.session_state.get(state_key(page, "lecture"))
+    scene = state.get("lecture")
     if scene:
         if slot := st.session_state.get(_VIEW_KEY, {}).get("slot"):
             slot.empty()
@@ -342,29 +340,29 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         bar_px = lecture.lecture_bar(scene)
         tab = lecture.tab_of_scene(scene, params)
         if tab:  # a tab scene: its tab is the hero, right under the controls
-            st.session_state[state_key(page, "scroll")] = False
+            state["scroll"] = False
         st.session_state[_SCENE_KEY] = {
             "reveal": scene["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
             "marks": lecture.scene_marks(scene), "beside": beside,
         }  # fmt: skip
-    st.session_state[state_key(page, "hero")] = pinnable(params)
+    state["hero"] = pinnable(params)
     values, notes = _draw_controls(page, params, set(scene["lock"]) if scene else set())
-    values |= {link.key: st.session_state[_widget_key(page, link.key)] for link in links[:-1]}
-    st.session_state[state_key(page, "values")] = dict(values)
+    values |= {link.key: state["links"][link.key] for link in links[:-1]}
+    state["values"] = dict(values)
     _write_url(page, params, links, values, scene)
 
-    messages = st.session_state[state_key(page, "messages")]
+    messages = state["messages"]
     shown = {k: v for k, v in values.items() if k != "present"}
-    if messages and shown == st.session_state[state_key(page, "seeded")]:
+    if messages and shown == state["seeded"]:
         warning = st.empty()  # set_link() clears it when the page changes a link value
-        st.session_state[state_key(page, "warning")] = warning
+        state["warning"] = warning
         warning.warning(
             "**This link had values the page could not use as given:**\n\n"
             + "\n".join(f"- {m}" for m in messages),
             icon="⚠️",
         )
     else:
-        st.session_state.pop(state_key(page, "warning"), None)
+        state.pop("warning", None)
     for note in notes:
         st.info(note)
     if scene and (now := _scene())["tab"]:
@@ -395,7 +393,7 @@ def _held() -> bool:
 
 def _rewrite(page: str, key: str, text: str | None) -> None:
     """Change one value of the URL after :func:`controls` wrote it (``None`` removes the key)."""
-    written = dict(st.session_state.get(state_key(page, "written"), {}))
+    written = dict(kit_state(page).get("written", {}))
     if text is None:
         st.query_params.pop(key, None)
         written.pop(key, None)
@@ -410,17 +408,17 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
 
     The URL follows; once the value differs from the link's, the link's warning goes, as for a control.
     """
-    st.session_state[_widget_key(page, link.key)] = value
-    st.session_state[state_key(page, "values")][link.key] = value
+    state = kit_state(page)
+    state["links"][link.key] = value
+    state["values"][link.key] = value
     _rewrite(page, link.key, link.format(value) or None)
-    seeded = st.session_state.get(state_key(page, "seeded"), {})
-    if seeded.get(link.key) != value and state_key(page, "warning") in st.session_state:
-        st.session_state.pop(state_key(page, "warning")).empty()
+    if state.get("seeded", {}).get(link.key) != value and "warning" in state:
+        state.pop("warning").empty()
 
 
 def _declared(page: str, key: str) -> Param:
     """The parameter ``key`` the page declared to :func:`controls` this run."""
-    return st.session_state[state_key(page, "params")][key]
+    return kit_state(page)["params"][key]
 
 
 def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str:
@@ -458,7 +456,7 @@ def tabs(page: str, key: str) -> dict[str, Any]:
     containers = st.tabs(
         list(param.options.values()), key=_widget_key(page, param.key), on_change="rerun"
     )
-    if st.session_state.pop(state_key(page, "scroll"), False):
+    if kit_state(page).pop("scroll", False):
         # a link that names a tab (a tour stop such as "MWEM's U") opens on the chart it promises:
         # the tabs come to the top of the screen and stay there while the charts are drawn
         st.html(browser.SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
@@ -578,7 +576,6 @@ def chart(
                 data=lambda: csv_bytes(data() if callable(data) else data),
                 file_name=f"{key}.csv",
                 mime="text/csv",
-                key=f"{key}.csv",
                 on_click="ignore",
             )
     if beside is not None:
@@ -695,7 +692,7 @@ def reproduce(code: str) -> None:
     with st.expander("Reproduce in Python"):
         st.code(code, language="python")
     view = st.session_state.get(_VIEW_KEY, {})
-    params = {k: st.query_params[k] for k in st.query_params if k not in POLL_KEYS}
+    params = {k: v for k, v in st.query_params.to_dict().items() if k not in POLL_KEYS}
     link = (st.context.url or "") + ("?" + urllib.parse.urlencode(params) if params else "")
     st.download_button(
         "Download this view (offline HTML)",

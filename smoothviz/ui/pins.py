@@ -13,15 +13,15 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from smoothviz.ui.address import state_key
+from smoothviz.ui.address import kit_state
 from smoothviz.ui.params import Param, by_key, parse_value, shown
 
 MAX_PINS = 4
 
 
-def _state_key(page: str) -> str:
-    """Where the page's pins live (the kit's ``pins`` link value)."""
-    return f"{page}.pins"
+def _pins(page: str) -> list[dict[str, Any]]:
+    """The page's pins (the kit's ``pins`` link value)."""
+    return kit_state(page)["links"].setdefault("pins", [])
 
 
 def parse_pins(raw: str, hero: Sequence[Param]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -82,17 +82,14 @@ def pinned_figures(
 
 def pinned(page: str, values: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """``(label, settings)`` of every pin: the page's current values with the pin's story controls."""
-    hero = st.session_state.get(state_key(page, "hero"), [])
-    return [
-        (pin_label(pin, hero), {**values, **pin})
-        for pin in st.session_state.get(_state_key(page), [])
-    ]
+    hero = kit_state(page).get("hero", [])
+    return [(pin_label(pin, hero), {**values, **pin}) for pin in _pins(page)]
 
 
 def pin_bar(page: str, values: Mapping[str, Any]) -> None:
     """The "Pin this run" button and a remove button per pin, just under the hero chart."""
-    hero: list[Param] = st.session_state.get(state_key(page, "hero"), [])
-    pins: list[dict[str, Any]] = st.session_state.setdefault(_state_key(page), [])
+    hero: list[Param] = kit_state(page).get("hero", [])
+    pins = _pins(page)
     current = {p.key: values[p.key] for p in hero}
     columns = st.columns([1.3, *([1] * MAX_PINS)], vertical_alignment="center")
 
