@@ -51,6 +51,16 @@ def test_exponential_mechanism_frequencies_chi_square():
     assert stats.chisquare(counts, 40_000 * wrong).pvalue < 1e-6
 
 
+def test_exponential_mechanism_size_draws_what_broadcast_rows_draw():
+    # ``size`` shares one running sum among its draws; every draw is the broadcast rows' own
+    scores = np.array([[0.0, 1.0, 2.0, 4.0], [3.0, 0.0, 0.5, 1.0]])
+    rows = np.broadcast_to(scores, (500, 2, 4))
+    expected = mech.exponential_mechanism(rows, epsilon=2.0, sensitivity=1.0, rng=3)
+    got = mech.exponential_mechanism(scores, epsilon=2.0, sensitivity=1.0, size=500, rng=3)
+    np.testing.assert_array_equal(got, expected)
+    assert got.shape == (500, 2)
+
+
 def test_report_noisy_max_prefers_clear_winner_and_is_vectorised():
     scores = np.tile([0.0, 0.0, 50.0], (200, 1))
     idx = mech.report_noisy_max(scores, epsilon=1.0, sensitivity=1.0, rng=0)

@@ -39,6 +39,11 @@ def _calibration(epsilon: float, sensitivity: float) -> tuple[float, float]:
     return check_epsilon(epsilon), check_float("sensitivity", sensitivity, 0.0, np.inf)
 
 
+def _lead(size: int | tuple[int, ...] | None) -> tuple[int, ...]:
+    """The leading axes a ``size`` argument prepends: independent repetitions (e.g. trials)."""
+    return () if size is None else ((size,) if np.isscalar(size) else tuple(size))
+
+
 def laplace_mechanism(
     values: ArrayLike,
     *,
@@ -57,8 +62,7 @@ def laplace_mechanism(
     epsilon, sensitivity = _calibration(epsilon, sensitivity)
     rng = make_rng(rng)
     values = np.asarray(values, dtype=float)
-    lead = () if size is None else ((size,) if np.isscalar(size) else tuple(size))
-    return values + rng.laplace(0.0, sensitivity / epsilon, size=lead + values.shape)
+    return values + rng.laplace(0.0, sensitivity / epsilon, size=_lead(size) + values.shape)
 
 
 def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> float:
@@ -108,19 +112,25 @@ def exponential_mechanism_probabilities(
 
 
 def exponential_mechanism(
-    scores: ArrayLike, *, epsilon: float, sensitivity: float, rng: RngLike = None
+    scores: ArrayLike,
+    *,
+    epsilon: float,
+    sensitivity: float,
+    size: int | tuple[int, ...] | None = None,
+    rng: RngLike = None,
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis; leading axes are independent draws.
 
     ε-DP under either relation with Δ the scores' sensitivity under it (McSherry & Talwar 2007): the 2
     in 2Δ covers one score rising while others fall. Inverse-CDF sampling on max-shifted weights (one
     uniform per draw, one ``exp`` per candidate, never overflows) samples exactly
-    :func:`exponential_mechanism_probabilities`.
+    :func:`exponential_mechanism_probabilities`. ``size`` prepends independent draws from the same
+    scores (one running sum serves them all).
     """
     logits = _exponential_logits(scores, epsilon, sensitivity)
     rng = make_rng(rng)
     cumulative = np.cumsum(np.exp(logits), axis=-1)
-    u = rng.random((*logits.shape[:-1], 1)) * cumulative[..., -1:]
+    u = rng.random((*_lead(size), *logits.shape[:-1], 1)) * cumulative[..., -1:]
     # the first index whose running sum exceeds u (clipped: u < total, but guard rounding)
     return np.minimum(np.sum(cumulative <= u, axis=-1), logits.shape[-1] - 1)
 

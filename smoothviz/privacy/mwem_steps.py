@@ -38,6 +38,7 @@ def select_query(
     epsilon: float,
     sensitivity: float = 1.0,
     signed: bool = False,
+    size: int | None = None,
     rng: RngLike = None,
 ) -> np.ndarray:
     """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
@@ -45,12 +46,14 @@ def select_query(
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (after Hardt, Ligett &
     McSherry 2012); the mechanism is McSherry & Talwar 2007's, through
     :func:`smoothviz.privacy.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
-    is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B); ``epsilon`` is this selection's share
-    (ε/(2T) in MWEM); ``signed`` scores n·(q(D) − q(B)) (the lecture notes' variant). Returns the
-    selected index per trial.
+    is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B) (or ``(|Q|,)`` with ``size`` trials
+    that share it); ``epsilon`` is this selection's share (ε/(2T) in MWEM); ``signed`` scores
+    n·(q(D) − q(B)) (the lecture notes' variant). Returns the selected index per trial.
     """
     scores = n * (errors if signed else np.abs(errors))
-    return exponential_mechanism(scores, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
+    return exponential_mechanism(
+        scores, epsilon=epsilon, sensitivity=sensitivity, size=size, rng=rng
+    )
 
 
 def measure(
