@@ -139,8 +139,9 @@ def _release_stacked(
             psi[:r, t] = kl
             v = queries.answers(out_t)
             for k in live:
-                if plans[k].variant.answer_through_cover:
-                    v[rows[k]] = sel.answers(out_t[rows[k]])[:, plans[k].cover_index]
+                if plans[k].variant.answer_through_cover:  # Q′ = Q: its answers are v's
+                    on_cover = v[rows[k]] if same_class else sel.answers(out_t[rows[k]])
+                    v[rows[k]] = on_cover[:, plans[k].cover_index]
             per["error_by_round"][:r, t - 1] = np.max(np.abs(v - true_q), axis=1)
             on_iterate = ans[:r] if same_class else queries.answers(dist[:r])
             per["iterate_error"][:r, t - 1] = np.max(np.abs(on_iterate - true_q), axis=1)
