@@ -164,7 +164,10 @@ def exponential_mechanism(
     cumulative = np.cumsum(np.exp(logits), axis=-1)
     shape = (*_lead(size), *logits.shape[:-1], 1)
     u = _draw(gens, shape, lambda g, _, block: g.random(block)) * cumulative[..., -1:]
-    # the first index whose running sum exceeds u (clipped: u < total, but guard rounding)
+    # the first index whose running sum exceeds u (clipped: u < total, but guard rounding); one
+    # running sum (``size``): a binary search per draw, the same index
+    if cumulative.ndim == 1:
+        return np.minimum(np.searchsorted(cumulative, u[..., 0], side="right"), len(cumulative) - 1)
     return np.minimum(np.sum(cumulative <= u, axis=-1), logits.shape[-1] - 1)
 
 
