@@ -62,12 +62,12 @@ def test_exponential_mechanism_size_draws_what_broadcast_rows_draw():
 
 
 def test_batched_runs_draw_what_each_run_draws_alone():
-    # a list of generators with one ε each: run i's block of rows is its own call's, draw for draw
+    # rngs, one generator per run, with one ε each: run i's block of rows is its own call's, draw for draw
     scores = np.random.default_rng(0).normal(size=(6, 9))
     seeds, eps = (1, 2, 3), [0.5, 1.0, 4.0]
     gens = [np.random.default_rng(s) for s in seeds]
-    picked = mech.exponential_mechanism(scores, epsilon=eps, sensitivity=1.0, rng=gens)
-    noisy = mech.laplace_mechanism(scores[:, :2], epsilon=eps, sensitivity=0.5, rng=gens)
+    picked = mech.exponential_mechanism(scores, epsilon=eps, sensitivity=1.0, rngs=gens)
+    noisy = mech.laplace_mechanism(scores[:, :2], epsilon=eps, sensitivity=0.5, rngs=gens)
     for i, s in enumerate(seeds):
         rng, rows = np.random.default_rng(s), slice(2 * i, 2 * i + 2)
         alone = mech.exponential_mechanism(scores[rows], epsilon=eps[i], sensitivity=1.0, rng=rng)
@@ -75,9 +75,9 @@ def test_batched_runs_draw_what_each_run_draws_alone():
         alone = mech.laplace_mechanism(scores[rows, :2], epsilon=eps[i], sensitivity=0.5, rng=rng)
         np.testing.assert_array_equal(noisy[rows], alone)
     with pytest.raises(ValueError, match="one `epsilon` per generator"):
-        mech.laplace_mechanism(scores, epsilon=[1.0], sensitivity=1.0, rng=gens)
+        mech.laplace_mechanism(scores, epsilon=[1.0], sensitivity=1.0, rngs=gens)
     with pytest.raises(ValueError, match="equal blocks"):
-        mech.laplace_mechanism(scores[:5], epsilon=eps, sensitivity=1.0, rng=gens)
+        mech.laplace_mechanism(scores[:5], epsilon=eps, sensitivity=1.0, rngs=gens)
 
 
 def test_report_noisy_max_prefers_clear_winner_and_is_vectorised():

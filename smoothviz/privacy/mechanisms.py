@@ -45,22 +45,20 @@ def _lead(size: int | tuple[int, ...] | None) -> tuple[int, ...]:
     return () if size is None else ((size,) if np.isscalar(size) else tuple(size))
 
 
-#: Batched runs: one Generator per run, each drawing the run's own equal block of rows.
-_Generators = list[np.random.Generator]
-
-
 def _runs(
-    rng: RngLike | _Generators, epsilon: float | list[float]
-) -> tuple[_Generators, list[float]]:
-    """The generators of an ``rng`` argument with their ε checked: one, or a list of each (batched)."""
-    if not isinstance(rng, list):
+    rng: RngLike, rngs: list[np.random.Generator] | None, epsilon: float | list[float]
+) -> tuple[list[np.random.Generator], list[float]]:
+    """The generators that draw, with their ε checked: ``rng``'s, or (batched runs) ``rngs``, one ε each."""
+    if rngs is None:
         return [make_rng(rng)], [check_epsilon(epsilon)]
-    if len(epsilon) != len(rng):
-        raise ValueError(f"batched runs need one `epsilon` per generator, got {epsilon!r}")
-    return rng, [check_epsilon(e) for e in epsilon]
+    if not isinstance(epsilon, list | tuple) or len(epsilon) != len(rngs):
+        raise ValueError(
+            f"batched runs need one `epsilon` per generator of `rngs`, got {epsilon!r}"
+        )
+    return list(rngs), [check_epsilon(e) for e in epsilon]
 
 
-def _draw(gens: _Generators, shape: tuple[int, ...], draw: Callable) -> np.ndarray:
+def _draw(gens: list[np.random.Generator], shape: tuple[int, ...], draw: Callable) -> np.ndarray:
     """``draw(generator, i, shape)``; batched, generator i draws block i of the first axis, as alone."""
     if len(gens) == 1:
         return draw(gens[0], 0, shape)
@@ -76,17 +74,19 @@ def laplace_mechanism(
     epsilon: float | list[float],
     sensitivity: float,
     size: int | tuple[int, ...] | None = None,
-    rng: RngLike | _Generators = None,
+    rng: RngLike = None,
+    rngs: list[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
 
     ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one (a histogram:
     Δ₁ = 2; a count: 1; a normalised count: 1/n, n fixed) or add/remove (a histogram: 1; only 2ε-DP
     under replacement, and a normalised answer then needs a public or private n, as MWEM estimates).
-    ``size`` prepends independent repetitions (e.g. trials) to ``values.shape``. Batched runs: ``rng``
-    a list of _Generators and ``epsilon`` one ε each; run i's rows are block i of the first axis.
+    ``size`` prepends independent repetitions (e.g. trials) to ``values.shape``. Batched runs:
+    ``rngs`` one Generator per run and ``epsilon`` one ε each; run i's rows, block i of the first
+    axis, are drawn as run i's own call would draw them.
     """
-    gens, eps = _runs(rng, epsilon)
+    gens, eps = _runs(rng, rngs, epsilon)
     sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
     values = np.asarray(values, dtype=float)
     scale = [sensitivity / e for e in eps]
@@ -146,7 +146,8 @@ def exponential_mechanism(
     epsilon: float | list[float],
     sensitivity: float,
     size: int | tuple[int, ...] | None = None,
-    rng: RngLike | _Generators = None,
+    rng: RngLike = None,
+    rngs: list[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis; leading axes are independent draws.
 
@@ -156,7 +157,7 @@ def exponential_mechanism(
     :func:`exponential_mechanism_probabilities`. ``size`` prepends independent draws from the same
     scores (one running sum serves them all). Batched runs as in :func:`laplace_mechanism`.
     """
-    gens, eps = _runs(rng, epsilon)
+    gens, eps = _runs(rng, rngs, epsilon)
     scores = _candidate_scores(scores)
     if len(eps) > 1:  # ε of each row, in the runs' blocks
         eps = np.repeat(eps, len(scores) // len(eps)).reshape(-1, *(1,) * (scores.ndim - 1))

@@ -114,10 +114,10 @@ def _release_stacked(
         gens = [rngs[k] for k in live]  # each run draws from its own generator, as alone
         eps = [plans[k].eps_select for k in live]
         idx = select_query(errors, n=first.n, epsilon=eps, sensitivity=first.sens_select,
-                           signed=first.variant.signed_score, rng=gens)[:, None]  # fmt: skip
+                           signed=first.variant.signed_score, rngs=gens)[:, None]  # fmt: skip
         eps = [plans[k].eps_measure for k in live]
         raw, used = measure(true_sel[idx], epsilon=eps, sensitivity=first.sens_measure,
-                            clip=first.clip, rng=gens)  # fmt: skip
+                            clip=first.clip, rngs=gens)  # fmt: skip
         p = np.take_along_axis(ans[:r], idx, axis=1)
         # multiplicative_update's step (m − q(D))/2, with q(D) read from the answers (same bits)
         dist[:r] = reweight(dist[:r], sel.lo[idx], sel.hi[idx], (used - p) / 2.0)

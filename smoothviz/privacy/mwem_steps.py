@@ -39,7 +39,8 @@ def select_query(
     sensitivity: float = 1.0,
     signed: bool = False,
     size: int | None = None,
-    rng: RngLike | list[np.random.Generator] = None,
+    rng: RngLike = None,
+    rngs: list[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
 
@@ -49,11 +50,11 @@ def select_query(
     is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B) (or ``(|Q|,)`` with ``size`` trials
     that share it); ``epsilon`` is this selection's share (ε/(2T) in MWEM); ``signed`` scores
     n·(q(D) − q(B)) (the lecture notes' variant). Returns the selected index per trial. Runs stacked
-    on the trials axis select at once with a list of generators and one ε each (see the mechanism).
+    on the trials axis select at once with ``rngs``, one generator per run, and one ε each.
     """
     scores = n * (errors if signed else np.abs(errors))
     return exponential_mechanism(
-        scores, epsilon=epsilon, sensitivity=sensitivity, size=size, rng=rng
+        scores, epsilon=epsilon, sensitivity=sensitivity, size=size, rng=rng, rngs=rngs
     )
 
 
@@ -63,7 +64,8 @@ def measure(
     epsilon: float | list[float],
     sensitivity: float,
     clip: bool = True,
-    rng: RngLike | list[np.random.Generator] = None,
+    rng: RngLike = None,
+    rngs: list[np.random.Generator] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.privacy.mechanisms.laplace_mechanism`.
 
@@ -72,7 +74,9 @@ def measure(
     Returns ``(raw, used)``: the noisy answers and the values the update uses (clipped if ``clip``);
     stacked runs as in :func:`select_query`.
     """
-    raw = laplace_mechanism(true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
+    raw = laplace_mechanism(
+        true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng, rngs=rngs
+    )
     return raw, (np.clip(raw, 0.0, 1.0) if clip else raw)
 
 
