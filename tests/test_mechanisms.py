@@ -51,6 +51,35 @@ def test_exponential_mechanism_frequencies_chi_square():
     assert stats.chisquare(counts, 40_000 * wrong).pvalue < 1e-6
 
 
+def test_exponential_mechanism_size_draws_what_broadcast_rows_draw():
+    # ``size`` shares one running sum among its draws; every draw is the broadcast rows' own
+    scores = np.array([[0.0, 1.0, 2.0, 4.0], [3.0, 0.0, 0.5, 1.0]])
+    rows = np.broadcast_to(scores, (500, 2, 4))
+    expected = mech.exponential_mechanism(rows, epsilon=2.0, sensitivity=1.0, rng=3)
+    got = mech.exponential_mechanism(scores, epsilon=2.0, sensitivity=1.0, size=500, rng=3)
+    np.testing.assert_array_equal(got, expected)
+    assert got.shape == (500, 2)
+
+
+def test_batched_runs_draw_what_each_run_draws_alone():
+    # rngs, one generator per run, with one ε each: run i's block of rows is its own call's, draw for draw
+    scores = np.random.default_rng(0).normal(size=(6, 9))
+    seeds, eps = (1, 2, 3), [0.5, 1.0, 4.0]
+    gens = [np.random.default_rng(s) for s in seeds]
+    picked = mech.exponential_mechanism(scores, epsilon=eps, sensitivity=1.0, rngs=gens)
+    noisy = mech.laplace_mechanism(scores[:, :2], epsilon=eps, sensitivity=0.5, rngs=gens)
+    for i, s in enumerate(seeds):
+        rng, rows = np.random.default_rng(s), slice(2 * i, 2 * i + 2)
+        alone = mech.exponential_mechanism(scores[rows], epsilon=eps[i], sensitivity=1.0, rng=rng)
+        np.testing.assert_array_equal(picked[rows], alone)
+        alone = mech.laplace_mechanism(scores[rows, :2], epsilon=eps[i], sensitivity=0.5, rng=rng)
+        np.testing.assert_array_equal(noisy[rows], alone)
+    with pytest.raises(ValueError, match="one `epsilon` per generator"):
+        mech.laplace_mechanism(scores, epsilon=[1.0], sensitivity=1.0, rngs=gens)
+    with pytest.raises(ValueError, match="equal blocks"):
+        mech.laplace_mechanism(scores[:5], epsilon=eps, sensitivity=1.0, rngs=gens)
+
+
 def test_report_noisy_max_prefers_clear_winner_and_is_vectorised():
     scores = np.tile([0.0, 0.0, 50.0], (200, 1))
     idx = mech.report_noisy_max(scores, epsilon=1.0, sensitivity=1.0, rng=0)

@@ -39,12 +39,12 @@ class _Recorder:
         self.replay: list[np.ndarray] | None = None
         self.pick = np.random.default_rng(11)
 
-    def exponential(self, scores, *, epsilon, sensitivity, rng=None):
+    def exponential(self, scores, *, epsilon, sensitivity, size=None, rng=None, rngs=None):
         scores = np.asarray(scores, dtype=float)
         self.calls.append(("exponential", scores.copy(), float(epsilon), float(sensitivity)))
         return self.pick.integers(0, scores.shape[-1], size=scores.shape[:-1])
 
-    def laplace(self, values, *, epsilon, sensitivity, rng=None):
+    def laplace(self, values, *, epsilon, sensitivity, rng=None, rngs=None):
         values = np.asarray(values, dtype=float)
         k = sum(c[0] == "laplace" for c in self.calls)
         self.calls.append(("laplace", values.copy(), float(epsilon), float(sensitivity)))

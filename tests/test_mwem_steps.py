@@ -54,6 +54,16 @@ def test_projection_step_caps_the_density():
     assert out.max() * 40 <= 1 / 0.5 * (1 + 1e-12)
 
 
+def test_stacked_runs_are_projected_as_each_alone():
+    # one σ per block of trials: a block within its cap is left as is, the others water-filled
+    dist = np.random.default_rng(2).dirichlet(np.full(1024, 0.2), size=9).reshape(9, 32, 32)
+    sigmas = [1.0, 0.001, 0.5]
+    out = MS.project_smooth(dist, sigmas)
+    for i, sigma in enumerate(sigmas):
+        alone = MS.project_smooth(dist[3 * i : 3 * i + 3], sigma)
+        np.testing.assert_array_equal(out[3 * i : 3 * i + 3], alone)
+
+
 def test_release_and_diagnostics_are_separate_objects():
     r = M.mwem(np.arange(1.0, 17.0), Q.thresholds(16), epsilon=1.0, rounds=4, trials=2, rng=0)
     release = {f.name for f in dataclasses.fields(MR.MWEMResult)}

@@ -23,7 +23,7 @@ from smoothviz.privacy.mechanisms import (
     report_noisy_max,
 )
 from smoothviz.privacy.mwem_practical import PracticalOptions
-from smoothviz.privacy.mwem_steps import measure
+from smoothviz.privacy.mwem_steps import measure, select_query
 from smoothviz.random import streams
 
 __all__ = ["MECHANISMS", "MechanismAudit", "audit_mechanisms"]
@@ -61,11 +61,11 @@ def _exponential(broken: bool) -> Callable:
     """The exponential mechanism (Δ = 1); output: whether candidate 0 was chosen."""
 
     def run(on_s_prime: bool, k: int, rng: np.random.Generator) -> np.ndarray:
-        scores = np.broadcast_to(_scores(on_s_prime), (k, CANDIDATES))
         sens = 0.5 if broken else 1.0  # broken: Δ under-charged by half
-        return (
-            exponential_mechanism(scores, epsilon=EPSILON, sensitivity=sens, rng=rng) == 0
-        ).astype(int)
+        won = exponential_mechanism(
+            _scores(on_s_prime), epsilon=EPSILON, sensitivity=sens, size=k, rng=rng
+        )
+        return (won == 0).astype(int)
 
     return run
 
@@ -98,19 +98,21 @@ def _mwem(broken: bool) -> Callable:
         # n_public=n_public, trials=k, rng=rng)'s first selection and measurement, draw for draw:
         # only the measurement is audited, and nothing after it changes it (a tenth of the work;
         # tests/test_audit_mechanisms.py checks it against the full run). D₀ is uniform in every
-        # trial, so its answers are computed once and broadcast.
+        # trial, so its answers, and the selection's running sum, are computed once for all k.
         layer = PracticalOptions(neighbours="add_remove", n_public=n_public).layer()
         plan = mwem.make_plan(
             hist, queries, mwem.CONFIGS["mwem"], epsilon=EPSILON, rounds=MWEM_ROUNDS, layer=layer,
             n=n_public,
         )  # fmt: skip
         true = queries.answers(hist / plan.n)
-        start = queries.answers(np.full((1, MWEM_CELLS), 1.0 / MWEM_CELLS)) - true
-        _, idx, _ = layer.choose(np.broadcast_to(start, (k, len(queries))), plan, rng)
+        start = queries.answers(np.full(MWEM_CELLS, 1.0 / MWEM_CELLS)) - true
+        idx = select_query(
+            start, n=plan.n, epsilon=plan.eps_select, sensitivity=plan.sens_select, size=k, rng=rng
+        )
         first, _ = measure(
             true[idx], epsilon=plan.eps_measure, sensitivity=plan.sens_measure, rng=rng
         )
-        return np.searchsorted(MWEM_EDGES, first[:, 0])
+        return np.searchsorted(MWEM_EDGES, first)
 
     return run
 

@@ -611,10 +611,8 @@ def run_experiment(
     results = run_all(hist.counts, q, rng=coins["runs"], **run)
 
     widths = np.array([w for w in PROBE_WIDTHS if w <= min(hist.counts.shape)])
-    probe = {
-        v: np.stack([r.release_error(probe_boxes(hist.counts.shape, width=int(w))) for w in widths])
-        for v, r in results.items()
-    }
+    probes = [probe_boxes(hist.counts.shape, width=int(w)) for w in widths]
+    probe = {v: np.stack([r.release_error(c) for c in probes]) for v, r in results.items()}
     settings = {
         "source": source, "bins": bins, "n": n, "sigma": sigma, "epsilon": epsilon,
         "rounds": rounds, "queries": queries, "trials": trials, "seed": seed,

@@ -98,6 +98,19 @@ def _certified(low: np.ndarray, high: np.ndarray, delta: float) -> np.ndarray:
     return np.where(np.isfinite(out) & (out > 0), out, 0.0)
 
 
+def _counts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct outputs of the two samples, sorted, and how often each occurs in each, ``(k, 2)``."""
+    both = np.concatenate([a, b])
+    if both.dtype.kind in "iu" and 0 <= np.ptp(both) < both.size:  # small integers: no sorting
+        low = both.min()
+        counts = np.column_stack([np.bincount(x - low, minlength=np.ptp(both) + 1) for x in (a, b)])
+        seen = counts.any(axis=1)
+        return (np.flatnonzero(seen) + low).astype(both.dtype), counts[seen]
+    outputs = np.union1d(a, b)
+    at = [np.bincount(np.searchsorted(outputs, x), minlength=outputs.size) for x in (a, b)]
+    return outputs, np.column_stack(at)
+
+
 def privacy_audit(
     outputs_s: np.ndarray,
     outputs_s_prime: np.ndarray,
@@ -119,10 +132,7 @@ def privacy_audit(
     epsilon_claimed = check_float("epsilon_claimed", epsilon_claimed, 0.0, np.inf, low_open=False)
     delta = check_float("delta", delta, 0.0, 1.0, low_open=False)
     confidence = check_fraction("confidence", confidence)
-    outputs = np.union1d(a, b)
-    counts = np.column_stack(
-        [np.bincount(np.searchsorted(outputs, x), minlength=outputs.size) for x in (a, b)]
-    )
+    outputs, counts = _counts(a, b)
     sizes = np.array([a.size, b.size])
     alpha = (1.0 - confidence) / (2.0 * 2 * outputs.size)
     low, high = clopper_pearson(counts, sizes[None, :], alpha=alpha)

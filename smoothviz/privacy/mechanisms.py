@@ -9,6 +9,7 @@ release (naive Laplace sampling leaks).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,26 +40,58 @@ def _calibration(epsilon: float, sensitivity: float) -> tuple[float, float]:
     return check_epsilon(epsilon), check_float("sensitivity", sensitivity, 0.0, np.inf)
 
 
+def _lead(size: int | tuple[int, ...] | None) -> tuple[int, ...]:
+    """The leading axes a ``size`` argument prepends: independent repetitions (e.g. trials)."""
+    return () if size is None else ((size,) if np.isscalar(size) else tuple(size))
+
+
+def _runs(
+    rng: RngLike, rngs: list[np.random.Generator] | None, epsilon: float | list[float]
+) -> tuple[list[np.random.Generator], list[float]]:
+    """The generators that draw, with their ε checked: ``rng``'s, or (batched runs) ``rngs``, one ε each."""
+    if rngs is None:
+        return [make_rng(rng)], [check_epsilon(epsilon)]
+    if not isinstance(epsilon, list | tuple) or len(epsilon) != len(rngs):
+        raise ValueError(
+            f"batched runs need one `epsilon` per generator of `rngs`, got {epsilon!r}"
+        )
+    return list(rngs), [check_epsilon(e) for e in epsilon]
+
+
+def _draw(gens: list[np.random.Generator], shape: tuple[int, ...], draw: Callable) -> np.ndarray:
+    """``draw(generator, i, shape)``; batched, generator i draws block i of the first axis, as alone."""
+    if len(gens) == 1:
+        return draw(gens[0], 0, shape)
+    if shape[0] % len(gens):
+        raise ValueError(f"{len(gens)} batched runs need equal blocks of rows, got {shape[0]} rows")
+    block = (shape[0] // len(gens), *shape[1:])
+    return np.concatenate([draw(g, i, block) for i, g in enumerate(gens)])
+
+
 def laplace_mechanism(
     values: ArrayLike,
     *,
-    epsilon: float,
+    epsilon: float | list[float],
     sensitivity: float,
     size: int | tuple[int, ...] | None = None,
     rng: RngLike = None,
+    rngs: list[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
 
     ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one (a histogram:
     Δ₁ = 2; a count: 1; a normalised count: 1/n, n fixed) or add/remove (a histogram: 1; only 2ε-DP
     under replacement, and a normalised answer then needs a public or private n, as MWEM estimates).
-    ``size`` prepends independent repetitions (e.g. trials) to ``values.shape``.
+    ``size`` prepends independent repetitions (e.g. trials) to ``values.shape``. Batched runs:
+    ``rngs`` one Generator per run and ``epsilon`` one ε each; run i's rows, block i of the first
+    axis, are drawn as run i's own call would draw them.
     """
-    epsilon, sensitivity = _calibration(epsilon, sensitivity)
-    rng = make_rng(rng)
+    gens, eps = _runs(rng, rngs, epsilon)
+    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
     values = np.asarray(values, dtype=float)
-    lead = () if size is None else ((size,) if np.isscalar(size) else tuple(size))
-    return values + rng.laplace(0.0, sensitivity / epsilon, size=lead + values.shape)
+    scale = [sensitivity / e for e in eps]
+    shape = _lead(size) + values.shape
+    return values + _draw(gens, shape, lambda g, i, block: g.laplace(0.0, scale[i], size=block))
 
 
 def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> float:
@@ -91,9 +124,9 @@ def _candidate_scores(scores: np.ndarray) -> np.ndarray:
     return scores
 
 
-def _exponential_logits(scores: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
-    """Validated, max-shifted logits ε·(score − max score)/(2Δ) of the exponential mechanism (all ≤ 0)."""
-    epsilon, sensitivity = _calibration(epsilon, sensitivity)
+def _exponential_logits(scores: np.ndarray, epsilon: ArrayLike, sensitivity: float) -> np.ndarray:
+    """Max-shifted logits ε·(score − max score)/(2Δ) of the exponential mechanism (all ≤ 0; ε checked)."""
+    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
     scores = _candidate_scores(scores)
     if not np.all(np.isfinite(scores)):
         raise ValueError("`scores` must be finite")
@@ -104,24 +137,38 @@ def exponential_mechanism_probabilities(
     scores: ArrayLike, *, epsilon: float, sensitivity: float
 ) -> np.ndarray:
     """The law :func:`exponential_mechanism` samples: ∝ exp(ε·score/(2Δ)) along the last axis."""
-    return softmax(_exponential_logits(scores, epsilon, sensitivity), axis=-1)
+    return softmax(_exponential_logits(scores, check_epsilon(epsilon), sensitivity), axis=-1)
 
 
 def exponential_mechanism(
-    scores: ArrayLike, *, epsilon: float, sensitivity: float, rng: RngLike = None
+    scores: ArrayLike,
+    *,
+    epsilon: float | list[float],
+    sensitivity: float,
+    size: int | tuple[int, ...] | None = None,
+    rng: RngLike = None,
+    rngs: list[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis; leading axes are independent draws.
 
     ε-DP under either relation with Δ the scores' sensitivity under it (McSherry & Talwar 2007): the 2
     in 2Δ covers one score rising while others fall. Inverse-CDF sampling on max-shifted weights (one
     uniform per draw, one ``exp`` per candidate, never overflows) samples exactly
-    :func:`exponential_mechanism_probabilities`.
+    :func:`exponential_mechanism_probabilities`. ``size`` prepends independent draws from the same
+    scores (one running sum serves them all). Batched runs as in :func:`laplace_mechanism`.
     """
-    logits = _exponential_logits(scores, epsilon, sensitivity)
-    rng = make_rng(rng)
+    gens, eps = _runs(rng, rngs, epsilon)
+    scores = _candidate_scores(scores)
+    if len(eps) > 1:  # ε of each row, in the runs' blocks
+        eps = np.repeat(eps, len(scores) // len(eps)).reshape(-1, *(1,) * (scores.ndim - 1))
+    logits = _exponential_logits(scores, eps if len(gens) > 1 else eps[0], sensitivity)
     cumulative = np.cumsum(np.exp(logits), axis=-1)
-    u = rng.random((*logits.shape[:-1], 1)) * cumulative[..., -1:]
-    # the first index whose running sum exceeds u (clipped: u < total, but guard rounding)
+    shape = (*_lead(size), *logits.shape[:-1], 1)
+    u = _draw(gens, shape, lambda g, _, block: g.random(block)) * cumulative[..., -1:]
+    # the first index whose running sum exceeds u (clipped: u < total, but guard rounding); one
+    # running sum (``size``): a binary search per draw, the same index
+    if cumulative.ndim == 1:
+        return np.minimum(np.searchsorted(cumulative, u[..., 0], side="right"), len(cumulative) - 1)
     return np.minimum(np.sum(cumulative <= u, axis=-1), logits.shape[-1] - 1)
 
 

@@ -27,8 +27,8 @@ from smoothviz.privacy.mwem_result import MWEMResult
 from smoothviz.privacy.mwem_steps import (
     kl_divergence,
     measure,
-    multiplicative_update,
     project_smooth,
+    reweight,
     select_query,
 )
 from smoothviz.privacy.queries import BoxQueries
@@ -85,7 +85,11 @@ def release_many(
 def _release_stacked(
     hist: np.ndarray, plans: list[Plan], rngs: list, trials: int, snapshots: int, per_round: bool
 ) -> list[MWEMResult]:
-    """:func:`release_many` for measured plans of one selection class, longest first."""
+    """:func:`release_many` for measured plans of one selection class, longest first.
+
+    One histogram and the exact round: the plans share n, the sensitivities and the clipping, so
+    each round selects, measures and projects every live run in one call (one generator per run).
+    """
     sel, first, queries = plans[0].selection, plans[0], plans[0].queries
     diags = [_DiagnosticsTrace(plan, hist, trials, False, per_round) for plan in plans]
     d_b, true_q, same_class = diags[0].d_b, diags[0].true_q, diags[0].same_class
@@ -107,24 +111,20 @@ def _release_stacked(
         live = [k for k, plan in enumerate(plans) if plan.rounds >= t]
         r = len(live) * trials
         errors = ans[:r] - true_sel
-        idx, raw, used = [], [], []
-        for k in live:
-            plan, rng = plans[k], rngs[k]
-            sel_k = select_query(
-                errors[rows[k]], n=plan.n, epsilon=plan.eps_select,
-                sensitivity=plan.sens_select, signed=plan.variant.signed_score, rng=rng,
-            )[:, None]  # fmt: skip
-            m = measure(true_sel[sel_k], epsilon=plan.eps_measure,
-                        sensitivity=plan.sens_measure, clip=plan.clip, rng=rng)  # fmt: skip
-            idx.append(sel_k)
-            raw.append(m[0])
-            used.append(m[1])
-        idx, raw, used = np.concatenate(idx), np.concatenate(raw), np.concatenate(used)
+        gens = [rngs[k] for k in live]  # each run draws from its own generator, as alone
+        eps = [plans[k].eps_select for k in live]
+        idx = select_query(errors, n=first.n, epsilon=eps, sensitivity=first.sens_select,
+                           signed=first.variant.signed_score, rngs=gens)[:, None]  # fmt: skip
+        eps = [plans[k].eps_measure for k in live]
+        raw, used = measure(true_sel[idx], epsilon=eps, sensitivity=first.sens_measure,
+                            clip=first.clip, rngs=gens)  # fmt: skip
         p = np.take_along_axis(ans[:r], idx, axis=1)
-        dist[:r] = multiplicative_update(dist[:r], sel.lo[idx], sel.hi[idx], used)
-        for k in live:
-            if plans[k].variant.project:
-                dist[rows[k]] = project_smooth(dist[rows[k]], plans[k].sigma)
+        # multiplicative_update's step (m − q(D))/2, with q(D) read from the answers (same bits)
+        dist[:r] = reweight(dist[:r], sel.lo[idx], sel.hi[idx], (used - p) / 2.0)
+        projected = [k for k in live if plans[k].variant.project]
+        if projected:
+            at = np.r_[tuple(rows[k] for k in projected)]
+            dist[at] = project_smooth(dist[at], [plans[k].sigma for k in projected])
         ans[:r] = sel.answers(dist[:r])
         avg[:r] += dist[:r]
         picked[:r, t - 1] = idx[:, 0]
@@ -139,8 +139,9 @@ def _release_stacked(
             psi[:r, t] = kl
             v = queries.answers(out_t)
             for k in live:
-                if plans[k].variant.answer_through_cover:
-                    v[rows[k]] = sel.answers(out_t[rows[k]])[:, plans[k].cover_index]
+                if plans[k].variant.answer_through_cover:  # Q′ = Q: its answers are v's
+                    on_cover = v[rows[k]] if same_class else sel.answers(out_t[rows[k]])
+                    v[rows[k]] = on_cover[:, plans[k].cover_index]
             per["error_by_round"][:r, t - 1] = np.max(np.abs(v - true_q), axis=1)
             on_iterate = ans[:r] if same_class else queries.answers(dist[:r])
             per["iterate_error"][:r, t - 1] = np.max(np.abs(on_iterate - true_q), axis=1)

@@ -35,39 +35,48 @@ def select_query(
     errors: np.ndarray,
     *,
     n: float,
-    epsilon: float,
+    epsilon: float | list[float],
     sensitivity: float = 1.0,
     signed: bool = False,
+    size: int | None = None,
     rng: RngLike = None,
+    rngs: list[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
 
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (after Hardt, Ligett &
     McSherry 2012); the mechanism is McSherry & Talwar 2007's, through
     :func:`smoothviz.privacy.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
-    is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B); ``epsilon`` is this selection's share
-    (ε/(2T) in MWEM); ``signed`` scores n·(q(D) − q(B)) (the lecture notes' variant). Returns the
-    selected index per trial.
+    is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B) (or ``(|Q|,)`` with ``size`` trials
+    that share it); ``epsilon`` is this selection's share (ε/(2T) in MWEM); ``signed`` scores
+    n·(q(D) − q(B)) (the lecture notes' variant). Returns the selected index per trial. Runs stacked
+    on the trials axis select at once with ``rngs``, one generator per run, and one ε each.
     """
     scores = n * (errors if signed else np.abs(errors))
-    return exponential_mechanism(scores, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
+    return exponential_mechanism(
+        scores, epsilon=epsilon, sensitivity=sensitivity, size=size, rng=rng, rngs=rngs
+    )
 
 
 def measure(
     true_answers: np.ndarray,
     *,
-    epsilon: float,
+    epsilon: float | list[float],
     sensitivity: float,
     clip: bool = True,
     rng: RngLike = None,
+    rngs: list[np.random.Generator] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.privacy.mechanisms.laplace_mechanism`.
 
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n,
     i.e. ε/(2T) with sensitivity 1/n. Clipping m to [0, 1] is post-processing and keeps Lemma E.3 exact.
-    Returns ``(raw, used)``: the noisy answers and the values the update uses (clipped if ``clip``).
+    Returns ``(raw, used)``: the noisy answers and the values the update uses (clipped if ``clip``);
+    stacked runs as in :func:`select_query`.
     """
-    raw = laplace_mechanism(true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng)
+    raw = laplace_mechanism(
+        true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng, rngs=rngs
+    )
     return raw, (np.clip(raw, 0.0, 1.0) if clip else raw)
 
 
@@ -113,16 +122,19 @@ def fixed_step_update(
     return reweight(dist, lo, hi, np.where(valid, math.log1p(-eta), 0.0))
 
 
-def project_smooth(dist: np.ndarray, sigma: float) -> np.ndarray:
+def project_smooth(dist: np.ndarray, sigma: float | list[float]) -> np.ndarray:
     """Project: the exact KL projection of each trial's D onto the σ-smooth distributions.
 
     Haghtalab, Roughgarden & Shetty 2020, App. F.1, Algorithm 3 (the polytope {x ≥ 0, Σx = 1,
     x ≤ 1/(σN)}); by their Claim F.1 (generalised Pythagorean inequality) it never undoes the potential's
-    progress. Computed by :func:`kl_project_capped_simplex`.
+    progress. Computed by :func:`kl_project_capped_simplex`; runs stacked on the trials axis, one σ
+    each (a list), are projected as each would be alone.
     """
-    trials, n_cells = dist.shape[0], math.prod(dist.shape[1:])
-    cap = 1.0 / (sigma * n_cells)
-    return kl_project_capped_simplex(dist.reshape(trials, -1), cap).reshape(dist.shape)
+    sigmas = np.atleast_1d(np.asarray(sigma, dtype=float))
+    n_cells = math.prod(dist.shape[1:])
+    caps = (1.0 / (sigmas * n_cells))[:, None, None]
+    x = dist.reshape(len(sigmas), -1, n_cells)
+    return kl_project_capped_simplex(x, caps if caps.size > 1 else caps.item()).reshape(dist.shape)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -141,24 +153,34 @@ def kl_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.sum(xlogy(p, p) - xlogy(p, q), axis=axes)
 
 
-def kl_project_capped_simplex(x: np.ndarray, cap: float) -> np.ndarray:
+def kl_project_capped_simplex(x: np.ndarray, cap: float | np.ndarray) -> np.ndarray:
     """Exact KL projection argmin_{y ∈ K} KL(y‖x) onto K = {y ≥ 0, Σy = 1, y ≤ cap}, along the last axis.
 
     By the KKT conditions the solution is y = min(c·x, cap) with c ≥ 1 chosen so that Σy = 1 (water
     filling; derived here, the paper does not spell the projection out). Sorting once gives c exactly:
     if the k largest coordinates are capped, c = (1 − k·cap)/(sum of the rest). ``x`` holds positive
     weights ``(..., N)``, not necessarily normalised; ``cap`` = 1/(σN) needs N·cap ≥ 1 (σ ≤ 1) for K to
-    be non-empty.
+    be non-empty. When every row is within the cap, ``x`` normalised is returned as it is. ``cap`` may
+    be ``(B, 1, 1)`` for ``x`` ``(B, T, N)``: B projections, each as a call of its own.
     """
     x = np.asarray(x, dtype=float)
-    n = x.shape[-1]
-    if not np.isfinite(cap) or cap * n < 1 - 1e-12:
+    n, caps = x.shape[-1], np.asarray(cap, dtype=float)
+    if not np.all(np.isfinite(caps)) or np.any(caps * n < 1 - 1e-12):
         raise ValueError(f"`cap` must satisfy N·cap ≥ 1 (N = {n}), got {cap}")
     if np.any(x < 0) or np.any(~np.isfinite(x)):
         raise ValueError("`x` must be finite and non-negative")
     x = x / x.sum(axis=-1, keepdims=True)
-    if np.all(x.max(axis=-1) <= cap):
-        return x
+    if caps.ndim == 0:
+        return x if np.all(x.max(axis=-1) <= cap) else _water_fill(x, cap)
+    over = np.any(x.max(axis=-1, keepdims=True) > caps, axis=(1, 2))  # the calls that would fill
+    if over.any():
+        x[over] = _water_fill(x[over], caps[over])
+    return x
+
+
+def _water_fill(x: np.ndarray, cap: float | np.ndarray) -> np.ndarray:
+    """:func:`kl_project_capped_simplex` of normalised rows ``x``, some above ``cap``."""
+    n = x.shape[-1]
     srt = -np.sort(-x, axis=-1)  # descending
     tail = np.cumsum(srt[..., ::-1], axis=-1)[..., ::-1]  # tail[k] = Σ_{i ≥ k} srt[i]
     k = np.arange(n)
