@@ -146,10 +146,11 @@ def step(tab: bb.Tab, cdp, frames: list, pid: int, symbol: str, key: str) -> dic
             )
             for number, where in after
         ],
-        "plotly calls": [
+        "plotly calls": [  # (call, chart, where the chart is, start, return, promise resolved)
             (
                 name,
-                where.get(chart, "old") if name != "purge" else before.get(chart, "?"),
+                chart,
+                before.get(chart, "?") if name == "purge" else where.get(chart, "old"),
                 start - t0,
                 end - t0 if end else None,
                 done - t0 if done else None,
@@ -218,13 +219,58 @@ def report(steps: list[dict]) -> str:
             "    plotly calls (start–return, resolved): "
             + "; ".join(
                 f"{name} {where} {start:.0f}–{end:.0f}" + (f", {done:.0f}" if done else "")
-                for name, where, start, end, done in s["plotly calls"]
+                for name, _, where, start, end, done in s["plotly calls"]
             ),
             f"    main thread (ms): {spent}",
         ]
-    busy = [sum(v for k, v in s["profile"].items() if k != "(idle)") for s in steps]
-    lines.append(f"median busy main thread {statistics.median(busy):.0f} ms")
+    lines += ["", summary(steps)]
     return "\n".join(lines)
+
+
+def summary(steps: list[dict]) -> str:
+    """Median per direction (→ ships new figures, ← returns to ones the browser has): the breakdown."""
+
+    def row(label: str, get) -> str:
+        cells = []
+        for arrow in "→←":
+            got = [get(s) for s in steps if s["what"].endswith(arrow)]
+            got = [g for g in got if g is not None]
+            cells.append(f"{statistics.median(got):.0f}" if got else "—")
+        return f"| {label} | " + " | ".join(cells) + " |"
+
+    def calls(s: dict, nth: int) -> float:  # the n-th Plotly.react of each chart, summed
+        by_chart: dict = {}
+        for name, chart, _, start, end, _ in s["plotly calls"]:
+            if name == "react" and end is not None:
+                by_chart.setdefault(chart, []).append(end - start)
+        return sum(sum(d[nth : nth + 1]) for d in by_chart.values())
+
+    busy = lambda s: sum(v for k, v in s["profile"].items() if k != "(idle)")  # noqa: E731
+    last_draw = lambda s: max((c[4] for c in s["plotly calls"] if c[4]), default=None)  # noqa: E731
+    rows = [
+        "| ms from the key press (median) | → | ← |",
+        "|---|---:|---:|",
+        row("rerun request sent", lambda s: s["request sent"]),
+        row("first delta received (network)", lambda s: s["first delta"]),
+        row("script_finished received (network)", lambda s: s["script_finished"]),
+        row("server process CPU", lambda s: s["server CPU"]),
+        row("KiB received", lambda s: s["KiB"]),
+        row("main thread busy, all", busy),
+    ]
+    for bucket in sorted({k for s in steps for k in s["profile"]} - {"(idle)"}):
+        rows.append(row(f"… {bucket}", lambda s, b=bucket: s["profile"].get(b, 0)))
+    rows += [
+        row(
+            "Plotly.react calls (all charts)",
+            lambda s: sum(c[0] == "react" for c in s["plotly calls"]),
+        ),
+        row("… mounting (newPlot), summed", lambda s: calls(s, 0)),
+        row("… the re-render right after, summed", lambda s: calls(s, 1)),
+        row("last Plotly call returns", last_draw),
+        row("last DOM mutation = idle", lambda s: s["last mutation"]),
+        row("idle as bench_browser reports it", lambda s: s["idle"]),
+    ]
+    return "\n".join(rows)
 
 
 def main() -> None:
