@@ -27,7 +27,7 @@ from loopback import streamlit_process
 _PROBE_JS = """
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const pr = (window.__step = { muts: [], sends: [], keys: [], charts: 0 });
+  const pr = (window.__step = { muts: [], sends: [], keys: [], calls: [], charts: 0 });
   new MutationObserver((records) => {
     const t = now();
     for (const r of records) {
@@ -40,26 +40,26 @@ _PROBE_JS = """
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) { pr.sends.push(now()); return send.call(this, data); };
   document.addEventListener('keydown', () => pr.keys.push(now()), true);
-  // time every Plotly.react / newPlot / purge (react-plotly calls them on the global's object)
-  pr.calls = [];
-  let plotly;
-  Object.defineProperty(window, 'Plotly', { configurable: true, get: () => plotly, set: (lib) => {
-    for (const name of ['react', 'newPlot', 'purge', 'relayout']) {
-      const call = lib[name];
-      lib[name] = function (gd, ...args) {
-        if (gd && gd.classList && !gd.__step) gd.__step = ++pr.charts;
-        const entry = [name, gd && gd.__step, now(), null, null];
-        pr.calls.push(entry);
-        const out = call.call(this, gd, ...args);
-        entry[3] = now();
-        if (out && out.then) out.then(() => { entry[4] = now(); });
-        return out;
-      };
-    }
-    plotly = lib;
-  } });
 })();
 """
+# after the first chart (plotly.js loaded, the kit's shell has wrapped it): time every Plotly call
+_WRAP_JS = """() => {
+  const now = () => performance.timeOrigin + performance.now();
+  const pr = window.__step;
+  const lib = window.Plotly;
+  for (const name of ['react', 'newPlot', 'purge', 'relayout']) {
+    const call = lib[name];
+    lib[name] = function (gd, ...args) {
+      if (gd && gd.classList && !gd.__step) gd.__step = ++pr.charts;
+      const entry = [name, gd && gd.__step, now(), null, null];
+      pr.calls.push(entry);
+      const out = call.call(this, gd, ...args);
+      entry[3] = now();
+      if (out && out.then) out.then(() => { entry[4] = now(); });
+      return out;
+    };
+  }
+}"""
 # each chart's probe number (assigned on its first mutation), where it is, whether it is new
 _CHARTS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map((gd) => {
   if (!gd.__step) gd.__step = ++window.__step.charts;
@@ -190,6 +190,7 @@ def trace(page: str, repeats: int, viewport: tuple[int, int], root: Path) -> lis
             cdp.send("Profiler.setSamplingInterval", {"interval": 250})
             tab.navigate(f"{url}/{page}")
             tab.page.wait_for_timeout(500)
+            tab.page.evaluate(_WRAP_JS)
             symbol = tab.hero_slider()
             for key in ("ArrowRight", "ArrowLeft"):
                 result = step(tab, cdp, frames, pid, symbol, key)
