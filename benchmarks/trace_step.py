@@ -4,8 +4,8 @@ Loads a page in a fresh context (bench_browser's server, flags and idle rule), t
 on its hero slider (σ, else its first slider on the page), each timed from the key press to
 bench_browser's idle. Per step it records the rerun request and every websocket frame as the
 network saw them (Chrome DevTools Protocol ``Network``, not delayed by a busy main thread), the
-server process's CPU, each chart's first and last DOM mutation (whether its ``.js-plotly-plot`` is
-a new node, i.e. remounted), and a JS sampling profile (``Profiler``) charged to the script that ran.
+server process's CPU, every ``Plotly.react``/``purge`` call, whether each ``.js-plotly-plot`` is a new
+node (remounted), and a JS sampling profile (``Profiler``) charged to the script that ran.
 
 Usage::
 
@@ -42,7 +42,7 @@ _PROBE_JS = """
   document.addEventListener('keydown', () => pr.keys.push(now()), true);
 })();
 """
-# after the first chart (plotly.js loaded, the kit's shell has wrapped it): time every Plotly call
+# once the page has loaded (plotly.js with it): time every Plotly call react-plotly makes
 _WRAP_JS = """() => {
   const now = () => performance.timeOrigin + performance.now();
   const pr = window.__step;
