@@ -8,7 +8,8 @@ Debian's Chromium through Playwright and times, per page, from the start of ``pa
   chart it sent is drawn (plotly's bundle loads lazily, after a quiet gap) and the DOM has not changed
   for 300 ms (the quiet window is not counted);
 - **σ → idle**: from pressing → on the σ slider's thumb to idle again (the first press of a fresh
-  value misses the page's cache; later repeats hit it);
+  value misses the page's cache; later repeats hit it); on a page without σ, its first slider (ε → on
+  RSPM, PRSMA, OracleQuery);
 - MWEM tabs by direct link (``?view=…``) and by clicking the tab.
 
 Each measurement runs in a fresh browser context (empty HTTP cache, new session). The first visit of
@@ -255,18 +256,27 @@ class Tab:
             visit.error = type(exc).__name__
         return visit
 
-    def has_sigma(self) -> bool:
-        """Whether the page has a σ control (RSPM, PRSMA and OracleQuery have none)."""
-        return self.page.locator("[data-testid='stSlider']").filter(has_text="σ").count() > 0
+    def _slider(self, symbol: str):
+        """The slider whose label starts with ``symbol`` (on the page or in the sidebar)."""
+        label = self.page.locator("[data-testid='stWidgetLabel']").filter(
+            has_text=re.compile(rf"^{re.escape(symbol)}\s")
+        )
+        return self.page.locator("[data-testid='stSlider']").filter(has=label).first
 
-    def press_sigma(self) -> None:
-        """Focus the σ control's thumb (on the page or in the sidebar) and press →."""
-        slider = self.page.locator("[data-testid='stSlider']").filter(has_text="σ").first
-        thumb = slider.locator(
-            "input[type='range'], [role='slider']"
-        ).first  # react-aria or baseweb
+    def hero_slider(self) -> str | None:
+        """The symbol of the slider a step presses: σ, else the page's first slider (ε on RSPM)."""
+        if self._slider("σ").count():
+            return "σ"
+        first = self.page.locator("[data-testid='stMain'] [data-testid='stSlider']")
+        if not first.count():
+            return None
+        return first.first.locator("[data-testid='stWidgetLabel']").inner_text().split()[0]
+
+    def press_slider(self, symbol: str, key: str = "ArrowRight") -> None:
+        """Focus the slider's thumb (react-aria or baseweb) and press ``key``."""
+        thumb = self._slider(symbol).locator("input[type='range'], [role='slider']").first
         thumb.focus(timeout=10_000)
-        thumb.press("ArrowRight")
+        thumb.press(key)
 
     def click_tab(self, label: str) -> None:
         self.page.get_by_role("tab", name=label).click(timeout=10_000)
@@ -321,10 +331,11 @@ def measure(
                         else:
                             nav.warm.append(visit)
                         log(f"  rep {rep} /{name}: {visit.first_chart} {visit.idle} {visit.error}")
-                        if name and not visit.error and tab.has_sigma():
-                            press = tab.act(tab.press_sigma)
+                        symbol = tab.hero_slider() if name and not visit.error else None
+                        if symbol:
+                            press = tab.act(lambda t=tab, s=symbol: t.press_slider(s))
                             if rep:
-                                row(f"/{name}: σ →").warm.append(press)
+                                row(f"/{name}: {symbol} →").warm.append(press)
                         views = TABS.get(name, {})
                         if views and rep and not visit.error:
                             first, *others = views.items()
@@ -399,7 +410,7 @@ def section(rows: list[Row], viewport: tuple[int, int]) -> str:
             "What a user waits for: `benchmarks/bench_browser.py` runs `streamlit run app.py` and drives "
             "headless Chromium (Playwright). First chart: from `page.goto` to the first drawn plotly "
             "chart; idle: no running indicator, the last script run finished, every chart it sent "
-            "drawn and no DOM change for 300 ms (not counted); σ →: one press of → on the σ slider (the first repeat misses the "
+            "drawn and no DOM change for 300 ms (not counted); σ →: one press of → on the σ slider (else the first slider; the first repeat misses the "
             "page cache) to idle; MWEM tabs by link and by click.",
             "",
             table(rows, viewport),

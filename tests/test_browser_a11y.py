@@ -57,7 +57,7 @@ def _load(browser, url: str):  # noqa: F811
     page.goto(url, wait_until="domcontentloaded", timeout=60_000)
     page.locator("[data-testid=stMain] h1").first.wait_for(timeout=60_000)
     _settle(page)
-    page.wait_for_timeout(500)  # the shell's labelling runs 200 ms after the last change
+    page.wait_for_timeout(500)  # the shell labels charts in the frame after a change
     return page
 
 

@@ -153,11 +153,18 @@ SHELL_JS = """<script>
     }
   };
   const update = () => { label(); phone(); };
+  // labels in the next frame (its layout is due anyway, so reading it costs nothing extra), before
+  // plotly has drawn; the phone layout relayouts plotly, so it waits for 200 ms of changes to pass
+  let framed = false;
   let queued = false;
   new MutationObserver(() => {
+    if (!framed) {
+      framed = true;
+      requestAnimationFrame(() => { framed = false; label(); });
+    }
     if (queued) return;
     queued = true;
-    setTimeout(() => { queued = false; update(); }, 200);
+    setTimeout(() => { queued = false; phone(); }, 200);
   }).observe(document.body, {childList: true, subtree: true, characterData: true});
   window.addEventListener("resize", update);
   update();
