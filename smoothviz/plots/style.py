@@ -268,7 +268,7 @@ def theory_trace(
 #: (390 px screen; a two-column chart beside the sidebar at 1024 px is as narrow), its hero, a lecture's
 #: hero on a laptop. One figure goes to every screen, so a label's place must be free at each.
 LABEL_AREAS_PX = ((240, 150), (240, 300), (560, 150))
-#: A label longer than this breaks onto two lines (:func:`_wrap`).
+#: A label longer than this breaks onto two or three lines (:func:`_wrap`).
 LABEL_CHARS = 26
 LABEL_SIZE = FONT_SIZE - 3
 #: Pixels between a label and its line: clear of a marker drawn on the line.
@@ -299,11 +299,11 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
     # the labels in their order, else in reverse (the first ones placed take the best places)
     placed = min(_place(lines, taken), _place(lines[::-1], taken), key=lambda p: p[0])[1]
     order = [id(line[0]) for line in lines]
-    for trace, px, py, i, left, above in sorted(placed, key=lambda p: order.index(id(p[0]))):
+    for trace, text, px, py, i, left, above in sorted(placed, key=lambda p: order.index(id(p[0]))):
         fig.add_annotation(
             x=float(px[i]),
             y=float(py[i]),
-            text=_wrap(trace.name),
+            text=text,
             showarrow=False,
             xanchor="left" if left else "right",
             yanchor="bottom" if above else "top",
@@ -313,38 +313,46 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
         )
 
 
-def _place(lines: list[tuple], taken: list[list[np.ndarray]]) -> tuple[float, list[tuple]]:
-    """``(clash, places)``: each line's label at its best place (:func:`_label_lines_on_plot`)."""
+def _place(lines: list[tuple], taken: list[list[np.ndarray]]) -> tuple[tuple, list[tuple]]:
+    """``(clash, places)``: each line's label at its best place (:func:`_label_lines_on_plot`).
+
+    A place's clash is ``(areas where it clashes, overlap summed over them)``: least is best.
+    """
     taken = [list(on) for on in taken]
-    total, placed = 0.0, []
+    total, placed = (0, 0.0), []
     for k, (trace, px, py, fx, fy) in enumerate(lines):
-        rows = _wrap(trace.name).split("<br>")
-        width = max(map(len, rows)) * 0.55 * LABEL_SIZE
-        height = len(rows) * 1.35 * LABEL_SIZE + LABEL_GAP_PX
-        places = []  # (clash, index, left, above, its box in each area) in order of preference
-        # successive labels start at successive stops, so lines ending close together stay legible
-        for left in (False, True):
-            for j in range(len(LABEL_STOPS)):
-                stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
-                i = int(np.argmin(np.abs(fx - stop * fx.max() - (1 - stop) * fx.min())))
-                for above in (True, False):
-                    # the box's centre: half its width left or right, half its height above or below
-                    boxes = [
-                        _boxes(
-                            fx[i : i + 1] + (width if left else -width) / 2 / area[0],
-                            fy[i : i + 1] + (height if above else -height) / 2 / area[1],
-                            width,
-                            height,
-                            area,
-                        )
-                        for area in LABEL_AREAS_PX
-                    ]
-                    places.append((sum(map(_clash, boxes, taken)), i, left, above, boxes))
-        clash, i, left, above, boxes = min(places, key=lambda p: p[0])
+        places = []  # (clash, text, index, left, above, its box in each area) by preference
+        # one line if it can fit a phone, else two, or three if that finds a freer place
+        for rows in (2, 3) if len(trace.name) > LABEL_CHARS else (1,):
+            text = _wrap(trace.name, rows)
+            shown = text.split("<br>")
+            width = max(map(len, shown)) * 0.55 * LABEL_SIZE
+            height = len(shown) * 1.35 * LABEL_SIZE + LABEL_GAP_PX
+            # successive labels start at successive stops, so lines ending close together stay legible
+            for left in (False, True):
+                for j in range(len(LABEL_STOPS)):
+                    stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
+                    i = int(np.argmin(np.abs(fx - stop * fx.max() - (1 - stop) * fx.min())))
+                    for above in (True, False):
+                        # the box's centre: half its size left or right of the point, above or below
+                        boxes = [
+                            _boxes(
+                                fx[i : i + 1] + (width if left else -width) / 2 / area[0],
+                                fy[i : i + 1] + (height if above else -height) / 2 / area[1],
+                                width,
+                                height,
+                                area,
+                            )
+                            for area in LABEL_AREAS_PX
+                        ]
+                        scores = list(map(_clash, boxes, taken))
+                        clash = (sum(score > 0 for score in scores), sum(scores))
+                        places.append((clash, text, i, left, above, boxes))
+        clash, text, i, left, above, boxes = min(places, key=lambda p: p[0])
         for box, on in zip(boxes, taken, strict=True):
             on.append(box)
-        total += clash
-        placed.append((trace, px, py, i, left, above))
+        total = (total[0] + clash[0], total[1] + clash[1])
+        placed.append((trace, text, px, py, i, left, above))
     return total, placed
 
 
@@ -393,22 +401,22 @@ def _boxes(fx: np.ndarray, fy: np.ndarray, w: float, h: float, area: tuple[int, 
     return np.column_stack([fx - w, fx + w, fy - h, fy + h])
 
 
-def _wrap(text: str) -> str:
-    """``text`` on two lines if longer than :data:`LABEL_CHARS`.
+def _wrap(text: str, rows: int) -> str:
+    """``text`` broken at spaces into ``rows`` lines (``<br>``), the longest as short as it can be.
 
-    The break goes at the space that makes the longer line shortest; a break after a comma or colon
-    or before a bracket counts 6 characters shorter, and wins a tie.
+    A break after a comma or colon or before a bracket counts 6 characters shorter, and wins a tie.
     """
     cuts = [i for i, c in enumerate(text) if c == " "]
-    if len(text) <= LABEL_CHARS or not cuts:
+    if rows == 1 or not cuts:
         return text
 
     def cost(i: int) -> tuple[int, bool]:
         nice = text[i - 1] in ",:" or text[i + 1 : i + 2] == "("
-        return max(i, len(text) - i - 1) - 6 * nice, not nice
+        rest = _wrap(text[i + 1 :], rows - 1).split("<br>")
+        return max(i, *map(len, rest)) - 6 * nice, not nice
 
     cut = min(cuts, key=cost)
-    return text[:cut] + "<br>" + text[cut + 1 :]
+    return text[:cut] + "<br>" + _wrap(text[cut + 1 :], rows - 1)
 
 
 def _clash(box: np.ndarray, taken: list[np.ndarray]) -> float:
