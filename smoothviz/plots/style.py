@@ -7,6 +7,7 @@ Theory curves are always black and dashed (or dotted for O(·) envelopes), so th
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -322,9 +323,10 @@ def _place(lines: list[tuple], taken: list[list[np.ndarray]]) -> tuple[tuple, li
     total, placed = (0, 0.0), []
     for k, (trace, px, py, fx, fy) in enumerate(lines):
         places = []  # (clash, text, index, left, above, its box in each area) by preference
-        # one line if it can fit a phone, else two, or three if that finds a freer place
-        for rows in (2, 3) if len(trace.name) > LABEL_CHARS else (1,):
-            text = _wrap(trace.name, rows)
+        # one line if it fits a phone, else two lines that do, or three if they find a freer place
+        texts = [_wrap(trace.name, rows) for rows in (1, 2, 3)]
+        fit = [t for t in texts if max(map(len, t.split("<br>"))) <= LABEL_CHARS]
+        for text in (fit[:1] if fit and fit[0] == texts[0] else fit) or texts[-1:]:
             shown = text.split("<br>")
             width = max(map(len, shown)) * 0.55 * LABEL_SIZE
             height = len(shown) * 1.35 * LABEL_SIZE + LABEL_GAP_PX
@@ -551,6 +553,37 @@ def _outline_bar(trace: Any, index: int) -> None:
     trace.marker.line.width, trace.marker.line.color = widths, colors
 
 
+def _inward(fig: go.Figure, trace: Any, x: Any, y: Any, row: int) -> str:
+    """Where ring ``row``'s number sits: above, below, left or right of its point, by row.
+
+    Near an edge of the plot it turns toward the middle, so the number is drawn inside.
+    """
+    vertical, across = [
+        ("top", "center"),
+        ("bottom", "center"),
+        ("middle", "left"),
+        ("middle", "right"),
+    ][row]
+    at = []  # the point's place across the x and the y axis, 0 to 1
+    for letter, value in (("x", x), ("y", y)):
+        axis = fig.layout[
+            (getattr(trace, f"{letter}axis") or letter).replace(letter, f"{letter}axis", 1)
+        ]
+        log = axis.type == "log"
+        if not isinstance(value, numbers.Real) or (log and value <= 0):  # a category, or a bar
+            at.append(0.5)
+            continue
+        low, width = _data_span(fig, log, axis=letter)
+        if axis.range:
+            low, width = axis.range[0], axis.range[1] - axis.range[0]
+        at.append(((np.log10(value) if log else value) - low) / width)
+    if not 0.15 <= at[1] <= 0.85:
+        vertical = "bottom" if at[1] > 0.5 else "top"
+    if not 0.1 <= at[0] <= 0.9:
+        across = "left" if at[0] > 0.5 else "right"
+    return f"{vertical} {across}"
+
+
 def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
     """Ring the points a lecture's answer rests on and label each with its own values.
 
@@ -579,7 +612,7 @@ def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
         fig.add_trace(
             go.Scatter(
                 x=[x], y=[y], mode="markers+text" if numbered else "markers", text=[tag.strip()],
-                textposition=("top center", "bottom center", "middle left", "middle right")[row],
+                textposition=_inward(fig, trace, x, y, row),
                 name=text, legendrank=1, hoverinfo="skip",
                 textfont={"size": FONT_SIZE + 2, "color": ANSWER_COLOR}, marker=ring,
                 xaxis=trace.xaxis or "x", yaxis=trace.yaxis or "y",
