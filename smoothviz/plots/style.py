@@ -271,6 +271,7 @@ def theory_trace(
 LABEL_AREAS_PX = ((240, 150), (240, 300), (560, 150))
 #: A label longer than this breaks onto two or three lines (:func:`_wrap`).
 LABEL_CHARS = 26
+#: The labels' font size (px); presenter mode enlarges it.
 LABEL_SIZE = FONT_SIZE - 3
 #: Pixels between a label and its line: clear of a marker drawn on the line.
 LABEL_GAP_PX = 8
@@ -284,7 +285,7 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
     Each label takes the first stop along its line (:data:`LABEL_STOPS`), above or below it, ending or
     else starting there, whose box (estimated from its text in each of :data:`LABEL_AREAS_PX`) stays
     inside the plot and overlaps no marker and no label placed before; failing that, the place that
-    overlaps least.
+    clashes least (:func:`_place`). A long label breaks onto lines a phone's plot holds.
     """
     lines = [line for trace in fig.data if (line := _on_plot_line(trace, log_x, log_y))]
     if not lines:
@@ -364,9 +365,7 @@ def _on_plot_line(trace: Any, log_x: bool, log_y: bool) -> tuple | None:
     if not meta.get("label_on_plot") or trace.x is None or len(trace.x) == 0:
         return None
     x, y = _finite(trace, log_x, log_y)
-    if (
-        1 < x.size < 16
-    ):  # a line of a few points: labels may sit between them too (on the drawn line)
+    if 1 < x.size < 16:  # a line of few points: labels may sit between them (on the drawn line)
         at = np.linspace(0, x.size - 1, 33)
         x, y = np.interp(at, np.arange(x.size), x), np.interp(at, np.arange(x.size), y)
     return (trace, x, y) if x.size else None
