@@ -94,7 +94,8 @@ detail, name = ex.results[variant], VARIANTS[variant]
 pins = ui.pinned_figures(PAGE, p, lambda q: figures.error_by_round_figure(
     list(experiment(**settings | {"sigma": q["sigma"], "epsilon": q["epsilon"],
                                   "rounds": q["T"]}).results.values()), show_bounds=False))  # fmt: skip
-ui.chart(figures.error_by_round_figure(list(ex.results.values())), key="error_by_round",
+runs = list(ex.results.values())
+ui.chart(figures.error_by_round_figure(runs, one_curve=E.one_curve(runs)), key="error_by_round",
          data=ex.to_frame, pinned=pins,
          caption=more_figures.hero_caption(ex, [label for label, _ in pins]))  # fmt: skip
 ui.pin_bar(PAGE, p)

@@ -3,6 +3,7 @@ import plotly.graph_objects as go
 import pytest
 
 from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments.mwem import one_curve
 from smoothviz.plots import mwem as P
 from smoothviz.plots.style import LEGEND_ROW_PX, legend_rows
 from smoothviz.privacy import mwem as M
@@ -162,3 +163,18 @@ def test_a_sweep_whose_bound_is_vacuous_everywhere_keeps_the_curve_readable():
     partly = P.error_vs_rounds_figure(x, errors, bound=np.array([0.9, 0.6, 0.8, 1.5]))
     assert any(t.name and "vacuous" in t.name for t in partly.data)
     assert "vacuous" not in partly.layout.title.text
+
+
+def test_coinciding_releases_are_said_to_be_one_curve(runs):
+    same = [runs["mwem"], runs["mwem"], runs["mwem"]]
+    assert one_curve(same)
+    assert not one_curve([runs["mwem"]])  # one release is not a coincidence
+    apart = [runs["mwem"], runs["notes"]]
+    gap = np.abs(runs["mwem"].error_by_round.mean(0) - runs["notes"].error_by_round.mean(0)).max()
+    assert one_curve(apart) == (gap <= 0.005)
+    fig = P.error_by_round_figure(same, show_bounds=False, one_curve=True)
+    assert "all 3 releases: one curve" in names(fig)
+    note = next(t for t in fig.data if t.name == "all 3 releases: one curve")
+    assert note.line.width == 0  # a name on the drawn curve, nothing drawn twice
+    assert list(note.y) == list(fig.data[-2].y)
+    assert "one curve" not in " ".join(names(P.error_by_round_figure(same, show_bounds=False)))

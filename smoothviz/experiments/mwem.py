@@ -45,6 +45,7 @@ __all__ = [
     "density_scan",
     "make_histogram",
     "make_queries",
+    "one_curve",
     "page_settings",
     "probe_boxes",
     "probe_intervals",
@@ -619,6 +620,15 @@ def run_experiment(
         "upload": upload is not None, "low": low, "high": high, "dims": dims,
     }  # fmt: skip
     return Experiment(hist, q, results, widths, probe, settings)
+
+
+def one_curve(results: Sequence[MR.MWEMResult], tolerance: float = 0.005) -> bool:
+    """Whether the runs' mean errors after each round lie within ``tolerance`` of one another.
+
+    Then the hero draws one curve for all of them (within ~2 px of its 430 px), and says so.
+    """
+    means = [r.error_by_round.mean(axis=0) for r in results]
+    return len(means) > 1 and all(np.abs(m - means[0]).max() <= tolerance for m in means[1:])
 
 
 def page_settings(

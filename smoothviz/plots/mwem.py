@@ -61,11 +61,20 @@ def _band(result: MWEMResult, values: np.ndarray, name: str) -> list[go.Scatter]
 
 
 @shared_figure
-def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = True) -> go.Figure:
-    """Max error over Q of each variant's output after t rounds (mean, 10–90% band) with its theorem curve."""
+def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = True,
+                          one_curve: bool = False) -> go.Figure:  # fmt: skip
+    """Max error over Q of each variant's output after t rounds (mean, 10–90% band) with its theorem curve.
+
+    ``one_curve``: the variants' means coincide (``experiments.mwem.one_curve``): the last drawn says so.
+    """
     fig = go.Figure()
     for r in results:
         fig.add_traces(_band(r, r.error_by_round, SHORT.get(r.variant, r.label)))
+    if one_curve:
+        mean = fig.data[-1]  # the last variant's mean line, drawn over the others
+        fig.add_trace(go.Scatter(x=mean.x, y=mean.y, mode="lines", line={"width": 0, "color": mean.line.color},
+                                 name=f"all {len(results)} releases: one curve", showlegend=False,
+                                 hoverinfo="skip", meta={"label_on_plot": True}))  # fmt: skip
     first_vacuous = True
     for r in results if show_bounds else ():
         if r.variant in MWEM_BOUND_NAME:
