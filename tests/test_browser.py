@@ -460,6 +460,10 @@ _SLIDE = """() => {
     if (w > 2 && h > 2) overlaps.push([a, b]);
   }));
   const next = bar && bar.querySelector('.st-key-smoothviz-next a');
+  // the bar's buttons and links whose text is cut (an ellipsis: wider than its box)
+  const cut = bar ? [...bar.querySelectorAll('button, a')].filter(b => b.offsetParent)
+    .filter(b => [b, ...b.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1))
+    .map(b => b.innerText) : [];
   return {
     viewport: window.innerHeight, bar: box(bar), text: bar ? bar.innerText : '',
     area: areas.length ? {top: Math.min(...areas.map(r => r.top)),
@@ -473,7 +477,7 @@ _SLIDE = """() => {
     next: next ? box(next) : null,
     tables: document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]').length,
     legend: plot ? [...plot.querySelectorAll('.legendtext')].map(t => t.textContent) : [],
-    overlaps,
+    overlaps, cut,
   };
 }"""
 
@@ -482,6 +486,7 @@ def _check_slide(slide: dict, scene, where: str) -> None:
     """The scene bar and the scene's whole hero chart (or its table) on the first screen."""
     height = slide["viewport"]
     assert slide["bar"] is not None, f"{where}: no scene bar"
+    assert not slide["cut"], f"{where}: button text cut off: {slide['cut']}"
     assert 0 <= slide["bar"]["top"] < slide["bar"]["bottom"] <= height, where
     if slide["area"] is None:  # a scene whose tab holds tables only (RSPM's separator sets)
         assert slide["tables"] > 0, f"{where}: neither a chart nor a table on screen"

@@ -125,6 +125,9 @@ def test_every_scene_opens_on_its_page_with_the_bar_and_no_warning(key, number):
         widget = next(w for w in at.main if getattr(w, "key", None) == f"{scene.page}.{locked}")
         assert widget.disabled
         assert "🔒" in widget.label
+    if scene.lock:  # the bar names what is fixed as the slider does: σ, not the link's "sigma"
+        symbols = {p.key: p.label.split(" (")[0] for p in page_params(scene.page)}
+        assert f"fixed here: {', '.join(symbols[k] for k in scene.lock)}" in bar, bar
 
 
 @pytest.mark.parametrize(("key", "number"), [("online", 2), ("release", 3)])

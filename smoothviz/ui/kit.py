@@ -337,7 +337,7 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
             slot.empty()
         # first: a dead room leaves the link, so that the bar offers "Poll" again
         beside = lecturer_panel(scene)
-        bar_px = lecture.lecture_bar(scene)
+        bar_px = lecture.lecture_bar(scene, params)
         tab = lecture.tab_of_scene(scene, params)
         if tab:  # a tab scene: its tab is the hero, right under the controls
             state["scroll"] = False

@@ -124,10 +124,10 @@ def _reveal(state: dict[str, Any]) -> None:
     state["reveal"] = True
 
 
-def lecture_bar(state: dict[str, Any]) -> int:
+def lecture_bar(state: dict[str, Any], params: Sequence[Any]) -> int:
     """The scene bar: number, question and options, Back / Answer / Next; returns its height (px).
 
-    The reveal marks the right option and shows the sentence.
+    The reveal marks the right option and shows the sentence; locked parameters go by their symbol.
     """
     key, number = state["lecture"], state["scene"]
     lecture = LECTURES[key]
@@ -140,17 +140,16 @@ def lecture_bar(state: dict[str, Any]) -> int:
         # buttons beside the title: the question and sentence get the bar's width (a taller hero)
         polls = not state.get("poll") and not st.context.is_embedded
         # presenter mode hides the sidebar; beside it, the buttons need more of a 1024 px screen
-        widths = [7, 0.9, 1.15, 1.35] if present else [5.6, 1.05, 1.35, 1.65]
+        widths = [6.8, 0.9, 1.15, 1.55] if present else [5.6, 1.05, 1.35, 1.65]
         widths = widths if polls else [widths[0], *widths[2:]]
         head, *buttons = st.columns(widths, vertical_alignment="center", gap="small")
         if polls:
             with buttons.pop(0):
                 start_button(state)
         back, forward = buttons
-        lock = f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
         head.markdown(
             f"**Scene {number}/{len(lecture.scenes)}** · {lecture.title.split(':')[0]} "
-            f":gray[· keys → ←]{lock}"
+            f":gray[· keys → ←]{lock_note(state, params)}"
         )
         with back, st.container(key="smoothviz-back"):
             if number > 1:
@@ -172,21 +171,29 @@ def lecture_bar(state: dict[str, Any]) -> int:
         )
         # always one element: the next scene on this page replaces the answered one's sentence
         st.markdown(f"**✓** {scene.say}" if revealed else "")
-    return bar_height(state, present)
+    return bar_height(state, params, present)
 
 
-def bar_height(state: Mapping[str, Any], present: bool) -> int:
+def lock_note(state: Mapping[str, Any], params: Sequence[Any]) -> str:
+    """`` · 🔒 fixed here: σ, T`` for the scene's locked parameters, by their symbols ('' if none)."""
+    if not state["lock"]:
+        return ""
+    symbols = {p.key: p.label.split(" (")[0] for p in params}
+    return f" · 🔒 fixed here: {', '.join(symbols.get(key, key) for key in state['lock'])}"
+
+
+def bar_height(state: Mapping[str, Any], params: Sequence[Any], present: bool) -> int:
     """The scene bar's height in pixels at 1024 px wide, from its lines of text (the kit sizes the hero).
 
     Characters per line measured beside the buttons and across the bar, at 22 px (presenter) or 16 px.
     """
     lecture = LECTURES[state["lecture"]]
     scene = lecture.scenes[state["scene"] - 1]
-    column, wide, line = (70, 96, 33) if present else (41, 80, 27)
+    column, wide, line = (68, 96, 33) if present else (41, 80, 27)
     if state.get("poll"):  # no Poll button: the head line has the room of one more column
         column += 6
     head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←"
-    head += f" · 🔒 fixed here: {', '.join(state['lock'])}" if state["lock"] else ""
+    head += lock_note(state, params)
     options = " · ".join(f"A {o}" for o in scene.options)
     # the head line is as tall as its buttons; two lines leave room for a control label that wraps
     lines = max(2, math.ceil(len(head) / column)) + sum(
