@@ -459,11 +459,27 @@ _SLIDE = """() => {
     const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
     if (w > 2 && h > 2) overlaps.push([a, b]);
   }));
+  // tick labels of one axis that run together, and axis titles that run off the chart
+  const crowded = [];
+  if (plot) [...plot.querySelectorAll('.xaxislayer-above, .yaxislayer-above')].forEach(layer => {
+    const ticks = [...layer.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()]);
+    ticks.forEach(([a, r], i) => ticks.slice(i + 1).forEach(([b, q]) => {
+      if (Math.min(r.right, q.right) - Math.max(r.left, q.left) > 1
+          && Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > 1) crowded.push([a, b]);
+    }));
+  });
+  const chart = plot ? plot.getBoundingClientRect() : null;
+  if (plot) plot.querySelectorAll('.g-xtitle, .g-ytitle').forEach(t => {
+    const r = t.getBoundingClientRect();
+    if (r.height && (r.top < chart.top - 1 || r.bottom > chart.bottom + 1)) crowded.push([t.textContent]);
+  });
   const next = bar && bar.querySelector('.st-key-smoothviz-next a');
-  // the bar's buttons and links whose text is cut (an ellipsis: wider than its box)
-  const cut = bar ? [...bar.querySelectorAll('button, a')].filter(b => b.offsetParent)
+  // the bar's buttons and links and the controls' labels whose text is cut (wider than its box)
+  const cut = [...(bar ? bar.querySelectorAll('button, a') : []),
+               ...document.querySelectorAll('[data-testid=stMain] [data-testid=stWidgetLabel]')]
+    .filter(b => b.offsetParent)
     .filter(b => [b, ...b.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1))
-    .map(b => b.innerText) : [];
+    .map(b => b.innerText);
   return {
     viewport: window.innerHeight, bar: box(bar), text: bar ? bar.innerText : '',
     area: areas.length ? {top: Math.min(...areas.map(r => r.top)),
@@ -477,7 +493,7 @@ _SLIDE = """() => {
     next: next ? box(next) : null,
     tables: document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]').length,
     legend: plot ? [...plot.querySelectorAll('.legendtext')].map(t => t.textContent) : [],
-    overlaps, cut,
+    overlaps, cut, crowded,
   };
 }"""
 
@@ -486,7 +502,7 @@ def _check_slide(slide: dict, scene, where: str) -> None:
     """The scene bar and the scene's whole hero chart (or its table) on the first screen."""
     height = slide["viewport"]
     assert slide["bar"] is not None, f"{where}: no scene bar"
-    assert not slide["cut"], f"{where}: button text cut off: {slide['cut']}"
+    assert not slide["cut"], f"{where}: a button's or control's text is cut off: {slide['cut']}"
     assert 0 <= slide["bar"]["top"] < slide["bar"]["bottom"] <= height, where
     if slide["area"] is None:  # a scene whose tab holds tables only (RSPM's separator sets)
         assert slide["tables"] > 0, f"{where}: neither a chart nor a table on screen"
@@ -495,6 +511,9 @@ def _check_slide(slide: dict, scene, where: str) -> None:
     assert slide["area"]["bottom"] <= height, f"{where}: the plotting area is cut: {slide}"
     assert slide["axis"] is not None, where
     assert slide["axis"] <= height, f"{where}: the x-axis is below the screen: {slide}"
+    assert not slide["crowded"], (
+        f"{where}: tick labels run together or a title is cut: {slide['crowded']}"
+    )
     # the scene's own chart: drawn in its tab's box (a tab scene), or the page's hero
     assert slide["tab"] == scene.preset.get("view"), f"{where}: wrong chart: {slide['tab']}"
 

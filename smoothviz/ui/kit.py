@@ -12,10 +12,12 @@ import contextlib
 import functools
 import gc
 import itertools
+import math
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -24,7 +26,7 @@ from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
-from smoothviz.plots.style import highlight
+from smoothviz.plots.style import FONT_SIZE, LEGEND_WIDTH_PX, highlight, legend_rows
 from smoothviz.ui import browser, lecture
 from smoothviz.ui.address import kit_state, link_to_read, remember_written
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
@@ -261,7 +263,8 @@ def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tupl
     if not _has_present_mode():
         st.session_state["smoothviz.present"] = False
     present = bool(st.session_state["smoothviz.present"])
-    widths = [*([1.0] * len(hero)), *([0.75] if present else [])]
+    # the toggle's column holds "Presenter" at 22 px (~200 px of a 1024 px screen beside four controls)
+    widths = [*([1.0] * len(hero)), *([max(0.75, 0.28 * len(hero))] if present else [])]
     columns = st.columns(widths, gap="medium") if widths else []
     toggle_at = columns[-1] if present else st.sidebar
     toggle_at.toggle("Presenter" if present else PRESENT.label, key="smoothviz.present",
@@ -547,6 +550,7 @@ def chart(
             if veiled:
                 _veil(copy)
             highlight(copy, marks)
+            _fit_axes(copy)
         return copy
 
     if pinned:
@@ -632,6 +636,53 @@ def _enlarge_type(fig: go.Figure) -> None:
     for note in fig.layout.annotations:
         if note.font.size:
             note.font.size = round(note.font.size * factor)
+
+
+def _fit_axes(fig: go.Figure) -> None:
+    """A short chart (a scene's hero under its bar): y tick labels and titles that do not run together.
+
+    From the plot's height (the figure's less its margins and the legend rows they do not hold): a log
+    axis labels every k-th power of ten, a linear one fewer ticks or smaller tick type, a long title
+    smaller type.
+    """
+    font = fig.layout.font.size or FONT_SIZE
+    shown = fig.layout.showlegend is not False
+    rows = legend_rows(fig, width=round(LEGEND_WIDTH_PX * FONT_SIZE / font)) if shown else 0
+    top, bottom = fig.layout.margin.t or 0, fig.layout.margin.b or 0
+    legend_px = max(0.0, rows * 1.5 * font - max(0, top - 40))  # a tall top margin holds the legend
+    height = max(40.0, fig.layout.height - top - bottom - legend_px)
+    for name in [k for k in fig.layout if k.startswith("yaxis") and fig.layout[k]] or ["yaxis"]:
+        axis = fig.layout[name]
+        low, high = axis.domain or (0, 1)
+        plot_px, size = height * (high - low), axis.tickfont.size or font
+        if axis.type == "log":
+            low, high = axis.range or _log_span(fig, "y" + name[5:])
+            if math.floor(high) - math.ceil(low) >= 1:  # two powers of ten to label at least
+                step = math.ceil((high - low) * 1.5 * size / plot_px)
+                axis.update(dtick=max(1, step), tickformat=None)
+        elif axis.tickvals is not None and len(axis.tickvals) > 1 and axis.range is not None:
+            gap = min(np.diff(sorted(axis.tickvals))) / abs(axis.range[1] - axis.range[0]) * plot_px
+            if gap < 1.3 * size:
+                axis.tickfont.size = max(11, int(gap / 1.3))
+        elif plot_px < 5 * 1.5 * size:
+            axis.nticks = max(2, int(plot_px // (1.5 * size)))
+        title = axis.title.text or ""
+        room = plot_px + min(top, bottom)  # the title is centred on the plot
+        if 0.55 * font * len(title) > room:
+            axis.title.font.size = max(11, int(room / (0.55 * len(title))))
+
+
+def _log_span(fig: go.Figure, axis_id: str) -> tuple[float, float]:
+    """log10 of the smallest and largest positive y value drawn on ``axis_id`` (``y``, ``y2``, …)."""
+    values = [
+        np.asarray(trace.y, dtype=float).ravel()
+        for trace in fig.data
+        if (getattr(trace, "yaxis", None) or "y") == axis_id
+        and getattr(trace, "y", None) is not None
+    ]
+    flat = np.concatenate(values) if values else np.empty(0)
+    flat = flat[np.isfinite(flat) & (flat > 0)]
+    return (float(np.log10(flat.min())), float(np.log10(flat.max()))) if flat.size else (0.0, 1.0)
 
 
 def _veil(fig: go.Figure) -> None:
