@@ -26,7 +26,7 @@ from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
-from smoothviz.plots.style import FONT_SIZE, LEGEND_WIDTH_PX, highlight, legend_rows
+from smoothviz.plots.style import FONT_SIZE, highlight, legend_rows
 from smoothviz.ui import browser, lecture
 from smoothviz.ui.address import kit_state, link_to_read, remember_written
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
@@ -42,6 +42,8 @@ LECTURE_HERO_PX = (200, 380)
 _ROOM_PX = {True: 565, False: 530}
 _TAB_TEXT_PX = 60  # a tab often says a sentence above its chart
 _METRICS_PX = 105  # a row of metrics above the hero
+#: A scene's hero at 1024 px wide, presenter mode (no sidebar) or not: the width its legend fills.
+_HERO_WIDTH_PX = {True: 900, False: 680}
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
 _VIEW_KEY = "smoothviz.__view"
 KIND_BADGES = {
@@ -643,33 +645,51 @@ def _fit_axes(fig: go.Figure) -> None:
 
     From the plot's height (the figure's less its margins and the legend rows they do not hold): a log
     axis labels every k-th power of ten, a linear one fewer ticks or smaller tick type, a long title
-    smaller type.
+    smaller type. A line of type is taken as 1.6 times its size.
     """
     font = fig.layout.font.size or FONT_SIZE
-    shown = fig.layout.showlegend is not False
-    rows = legend_rows(fig, width=round(LEGEND_WIDTH_PX * FONT_SIZE / font)) if shown else 0
+    width = round(_HERO_WIDTH_PX[presenting()] * FONT_SIZE / font)
+    rows = legend_rows(fig, width=width) if fig.layout.showlegend is not False else 0
     top, bottom = fig.layout.margin.t or 0, fig.layout.margin.b or 0
-    legend_px = max(0.0, rows * 1.5 * font - max(0, top - 40))  # a tall top margin holds the legend
+    legend_px = max(0.0, rows * 1.6 * font - max(0, top - 40))  # a tall top margin holds the legend
+    if fig.layout.height - top - bottom - legend_px < 100 and top > 60:
+        # a squeezed plot under a tall top margin: keep room for a title line and the legend only
+        title = 1.6 * font if fig.layout.title.text else 0
+        top = max(40, min(top, round(title + rows * 1.6 * font + 12)))
+        fig.layout.margin.t, legend_px = top, 0.0
+    # plotly widens the bottom margin to fit the x tick labels and title
+    bottom = max(bottom, (3.3 if fig.layout.xaxis.title.text else 1.8) * font)
     height = max(40.0, fig.layout.height - top - bottom - legend_px)
     for name in [k for k in fig.layout if k.startswith("yaxis") and fig.layout[k]] or ["yaxis"]:
         axis = fig.layout[name]
         low, high = axis.domain or (0, 1)
-        plot_px, size = height * (high - low), axis.tickfont.size or font
+        plot_px, line = height * (high - low), 1.6 * (axis.tickfont.size or font)
         if axis.type == "log":
             low, high = axis.range or _log_span(fig, "y" + name[5:])
             if math.floor(high) - math.ceil(low) >= 1:  # two powers of ten to label at least
-                step = math.ceil((high - low) * 1.5 * size / plot_px)
-                axis.update(dtick=max(1, step), tickformat=None)
+                # plotly pads an autorange by half the largest marker (a ring) at either end
+                usable = plot_px if axis.range else max(20.0, plot_px - 2 * _marker_pad(fig))
+                axis.update(dtick=max(1, math.ceil((high - low) * line / usable)), tickformat=None)
         elif axis.tickvals is not None and len(axis.tickvals) > 1 and axis.range is not None:
             gap = min(np.diff(sorted(axis.tickvals))) / abs(axis.range[1] - axis.range[0]) * plot_px
-            if gap < 1.3 * size:
-                axis.tickfont.size = max(11, int(gap / 1.3))
-        elif plot_px < 5 * 1.5 * size:
-            axis.nticks = max(2, int(plot_px // (1.5 * size)))
-        title = axis.title.text or ""
-        room = plot_px + min(top, bottom)  # the title is centred on the plot
-        if 0.55 * font * len(title) > room:
+            if gap < line:
+                axis.tickfont.size = max(11, int(gap / 1.6))
+        elif plot_px < 5 * line:
+            axis.nticks = max(2, int(plot_px // line))
+        title, size = axis.title.text or "", axis.title.font.size or round(1.2 * font)  # plotly's
+        room = plot_px + 2 * min(top + legend_px, bottom)  # the title is centred on the plot
+        if 0.55 * size * len(title) > room:
             axis.title.font.size = max(11, int(room / (0.55 * len(title))))
+
+
+def _marker_pad(fig: go.Figure) -> float:
+    """Half the largest marker drawn, plus its outline: what plotly adds to an autorange's ends (px)."""
+    sizes = [
+        float(np.max(trace.marker.size)) + 2 * (trace.marker.line.width or 0)
+        for trace in fig.data
+        if "markers" in (getattr(trace, "mode", None) or "") and trace.marker.size is not None
+    ]
+    return max(sizes, default=0.0) / 2
 
 
 def _log_span(fig: go.Figure, axis_id: str) -> tuple[float, float]:
