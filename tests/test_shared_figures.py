@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import numpy as np
@@ -273,3 +274,19 @@ def test_served_figures_are_built_without_validation(monkeypatch):
     line([3, 1, 2])
     assert seen == [False]
     assert go.Figure()._validate  # outside a shared builder plotly validates as usual
+
+
+def test_served_figures_share_one_template_and_draw_as_a_validated_build(monkeypatch):
+    monkeypatch.setattr(shared_module, "VALIDATION", "off")
+
+    @shared_figure
+    def line(values):
+        return apply_style(go.Figure(go.Scatter(y=values)), x_title="t", y_title="y")
+
+    first, second = line([3, 1, 2]), line([1, 2])
+    template = first.to_dict()["layout"]["template"]
+    assert template is second.to_dict()["layout"]["template"]  # one dict, not a copy per figure
+    assert template is first._layout["template"]
+    validated = apply_style(go.Figure(go.Scatter(y=[3, 1, 2])), x_title="t", y_title="y")
+    assert validated._layout["template"] is not template  # plotly's own copy outside a build
+    assert json.loads(first.to_json()) == json.loads(validated.to_json())  # keys in any order

@@ -84,6 +84,42 @@ BaseFigure._validate = BasePlotlyType._validate = _OffWhileUnvalidated("_validat
 BaseFigure._in_batch_mode = _OffWhileUnvalidated("_batch_flag", False)
 
 
+_plotly_template = BaseFigure._initialize_layout_template
+
+
+def _default_template(fig: BaseFigure) -> None:
+    """A new figure's default template: while building unvalidated, one dict shared by every figure.
+
+    plotly deep-copies the template (~200 dicts and lists) into each figure, twice per build, and
+    every figure kept then carries its copy through each full garbage collection. The shared dict is
+    the one plotly's own copy would be; it is read-only, like the rest of a shared figure.
+    """
+    name = pio.templates.default
+    if _validating.get() or not isinstance(name, str) or fig._layout_obj._props.get("template"):
+        _plotly_template(fig)
+    else:
+        fig._layout_obj._props["template"] = _template(name)
+
+
+def _template(name: str) -> dict:
+    with _lock:
+        if name not in _templates:
+            token = _validating.set(True)
+            try:
+                _templates[name] = go.Figure().layout._props["template"]  # plotly's own copy
+            finally:
+                _validating.reset(token)
+            _kept_as_is.add(id(_templates[name]))
+        return _templates[name]
+
+
+#: Each default template's shared dict, kept for the process; their ids, which :func:`_encoded`
+#: keeps as they are.
+_templates: dict[str, dict] = {}
+_kept_as_is: set[int] = set()
+BaseFigure._initialize_layout_template = _default_template
+
+
 def _unvalidated(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     token = _validating.set(False)
     try:
@@ -210,6 +246,8 @@ def _encoded(value: Any) -> Any:
     whether they are arrays (the same rule, its own functions).
     """
     if isinstance(value, dict):
+        if id(value) in _kept_as_is:  # a shared template: no arrays, read-only
+            return value
         return {k: _containers(v) if is_skipped_key(k) else _typed(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return type(value)(map(_encoded, value))
