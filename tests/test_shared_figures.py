@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import numpy as np
@@ -273,3 +274,34 @@ def test_served_figures_are_built_without_validation(monkeypatch):
     line([3, 1, 2])
     assert seen == [False]
     assert go.Figure()._validate  # outside a shared builder plotly validates as usual
+
+
+def test_served_figures_share_one_template_and_draw_as_a_validated_build(monkeypatch):
+    monkeypatch.setattr(shared_module, "VALIDATION", "off")
+
+    @shared_figure
+    def line(values):
+        return apply_style(go.Figure(go.Scatter(y=values)), x_title="t", y_title="y")
+
+    first, second = line([3, 1, 2]), line([1, 2])
+    template = first.to_dict()["layout"]["template"]
+    assert template is second.to_dict()["layout"]["template"]  # one dict, not a copy per figure
+    assert template is first._layout["template"]
+    validated = apply_style(go.Figure(go.Scatter(y=[3, 1, 2])), x_title="t", y_title="y")
+    assert validated._layout["template"] is not template  # plotly's own copy outside a build
+    assert json.loads(first.to_json()) == json.loads(validated.to_json())  # keys in any order
+
+
+def test_a_subplot_grid_is_copied_as_make_subplots_would_make_it(monkeypatch):
+    monkeypatch.setattr(shared_module, "VALIDATION", "compare")  # raises unless the same JSON
+
+    def two_rows(y):
+        fig = shared_module.subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.3, 0.7])
+        fig.add_traces([go.Scatter(y=y)], rows=2, cols=1)
+        fig.update_xaxes(range=[0, 1], row=2, col=1)  # the copy's second axis is found
+        return apply_style(fig, x_title="t", y_title="y")
+
+    first, second = _compared(two_rows), _compared(lambda y: two_rows(y[::-1]))
+    assert first.layout.xaxis2.range == (0, 1)
+    assert second.data[0].yaxis == "y2"
+    assert len(shared_module._grids) >= 1

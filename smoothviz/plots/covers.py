@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.covers import (
@@ -25,7 +24,7 @@ from smoothviz.online.covers import (
     UniformConvergenceResult,
 )
 from smoothviz.plots.marks import line, vertical
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import shared_figure, shared_value, subplots
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -63,7 +62,7 @@ def brackets_figure(bracketing: Bracketing, *, hypothesis=None, cover: Threshold
     """
     index, bs, h = bracket_rows(bracketing, hypothesis, max_rows)
     rows = np.arange(index.size, dtype=float)
-    fig = make_subplots(
+    fig = subplots(
         rows=2, cols=1, shared_xaxes=True, row_heights=[0.25, 0.75], vertical_spacing=0.04
     )
     fig.add_traces(_measure_panel(bracketing, cover), rows=1, cols=1)

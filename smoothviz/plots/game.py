@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from smoothviz.bounds import online as online_bounds
 from smoothviz.online.game import AdversaryGame
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import shared_figure, subplots
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 
 #: Clickable points per row: plotly reports clicks on data points only, so each row carries a dense
@@ -96,7 +95,7 @@ def number_line_figure(game: AdversaryGame) -> go.Figure:
     A click selects the nearest of a row's :data:`GRID_POINTS` invisible markers, whose ``customdata``
     is the point (or window centre) to play.
     """
-    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.28)
+    fig = subplots(rows=2, cols=1, vertical_spacing=0.28)
     _row(fig, game, 1, (0.0, 1.0))
     _row(fig, game, 2, zoom_range(game))
     fig = apply_style(fig, height=300)
