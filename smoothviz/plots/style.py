@@ -7,6 +7,7 @@ Theory curves are always black and dashed (or dotted for O(·) envelopes), so th
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -47,8 +48,9 @@ TITLE_SIZE = 22
 FONT_FAMILY = "Source Sans Pro, Arial, sans-serif"
 MAX_POINTS_PER_TRACE = 2000
 LEGEND_ROW_PX = 26
-#: Where along the x-range the on-plot names of theory lines sit (1st, 2nd, 3rd line, then again).
-LABEL_STOPS = (0.98, 0.72, 0.46)
+#: Where along the x-range the on-plot names of theory lines may sit (1st, 2nd, 3rd line start at the
+#: 1st, 2nd, 3rd stop, then try the next ones).
+LABEL_STOPS = (0.98, 0.72, 0.46, 0.2, 0.02)
 #: Width assumed when wrapping a bottom legend: a figure in one of two columns on a laptop.
 LEGEND_WIDTH_PX = 520
 #: How long a player shows each frame while playing.
@@ -263,9 +265,16 @@ def theory_trace(
     )
 
 
-#: The smallest plotting area a label must stay legible in (a lecture's hero on a laptop), in pixels:
-#: labels are kept apart as if drawn at this size.
-LABEL_AREA_PX = (560, 150)
+#: The plotting areas every label must stay legible in, in pixels (width, height): a phone's short chart
+#: (390 px screen; a two-column chart beside the sidebar at 1024 px is as narrow), its hero, a lecture's
+#: hero on a laptop. One figure goes to every screen, so a label's place must be free at each.
+LABEL_AREAS_PX = ((240, 150), (240, 300), (560, 150))
+#: A label longer than this breaks onto two or three lines (:func:`_wrap`).
+LABEL_CHARS = 26
+#: The labels' font size (px); presenter mode enlarges it.
+LABEL_SIZE = FONT_SIZE - 3
+#: Pixels between a label and its line: clear of a marker drawn on the line.
+LABEL_GAP_PX = 8
 
 
 def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
@@ -273,50 +282,159 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
 
     Theory lines carry their names on the plot instead of in the legend, so the legend keeps to the data
     (at most two rows on a projector) and the reader sees which dashed line is which where it is drawn.
-    Each label takes the first stop along its line (:data:`LABEL_STOPS`), above or below it, whose box
-    (estimated from its text at :data:`LABEL_AREA_PX`) overlaps no label placed before.
+    Each label takes the first stop along its line (:data:`LABEL_STOPS`), above or below it, ending or
+    else starting there, whose box (estimated from its text in each of :data:`LABEL_AREAS_PX`) stays
+    inside the plot and overlaps no marker and no label placed before; failing that, the place that
+    clashes least (:func:`_place`). A long label breaks onto lines a phone's plot holds.
     """
-    lines = []
-    for trace in fig.data:
-        meta = trace.meta if isinstance(trace.meta, dict) else {}
-        if not meta.get("label_on_plot") or trace.x is None or len(trace.x) == 0:
-            continue
-        x = np.asarray(trace.x, dtype=float)
-        y = np.asarray(trace.y, dtype=float)
-        keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log_x else True)
-        keep &= (y > 0) if log_y else True
-        if keep.any():
-            x, y = x[keep], y[keep]
-            lines.append((trace, np.log10(x) if log_x else x, np.log10(y) if log_y else y))
+    lines = [line for trace in fig.data if (line := _on_plot_line(trace, log_x, log_y))]
     if not lines:
         return
     span_x, span_y = _data_span(fig, log_x, axis="x"), _data_span(fig, log_y, axis="y")
-    size = FONT_SIZE - 3
-    placed: list[tuple[float, float, float, float]] = []
-    for k, (trace, px, py) in enumerate(lines):
-        width = len(trace.name) * 0.55 * size / LABEL_AREA_PX[0]
-        height = 1.35 * size / LABEL_AREA_PX[1]
-        places = []  # (index, anchor, box) in order of preference
-        # successive labels start at successive stops, so lines ending close together stay legible
-        for j in range(len(LABEL_STOPS)):
-            stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
-            i = int(np.argmin(np.abs(px - (px.min() + stop * (px.max() - px.min())))))
-            fx, fy = (px[i] - span_x[0]) / span_x[1], (py[i] - span_y[0]) / span_y[1]
-            places.append((i, "bottom", (fx - width, fx, fy, fy + height)))
-            places.append((i, "top", (fx - width, fx, fy - height, fy)))
-        free = (p for p in places if not any(_overlap(p[2], other) for other in placed))
-        i, anchor, box = next(free, places[0])  # the first place when every place is taken
-        placed.append(box)
+
+    def fraction(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (x - span_x[0]) / span_x[1], (y - span_y[0]) / span_y[1]
+
+    markers = [(fraction(*xy), px) for xy, px in _markers(fig, log_x, log_y)]
+    taken = [[_boxes(fx, fy, px, px, area) for (fx, fy), px in markers] for area in LABEL_AREAS_PX]
+    lines = [(trace, px, py, *fraction(px, py)) for trace, px, py in lines]
+    # the labels in their order, else in reverse (the first ones placed take the best places)
+    placed = min(_place(lines, taken), _place(lines[::-1], taken), key=lambda p: p[0])[1]
+    order = [id(line[0]) for line in lines]
+    for trace, text, px, py, i, left, above in sorted(placed, key=lambda p: order.index(id(p[0]))):
         fig.add_annotation(
             x=float(px[i]),
             y=float(py[i]),
-            text=trace.name,
+            text=text,
             showarrow=False,
-            xanchor="right",
-            yanchor=anchor,
-            font={"size": size, "color": trace.line.color or COLORS["bound"]},
+            xanchor="left" if left else "right",
+            yanchor="bottom" if above else "top",
+            yshift=LABEL_GAP_PX if above else -LABEL_GAP_PX,
+            font={"size": LABEL_SIZE, "color": trace.line.color or COLORS["bound"]},
             bgcolor="rgba(255,255,255,0.7)",
         )
+
+
+def _place(lines: list[tuple], taken: list[list[np.ndarray]]) -> tuple[tuple, list[tuple]]:
+    """``(clash, places)``: each line's label at its best place (:func:`_label_lines_on_plot`).
+
+    A place's clash is ``(areas where it clashes, overlap summed over them)``: least is best.
+    """
+    taken = [list(on) for on in taken]
+    total, placed = (0, 0.0), []
+    for k, (trace, px, py, fx, fy) in enumerate(lines):
+        places = []  # (clash, text, index, left, above, its box in each area) by preference
+        # one line if it fits a phone, else two lines that do, or three if they find a freer place
+        texts = [_wrap(trace.name, rows) for rows in (1, 2, 3)]
+        fit = [t for t in texts if max(map(len, t.split("<br>"))) <= LABEL_CHARS]
+        for text in (fit[:1] if fit and fit[0] == texts[0] else fit) or texts[-1:]:
+            shown = text.split("<br>")
+            width = max(map(len, shown)) * 0.55 * LABEL_SIZE
+            height = len(shown) * 1.35 * LABEL_SIZE + LABEL_GAP_PX
+            # successive labels start at successive stops, so lines ending close together stay legible
+            for left in (False, True):
+                for j in range(len(LABEL_STOPS)):
+                    stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
+                    i = int(np.argmin(np.abs(fx - stop * fx.max() - (1 - stop) * fx.min())))
+                    for above in (True, False):
+                        # the box's centre: half its size left or right of the point, above or below
+                        boxes = [
+                            _boxes(
+                                fx[i : i + 1] + (width if left else -width) / 2 / area[0],
+                                fy[i : i + 1] + (height if above else -height) / 2 / area[1],
+                                width,
+                                height,
+                                area,
+                            )
+                            for area in LABEL_AREAS_PX
+                        ]
+                        scores = list(map(_clash, boxes, taken))
+                        clash = (sum(score > 0 for score in scores), sum(scores))
+                        places.append((clash, text, i, left, above, boxes))
+        clash, text, i, left, above, boxes = min(places, key=lambda p: p[0])
+        for box, on in zip(boxes, taken, strict=True):
+            on.append(box)
+        total = (total[0] + clash[0], total[1] + clash[1])
+        placed.append((trace, text, px, py, i, left, above))
+    return total, placed
+
+
+def _on_plot_line(trace: Any, log_x: bool, log_y: bool) -> tuple | None:
+    """``(trace, x, y)`` of a ``label_on_plot`` trace's finite points (log₁₀ on log axes), else None."""
+    meta = trace.meta if isinstance(trace.meta, dict) else {}
+    if not meta.get("label_on_plot") or trace.x is None or len(trace.x) == 0:
+        return None
+    x, y = _finite(trace, log_x, log_y)
+    if 1 < x.size < 16:  # a line of few points: labels may sit between them (on the drawn line)
+        at = np.linspace(0, x.size - 1, 33)
+        x, y = np.interp(at, np.arange(x.size), x), np.interp(at, np.arange(x.size), y)
+    return (trace, x, y) if x.size else None
+
+
+def _finite(trace: Any, log_x: bool, log_y: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A trace's points with finite (on a log axis: positive) x and y, log₁₀ on log axes."""
+    x = np.asarray(trace.x, dtype=float)
+    y = np.asarray(trace.y, dtype=float)
+    keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log_x else True)
+    keep &= (y > 0) if log_y else True
+    x, y = x[keep], y[keep]
+    return (np.log10(x) if log_x else x), (np.log10(y) if log_y else y)
+
+
+def _markers(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[tuple, float]]:
+    """``((x, y), size)`` of every scatter trace drawn with markers (size: its largest, in pixels)."""
+    drawn = []
+    for trace in fig.data:
+        if trace.type != "scatter" or "markers" not in (trace.mode or "") or trace.x is None:
+            continue
+        try:
+            xy = _finite(trace, log_x, log_y)
+        except (TypeError, ValueError):  # categories
+            continue
+        size = trace.marker.size if trace.marker.size is not None else 6
+        drawn.append((xy, float(np.max(size)) + 2))
+    return drawn
+
+
+def _boxes(fx: np.ndarray, fy: np.ndarray, w: float, h: float, area: tuple[int, int]) -> np.ndarray:
+    """Boxes ``(x0, x1, y0, y1)`` in plot fractions, one row per centre, ``w`` × ``h`` pixels in ``area``."""
+    w, h = w / 2 / area[0], h / 2 / area[1]
+    return np.column_stack([fx - w, fx + w, fy - h, fy + h])
+
+
+def _wrap(text: str, rows: int) -> str:
+    """``text`` broken at spaces into ``rows`` lines (``<br>``), the longest as short as it can be.
+
+    A break after a comma or colon or before a bracket counts 6 characters shorter, and wins a tie.
+    """
+    cuts = [i for i, c in enumerate(text) if c == " "]
+    if rows == 1 or not cuts:
+        return text
+
+    def cost(i: int) -> tuple[int, bool]:
+        nice = text[i - 1] in ",:" or text[i + 1 : i + 2] == "("
+        rest = _wrap(text[i + 1 :], rows - 1).split("<br>")
+        return max(i, *map(len, rest)) - 6 * nice, not nice
+
+    cut = min(cuts, key=cost)
+    return text[:cut] + "<br>" + _wrap(text[cut + 1 :], rows - 1)
+
+
+def _clash(box: np.ndarray, taken: list[np.ndarray]) -> float:
+    """How badly ``box`` is placed (0: a free place).
+
+    Its area outside the plot, weighted 10×, plus its overlap with ``taken`` (label and marker boxes).
+    """
+    area = (box[0, 1] - box[0, 0]) * (box[0, 3] - box[0, 2])
+    outside = area - _overlap_area(box, np.array([[0.0, 1.0, 0.0, 1.0]]))
+    return 10 * outside + sum(_overlap_area(box, b) for b in taken)
+
+
+def _overlap_area(a: np.ndarray, b: np.ndarray) -> float:
+    """Total area the box ``a`` (one row) shares with the boxes ``b`` (one row each)."""
+    w = np.clip(np.minimum(a[0, 1], b[:, 1]) - np.maximum(a[0, 0], b[:, 0]), 0, None)
+    h = np.clip(np.minimum(a[0, 3], b[:, 3]) - np.maximum(a[0, 2], b[:, 2]), 0, None)
+    return float(np.sum(w * h))
 
 
 def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
@@ -326,10 +444,6 @@ def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
         return 0.0, 1.0
     flat = np.log10(flat) if log else flat
     return float(flat.min()), float(max(flat.max() - flat.min(), 1e-12))
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
 
 
 def add_player(
@@ -438,6 +552,37 @@ def _outline_bar(trace: Any, index: int) -> None:
     trace.marker.line.width, trace.marker.line.color = widths, colors
 
 
+def _inward(fig: go.Figure, trace: Any, x: Any, y: Any, row: int) -> str:
+    """Where ring ``row``'s number sits: above, below, left or right of its point, by row.
+
+    Near an edge of the plot it turns toward the middle, so the number is drawn inside.
+    """
+    vertical, across = [
+        ("top", "center"),
+        ("bottom", "center"),
+        ("middle", "left"),
+        ("middle", "right"),
+    ][row]
+    at = []  # the point's place across the x and the y axis, 0 to 1
+    for letter, value in (("x", x), ("y", y)):
+        axis = fig.layout[
+            (getattr(trace, f"{letter}axis") or letter).replace(letter, f"{letter}axis", 1)
+        ]
+        log = axis.type == "log"
+        if not isinstance(value, numbers.Real) or (log and value <= 0):  # a category, or a bar
+            at.append(0.5)
+            continue
+        low, width = _data_span(fig, log, axis=letter)
+        if axis.range:
+            low, width = axis.range[0], axis.range[1] - axis.range[0]
+        at.append(((np.log10(value) if log else value) - low) / width)
+    if not 0.15 <= at[1] <= 0.85:
+        vertical = "bottom" if at[1] > 0.5 else "top"
+    if not 0.1 <= at[0] <= 0.9:
+        across = "left" if at[0] > 0.5 else "right"
+    return f"{vertical} {across}"
+
+
 def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
     """Ring the points a lecture's answer rests on and label each with its own values.
 
@@ -466,7 +611,7 @@ def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
         fig.add_trace(
             go.Scatter(
                 x=[x], y=[y], mode="markers+text" if numbered else "markers", text=[tag.strip()],
-                textposition=("top center", "bottom center", "middle left", "middle right")[row],
+                textposition=_inward(fig, trace, x, y, row),
                 name=text, legendrank=1, hoverinfo="skip",
                 textfont={"size": FONT_SIZE + 2, "color": ANSWER_COLOR}, marker=ring,
                 xaxis=trace.xaxis or "x", yaxis=trace.yaxis or "y",
