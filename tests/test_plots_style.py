@@ -145,3 +145,16 @@ def test_ring_numbers_turn_inward_at_the_edges_of_the_plot():
     assert highlight(fig, [Mark("a", "last", "{y}"), Mark("b", "last", "{y}"), Mark("a", 5.0)]) == 3
     positions = [tr.textposition for tr in _ringed(fig)]
     assert positions == ["bottom left", "top left", "middle left"]
+
+
+def test_a_label_keeps_off_the_other_curves_where_it_can():
+    x = np.linspace(1.0, 100.0, 100)
+    span = go.Scatter(x=[1, 100], y=[0, 100], mode="markers", name="corners")  # y from 0 to 100
+
+    def label(*curves: go.Scatter) -> str:
+        fig = go.Figure([span, *curves, theory_trace(x, np.full(x.size, 50.0), name="bound")])
+        return apply_style(fig).layout.annotations[0].yanchor
+
+    assert label() == "bottom"  # its first choice: above its line
+    # with data drawn just above the bound, above it the label would cover the data: below it
+    assert label(go.Scatter(x=x, y=np.full(x.size, 56.0), mode="lines", name="data")) == "top"

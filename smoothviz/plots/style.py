@@ -297,9 +297,12 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
 
     markers = [(fraction(*xy), px) for xy, px in _markers(fig, log_x, log_y)]
     taken = [[_boxes(fx, fy, px, px, area) for (fx, fy), px in markers] for area in LABEL_AREAS_PX]
+    drawn = {id(trace): _samples(*fraction(*xy)) for trace, xy in _drawn_lines(fig, log_x, log_y)}
+    crossed = {k: [_boxes(*xy, 2, 2, area) for area in LABEL_AREAS_PX] for k, xy in drawn.items()}
     lines = [(trace, px, py, *fraction(px, py)) for trace, px, py in lines]
     # the labels in their order, else in reverse (the first ones placed take the best places)
-    placed = min(_place(lines, taken), _place(lines[::-1], taken), key=lambda p: p[0])[1]
+    placed = min(_place(lines, taken, crossed), _place(lines[::-1], taken, crossed),
+                 key=lambda p: p[0])[1]  # fmt: skip
     order = [id(line[0]) for line in lines]
     for trace, text, px, py, i, left, above in sorted(placed, key=lambda p: order.index(id(p[0]))):
         fig.add_annotation(
@@ -315,14 +318,25 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
         )
 
 
-def _place(lines: list[tuple], taken: list[list[np.ndarray]]) -> tuple[tuple, list[tuple]]:
+def _place(
+    lines: list[tuple], taken: list[list[np.ndarray]], crossed: dict[int, list[np.ndarray]]
+) -> tuple[tuple, list[tuple]]:
     """``(clash, places)``: each line's label at its best place (:func:`_label_lines_on_plot`).
 
-    A place's clash is ``(areas where it clashes, overlap summed over them)``: least is best.
+    A place's clash is ``(areas where it clashes, overlap summed over them)``: least is best. A label
+    clashes with what lies under it: the plot's edge, markers, labels placed before and the other
+    drawn curves (``crossed``: samples along each, keyed by its trace's id).
     """
     taken = [list(on) for on in taken]
     total, placed = (0, 0.0), []
     for k, (trace, px, py, fx, fy) in enumerate(lines):
+        # what lies under a label in each area: markers, labels placed before, the other curves
+        under = [
+            np.vstack(
+                [np.empty((0, 4)), *on, *(c[a] for key, c in crossed.items() if key != id(trace))]
+            )
+            for a, on in enumerate(taken)
+        ]
         places = []  # (clash, text, index, left, above, its box in each area) by preference
         # one line if it fits a phone, else two lines that do, or three if they find a freer place
         texts = [_wrap(trace.name, rows) for rows in (1, 2, 3)]
@@ -348,13 +362,13 @@ def _place(lines: list[tuple], taken: list[list[np.ndarray]]) -> tuple[tuple, li
                             )
                             for area in LABEL_AREAS_PX
                         ]
-                        scores = list(map(_clash, boxes, taken))
+                        scores = list(map(_clash, boxes, under))
                         clash = (sum(score > 0 for score in scores), sum(scores))
                         places.append((clash, text, i, left, above, boxes))
         clash, text, i, left, above, boxes = min(places, key=lambda p: p[0])
         for box, on in zip(boxes, taken, strict=True):
             on.append(box)
-        total = (total[0] + clash[0], total[1] + clash[1])
+        total = tuple(a + b for a, b in zip(total, clash, strict=True))
         placed.append((trace, text, px, py, i, left, above))
     return total, placed
 
@@ -369,6 +383,29 @@ def _on_plot_line(trace: Any, log_x: bool, log_y: bool) -> tuple | None:
         at = np.linspace(0, x.size - 1, 33)
         x, y = np.interp(at, np.arange(x.size), x), np.interp(at, np.arange(x.size), y)
     return (trace, x, y) if x.size else None
+
+
+def _drawn_lines(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[Any, tuple]]:
+    """``(trace, (x, y))`` of every scatter trace drawn as a visible line (the curves a label may hide)."""
+    drawn = []
+    for trace in fig.data:
+        mode, width = trace.mode or "lines", trace.line.width
+        if trace.type != "scatter" or "lines" not in mode or width == 0 or trace.x is None:
+            continue
+        try:
+            drawn.append((trace, _finite(trace, log_x, log_y)))
+        except (TypeError, ValueError):  # categories
+            continue
+    return drawn
+
+
+def _samples(fx: np.ndarray, fy: np.ndarray, n: int = 120) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` points along the polyline through ``(fx, fy)`` (plot fractions), evenly by its length."""
+    if fx.size < 2:
+        return fx, fy
+    along = np.concatenate([[0.0], np.cumsum(np.hypot(np.diff(fx), np.diff(fy)))])
+    at = np.linspace(0.0, along[-1], n)
+    return np.interp(at, along, fx), np.interp(at, along, fy)
 
 
 def _finite(trace: Any, log_x: bool, log_y: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -420,14 +457,14 @@ def _wrap(text: str, rows: int) -> str:
     return text[:cut] + "<br>" + _wrap(text[cut + 1 :], rows - 1)
 
 
-def _clash(box: np.ndarray, taken: list[np.ndarray]) -> float:
+def _clash(box: np.ndarray, under: np.ndarray) -> float:
     """How badly ``box`` is placed (0: a free place).
 
-    Its area outside the plot, weighted 10×, plus its overlap with ``taken`` (label and marker boxes).
+    Its area outside the plot, weighted 10×, plus its overlap with the boxes ``under`` it (one a row).
     """
-    area = (box[0, 1] - box[0, 0]) * (box[0, 3] - box[0, 2])
-    outside = area - _overlap_area(box, np.array([[0.0, 1.0, 0.0, 1.0]]))
-    return 10 * outside + sum(_overlap_area(box, b) for b in taken)
+    x0, x1, y0, y1 = box[0].tolist()
+    inside = max(0.0, min(x1, 1.0) - max(x0, 0.0)) * max(0.0, min(y1, 1.0) - max(y0, 0.0))
+    return 10 * ((x1 - x0) * (y1 - y0) - inside) + _overlap_area(box, under)
 
 
 def _overlap_area(a: np.ndarray, b: np.ndarray) -> float:
