@@ -301,8 +301,10 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
     crossed = {k: [_boxes(*xy, 2, 2, area) for area in LABEL_AREAS_PX] for k, xy in drawn.items()}
     lines = [(trace, px, py, *fraction(px, py)) for trace, px, py in lines]
     # the labels in their order, else in reverse (the first ones placed take the best places)
-    placed = min(_place(lines, taken, crossed), _place(lines[::-1], taken, crossed),
-                 key=lambda p: p[0])[1]  # fmt: skip
+    placed = _place(lines, taken, crossed)
+    if placed[0] != (0, 0.0):  # a clash: perhaps fewer in the other order
+        placed = min(placed, _place(lines[::-1], taken, crossed), key=lambda p: p[0])
+    placed = placed[1]
     order = [id(line[0]) for line in lines]
     for trace, text, px, py, i, left, above in sorted(placed, key=lambda p: order.index(id(p[0]))):
         fig.add_annotation(
@@ -337,7 +339,7 @@ def _place(
             )
             for a, on in enumerate(taken)
         ]
-        places = []  # (clash, text, index, left, above, its box in each area) by preference
+        places = []  # (text, index, left, above, width, height) by preference
         # one line if it fits a phone, else two lines that do, or three if they find a freer place
         texts = [_wrap(trace.name, rows) for rows in (1, 2, 3)]
         fit = [t for t in texts if max(map(len, t.split("<br>"))) <= LABEL_CHARS]
@@ -350,25 +352,30 @@ def _place(
                 for j in range(len(LABEL_STOPS)):
                     stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
                     i = int(np.argmin(np.abs(fx - stop * fx.max() - (1 - stop) * fx.min())))
-                    for above in (True, False):
-                        # the box's centre: half its size left or right of the point, above or below
-                        boxes = [
-                            _boxes(
-                                fx[i : i + 1] + (width if left else -width) / 2 / area[0],
-                                fy[i : i + 1] + (height if above else -height) / 2 / area[1],
-                                width,
-                                height,
-                                area,
-                            )
-                            for area in LABEL_AREAS_PX
-                        ]
-                        scores = list(map(_clash, boxes, under))
-                        clash = (sum(score > 0 for score in scores), sum(scores))
-                        places.append((clash, text, i, left, above, boxes))
-        clash, text, i, left, above, boxes = min(places, key=lambda p: p[0])
+                    places += [(text, i, left, above, width, height) for above in (True, False)]
+        index = np.array([place[1] for place in places])
+        sign_x = np.array([1.0 if place[2] else -1.0 for place in places])  # left: box to the right
+        sign_y = np.array([1.0 if place[3] else -1.0 for place in places])
+        w, h = np.array([place[4:] for place in places]).T
+        # each place's box in each area: its centre half its size left or right of, above or below
+        # the point; its clash there (:func:`_clash`), one row per place
+        boxes, scores = [], []
+        for area, below in zip(LABEL_AREAS_PX, under, strict=True):
+            cx = fx[index] + sign_x * w / 2 / area[0]
+            cy = fy[index] + sign_y * h / 2 / area[1]
+            hw, hh = w / 2 / area[0], h / 2 / area[1]
+            box = np.column_stack([cx - hw, cx + hw, cy - hh, cy + hh])
+            boxes.append(box)
+            scores.append(_clash(box, below))
+        scores = np.array(scores)  # areas × places
+        clashes = list(
+            zip((scores > 0).sum(axis=0).tolist(), scores.sum(axis=0).tolist(), strict=True)
+        )
+        best = min(range(len(places)), key=clashes.__getitem__)
         for box, on in zip(boxes, taken, strict=True):
-            on.append(box)
-        total = tuple(a + b for a, b in zip(total, clash, strict=True))
+            on.append(box[best : best + 1])
+        total = (total[0] + clashes[best][0], total[1] + clashes[best][1])
+        text, i, left, above, _, _ = places[best]
         placed.append((trace, text, px, py, i, left, above))
     return total, placed
 
@@ -457,21 +464,21 @@ def _wrap(text: str, rows: int) -> str:
     return text[:cut] + "<br>" + _wrap(text[cut + 1 :], rows - 1)
 
 
-def _clash(box: np.ndarray, under: np.ndarray) -> float:
-    """How badly ``box`` is placed (0: a free place).
+def _clash(boxes: np.ndarray, under: np.ndarray) -> np.ndarray:
+    """How badly each of ``boxes`` (one a row) is placed (0: a free place).
 
     Its area outside the plot, weighted 10×, plus its overlap with the boxes ``under`` it (one a row).
     """
-    x0, x1, y0, y1 = box[0].tolist()
-    inside = max(0.0, min(x1, 1.0) - max(x0, 0.0)) * max(0.0, min(y1, 1.0) - max(y0, 0.0))
-    return 10 * ((x1 - x0) * (y1 - y0) - inside) + _overlap_area(box, under)
+    inside = _overlap(boxes, np.array([[0.0, 1.0, 0.0, 1.0]]))[:, 0]
+    area = (boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])
+    return 10 * (area - inside) + _overlap(boxes, under).sum(axis=1)
 
 
-def _overlap_area(a: np.ndarray, b: np.ndarray) -> float:
-    """Total area the box ``a`` (one row) shares with the boxes ``b`` (one row each)."""
-    w = np.clip(np.minimum(a[0, 1], b[:, 1]) - np.maximum(a[0, 0], b[:, 0]), 0, None)
-    h = np.clip(np.minimum(a[0, 3], b[:, 3]) - np.maximum(a[0, 2], b[:, 2]), 0, None)
-    return float(np.sum(w * h))
+def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Area each box of ``a`` shares with each of ``b`` (boxes ``(x0, x1, y0, y1)``, one a row)."""
+    w = np.minimum(a[:, None, 1], b[None, :, 1]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 2], b[None, :, 2])
+    return np.clip(w, 0, None) * np.clip(h, 0, None)
 
 
 def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
