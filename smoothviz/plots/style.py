@@ -269,23 +269,45 @@ def theory_trace(
 #: (390 px screen; a two-column chart beside the sidebar at 1024 px is as narrow), its hero, a lecture's
 #: hero on a laptop. One figure goes to every screen, so a label's place must be free at each.
 LABEL_AREAS_PX = ((240, 150), (240, 300), (560, 150))
-#: A label longer than this breaks onto two or three lines (:func:`_wrap`).
+#: A label longer than this breaks onto two or three lines (:func:`_wrap`): 90% of the narrowest area.
 LABEL_CHARS = 26
-#: The labels' font size (px); presenter mode enlarges it.
+#: The labels' font size (px); presenter mode places them again at its own (:func:`place_labels`).
 LABEL_SIZE = FONT_SIZE - 3
 #: Pixels between a label and its line: clear of a marker drawn on the line.
 LABEL_GAP_PX = 8
+#: The name the placer gives its annotations, so that a later pass finds and replaces them.
+LABEL_NAME = "on-plot label"
 
 
-def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
+def place_labels(
+    fig: go.Figure, *, size: int = LABEL_SIZE, areas: Sequence = LABEL_AREAS_PX
+) -> None:
+    """Place the theory lines' labels again, at ``size`` px in plotting areas ``areas`` (w, h px).
+
+    For what was drawn after :func:`apply_style`: a reveal's rings and numbers (:func:`highlight`),
+    presenter mode's larger type in its wide, short lecture charts.
+    """
+    fig.layout.annotations = [a for a in fig.layout.annotations if a.name != LABEL_NAME]
+    log_x, log_y = (fig.layout[f"{a}axis"].type == "log" for a in "xy")
+    _label_lines_on_plot(fig, log_x=log_x, log_y=log_y, size=size, areas=areas)
+
+
+def _label_lines_on_plot(
+    fig: go.Figure,
+    *,
+    log_x: bool,
+    log_y: bool,
+    size: int = LABEL_SIZE,
+    areas: Sequence = LABEL_AREAS_PX,
+) -> None:
     """Write the name of every ``label_on_plot`` trace beside its line, near its right end.
 
     Theory lines carry their names on the plot instead of in the legend, so the legend keeps to the data
     (at most two rows on a projector) and the reader sees which dashed line is which where it is drawn.
     Each label takes the first stop along its line (:data:`LABEL_STOPS`), above or below it, ending or
-    else starting there, whose box (estimated from its text in each of :data:`LABEL_AREAS_PX`) stays
-    inside the plot and overlaps no marker and no label placed before; failing that, the place that
-    clashes least (:func:`_place`). A long label breaks onto lines a phone's plot holds.
+    else starting there, whose box (estimated from its text at ``size`` px in each of ``areas``) stays
+    inside the plot and overlaps no marker, no point's text and no label placed before; failing that,
+    the place that clashes least (:func:`_place`). A long label breaks onto lines the narrowest holds.
     """
     lines = [line for trace in fig.data if (line := _on_plot_line(trace, log_x, log_y))]
     if not lines:
@@ -296,14 +318,21 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
         return (x - span_x[0]) / span_x[1], (y - span_y[0]) / span_y[1]
 
     markers = [(fraction(*xy), px) for xy, px in _markers(fig, log_x, log_y)]
-    taken = [[_boxes(fx, fy, px, px, area) for (fx, fy), px in markers] for area in LABEL_AREAS_PX]
+    texts = [(fraction(*xy), *how) for xy, *how in _texts(fig, log_x, log_y)]
+    taken = [
+        [_boxes(fx, fy, px, px, area) for (fx, fy), px in markers]
+        + [_text_boxes(fx, fy, *how, area) for (fx, fy), *how in texts]
+        for area in areas
+    ]
     drawn = {id(trace): _samples(*fraction(*xy)) for trace, xy in _drawn_lines(fig, log_x, log_y)}
-    crossed = {k: [_boxes(*xy, 2, 2, area) for area in LABEL_AREAS_PX] for k, xy in drawn.items()}
+    crossed = {k: [_boxes(*xy, 2, 2, area) for area in areas] for k, xy in drawn.items()}
     lines = [(trace, px, py, *fraction(px, py)) for trace, px, py in lines]
     # the labels in their order, else in reverse (the first ones placed take the best places)
-    placed = _place(lines, taken, crossed)
+    chars = int(LABEL_CHARS * min(w for w, _ in areas) / LABEL_AREAS_PX[0][0] * LABEL_SIZE / size)
+    placed = _place(lines, taken, crossed, size=size, areas=areas, chars=chars)
     if placed[0] != (0, 0.0):  # a clash: perhaps fewer in the other order
-        placed = min(placed, _place(lines[::-1], taken, crossed), key=lambda p: p[0])
+        again = _place(lines[::-1], taken, crossed, size=size, areas=areas, chars=chars)
+        placed = min(placed, again, key=lambda p: p[0])
     placed = placed[1]
     order = [id(line[0]) for line in lines]
     for trace, text, px, py, i, left, above in sorted(placed, key=lambda p: order.index(id(p[0]))):
@@ -315,13 +344,20 @@ def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
             xanchor="left" if left else "right",
             yanchor="bottom" if above else "top",
             yshift=LABEL_GAP_PX if above else -LABEL_GAP_PX,
-            font={"size": LABEL_SIZE, "color": trace.line.color or COLORS["bound"]},
+            font={"size": size, "color": trace.line.color or COLORS["bound"]},
             bgcolor="rgba(255,255,255,0.7)",
+            name=LABEL_NAME,
         )
 
 
 def _place(
-    lines: list[tuple], taken: list[list[np.ndarray]], crossed: dict[int, list[np.ndarray]]
+    lines: list[tuple],
+    taken: list[list[np.ndarray]],
+    crossed: dict[int, list[np.ndarray]],
+    *,
+    size: int,
+    areas: Sequence,
+    chars: int,
 ) -> tuple[tuple, list[tuple]]:
     """``(clash, places)``: each line's label at its best place (:func:`_label_lines_on_plot`).
 
@@ -342,11 +378,11 @@ def _place(
         places = []  # (text, index, left, above, width, height) by preference
         # one line if it fits a phone, else two lines that do, or three if they find a freer place
         texts = [_wrap(trace.name, rows) for rows in (1, 2, 3)]
-        fit = [t for t in texts if max(map(len, t.split("<br>"))) <= LABEL_CHARS]
+        fit = [t for t in texts if max(map(len, t.split("<br>"))) <= chars]
         for text in (fit[:1] if fit and fit[0] == texts[0] else fit) or texts[-1:]:
             shown = text.split("<br>")
-            width = max(map(len, shown)) * 0.55 * LABEL_SIZE
-            height = len(shown) * 1.35 * LABEL_SIZE + LABEL_GAP_PX
+            width = max(map(len, shown)) * 0.55 * size
+            height = len(shown) * 1.35 * size + LABEL_GAP_PX
             # successive labels start at successive stops, so lines ending close together stay legible
             for left in (False, True):
                 for j in range(len(LABEL_STOPS)):
@@ -360,7 +396,7 @@ def _place(
         # each place's box in each area: its centre half its size left or right of, above or below
         # the point; its clash there (:func:`_clash`), one row per place
         boxes, scores = [], []
-        for area, below in zip(LABEL_AREAS_PX, under, strict=True):
+        for area, below in zip(areas, under, strict=True):
             cx = fx[index] + sign_x * w / 2 / area[0]
             cy = fy[index] + sign_y * h / 2 / area[1]
             hw, hh = w / 2 / area[0], h / 2 / area[1]
@@ -438,6 +474,44 @@ def _markers(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[tuple, floa
         size = trace.marker.size if trace.marker.size is not None else 6
         drawn.append((xy, float(np.max(size)) + 2))
     return drawn
+
+
+def _texts(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple]:
+    """``((x, y), (w, h), marker, position)`` of every scatter trace drawn with text beside its points.
+
+    ``(w, h)``: its longest text's box in pixels; ``marker``: its markers' size; ``position``: where
+    the text sits (plotly's ``textposition``).
+    """
+    drawn = []
+    for trace in fig.data:
+        mode = trace.mode or ""
+        if trace.type != "scatter" or "text" not in mode or trace.x is None or trace.text is None:
+            continue
+        try:
+            xy = _finite(trace, log_x, log_y)
+        except (TypeError, ValueError):  # categories
+            continue
+        text = [trace.text] if isinstance(trace.text, str) else trace.text
+        px = trace.textfont.size or FONT_SIZE
+        box = ((max(map(len, map(str, text)), default=0) + 1) * 0.55 * px, 1.3 * px)
+        size = np.max(trace.marker.size) if "markers" in mode and trace.marker.size else 0
+        where = trace.textposition if isinstance(trace.textposition, str) else "middle center"
+        drawn.append((xy, box, float(size), where))
+    return drawn
+
+
+#: Where plotly draws a point's text (``textposition``): the signs across and up from the point.
+_SIDES = {"top": 1, "middle": 0, "bottom": -1, "left": -1, "center": 0, "right": 1}
+
+
+def _text_boxes(
+    fx: np.ndarray, fy: np.ndarray, box: tuple, marker: float, where: str, area: tuple[int, int]
+) -> np.ndarray:
+    """Boxes of texts ``box`` px large drawn at ``where`` beside markers ``marker`` px at ``(fx, fy)``."""
+    vertical, across = where.split()
+    fx = fx + _SIDES[across] * (marker + box[0]) / 2 / area[0]
+    fy = fy + _SIDES[vertical] * (marker + box[1]) / 2 / area[1]
+    return _boxes(fx, fy, *box, area)
 
 
 def _boxes(fx: np.ndarray, fy: np.ndarray, w: float, h: float, area: tuple[int, int]) -> np.ndarray:
@@ -596,18 +670,9 @@ def _outline_bar(trace: Any, index: int) -> None:
     trace.marker.line.width, trace.marker.line.color = widths, colors
 
 
-def _inward(fig: go.Figure, trace: Any, x: Any, y: Any, row: int) -> str:
-    """Where ring ``row``'s number sits: above, below, left or right of its point, by row.
-
-    Near an edge of the plot it turns toward the middle, so the number is drawn inside.
-    """
-    vertical, across = [
-        ("top", "center"),
-        ("bottom", "center"),
-        ("middle", "left"),
-        ("middle", "right"),
-    ][row]
-    at = []  # the point's place across the x and the y axis, 0 to 1
+def _plot_fraction(fig: go.Figure, trace: Any, x: Any, y: Any) -> tuple[float, float]:
+    """Where a point lies across the x and the y axis, 0 to 1 (0.5 for a category or a bar)."""
+    at = []
     for letter, value in (("x", x), ("y", y)):
         axis = fig.layout[
             (getattr(trace, f"{letter}axis") or letter).replace(letter, f"{letter}axis", 1)
@@ -620,22 +685,79 @@ def _inward(fig: go.Figure, trace: Any, x: Any, y: Any, row: int) -> str:
         if axis.range:
             low, width = axis.range[0], axis.range[1] - axis.range[0]
         at.append(((np.log10(value) if log else value) - low) / width)
-    if not 0.15 <= at[1] <= 0.85:
-        vertical = "bottom" if at[1] > 0.5 else "top"
-    if not 0.1 <= at[0] <= 0.9:
-        across = "left" if at[0] > 0.5 else "right"
-    return f"{vertical} {across}"
+    return at[0], at[1]
 
 
-def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
+#: A ring's size (px) and the box of its number (① at the number's type), for :func:`_ring_numbers`.
+RING_PX = 26
+_NUMBER_BOX = (1.1 * (FONT_SIZE + 2), 1.3 * (FONT_SIZE + 2))
+_POSITIONS = tuple(
+    f"{v} {a}" for v in ("top", "bottom", "middle") for a in ("center", "left", "right")
+)
+
+
+def _ring_numbers(points: list[tuple[float, float]], areas: Sequence) -> list[str]:
+    """Where each ring's number sits (a ``textposition``), the rings at ``points`` (plot fractions).
+
+    Ring ``row`` puts its number above, below, left or right of its point by row, turned toward the
+    middle near an edge of the plot; where that box would leave the plot in one of ``areas`` or cover
+    another ring or a number placed before, the first place around the ring that does not (else the
+    one that clashes least).
+    """
+    if not points:
+        return []
+    ring, where = RING_PX + 4, []
+    # plotly pads an axis's range so that a ring at its end is drawn whole: in each area, the rings
+    # sit that far inside the plot
+    at = [
+        [(RING_PX / w + x * (1 - 2 * RING_PX / w), RING_PX / h + y * (1 - 2 * RING_PX / h))
+         for x, y in points]
+        for w, h in areas
+    ]  # fmt: skip
+    rings = [_boxes(*np.array(xy).T, ring, ring, area) for xy, area in zip(at, areas, strict=True)]
+    placed = [np.empty((0, 4)) for _ in areas]
+    for row, (x, y) in enumerate(points):
+        vertical, across = ("top center", "bottom center", "middle left", "middle right")[
+            row
+        ].split()
+        if not 0.15 <= y <= 0.85:
+            vertical = "bottom" if y > 0.5 else "top"
+        if not 0.1 <= x <= 0.9:
+            across = "left" if x > 0.5 else "right"
+        choices = (f"{vertical} {across}", *_POSITIONS[:-1])
+        boxes = [
+            [
+                _text_boxes(*np.array(xy[row : row + 1]).T, _NUMBER_BOX, ring, c, area)
+                for c in choices
+            ]
+            for xy, area in zip(at, areas, strict=True)
+        ]
+        clash = sum(
+            _clash(np.vstack(on), np.vstack([np.delete(r, row, axis=0), done]))
+            for on, r, done in zip(boxes, rings, placed, strict=True)
+        )
+        best = int(np.argmax(clash == 0)) if (clash == 0).any() else int(np.argmin(clash))
+        placed = [np.vstack([done, on[best]]) for done, on in zip(placed, boxes, strict=True)]
+        where.append(choices[best])
+    return where
+
+
+def highlight(
+    fig: go.Figure,
+    marks: Sequence[Any],
+    *,
+    size: int = LABEL_SIZE,
+    areas: Sequence = LABEL_AREAS_PX,
+) -> int:
     """Ring the points a lecture's answer rests on and label each with its own values.
 
     ``marks`` are :class:`smoothviz.lectures.Mark`-like (``trace``, ``at``, ``label``). The label is
     the ring's legend entry, first in the legend (on the plot it would cover curves or the theory
-    lines' own labels); with several marks, rings and entries are numbered. A bar is outlined rather
-    than ringed. A mark whose trace or point is not on this figure (the user changed the scene's
-    preset) is skipped: a label is only ever read off the chart it points at. Returns how many marks
-    were drawn.
+    lines' own labels); with several marks, rings and entries are numbered, the numbers placed apart
+    in plotting areas ``areas`` (:func:`_ring_numbers`). A bar is outlined rather than ringed. A mark
+    whose trace or point is not on this figure (the user changed the scene's preset) is skipped: a
+    label is only ever read off the chart it points at. The theory lines' labels (``size`` px) are
+    placed again around rings and numbers (:func:`place_labels`). Returns how many marks were drawn.
     """
     found = []
     for mark in marks:
@@ -644,10 +766,16 @@ def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
         if point is not None:
             found.append((trace, point, mark.label))
     numbered = len(found) > 1
+    points = [_plot_fraction(fig, trace, x, y) for trace, (_, x, y), _ in found]
+    where = _ring_numbers(points, areas)
     for row, (trace, (index, x, y), label) in enumerate(found):
         tag = "①②③④"[row] + " " if numbered else ""
         text = f"<b>{tag}{label.format(x=x, y=y, name=trace.name)}</b>"
-        ring = {"size": 26, "color": "rgba(0,0,0,0)", "line": {"color": ANSWER_COLOR, "width": 3.5}}
+        ring = {
+            "size": RING_PX,
+            "color": "rgba(0,0,0,0)",
+            "line": {"color": ANSWER_COLOR, "width": 3.5},
+        }
         if trace.type == "bar":
             _outline_bar(trace, index)
             x = y = None  # the entry is legend only
@@ -655,12 +783,12 @@ def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
         fig.add_trace(
             go.Scatter(
                 x=[x], y=[y], mode="markers+text" if numbered else "markers", text=[tag.strip()],
-                textposition=_inward(fig, trace, x, y, row),
-                name=text, legendrank=1, hoverinfo="skip",
+                textposition=where[row], name=text, legendrank=1, hoverinfo="skip",
                 textfont={"size": FONT_SIZE + 2, "color": ANSWER_COLOR}, marker=ring,
                 xaxis=trace.xaxis or "x", yaxis=trace.yaxis or "y",
             )
         )  # fmt: skip
     if found:
         fig.update_layout(showlegend=True)
+        place_labels(fig, size=size, areas=areas)
     return len(found)

@@ -24,7 +24,7 @@ from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
-from smoothviz.plots.style import highlight
+from smoothviz.plots.style import LABEL_SIZE, highlight, place_labels
 from smoothviz.ui import browser, lecture
 from smoothviz.ui.address import kit_state, link_to_read, remember_written
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
@@ -544,9 +544,11 @@ def chart(
             _enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
-            if veiled:
-                _veil(copy)
-            highlight(copy, marks)
+        labels = _presenter_labels(copy) if present else {}
+        if not highlight(copy, marks, **labels) and present:
+            place_labels(copy, **labels)
+        if veiled:
+            _veil(copy)
         return copy
 
     if pinned:
@@ -632,6 +634,16 @@ def _enlarge_type(fig: go.Figure) -> None:
     for note in fig.layout.annotations:
         if note.font.size:
             note.font.size = round(note.font.size * factor)
+
+
+def _presenter_labels(fig: go.Figure) -> dict[str, Any]:
+    """Presenter mode's labels on the plot: its type, in a 1024 px screen's plotting areas.
+
+    Widths with a poll's panel beside the chart and without; the height is the figure's less its
+    margins and a legend of two rows.
+    """
+    height = max((fig.layout.height or 450) - 176, 60)
+    return {"size": round(LABEL_SIZE * 22 / 18), "areas": ((620, height), (860, height))}
 
 
 def _veil(fig: go.Figure) -> None:
