@@ -756,8 +756,8 @@ def highlight(
     lines' own labels); with several marks, rings and entries are numbered, the numbers placed apart
     in plotting areas ``areas`` (:func:`_ring_numbers`). A bar is outlined rather than ringed. A mark
     whose trace or point is not on this figure (the user changed the scene's preset) is skipped: a
-    label is only ever read off the chart it points at. The theory lines' labels (``size`` px) are
-    placed again around rings and numbers (:func:`place_labels`). Returns how many marks were drawn.
+    label is only ever read off the chart it points at. Returns how many marks were drawn: the theory
+    lines' labels are then to be placed again, around the rings (:func:`place_labels`).
     """
     found = []
     for mark in marks:
@@ -790,5 +790,4 @@ def highlight(
         )  # fmt: skip
     if found:
         fig.update_layout(showlegend=True)
-        place_labels(fig, size=size, areas=areas)
     return len(found)

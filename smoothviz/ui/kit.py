@@ -24,7 +24,13 @@ from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.snapshot import snapshot_html
-from smoothviz.plots.style import LABEL_SIZE, highlight, place_labels
+from smoothviz.plots.style import (
+    LABEL_AREAS_PX,
+    LABEL_SIZE,
+    highlight,
+    legend_rows,
+    place_labels,
+)
 from smoothviz.ui import browser, lecture
 from smoothviz.ui.address import kit_state, link_to_read, remember_written
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
@@ -544,9 +550,13 @@ def chart(
             _enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
-        labels = _presenter_labels(copy) if present else {}
-        if not highlight(copy, marks, **labels) and present:
-            place_labels(copy, **labels)
+        ringed = highlight(copy, marks, areas=_presenter_areas(copy) if present else LABEL_AREAS_PX)
+        # the labels on the plot placed again at presenter mode's size (in areas measured with the
+        # rings' legend entries), or around the rings
+        if present:
+            place_labels(copy, size=round(LABEL_SIZE * 22 / 18), areas=_presenter_areas(copy))
+        elif ringed:
+            place_labels(copy)
         if veiled:
             _veil(copy)
         return copy
@@ -636,14 +646,13 @@ def _enlarge_type(fig: go.Figure) -> None:
             note.font.size = round(note.font.size * factor)
 
 
-def _presenter_labels(fig: go.Figure) -> dict[str, Any]:
-    """Presenter mode's labels on the plot: its type, in a 1024 px screen's plotting areas.
+def _presenter_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
+    """Presenter mode's plotting areas at 1024 px: beside a poll's panel and alone (w, h px).
 
-    Widths with a poll's panel beside the chart and without; the height is the figure's less its
-    margins and a legend of two rows.
+    The height is the figure's less its margins and its legend's rows (20 px type in 860 px).
     """
-    height = max((fig.layout.height or 450) - 176, 60)
-    return {"size": round(LABEL_SIZE * 22 / 18), "areas": ((620, height), (860, height))}
+    height = max((fig.layout.height or 450) - 98 - 39 * legend_rows(fig, width=690), 60)
+    return ((620, height), (860, height))
 
 
 def _veil(fig: go.Figure) -> None:
