@@ -330,7 +330,7 @@ def _label_lines_on_plot(
     # the labels in their order, else in reverse (the first ones placed take the best places)
     chars = int(LABEL_CHARS * min(w for w, _ in areas) / LABEL_AREAS_PX[0][0] * LABEL_SIZE / size)
     placed = _place(lines, taken, crossed, size=size, areas=areas, chars=chars)
-    if placed[0] != (0, 0.0):  # a clash: perhaps fewer in the other order
+    if placed[0] != (0, 0.0) and len(lines) > 1:  # a clash: perhaps fewer in the other order
         again = _place(lines[::-1], taken, crossed, size=size, areas=areas, chars=chars)
         placed = min(placed, again, key=lambda p: p[0])
     placed = placed[1]
@@ -375,24 +375,22 @@ def _place(
             )
             for a, on in enumerate(taken)
         ]
-        places = []  # (text, index, left, above, width, height) by preference
+        low, high = fx.min(), fx.max()
+        at = [int(np.argmin(np.abs(fx - stop * high - (1 - stop) * low))) for stop in LABEL_STOPS]
+        # successive labels start at successive stops, so lines ending close together stay legible
+        at = np.roll(at, -k)
         # one line if it fits a phone, else two lines that do, or three if they find a freer place
         texts = [_wrap(trace.name, rows) for rows in (1, 2, 3)]
         fit = [t for t in texts if max(map(len, t.split("<br>"))) <= chars]
-        for text in (fit[:1] if fit and fit[0] == texts[0] else fit) or texts[-1:]:
-            shown = text.split("<br>")
-            width = max(map(len, shown)) * 0.55 * size
-            height = len(shown) * 1.35 * size + LABEL_GAP_PX
-            # successive labels start at successive stops, so lines ending close together stay legible
-            for left in (False, True):
-                for j in range(len(LABEL_STOPS)):
-                    stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
-                    i = int(np.argmin(np.abs(fx - stop * fx.max() - (1 - stop) * fx.min())))
-                    places += [(text, i, left, above, width, height) for above in (True, False)]
-        index = np.array([place[1] for place in places])
-        sign_x = np.array([1.0 if place[2] else -1.0 for place in places])  # left: box to the right
-        sign_y = np.array([1.0 if place[3] else -1.0 for place in places])
-        w, h = np.array([place[4:] for place in places]).T
+        texts = (fit[:1] if fit and fit[0] == texts[0] else fit) or texts[-1:]
+        shown = [text.split("<br>") for text in texts]
+        # the places by preference: each text, ending (then starting) at each stop, above then below
+        n = 4 * len(at)
+        index = np.tile(np.repeat(at, 2), 2 * len(texts))
+        sign_x = np.tile(np.repeat([-1.0, 1.0], n // 2), len(texts))  # starting: box to the right
+        sign_y = np.tile([1.0, -1.0], n // 2 * len(texts))
+        w = np.repeat([max(map(len, rows)) * 0.55 * size for rows in shown], n)
+        h = np.repeat([len(rows) * 1.35 * size + LABEL_GAP_PX for rows in shown], n)
         # each place's box in each area: its centre half its size left or right of, above or below
         # the point; its clash there (:func:`_clash`), one row per place
         boxes, scores = [], []
@@ -404,14 +402,17 @@ def _place(
             boxes.append(box)
             scores.append(_clash(box, below))
         scores = np.array(scores)  # areas × places
-        clashes = list(
-            zip((scores > 0).sum(axis=0).tolist(), scores.sum(axis=0).tolist(), strict=True)
-        )
-        best = min(range(len(places)), key=clashes.__getitem__)
+        count, overlap = (scores > 0).sum(axis=0), scores.sum(axis=0)
+        best = int(np.lexsort((overlap, count))[0])  # the first of the least clashing
         for box, on in zip(boxes, taken, strict=True):
             on.append(box[best : best + 1])
-        total = (total[0] + clashes[best][0], total[1] + clashes[best][1])
-        text, i, left, above, _, _ = places[best]
+        total = (total[0] + int(count[best]), total[1] + float(overlap[best]))
+        text, i, left, above = (
+            texts[best // n],
+            int(index[best]),
+            sign_x[best] > 0,
+            sign_y[best] > 0,
+        )
         placed.append((trace, text, px, py, i, left, above))
     return total, placed
 
