@@ -550,13 +550,13 @@ def chart(
             _enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
-        ringed = highlight(copy, marks, areas=_presenter_areas(copy) if present else LABEL_AREAS_PX)
-        # the labels on the plot placed again at presenter mode's size (in areas measured with the
-        # rings' legend entries), or around the rings
-        if present:
-            place_labels(copy, size=round(LABEL_SIZE * 22 / 18), areas=_presenter_areas(copy))
-        elif ringed:
-            place_labels(copy)
+        areas = _presenter_areas if present else _scene_areas if scene else lambda _: LABEL_AREAS_PX
+        ringed = highlight(copy, marks, areas=areas(copy))
+        # the labels on the plot placed again around the rings, in a scene's short chart, or at
+        # presenter mode's size (in areas measured with the rings' legend entries)
+        if present or scene or ringed:
+            size = round(LABEL_SIZE * 22 / 18) if present else LABEL_SIZE
+            place_labels(copy, size=size, areas=areas(copy))
         if veiled:
             _veil(copy)
         return copy
@@ -644,6 +644,11 @@ def _enlarge_type(fig: go.Figure) -> None:
     for note in fig.layout.annotations:
         if note.font.size:
             note.font.size = round(note.font.size * factor)
+
+
+def _scene_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
+    """A lecture scene's plotting areas: the usual ones and its own short chart on a phone (w, h px)."""
+    return (*LABEL_AREAS_PX, (250, max((fig.layout.height or 450) - 150, 60)))
 
 
 def _presenter_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
