@@ -158,3 +158,14 @@ def test_a_label_keeps_off_the_other_curves_where_it_can():
     assert label() == "bottom"  # its first choice: above its line
     # with data drawn just above the bound, above it the label would cover the data: below it
     assert label(go.Scatter(x=x, y=np.full(x.size, 56.0), mode="lines", name="data")) == "top"
+
+
+def test_numbers_of_rings_side_by_side_take_different_places():
+    x = np.linspace(0.0, 10.0, 11)
+    fig = go.Figure(go.Scatter(x=x, y=x, mode="lines", name="a"))
+    fig.add_trace(go.Scatter(x=x, y=x - 0.3, mode="lines", name="b"))
+    # both last points in the top right corner, 5 px apart on a phone: the inward place is the same
+    assert highlight(fig, [Mark("a", "last", "{y}"), Mark("b", "last", "{y}")]) == 2
+    first, second = (tr.textposition for tr in _ringed(fig))
+    assert first == "bottom left"
+    assert second != first
