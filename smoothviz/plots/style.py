@@ -180,7 +180,7 @@ def _numbers(fig: go.Figure, axis: str, *, positive: bool, types: tuple = ()) ->
         if types and trace.type not in types:
             continue
         try:
-            numbers.append(np.asarray(getattr(trace, axis, None), dtype=float).ravel())
+            numbers.append(np.asarray(_raw(trace, axis), dtype=float).ravel())
         except (TypeError, ValueError):  # categories, or no such axis
             continue
     flat = np.concatenate(numbers) if numbers else np.array([])
@@ -419,8 +419,8 @@ def _place(
 
 def _on_plot_line(trace: Any, log_x: bool, log_y: bool) -> tuple | None:
     """``(trace, x, y)`` of a ``label_on_plot`` trace's finite points (log₁₀ on log axes), else None."""
-    meta = trace.meta if isinstance(trace.meta, dict) else {}
-    if not meta.get("label_on_plot") or trace.x is None or len(trace.x) == 0:
+    meta = _raw(trace, "meta") if isinstance(_raw(trace, "meta"), dict) else {}
+    if not meta.get("label_on_plot") or _raw(trace, "x") is None or len(_raw(trace, "x")) == 0:
         return None
     x, y = _finite(trace, log_x, log_y)
     if 1 < x.size < 16:  # a line of few points: labels may sit between them (on the drawn line)
@@ -433,8 +433,8 @@ def _drawn_lines(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[Any, tu
     """``(trace, (x, y))`` of every scatter trace drawn as a visible line (the curves a label may hide)."""
     drawn = []
     for trace in fig.data:
-        mode, width = trace.mode or "lines", trace.line.width
-        if trace.type != "scatter" or "lines" not in mode or width == 0 or trace.x is None:
+        mode, width = _raw(trace, "mode") or "lines", _raw(trace, "line", "width")
+        if trace.type != "scatter" or "lines" not in mode or width == 0 or _raw(trace, "x") is None:
             continue
         try:
             drawn.append((trace, _finite(trace, log_x, log_y)))
@@ -452,10 +452,18 @@ def _samples(fx: np.ndarray, fy: np.ndarray, n: int = 120) -> tuple[np.ndarray, 
     return np.interp(at, along, fx), np.interp(at, along, fy)
 
 
+def _raw(trace: Any, key: str, part: str | None = None) -> Any:
+    """A trace's stored ``key`` (its ``part``), or None: plotly's attributes copy an array per read."""
+    value = (trace._props or {}).get(key)
+    if part is None:
+        return value
+    return value.get(part) if isinstance(value, dict) else None
+
+
 def _finite(trace: Any, log_x: bool, log_y: bool) -> tuple[np.ndarray, np.ndarray]:
     """A trace's points with finite (on a log axis: positive) x and y, log₁₀ on log axes."""
-    x = np.asarray(trace.x, dtype=float)
-    y = np.asarray(trace.y, dtype=float)
+    x = np.asarray(_raw(trace, "x"), dtype=float)
+    y = np.asarray(_raw(trace, "y"), dtype=float)
     keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log_x else True)
     keep &= (y > 0) if log_y else True
     x, y = x[keep], y[keep]
@@ -466,13 +474,15 @@ def _markers(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[tuple, floa
     """``((x, y), size)`` of every scatter trace drawn with markers (size: its largest, in pixels)."""
     drawn = []
     for trace in fig.data:
-        if trace.type != "scatter" or "markers" not in (trace.mode or "") or trace.x is None:
+        mode = _raw(trace, "mode") or ""
+        if trace.type != "scatter" or "markers" not in mode or _raw(trace, "x") is None:
             continue
         try:
             xy = _finite(trace, log_x, log_y)
         except (TypeError, ValueError):  # categories
             continue
-        size = trace.marker.size if trace.marker.size is not None else 6
+        size = _raw(trace, "marker", "size")
+        size = 6 if size is None else size
         drawn.append((xy, float(np.max(size)) + 2))
     return drawn
 
@@ -485,18 +495,25 @@ def _texts(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple]:
     """
     drawn = []
     for trace in fig.data:
-        mode = trace.mode or ""
-        if trace.type != "scatter" or "text" not in mode or trace.x is None or trace.text is None:
+        mode, text = _raw(trace, "mode") or "", _raw(trace, "text")
+        if (
+            trace.type != "scatter"
+            or "text" not in mode
+            or _raw(trace, "x") is None
+            or text is None
+        ):
             continue
         try:
             xy = _finite(trace, log_x, log_y)
         except (TypeError, ValueError):  # categories
             continue
-        text = [trace.text] if isinstance(trace.text, str) else trace.text
-        px = trace.textfont.size or FONT_SIZE
+        text = [text] if isinstance(text, str) else text
+        px = _raw(trace, "textfont", "size") or FONT_SIZE
         box = ((max(map(len, map(str, text)), default=0) + 1) * 0.55 * px, 1.3 * px)
-        size = np.max(trace.marker.size) if "markers" in mode and trace.marker.size else 0
-        where = trace.textposition if isinstance(trace.textposition, str) else "middle center"
+        size = _raw(trace, "marker", "size")
+        size = np.max(size) if "markers" in mode and size else 0
+        where = _raw(trace, "textposition")
+        where = where if isinstance(where, str) else "middle center"
         drawn.append((xy, box, float(size), where))
     return drawn
 
