@@ -709,8 +709,11 @@ def _plot_fraction(fig: go.Figure, trace: Any, x: Any, y: Any) -> tuple[float, f
 #: A ring's size (px) and the box of its number (① at the number's type), for :func:`_ring_numbers`.
 RING_PX = 26
 _NUMBER_BOX = (1.1 * (FONT_SIZE + 2), 1.3 * (FONT_SIZE + 2))
-_POSITIONS = tuple(
-    f"{v} {a}" for v in ("top", "bottom", "middle") for a in ("center", "left", "right")
+#: The places of a number around its ring, after its own (:func:`_ring_numbers`).
+_POSITIONS = (
+    *(f"{v} {a}" for v in ("top", "bottom") for a in ("center", "left", "right")),
+    "middle left",
+    "middle right",
 )
 
 
@@ -742,7 +745,7 @@ def _ring_numbers(points: list[tuple[float, float]], areas: Sequence) -> list[st
             vertical = "bottom" if y > 0.5 else "top"
         if not 0.1 <= x <= 0.9:
             across = "left" if x > 0.5 else "right"
-        choices = (f"{vertical} {across}", *_POSITIONS[:-1])
+        choices = (f"{vertical} {across}", *_POSITIONS)
         boxes = [
             [
                 _text_boxes(*np.array(xy[row : row + 1]).T, _NUMBER_BOX, ring, c, area)
@@ -760,13 +763,7 @@ def _ring_numbers(points: list[tuple[float, float]], areas: Sequence) -> list[st
     return where
 
 
-def highlight(
-    fig: go.Figure,
-    marks: Sequence[Any],
-    *,
-    size: int = LABEL_SIZE,
-    areas: Sequence = LABEL_AREAS_PX,
-) -> int:
+def highlight(fig: go.Figure, marks: Sequence[Any], *, areas: Sequence = LABEL_AREAS_PX) -> int:
     """Ring the points a lecture's answer rests on and label each with its own values.
 
     ``marks`` are :class:`smoothviz.lectures.Mark`-like (``trace``, ``at``, ``label``). The label is
