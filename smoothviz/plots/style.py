@@ -407,13 +407,8 @@ def _place(
         for box, on in zip(boxes, taken, strict=True):
             on.append(box[best : best + 1])
         total = (total[0] + int(count[best]), total[1] + float(overlap[best]))
-        text, i, left, above = (
-            texts[best // n],
-            int(index[best]),
-            sign_x[best] > 0,
-            sign_y[best] > 0,
-        )
-        placed.append((trace, text, px, py, i, left, above))
+        text, i = texts[best // n], int(index[best])
+        placed.append((trace, text, px, py, i, sign_x[best] > 0, sign_y[best] > 0))
     return total, placed
 
 
@@ -495,13 +490,8 @@ def _texts(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple]:
     """
     drawn = []
     for trace in fig.data:
-        mode, text = _raw(trace, "mode") or "", _raw(trace, "text")
-        if (
-            trace.type != "scatter"
-            or "text" not in mode
-            or _raw(trace, "x") is None
-            or text is None
-        ):
+        mode, text, x = _raw(trace, "mode") or "", _raw(trace, "text"), _raw(trace, "x")
+        if trace.type != "scatter" or "text" not in mode or x is None or text is None:
             continue
         try:
             xy = _finite(trace, log_x, log_y)
