@@ -14,7 +14,7 @@ from smoothviz.plots import covers as pc
 def _names(fig: go.Figure) -> list[str]:
     """Legend names plus the names written on the plot (theory lines carry theirs as annotations)."""
     legend = [t.name for t in fig.data if t.showlegend is not False]
-    return legend + [a.text for a in fig.layout.annotations]
+    return legend + [a.text.replace("<br>", " ") for a in fig.layout.annotations]  # wrapped labels
 
 
 def _points(fig: go.Figure) -> int:

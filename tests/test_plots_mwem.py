@@ -27,7 +27,7 @@ def runs():
 def names(fig):
     """Legend names plus the names written on the plot (theory lines carry theirs as annotations)."""
     legend = [t.name for t in fig.data if t.showlegend is not False]
-    return legend + [a.text for a in fig.layout.annotations]
+    return legend + [a.text.replace("<br>", " ") for a in fig.layout.annotations]  # wrapped labels
 
 
 def test_error_by_round_has_bands_and_vacuous_bound(runs):

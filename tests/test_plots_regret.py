@@ -27,7 +27,7 @@ def run() -> HedgeThresholdsResult:
 def _names(fig) -> list[str]:
     """Legend names plus the names written on the plot (theory lines carry theirs as annotations)."""
     legend = [tr.name for tr in fig.data if tr.showlegend is not False]
-    return legend + [a.text for a in fig.layout.annotations]
+    return legend + [a.text.replace("<br>", " ") for a in fig.layout.annotations]  # wrapped labels
 
 
 def _no_webgl(fig) -> None:

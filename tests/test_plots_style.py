@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import pytest
 
 from smoothviz.lectures import Mark
-from smoothviz.plots.style import apply_style, highlight, theory_trace
+from smoothviz.plots.style import LABEL_CHARS, apply_style, highlight, theory_trace
 
 
 def _figure(x, *, on_plot=True) -> go.Figure:
@@ -121,3 +121,51 @@ def test_highlight_reads_a_category_and_a_box_median_and_outlines_a_bar():
     assert box_ring.x == ("box",)
     assert box_ring.y == (0.2,)
     assert highlight(go.Figure(go.Bar(x=["p"], y=[1.0], name="bars")), [Mark("bars", "r")]) == 0
+
+
+def test_a_long_label_breaks_onto_lines_that_fit_a_phone():
+    name = "MW bound, regret vs the N = 348 cover of the thresholds"
+    x = np.linspace(1.0, 100.0, 100)
+    fig = go.Figure(go.Scatter(x=x, y=np.sqrt(x), mode="lines", name="data"))
+    fig.add_trace(theory_trace(x, x / 2, name=name))
+    fig.add_trace(theory_trace(x, 2 * np.sqrt(x), name="short"))
+    notes = {a.text.replace("<br>", " "): a for a in apply_style(fig).layout.annotations}
+    assert set(notes) == {name, "short"}  # the same words
+    assert "<br>" not in notes["short"].text  # a short label keeps one line
+    rows = notes[name].text.split("<br>")
+    assert len(rows) in (2, 3)
+    assert max(map(len, rows)) <= LABEL_CHARS  # ~215 px at the label's 15 px: inside a phone's plot
+
+
+def test_ring_numbers_turn_inward_at_the_edges_of_the_plot():
+    x = np.linspace(0.0, 10.0, 11)
+    fig = go.Figure(go.Scatter(x=x, y=x, mode="lines", name="a"))
+    fig.add_trace(go.Scatter(x=x, y=10 - x, mode="lines", name="b"))
+    # the last point of "a" is the top right corner, of "b" the bottom right one
+    assert highlight(fig, [Mark("a", "last", "{y}"), Mark("b", "last", "{y}"), Mark("a", 5.0)]) == 3
+    positions = [tr.textposition for tr in _ringed(fig)]
+    assert positions == ["bottom left", "top left", "middle left"]
+
+
+def test_a_label_keeps_off_the_other_curves_where_it_can():
+    x = np.linspace(1.0, 100.0, 100)
+    span = go.Scatter(x=[1, 100], y=[0, 100], mode="markers", name="corners")  # y from 0 to 100
+
+    def label(*curves: go.Scatter) -> str:
+        fig = go.Figure([span, *curves, theory_trace(x, np.full(x.size, 50.0), name="bound")])
+        return apply_style(fig).layout.annotations[0].yanchor
+
+    assert label() == "bottom"  # its first choice: above its line
+    # with data drawn just above the bound, above it the label would cover the data: below it
+    assert label(go.Scatter(x=x, y=np.full(x.size, 56.0), mode="lines", name="data")) == "top"
+
+
+def test_numbers_of_rings_side_by_side_take_different_places():
+    x = np.linspace(0.0, 10.0, 11)
+    fig = go.Figure(go.Scatter(x=x, y=x, mode="lines", name="a"))
+    fig.add_trace(go.Scatter(x=x, y=x - 0.3, mode="lines", name="b"))
+    # both last points in the top right corner, 5 px apart on a phone: the inward place is the same
+    assert highlight(fig, [Mark("a", "last", "{y}"), Mark("b", "last", "{y}")]) == 2
+    first, second = (tr.textposition for tr in _ringed(fig))
+    assert first == "bottom left"
+    assert second != first

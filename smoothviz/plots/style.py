@@ -7,6 +7,7 @@ Theory curves are always black and dashed (or dotted for O(·) envelopes), so th
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -47,8 +48,9 @@ TITLE_SIZE = 22
 FONT_FAMILY = "Source Sans Pro, Arial, sans-serif"
 MAX_POINTS_PER_TRACE = 2000
 LEGEND_ROW_PX = 26
-#: Where along the x-range the on-plot names of theory lines sit (1st, 2nd, 3rd line, then again).
-LABEL_STOPS = (0.98, 0.72, 0.46)
+#: Where along the x-range the on-plot names of theory lines may sit (1st, 2nd, 3rd line start at the
+#: 1st, 2nd, 3rd stop, then try the next ones).
+LABEL_STOPS = (0.98, 0.72, 0.46, 0.2, 0.02)
 #: Width assumed when wrapping a bottom legend: a figure in one of two columns on a laptop.
 LEGEND_WIDTH_PX = 520
 #: How long a player shows each frame while playing.
@@ -178,7 +180,7 @@ def _numbers(fig: go.Figure, axis: str, *, positive: bool, types: tuple = ()) ->
         if types and trace.type not in types:
             continue
         try:
-            numbers.append(np.asarray(getattr(trace, axis, None), dtype=float).ravel())
+            numbers.append(np.asarray(_raw(trace, axis), dtype=float).ravel())
         except (TypeError, ValueError):  # categories, or no such axis
             continue
     flat = np.concatenate(numbers) if numbers else np.array([])
@@ -263,60 +265,302 @@ def theory_trace(
     )
 
 
-#: The smallest plotting area a label must stay legible in (a lecture's hero on a laptop), in pixels:
-#: labels are kept apart as if drawn at this size.
-LABEL_AREA_PX = (560, 150)
+#: The plotting areas every label must stay legible in, in pixels (width, height): a phone's short chart
+#: (390 px screen; a two-column chart beside the sidebar at 1024 px is as narrow), its hero, a lecture's
+#: hero on a laptop. One figure goes to every screen, so a label's place must be free at each.
+LABEL_AREAS_PX = ((240, 150), (240, 300), (560, 150))
+#: A label longer than this breaks onto two or three lines (:func:`_wrap`): 90% of the narrowest area.
+LABEL_CHARS = 26
+#: The labels' font size (px); presenter mode places them again at its own (:func:`place_labels`).
+LABEL_SIZE = FONT_SIZE - 3
+#: Pixels between a label and its line: clear of a marker drawn on the line.
+LABEL_GAP_PX = 8
+#: The name the placer gives its annotations, so that a later pass finds and replaces them.
+LABEL_NAME = "on-plot label"
 
 
-def _label_lines_on_plot(fig: go.Figure, *, log_x: bool, log_y: bool) -> None:
+def place_labels(
+    fig: go.Figure, *, size: int = LABEL_SIZE, areas: Sequence = LABEL_AREAS_PX
+) -> None:
+    """Place the theory lines' labels again, at ``size`` px in plotting areas ``areas`` (w, h px).
+
+    For what was drawn after :func:`apply_style`: a reveal's rings and numbers (:func:`highlight`),
+    presenter mode's larger type in its wide, short lecture charts.
+    """
+    fig.layout.annotations = [a for a in fig.layout.annotations if a.name != LABEL_NAME]
+    log_x, log_y = (fig.layout[f"{a}axis"].type == "log" for a in "xy")
+    _label_lines_on_plot(fig, log_x=log_x, log_y=log_y, size=size, areas=areas)
+
+
+def _label_lines_on_plot(
+    fig: go.Figure,
+    *,
+    log_x: bool,
+    log_y: bool,
+    size: int = LABEL_SIZE,
+    areas: Sequence = LABEL_AREAS_PX,
+) -> None:
     """Write the name of every ``label_on_plot`` trace beside its line, near its right end.
 
     Theory lines carry their names on the plot instead of in the legend, so the legend keeps to the data
     (at most two rows on a projector) and the reader sees which dashed line is which where it is drawn.
-    Each label takes the first stop along its line (:data:`LABEL_STOPS`), above or below it, whose box
-    (estimated from its text at :data:`LABEL_AREA_PX`) overlaps no label placed before.
+    Each label takes the first stop along its line (:data:`LABEL_STOPS`), above or below it, ending or
+    else starting there, whose box (estimated from its text at ``size`` px in each of ``areas``) stays
+    inside the plot and overlaps no marker, no point's text and no label placed before; failing that,
+    the place that clashes least (:func:`_place`). A long label breaks onto lines the narrowest holds.
     """
-    lines = []
-    for trace in fig.data:
-        meta = trace.meta if isinstance(trace.meta, dict) else {}
-        if not meta.get("label_on_plot") or trace.x is None or len(trace.x) == 0:
-            continue
-        x = np.asarray(trace.x, dtype=float)
-        y = np.asarray(trace.y, dtype=float)
-        keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log_x else True)
-        keep &= (y > 0) if log_y else True
-        if keep.any():
-            x, y = x[keep], y[keep]
-            lines.append((trace, np.log10(x) if log_x else x, np.log10(y) if log_y else y))
+    lines = [line for trace in fig.data if (line := _on_plot_line(trace, log_x, log_y))]
     if not lines:
         return
     span_x, span_y = _data_span(fig, log_x, axis="x"), _data_span(fig, log_y, axis="y")
-    size = FONT_SIZE - 3
-    placed: list[tuple[float, float, float, float]] = []
-    for k, (trace, px, py) in enumerate(lines):
-        width = len(trace.name) * 0.55 * size / LABEL_AREA_PX[0]
-        height = 1.35 * size / LABEL_AREA_PX[1]
-        places = []  # (index, anchor, box) in order of preference
-        # successive labels start at successive stops, so lines ending close together stay legible
-        for j in range(len(LABEL_STOPS)):
-            stop = LABEL_STOPS[(k + j) % len(LABEL_STOPS)]
-            i = int(np.argmin(np.abs(px - (px.min() + stop * (px.max() - px.min())))))
-            fx, fy = (px[i] - span_x[0]) / span_x[1], (py[i] - span_y[0]) / span_y[1]
-            places.append((i, "bottom", (fx - width, fx, fy, fy + height)))
-            places.append((i, "top", (fx - width, fx, fy - height, fy)))
-        free = (p for p in places if not any(_overlap(p[2], other) for other in placed))
-        i, anchor, box = next(free, places[0])  # the first place when every place is taken
-        placed.append(box)
+
+    def fraction(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (x - span_x[0]) / span_x[1], (y - span_y[0]) / span_y[1]
+
+    markers = [(fraction(*xy), px) for xy, px in _markers(fig, log_x, log_y)]
+    texts = [(fraction(*xy), *how) for xy, *how in _texts(fig, log_x, log_y)]
+    taken = [
+        [_boxes(fx, fy, px, px, area) for (fx, fy), px in markers]
+        + [_text_boxes(fx, fy, *how, area) for (fx, fy), *how in texts]
+        for area in areas
+    ]
+    drawn = {id(trace): _samples(*fraction(*xy)) for trace, xy in _drawn_lines(fig, log_x, log_y)}
+    crossed = {k: [_boxes(*xy, 2, 2, area) for area in areas] for k, xy in drawn.items()}
+    lines = [(trace, px, py, *fraction(px, py)) for trace, px, py in lines]
+    # the labels in their order, else in reverse (the first ones placed take the best places)
+    chars = int(LABEL_CHARS * min(w for w, _ in areas) / LABEL_AREAS_PX[0][0] * LABEL_SIZE / size)
+    placed = _place(lines, taken, crossed, size=size, areas=areas, chars=chars)
+    if placed[0] != (0, 0.0) and len(lines) > 1:  # a clash: perhaps fewer in the other order
+        again = _place(lines[::-1], taken, crossed, size=size, areas=areas, chars=chars)
+        placed = min(placed, again, key=lambda p: p[0])
+    placed = placed[1]
+    order = [id(line[0]) for line in lines]
+    for trace, text, px, py, i, left, above in sorted(placed, key=lambda p: order.index(id(p[0]))):
         fig.add_annotation(
             x=float(px[i]),
             y=float(py[i]),
-            text=trace.name,
+            text=text,
             showarrow=False,
-            xanchor="right",
-            yanchor=anchor,
+            xanchor="left" if left else "right",
+            yanchor="bottom" if above else "top",
+            yshift=LABEL_GAP_PX if above else -LABEL_GAP_PX,
             font={"size": size, "color": trace.line.color or COLORS["bound"]},
             bgcolor="rgba(255,255,255,0.7)",
+            name=LABEL_NAME,
         )
+
+
+def _place(
+    lines: list[tuple],
+    taken: list[list[np.ndarray]],
+    crossed: dict[int, list[np.ndarray]],
+    *,
+    size: int,
+    areas: Sequence,
+    chars: int,
+) -> tuple[tuple, list[tuple]]:
+    """``(clash, places)``: each line's label at its best place (:func:`_label_lines_on_plot`).
+
+    A place's clash is ``(areas where it clashes, overlap summed over them)``: least is best. A label
+    clashes with what lies under it: the plot's edge, markers, labels placed before and the other
+    drawn curves (``crossed``: samples along each, keyed by its trace's id).
+    """
+    taken = [list(on) for on in taken]
+    total, placed = (0, 0.0), []
+    for k, (trace, px, py, fx, fy) in enumerate(lines):
+        # what lies under a label in each area: markers, labels placed before, the other curves
+        under = [
+            np.vstack(
+                [np.empty((0, 4)), *on, *(c[a] for key, c in crossed.items() if key != id(trace))]
+            )
+            for a, on in enumerate(taken)
+        ]
+        low, high = fx.min(), fx.max()
+        at = [int(np.argmin(np.abs(fx - stop * high - (1 - stop) * low))) for stop in LABEL_STOPS]
+        # successive labels start at successive stops, so lines ending close together stay legible
+        at = np.roll(at, -k)
+        # one line if it fits a phone, else two lines that do, or three if they find a freer place
+        texts = [_wrap(trace.name, rows) for rows in (1, 2, 3)]
+        fit = [t for t in texts if max(map(len, t.split("<br>"))) <= chars]
+        texts = (fit[:1] if fit and fit[0] == texts[0] else fit) or texts[-1:]
+        shown = [text.split("<br>") for text in texts]
+        # the places by preference: each text, ending (then starting) at each stop, above then below
+        n = 4 * len(at)
+        index = np.tile(np.repeat(at, 2), 2 * len(texts))
+        sign_x = np.tile(np.repeat([-1.0, 1.0], n // 2), len(texts))  # starting: box to the right
+        sign_y = np.tile([1.0, -1.0], n // 2 * len(texts))
+        w = np.repeat([max(map(len, rows)) * 0.55 * size for rows in shown], n)
+        h = np.repeat([len(rows) * 1.35 * size + LABEL_GAP_PX for rows in shown], n)
+        # each place's box in each area: its centre half its size left or right of, above or below
+        # the point; its clash there (:func:`_clash`), one row per place
+        boxes, scores = [], []
+        for area, below in zip(areas, under, strict=True):
+            cx = fx[index] + sign_x * w / 2 / area[0]
+            cy = fy[index] + sign_y * h / 2 / area[1]
+            hw, hh = w / 2 / area[0], h / 2 / area[1]
+            box = np.column_stack([cx - hw, cx + hw, cy - hh, cy + hh])
+            boxes.append(box)
+            scores.append(_clash(box, below))
+        scores = np.array(scores)  # areas × places
+        count, overlap = (scores > 0).sum(axis=0), scores.sum(axis=0)
+        best = int(np.lexsort((overlap, count))[0])  # the first of the least clashing
+        for box, on in zip(boxes, taken, strict=True):
+            on.append(box[best : best + 1])
+        total = (total[0] + int(count[best]), total[1] + float(overlap[best]))
+        text, i = texts[best // n], int(index[best])
+        placed.append((trace, text, px, py, i, sign_x[best] > 0, sign_y[best] > 0))
+    return total, placed
+
+
+def _on_plot_line(trace: Any, log_x: bool, log_y: bool) -> tuple | None:
+    """``(trace, x, y)`` of a ``label_on_plot`` trace's finite points (log₁₀ on log axes), else None."""
+    meta = _raw(trace, "meta") if isinstance(_raw(trace, "meta"), dict) else {}
+    if not meta.get("label_on_plot") or _raw(trace, "x") is None or len(_raw(trace, "x")) == 0:
+        return None
+    x, y = _finite(trace, log_x, log_y)
+    if 1 < x.size < 16:  # a line of few points: labels may sit between them (on the drawn line)
+        at = np.linspace(0, x.size - 1, 33)
+        x, y = np.interp(at, np.arange(x.size), x), np.interp(at, np.arange(x.size), y)
+    return (trace, x, y) if x.size else None
+
+
+def _drawn_lines(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[Any, tuple]]:
+    """``(trace, (x, y))`` of every scatter trace drawn as a visible line (the curves a label may hide)."""
+    drawn = []
+    for trace in fig.data:
+        mode, width = _raw(trace, "mode") or "lines", _raw(trace, "line", "width")
+        if trace.type != "scatter" or "lines" not in mode or width == 0 or _raw(trace, "x") is None:
+            continue
+        try:
+            drawn.append((trace, _finite(trace, log_x, log_y)))
+        except (TypeError, ValueError):  # categories
+            continue
+    return drawn
+
+
+def _samples(fx: np.ndarray, fy: np.ndarray, n: int = 120) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` points along the polyline through ``(fx, fy)`` (plot fractions), evenly by its length."""
+    if fx.size < 2:
+        return fx, fy
+    along = np.concatenate([[0.0], np.cumsum(np.hypot(np.diff(fx), np.diff(fy)))])
+    at = np.linspace(0.0, along[-1], n)
+    return np.interp(at, along, fx), np.interp(at, along, fy)
+
+
+def _raw(trace: Any, key: str, part: str | None = None) -> Any:
+    """A trace's stored ``key`` (its ``part``), or None: plotly's attributes copy an array per read."""
+    value = (trace._props or {}).get(key)
+    if part is None:
+        return value
+    return value.get(part) if isinstance(value, dict) else None
+
+
+def _finite(trace: Any, log_x: bool, log_y: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A trace's points with finite (on a log axis: positive) x and y, log₁₀ on log axes."""
+    x = np.asarray(_raw(trace, "x"), dtype=float)
+    y = np.asarray(_raw(trace, "y"), dtype=float)
+    keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log_x else True)
+    keep &= (y > 0) if log_y else True
+    x, y = x[keep], y[keep]
+    return (np.log10(x) if log_x else x), (np.log10(y) if log_y else y)
+
+
+def _markers(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[tuple, float]]:
+    """``((x, y), size)`` of every scatter trace drawn with markers (size: its largest, in pixels)."""
+    drawn = []
+    for trace in fig.data:
+        mode = _raw(trace, "mode") or ""
+        if trace.type != "scatter" or "markers" not in mode or _raw(trace, "x") is None:
+            continue
+        try:
+            xy = _finite(trace, log_x, log_y)
+        except (TypeError, ValueError):  # categories
+            continue
+        size = _raw(trace, "marker", "size")
+        size = 6 if size is None else size
+        drawn.append((xy, float(np.max(size)) + 2))
+    return drawn
+
+
+def _texts(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple]:
+    """``((x, y), (w, h), marker, position)`` of every scatter trace drawn with text beside its points.
+
+    ``(w, h)``: its longest text's box in pixels; ``marker``: its markers' size; ``position``: where
+    the text sits (plotly's ``textposition``).
+    """
+    drawn = []
+    for trace in fig.data:
+        mode, text, x = _raw(trace, "mode") or "", _raw(trace, "text"), _raw(trace, "x")
+        if trace.type != "scatter" or "text" not in mode or x is None or text is None:
+            continue
+        try:
+            xy = _finite(trace, log_x, log_y)
+        except (TypeError, ValueError):  # categories
+            continue
+        text = [text] if isinstance(text, str) else text
+        px = _raw(trace, "textfont", "size") or FONT_SIZE
+        box = ((max(map(len, map(str, text)), default=0) + 1) * 0.55 * px, 1.3 * px)
+        size = _raw(trace, "marker", "size")
+        size = np.max(size) if "markers" in mode and size else 0
+        where = _raw(trace, "textposition")
+        where = where if isinstance(where, str) else "middle center"
+        drawn.append((xy, box, float(size), where))
+    return drawn
+
+
+#: Where plotly draws a point's text (``textposition``): the signs across and up from the point.
+_SIDES = {"top": 1, "middle": 0, "bottom": -1, "left": -1, "center": 0, "right": 1}
+
+
+def _text_boxes(
+    fx: np.ndarray, fy: np.ndarray, box: tuple, marker: float, where: str, area: tuple[int, int]
+) -> np.ndarray:
+    """Boxes of texts ``box`` px large drawn at ``where`` beside markers ``marker`` px at ``(fx, fy)``."""
+    vertical, across = where.split()
+    fx = fx + _SIDES[across] * (marker + box[0]) / 2 / area[0]
+    fy = fy + _SIDES[vertical] * (marker + box[1]) / 2 / area[1]
+    return _boxes(fx, fy, *box, area)
+
+
+def _boxes(fx: np.ndarray, fy: np.ndarray, w: float, h: float, area: tuple[int, int]) -> np.ndarray:
+    """Boxes ``(x0, x1, y0, y1)`` in plot fractions, one row per centre, ``w`` × ``h`` pixels in ``area``."""
+    w, h = w / 2 / area[0], h / 2 / area[1]
+    return np.column_stack([fx - w, fx + w, fy - h, fy + h])
+
+
+def _wrap(text: str, rows: int) -> str:
+    """``text`` broken at spaces into ``rows`` lines (``<br>``), the longest as short as it can be.
+
+    A break after a comma or colon or before a bracket counts 6 characters shorter, and wins a tie.
+    """
+    cuts = [i for i, c in enumerate(text) if c == " "]
+    if rows == 1 or not cuts:
+        return text
+
+    def cost(i: int) -> tuple[int, bool]:
+        nice = text[i - 1] in ",:" or text[i + 1 : i + 2] == "("
+        rest = _wrap(text[i + 1 :], rows - 1).split("<br>")
+        return max(i, *map(len, rest)) - 6 * nice, not nice
+
+    cut = min(cuts, key=cost)
+    return text[:cut] + "<br>" + _wrap(text[cut + 1 :], rows - 1)
+
+
+def _clash(boxes: np.ndarray, under: np.ndarray) -> np.ndarray:
+    """How badly each of ``boxes`` (one a row) is placed (0: a free place).
+
+    Its area outside the plot, weighted 10×, plus its overlap with the boxes ``under`` it (one a row).
+    """
+    inside = _overlap(boxes, np.array([[0.0, 1.0, 0.0, 1.0]]))[:, 0]
+    area = (boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])
+    return 10 * (area - inside) + _overlap(boxes, under).sum(axis=1)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Area each box of ``a`` shares with each of ``b`` (boxes ``(x0, x1, y0, y1)``, one a row)."""
+    w = np.minimum(a[:, None, 1], b[None, :, 1]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 2], b[None, :, 2])
+    return np.clip(w, 0, None) * np.clip(h, 0, None)
 
 
 def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
@@ -326,10 +570,6 @@ def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
         return 0.0, 1.0
     flat = np.log10(flat) if log else flat
     return float(flat.min()), float(max(flat.max() - flat.min(), 1e-12))
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
 
 
 def add_player(
@@ -438,15 +678,91 @@ def _outline_bar(trace: Any, index: int) -> None:
     trace.marker.line.width, trace.marker.line.color = widths, colors
 
 
-def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
+def _plot_fraction(fig: go.Figure, trace: Any, x: Any, y: Any) -> tuple[float, float]:
+    """Where a point lies across the x and the y axis, 0 to 1 (0.5 for a category or a bar)."""
+    at = []
+    for letter, value in (("x", x), ("y", y)):
+        axis = fig.layout[
+            (getattr(trace, f"{letter}axis") or letter).replace(letter, f"{letter}axis", 1)
+        ]
+        log = axis.type == "log"
+        if not isinstance(value, numbers.Real) or (log and value <= 0):  # a category, or a bar
+            at.append(0.5)
+            continue
+        low, width = _data_span(fig, log, axis=letter)
+        if axis.range:
+            low, width = axis.range[0], axis.range[1] - axis.range[0]
+        at.append(((np.log10(value) if log else value) - low) / width)
+    return at[0], at[1]
+
+
+#: A ring's size (px) and the box of its number (① at the number's type), for :func:`_ring_numbers`.
+RING_PX = 26
+_NUMBER_BOX = (1.1 * (FONT_SIZE + 2), 1.3 * (FONT_SIZE + 2))
+#: The places of a number around its ring, after its own (:func:`_ring_numbers`).
+_POSITIONS = (
+    *(f"{v} {a}" for v in ("top", "bottom") for a in ("center", "left", "right")),
+    "middle left",
+    "middle right",
+)
+
+
+def _ring_numbers(points: list[tuple[float, float]], areas: Sequence) -> list[str]:
+    """Where each ring's number sits (a ``textposition``), the rings at ``points`` (plot fractions).
+
+    Ring ``row`` puts its number above, below, left or right of its point by row, turned toward the
+    middle near an edge of the plot; where that box would leave the plot in one of ``areas`` or cover
+    another ring or a number placed before, the first place around the ring that does not (else the
+    one that clashes least).
+    """
+    if not points:
+        return []
+    ring, where = RING_PX + 4, []
+    # plotly pads an axis's range so that a ring at its end is drawn whole: in each area, the rings
+    # sit that far inside the plot
+    at = [
+        [(RING_PX / w + x * (1 - 2 * RING_PX / w), RING_PX / h + y * (1 - 2 * RING_PX / h))
+         for x, y in points]
+        for w, h in areas
+    ]  # fmt: skip
+    rings = [_boxes(*np.array(xy).T, ring, ring, area) for xy, area in zip(at, areas, strict=True)]
+    placed = [np.empty((0, 4)) for _ in areas]
+    for row, (x, y) in enumerate(points):
+        vertical, across = ("top center", "bottom center", "middle left", "middle right")[
+            row
+        ].split()
+        if not 0.15 <= y <= 0.85:
+            vertical = "bottom" if y > 0.5 else "top"
+        if not 0.1 <= x <= 0.9:
+            across = "left" if x > 0.5 else "right"
+        choices = (f"{vertical} {across}", *_POSITIONS)
+        boxes = [
+            [
+                _text_boxes(*np.array(xy[row : row + 1]).T, _NUMBER_BOX, ring, c, area)
+                for c in choices
+            ]
+            for xy, area in zip(at, areas, strict=True)
+        ]
+        clash = sum(
+            _clash(np.vstack(on), np.vstack([np.delete(r, row, axis=0), done]))
+            for on, r, done in zip(boxes, rings, placed, strict=True)
+        )
+        best = int(np.argmax(clash == 0)) if (clash == 0).any() else int(np.argmin(clash))
+        placed = [np.vstack([done, on[best]]) for done, on in zip(placed, boxes, strict=True)]
+        where.append(choices[best])
+    return where
+
+
+def highlight(fig: go.Figure, marks: Sequence[Any], *, areas: Sequence = LABEL_AREAS_PX) -> int:
     """Ring the points a lecture's answer rests on and label each with its own values.
 
     ``marks`` are :class:`smoothviz.lectures.Mark`-like (``trace``, ``at``, ``label``). The label is
     the ring's legend entry, first in the legend (on the plot it would cover curves or the theory
-    lines' own labels); with several marks, rings and entries are numbered. A bar is outlined rather
-    than ringed. A mark whose trace or point is not on this figure (the user changed the scene's
-    preset) is skipped: a label is only ever read off the chart it points at. Returns how many marks
-    were drawn.
+    lines' own labels); with several marks, rings and entries are numbered, the numbers placed apart
+    in plotting areas ``areas`` (:func:`_ring_numbers`). A bar is outlined rather than ringed. A mark
+    whose trace or point is not on this figure (the user changed the scene's preset) is skipped: a
+    label is only ever read off the chart it points at. Returns how many marks were drawn: the theory
+    lines' labels are then to be placed again, around the rings (:func:`place_labels`).
     """
     found = []
     for mark in marks:
@@ -455,10 +771,16 @@ def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
         if point is not None:
             found.append((trace, point, mark.label))
     numbered = len(found) > 1
+    points = [_plot_fraction(fig, trace, x, y) for trace, (_, x, y), _ in found]
+    where = _ring_numbers(points, areas)
     for row, (trace, (index, x, y), label) in enumerate(found):
         tag = "①②③④"[row] + " " if numbered else ""
         text = f"<b>{tag}{label.format(x=x, y=y, name=trace.name)}</b>"
-        ring = {"size": 26, "color": "rgba(0,0,0,0)", "line": {"color": ANSWER_COLOR, "width": 3.5}}
+        ring = {
+            "size": RING_PX,
+            "color": "rgba(0,0,0,0)",
+            "line": {"color": ANSWER_COLOR, "width": 3.5},
+        }
         if trace.type == "bar":
             _outline_bar(trace, index)
             x = y = None  # the entry is legend only
@@ -466,8 +788,7 @@ def highlight(fig: go.Figure, marks: Sequence[Any]) -> int:
         fig.add_trace(
             go.Scatter(
                 x=[x], y=[y], mode="markers+text" if numbered else "markers", text=[tag.strip()],
-                textposition=("top center", "bottom center", "middle left", "middle right")[row],
-                name=text, legendrank=1, hoverinfo="skip",
+                textposition=where[row], name=text, legendrank=1, hoverinfo="skip",
                 textfont={"size": FONT_SIZE + 2, "color": ANSWER_COLOR}, marker=ring,
                 xaxis=trace.xaxis or "x", yaxis=trace.yaxis or "y",
             )

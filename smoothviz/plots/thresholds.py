@@ -110,7 +110,7 @@ def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     fig = apply_style(fig, x_title="round t", y_title="log₂ (version-space width)", log_x=True)
     fig.update_yaxes(range=[floor, 0.5])
     if "worst_case" in experiment.runs:
-        fig.add_annotation(x=0.99, xref="paper", y=floor, text="worst case: width 2⁻ᵗ leaves the chart",
+        fig.add_annotation(x=0.99, xref="paper", y=floor, text="worst case: width 2⁻ᵗ<br>leaves the chart",
                            showarrow=False, yanchor="bottom", xanchor="right",
                            font={"color": COLORS["worst_case"], "size": FONT_SIZE - 2})  # fmt: skip
     return fig

@@ -115,7 +115,7 @@ SHELL_JS = """<script>
       if (!scrolls && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
     }
   };
-  // on a phone or tablet, legends and chart type smaller, so a legend keeps to two or three rows
+  // on a phone or tablet, legends, chart type and labels smaller, so a legend keeps to two or three rows
   const phone = () => {
     if (window.innerWidth > 820 || !window.Plotly) return;
     for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
@@ -134,8 +134,14 @@ SHELL_JS = """<script>
         const wide = size && size.w > 0 && (y > 1 || y < 0) && !legend.xref;
         // a legend above or below the plot may then use the figure's whole width, its left margin too
         const x = wide ? -l / (size.w + (size.l || l) - l) : legend.x;
+        // labels on the plot (boxed, placed to fit a phone's plot at 15 px) go to the chart's 12 px
+        const notes = {};
+        (gd.layout.annotations || []).forEach((note, i) => {
+          if (note.bgcolor && note.font && note.font.size > 12) notes[`annotations[${i}].font.size`] = 12;
+        });
         window.Plotly.relayout(gd, {"legend.font.size": 11, "legend.itemwidth": 30, "font.size": 12,
-                                     "margin.l": l, "legend.x": x, "legend.xanchor": "left", ...flat})
+                                     "margin.l": l, "legend.x": x, "legend.xanchor": "left", ...flat,
+                                     ...notes})
           .then(() => {  // still over two rows (a row is ~29 px): one size smaller closes the gap
             const drawn = gd.querySelector(".legend");
             if (drawn && drawn.getBoundingClientRect().height > 62) {

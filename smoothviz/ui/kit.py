@@ -12,12 +12,10 @@ import contextlib
 import functools
 import gc
 import itertools
-import math
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -25,8 +23,15 @@ import streamlit as st
 from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
+from smoothviz.plots.short import fit_short_axes
 from smoothviz.plots.snapshot import snapshot_html
-from smoothviz.plots.style import FONT_SIZE, highlight, legend_rows
+from smoothviz.plots.style import (
+    LABEL_AREAS_PX,
+    LABEL_SIZE,
+    highlight,
+    legend_rows,
+    place_labels,
+)
 from smoothviz.ui import browser, lecture
 from smoothviz.ui.address import kit_state, link_to_read, remember_written
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
@@ -549,10 +554,17 @@ def chart(
             _enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
-            if veiled:
-                _veil(copy)
-            highlight(copy, marks)
-            _fit_axes(copy)
+        areas = _presenter_areas if present else _scene_areas if scene else lambda _: LABEL_AREAS_PX
+        ringed = highlight(copy, marks, areas=areas(copy))
+        # the labels on the plot placed again around the rings, in a scene's short chart, or at
+        # presenter mode's size (in areas measured with the rings' legend entries)
+        if present or scene or ringed:
+            size = round(LABEL_SIZE * 22 / 18) if present else LABEL_SIZE
+            place_labels(copy, size=size, areas=areas(copy))
+        if veiled:
+            _veil(copy)
+        if scene:
+            fit_short_axes(copy, legend_width=_HERO_WIDTH_PX[present])
         return copy
 
     if pinned:
@@ -640,69 +652,18 @@ def _enlarge_type(fig: go.Figure) -> None:
             note.font.size = round(note.font.size * factor)
 
 
-def _fit_axes(fig: go.Figure) -> None:
-    """A short chart (a scene's hero under its bar): y tick labels and titles that do not run together.
+def _scene_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
+    """A lecture scene's plotting areas: the usual ones and its own short chart on a phone (w, h px)."""
+    return (*LABEL_AREAS_PX, (250, max((fig.layout.height or 450) - 150, 60)))
 
-    From the plot's height (the figure's less its margins and the legend rows they do not hold): a log
-    axis labels every k-th power of ten, a linear one fewer ticks or smaller tick type, a long title
-    smaller type. A line of type is taken as 1.6 times its size.
+
+def _presenter_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
+    """Presenter mode's plotting areas at 1024 px: beside a poll's panel and alone (w, h px).
+
+    The height is the figure's less its margins and its legend's rows (20 px type in 860 px).
     """
-    font = fig.layout.font.size or FONT_SIZE
-    width = round(_HERO_WIDTH_PX[presenting()] * FONT_SIZE / font)
-    rows = legend_rows(fig, width=width) if fig.layout.showlegend is not False else 0
-    top, bottom = fig.layout.margin.t or 0, fig.layout.margin.b or 0
-    legend_px = max(0.0, rows * 1.6 * font - max(0, top - 40))  # a tall top margin holds the legend
-    if fig.layout.height - top - bottom - legend_px < 100 and top > 60:
-        # a squeezed plot under a tall top margin: keep room for a title line and the legend only
-        title = 1.6 * font if fig.layout.title.text else 0
-        top = max(40, min(top, round(title + rows * 1.6 * font + 12)))
-        fig.layout.margin.t, legend_px = top, 0.0
-    # plotly widens the bottom margin to fit the x tick labels and title
-    bottom = max(bottom, (3.3 if fig.layout.xaxis.title.text else 1.8) * font)
-    height = max(40.0, fig.layout.height - top - bottom - legend_px)
-    for name in [k for k in fig.layout if k.startswith("yaxis") and fig.layout[k]] or ["yaxis"]:
-        axis = fig.layout[name]
-        low, high = axis.domain or (0, 1)
-        plot_px, line = height * (high - low), 1.6 * (axis.tickfont.size or font)
-        if axis.type == "log":
-            low, high = axis.range or _log_span(fig, "y" + name[5:])
-            if math.floor(high) - math.ceil(low) >= 1:  # two powers of ten to label at least
-                # plotly pads an autorange by half the largest marker (a ring) at either end
-                usable = plot_px if axis.range else max(20.0, plot_px - 2 * _marker_pad(fig))
-                axis.update(dtick=max(1, math.ceil((high - low) * line / usable)), tickformat=None)
-        elif axis.tickvals is not None and len(axis.tickvals) > 1 and axis.range is not None:
-            gap = min(np.diff(sorted(axis.tickvals))) / abs(axis.range[1] - axis.range[0]) * plot_px
-            if gap < line:
-                axis.tickfont.size = max(11, int(gap / 1.6))
-        elif plot_px < 5 * line:
-            axis.nticks = max(2, int(plot_px // line))
-        title, size = axis.title.text or "", axis.title.font.size or round(1.2 * font)  # plotly's
-        room = plot_px + 2 * min(top + legend_px, bottom)  # the title is centred on the plot
-        if 0.55 * size * len(title) > room:
-            axis.title.font.size = max(11, int(room / (0.55 * len(title))))
-
-
-def _marker_pad(fig: go.Figure) -> float:
-    """Half the largest marker drawn, plus its outline: what plotly adds to an autorange's ends (px)."""
-    sizes = [
-        float(np.max(trace.marker.size)) + 2 * (trace.marker.line.width or 0)
-        for trace in fig.data
-        if "markers" in (getattr(trace, "mode", None) or "") and trace.marker.size is not None
-    ]
-    return max(sizes, default=0.0) / 2
-
-
-def _log_span(fig: go.Figure, axis_id: str) -> tuple[float, float]:
-    """log10 of the smallest and largest positive y value drawn on ``axis_id`` (``y``, ``y2``, …)."""
-    values = [
-        np.asarray(trace.y, dtype=float).ravel()
-        for trace in fig.data
-        if (getattr(trace, "yaxis", None) or "y") == axis_id
-        and getattr(trace, "y", None) is not None
-    ]
-    flat = np.concatenate(values) if values else np.empty(0)
-    flat = flat[np.isfinite(flat) & (flat > 0)]
-    return (float(np.log10(flat.min())), float(np.log10(flat.max()))) if flat.size else (0.0, 1.0)
+    height = max((fig.layout.height or 450) - 98 - 39 * legend_rows(fig, width=690), 60)
+    return ((620, height), (860, height))
 
 
 def _veil(fig: go.Figure) -> None:
