@@ -653,7 +653,14 @@ def _enlarge_type(fig: go.Figure) -> None:
 
 
 def _scene_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
-    """A lecture scene's plotting areas: the usual ones and its own short chart on a phone (w, h px)."""
+    """A lecture scene's plotting areas: the usual ones and its own short chart on a phone (w, h px).
+
+    A chart under ~120 px of plot at 1024 px (a long bar, a two-row legend) is placed for laptops
+    alone: there a phone-wide label breaks onto three lines that cover the rings.
+    """
+    height = (fig.layout.height or 450) - 90 - 30 * legend_rows(fig, width=_HERO_WIDTH_PX[False])
+    if height < 120:
+        return ((560, max(height, 40)), (_HERO_WIDTH_PX[False], max(height, 40)))
     return (*LABEL_AREAS_PX, (250, max((fig.layout.height or 450) - 150, 60)))
 
 
