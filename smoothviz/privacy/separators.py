@@ -59,10 +59,7 @@ def all_codes(d: int) -> np.ndarray:
 
 
 def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint8) -> np.ndarray:
-    """h_k(x_i) of every point ``x`` (N, d) and parameter ``bits`` (K, d), by one matrix product: (N, K).
-
-    |S ∩ supp(x)| runs in float32 through BLAS: integers ≤ 62, exact, ten times faster at d = 12.
-    """
+    """h_k(x_i) of every point ``x`` (N, d) and parameter ``bits`` (K, d): (N, K), one float32 product."""
     _check_class(cls)
     x = np.asarray(x, dtype=np.float32)
     bits = np.asarray(bits, dtype=np.float32)
@@ -112,10 +109,9 @@ def _walsh_hadamard(c: np.ndarray, d: int) -> np.ndarray:
 
 
 def _halfspace_sums(c: np.ndarray, d: int) -> np.ndarray:
-    """Σ_x c_x 1[2|S ∩ x| − |x| ≥ 1] for every S, O(d³·2^d): a transform keeping |x| and |S ∩ x| apart.
+    """Σ_x c_x 1[2|S ∩ x| − |x| ≥ 1] for every S, O(d³·2^d), keeping |x| and |S ∩ x| apart.
 
-    A[mask, k, j] starts as c_x at (x, |x|, 0); pass i turns bit i of the mask from x's coordinate
-    into S's: S_i = 0 adds both halves, S_i = 1 shifts the x_i = 1 half one step up in |S ∩ x|.
+    A[mask, |x|, |S ∩ x|] starts as c_x; pass i turns bit i of the mask from x's into S's.
     """
     lead = c.shape[:-1]
     a = np.zeros((*lead, 2**d, d + 1, d + 1))
@@ -135,9 +131,8 @@ def _halfspace_sums(c: np.ndarray, d: int) -> np.ndarray:
 def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
     """Σ_x c_x h(x) for every hypothesis of the class, ``c`` (..., 2^d) indexed by point code.
 
-    Transforms over the subset lattice instead of the 2^d × 2^d table, exact for integer c:
-    conjunctions hold when S ⊆ supp(x) (superset sums), disjunctions fail when S ⊆ complement(x)
-    (the same, reversed), parities are (1 − (−1)^|S ∩ x|)/2 (Walsh–Hadamard), halfspaces below.
+    Lattice transforms instead of the 2^d × 2^d table, exact for integer c: conjunctions are superset
+    sums, disjunctions the complement's, parities (1 − (−1)^|S ∩ x|)/2 (Walsh–Hadamard).
     """
     _check_class(cls)
     d = check_int("d", d, 1, MAX_ENUMERATE_D)
@@ -157,10 +152,8 @@ def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
 def separator_set(cls: str, d: int) -> np.ndarray:
     """A separator set of size d for the class over {0,1}^d (Neel, Roth & Wu 2019, App. A), uint8 (d, d).
 
-    Monotone conjunctions ∧_{j∈S} x_j are separated by ē_j (all ones but j): their labels on U spell
-    the complement of S. Disjunctions, parities and discrete halfspaces 1{w·x ≥ 1}, w ∈ {−1, 1}^d,
-    by the unit vectors e_j (q_w(e_j) = 1{w_j ≥ 1}; App. A's c_v·e_j with c = 1). A code has bit j
-    set when j ∈ S (halfspaces: w_j = 1).
+    Conjunctions ∧_{j∈S} x_j: ē_j (all ones but j), their labels spelling S's complement;
+    disjunctions, parities and halfspaces 1{w·x ≥ 1}, w ∈ {−1, 1}^d: e_j (q_w(e_j) = 1{w_j ≥ 1}).
     """
     _check_class(cls)
     d = check_int("d", d, 1, MAX_D)
@@ -183,19 +176,13 @@ def labels_on(cls: str, u: np.ndarray, codes: np.ndarray) -> np.ndarray:
 def separates(cls: str, u: np.ndarray, codes: np.ndarray | None = None) -> bool:
     """Whether ``u`` (m, d) separates every pair of the given hypotheses (default: the whole class).
 
-    The label columns on U are packed into one integer each (rows when m > 62); no two may coincide.
+    Separated when no two hypotheses have the same labels on U.
     """
     u = np.asarray(u)
     if u.ndim != 2:
         raise ValueError(f"`u` must be 2-D (points × d), got shape {u.shape}")
     codes = all_codes(u.shape[1]) if codes is None else np.unique(np.asarray(codes, np.int64))
-    table = labels_on(cls, u, codes)  # (m, K)
-    if table.shape[0] <= 62:
-        packed = (table.astype(np.int64) << np.arange(table.shape[0], dtype=np.int64)[:, None]).sum(
-            0
-        )
-        return bool(np.unique(packed).size == codes.size)
-    return bool(np.unique(table.T, axis=0).shape[0] == codes.size)
+    return bool(np.unique(labels_on(cls, u, codes).T, axis=0).shape[0] == codes.size)
 
 
 def loss_matrix(
