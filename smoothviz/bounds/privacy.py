@@ -75,13 +75,7 @@ def mwem_thm41_probability(rounds: ArrayLike, n_queries: float) -> np.ndarray:
 
 
 def _smooth_mwem_bound(
-    n: float,
-    rounds: ArrayLike,
-    epsilon: float,
-    sigma: float,
-    vc_dim: float,
-    *,
-    cover_factor: float,
+    n: float, rounds: ArrayLike, epsilon: float, sigma: float, vc_dim: float, *, cover_factor: float
 ) -> np.ndarray:
     """1/n + 2√(ln(1/σ)/T) + 10Td ln(c·n/σ)/(εn): Thm 4.2 has c = 2 (γ = σ/2n), App. F.2 c = 4 (γ = σ/4n)."""
     t = np.asarray(rounds, dtype=float)
@@ -153,9 +147,7 @@ def mwem_potential_start_bound(sigma: ArrayLike) -> np.ndarray:
     "After a KL projection onto the σ-smooth polytope it still holds for σ-smooth D_B (Pythagoras).",
 )
 def lemma_e3_potential_drop(
-    synthetic_answer: ArrayLike,
-    true_answer: ArrayLike,
-    measurement: ArrayLike,
+    synthetic_answer: ArrayLike, true_answer: ArrayLike, measurement: ArrayLike
 ) -> np.ndarray:
     """Right-hand side of Lemma E.3: ((q(D) − q(D_B))/2)² − ((m − q(D_B))/2)²."""
     b = np.asarray(true_answer, dtype=float)
@@ -213,12 +205,7 @@ def private_threshold_bound(
     "replace-one neighbours b = 2m/ε and the bound doubles.",
 )
 def rspm_laplace_bound(
-    m: ArrayLike,
-    epsilon: float,
-    n: ArrayLike,
-    beta: float,
-    *,
-    neighbours: str = "replace",
+    m: ArrayLike, epsilon: float, n: ArrayLike, beta: float, *, neighbours: str = "replace"
 ) -> np.ndarray:
     """Excess error 2m·b·ln(m/β)/n of Laplace RSPM at scale b = shift·m/ε, exceeded w.p. ≤ β.
 

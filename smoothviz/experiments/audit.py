@@ -17,11 +17,7 @@ import pandas as pd
 from smoothviz.privacy import mwem
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.audit import AuditResult, privacy_audit
-from smoothviz.privacy.mechanisms import (
-    exponential_mechanism,
-    laplace_mechanism,
-    report_noisy_max,
-)
+from smoothviz.privacy.mechanisms import exponential_mechanism, laplace_mechanism, report_noisy_max
 from smoothviz.privacy.mwem_practical import PracticalOptions
 from smoothviz.privacy.mwem_steps import measure, select_query
 from smoothviz.random import streams

@@ -13,23 +13,11 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.privacy.datasets import dataset_path
-from smoothviz.privacy.separators import (
-    CLASSES,
-    bits_to_codes,
-    codes_to_bits,
-    describe,
-    evaluate,
-)
+from smoothviz.privacy.separators import CLASSES, bits_to_codes, codes_to_bits, describe, evaluate
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import MAX_D, check_choice, check_float, check_fraction, check_int
 
-__all__ = [
-    "GAPMINDER_RULE",
-    "LabelledData",
-    "gapminder_data",
-    "neighbouring_pair",
-    "planted_data",
-]
+__all__ = ["GAPMINDER_RULE", "LabelledData", "gapminder_data", "neighbouring_pair", "planted_data"]
 
 
 @dataclass(frozen=True, eq=False)

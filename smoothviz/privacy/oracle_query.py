@@ -19,11 +19,7 @@ from smoothviz.privacy.neighbours import check_neighbours, describe
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.privacy.prsma import PRSMAPlan, prsma_plan
 from smoothviz.privacy.rspm import gaussian_rspm_scale, perturbed_argmin
-from smoothviz.privacy.separators import (
-    MAX_ENUMERATE_D,
-    codes_to_bits,
-    lattice_sums,
-)
+from smoothviz.privacy.separators import MAX_ENUMERATE_D, codes_to_bits, lattice_sums
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choice,

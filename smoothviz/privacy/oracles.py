@@ -16,12 +16,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from smoothviz.privacy.separators import (
-    bits_to_codes,
-    class_sums,
-    codes_to_bits,
-    evaluate,
-)
+from smoothviz.privacy.separators import bits_to_codes, class_sums, codes_to_bits, evaluate
 from smoothviz.validation import check_choice, check_float, check_int, check_labelled
 
 __all__ = [
@@ -214,12 +209,7 @@ def _ip_model(cls: str, pts: np.ndarray, c: np.ndarray):
 
 
 def ip_oracle(
-    cls: str,
-    x: np.ndarray,
-    y: np.ndarray,
-    w: np.ndarray,
-    *,
-    time_limit: float = 1.0,
+    cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, *, time_limit: float = 1.0
 ) -> OracleAnswer:
     """Certifiable heuristic (Neel, Roth & Wu 2019, Def 6): an integer program solved by HiGHS.
 
