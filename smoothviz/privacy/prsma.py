@@ -24,6 +24,7 @@ from smoothviz.privacy.rspm import (
     laplace_rspm_scale,
     min_error,
     perturbed_argmin,
+    perturbed_data,
 )
 from smoothviz.privacy.separators import (
     CLASSES,
@@ -31,7 +32,6 @@ from smoothviz.privacy.separators import (
     bits_to_codes,
     codes_to_bits,
     loss_matrix,
-    loss_separator_set,
 )
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
@@ -323,32 +323,23 @@ def _run_every_call(
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """PRSMA as printed: every one of the K·R oracle calls is made. Returns (codes, passes, T̃)."""
-    trials, k, s = order.shape
+    trials, k = order.shape[:2]
     reps = plan.repetitions
     if trials * plan.oracle_calls > MAX_PLAIN_CALLS:
         raise ValueError(
             f"`simulate=False` would make {trials * plan.oracle_calls} oracle calls "
             f"(limit {MAX_PLAIN_CALLS}); simulate, or use fewer trials or larger ε, δ"
         )
-    u, u_labels = loss_separator_set(cls, x.shape[1])
-    scale = plan.inner_scale(u.shape[0])
+    m = x.shape[1]  # U has m = d points
+    scale = plan.inner_scale(m)
     codes = np.full(trials, -1, dtype=np.int64)
     passes = np.ones((trials, k), dtype=bool)
     noisy = np.zeros(trials)
     for t in range(trials):
         answers = np.zeros((k, reps), dtype=np.int64)
         for i in range(k):
-            points = np.vstack([x[order[t, i]], u])
-            labels = np.concatenate([y[order[t, i]], u_labels])
-            answer, _ = perturbed_argmin(
-                lambda eta, points=points, labels=labels: exhaustive_oracle(
-                    cls, points, labels, np.hstack([np.ones((reps, s)), eta])
-                ),
-                u.shape[0],
-                scale=scale,
-                size=(reps,),
-                rng=rng,
-            )
+            piece = perturbed_data(exhaustive_oracle, cls, x[order[t, i]], y[order[t, i]])
+            answer, _ = perturbed_argmin(piece, m, scale=scale, size=(reps,), rng=rng)
             failed = rng.random(reps) < p_fail[t, i]  # the certifiable oracle's ⊥ answers
             answers[i] = np.where(failed, -1, answer.codes)
             passes[t, i] = not failed.any()

@@ -21,6 +21,7 @@ from smoothviz.privacy.neighbours import check_neighbours, describe, gap_shift
 from smoothviz.privacy.oracles import (
     MAX_EXHAUSTIVE_D,
     Oracle,
+    OracleAnswer,
     exhaustive_oracle,
     get_oracle,
     ip_oracle,
@@ -57,6 +58,7 @@ __all__ = [
     "laplace_rspm_scale",
     "min_error",
     "perturbed_argmin",
+    "perturbed_data",
     "report_noisy_min",
     "rspm",
 ]
@@ -197,6 +199,19 @@ def perturbed_argmin(
     return minimise(eta), eta
 
 
+def perturbed_data(
+    solve: Oracle, cls: str, x: np.ndarray, y: np.ndarray
+) -> Callable[[np.ndarray], OracleAnswer]:
+    """``minimise(eta)`` for :func:`perturbed_argmin`: ``solve`` on WD(S, η) (Neel, Roth & Wu 2019, §3.1).
+
+    WD(S, η) = {(x_i, y_i) at weight 1} ∪ {(u, 0) at weight η_u : u ∈ U}, U of size m = d.
+    """
+    u, u_labels = loss_separator_set(cls, x.shape[1])
+    points, labels = np.vstack([x, u]), np.concatenate([y, u_labels])
+    n = x.shape[0]
+    return lambda eta: solve(cls, points, labels, np.hstack([np.ones((len(eta), n)), eta]))
+
+
 def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
     """q(S) = (1/n) Σ 1[h(x_i) ≠ y_i] for each code (NaN for −1)."""
     x, y = check_labelled(x, y)
@@ -250,21 +265,18 @@ def rspm(
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     failure_rate = check_fraction("failure_rate", failure_rate, low_open=False)
     rng = make_rng(rng)
-    n, d = x.shape
-    u, u_labels = loss_separator_set(cls, d)
-    m = u.shape[0]
+    n, d = x.shape  # U has m = d points
     neighbours = check_neighbours(neighbours)
     if noise == "laplace":
-        scale = laplace_rspm_scale(m, epsilon, neighbours=neighbours)
+        scale = laplace_rspm_scale(d, epsilon, neighbours=neighbours)
         delta = 0.0
     else:
-        scale = gaussian_rspm_scale(m, epsilon, delta, neighbours=neighbours)
+        scale = gaussian_rspm_scale(d, epsilon, delta, neighbours=neighbours)
     if oracle == "integer_program":
         oracle = functools.partial(ip_oracle, time_limit=time_limit)
-    solve, points, labels = get_oracle(oracle), np.vstack([x, u]), np.concatenate([y, u_labels])
     answer, eta = perturbed_argmin(
-        lambda eta: solve(cls, points, labels, np.hstack([np.ones((trials, n)), eta])),
-        m,
+        perturbed_data(get_oracle(oracle), cls, x, y),
+        d,
         scale=scale,
         noise=noise,
         size=(trials,),
@@ -288,7 +300,7 @@ def rspm(
         best_error=float(best_error),
         noise=eta,
         noise_scale=float(scale),
-        noise_draws=m,
+        noise_draws=d,
         oracle_calls=1,
         enumerated=0,
         certified=answer.certified & (codes >= 0),
