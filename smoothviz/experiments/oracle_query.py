@@ -161,10 +161,8 @@ def run_experiment(
 ) -> OracleQueryExperiment:
     """OracleQuery on the table (experiment E13), each run from its own named streams of the seed.
 
-    Planted: d − 1 fair coins and a label set by a planted conjunction with 10% noise; Gapminder: label
-    first. The data player's oracle is exhaustive up to :data:`MAX_EXHAUSTIVE_D`, the HiGHS integer
-    program beyond (:data:`IP_DRAWS` calls, :data:`IP_MAX_ROUNDS` rounds at most). ``neighbours``:
-    ``"replace"`` (the paper's; the oracles at twice RSPM's printed scale) or ``"add_remove"``.
+    Planted: d − 1 fair coins and a label by a planted conjunction, 10% noise; Gapminder: label first.
+    ``neighbours``: ``"replace"`` (the paper's; oracles at twice RSPM's printed scale) or ``"add_remove"``.
     """
     settings = dict(locals())  # the arguments, for code(); the default data oracle is left out
     if data_oracle == "exhaustive":
@@ -190,11 +188,7 @@ def run_experiment(
 
 
 def sample_cap(d: int, rounds: int, wanted: int, *, data_oracle: str = "exhaustive") -> int:
-    """Draws per round (and in Ŝ) within the page's budget.
-
-    Exhaustive: rounds × draws × 2^d ≤ :data:`SAMPLE_BUDGET`, ≥ 200. Integer program: rounds × draws +
-    :data:`IP_FINAL` ≤ :data:`IP_DRAWS` oracle calls, ≥ 2 draws per round.
-    """
+    """Draws per round within the budget: :data:`SAMPLE_BUDGET` (≥ 200) or :data:`IP_DRAWS` calls (≥ 2)."""
     if data_oracle == "exhaustive":
         return max(200, min(wanted, SAMPLE_BUDGET // (rounds * 2**d)))
     return max(2, min(wanted, (IP_DRAWS - IP_FINAL) // rounds))
@@ -213,8 +207,7 @@ class PageCaps:
 def page_caps(source: str, d: int, data_oracle: str, rounds: int) -> PageCaps:
     """The page's caps: Gapminder's 10 columns; exhaustive up to d = 10, then the IP's rounds.
 
-    ``data_oracle="auto"`` is the exhaustive oracle up to :data:`MAX_EXHAUSTIVE_D` and the integer
-    program beyond (a choice, not a cap: no reason is recorded).
+    ``data_oracle="auto"`` chooses by d (a choice, not a cap: no reason is recorded).
     """
     reasons = {}
     if source == "gapminder" and d > MAX_GAPMINDER_D:
@@ -243,10 +236,7 @@ def mwem_rounds(d: int, rounds: int) -> int:
 
 @dataclass(frozen=True, eq=False)
 class MWEMComparison:
-    """MWEM on the same table and ε (Thm 4.1): rounds run, max error over every conjunction, s/round.
-
-    Its rounds are T, or fewer within :data:`MWEM_BUDGET`.
-    """
+    """MWEM on the same table and ε (Thm 4.1): rounds run (≤ T), max error over conjunctions, s/round."""
 
     rounds: int
     error: float
@@ -269,10 +259,7 @@ MAX_POINTS = 4096
 
 
 def table_points(ex: OracleQueryExperiment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every conjunction's answer on S and on the synthetic Ŝ, and the codes the table chart draws.
-
-    The codes are all of them, or the :data:`MAX_POINTS` farthest from the diagonal (in code order).
-    """
+    """Every conjunction's answer on S and on Ŝ, and the codes drawn (≤ :data:`MAX_POINTS` farthest)."""
     r = ex.result
     synthetic = conjunction_answers(r.synthetic / r.synthetic.sum())
     off = np.abs(r.data_answers - synthetic)
