@@ -15,7 +15,7 @@ import pandas as pd
 from smoothviz.privacy.datasets import dataset_path
 from smoothviz.privacy.separators import CLASSES, bits_to_codes, codes_to_bits, describe, evaluate
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import MAX_D, check_choice, check_float, check_fraction, check_int
+from smoothviz.validation import MAX_D, check_choice, check_float, check_int
 
 __all__ = ["GAPMINDER_RULE", "LabelledData", "gapminder_data", "neighbouring_pair", "planted_data"]
 
@@ -61,20 +61,18 @@ def planted_data(
     *,
     planted: int | None = None,
     label_noise: float = 0.1,
-    p_one: float = 0.5,
     rng: RngLike = None,
 ) -> LabelledData:
-    """N points from Bernoulli(p_one)^d labelled by ``planted`` (default: drawn), flipped w.p. ``label_noise``."""
+    """N fair-coin points labelled by ``planted`` (default: drawn), flipped w.p. ``label_noise``."""
     check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_D)
     n = check_int("n", n, 1, 10**7)
     label_noise = check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
-    p_one = check_fraction("p_one", p_one)
     rng = make_rng(rng)
     if planted is None:
         planted = int(bits_to_codes(rng.integers(0, 2, d)))
     planted = check_int("planted", planted, 0, 2**d - 1)
-    x = (rng.random((n, d)) < p_one).astype(np.uint8)
+    x = (rng.random((n, d)) < 0.5).astype(np.uint8)
     clean = evaluate(cls, x, codes_to_bits(np.array([planted]), d))[:, 0]
     y = (clean ^ (rng.random(n) < label_noise)).astype(np.uint8)
     return LabelledData(

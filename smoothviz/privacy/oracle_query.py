@@ -435,10 +435,8 @@ def oracle_query(
     oracle: str = "gaussian_rspm",
     data_oracle: str = "exhaustive",
     alpha0: float = 0.1,
-    beta: float = 0.1,
     max_samples: int | None = None,
     max_final: int | None = None,
-    time_limit: float = 1.0,
     neighbours: str = "replace",
     rng: RngLike = None,
 ) -> OracleQueryResult:
@@ -453,8 +451,7 @@ def oracle_query(
     start = time.perf_counter()
     x, _ = check_labelled(x)
     n, d = x.shape
-    params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, beta=beta,
-                                 neighbours=neighbours)  # fmt: skip
+    params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, neighbours=neighbours)
     oracle = check_choice("oracle", oracle, QUERY_ORACLES)
     data_oracle = check_choice("data_oracle", data_oracle, DATA_ORACLES)
     if data_oracle == "exhaustive":
@@ -471,7 +468,7 @@ def oracle_query(
     size = 2**d
     data_hist = np.bincount(x @ (1 << np.arange(d)), minlength=size).astype(float)
     data_answers = conjunction_answers(data_hist / n)
-    player = ContextFTPL(d, mu, oracle=data_oracle, time_limit=time_limit)
+    player = ContextFTPL(d, mu, oracle=data_oracle)
     queries, history = np.zeros(rounds, dtype=np.int64), np.zeros((rounds, size))
     loss_data, reg_q, best_fixed, mixture_error = (np.zeros(rounds) for _ in range(4))
     mixture_sum, bottoms = np.zeros(size), 0
