@@ -207,10 +207,7 @@ def private_threshold_bound(
 def rspm_laplace_bound(
     m: ArrayLike, epsilon: float, n: ArrayLike, beta: float, *, neighbours: str = "replace"
 ) -> np.ndarray:
-    """Excess error 2m·b·ln(m/β)/n of Laplace RSPM at scale b = shift·m/ε, exceeded w.p. ≤ β.
-
-    shift = :func:`smoothviz.privacy.neighbours.gap_shift` (2 for replace-one, 1 for add/remove).
-    """
+    """Excess error 2m·b·ln(m/β)/n of Laplace RSPM at b = s·m/ε (s = 2 replace-one, 1 add/remove)."""
     m = np.asarray(m, dtype=float)
     b = gap_shift(neighbours) * m / epsilon
     return 2.0 * m * b * np.log(m / beta) / np.asarray(n, dtype=float)
@@ -236,12 +233,7 @@ def rspm_laplace_bound(
     "perfect oracle; the audit's pair attains it.",
 )
 def rspm_privacy_loss(epsilon: ArrayLike, *, neighbours: str, scale_for: str) -> np.ndarray:
-    """Worst privacy loss g·ε/s of Laplace RSPM run at the scale for ``scale_for`` on ``neighbours``.
-
-    g = :func:`smoothviz.privacy.neighbours.gap_shift` of the relation audited (how far a record moves a gap),
-    s = that of the relation the scale was calibrated for: 2ε for the printed scale on replace-one
-    neighbours, ε when they match.
-    """
+    """Worst loss g·ε/s of Laplace RSPM: g, s the gap shifts of ``neighbours`` and of ``scale_for``."""
     return gap_shift(neighbours) / gap_shift(scale_for) * np.asarray(epsilon, dtype=float)
 
 
