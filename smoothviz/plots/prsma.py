@@ -22,9 +22,8 @@ Y_TOP = 10.0
 def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Figure:
     """Worst-case excess error against n on log–log axes, with Thm 9 (PRSMA) and Thm 5 (RSPM).
 
-    Each dot is a learner's largest mean excess error over the near-tie family at that n (filled where
-    the slope is fitted, hollow where pieces are too small); a zero is not drawn on a log axis. The
-    bound curves are cut at :data:`Y_TOP`, so that the label written beside Thm 9 stays inside.
+    A dot: a learner's largest mean excess over the near-tie family (filled where the slope is fitted);
+    the bounds are cut at :data:`Y_TOP`, so that Thm 9's label stays inside.
     """
     fig, sim = go.Figure(), ex.simulated
     hover = "n = %{x:,}<br>mean excess %{y:.3g}<br>worst G = %{customdata:,} records<extra></extra>"
