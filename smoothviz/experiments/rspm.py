@@ -21,7 +21,7 @@ from smoothviz.online.experts import rspm_expected_max_abs
 from smoothviz.privacy import rspm as core
 from smoothviz.privacy.audit import privacy_audit
 from smoothviz.privacy.boolean_data import LabelledData, gapminder_data, planted_data
-from smoothviz.privacy.neighbours import check_neighbours, gap_shift
+from smoothviz.privacy.neighbours import gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, lying_oracle
 from smoothviz.privacy.separators import (
     CLASSES,
@@ -57,8 +57,6 @@ __all__ = [
 ]
 
 DATASETS = ("planted", "gapminder")
-#: The learners, in display order (:data:`smoothviz.privacy.rspm.METHODS`).
-METHODS = core.METHODS
 #: Oracle modes of the audit tab.
 MODES = ("exact", "fails", "greedy", "lying")
 #: β of the high-probability bounds drawn.
@@ -110,7 +108,7 @@ class RSPMExperiment:
 
     Attributes:
         delta: Gaussian RSPM's δ; ``neighbours``: the relation every learner's ε holds for.
-        results: a :class:`~smoothviz.privacy.rspm.LearnerResult` per learner, in :data:`METHODS` order.
+        results: a :class:`~smoothviz.privacy.rspm.LearnerResult` per learner, in ``METHODS`` order.
         settings: the arguments of :func:`run_experiment`.
     """
 
@@ -180,13 +178,11 @@ def run_experiment(
     ``d`` (2..12) and ``n`` size the planted data (Gapminder: d = 9, n = 1,704); ``delta`` is
     Gaussian RSPM's; ``neighbours``: ``"replace"`` (the paper's; RSPM's scale doubled) or ``"add_remove"``.
     """
-    check_choice("cls", cls, CLASSES)
-    neighbours = check_neighbours(neighbours)
-    check_int("d", d, 2, MAX_EXHAUSTIVE_D)
+    check_int("d", d, 2, MAX_EXHAUSTIVE_D)  # cls, neighbours: checked by the learners
     trials = check_int("trials", trials, 1, 10_000)
-    settings = dict(locals())  # the checked arguments, for code()
+    settings = dict(locals())  # the arguments, for code()
     dataset = _load_data(data, cls, d, n, label_noise=label_noise, seed=seed)
-    rngs = streams(seed, ("data", *METHODS))
+    rngs = streams(seed, ("data", *core.METHODS))
     x, y = dataset.x, dataset.y
     best = core.min_error(x, y, cls)
     common = {"epsilon": epsilon, "trials": trials, "neighbours": neighbours}
@@ -256,7 +252,7 @@ def error_scale(
             ex = run_experiment(cls=cls, d=m, n=n, epsilon=epsilon, delta=delta,
                                 label_noise=label_noise, trials=trials, neighbours=neighbours,
                                 seed=seed)  # fmt: skip
-        for method in METHODS:
+        for method in core.METHODS:
             mean = float(np.mean(ex.results[method].excess)) if ex else float("nan")
             rows.append({"m": m, "method": method, "error_scale": 2 * sup[method] / n,
                          "bound": _bound(method, m, epsilon, delta, n, neighbours),
@@ -337,7 +333,6 @@ def audit(
     reference. A row per (mode, learner): the audit's summary and the ⊥ rate on S. The pair is a
     replacement: ``"add_remove"`` is audited beyond its claim (:func:`erratum_audit`).
     """
-    check_choice("cls", cls, CLASSES)
     check_float("failure_rate", failure_rate, 0.0, 0.99, low_open=False)
     (x, y), (x2, y2) = audit_pair()
     rows = []

@@ -453,9 +453,7 @@ def oracle_query(
     n, d = x.shape
     params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, neighbours=neighbours)
     oracle = check_choice("oracle", oracle, QUERY_ORACLES)
-    data_oracle = check_choice("data_oracle", data_oracle, DATA_ORACLES)
-    if data_oracle == "exhaustive":
-        check_int("d", d, 1, MAX_EXHAUSTIVE_D)
+    data_oracle = check_choice("data_oracle", data_oracle, DATA_ORACLES)  # d: by the dual oracle
     cap = check_int(
         "max_samples", MAX_SAMPLES if max_samples is None else max_samples, 1, MAX_SAMPLES
     )
