@@ -79,33 +79,25 @@ def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint
     return out.astype(dtype)
 
 
-def lattice_sums(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
-    """Σ over each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or its inverse."""
+def _butterfly(values: np.ndarray, step) -> np.ndarray:
+    """Pairs (x without bit j, x with it) replaced by ``step(low, high)`` for each j, in O(d·2^d)."""
     out = np.array(values, dtype=float)
     size = out.shape[-1]
     d = size.bit_length() - 1
     if size != 2**d:
         raise ValueError(f"the last axis must have length 2^d, got {size}")
-    to, source = (0, 1) if supersets else (1, 0)
     for j in range(d):
         view = out.reshape((*out.shape[:-1], 2 ** (d - j - 1), 2, 2**j))
-        if invert:
-            view[..., to, :] -= view[..., source, :]
-        else:
-            view[..., to, :] += view[..., source, :]
+        view[..., 0, :], view[..., 1, :] = step(view[..., 0, :], view[..., 1, :])
     return out
 
 
-def _walsh_hadamard(c: np.ndarray, d: int) -> np.ndarray:
-    """Σ_x c_x (−1)^|S ∩ x| for every S along the last axis (indexed by code)."""
-    out = np.array(c, dtype=float)
-    lead = out.shape[:-1]
-    for j in range(d):
-        view = out.reshape(*lead, 2 ** (d - 1 - j), 2, 2**j)
-        low, high = view[..., 0, :].copy(), view[..., 1, :]
-        view[..., 0, :] += high
-        view[..., 1, :] = low - high
-    return out
+def lattice_sums(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
+    """Σ over each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or its inverse."""
+    sign = -1.0 if invert else 1.0
+    if supersets:
+        return _butterfly(values, lambda low, high: (low + sign * high, high))
+    return _butterfly(values, lambda low, high: (low, high + sign * low))
 
 
 def _halfspace_sums(c: np.ndarray, d: int) -> np.ndarray:
@@ -145,7 +137,8 @@ def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
     if cls == "disjunction":
         return total - lattice_sums(c[..., ::-1], supersets=True)
     if cls == "parity":
-        return (total - _walsh_hadamard(c, d)) / 2.0
+        walsh = _butterfly(c, lambda low, high: (low + high, low - high))  # Σ_x c_x (−1)^|S ∩ x|
+        return (total - walsh) / 2.0
     return _halfspace_sums(c, d)
 
 
