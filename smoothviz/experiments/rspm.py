@@ -24,7 +24,6 @@ from smoothviz.privacy.boolean_data import LabelledData, gapminder_data, planted
 from smoothviz.privacy.neighbours import gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, lying_oracle
 from smoothviz.privacy.separators import (
-    CLASSES,
     all_codes,
     describe,
     labels_on,
@@ -202,7 +201,6 @@ def run_experiment(
 
 def separator_table(cls: str, d: int) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
     """U (a row per point e_j / ē_j), every hypothesis's labels on U (d ≤ 8), and whether U separates."""
-    check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_TABLE_D)
     u = separator_set(cls, d)
     name = "ē" if cls == "conjunction" else "e"
