@@ -90,11 +90,9 @@ def _mwem(broken: bool) -> Callable:
         hist = np.zeros(MWEM_CELLS)
         hist[0] = 2.0 if on_s_prime else 1.0  # S′ = S plus one record
         n_public = hist.sum() if broken else 2.0
-        # practical_mwem(hist, queries, epsilon=EPSILON, rounds=MWEM_ROUNDS, neighbours="add_remove",
-        # n_public=n_public, trials=k, rng=rng)'s first selection and measurement, draw for draw:
-        # only the measurement is audited, and nothing after it changes it (a tenth of the work;
-        # tests/test_audit_mechanisms.py checks it against the full run). D₀ is uniform in every
-        # trial, so its answers, and the selection's running sum, are computed once for all k.
+        # practical_mwem(..., neighbours="add_remove", n_public=n_public, trials=k)'s first selection
+        # and measurement, draw for draw (nothing after it changes the audited measurement; a test
+        # checks it against the full run); D₀ is uniform, so its answers are computed once for all k.
         layer = PracticalOptions(neighbours="add_remove", n_public=n_public).layer()
         plan = mwem.make_plan(
             hist, queries, mwem.CONFIGS["mwem"], epsilon=EPSILON, rounds=MWEM_ROUNDS, layer=layer,
