@@ -59,8 +59,7 @@ MWEM_BUDGET = 2_000_000
 MAX_MWEM_D = 10
 #: Largest d with the exhaustive data oracle on the page (it scores N × 2^d records per round).
 MAX_EXHAUSTIVE_D = 10
-#: Largest d on the page: beyond it the exact max error over all 2^d conjunctions (and the
-#: query player's 2^d answers per round) would outgrow the budget; d ≤ 16 is the core's limit.
+#: Largest d on the page, the core's limit (every round answers all 2^d conjunctions exactly).
 MAX_D = 16
 #: Gapminder has 10 binarised columns (the label and 9 features).
 MAX_GAPMINDER_D = 10
@@ -68,9 +67,8 @@ MAX_GAPMINDER_D = 10
 IP_DRAWS = 160
 #: Of these, the draws of the output Ŝ (its sampling error enters the page's headline error).
 IP_FINAL = 40
-#: Most rounds with the integer-program oracle. Each round adds a conjunction to the data player's
-#: programs, and a long, noisy history (PRSMA, or small n) makes them slow: 30 rounds (the page's
-#: default T) keep the worst case measured (PRSMA at d = 16, n = 10⁶) near 2 s (benchmarks/RESULTS.md).
+#: Most rounds with the integer-program oracle: each adds a conjunction to the data player's programs;
+#: 30 (the default T) keep the worst case measured (PRSMA, d = 16, n = 10⁶) near 2 s (RESULTS.md).
 IP_MAX_ROUNDS = 30
 
 

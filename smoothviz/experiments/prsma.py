@@ -48,13 +48,11 @@ __all__ = [
 CLS, D, LABEL_NOISE = "conjunction", 3, 0.1
 #: β of the bounds drawn (Thm 9 needs β > δ).
 BETA = 0.2
-#: Sizes simulated on the accuracy chart: 10³ to 5·10⁸, four per decade (the exact sampler of a
-#: piece takes n < 10⁹).
+#: Sizes simulated on the accuracy chart: 10³ to 5·10⁸ (the piece sampler takes n < 10⁹), 4 a decade.
 SIM_NS = tuple(int(v) for v in np.round(np.geomspace(1e3, 5e8, 24)))
 #: The near-tie family: the planted conjunction x1 ∧ x2 and the point (1,1,0) where labels nearly tie.
 TIE_PLANTED, TIE_POINT = 0b011, 0b011
-#: Simulated sizes enter the fitted slopes when a piece holds at least this many records (smaller
-#: pieces drown in the inner run's noise and PRSMA guesses).
+#: Pieces of fewer records drown in the inner run's noise: their sizes stay out of the fitted slopes.
 FIT_PIECE = 10**6
 #: Largest n of the simulation tab.
 SIM_MAX_N = 5_000

@@ -13,8 +13,7 @@ from smoothviz.plots.style import COLORS, apply_style, theory_trace
 PRSMA_COLOR, RSPM_COLOR = "#CC79A7", "#0072B2"
 
 
-#: Top of the accuracy chart's y axis (a theory curve above it is cut there, so its label stays inside);
-#: a decade above the largest errors leaves Thm 9's label room clear of the dots on a phone.
+#: Top of the accuracy chart's y axis, a decade above the errors: a bound is cut there, its label inside.
 Y_TOP = 10.0
 
 
