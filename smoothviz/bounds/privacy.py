@@ -75,13 +75,7 @@ def mwem_thm41_probability(rounds: ArrayLike, n_queries: float) -> np.ndarray:
 
 
 def _smooth_mwem_bound(
-    n: float,
-    rounds: ArrayLike,
-    epsilon: float,
-    sigma: float,
-    vc_dim: float,
-    *,
-    cover_factor: float,
+    n: float, rounds: ArrayLike, epsilon: float, sigma: float, vc_dim: float, *, cover_factor: float
 ) -> np.ndarray:
     """1/n + 2√(ln(1/σ)/T) + 10Td ln(c·n/σ)/(εn): Thm 4.2 has c = 2 (γ = σ/2n), App. F.2 c = 4 (γ = σ/4n)."""
     t = np.asarray(rounds, dtype=float)
@@ -153,9 +147,7 @@ def mwem_potential_start_bound(sigma: ArrayLike) -> np.ndarray:
     "After a KL projection onto the σ-smooth polytope it still holds for σ-smooth D_B (Pythagoras).",
 )
 def lemma_e3_potential_drop(
-    synthetic_answer: ArrayLike,
-    true_answer: ArrayLike,
-    measurement: ArrayLike,
+    synthetic_answer: ArrayLike, true_answer: ArrayLike, measurement: ArrayLike
 ) -> np.ndarray:
     """Right-hand side of Lemma E.3: ((q(D) − q(D_B))/2)² − ((m − q(D_B))/2)²."""
     b = np.asarray(true_answer, dtype=float)
@@ -213,17 +205,9 @@ def private_threshold_bound(
     "replace-one neighbours b = 2m/ε and the bound doubles.",
 )
 def rspm_laplace_bound(
-    m: ArrayLike,
-    epsilon: float,
-    n: ArrayLike,
-    beta: float,
-    *,
-    neighbours: str = "replace",
+    m: ArrayLike, epsilon: float, n: ArrayLike, beta: float, *, neighbours: str = "replace"
 ) -> np.ndarray:
-    """Excess error 2m·b·ln(m/β)/n of Laplace RSPM at scale b = shift·m/ε, exceeded w.p. ≤ β.
-
-    shift = :func:`smoothviz.privacy.neighbours.gap_shift` (2 for replace-one, 1 for add/remove).
-    """
+    """Excess error 2m·b·ln(m/β)/n of Laplace RSPM at b = s·m/ε (s = 2 replace-one, 1 add/remove)."""
     m = np.asarray(m, dtype=float)
     b = gap_shift(neighbours) * m / epsilon
     return 2.0 * m * b * np.log(m / beta) / np.asarray(n, dtype=float)
@@ -249,12 +233,7 @@ def rspm_laplace_bound(
     "perfect oracle; the audit's pair attains it.",
 )
 def rspm_privacy_loss(epsilon: ArrayLike, *, neighbours: str, scale_for: str) -> np.ndarray:
-    """Worst privacy loss g·ε/s of Laplace RSPM run at the scale for ``scale_for`` on ``neighbours``.
-
-    g = :func:`smoothviz.privacy.neighbours.gap_shift` of the relation audited (how far a record moves a gap),
-    s = that of the relation the scale was calibrated for: 2ε for the printed scale on replace-one
-    neighbours, ε when they match.
-    """
+    """Worst loss g·ε/s of Laplace RSPM: g, s the gap shifts of ``neighbours`` and of ``scale_for``."""
     return gap_shift(neighbours) / gap_shift(scale_for) * np.asarray(epsilon, dtype=float)
 
 

@@ -1,9 +1,8 @@
 """Privacy audit of the MWEM page's mechanisms at small sizes: claimed ε against a certified lower bound.
 
-Each mechanism runs many times on S and on a neighbour S′, its output reduced by a public rule, and
-:func:`smoothviz.privacy.audit.privacy_audit` certifies a lower bound on ε: a correct mechanism's stays at
-or below its ledger's claim. Beside each, a deliberately broken variant whose bound exceeds the
-claim shows the audit can catch the bug it is there for (:func:`audit_mechanisms`).
+Each mechanism runs many times on S and on a neighbour S′ and :func:`smoothviz.privacy.audit.privacy_audit`
+certifies a lower bound on ε, at or below the ledger's claim for a correct mechanism; a deliberately
+broken variant beside each shows the audit catches the bug it is there for.
 """
 
 from __future__ import annotations
@@ -17,14 +16,11 @@ import pandas as pd
 from smoothviz.privacy import mwem
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.audit import AuditResult, privacy_audit
-from smoothviz.privacy.mechanisms import (
-    exponential_mechanism,
-    laplace_mechanism,
-    report_noisy_max,
-)
+from smoothviz.privacy.mechanisms import exponential_mechanism, laplace_mechanism, report_noisy_max
 from smoothviz.privacy.mwem_practical import PracticalOptions
 from smoothviz.privacy.mwem_steps import measure, select_query
 from smoothviz.random import streams
+from smoothviz.validation import check_int
 
 __all__ = ["MECHANISMS", "MechanismAudit", "audit_mechanisms"]
 
@@ -85,8 +81,8 @@ def _noisy_max(broken: bool) -> Callable:
 def _mwem(broken: bool) -> Callable:
     """MWEM (Thm 4.1) on N = 8 cells, thresholds, T = 2; output: the first raw measurement, binned.
 
-    Correct: add/remove neighbours with n declared public (n = 2). Broken: the old add/remove
-    accounting, the counts normalised by each dataset's own n (n = 1 on S, 2 on S′) and Δ = 1/n charged.
+    Correct: add/remove neighbours, n = 2 declared public. Broken: the old add/remove accounting,
+    counts normalised by each dataset's own n (1 on S, 2 on S′) and Δ = 1/n charged.
     """
     queries = Q.thresholds(MWEM_CELLS)
 
@@ -94,11 +90,9 @@ def _mwem(broken: bool) -> Callable:
         hist = np.zeros(MWEM_CELLS)
         hist[0] = 2.0 if on_s_prime else 1.0  # S′ = S plus one record
         n_public = hist.sum() if broken else 2.0
-        # practical_mwem(hist, queries, epsilon=EPSILON, rounds=MWEM_ROUNDS, neighbours="add_remove",
-        # n_public=n_public, trials=k, rng=rng)'s first selection and measurement, draw for draw:
-        # only the measurement is audited, and nothing after it changes it (a tenth of the work;
-        # tests/test_audit_mechanisms.py checks it against the full run). D₀ is uniform in every
-        # trial, so its answers, and the selection's running sum, are computed once for all k.
+        # practical_mwem(..., neighbours="add_remove", n_public=n_public, trials=k)'s first selection
+        # and measurement, draw for draw (nothing after it changes the audited measurement; a test
+        # checks it against the full run); D₀ is uniform, so its answers are computed once for all k.
         layer = PracticalOptions(neighbours="add_remove", n_public=n_public).layer()
         plan = mwem.make_plan(
             hist, queries, mwem.CONFIGS["mwem"], epsilon=EPSILON, rounds=MWEM_ROUNDS, layer=layer,
@@ -143,10 +137,8 @@ class MechanismAudit:
     """The audits of :data:`MECHANISMS`, each correct and broken.
 
     Attributes:
-        results: (mechanism, "correct" | "broken") -> its :class:`smoothviz.privacy.audit.AuditResult`.
-        samples: runs per side (on S and on S′).
-        confidence: the joint confidence of every lower bound.
-        seed: the seed the runs drew from.
+        results: (mechanism, "correct" | "broken") -> its :class:`~smoothviz.privacy.audit.AuditResult`.
+        samples, confidence, seed: runs per side (S and S′), every bound's joint confidence, the seed.
     """
 
     results: dict[tuple[str, str], AuditResult]
@@ -198,24 +190,20 @@ def audit_mechanisms(
 ) -> MechanismAudit:
     """Audit every mechanism of :data:`MECHANISMS`, correct and broken, on its neighbours S, S′.
 
-    The broken variants: noise scale halved, sensitivity under-charged, or MWEM's old add/remove
-    accounting that normalised by the data's own n. The neighbours and events make the privacy loss large
-    (Laplace: the tail beyond both counts; exponential mechanism and report-noisy-max: one score up by
-    Δ, the others down, many candidates; MWEM: N = 8 cells, T = 2, the first measurement binned).
-    Every run is vectorised over a leading trials axis: ``samples`` runs on S and on S′, each
-    (mechanism, variant, side) on its own child stream of ``seed``.
+    The neighbours and events make the loss large (Laplace: the tail beyond both counts; selection:
+    one score up by Δ, the others down, many candidates). ``samples`` runs on S and on S′, vectorised,
+    each (mechanism, variant, side) on its own child stream of ``seed``.
     """
-    if int(samples) != samples or samples < 100:
-        raise ValueError(f"`samples` must be an integer ≥ 100, got {samples}")
+    samples = check_int("samples", samples, 100)
     roles = [f"{m}/{v}/{side}" for m in MECHANISMS for v in ("correct", "broken") for side in "SP"]
     rngs = streams(seed, roles)
     results = {}
     for name, (_, _, factory) in MECHANISMS.items():
         for variant in ("correct", "broken"):
             run = factory(variant == "broken")
-            out_s = run(False, int(samples), rngs[f"{name}/{variant}/S"])
-            out_p = run(True, int(samples), rngs[f"{name}/{variant}/P"])
+            out_s = run(False, samples, rngs[f"{name}/{variant}/S"])
+            out_p = run(True, samples, rngs[f"{name}/{variant}/P"])
             results[(name, variant)] = privacy_audit(
                 out_s, out_p, epsilon_claimed=EPSILON, confidence=confidence
             )
-    return MechanismAudit(results, int(samples), float(confidence), int(seed))
+    return MechanismAudit(results, samples, float(confidence), int(seed))

@@ -59,8 +59,7 @@ MWEM_BUDGET = 2_000_000
 MAX_MWEM_D = 10
 #: Largest d with the exhaustive data oracle on the page (it scores N × 2^d records per round).
 MAX_EXHAUSTIVE_D = 10
-#: Largest d on the page: beyond it the exact max error over all 2^d conjunctions (and the
-#: query player's 2^d answers per round) would outgrow the budget; d ≤ 16 is the core's limit.
+#: Largest d on the page, the core's limit (every round answers all 2^d conjunctions exactly).
 MAX_D = 16
 #: Gapminder has 10 binarised columns (the label and 9 features).
 MAX_GAPMINDER_D = 10
@@ -68,9 +67,8 @@ MAX_GAPMINDER_D = 10
 IP_DRAWS = 160
 #: Of these, the draws of the output Ŝ (its sampling error enters the page's headline error).
 IP_FINAL = 40
-#: Most rounds with the integer-program oracle. Each round adds a conjunction to the data player's
-#: programs, and a long, noisy history (PRSMA, or small n) makes them slow: 30 rounds (the page's
-#: default T) keep the worst case measured (PRSMA at d = 16, n = 10⁶) near 2 s (benchmarks/RESULTS.md).
+#: Most rounds with the integer-program oracle: each adds a conjunction to the data player's programs;
+#: 30 (the default T) keep the worst case measured (PRSMA, d = 16, n = 10⁶) near 2 s (RESULTS.md).
 IP_MAX_ROUNDS = 30
 
 
@@ -161,10 +159,8 @@ def run_experiment(
 ) -> OracleQueryExperiment:
     """OracleQuery on the table (experiment E13), each run from its own named streams of the seed.
 
-    Planted: d − 1 fair coins and a label set by a planted conjunction with 10% noise; Gapminder: label
-    first. The data player's oracle is exhaustive up to :data:`MAX_EXHAUSTIVE_D`, the HiGHS integer
-    program beyond (:data:`IP_DRAWS` calls, :data:`IP_MAX_ROUNDS` rounds at most). ``neighbours``:
-    ``"replace"`` (the paper's; the oracles at twice RSPM's printed scale) or ``"add_remove"``.
+    Planted: d − 1 fair coins and a label by a planted conjunction, 10% noise; Gapminder: label first.
+    ``neighbours``: ``"replace"`` (the paper's; oracles at twice RSPM's printed scale) or ``"add_remove"``.
     """
     settings = dict(locals())  # the arguments, for code(); the default data oracle is left out
     if data_oracle == "exhaustive":
@@ -190,11 +186,7 @@ def run_experiment(
 
 
 def sample_cap(d: int, rounds: int, wanted: int, *, data_oracle: str = "exhaustive") -> int:
-    """Draws per round (and in Ŝ) within the page's budget.
-
-    Exhaustive: rounds × draws × 2^d ≤ :data:`SAMPLE_BUDGET`, ≥ 200. Integer program: rounds × draws +
-    :data:`IP_FINAL` ≤ :data:`IP_DRAWS` oracle calls, ≥ 2 draws per round.
-    """
+    """Draws per round within the budget: :data:`SAMPLE_BUDGET` (≥ 200) or :data:`IP_DRAWS` calls (≥ 2)."""
     if data_oracle == "exhaustive":
         return max(200, min(wanted, SAMPLE_BUDGET // (rounds * 2**d)))
     return max(2, min(wanted, (IP_DRAWS - IP_FINAL) // rounds))
@@ -213,8 +205,7 @@ class PageCaps:
 def page_caps(source: str, d: int, data_oracle: str, rounds: int) -> PageCaps:
     """The page's caps: Gapminder's 10 columns; exhaustive up to d = 10, then the IP's rounds.
 
-    ``data_oracle="auto"`` is the exhaustive oracle up to :data:`MAX_EXHAUSTIVE_D` and the integer
-    program beyond (a choice, not a cap: no reason is recorded).
+    ``data_oracle="auto"`` chooses by d (a choice, not a cap: no reason is recorded).
     """
     reasons = {}
     if source == "gapminder" and d > MAX_GAPMINDER_D:
@@ -243,10 +234,7 @@ def mwem_rounds(d: int, rounds: int) -> int:
 
 @dataclass(frozen=True, eq=False)
 class MWEMComparison:
-    """MWEM on the same table and ε (Thm 4.1): rounds run, max error over every conjunction, s/round.
-
-    Its rounds are T, or fewer within :data:`MWEM_BUDGET`.
-    """
+    """MWEM on the same table and ε (Thm 4.1): rounds run (≤ T), max error over conjunctions, s/round."""
 
     rounds: int
     error: float
@@ -269,10 +257,7 @@ MAX_POINTS = 4096
 
 
 def table_points(ex: OracleQueryExperiment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every conjunction's answer on S and on the synthetic Ŝ, and the codes the table chart draws.
-
-    The codes are all of them, or the :data:`MAX_POINTS` farthest from the diagonal (in code order).
-    """
+    """Every conjunction's answer on S and on Ŝ, and the codes drawn (≤ :data:`MAX_POINTS` farthest)."""
     r = ex.result
     synthetic = conjunction_answers(r.synthetic / r.synthetic.sum())
     off = np.abs(r.data_answers - synthetic)

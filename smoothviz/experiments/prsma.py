@@ -48,13 +48,11 @@ __all__ = [
 CLS, D, LABEL_NOISE = "conjunction", 3, 0.1
 #: β of the bounds drawn (Thm 9 needs β > δ).
 BETA = 0.2
-#: Sizes simulated on the accuracy chart: 10³ to 5·10⁸, four per decade (the exact sampler of a
-#: piece takes n < 10⁹).
+#: Sizes simulated on the accuracy chart: 10³ to 5·10⁸ (the piece sampler takes n < 10⁹), 4 a decade.
 SIM_NS = tuple(int(v) for v in np.round(np.geomspace(1e3, 5e8, 24)))
 #: The near-tie family: the planted conjunction x1 ∧ x2 and the point (1,1,0) where labels nearly tie.
 TIE_PLANTED, TIE_POINT = 0b011, 0b011
-#: Simulated sizes enter the fitted slopes when a piece holds at least this many records (smaller
-#: pieces drown in the inner run's noise and PRSMA guesses).
+#: Pieces of fewer records drown in the inner run's noise: their sizes stay out of the fitted slopes.
 FIT_PIECE = 10**6
 #: Largest n of the simulation tab.
 SIM_MAX_N = 5_000
@@ -65,11 +63,10 @@ SIM_D = 8
 def near_tie_cells(n: int, gap: int) -> np.ndarray:
     """Cell counts (2·code(x) + y) of a d = 3 dataset where x1 ∧ x2 beats x1 ∧ x2 ∧ x3 by ~``gap`` records.
 
-    Thm 5 and Thm 9 bound the *worst* dataset (on one planted dataset RSPM's excess is 0 from small n
-    on), so the accuracy chart searches this family, G from 1 to n/8: RSPM's worst excess ≈ c/n,
-    PRSMA's ≈ 1/√n (its inner noise grows like √(n/K)). The n records sit evenly on the 8 points
-    (the remainder on (0,0,0)), labelled by x1 ∧ x2, except on (1,1,0), where ⌈(n/8 + gap)/2⌉ have
-    label 1 and the rest 0: the runner-up loses by ``gap`` (or ``gap + 1``, by parity) records.
+    Thm 5 and Thm 9 bound the *worst* dataset, so the accuracy chart searches this family, G from 1
+    to n/8 (RSPM's worst excess ≈ c/n, PRSMA's ≈ 1/√n). The records sit evenly on the 8 points (the
+    remainder on (0,0,0)), labelled by x1 ∧ x2, except that ⌈(n/8 + gap)/2⌉ of those on (1,1,0)
+    have label 1: the runner-up loses by ``gap`` (or ``gap + 1``, by parity) records.
     """
     per = check_int("n", n, 8) // 8
     gap = check_int("gap", gap, 0, per)
@@ -114,8 +111,8 @@ class PRSMAExperiment:
 
     Attributes:
         simulated: per (method, n): the largest mean excess over :func:`near_tie_cells`'s family,
-            the gap G where it occurred, PRSMA's ⊥ rate and piece size (run parameters ε, δ).
-        curves: per n: Thm 9's bound for PRSMA and Thm 5's for RSPM, at β = :data:`BETA`.
+            its gap G, PRSMA's ⊥ rate and piece size (run at ε, δ).
+        curves: per n: Thm 9's bound (PRSMA) and Thm 5's (RSPM) at β = :data:`BETA`.
     """
 
     plan: PRSMAPlan
@@ -134,10 +131,7 @@ class PRSMAExperiment:
 
     @property
     def fitted_slopes(self) -> dict[str, float]:
-        """Log–log slopes of the simulated worst cases, about −1/2 (PRSMA) and −1 (RSPM).
-
-        Over the sizes with pieces of ≥ :data:`FIT_PIECE` records and a positive excess (NaN if < 3).
-        """
+        """Log–log slopes of the simulated worst cases (pieces ≥ :data:`FIT_PIECE`; NaN if < 3): −½, −1."""
         out = {}
         for method in ("prsma", "rspm"):
             sim = self.simulated
@@ -181,7 +175,7 @@ def run_experiment(
     """The calculator at the target (ε, δ, n, rescaling), and accuracy against n.
 
     ``rescale`` applies to the calculator (Thm 8); the simulations run PRSMA at (ε, δ), ``trials``
-    runs per (n, G), each n on its own streams of ``seed``; ``neighbours`` sets RSPM's scale inside.
+    runs per (n, G), each n on its own streams of ``seed``.
     """
     plan = prsma_plan(epsilon, delta, n, rescale=rescale, neighbours=neighbours)
     pieces = prsma_plan(epsilon, delta, SIM_NS[-1]).pieces
@@ -221,10 +215,9 @@ def simulation(
 ) -> tuple[pd.DataFrame, pd.DataFrame, PRSMAPlan]:
     """PRSMA on S and on its neighbour S′ with a data-dependent certifiable heuristic (d = 8).
 
-    S′ is planted data (n ≤ :data:`SIM_MAX_N`); S replaces its record 0 by a (point, label) found
-    nowhere in S′. The heuristic fails per call w.p. ``present`` on the piece holding it, ``base``
-    elsewhere (repetitions simulated exactly). Returns ``(runs, outputs, plan)``: a row per (dataset,
-    run), a row per (dataset, output) with its frequency, and the plan used.
+    S′ is planted data (n ≤ :data:`SIM_MAX_N`); S replaces its record 0 by a (point, label) absent
+    from S′, on whose piece the heuristic fails per call w.p. ``present`` (``base`` elsewhere).
+    Returns ``(runs, outputs, plan)``: a row per (dataset, run), per (dataset, output), the plan.
     """
     size = min(int(n), SIM_MAX_N)
     rngs = streams(seed, ("data", "S", "S′"))

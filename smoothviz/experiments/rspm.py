@@ -1,8 +1,7 @@
 """The RSPM page's experiment (E11): private learning with one call to an optimisation oracle.
 
 :func:`run_experiment` runs Laplace and Gaussian RSPM, report-noisy-min and the exponential
-mechanism's learner on one dataset, each on its own named stream of the seed; each tab is a
-function a page caches on its own parameters.
+mechanism's learner on one dataset, each on its own stream of the seed; each tab is one function.
 """
 
 from __future__ import annotations
@@ -22,10 +21,9 @@ from smoothviz.online.experts import rspm_expected_max_abs
 from smoothviz.privacy import rspm as core
 from smoothviz.privacy.audit import privacy_audit
 from smoothviz.privacy.boolean_data import LabelledData, gapminder_data, planted_data
-from smoothviz.privacy.neighbours import check_neighbours, gap_shift
+from smoothviz.privacy.neighbours import gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, lying_oracle
 from smoothviz.privacy.separators import (
-    CLASSES,
     all_codes,
     describe,
     labels_on,
@@ -58,8 +56,6 @@ __all__ = [
 ]
 
 DATASETS = ("planted", "gapminder")
-#: The learners, in display order (:data:`smoothviz.privacy.rspm.METHODS`).
-METHODS = core.METHODS
 #: Oracle modes of the audit tab.
 MODES = ("exact", "fails", "greedy", "lying")
 #: β of the high-probability bounds drawn.
@@ -77,7 +73,7 @@ MAX_TABLE_D = 8
 
 
 def _load_data(data: str, cls: str, d: int, n: int, *, label_noise: float, seed: int):
-    """The page's dataset: planted (class ``cls``, d, n, label noise; seed's "data" stream) or Gapminder."""
+    """Planted data (on the seed's "data" stream) or Gapminder."""
     check_choice("data", data, DATASETS)
     if data == "gapminder":
         return gapminder_data()
@@ -90,8 +86,8 @@ def _bound(
 ) -> float:
     """Each learner's high-probability bound at β = :data:`BETA`, at the noise scale that ran.
 
-    Report-noisy-min's follows Thm 5's proof: w.p. 1 − β every Lap(b) draw is ≤ b ln(2^m/β), so the
-    excess is ≤ 2b(m ln 2 + ln(1/β))/n: the exponential mechanism's bound times b·ε (2 or 1).
+    Report-noisy-min's follows Thm 5's proof: w.p. 1 − β every Lap(b) is ≤ b ln(2^m/β), so the
+    excess is ≤ 2b(m ln 2 + ln(1/β))/n, the exponential mechanism's bound times b·ε (2 or 1).
     """
     kw = {"neighbours": neighbours}
     if method == "rspm_laplace":
@@ -111,7 +107,7 @@ class RSPMExperiment:
 
     Attributes:
         delta: Gaussian RSPM's δ; ``neighbours``: the relation every learner's ε holds for.
-        results: one :class:`smoothviz.privacy.rspm.LearnerResult` per learner, in :data:`METHODS` order.
+        results: a :class:`~smoothviz.privacy.rspm.LearnerResult` per learner, in ``METHODS`` order.
         settings: the arguments of :func:`run_experiment`.
     """
 
@@ -179,16 +175,13 @@ def run_experiment(
     """Laplace and Gaussian RSPM (exhaustive oracle), report-noisy-min and the exponential mechanism.
 
     ``d`` (2..12) and ``n`` size the planted data (Gapminder: d = 9, n = 1,704); ``delta`` is
-    Gaussian RSPM's; ``neighbours`` ``"replace"`` (the paper's; RSPM at twice the printed scale) or
-    ``"add_remove"``; the data and each learner draw from their own child stream of ``seed``.
+    Gaussian RSPM's; ``neighbours``: ``"replace"`` (the paper's; RSPM's scale doubled) or ``"add_remove"``.
     """
-    check_choice("cls", cls, CLASSES)
-    neighbours = check_neighbours(neighbours)
-    check_int("d", d, 2, MAX_EXHAUSTIVE_D)
+    check_int("d", d, 2, MAX_EXHAUSTIVE_D)  # cls, neighbours: checked by the learners
     trials = check_int("trials", trials, 1, 10_000)
-    settings = dict(locals())  # the checked arguments, for code()
+    settings = dict(locals())  # the arguments, for code()
     dataset = _load_data(data, cls, d, n, label_noise=label_noise, seed=seed)
-    rngs = streams(seed, ("data", *METHODS))
+    rngs = streams(seed, ("data", *core.METHODS))
     x, y = dataset.x, dataset.y
     best = core.min_error(x, y, cls)
     common = {"epsilon": epsilon, "trials": trials, "neighbours": neighbours}
@@ -208,7 +201,6 @@ def run_experiment(
 
 def separator_table(cls: str, d: int) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
     """U (a row per point e_j / ē_j), every hypothesis's labels on U (d ≤ 8), and whether U separates."""
-    check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_TABLE_D)
     u = separator_set(cls, d)
     name = "ē" if cls == "conjunction" else "e"
@@ -237,10 +229,9 @@ def error_scale(
 ) -> pd.DataFrame:
     """Against m = d ∈ {2, …, 12}: 2·E‖Z‖∞/n of each learner (exact), its bound, and simulated excess.
 
-    Thm 5's proof bounds the excess by 2‖Z‖∞/n, Z the perturbation of the objectives. E‖Z‖∞ is
-    exact: Laplace RSPM (Σ|η_i| + |Σ η_i|)/2 with η_i ~ Lap(s·m/ε); Gaussian σ_G√(2/π)(m + √m)/2;
-    noisy min (s/ε)·H_{2^m}; exponential E max|Gumbel(2/ε)| over 2^m (s = 2 replace-one, 1
-    add/remove): growing like m², m^1.5 and m.
+    Thm 5's proof bounds the excess by 2‖Z‖∞/n, Z the objectives' perturbation. E‖Z‖∞, exact:
+    Laplace RSPM (Σ|η_i| + |Σ η_i|)/2, η_i ~ Lap(s·m/ε); Gaussian σ_G√(2/π)(m + √m)/2; noisy min
+    (s/ε)·H_{2^m}; exponential E max|Gumbel(2/ε)| over 2^m (s = 2 replace-one, 1 add/remove).
     """
     shift = gap_shift(neighbours)
     rows = []
@@ -259,7 +250,7 @@ def error_scale(
             ex = run_experiment(cls=cls, d=m, n=n, epsilon=epsilon, delta=delta,
                                 label_noise=label_noise, trials=trials, neighbours=neighbours,
                                 seed=seed)  # fmt: skip
-        for method in METHODS:
+        for method in core.METHODS:
             mean = float(np.mean(ex.results[method].excess)) if ex else float("nan")
             rows.append({"m": m, "method": method, "error_scale": 2 * sup[method] / n,
                          "bound": _bound(method, m, epsilon, delta, n, neighbours),
@@ -281,10 +272,9 @@ def slopes(frame: pd.DataFrame, column: str) -> dict[str, float]:
 def oracle_cost(
     cls: str, n: int, *, epsilon: float = 1.0, time_limit: float = 0.3, seed: int = 0
 ) -> pd.DataFrame:
-    """Per d in :data:`COST_DS`: draws and calls per run, and wall times of one RSPM run per oracle.
+    """Per d in :data:`COST_DS` (while within :data:`COST_BUDGET_S`): draws, calls, seconds per oracle.
 
-    The integer program runs while the tab's total stays within :data:`COST_BUDGET_S`; exhaustive
-    search and report-noisy-min's enumeration only while d ≤ 12 (NaN beyond).
+    Exhaustive search and report-noisy-min's enumeration only while d ≤ 12 (NaN beyond).
     """
     rows, spent = [], 0.0
     for d in COST_DS:
@@ -334,15 +324,13 @@ def audit(
     neighbours: str = "replace",
     seed: int = 0,
 ):
-    """Audit each learner under every oracle mode on :func:`audit_pair`, :data:`AUDIT_SAMPLES` runs per side.
+    """Audit each learner under every oracle mode on :func:`audit_pair`, :data:`AUDIT_SAMPLES` runs a side.
 
-    Modes: ``exact``, ``fails`` (⊥ at ``failure_rate``, independent of the data), ``greedy``
-    (non-certifiable), ``lying`` (the un-noised ERM when (1,1,1) labelled 0 is present).
-    Report-noisy-min calls no oracle: audited once, as the reference. One row per (mode, learner):
-    the claim, the certified ε at 95%, the plug-in estimate, a refutation, the ⊥ rate on S. The pair
-    is a replacement, so ``"add_remove"`` is audited beyond its claim (:func:`erratum_audit`).
+    Modes: ``exact``, ``fails`` (⊥ at ``failure_rate``, independent of the data), ``greedy``,
+    ``lying`` (the un-noised ERM when (1,1,1) labelled 0 is present); report-noisy-min once, as the
+    reference. A row per (mode, learner): the audit's summary and the ⊥ rate on S. The pair is a
+    replacement: ``"add_remove"`` is audited beyond its claim (:func:`erratum_audit`).
     """
-    check_choice("cls", cls, CLASSES)
     check_float("failure_rate", failure_rate, 0.0, 0.99, low_open=False)
     (x, y), (x2, y2) = audit_pair()
     rows = []
@@ -355,7 +343,7 @@ def audit(
             "rspm_laplace": functools.partial(core.rspm, **common),
             "rspm_gaussian": functools.partial(core.rspm, noise="gaussian", delta=delta, **common),
         }
-        if k == 0:  # report-noisy-min calls no oracle: audited once, as the reference
+        if k == 0:  # report-noisy-min calls no oracle
             runs["report_noisy_min"] = functools.partial(
                 core.report_noisy_min, neighbours=neighbours
             )
@@ -393,8 +381,8 @@ def perturbation_view(
 ) -> tuple[pd.DataFrame, int, float, float]:
     """``(draw, shown_d, rspm_sup, rnm_sup)``: one draw of RSPM's Z_q = Σ_i q(e_i)η_i beside i.i.d. noise.
 
-    All 2^d hypotheses at d = min(d, 10), sorted by |S|, in counts: η_i ~ Lap(s·d/ε), noisy min's
-    i.i.d. Lap(s/ε) (s = 2 replace-one, 1 add/remove); and E‖Z‖∞ of both, exact.
+    All 2^d hypotheses at d = min(d, 10), sorted by |S|: η_i ~ Lap(s·d/ε) against noisy min's
+    Lap(s/ε) (s = 2 replace-one, 1 add/remove); and both E‖Z‖∞, exact.
     """
     shown = check_int("d", min(int(d), 10), 1, 10)
     shift = gap_shift(neighbours)
@@ -438,9 +426,9 @@ ERRATUM_EVENT = 0
 def erratum_pair() -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """S and its neighbours for the Lemma 2 erratum (conjunctions over {0,1}³, m = 3).
 
-    S: eight (1,1,1) labelled 1, four (0,0,0) labelled 0. ``"replace"``: one (0,0,0) relabelled 1,
-    so the empty conjunction's error count falls by 1 while every other's rises by 1 (a gap of 2).
-    ``"remove"``: that record dropped; ``"add"``: a (0,0,0) labelled 1 added (each gap moves by 1).
+    S: eight (1,1,1) labelled 1, four (0,0,0) labelled 0. ``"replace"``: a (0,0,0) relabelled 1 (the
+    empty conjunction's count falls by 1, every other's rises by 1: a gap of 2); ``"remove"``: that
+    record dropped; ``"add"``: a (0,0,0) labelled 1 added (each gap moves by 1).
     """
     x = np.array([[1, 1, 1]] * 8 + [[0, 0, 0]] * 4, dtype=np.uint8)
     y = np.array([1] * 8 + [0] * 4, dtype=np.uint8)
@@ -459,10 +447,9 @@ def erratum_audit(
 ) -> pd.DataFrame:
     """Laplace RSPM with a perfect oracle, audited on :func:`erratum_pair` (Neel, Roth & Wu 2019, Lemma 2).
 
-    Four rows: the printed m/ε on the replace-one pair (refuted: the event's loss is 2ε), the
-    corrected 2m/ε there, and m/ε on the add/remove pairs (within ε). Each runs ``samples`` times on
-    S and the neighbour, counting the event fixed in advance (:data:`ERRATUM_EVENT`), Clopper–Pearson
-    at 95% (:func:`smoothviz.privacy.audit.privacy_audit`).
+    Rows: the printed m/ε on the replace-one pair (refuted: the event's loss is 2ε), the corrected
+    2m/ε there, and m/ε on the add/remove pairs (within ε); ``samples`` runs on S and the neighbour,
+    the event :data:`ERRATUM_EVENT` fixed in advance, Clopper–Pearson at 95%.
     """
     epsilon = check_epsilon(epsilon, 10.0)
     samples = check_int("samples", samples, 100, core.MAX_TRIALS)

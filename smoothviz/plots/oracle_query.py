@@ -1,7 +1,6 @@
 """Figures and captions of the OracleQuery page: the game, the synthetic table, MWEM beside it.
 
-An :class:`~smoothviz.experiments.oracle_query.OracleQueryExperiment` in, a figure or a caption out;
-the Subsampled Net Mechanism's figures are on the MWEM page (:mod:`smoothviz.plots.net_mechanism`).
+The Subsampled Net Mechanism's figures are on the MWEM page (:mod:`smoothviz.plots.net_mechanism`).
 """
 
 from __future__ import annotations

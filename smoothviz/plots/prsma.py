@@ -13,8 +13,7 @@ from smoothviz.plots.style import COLORS, apply_style, theory_trace
 PRSMA_COLOR, RSPM_COLOR = "#CC79A7", "#0072B2"
 
 
-#: Top of the accuracy chart's y axis (a theory curve above it is cut there, so its label stays inside);
-#: a decade above the largest errors leaves Thm 9's label room clear of the dots on a phone.
+#: Top of the accuracy chart's y axis, a decade above the errors: a bound is cut there, its label inside.
 Y_TOP = 10.0
 
 
@@ -22,9 +21,8 @@ Y_TOP = 10.0
 def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Figure:
     """Worst-case excess error against n on log–log axes, with Thm 9 (PRSMA) and Thm 5 (RSPM).
 
-    Each dot is a learner's largest mean excess error over the near-tie family at that n (filled where
-    the slope is fitted, hollow where pieces are too small); a zero is not drawn on a log axis. The
-    bound curves are cut at :data:`Y_TOP`, so that the label written beside Thm 9 stays inside.
+    A dot: a learner's largest mean excess over the near-tie family (filled where the slope is fitted);
+    the bounds are cut at :data:`Y_TOP`, so that Thm 9's label stays inside.
     """
     fig, sim = go.Figure(), ex.simulated
     hover = "n = %{x:,}<br>mean excess %{y:.3g}<br>worst G = %{customdata:,} records<extra></extra>"

@@ -22,10 +22,7 @@ METHOD_COLORS = {"rspm_laplace": "#0072B2", "rspm_gaussian": "#009E73", "report_
 
 @shared_figure
 def accuracy_figure(ex: RSPMExperiment) -> go.Figure:
-    """Excess empirical error q(S) − min q*(S) of each learner over its runs (box, mean ◆), and its bound.
-
-    A bound above the plotted range is drawn at the top edge with an arrow and its value.
-    """
+    """Excess empirical error of each learner over its runs (box, mean), and its bound (↑: off the chart)."""
     fig = go.Figure()
     for method, res in ex.results.items():
         ok = res.excess[np.isfinite(res.excess)]
@@ -133,10 +130,7 @@ MODE_NAMES = {"exact": "exact", "fails": "fails (⊥)", "greedy": "greedy", "lyi
 
 @shared_figure
 def audit_figure(frame: pd.DataFrame) -> go.Figure:
-    """The audit's certified lower bound on ε per oracle mode and learner, against the claimed ε (dashed).
-
-    Bars that refute the claim are outlined in black and labelled.
-    """
+    """The audit's certified ε per oracle mode and learner (refutations outlined) against the claim."""
     fig = go.Figure()
     for method, rows in frame.groupby("method", sort=False):
         bad = rows["violated"]
@@ -276,10 +270,7 @@ def audit_caption(samples: int, fail: float) -> str:
 
 @shared_figure
 def erratum_figure(frame: pd.DataFrame) -> go.Figure:
-    """The Lemma 2 erratum: certified ε (bar), plug-in estimate (◆), worst loss (—) per audited case.
-
-    The claimed ε is the dashed line; a refuted claim's bar is vermilion.
-    """
+    """The Lemma 2 erratum: certified ε (bar, vermilion if refuted), plug-in (◆), worst loss (—), claim."""
     names = [f"{case.split()[0]} · {case.split()[-1]}" for case in frame["case"]]  # replace · m/ε
     claimed = float(frame["epsilon_claimed"].iloc[0])
     fig = go.Figure([

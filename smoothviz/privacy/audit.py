@@ -22,10 +22,9 @@ __all__ = ["AuditResult", "clopper_pearson", "privacy_audit"]
 def clopper_pearson(
     successes: np.ndarray, trials: np.ndarray, *, alpha: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided exact binomial bounds ``(low, high)`` on k successes in N trials, each w.p. ≥ 1 − alpha.
+    """One-sided exact bounds ``(low, high)`` on k successes in N trials, each w.p. ≥ 1 − alpha.
 
-    low = Beta(alpha; k, N − k + 1) quantile (0 when k = 0), high = Beta(1 − alpha; k + 1, N − k)
-    quantile (1 when k = N).
+    low = Beta(alpha; k, N − k + 1) (0 when k = 0), high = Beta(1 − alpha; k + 1, N − k) (1 when k = N).
     """
     alpha = check_float("alpha", alpha, 0.0, 1.0)
     k = np.asarray(successes, dtype=float)
@@ -42,16 +41,12 @@ class AuditResult:
 
     Attributes:
         outputs: the distinct outputs observed (e.g. hypothesis codes, −1 for ⊥).
-        counts: how often each output occurred on S and on S′, shape (k, 2).
-        samples: number of runs on S and on S′.
-        low: lower Clopper–Pearson bounds on P[output] under S and S′, shape (k, 2).
-        high: upper bounds, shape (k, 2).
-        epsilon_lower: the certified lower bound on ε (0 when nothing is certified).
-        epsilon_point: the plug-in estimate max |ln(p̂/p̂′)| over outputs seen on both sides.
-        epsilon_claimed: the ε the mechanism claims.
-        delta: the δ allowed in the audit.
-        confidence: the joint confidence of ``epsilon_lower``.
-        witness: the output whose frequencies give ``epsilon_lower`` (None when it is 0).
+        counts, low, high: per output, on S and on S′ (k, 2): its count and Clopper–Pearson bounds.
+        samples: runs on S and on S′.
+        epsilon_lower: the certified lower bound on ε (0 when nothing is certified), at ``confidence``.
+        epsilon_point: the plug-in max |ln(p̂/p̂′)| over outputs seen on both sides.
+        epsilon_claimed, delta: the claim audited.
+        witness: the output that gives ``epsilon_lower`` (None when it is 0).
     """
 
     outputs: np.ndarray
@@ -121,9 +116,8 @@ def privacy_audit(
 ) -> AuditResult:
     """Certified lower bound on ε from integer outputs of a mechanism on neighbours S and S′.
 
-    The largest bound over all outputs and both directions; each one-sided interval is at level
-    1 − (1 − confidence)/(2·#tests) (Bonferroni), so the maximum holds at ``confidence`` as a whole.
-    The claim's ``delta`` is subtracted before the ratio.
+    The largest over all outputs and both directions, each one-sided interval at level
+    1 − (1 − confidence)/(2·#tests) (Bonferroni): the maximum holds at ``confidence``.
     """
     a = np.asarray(outputs_s).ravel()
     b = np.asarray(outputs_s_prime).ravel()

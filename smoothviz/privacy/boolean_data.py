@@ -7,30 +7,17 @@ table; :func:`neighbouring_pair` replaces one record (their §2), for privacy au
 
 from __future__ import annotations
 
-import importlib.util
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from smoothviz.privacy.separators import (
-    CLASSES,
-    bits_to_codes,
-    codes_to_bits,
-    describe,
-    evaluate,
-)
+from smoothviz.privacy.datasets import dataset_path
+from smoothviz.privacy.separators import CLASSES, bits_to_codes, codes_to_bits, describe, evaluate
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import MAX_D, check_choice, check_float, check_fraction, check_int
+from smoothviz.validation import MAX_D, check_choice, check_float, check_int
 
-__all__ = [
-    "GAPMINDER_RULE",
-    "LabelledData",
-    "gapminder_data",
-    "neighbouring_pair",
-    "planted_data",
-]
+__all__ = ["GAPMINDER_RULE", "LabelledData", "gapminder_data", "neighbouring_pair", "planted_data"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,8 +26,7 @@ class LabelledData:
 
     Attributes:
         features: a name per coordinate; ``source``: where the data came from, for captions.
-        planted, cls, label_noise: the planted hypothesis's code and class and the label-flip rate
-            (−1, ``""`` and NaN for a real table).
+        planted, cls, label_noise: the planted code, its class, the label-flip rate (−1, "", NaN: real).
     """
 
     x: np.ndarray
@@ -75,20 +61,18 @@ def planted_data(
     *,
     planted: int | None = None,
     label_noise: float = 0.1,
-    p_one: float = 0.5,
     rng: RngLike = None,
 ) -> LabelledData:
-    """N points from Bernoulli(p_one)^d labelled by ``planted`` (default: drawn), flipped w.p. ``label_noise``."""
+    """N fair-coin points labelled by ``planted`` (default: drawn), flipped w.p. ``label_noise``."""
     check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_D)
     n = check_int("n", n, 1, 10**7)
     label_noise = check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
-    p_one = check_fraction("p_one", p_one)
     rng = make_rng(rng)
     if planted is None:
         planted = int(bits_to_codes(rng.integers(0, 2, d)))
     planted = check_int("planted", planted, 0, 2**d - 1)
-    x = (rng.random((n, d)) < p_one).astype(np.uint8)
+    x = (rng.random((n, d)) < 0.5).astype(np.uint8)
     clean = evaluate(cls, x, codes_to_bits(np.array([planted]), d))[:, 0]
     y = (clean ^ (rng.random(n) < label_noise)).astype(np.uint8)
     return LabelledData(
@@ -117,27 +101,9 @@ GAPMINDER_RULE = {
 }
 
 
-def _gapminder_path() -> Path:
-    """The gzipped Gapminder csv inside the installed plotly package, found without importing it."""
-    spec = importlib.util.find_spec("plotly")
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError(
-            "the plotly package (which ships the Gapminder table) is not installed"
-        )
-    return (
-        Path(next(iter(spec.submodule_search_locations)))
-        / "package_data"
-        / "datasets"
-        / "gapminder.csv.gz"
-    )
-
-
 def gapminder_data() -> LabelledData:
-    """The Gapminder table binarised by :data:`GAPMINDER_RULE`: n = 1,704, d = 9.
-
-    1,704 country-years, 1952–2007; the label is 1 when life expectancy is at least 60 years.
-    """
-    table = pd.read_csv(_gapminder_path(), compression="gzip")
+    """The Gapminder table (1,704 country-years, 1952–2007) binarised by :data:`GAPMINDER_RULE`: d = 9."""
+    table = pd.read_csv(dataset_path("gapminder"), compression="gzip")
     columns = {name: test(table[col]).to_numpy() for name, (_, col, test) in GAPMINDER_RULE.items()}
     y = columns.pop("y").astype(np.uint8)
     x = np.column_stack(list(columns.values())).astype(np.uint8)
@@ -153,21 +119,9 @@ def neighbouring_pair(
     record: np.ndarray | None = None,
     label: int | None = None,
 ) -> tuple[LabelledData, LabelledData]:
-    """``(S, S′)``: ``data`` and its replace-one neighbour, record ``index`` replaced by ``(record, label)``.
-
-    By default the old point is complemented and its label flipped.
-    """
+    """``(S, S′)``: ``data`` and its replace-one neighbour, record ``index`` replaced (default: flipped)."""
     index = check_int("index", index, 0, data.n - 1)
     x2, y2 = data.x.copy(), data.y.copy()
     x2[index] = 1 - data.x[index] if record is None else np.asarray(record, dtype=np.uint8)
     y2[index] = 1 - data.y[index] if label is None else check_int("label", label, 0, 1)
-    neighbour = LabelledData(
-        x=x2,
-        y=y2,
-        features=data.features,
-        source=f"{data.source}; record {index} replaced",
-        planted=data.planted,
-        cls=data.cls,
-        label_noise=data.label_noise,
-    )
-    return data, neighbour
+    return data, replace(data, x=x2, y=y2, source=f"{data.source}; record {index} replaced")

@@ -1,9 +1,8 @@
 """Differential-privacy building blocks: Laplace, Gaussian, exponential mechanism, report-noisy-max, ledger.
 
-Every ε holds for one named neighbour relation (:data:`smoothviz.privacy.neighbours.NEIGHBOURS`) through
-the sensitivity the caller passes: a histogram's ℓ₁ sensitivity is 2 under replacement and 1 under
-add/remove (Dwork, McSherry, Nissim & Smith 2006). Seeded numpy noise, for teaching: not a hardened
-release (naive Laplace sampling leaks).
+Every ε holds for the neighbour relation under which the caller's sensitivity holds: a histogram's ℓ₁
+sensitivity is 2 under replacement, 1 under add/remove (Dwork, McSherry, Nissim & Smith 2006).
+Seeded numpy noise, for teaching: not a hardened release (naive Laplace sampling leaks).
 """
 
 from __future__ import annotations
@@ -34,10 +33,6 @@ __all__ = [
     "report_noisy_max",
     "report_noisy_max_scale",
 ]
-
-
-def _calibration(epsilon: float, sensitivity: float) -> tuple[float, float]:
-    return check_epsilon(epsilon), check_float("sensitivity", sensitivity, 0.0, np.inf)
 
 
 def _lead(size: int | tuple[int, ...] | None) -> tuple[int, ...]:
@@ -80,11 +75,10 @@ def laplace_mechanism(
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
 
     ε-DP for the relation under which ``sensitivity`` is the ℓ₁ sensitivity: replace-one (a histogram:
-    Δ₁ = 2; a count: 1; a normalised count: 1/n, n fixed) or add/remove (a histogram: 1; only 2ε-DP
-    under replacement, and a normalised answer then needs a public or private n, as MWEM estimates).
-    ``size`` prepends independent repetitions (e.g. trials) to ``values.shape``. Batched runs:
-    ``rngs`` one Generator per run and ``epsilon`` one ε each; run i's rows, block i of the first
-    axis, are drawn as run i's own call would draw them.
+    2; a count: 1; a normalised count: 1/n, n fixed) or add/remove (a histogram: 1; a normalised
+    answer then needs a public or private n). ``size`` prepends independent repetitions. Batched runs:
+    ``rngs`` one Generator and ``epsilon`` one ε per run; run i draws block i of the first axis as
+    its own call would.
     """
     gens, eps = _runs(rng, rngs, epsilon)
     sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
@@ -95,10 +89,9 @@ def laplace_mechanism(
 
 
 def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> float:
-    """Standard deviation Δ₂ √(2 ln(1.25/δ)) / ε of the classical Gaussian mechanism (ε < 1).
+    """Δ₂ √(2 ln(1.25/δ)) / ε, the classical Gaussian mechanism's σ (ε < 1; Dwork & Roth 2014, Thm A.1).
 
-    (ε, δ)-DP for the relation under which ``l2_sensitivity`` is the ℓ₂ sensitivity (a histogram: √2
-    under replacement, 1 under add/remove); Dwork & Roth 2014, Thm A.1.
+    (ε, δ)-DP for the relation of ``l2_sensitivity`` (a histogram: √2 replace-one, 1 add/remove).
     """
     epsilon = check_epsilon(epsilon)
     if epsilon >= 1:
@@ -117,7 +110,8 @@ def gaussian_mechanism(
     return values + make_rng(rng).normal(0.0, scale, size=values.shape)
 
 
-def _candidate_scores(scores: np.ndarray) -> np.ndarray:
+def _candidate_scores(scores: ArrayLike) -> np.ndarray:
+    """``scores`` as floats, with at least one candidate."""
     scores = np.asarray(scores, dtype=float)
     if scores.ndim == 0 or scores.shape[-1] == 0:
         raise ValueError(f"`scores` must have at least one candidate, got shape {scores.shape}")
@@ -151,11 +145,10 @@ def exponential_mechanism(
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis; leading axes are independent draws.
 
-    ε-DP under either relation with Δ the scores' sensitivity under it (McSherry & Talwar 2007): the 2
-    in 2Δ covers one score rising while others fall. Inverse-CDF sampling on max-shifted weights (one
-    uniform per draw, one ``exp`` per candidate, never overflows) samples exactly
-    :func:`exponential_mechanism_probabilities`. ``size`` prepends independent draws from the same
-    scores (one running sum serves them all). Batched runs as in :func:`laplace_mechanism`.
+    ε-DP under either relation, Δ the scores' sensitivity under it (McSherry & Talwar 2007): the 2 in
+    2Δ covers one score rising while others fall. Inverse-CDF sampling on max-shifted weights samples
+    exactly :func:`exponential_mechanism_probabilities`. ``size`` prepends independent draws; batched
+    runs as in :func:`laplace_mechanism`.
     """
     gens, eps = _runs(rng, rngs, epsilon)
     scores = _candidate_scores(scores)
@@ -165,8 +158,7 @@ def exponential_mechanism(
     cumulative = np.cumsum(np.exp(logits), axis=-1)
     shape = (*_lead(size), *logits.shape[:-1], 1)
     u = _draw(gens, shape, lambda g, _, block: g.random(block)) * cumulative[..., -1:]
-    # the first index whose running sum exceeds u (clipped: u < total, but guard rounding); one
-    # running sum (``size``): a binary search per draw, the same index
+    # the first index whose running sum exceeds u (clipped against rounding)
     if cumulative.ndim == 1:
         return np.minimum(np.searchsorted(cumulative, u[..., 0], side="right"), len(cumulative) - 1)
     return np.minimum(np.sum(cumulative <= u, axis=-1), logits.shape[-1] - 1)
@@ -175,11 +167,11 @@ def exponential_mechanism(
 def report_noisy_max_scale(*, epsilon: float, sensitivity: float, monotone: bool = False) -> float:
     """The Laplace scale b of :func:`report_noisy_max`: 2Δ/ε (any scores, both relations) or Δ/ε.
 
-    Δ/ε (``monotone=True``; Dwork & Roth 2014, Claim 3.9, printed for counts) is ε-DP only when every
-    score moves the same way between neighbours: counts under add/remove, never counts under
-    replacement, where one count can rise while another falls (then it is only 2ε-DP).
+    Δ/ε (``monotone=True``; Dwork & Roth 2014, Claim 3.9) is ε-DP only when every score moves the same
+    way: counts under add/remove, never under replacement (one count rises, another falls: 2ε-DP).
     """
-    epsilon, sensitivity = _calibration(epsilon, sensitivity)
+    epsilon = check_epsilon(epsilon)
+    sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
     return (1.0 if monotone else 2.0) * sensitivity / epsilon
 
 
@@ -193,8 +185,7 @@ def report_noisy_max(
 ) -> np.ndarray:
     """Index of the largest ``score + Lap(b)`` along the last axis, b from :func:`report_noisy_max_scale`.
 
-    The default b = 2Δ/ε is ε-DP under replace-one (the papers') and add/remove neighbours: it only
-    needs every score to move by at most Δ.
+    The default b = 2Δ/ε is ε-DP under replace-one and add/remove neighbours: each score moves ≤ Δ.
     """
     scale = report_noisy_max_scale(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone)
     scores = _candidate_scores(scores)
@@ -204,12 +195,10 @@ def report_noisy_max(
 
 @dataclass(frozen=True)
 class LedgerEntry:
-    """One private release in a ledger.
+    """One private release: ``round`` (0 for a one-off), ``mechanism``, ``purpose``, the (ε, δ) spent.
 
-    Its ``round`` (1-based; 0 for a one-off), ``mechanism`` (``"laplace"``, ``"exponential"``, … or a
-    composite such as ``"private best response"``), ``purpose`` (e.g. ``"select query"``), the
-    ``epsilon`` and ``delta`` it spends, the ``sensitivity`` it was calibrated to (NaN for a
-    composite) and its noise ``scale`` (NaN for the exponential mechanism).
+    ``sensitivity``: what it was calibrated to (NaN for a composite such as PBR); ``scale``: its
+    noise scale (NaN for the exponential mechanism).
     """
 
     round: int
@@ -223,17 +212,16 @@ class LedgerEntry:
 
 @dataclass(frozen=True, eq=False)
 class PrivacyLedger:
-    """Every (ε, δ) spent by a computation and what they compose to, against the budget.
+    """Every (ε, δ) a computation spends and what they compose to, against the budget.
 
-    Basic composition adds the ε's and δ's (Neel, Roth & Wu 2019, Thm 2, after Dwork, McSherry, Nissim &
-    Smith 2006), so a ledger that overspends is refused. With ``delta_slack`` δ′ > 0 its equal entries
-    compose by :func:`advanced_composition` instead, whose total may land above the budget
-    (:attr:`within_budget` and :attr:`statement` say so). Either holds for the entries' relation.
+    Basic composition adds them (Neel, Roth & Wu 2019, Thm 2, after Dwork, McSherry, Nissim & Smith
+    2006): an overspending ledger is refused. With ``delta_slack`` δ′ > 0 equal entries compose by
+    :func:`advanced_composition`, which may land above the budget (:attr:`within_budget` says so).
 
     Attributes:
         budget: the total ε allowed; ``budget_delta`` the total δ (0: pure ε).
         entries: the releases, in order.
-        relation: the neighbour relation the total holds under and whether n is public, in words.
+        relation: the neighbour relation the total holds under (and whether n is public), in words.
         delta_slack: δ′ of advanced composition; 0 for basic composition.
     """
 
@@ -313,9 +301,8 @@ def advanced_composition(
 ) -> tuple[float, float]:
     """k-fold adaptive composition of (ε, δ)-DP steps (Dwork, Rothblum & Vadhan 2010; Dwork & Roth Thm 3.20).
 
-    Returns (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′) for k steps of (ε, δ), δ ∈ [0, 1), under the
-    steps' common relation, for every ε > 0 and δ′ ∈ (0, 1): a target is met only when the pair is at
-    most it (:func:`composition_statement`), never by a rule of thumb such as "for ε ≤ 1".
+    (ε√(2k ln(1/δ′)) + kε(e^ε − 1), kδ + δ′), exact for every ε > 0, δ ∈ [0, 1), δ′ ∈ (0, 1), under
+    the steps' relation: a target is met only when the pair is at most it, not "for ε ≤ 1".
     """
     epsilon = check_epsilon(epsilon)
     delta = check_fraction("delta", delta, low_open=False)
@@ -333,11 +320,10 @@ def composition_statement(
     *,
     neighbours: str = "replace",
 ) -> str:
-    """One sentence: k steps of (ε₀, δ₀) compose to the pair :func:`advanced_composition` computes, against a target.
+    """One sentence: k steps of (ε₀, δ₀) compose to :func:`advanced_composition`'s pair, against ``target``.
 
-    E.g. ``composition_statement((0.354, 0.05), 1, 0.05, (1.0, 0.1))``: "1 step of (ε, δ) = (0.354,
-    0.05) composes to (1.016, 0.1) by advanced composition (Dwork, Rothblum & Vadhan 2010), under
-    replace-one neighbours: above the target ε = 1 by 1.6%." (``neighbours``: the steps' relation).
+    E.g. "1 step of (ε, δ) = (0.354, 0.05) composes to (1.016, 0.1) by advanced composition (Dwork,
+    Rothblum & Vadhan 2010), under replace-one neighbours: above the target ε = 1 by 1.6%."
     """
     epsilon, delta = advanced_composition(per_step[0], per_step[1], k, delta_slack)
     steps = f"{k} step{'s' if k != 1 else ''} of (ε, δ) = ({per_step[0]:.3g}, {per_step[1]:.3g})"

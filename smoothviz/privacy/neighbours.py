@@ -26,9 +26,8 @@ def check_neighbours(neighbours: str) -> str:
 def gap_shift(neighbours: str) -> float:
     """How far one record moves the gap between two counts: 2 under replacement, 1 under add/remove.
 
-    Under add/remove every count moves by 0 or 1 in the same direction, so a gap moves by at most 1;
-    under replacement one count can rise by 1 while another falls by 1, so a gap moves by up to 2 (RSPM,
-    Neel, Roth & Wu 2019, Lemma 2 and App. B Lemma 17; report-noisy-min).
+    Under add/remove all counts move the same way; under replacement one can rise as another falls
+    (RSPM: Neel, Roth & Wu 2019, Lemma 2 and App. B Lemma 17; report-noisy-min).
     """
     return 2.0 if check_neighbours(neighbours) == "replace" else 1.0
 

@@ -19,11 +19,7 @@ from smoothviz.privacy.neighbours import check_neighbours, describe
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, ip_oracle
 from smoothviz.privacy.prsma import PRSMAPlan, prsma_plan
 from smoothviz.privacy.rspm import gaussian_rspm_scale, perturbed_argmin
-from smoothviz.privacy.separators import (
-    MAX_ENUMERATE_D,
-    codes_to_bits,
-    lattice_sums,
-)
+from smoothviz.privacy.separators import MAX_ENUMERATE_D, codes_to_bits, lattice_sums
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
     check_choice,
@@ -82,9 +78,8 @@ def cell_names(bits: np.ndarray) -> np.ndarray:
 class OracleQueryParams:
     """Algorithm 1's settings for target (ε, δ, β), T = ``rounds``, α₀ and d (|Q| = 2^d).
 
-    ε₀ = ε/√(24 T ln(2/δ)), δ₀ = δ/(4T), β₀ = β/(4T); ``samples`` N = ⌈2 ln(2|Q|/β₀)/α₀²⌉ draws
-    from S^t per round; ``final_samples`` N_α₀ = ⌈2 ln(8|Q|/β)/α₀²⌉, the size of Ŝ; ``neighbours``
-    the relation (ε, δ) holds for, which sets the oracles' noise scales.
+    ε₀ = ε/√(24 T ln(2/δ)), δ₀ = δ/(4T), β₀ = β/(4T); N = ``samples`` = ⌈2 ln(2|Q|/β₀)/α₀²⌉ draws
+    per round; |Ŝ| = ``final_samples`` = ⌈2 ln(8|Q|/β)/α₀²⌉; ``neighbours``: the relation (ε, δ) holds for.
     """
 
     epsilon: float
@@ -163,12 +158,11 @@ def privacy_ledger(params: OracleQueryParams) -> PrivacyLedger:
 def dual_oracle_argmin(
     coeff: np.ndarray, eta: np.ndarray, *, oracle: str = "exhaustive", time_limit: float = 1.0
 ) -> np.ndarray:
-    """argmin_x Σ_T a_T q_T(x) + ⟨η, x⟩ over x ∈ {0,1}^d, one per row of η: the dual weighted oracle.
+    """The dual weighted oracle: argmin_x Σ_T a_T q_T(x) + ⟨η, x⟩ over {0,1}^d, one per row of η (k, d).
 
-    ``"exhaustive"`` scores all 2^d records. ``"integer_program"`` asks :func:`ip_oracle` through
-    duality: q_T(x) = [x̄ ⊆ T̄] is the conjunction x̄ at the point T̄ and x_j = [x̄ ⊆ ē_j], so the
-    weighted dataset is {(T̄, a_T)} ∪ {(ē_j, η_j)} with label 0 and the answer's complement is x;
-    ⊥ falls back to x = 0 (the data player need not be private). ``coeff`` (2^d,), ``eta`` (k, d).
+    ``"exhaustive"`` scores all 2^d records; ``"integer_program"`` asks :func:`ip_oracle` by duality
+    (q_T(x) = [x̄ ⊆ T̄]: weighted data {(T̄, a_T)} ∪ {(ē_j, η_j)}, label 0, x = the answer's complement;
+    ⊥ falls back to x = 0, the data player need not be private).
     """
     oracle = check_choice("oracle", oracle, DATA_ORACLES)
     coeff = np.asarray(coeff, dtype=float)
@@ -201,10 +195,9 @@ def _linear_scores(eta: np.ndarray) -> np.ndarray:
 class ContextFTPL:
     """The data player (Neel, Roth & Wu 2019, §4.2, after Syrgkanis, Krishnamurthy & Schapire 2016).
 
-    Each draw from S^t is one dual oracle call, argmin_x Σ_{τ<t} ¬q^τ(x) + ⟨η, x⟩ with η_j ~ Lap(μ)
-    on the dual separator set {q_{{j}}} (:func:`dual_oracle_argmin`). It learns the query player's
-    choices through :meth:`observe` and never sees the data. Its state is a_T in the cumulative loss
-    Σ_τ ¬q^τ(x) = P + Σ_T a_T q_T(x) (q_T adds 1 to P and −1 to a_T; ¬q_T adds +1 to a_T).
+    Each draw from S^t is one dual oracle call, argmin_x Σ_{τ<t} ¬q^τ(x) + ⟨η, x⟩, η_j ~ Lap(μ)
+    (:func:`dual_oracle_argmin`); it never sees the data. State: the cumulative loss
+    Σ_τ ¬q^τ(x) = P + Σ_T a_T q_T(x) (q_T adds 1 to P and −1 to a_T; ¬q_T adds 1 to a_T).
     """
 
     def __init__(
@@ -213,7 +206,7 @@ class ContextFTPL:
         """A player with empty history."""
         self.d = check_int("d", d, 1, MAX_D)
         self.mu = check_float("mu", mu, 0.0, 1e9)
-        self.oracle = check_choice("oracle", oracle, DATA_ORACLES)
+        self.oracle = oracle  # checked by dual_oracle_argmin
         self.time_limit = time_limit
         self.coeff = np.zeros(2**self.d)
         self.constant = 0.0
@@ -261,10 +254,10 @@ def _private_argmin(
     plan: PRSMAPlan | None,
     rng: np.random.Generator,
 ) -> int:
-    """One private weighted minimisation over Q of n·(weighted answers) (−1 for ⊥).
+    """One private minimisation of ``objective`` over Q by :func:`perturbed_argmin` (−1 for ⊥).
 
-    For PRSMA (around Laplace RSPM, a perfect oracle: every piece passes, T̃ = K + Lap(1/ε_run))
-    ``objective`` is the problem on its piece, or None when there is no piece (⊥).
+    PRSMA (Laplace RSPM, perfect oracle: every piece passes, T̃ = K + Lap(1/ε_run)) gets the problem
+    on its piece, or None when there is none (⊥).
     """
     if oracle == "exact":
         return int(np.argmin(objective))
@@ -294,18 +287,14 @@ def private_best_response(
     plan: PRSMAPlan | None = None,
     rng: np.random.Generator,
 ) -> tuple[int, int, int]:
-    """PBR, one round (Neel, Roth & Wu 2019, §4.2), from the objective of Eq. (7)–(8).
+    """PBR, one round (Neel, Roth & Wu 2019, §4.2, Eq. (7)–(8)): returns (q^t, q₁, q₂) as codes of Q̄.
 
-    Under the paper's replace-one relation the oracles run at twice RSPM's printed scales (the
-    Lemma 2 erratum, :func:`~smoothviz.privacy.rspm.laplace_rspm_scale`); ``"add_remove"`` runs the
-    printed ones. Oracles: Gaussian RSPM, PRSMA around Laplace RSPM (pieces drawn from the cell
-    counts ``data_hist``), or the exact best response (not private: the baseline).
-    q₁ = argmin_{q∈Q} n·(q(Ŝ^t) − q(S)) and q₂ = ¬argmin_{q∈Q} n·(q(S) − q(Ŝ^t)) (the printed box
-    WD¹ has q₁'s sign flipped; the objective is implemented); report-noisy-max with Lap(2/(ε₀n))
-    picks one (the printed Lap(1/(ε₀n)) assumes scores moving the same way; ¬q₂'s moves against q₁'s).
-
-    Returns:
-        (q^t, q₁, q₂) as codes of Q̄ (k for q_k, 2^d + k for ¬q_k, −1 for ⊥); q^t is ⊥ only when both are.
+    Oracles: Gaussian RSPM, PRSMA around Laplace RSPM (pieces from the cell counts ``data_hist``),
+    or the exact best response (not private), at twice RSPM's printed scales under replace-one
+    neighbours (the Lemma 2 erratum). q₁ = argmin_Q n·(q(Ŝ^t) − q(S)) (the printed box WD¹ flips
+    its sign), q₂ = ¬argmin_Q n·(q(S) − q(Ŝ^t)); report-noisy-max with Lap(2/(ε₀n)) picks one (the
+    printed Lap(1/(ε₀n)) assumes both scores move the same way). Codes: k for q_k, 2^d + k for ¬q_k,
+    −1 for ⊥ (q^t only when both are).
     """
     gap = data_answers - sample_answers  # A(Ŝ^t, q_T) = q_T(S) − q_T(Ŝ^t)
     objectives = [-n * gap, n * gap]
@@ -446,39 +435,29 @@ def oracle_query(
     oracle: str = "gaussian_rspm",
     data_oracle: str = "exhaustive",
     alpha0: float = 0.1,
-    beta: float = 0.1,
     max_samples: int | None = None,
     max_final: int | None = None,
-    time_limit: float = 1.0,
     neighbours: str = "replace",
     rng: RngLike = None,
 ) -> OracleQueryResult:
     """OracleQuery (Neel, Roth & Wu 2019, Algorithm 1) for the monotone conjunctions over {0,1}^d.
 
-    Each PBR call is (3ε₀, 2δ₀)-DP (Lemma 13); T of them compose to (ε_T, δ) (:func:`privacy_ledger`).
-    The output Ŝ is N_α₀ fresh draws, each from S^τ for a uniform τ (lines 7–9). Since Q̄ is closed
-    under negation, the running mixture S̄ has max_q |q(S) − q(S̄)| ≤ (Reg_D + Reg_Q)/T on every run
-    (a pathwise inequality the tests check), and Ŝ adds its sampling error.
-
-    ``x``: the private records S, (n, d), d ≤ 16; ``mu``: Context-FTPL's Laplace scale μ > 0;
-    ``max_samples`` caps N and N_α₀, ``max_final`` N_α₀ alone; ``neighbours``: ``"replace"`` (the
-    paper's; RSPM at twice the printed scale) or ``"add_remove"``.
+    Each PBR call is (3ε₀, 2δ₀)-DP (Lemma 13); T compose to (ε_T, δ) (:func:`privacy_ledger`). Ŝ is
+    N_α₀ draws, each from S^τ for a uniform τ (lines 7–9). Q̄ is closed under negation, so the
+    mixture S̄ has max_q |q(S) − q(S̄)| ≤ (Reg_D + Reg_Q)/T on every run (tested pathwise).
+    ``x``: S, (n, d ≤ 16); ``mu``: Context-FTPL's μ > 0; ``max_samples`` caps N and N_α₀,
+    ``max_final`` N_α₀ alone; ``neighbours``: ``"replace"`` (the paper's) or ``"add_remove"``.
     """
     start = time.perf_counter()
     x, _ = check_labelled(x)
     n, d = x.shape
-    params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, beta=beta,
-                                 neighbours=neighbours)  # fmt: skip
+    params = oracle_query_params(epsilon, delta, rounds, d, alpha0=alpha0, neighbours=neighbours)
     oracle = check_choice("oracle", oracle, QUERY_ORACLES)
-    data_oracle = check_choice("data_oracle", data_oracle, DATA_ORACLES)
-    if data_oracle == "exhaustive":
-        check_int("d", d, 1, MAX_EXHAUSTIVE_D)
-    cap = (
-        MAX_SAMPLES
-        if max_samples is None
-        else check_int("max_samples", max_samples, 1, MAX_SAMPLES)
+    data_oracle = check_choice("data_oracle", data_oracle, DATA_ORACLES)  # d: by the dual oracle
+    cap = check_int(
+        "max_samples", MAX_SAMPLES if max_samples is None else max_samples, 1, MAX_SAMPLES
     )
-    final_cap = cap if max_final is None else check_int("max_final", max_final, 1, MAX_SAMPLES)
+    final_cap = check_int("max_final", cap if max_final is None else max_final, 1, MAX_SAMPLES)
     samples, final = min(params.samples, cap), min(params.final_samples, final_cap)
     data_rng, query_rng, out_rng = make_rng(rng).spawn(3)
     plan = None
@@ -487,7 +466,7 @@ def oracle_query(
     size = 2**d
     data_hist = np.bincount(x @ (1 << np.arange(d)), minlength=size).astype(float)
     data_answers = conjunction_answers(data_hist / n)
-    player = ContextFTPL(d, mu, oracle=data_oracle, time_limit=time_limit)
+    player = ContextFTPL(d, mu, oracle=data_oracle)
     queries, history = np.zeros(rounds, dtype=np.int64), np.zeros((rounds, size))
     loss_data, reg_q, best_fixed, mixture_error = (np.zeros(rounds) for _ in range(4))
     mixture_sum, bottoms = np.zeros(size), 0

@@ -16,12 +16,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from smoothviz.privacy.separators import (
-    bits_to_codes,
-    class_sums,
-    codes_to_bits,
-    evaluate,
-)
+from smoothviz.privacy.separators import bits_to_codes, class_sums, codes_to_bits, evaluate
 from smoothviz.validation import check_choice, check_float, check_int, check_labelled
 
 __all__ = [
@@ -48,10 +43,10 @@ class OracleAnswer:
 
     Attributes:
         codes: hypothesis codes, shape (trials,); −1 means ⊥.
-        objective: Σ w_i·1[h(x_i) ≠ y_i] of the returned hypothesis, recomputed exactly (NaN for ⊥).
-        certified: whether optimality was proven; a heuristic or lying oracle reports what it claims.
+        objective: Σ w_i·1[h(x_i) ≠ y_i] of the answer, recomputed exactly (NaN for ⊥).
+        certified: whether optimality was proven (as claimed, for a heuristic or lying oracle).
         status: one word per answer: ``"optimal"``, ``"time limit"``, ``"heuristic"``, ``"lie"``, ….
-        calls: oracle calls made (one per weighted dataset); ``seconds``: wall time of the batch.
+        calls: one per weighted dataset; ``seconds``: wall time of the batch.
     """
 
     codes: np.ndarray
@@ -87,6 +82,7 @@ Oracle = Callable[[str, np.ndarray, np.ndarray, np.ndarray], OracleAnswer]
 def _inputs(
     x: np.ndarray, y: np.ndarray, w: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The checked data and weights, ``w`` as (trials, N)."""
     x, y = check_labelled(x, y, min_n=0)
     w = np.asarray(w, dtype=float)
     if w.ndim == 1:
@@ -131,11 +127,10 @@ def weighted_objective(
 
 
 def exhaustive_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
-    """Exact minimiser by enumerating all 2^d hypotheses (d ≤ 12); ties go to the smallest code.
+    """Exact minimiser over all 2^d hypotheses (d ≤ 12), ties to the smallest code; always certified.
 
-    Columns of ``w`` equal in every trial (the real data) are summed once for every hypothesis by
-    :func:`~smoothviz.privacy.separators.class_sums`; only the varying ones (the fake examples'
-    noise) enter a per-trial matrix product. Negative weights are allowed; always certified.
+    Columns of ``w`` equal in every trial (the real data) are summed once by a transform
+    (:func:`~smoothviz.privacy.separators.class_sums`); only the noisy ones enter a matrix product.
     """
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
@@ -214,19 +209,13 @@ def _ip_model(cls: str, pts: np.ndarray, c: np.ndarray):
 
 
 def ip_oracle(
-    cls: str,
-    x: np.ndarray,
-    y: np.ndarray,
-    w: np.ndarray,
-    *,
-    time_limit: float = 1.0,
+    cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, *, time_limit: float = 1.0
 ) -> OracleAnswer:
     """Certifiable heuristic (Neel, Roth & Wu 2019, Def 6): an integer program solved by HiGHS.
 
-    Through :func:`scipy.optimize.milp` it proves optimality or answers ⊥ (code −1), never a guess;
-    it reaches d = 30 and beyond. Binary b codes the hypothesis; one binary z_x per distinct point
-    with c_x ≠ 0 is tied to h_b(x) in the direction the objective pushes (parities add an integer
-    k_x: Σ_{j∈x} b_j = 2k_x + z_x). Relative gap 0 makes "optimal" a proof (up to HiGHS's 1e-6).
+    :func:`scipy.optimize.milp` proves optimality (gap 0, up to HiGHS's 1e-6) or answers ⊥ (−1),
+    never a guess. Binary b codes the hypothesis; a binary z_x per distinct point with c_x ≠ 0 is
+    tied to h_b(x) in the direction the objective pushes (parities: Σ_{j∈x} b_j = 2k_x + z_x).
     One program per row of ``w``, ``time_limit`` seconds each; any d ≤ 62.
     """
     start = time.perf_counter()
@@ -260,8 +249,7 @@ def ip_oracle(
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
     """Non-certifiable heuristic (Neel, Roth & Wu 2019, Def 7): bit-flip local search, any d.
 
-    Each step flips the coordinate that lowers the objective most, up to 2d steps from the empty
-    hypothesis. It always answers, certifies nothing and is often wrong, silently (parities, noise).
+    Up to 2d steepest flips from the empty hypothesis; always answers, certifies nothing, often wrong.
     """
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
@@ -288,11 +276,10 @@ def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Orac
 
 
 def lying_oracle(record: np.ndarray, label: int) -> Oracle:
-    """A data-dependent wrong oracle: exact, unless ``(record, label)`` appears with weight exactly 1.
+    """A data-dependent wrong oracle: exact unless ``(record, label)`` has weight exactly 1.
 
-    Then it returns the un-noised ERM over the weight-1 rows (the fake examples' continuous noise
-    never weighs exactly 1) and claims optimality, so nothing flags the lie: an audit on neighbours
-    differing in the record sees that RSPM's privacy needs a correct oracle (Thm 6).
+    Then it returns the un-noised ERM over the weight-1 rows and claims optimality: an audit on
+    neighbours differing in the record shows that RSPM's privacy needs a correct oracle (Thm 6).
     """
     record = np.asarray(record, dtype=np.uint8)
     label = check_int("label", label, 0, 1)

@@ -24,6 +24,7 @@ from smoothviz.privacy.rspm import (
     laplace_rspm_scale,
     min_error,
     perturbed_argmin,
+    perturbed_data,
 )
 from smoothviz.privacy.separators import (
     CLASSES,
@@ -31,7 +32,6 @@ from smoothviz.privacy.separators import (
     bits_to_codes,
     codes_to_bits,
     loss_matrix,
-    loss_separator_set,
 )
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import (
@@ -85,10 +85,9 @@ PLAN_ROWS = {
 class PRSMAPlan:
     """PRSMA's sizes for a target (ε, δ) and n: the calculator (:func:`prsma_plan`, :data:`PLAN_ROWS`).
 
-    ``rescale``: the run uses (ε/62, δ/11) = (``epsilon_run``, ``delta_run``) so that Thm 8 gives the
-    target; ``*_formula``: the real-valued K, repetitions and calls before rounding up; ``guarantee``:
-    Thm 8's (ε, δ) for the run parameters; ``neighbours``: the relation it holds for, which sets the
-    inner RSPM's Laplace scale s·m/ε′ (s = :func:`smoothviz.privacy.neighbours.gap_shift`).
+    ``rescale``: run at (ε/62, δ/11) = (``epsilon_run``, ``delta_run``) so that Thm 8 gives the target;
+    ``*_formula``: before rounding up; ``guarantee``: Thm 8's (ε, δ) for the run parameters, under
+    ``neighbours``, which sets the inner RSPM's scale s·m/ε′ (s = 2 replace-one, 1 add/remove).
     """
 
     epsilon: float
@@ -135,15 +134,13 @@ def prsma_plan(
     """The calculator: K, repetitions, oracle calls, piece size, ε′ and threshold (Neel, Roth & Wu 2019, §3.2).
 
     1. split S at random into K = (1/ε)(1 + ln(2/δ)) equal pieces (drop n mod K records at random);
-    2. run A with ε′ = 1/√(8 (n/K) ln(2K/δ)) on each piece ln(K/δ)/δ times; a piece passes when no run
-       answered ⊥ (the printed "π/K" in ε′ is n/K);
-    3. T = number of passing pieces, T̃ = T + Lap(1/ε); if T̃ ≤ (1/ε)(1 + ln(1/δ)) output ⊥;
-    4. otherwise output one of the passing pieces' answers, uniformly at random (⊥ if no piece passed,
-       which the printed algorithm leaves undefined: T̃ can clear the threshold with T = 0).
+    2. run A with ε′ = 1/√(8 (n/K) ln(2K/δ)) on each piece ln(K/δ)/δ times (the printed "π/K" is
+       n/K); a piece passes when no run answered ⊥;
+    3. T̃ = passing pieces + Lap(1/ε); if T̃ ≤ (1/ε)(1 + ln(1/δ)) output ⊥;
+    4. else output a passing piece's answer at random (⊥ if none passed: the paper leaves it undefined).
 
-    Inner RSPM runs with Lap(s·m/ε′), s = 2 for replace-one neighbours and 1 for add/remove (the
-    Lemma 2 erratum); T moves by ≤ 1 under either relation, so Lap(1/ε) stays. Thm 8: run at
-    (ε/62, δ/11) this is (ε, δ)-DP. Target ε > 0 (≤ 31 with ``rescale``), δ ∈ (0, 1), n ≥ 1.
+    Inner RSPM: Lap(s·m/ε′), s = 2 replace-one, 1 add/remove (Lemma 2 erratum); T moves by ≤ 1 under
+    either, so Lap(1/ε) stays. Thm 8: run at (ε/62, δ/11) it is (ε, δ)-DP. ε ≤ 31 with ``rescale``.
     """
     neighbours = check_neighbours(neighbours)
     epsilon = check_epsilon(epsilon, 31.0 if rescale else 1e6)
@@ -185,10 +182,9 @@ def prsma_plan(
 
 @dataclass(frozen=True)
 class FailureModel:
-    """A certifiable heuristic's failure rate per call, by whether a piece holds one record.
+    """A certifiable heuristic's failure rate per call, ``when_present`` or ``base``.
 
-    ``when_present`` ∈ [0, 1] on a piece holding the trigger ``record`` x* (a tuple) labelled
-    ``label``, ``base`` ∈ [0, 1] on every other piece.
+    ``when_present`` on a piece holding ``record`` x* (a tuple) labelled ``label``, else ``base``.
     """
 
     base: float = 0.0
@@ -277,11 +273,10 @@ def rspm_on_counts(
     *,
     neighbours: str = "replace",
 ) -> np.ndarray:
-    """Laplace RSPM with the exact oracle on each row's dataset, given its cell counts (r, 2^(d+1)).
+    """Laplace RSPM, exact oracle, on each row's cell counts (r, 2^(d+1)) -> codes (r,).
 
-    An exact oracle sees the data only through its counts per cell 2·code(x) + y: the objective is
+    An exact oracle sees the data only through its counts per cell 2·code(x) + y: it minimises
     counts · loss table + η · labels on U, η ~ Lap(b) (b = 2m/ε replace-one, m/ε add/remove).
-    Returns each row's output code, shape (r,).
     """
     scale = laplace_rspm_scale(d, epsilon, neighbours=neighbours)  # U has m = d points
     losses = cell_counts @ loss_table(cls, d)
@@ -308,11 +303,7 @@ def _runnable_plan(
 def _pass_and_pick(
     plan: PRSMAPlan, p_fail: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 2–11, each piece's R repetitions simulated: it passes w.p. (1 − p_i)^R.
-
-    Returns ``(passes, noisy, go, pick)``: passing pieces (trials, K), T̃, whether the run outputs
-    (T̃ above the threshold and some piece passed), the passing piece sampled.
-    """
+    """Steps 2–11, a piece passing w.p. (1 − p_i)^R: ``(passes, T̃, outputs?, piece sampled)``."""
     trials, k = p_fail.shape
     passes = rng.random((trials, k)) < (1.0 - p_fail) ** plan.repetitions
     z = rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
@@ -332,32 +323,23 @@ def _run_every_call(
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """PRSMA as printed: every one of the K·R oracle calls is made. Returns (codes, passes, T̃)."""
-    trials, k, s = order.shape
+    trials, k = order.shape[:2]
     reps = plan.repetitions
     if trials * plan.oracle_calls > MAX_PLAIN_CALLS:
         raise ValueError(
             f"`simulate=False` would make {trials * plan.oracle_calls} oracle calls "
             f"(limit {MAX_PLAIN_CALLS}); simulate, or use fewer trials or larger ε, δ"
         )
-    u, u_labels = loss_separator_set(cls, x.shape[1])
-    scale = plan.inner_scale(u.shape[0])
+    m = x.shape[1]  # U has m = d points
+    scale = plan.inner_scale(m)
     codes = np.full(trials, -1, dtype=np.int64)
     passes = np.ones((trials, k), dtype=bool)
     noisy = np.zeros(trials)
     for t in range(trials):
         answers = np.zeros((k, reps), dtype=np.int64)
         for i in range(k):
-            points = np.vstack([x[order[t, i]], u])
-            labels = np.concatenate([y[order[t, i]], u_labels])
-            answer, _ = perturbed_argmin(
-                lambda eta, points=points, labels=labels: exhaustive_oracle(
-                    cls, points, labels, np.hstack([np.ones((reps, s)), eta])
-                ),
-                u.shape[0],
-                scale=scale,
-                size=(reps,),
-                rng=rng,
-            )
+            piece = perturbed_data(exhaustive_oracle, cls, x[order[t, i]], y[order[t, i]])
+            answer, _ = perturbed_argmin(piece, m, scale=scale, size=(reps,), rng=rng)
             failed = rng.random(reps) < p_fail[t, i]  # the certifiable oracle's ⊥ answers
             answers[i] = np.where(failed, -1, answer.codes)
             passes[t, i] = not failed.any()
@@ -384,11 +366,9 @@ def prsma(
 ) -> PRSMAResult:
     """PRSMA (Neel, Roth & Wu 2019, §3.2) around Laplace RSPM with a failing certifiable oracle.
 
-    ``simulate=True`` does not run a piece's R repetitions: failing independently at rate p_i, it
-    passes with probability (1 − p_i)^R exactly, and a passing piece's answer is a fresh RSPM draw on
-    it (a certifiable oracle that did not fail answered exactly), so 10⁸ calls cost nothing.
-    ``simulate=False`` makes every call, as printed. ``x`` (n, d ≤ 12), ``y`` (n,); ε, δ,
-    ``rescale``, ``neighbours`` as in :func:`prsma_plan`; ``failure`` default: never fails.
+    ``simulate=True``: a piece passes w.p. (1 − p_i)^R exactly and its answer is a fresh exact RSPM
+    draw (a certifiable oracle that did not fail is exact), so 10⁸ calls cost nothing;
+    ``simulate=False`` makes every call, as printed. d ≤ 12; ``failure`` default: never fails.
     """
     start = time.perf_counter()
     x, y = check_labelled(x, y)
@@ -435,12 +415,11 @@ def prsma_on_counts(
     neighbours: str = "replace",
     rng: RngLike = None,
 ) -> PRSMAResult:
-    """PRSMA around Laplace RSPM with a perfect oracle, from the data's cell counts alone (n < 10⁹).
+    """PRSMA around Laplace RSPM, perfect oracle (Thm 9's setting), from the cell counts alone (n < 10⁹).
 
-    Exact: nothing fails, so the piece sampled in step 11 is a uniformly random subset of n/K
-    records, whose cell counts are multivariate hypergeometric, and RSPM with an exact oracle sees
-    only them (:func:`rspm_on_counts`). Thm 9 is about this setting; n = 10⁹ costs what 10³ does.
-    ``cell_counts``: records per cell 2·code(x) + y, (2^(d+1),); the rest as in :func:`prsma`.
+    Exact: nothing fails, so step 11's piece is a uniform subset of n/K records, whose cell counts
+    are multivariate hypergeometric, all an exact RSPM sees (:func:`rspm_on_counts`).
+    ``cell_counts``: records per cell 2·code(x) + y, (2^(d+1),).
     """
     start = time.perf_counter()
     check_choice("cls", cls, CLASSES)

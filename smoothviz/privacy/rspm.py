@@ -21,6 +21,7 @@ from smoothviz.privacy.neighbours import check_neighbours, describe, gap_shift
 from smoothviz.privacy.oracles import (
     MAX_EXHAUSTIVE_D,
     Oracle,
+    OracleAnswer,
     exhaustive_oracle,
     get_oracle,
     ip_oracle,
@@ -57,6 +58,7 @@ __all__ = [
     "laplace_rspm_scale",
     "min_error",
     "perturbed_argmin",
+    "perturbed_data",
     "report_noisy_min",
     "rspm",
 ]
@@ -72,12 +74,10 @@ Answer = TypeVar("Answer")
 def laplace_rspm_scale(m: int, epsilon: float, *, neighbours: str = "replace") -> float:
     """Laplace RSPM's scale: 2m/ε for replace-one neighbours, m/ε (as printed, §3.1) for add/remove.
 
-    **An erratum.** The paper prints b = m/ε and σ_G = 3.5√(m ln(1/δ))/ε for its own relation, replace
-    one record (§2). Lemma 2's step (1) needs q̂(S′) ≤ q̂(S): true under add/remove, where all counts move
-    the same way, false under replacement, where q̂'s count can rise by 1 while q̃'s falls by 1, so the gap
-    moves by 2 and a unit shift no longer restores q̂ (App. B, Lemma 17 has the same step). So the printed
-    scales are ε-DP for add/remove, and replace-one needs them doubled: b = 2m/ε, σ_G = 7√(m ln(1/δ))/ε;
-    :mod:`smoothviz.experiments.rspm` audits both on a pair built to break the printed scale.
+    **Erratum.** Lemma 2's step (1) needs q̂(S′) ≤ q̂(S): true under add/remove, false under the paper's
+    replace-one relation (§2), where q̂'s count can rise by 1 while q̃'s falls by 1 (App. B, Lemma 17
+    likewise). So the printed b = m/ε and σ_G = 3.5√(m ln(1/δ))/ε are ε-DP for add/remove only;
+    replace-one needs them doubled (audited in :mod:`smoothviz.experiments.rspm`).
     """
     m = check_int("m", m, 1)
     return gap_shift(neighbours) * m / check_epsilon(epsilon)
@@ -95,7 +95,7 @@ def gaussian_rspm_scale(
 
 @dataclass(frozen=True, eq=False)
 class LearnerResult:
-    """Outputs of a private learner (one of :data:`METHODS`) over many runs (leading trials axis).
+    """A private learner's outputs (one of :data:`METHODS`) over many runs (leading trials axis).
 
     Attributes:
         neighbours: the relation (ε, δ) holds for, ``"replace"`` or ``"add_remove"`` (δ = 0: ε-DP).
@@ -161,12 +161,13 @@ class LearnerResult:
     def summary(self) -> dict[str, float]:
         """Mean, median, 95th and 99th percentiles of the excess error, failure rate, costs per run."""
         ok = self.excess[np.isfinite(self.excess)]
+        stats = (
+            (ok.mean(), np.median(ok), *np.quantile(ok, [0.95, 0.99])) if ok.size else [np.nan] * 4
+        )
+        keys = ("mean_excess", "median_excess", "p95_excess", "p99_excess")
         return {
             "method": self.method,
-            "mean_excess": float(ok.mean()) if ok.size else float("nan"),
-            "median_excess": float(np.median(ok)) if ok.size else float("nan"),
-            "p95_excess": float(np.quantile(ok, 0.95)) if ok.size else float("nan"),
-            "p99_excess": float(np.quantile(ok, 0.99)) if ok.size else float("nan"),
+            **{k: float(v) for k, v in zip(keys, stats, strict=True)},
             "failure_rate": float(np.mean(self.codes < 0)),
             "noise_draws": self.noise_draws,
             "oracle_calls": self.oracle_calls,
@@ -184,12 +185,11 @@ def perturbed_argmin(
     size: tuple[int, ...] = (),
     rng: np.random.Generator,
 ) -> tuple[Answer, np.ndarray]:
-    """RSPM's one step: η for the m separator records, then one oracle call on the perturbed data.
+    """RSPM's one step, shared by RSPM, PRSMA and OracleQuery: η for U, then one oracle call.
 
-    The oracle answers argmin_q n·q(S) + Σ_i η_i q(e_i), η_i ~ Lap(scale) (Neel, Roth & Wu 2019,
-    Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19). ``minimise(eta)`` is that oracle: a weighted
-    oracle on S ∪ U (:func:`rspm`, PRSMA), a loss table (PRSMA on counts) or a transform over the
-    conjunctions (OracleQuery). ``eta`` has shape ``size + (m,)``; returns ``(minimise(eta), eta)``.
+    ``minimise(eta)`` answers argmin_q n·q(S) + Σ_i η_i q(e_i), η_i ~ Lap(scale) (Neel, Roth & Wu
+    2019, Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19); η has shape ``size + (m,)``.
+    Returns ``(minimise(eta), eta)``.
     """
     shape = (*size, m)
     if noise == "laplace":
@@ -197,6 +197,19 @@ def perturbed_argmin(
     else:
         eta = rng.normal(0.0, scale, size=shape)
     return minimise(eta), eta
+
+
+def perturbed_data(
+    solve: Oracle, cls: str, x: np.ndarray, y: np.ndarray
+) -> Callable[[np.ndarray], OracleAnswer]:
+    """``minimise(eta)`` for :func:`perturbed_argmin`: ``solve`` on WD(S, η) (Neel, Roth & Wu 2019, §3.1).
+
+    WD(S, η) = {(x_i, y_i) at weight 1} ∪ {(u, 0) at weight η_u : u ∈ U}, U of size m = d.
+    """
+    u, u_labels = loss_separator_set(cls, x.shape[1])
+    points, labels = np.vstack([x, u]), np.concatenate([y, u_labels])
+    n = x.shape[0]
+    return lambda eta: solve(cls, points, labels, np.hstack([np.ones((len(eta), n)), eta]))
 
 
 def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
@@ -236,17 +249,14 @@ def rspm(
     neighbours: str = "replace",
     rng: RngLike = None,
 ) -> LearnerResult:
-    """Report Separator-Perturbed Min, ``trials`` independent runs (Neel, Roth & Wu 2019, §3.1, App. B).
+    """Report Separator-Perturbed Min, ``trials`` runs (Neel, Roth & Wu 2019, §3.1, App. B).
 
-    The oracle minimises over WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U}, so every
-    hypothesis is perturbed by Z_q = Σ_i q(e_i) η_i. Laplace RSPM (η_i ~ Lap(b)) is ε-DP given a
-    perfect oracle (Thm 6), excess error ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5); Gaussian RSPM
-    (η_i ~ N(0, σ_G²), δ ∈ (0, 1/e)) is (ε, δ)-DP (Thm 19), error 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
-    With a wrong oracle Lemma 2's shift argument breaks (the audit's :func:`~smoothviz.privacy.oracles.lying_oracle`).
-
-    ``oracle``: a name in :data:`smoothviz.privacy.oracles.ORACLES` or a callable; ``failure_rate``
-    ∈ [0, 1): each run's oracle answers ⊥ at random; ``best_error`` skips computing min_q q(S);
-    ``neighbours``: ``"replace"`` (the paper's: b = 2m/ε, σ_G doubled) or ``"add_remove"`` (printed).
+    The oracle minimises over WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U}. Given a
+    perfect oracle, Laplace RSPM is ε-DP (Thm 6), excess ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5);
+    Gaussian RSPM (δ ∈ (0, 1/e)) is (ε, δ)-DP (Thm 19), excess ≤ 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
+    A wrong oracle breaks Lemma 2 (:func:`~smoothviz.privacy.oracles.lying_oracle`). ``oracle``: a
+    name in :data:`~smoothviz.privacy.oracles.ORACLES` or a callable; ``failure_rate``: ⊥ at random;
+    ``neighbours``: ``"replace"`` (the paper's: scales doubled) or ``"add_remove"`` (as printed).
     """
     start = time.perf_counter()
     x, y = check_labelled(x, y)
@@ -255,21 +265,18 @@ def rspm(
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     failure_rate = check_fraction("failure_rate", failure_rate, low_open=False)
     rng = make_rng(rng)
-    n, d = x.shape
-    u, u_labels = loss_separator_set(cls, d)
-    m = u.shape[0]
+    n, d = x.shape  # U has m = d points
     neighbours = check_neighbours(neighbours)
     if noise == "laplace":
-        scale = laplace_rspm_scale(m, epsilon, neighbours=neighbours)
+        scale = laplace_rspm_scale(d, epsilon, neighbours=neighbours)
         delta = 0.0
     else:
-        scale = gaussian_rspm_scale(m, epsilon, delta, neighbours=neighbours)
+        scale = gaussian_rspm_scale(d, epsilon, delta, neighbours=neighbours)
     if oracle == "integer_program":
         oracle = functools.partial(ip_oracle, time_limit=time_limit)
-    solve, points, labels = get_oracle(oracle), np.vstack([x, u]), np.concatenate([y, u_labels])
     answer, eta = perturbed_argmin(
-        lambda eta: solve(cls, points, labels, np.hstack([np.ones((trials, n)), eta])),
-        m,
+        perturbed_data(get_oracle(oracle), cls, x, y),
+        d,
         scale=scale,
         noise=noise,
         size=(trials,),
@@ -293,19 +300,12 @@ def rspm(
         best_error=float(best_error),
         noise=eta,
         noise_scale=float(scale),
-        noise_draws=m,
+        noise_draws=d,
         oracle_calls=1,
         enumerated=0,
         certified=answer.certified & (codes >= 0),
         seconds=time.perf_counter() - start,
     )
-
-
-def _counts(x: np.ndarray, y: np.ndarray, cls: str) -> np.ndarray:
-    """n·q(S) of every hypothesis (d ≤ 16): 1[h(x) ≠ y] = y + (1 − 2y)·h(x), summed by a transform."""
-    d = check_int("d", x.shape[1], 1, MAX_ENUMERATE_D)
-    c = np.bincount(bits_to_codes(x), weights=1.0 - 2.0 * y, minlength=2**d)
-    return float(y.sum()) + class_sums(cls, c, d)
 
 
 def enumerating_learner(
@@ -319,12 +319,11 @@ def enumerating_learner(
     neighbours: str = "replace",
     rng: RngLike = None,
 ) -> LearnerResult:
-    """A baseline that enumerates the class (d ≤ 16) and scores every hypothesis by −n·q(S).
+    """A baseline enumerating the class (d ≤ 16), scoring each hypothesis by −n·q(S).
 
-    ``"report_noisy_min"``: argmin of n·q(S) + Lap(b), 2^d draws, b = 2/ε under replacement (a count
-    can rise while another falls), 1/ε under add/remove (Dwork & Roth 2014, Claim 3.9).
-    ``"exponential"``: P(q) ∝ exp(−ε·n·q(S)/2) (Kasiviswanathan et al. 2011), one draw, ε-DP under
-    either relation (Dwork & Roth 2014, Thm 3.10).
+    ``"report_noisy_min"``: argmin n·q(S) + Lap(b), 2^d draws, b = 2/ε under replacement, 1/ε under
+    add/remove (Dwork & Roth 2014, Claim 3.9). ``"exponential"``: P(q) ∝ exp(−ε·n·q(S)/2)
+    (Kasiviswanathan et al. 2011), one draw, ε-DP under either relation (Dwork & Roth 2014, Thm 3.10).
     """
     start = time.perf_counter()
     x, y = check_labelled(x, y)
@@ -334,7 +333,9 @@ def enumerating_learner(
     epsilon = check_epsilon(epsilon)
     neighbours = check_neighbours(neighbours)
     rng = make_rng(rng)
-    counts = _counts(x, y, cls)
+    d = check_int("d", x.shape[1], 1, MAX_ENUMERATE_D)  # n·q(S) = Σ y + (1 − 2y)·h(x), a transform
+    c = np.bincount(bits_to_codes(x), weights=1.0 - 2.0 * y, minlength=2**d)
+    counts = float(y.sum()) + class_sums(cls, c, d)
     scores = np.broadcast_to(-counts, (trials, counts.size))
     if method == "report_noisy_min":
         monotone = neighbours == "add_remove"  # every count moves the same way: Lap(1/ε) suffices
@@ -345,7 +346,7 @@ def enumerating_learner(
     else:
         codes = exponential_mechanism(scores, epsilon=epsilon, sensitivity=1.0, rng=rng)
         scale, draws = epsilon / 2.0, 1
-    n, d = x.shape
+    n = x.shape[0]
     codes = np.asarray(codes, dtype=np.int64)
     return LearnerResult(
         method=method,

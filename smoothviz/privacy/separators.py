@@ -59,10 +59,7 @@ def all_codes(d: int) -> np.ndarray:
 
 
 def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint8) -> np.ndarray:
-    """h_k(x_i) of every point ``x`` (N, d) and parameter ``bits`` (K, d), by one matrix product: (N, K).
-
-    |S ∩ supp(x)| runs in float32 through BLAS: integers ≤ 62, exact, ten times faster at d = 12.
-    """
+    """h_k(x_i) of every point ``x`` (N, d) and parameter ``bits`` (K, d): (N, K), one float32 product."""
     _check_class(cls)
     x = np.asarray(x, dtype=np.float32)
     bits = np.asarray(bits, dtype=np.float32)
@@ -82,40 +79,31 @@ def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint
     return out.astype(dtype)
 
 
-def lattice_sums(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
-    """Σ over each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or its inverse."""
+def _butterfly(values: np.ndarray, step) -> np.ndarray:
+    """Pairs (x without bit j, x with it) replaced by ``step(low, high)`` for each j, in O(d·2^d)."""
     out = np.array(values, dtype=float)
     size = out.shape[-1]
     d = size.bit_length() - 1
     if size != 2**d:
         raise ValueError(f"the last axis must have length 2^d, got {size}")
-    to, source = (0, 1) if supersets else (1, 0)
     for j in range(d):
         view = out.reshape((*out.shape[:-1], 2 ** (d - j - 1), 2, 2**j))
-        if invert:
-            view[..., to, :] -= view[..., source, :]
-        else:
-            view[..., to, :] += view[..., source, :]
+        view[..., 0, :], view[..., 1, :] = step(view[..., 0, :], view[..., 1, :])
     return out
 
 
-def _walsh_hadamard(c: np.ndarray, d: int) -> np.ndarray:
-    """Σ_x c_x (−1)^|S ∩ x| for every S along the last axis (indexed by code)."""
-    out = np.array(c, dtype=float)
-    lead = out.shape[:-1]
-    for j in range(d):
-        view = out.reshape(*lead, 2 ** (d - 1 - j), 2, 2**j)
-        low, high = view[..., 0, :].copy(), view[..., 1, :]
-        view[..., 0, :] += high
-        view[..., 1, :] = low - high
-    return out
+def lattice_sums(values: np.ndarray, *, supersets: bool, invert: bool = False) -> np.ndarray:
+    """Σ over each code's supersets (or subsets) along the last axis, 2^d long, in O(d·2^d); or its inverse."""
+    sign = -1.0 if invert else 1.0
+    if supersets:
+        return _butterfly(values, lambda low, high: (low + sign * high, high))
+    return _butterfly(values, lambda low, high: (low, high + sign * low))
 
 
 def _halfspace_sums(c: np.ndarray, d: int) -> np.ndarray:
-    """Σ_x c_x 1[2|S ∩ x| − |x| ≥ 1] for every S, O(d³·2^d): a transform keeping |x| and |S ∩ x| apart.
+    """Σ_x c_x 1[2|S ∩ x| − |x| ≥ 1] for every S, O(d³·2^d), keeping |x| and |S ∩ x| apart.
 
-    A[mask, k, j] starts as c_x at (x, |x|, 0); pass i turns bit i of the mask from x's coordinate
-    into S's: S_i = 0 adds both halves, S_i = 1 shifts the x_i = 1 half one step up in |S ∩ x|.
+    A[mask, |x|, |S ∩ x|] starts as c_x; pass i turns bit i of the mask from x's into S's.
     """
     lead = c.shape[:-1]
     a = np.zeros((*lead, 2**d, d + 1, d + 1))
@@ -135,9 +123,8 @@ def _halfspace_sums(c: np.ndarray, d: int) -> np.ndarray:
 def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
     """Σ_x c_x h(x) for every hypothesis of the class, ``c`` (..., 2^d) indexed by point code.
 
-    Transforms over the subset lattice instead of the 2^d × 2^d table, exact for integer c:
-    conjunctions hold when S ⊆ supp(x) (superset sums), disjunctions fail when S ⊆ complement(x)
-    (the same, reversed), parities are (1 − (−1)^|S ∩ x|)/2 (Walsh–Hadamard), halfspaces below.
+    Lattice transforms instead of the 2^d × 2^d table, exact for integer c: conjunctions are superset
+    sums, disjunctions the complement's, parities (1 − (−1)^|S ∩ x|)/2 (Walsh–Hadamard).
     """
     _check_class(cls)
     d = check_int("d", d, 1, MAX_ENUMERATE_D)
@@ -150,17 +137,16 @@ def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
     if cls == "disjunction":
         return total - lattice_sums(c[..., ::-1], supersets=True)
     if cls == "parity":
-        return (total - _walsh_hadamard(c, d)) / 2.0
+        walsh = _butterfly(c, lambda low, high: (low + high, low - high))  # Σ_x c_x (−1)^|S ∩ x|
+        return (total - walsh) / 2.0
     return _halfspace_sums(c, d)
 
 
 def separator_set(cls: str, d: int) -> np.ndarray:
     """A separator set of size d for the class over {0,1}^d (Neel, Roth & Wu 2019, App. A), uint8 (d, d).
 
-    Monotone conjunctions ∧_{j∈S} x_j are separated by ē_j (all ones but j): their labels on U spell
-    the complement of S. Disjunctions, parities and discrete halfspaces 1{w·x ≥ 1}, w ∈ {−1, 1}^d,
-    by the unit vectors e_j (q_w(e_j) = 1{w_j ≥ 1}; App. A's c_v·e_j with c = 1). A code has bit j
-    set when j ∈ S (halfspaces: w_j = 1).
+    Conjunctions ∧_{j∈S} x_j: ē_j (all ones but j), their labels spelling S's complement;
+    disjunctions, parities and halfspaces 1{w·x ≥ 1}, w ∈ {−1, 1}^d: e_j (q_w(e_j) = 1{w_j ≥ 1}).
     """
     _check_class(cls)
     d = check_int("d", d, 1, MAX_D)
@@ -183,19 +169,13 @@ def labels_on(cls: str, u: np.ndarray, codes: np.ndarray) -> np.ndarray:
 def separates(cls: str, u: np.ndarray, codes: np.ndarray | None = None) -> bool:
     """Whether ``u`` (m, d) separates every pair of the given hypotheses (default: the whole class).
 
-    The label columns on U are packed into one integer each (rows when m > 62); no two may coincide.
+    Separated when no two hypotheses have the same labels on U.
     """
     u = np.asarray(u)
     if u.ndim != 2:
         raise ValueError(f"`u` must be 2-D (points × d), got shape {u.shape}")
     codes = all_codes(u.shape[1]) if codes is None else np.unique(np.asarray(codes, np.int64))
-    table = labels_on(cls, u, codes)  # (m, K)
-    if table.shape[0] <= 62:
-        packed = (table.astype(np.int64) << np.arange(table.shape[0], dtype=np.int64)[:, None]).sum(
-            0
-        )
-        return bool(np.unique(packed).size == codes.size)
-    return bool(np.unique(table.T, axis=0).shape[0] == codes.size)
+    return bool(np.unique(labels_on(cls, u, codes).T, axis=0).shape[0] == codes.size)
 
 
 def loss_matrix(
