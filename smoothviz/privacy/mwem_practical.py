@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smoothviz.privacy.mechanisms import exponential_mechanism
-from smoothviz.privacy.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant, release
+from smoothviz.privacy.mechanisms import exponential_mechanism, laplace_mechanism
+from smoothviz.privacy.mwem import EXACT, Exact, Plan, Round, Variant, release
 from smoothviz.privacy.mwem_result import MWEMResult
 from smoothviz.privacy.neighbours import NEIGHBOURS
 from smoothviz.privacy.queries import BoxQueries
@@ -89,7 +89,7 @@ class PracticalOptions:
         if self.neighbours == "replace" and declared:
             raise ValueError("`n_public` and `n_share` apply to `neighbours='add_remove'` only")
 
-    def layer(self) -> RoundLayer:
+    def layer(self) -> Exact:
         """:data:`smoothviz.privacy.mwem.EXACT` when nothing departs, else a fresh :class:`Practical`.
 
         A :class:`Practical` keeps the replay history, so make one per run.
@@ -109,11 +109,19 @@ class Practical(Exact):
         self.grouped = options.measure_groups
         self.clip = options.clip_measurement
         self.neighbours = options.neighbours
-        self.n_public = options.n_public
-        self.n_share = options.n_share
         self._history: list[tuple] = []  # (lo, hi, m, plans, weights): the steps of one replay pass
         self._merged: list[dict] | None = None  # per trial, slot -> [Σ raw m, count]
         self._plan_of: dict[int, TablePlan] = {}
+
+    def normaliser(self, hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> tuple:
+        """The declared n, or n̂ = n + Lap(1/ε_n) (a count: sensitivity 1) at ε_n = n_share·ε, before any round."""
+        o = self.options
+        if not o.n_share or not (np.isfinite(epsilon) and epsilon > 0):
+            return o.n_public, 0.0
+        n_eps = float(epsilon) * o.n_share
+        total = float(np.sum(np.asarray(hist, dtype=float)))
+        n_hat = laplace_mechanism(total, epsilon=n_eps, sensitivity=1.0, rng=rng)
+        return max(1.0, float(n_hat)), n_eps
 
     def sensitivities(self, n: float) -> tuple[float, float]:
         """A table's counts move by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove); one query as in Exact.
@@ -157,9 +165,7 @@ class Practical(Exact):
     def choose(
         self, errors: np.ndarray, plan: Plan, rng: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A table by the exponential mechanism on n·Σ_cells |error| (group mode), else one query."""
-        if not self.grouped:
-            return super().choose(errors, plan, rng)
+        """``(table id, its cells, valid)``: a table by the exponential mechanism on n·Σ_cells |error|."""
         group = plan.queries.group
         scores = np.zeros((errors.shape[0], int(group.max()) + 1))
         np.add.at(scores, (slice(None), group), plan.n * np.abs(errors))
