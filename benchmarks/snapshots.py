@@ -141,7 +141,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             counts, qs, epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
         "mwem.projected": lambda: mwem.projected_smooth_mwem(
             counts, qs, epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
-        "mwem.release.last": lambda: mwem.release(
+        "mwem.release.last": lambda: mwem.mwem(
             counts, qs, "mwem", epsilon=1.0, rounds=8, output="last", rng=seed),
         "mwem.select_query": lambda: mwem_steps.select_query(
             np.abs(scores), n=100.0, epsilon=0.5, rng=seed),

@@ -517,7 +517,7 @@ def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots, per_rou
     seeded = [r | {"rng": np.random.default_rng(i)} for i, r in enumerate(runs)]
     got = MB.release_many(hist, queries, seeded, trials=3, snapshots=snapshots, per_round=per_round)
     for i, run in enumerate(runs):
-        want = M.release(hist, queries, **run, trials=3, snapshots=snapshots, per_round=per_round,
+        want = M.mwem(hist, queries, **run, trials=3, snapshots=snapshots, per_round=per_round,
                          rng=np.random.default_rng(i))  # fmt: skip
         assert (got[i].label, got[i].rounds, got[i].sigma) == (want.label, want.rounds, want.sigma)
         for name in ("synthetic", "answers", "selected", "selected_synthetic", "measurement",

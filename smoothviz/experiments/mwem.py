@@ -221,11 +221,11 @@ def run_variant(
     """Run one algorithm of :data:`smoothviz.privacy.mwem.CONFIGS` exactly as its theorem states.
 
     ``sigma`` reaches only the variants with a cover; ``per_round=False`` skips the per-round
-    diagnostics (see :func:`smoothviz.privacy.mwem.release`).
+    diagnostics (see :func:`smoothviz.privacy.mwem.mwem`).
     """
     run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
     args = _theorem_args(variant, epsilon=epsilon, rounds=rounds, sigma=sigma)
-    return mwem.release(counts, queries, variant, **args, **run)
+    return mwem.mwem(counts, queries, variant, **args, **run)
 
 
 def _theorem_args(variant: str, *, epsilon: float, rounds: int, sigma: float) -> dict:

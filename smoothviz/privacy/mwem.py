@@ -44,7 +44,6 @@ __all__ = [
     "mwem",
     "mwem_notes",
     "projected_smooth_mwem",
-    "release",
     "release_rounds",
     "smooth_mwem",
 ]
@@ -127,25 +126,52 @@ VARIANTS: dict[str, str] = {key: v.label for key, v in CONFIGS.items()}
 def mwem(
     hist: np.ndarray,
     queries: BoxQueries,
+    variant: str = "mwem",
     *,
     epsilon: float,
     rounds: int,
+    sigma: float | None = None,
+    gamma: float | None = None,
+    eta: float | None = None,
     output: str = "average",
+    layer: Exact | None = None,
     trials: int = 1,
     snapshots: int = 40,
     per_round: bool = True,
     rng: RngLike = None,
 ) -> MWEMResult:
-    """MWEM exactly as in Theorem 4.1 (with ``output="last"``, the last iterate instead).
+    """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
 
-    Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which restates Hardt, Ligett & McSherry 2012:
-    D₀ uniform; each round the exponential mechanism with ε/(2T) and score n·|q(D_{t−1}) − q(B)|
-    (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the update D ∝ D·exp(q(m − q(D))/2); output
-    the average of D₁..D_T. ``hist`` holds counts per cell (n = hist.sum()); ``trials`` independent
-    runs go along a leading axis; ``snapshots`` and ``per_round`` as in :func:`release`.
+    ``variant="mwem"`` is MWEM exactly as in Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which
+    restates Hardt, Ligett & McSherry 2012: D₀ uniform; each round the exponential mechanism with
+    ε/(2T) and score n·|q(D_{t−1}) − q(B)| (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the
+    update D ∝ D·exp(q(m − q(D))/2); output the average of D₁..D_T (``output="last"``: the last
+    iterate). ``hist`` holds counts per cell (n = hist.sum()); ``trials`` independent runs go along a
+    leading axis; ``sigma``, ``gamma``, ``eta`` as in :func:`make_plan`; ``layer``
+    (:mod:`smoothviz.privacy.mwem_practical`) changes the round; ``snapshots`` is how many rounds of
+    trial 0 to keep for the play view. ``per_round=False`` skips the per-round diagnostics (NaN in the
+    result) for callers that read only the release; they use no coins, so the release is the same
+    draw for draw.
     """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    return release(hist, queries, "mwem", epsilon=epsilon, rounds=rounds, output=output, **run)
+    if variant not in CONFIGS:
+        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
+    layer, rng = layer or EXACT, make_rng(rng)
+    n, n_epsilon = layer.normaliser(hist, epsilon, rng)
+    settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output, "layer": layer}
+    plan = make_plan(
+        hist, queries, CONFIGS[variant], epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon,
+        **settings,
+    )  # fmt: skip
+    if int(trials) != trials or trials < 1:
+        raise ValueError(f"`trials` must be a positive integer, got {trials}")
+    hist, trials = np.asarray(hist, dtype=float), int(trials)
+    trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
+    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round)
+    for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
+        out_t = trace.record(rnd)
+        if per_round:
+            diag.record(rnd, out_t)
+    return _result(plan, layer, trace, diag)
 
 
 def mwem_notes(
@@ -167,7 +193,7 @@ def mwem_notes(
     complement. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes (which needs η ≤ 1/2).
     """
     run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    return release(hist, queries, "notes", epsilon=epsilon, rounds=rounds, eta=eta, **run)
+    return mwem(hist, queries, "notes", epsilon=epsilon, rounds=rounds, eta=eta, **run)
 
 
 def smooth_mwem(
@@ -191,7 +217,7 @@ def smooth_mwem(
     """
     run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
     smooth = {"sigma": sigma, "gamma": gamma, "output": output}
-    return release(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
+    return mwem(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
 
 
 def projected_smooth_mwem(
@@ -216,52 +242,7 @@ def projected_smooth_mwem(
     """
     run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
     smooth = {"sigma": sigma, "gamma": gamma, "output": output}
-    return release(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)
-
-
-def release(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    variant: str = "mwem",
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float | None = None,
-    gamma: float | None = None,
-    eta: float | None = None,
-    output: str = "average",
-    layer: Exact | None = None,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
-
-    Arguments as in :func:`make_plan`; ``layer`` (:mod:`smoothviz.privacy.mwem_practical`) changes the
-    round, ``snapshots`` is how many rounds of trial 0 to keep for the play view. ``per_round=False``
-    skips the per-round diagnostics (NaN in the result) for callers that read only the release; they
-    use no coins, so the release is the same draw for draw.
-    """
-    if variant not in CONFIGS:
-        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
-    layer, rng = layer or EXACT, make_rng(rng)
-    n, n_epsilon = layer.normaliser(hist, epsilon, rng)
-    settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output, "layer": layer}
-    plan = make_plan(
-        hist, queries, CONFIGS[variant], epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon,
-        **settings,
-    )  # fmt: skip
-    if int(trials) != trials or trials < 1:
-        raise ValueError(f"`trials` must be a positive integer, got {trials}")
-    hist, trials = np.asarray(hist, dtype=float), int(trials)
-    trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
-    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round)
-    for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
-        out_t = trace.record(rnd)
-        if per_round:
-            diag.record(rnd, out_t)
-    return _result(plan, layer, trace, diag)
+    return mwem(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -640,7 +621,7 @@ class _DiagnosticsTrace:
             self.psi[:, 0] = kl_divergence(
                 self.d_b, np.full((trials, *hist.shape), 1.0 / hist.size)
             )
-        else:  # not recorded: see release's per_round
+        else:  # not recorded: see mwem's per_round
             self.psi = np.full((trials, plan.rounds + 1), np.nan)
         self.per = {
             k: np.full((trials, plan.rounds), np.nan)

@@ -2,7 +2,7 @@
 
 Runs that select from one class share every step but their coins, so they are stacked on the trials
 axis: each round draws each run's selection and measurement from its own generator (as
-:func:`smoothviz.privacy.mwem.release` would alone), then updates, answers and diagnoses all of
+:func:`smoothviz.privacy.mwem.mwem` would alone), then updates, answers and diagnoses all of
 them at once, so the results are the same draw for draw at a fraction of the cost.
 """
 
@@ -21,7 +21,7 @@ from smoothviz.privacy.mwem import (
     _ReleaseTrace,
     _result,
     make_plan,
-    release,
+    mwem,
 )
 from smoothviz.privacy.mwem_result import MWEMResult
 from smoothviz.privacy.mwem_steps import (
@@ -48,7 +48,7 @@ def release_many(
     snapshots: int = 40,
     per_round: bool = True,
 ) -> list[MWEMResult]:
-    """``[release(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``.
+    """``[mwem(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``.
 
     Each run (``variant``, ``epsilon``, ``rounds``, ``sigma``, ``rng``) draws from its own generator
     in the order it would alone, so every result is the same draw for draw; the measured runs that
@@ -62,7 +62,7 @@ def release_many(
         if not {"variant", "epsilon", "rounds"} <= set(run) <= {*_RUN_KEYS}:
             raise ValueError(f"a run has the keys {_RUN_KEYS} (sigma, rng optional), got {run}")
         if run["variant"] not in CONFIGS or not CONFIGS[run["variant"]].measured:
-            out[i] = release(
+            out[i] = mwem(
                 hist, queries, **run, trials=trials, snapshots=snapshots, per_round=per_round
             )
             continue

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from smoothviz.privacy.mechanisms import exponential_mechanism, laplace_mechanism
-from smoothviz.privacy.mwem import EXACT, Exact, Plan, Round, Variant, release
+from smoothviz.privacy.mwem import EXACT, Exact, Plan, Round, Variant, mwem
 from smoothviz.privacy.mwem_result import MWEMResult
 from smoothviz.privacy.neighbours import NEIGHBOURS
 from smoothviz.privacy.queries import BoxQueries
@@ -338,7 +338,7 @@ def practical_mwem(
     With every option at its default this is :func:`smoothviz.privacy.mwem.mwem` (or ``smooth_mwem``,
     ``projected_smooth_mwem`` with ``variant`` ``"smooth"``, ``"projected"`` and their ``sigma``,
     ``gamma``), draw for draw. The options are :class:`PracticalOptions`' (each explained there, with
-    its privacy argument); the other arguments are :func:`smoothviz.privacy.mwem.release`'s.
+    its privacy argument); the other arguments are :func:`smoothviz.privacy.mwem.mwem`'s.
     """
     layer = PracticalOptions(
         replay=replay,
@@ -350,7 +350,7 @@ def practical_mwem(
         n_share=n_share,
     ).layer()
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
-    return release(
+    return mwem(
         hist, queries, variant, epsilon=epsilon, rounds=rounds, sigma=sigma, gamma=gamma,
         layer=layer, **run,
     )  # fmt: skip

@@ -2,7 +2,7 @@
 
 The release is public; :class:`MWEMDiagnostics` (the error, the potential Ψ = KL(D_B‖D_t), Lemma
 E.3's two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data and is never part of
-it. Built by :func:`smoothviz.privacy.mwem.release`.
+it. Built by :func:`smoothviz.privacy.mwem.mwem`.
 """
 
 from __future__ import annotations
