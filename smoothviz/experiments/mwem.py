@@ -1,9 +1,8 @@
 """The MWEM page's experiment (E7–E10, E15), assembled from the data, the queries and MWEM.
 
-:func:`run_experiment` builds the data on its declared public domain and the query class and runs
-MWEM, Smooth MWEM and Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, Thm 4.1–4.3) with
-independent coins; the :class:`Experiment`'s methods compute the tabs on their own named streams of
-the page's seed (:data:`STREAMS`), so the page and :meth:`Experiment.code` agree number for number.
+:func:`run_experiment` builds the data and the query class and runs MWEM, Smooth MWEM and Projected
+Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, Thm 4.1–4.3); the :class:`Experiment`'s tabs draw
+on named streams of the page's seed (:data:`STREAMS`), so the page and its code agree number for number.
 """
 
 from __future__ import annotations
@@ -122,10 +121,9 @@ def make_histogram(
 ) -> data.Histogram:
     """The page's data as a histogram on a declared domain: a line of ``bins`` cells or a square table.
 
-    ``source`` is a key of :data:`DATA_OPTIONS`; in 2-D the table has :func:`table_side` (N) cells a
-    side and bundled datasets use their two-column version. ``n``, ``sigma`` and ``rng`` (nature's
-    coins) shape the synthetic kinds; an upload is binned on the declared [``low``, ``high``]. Raises
-    :class:`smoothviz.privacy.datasets.UploadError` for an unusable upload (the page shows its message).
+    ``source`` is a key of :data:`DATA_OPTIONS` (2-D: :func:`table_side` cells a side, bundled datasets'
+    two-column version); an upload is binned on the declared [``low``, ``high``] and raises
+    :class:`smoothviz.privacy.datasets.UploadError` when unusable (the page shows its message).
     """
     if source not in DATA_OPTIONS:
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
@@ -218,11 +216,7 @@ def run_variant(
     per_round: bool = True,
     rng: RngLike = None,
 ) -> MR.MWEMResult:
-    """Run one algorithm of :data:`smoothviz.privacy.mwem.CONFIGS` exactly as its theorem states.
-
-    ``sigma`` reaches only the variants with a cover; ``per_round=False`` skips the per-round
-    diagnostics (see :func:`smoothviz.privacy.mwem.mwem`).
-    """
+    """Run one algorithm of :data:`smoothviz.privacy.mwem.CONFIGS` as its theorem states (σ: cover variants only)."""
     run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
     args = _theorem_args(variant, epsilon=epsilon, rounds=rounds, sigma=sigma)
     return mwem.mwem(counts, queries, variant, **args, **run)
@@ -243,12 +237,14 @@ def _final_runs(
     *,
     trials: int,
     rng: RngLike,
+    snapshots: int = 1,
+    per_round: bool = False,
 ) -> list[list[MR.MWEMResult]]:
     """Each variant at each point's (epsilon, rounds, sigma), each on its own child of ``rng``.
 
-    Release only (one snapshot, no per-round diagnostics): the sweep reads the final error, the scan
-    the densities. The runs step together (:func:`smoothviz.privacy.mwem_batch.release_many`), each drawing
-    what it would alone.
+    By default release only (one snapshot, no per-round diagnostics: the sweeps read the final error,
+    the scan the densities). The runs step together (:func:`smoothviz.privacy.mwem_batch.release_many`),
+    each drawing what it would alone.
     """
     children = iter(make_rng(rng).spawn(len(variants) * len(points)))
     runs = [
@@ -257,7 +253,9 @@ def _final_runs(
         for p in points
     ]
     done = iter(
-        mwem_batch.release_many(counts, queries, runs, trials=trials, snapshots=1, per_round=False)
+        mwem_batch.release_many(
+            counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round
+        )
     )
     return [[next(done) for _ in points] for _ in variants]
 
@@ -274,14 +272,10 @@ def run_all(
     rng: RngLike = None,
 ) -> dict[str, MR.MWEMResult]:
     """Run each variant with its own child generator of ``rng`` (the mechanism's coins), together."""
-    children = make_rng(rng).spawn(len(variants))
-    runs = [
-        {"variant": v, **_theorem_args(v, epsilon=epsilon, rounds=rounds, sigma=sigma), "rng": g}
-        for v, g in zip(variants, children, strict=True)
-    ]
-    return dict(
-        zip(variants, mwem_batch.release_many(counts, queries, runs, trials=trials), strict=True)
-    )
+    point = [{"epsilon": epsilon, "rounds": rounds, "sigma": sigma}]
+    runs = _final_runs(counts, queries, variants, point, trials=trials, rng=rng, snapshots=40,
+                       per_round=True)  # fmt: skip
+    return {v: row[0] for v, row in zip(variants, runs, strict=True)}
 
 
 #: Work a T sweep may do, in trial-rounds × (cells + queries): about 1–1.5 s on the benchmark machine.
@@ -291,11 +285,7 @@ SWEEP_BUDGET = 3_000_000
 def rounds_grid(
     n_cells: int, n_queries: int, trials: int, *, longest: int = 512, budget: float = SWEEP_BUDGET
 ) -> tuple[int, ...]:
-    """Rounds T = 2, 4, 8, … for the error-against-T sweep, at least to 32.
-
-    The grid goes as far as ``longest``, to reach the side of the U where privacy noise wins, while the
-    whole sweep (Σ T · trials · (N + |Q|)) stays within ``budget``.
-    """
+    """Rounds T = 2, 4, 8, … ≤ ``longest`` (at least to 32) while Σ T · trials · (N + |Q|) ≤ ``budget``."""
     grid, total = [], 0
     t = 2
     while t <= longest:
@@ -451,19 +441,16 @@ PROBE_WIDTHS = (1, 2, 4, 8, 16)
 
 @dataclass(frozen=True, eq=False)
 class Experiment:
-    """The data, query class and the three algorithms' runs shown on the MWEM page.
+    """The data, query class and the three algorithms' runs shown on the MWEM page, and its tabs.
 
     The sweeps rerun the algorithms over a grid of T (the U-shape: 2√(ln|X|/T) falls while
-    10T ln|Q|/(εn) grows, Thm 4.1) or of ε; the density scan reruns the smooth variants over σ and
-    records max_x D̄(x)·N against the cap 1/σ the KL projection enforces (App. F); the off-cover probe
-    measures the release on narrow intervals no algorithm selected from; the net tab runs the Subsampled
-    Net Mechanism (App. G) on the same data merged into at most :data:`~smoothviz.experiments.mwem_tabs.NET_CELLS` cells
-    (:func:`~smoothviz.experiments.mwem_tabs.coarsen` keeps σ-smoothness). :func:`page_settings` maps the page's URL keys to :func:`run_experiment`.
+    10T ln|Q|/(εn) grows, Thm 4.1) or of ε; the density scan records max_x D̄(x)·N against the cap 1/σ
+    the KL projection enforces (App. F); the off-cover probe measures the release on narrow intervals.
 
     Attributes:
         hist: the data on its declared domain.
         queries: the query class Q.
-        results: one :class:`smoothviz.MR.MWEMResult` per variant of :data:`COMPARED`.
+        results: one :class:`smoothviz.privacy.mwem_result.MWEMResult` per variant of :data:`COMPARED`.
         probe_widths: widths of the off-cover probe intervals.
         probe_error: per variant, max error of D̄ on width-w intervals, ``(len(widths), trials)``.
         settings: the arguments of :func:`run_experiment` that built it (``upload``: whether a file
@@ -597,9 +584,8 @@ def run_experiment(
 ) -> Experiment:
     """Build the data and run MWEM, Smooth and Projected Smooth MWEM on it (the MWEM page's main view).
 
-    The data as :func:`make_histogram` (``sigma`` also drives the smooth variants), the class a key of
-    :data:`QUERY_OPTIONS`, ``trials`` runs of each variant with budget ``epsilon`` and T = ``rounds``;
-    the visible ``seed`` splits into the named streams of :data:`STREAMS`.
+    The data as :func:`make_histogram`, the class a key of :data:`QUERY_OPTIONS`; the visible ``seed``
+    splits into the named streams of :data:`STREAMS`.
     """
     coins = streams(seed, STREAMS)
     kinds = {"n": n, "sigma": sigma, "upload": upload, "low": low, "high": high, "dims": dims}
