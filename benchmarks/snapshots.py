@@ -68,7 +68,6 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         data,
         mechanisms,
         mwem,
-        mwem_practical,
         mwem_steps,
         net_mechanism,
         oracle_query,
@@ -78,6 +77,9 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
     )
     from smoothviz.privacy import queries as Q
     from smoothviz.random import streams
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # the practical options live here
+    import mwem_practical
 
     hist = _histogram(seed)
     counts = hist.counts

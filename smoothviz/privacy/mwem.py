@@ -148,7 +148,7 @@ def mwem(
     update D ∝ D·exp(q(m − q(D))/2); output the average of D₁..D_T (``output="last"``: the last
     iterate). ``hist`` holds counts per cell (n = hist.sum()); ``trials`` independent runs go along a
     leading axis; ``sigma``, ``gamma``, ``eta`` as in :func:`make_plan`; ``layer``
-    (:mod:`smoothviz.privacy.mwem_practical`) changes the round; ``snapshots`` is how many rounds of
+    (benchmarks/mwem_practical.py) changes the round; ``snapshots`` is how many rounds of
     trial 0 to keep for the play view. ``per_round=False`` skips the per-round diagnostics (NaN in the
     result) for callers that read only the release; they use no coins, so the release is the same
     draw for draw.
@@ -270,7 +270,7 @@ def release_rounds(
     dist = np.full((trials, *plan.queries.shape), 1.0 / plan.queries.n_cells)
     ans = plan.selection.answers(dist)
     for t in range(1, plan.rounds + 1):
-        if layer.grouped:  # a whole marginal table (mwem_practical)
+        if layer.grouped:  # a whole marginal table (benchmarks/mwem_practical.py)
             selected, idx, valid = layer.choose(ans - true_sel, plan, rng)
         else:
             selected = select_query(ans - true_sel, n=plan.n, epsilon=plan.eps_select,
@@ -397,7 +397,7 @@ class Exact:
     """The analysed round: one query selected, measured and stepped on, nothing replayed.
 
     Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1 (Algorithms 2 and 3). Its hooks
-    are the ones :class:`smoothviz.privacy.mwem_practical.Practical` overrides.
+    are the ones the practical options of benchmarks/mwem_practical.py override.
     """
 
     grouped = False  # True: select and measure whole marginal tables (Practical.choose)
