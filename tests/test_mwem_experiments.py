@@ -74,7 +74,7 @@ def test_queries_and_probe_validation():
     with pytest.raises(ValueError, match="`kind`"):
         E.make_queries("circles", 16)
     with pytest.raises(ValueError, match="`width`"):
-        E.probe_intervals(16, width=0)
+        E.probe_boxes(16, width=0)
     with pytest.raises(ValueError, match="`source`"):
         E.make_histogram("titanic", 16, n=10, sigma=0.5)
 

@@ -47,7 +47,6 @@ __all__ = [
     "one_curve",
     "page_settings",
     "probe_boxes",
-    "probe_intervals",
     "rounds_grid",
     "run_all",
     "run_experiment",
@@ -181,26 +180,14 @@ def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
     return Q.rectangles(shape, step=step)
 
 
-def probe_intervals(bins: int, *, width: int) -> Q.BoxQueries:
-    """Off-cover probe: every interval [a, a + width) of ``width`` cells (narrow, so rarely selected)."""
-    if int(width) != width or not 1 <= width <= bins:
-        raise ValueError(f"`width` must be an integer in [1, {bins}], got {width!r}")
-    lo = np.arange(0, bins - width + 1)
-    return Q.boxes((bins,), lo[:, None], (lo + width)[:, None], name=f"width-{width} intervals")
-
-
 def probe_boxes(shape: int | tuple[int, ...], *, width: int) -> Q.BoxQueries:
     """Off-cover probe: every interval of ``width`` cells (2-D: every ``width`` × ``width`` square)."""
     shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
-    if len(shape) == 1:
-        return probe_intervals(shape[0], width=width)
     if int(width) != width or not 1 <= width <= min(shape):
         raise ValueError(f"`width` must be an integer in [1, {min(shape)}], got {width!r}")
-    a, b = np.meshgrid(
-        np.arange(shape[0] - width + 1), np.arange(shape[1] - width + 1), indexing="ij"
-    )
-    lo = np.stack([a.ravel(), b.ravel()], axis=1)
-    return Q.boxes(shape, lo, lo + width, name=f"{width}×{width} squares")
+    lo = np.indices([s - width + 1 for s in shape]).reshape(len(shape), -1).T
+    name = f"width-{width} intervals" if len(shape) == 1 else f"{width}×{width} squares"
+    return Q.boxes(shape, lo, lo + width, name=name)
 
 
 def run_variant(
