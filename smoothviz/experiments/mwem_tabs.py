@@ -36,7 +36,7 @@ __all__ = [
 def label_counts(
     counts: np.ndarray, *, target: float, flip: float, rng: RngLike = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Label-1 and label-0 counts per cell: y = 1[x ≥ target] at its centre, flipped w.p. ``flip``."""
+    """Label-1 and label-0 counts per cell: y = 1[centre ≥ target], each flipped w.p. ``flip``."""
     c = np.asarray(counts)
     if c.ndim != 1:
         raise ValueError(f"`counts` must be 1-D, got shape {c.shape}")
