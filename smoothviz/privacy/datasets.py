@@ -47,11 +47,7 @@ class UploadError(ValueError):
 def bin_values(
     values: np.ndarray, domain: Domain, *, outside: str = "drop"
 ) -> tuple[np.ndarray, int]:
-    """Count rows of ``values`` (shape ``(rows, domain.ndim)``, finite) into the domain's cells.
-
-    Rows outside [low, high] on some axis are dropped (``outside="drop"``) or clipped to the nearest
-    edge cell; returns ``(counts, n_outside)``.
-    """
+    """``(counts, n_outside)`` of finite rows ``(rows, ndim)``: outside rows dropped or clipped."""
     check_choice("outside", outside, ("drop", "clip"))
     values = np.asarray(values, dtype=float).reshape(-1, domain.ndim)
     if not np.all(np.isfinite(values)):
@@ -177,10 +173,7 @@ def dataset_path(key: str) -> Path:
 
 
 def load_dataset(key: str, bins: int | Sequence[int], *, outside: str = "drop") -> Histogram:
-    """Histogram of a bundled dataset on its declared public domain with ``bins`` cells per axis.
-
-    Its ``messages`` list the domain and any rows dropped (or clipped, ``outside="clip"``).
-    """
+    """Histogram of a bundled dataset on its declared public domain with ``bins`` cells per axis."""
     path = dataset_path(key)
     spec = DATASETS[key]
     domain = spec.domain(bins)  # declared (and validated) before the file is opened
