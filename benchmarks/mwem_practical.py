@@ -116,7 +116,6 @@ class Practical(Exact):
         self.options = options
         self.grouped = options.measure_groups
         self.clip = options.clip_measurement
-        self.neighbours = options.neighbours
         self._history: list[tuple] = []  # (lo, hi, m, plans, weights): the steps of one replay pass
         self._merged: list[dict] | None = None  # per trial, slot -> [Σ raw m, count]
         self._plan_of: dict[int, TablePlan] = {}
@@ -130,6 +129,20 @@ class Practical(Exact):
         total = float(np.sum(np.asarray(hist, dtype=float)))
         n_hat = laplace_mechanism(total, epsilon=n_eps, sensitivity=1.0, rng=rng)
         return max(1.0, float(n_hat)), n_eps
+
+    def guarantee(self, epsilon: float, n: float, n_epsilon: float) -> str:
+        """Under add/remove: whether n is public (declared) or private (estimated), in words."""
+        if self.options.neighbours == "replace":
+            return super().guarantee(epsilon, n, n_epsilon)
+        if n_epsilon:
+            return (
+                f"ε = {epsilon:g} under add/remove neighbours; n private, estimated with ε = "
+                f"{n_epsilon:g} (n̂ = {n:.1f} normalises the counts)"
+            )
+        return (
+            f"ε = {epsilon:g} under add/remove neighbours, n public: declared n = {n:g} normalises "
+            "the counts and is never read from the data (n itself is not protected)"
+        )
 
     def sensitivities(self, n: float) -> tuple[float, float]:
         """A table's counts move by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove); one query as in Exact.

@@ -402,11 +402,17 @@ class Exact:
 
     grouped = False  # True: select and measure whole marginal tables (Practical.choose)
     clip = True
-    neighbours = "replace"  # the papers' relation: n is the same in neighbours
 
     def normaliser(self, hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> tuple:
         """``(n, ε spent on it)``: None (the data's own n, public under replace-one) and 0."""
         return None, 0.0
+
+    def guarantee(self, epsilon: float, n: float, n_epsilon: float) -> str:
+        """The neighbour relation the run's ε holds under, and whether n is public, in words."""
+        return (
+            f"ε = {epsilon:g} under replace-one neighbours (the papers'); n = {n:g} is the same "
+            "in neighbours, so it is public"
+        )
 
     def sensitivities(self, n: float) -> tuple[float, float]:
         """The score n·|q(D) − q(B)| moves by ≤ 1, a normalised count by ≤ 1/n (n fixed in neighbours)."""
@@ -496,7 +502,7 @@ def make_plan(
     if eps_measure > 0:
         scale = sens_measure / eps_measure
         steps.append(("laplace", "measure query", eps_measure, sens_measure, scale))
-    relation = _guarantee(layer, epsilon, n, n_epsilon)
+    relation = layer.guarantee(epsilon, n, n_epsilon)
     ledger = _ledger(float(epsilon), rounds, tuple(steps), float(n_epsilon), relation)
     return Plan(
         variant=variant,
@@ -533,24 +539,6 @@ def _ledger(
         first = LedgerEntry(0, "laplace", "estimate n", n_epsilon, 1.0, 1.0 / n_epsilon)
         ledger = PrivacyLedger(epsilon, (first, *ledger.entries))
     return replace(ledger, relation=relation)
-
-
-def _guarantee(layer: Exact, epsilon: float, n: float, n_epsilon: float) -> str:
-    """The neighbour relation the run's ε holds under, and whether n is public, in words."""
-    if layer.neighbours == "replace":
-        return (
-            f"ε = {epsilon:g} under replace-one neighbours (the papers'); n = {n:g} is the same "
-            "in neighbours, so it is public"
-        )
-    if n_epsilon:
-        return (
-            f"ε = {epsilon:g} under add/remove neighbours; n private, estimated with ε = "
-            f"{n_epsilon:g} (n̂ = {n:.1f} normalises the counts)"
-        )
-    return (
-        f"ε = {epsilon:g} under add/remove neighbours, n public: declared n = {n:g} normalises "
-        "the counts and is never read from the data (n itself is not protected)"
-    )
 
 
 # ----------------------------------------------------------------------------------------------
