@@ -128,19 +128,15 @@ def make_histogram(
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
     if dims not in (1, 2):
         raise ValueError(f"`dims` must be 1 or 2, got {dims!r}")
+    side, key = (table_side(bins), f"{source}_2d") if dims == 2 else (bins, source)
+    if source in data.SYNTHETIC_KINDS:
+        return data.synthetic_histogram(source, side, n=n, sigma=sigma, dims=dims, rng=rng)
+    if key in datasets.DATASETS:
+        return datasets.load_dataset(key, side)
     if dims == 2:
-        side = table_side(bins)
-        if source in data.SYNTHETIC_KINDS:
-            return data.synthetic_histogram(source, side, n=n, sigma=sigma, dims=2, rng=rng)
-        if f"{source}_2d" in datasets.DATASETS:
-            return datasets.load_dataset(f"{source}_2d", side)
         raise datasets.UploadError(
             "Uploads are binned on a 1-D domain; choose the 1-D line for a CSV."
         )
-    if source in data.SYNTHETIC_KINDS:
-        return data.synthetic_histogram(source, bins, n=n, sigma=sigma, rng=rng)
-    if source in datasets.DATASETS:
-        return datasets.load_dataset(source, bins)
     if upload is None:
         raise datasets.UploadError("Upload a CSV file, after declaring its domain.")
     domain = data.Domain(names=("value",), low=(low,), high=(high,), bins=(bins,))
@@ -168,8 +164,7 @@ def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
     if len(shape) != 2:
         raise ValueError(f"`shape` must have 1 or 2 axes, got {shape}")
     if kind == "thresholds":
-        a, b = np.meshgrid(np.arange(1, shape[0] + 1), np.arange(1, shape[1] + 1), indexing="ij")
-        corner = np.stack([a.ravel(), b.ravel()], axis=1)
+        corner = np.indices(shape).reshape(2, -1).T + 1
         # no complements needed: |q(D) − q(B)| is the same for q and 1 − q
         return Q.boxes(shape, np.zeros_like(corner), corner, name="orthants")
     step = 1
