@@ -2,8 +2,8 @@
 
 Runs that select from one class share every step but their coins, so they are stacked on the trials
 axis: each round draws each run's selection and measurement from its own generator (as
-:func:`smoothviz.privacy.mwem.mwem` would alone), then updates, answers and diagnoses all of
-them at once, so the results are the same draw for draw at a fraction of the cost.
+:func:`smoothviz.privacy.mwem.mwem` would alone), then updates, projects and answers all of them
+at once, so the results are the same draw for draw at a fraction of the cost.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def release_many(
 
     Each run (``variant``, ``epsilon``, ``rounds``, ``sigma``, ``rng``) draws from its own generator
     in the order it would alone, so every result is the same draw for draw; the measured runs that
-    select from one class step together on a stacked trials axis (one update, one answer and one
-    diagnostic per round for all of them): the page's three algorithms, and its sweeps over T, ε, σ.
+    select from one class step together on a stacked trials axis (one update and one answer per
+    round for all of them): the page's three algorithms, and its sweeps over T, ε, σ.
     """
     hist = np.asarray(hist, dtype=float)
     out: list[MWEMResult | None] = [None] * len(runs)
