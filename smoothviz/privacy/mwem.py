@@ -273,8 +273,10 @@ def release_rounds(
         if layer.grouped:  # a whole marginal table (benchmarks/mwem_practical.py)
             selected, idx, valid = layer.choose(ans - true_sel, plan, rng)
         else:
-            selected = select_query(ans - true_sel, n=plan.n, epsilon=plan.eps_select,
-                                    sensitivity=plan.sens_select, signed=config.signed_score, rng=rng)  # fmt: skip
+            selected = select_query(
+                ans - true_sel, n=plan.n, epsilon=plan.eps_select, sensitivity=plan.sens_select,
+                signed=config.signed_score, rng=rng,
+            )  # fmt: skip
             idx, valid = selected[:, None], np.ones((selected.size, 1), dtype=bool)
         lo, hi = plan.selection.lo[idx], plan.selection.hi[idx]
         b, p = true_sel[idx], np.take_along_axis(ans, idx, axis=1)
