@@ -102,7 +102,8 @@ def _release_stacked(
         r = len(live) * trials
         gens = [rngs[k] for k in live]  # each run draws from its own generator, as alone
         eps = [plans[k].eps_select for k in live]
-        idx = select_query(ans[:r] - true_sel, n=first.n, epsilon=eps, sensitivity=first.sens_select,
+        errors = ans[:r] - true_sel
+        idx = select_query(errors, n=first.n, epsilon=eps, sensitivity=first.sens_select,
                            signed=first.variant.signed_score, rngs=gens)[:, None]  # fmt: skip
         eps = [plans[k].eps_measure for k in live]
         b = true_sel[idx]
