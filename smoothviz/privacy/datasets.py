@@ -96,17 +96,9 @@ def _histogram_from_frame(
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """A bundled dataset and its public domain, fixed here a priori (from the meaning of the column).
+    """A bundled dataset and its public domain, declared a priori from the meaning of its columns.
 
-    Attributes:
-        key: stable identifier (URL value).
-        title: human name with the column(s) binned.
-        package: the installed package that ships the file.
-        file: path of the file inside that package.
-        columns: the binned column(s), one per axis.
-        low: declared lower bound per axis.
-        high: declared upper bound per axis.
-        unit: unit per axis.
+    ``file`` lies inside the installed ``package``; ``columns``, ``low``, ``high``, ``unit`` are per axis.
     """
 
     key: str
