@@ -21,6 +21,7 @@ from smoothviz.privacy import data, datasets, mwem, mwem_batch
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
 from smoothviz.random import RngLike, make_rng, streams
+from smoothviz.validation import check_sigma
 
 __all__ = [
     "COMPARED",
@@ -402,9 +403,9 @@ def density_scan(
     rng: RngLike = None,
 ) -> DensityScan:
     """Run Smooth and Projected Smooth MWEM at each σ and record how spiky the released D̄ gets."""
-    grid = np.asarray(sigmas, dtype=float)
-    if grid.ndim != 1 or grid.size == 0 or np.any(~(grid > 0)) or np.any(grid > 1):
-        raise ValueError(f"`sigmas` must be a non-empty list in (0, 1], got {sigmas!r}")
+    grid = np.array([check_sigma(s) for s in sigmas])
+    if grid.size == 0:
+        raise ValueError("`sigmas` must be a non-empty list of σ in (0, 1]")
     variants = ("smooth", "projected")
     points = [{"epsilon": epsilon, "rounds": rounds, "sigma": float(s)} for s in grid]
     runs = _final_runs(counts, queries, variants, points, trials=trials, rng=rng)
