@@ -30,7 +30,7 @@ from smoothviz.privacy.mwem_steps import (
 from smoothviz.privacy.queries import BoxQueries
 from smoothviz.random import RngLike, make_rng
 from smoothviz.references import cite
-from smoothviz.validation import check_sigma
+from smoothviz.validation import check_epsilon, check_int, check_sigma
 
 __all__ = [
     "CONFIGS",
@@ -162,9 +162,7 @@ def mwem(
         hist, queries, CONFIGS[variant], epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon,
         **settings,
     )  # fmt: skip
-    if int(trials) != trials or trials < 1:
-        raise ValueError(f"`trials` must be a positive integer, got {trials}")
-    hist, trials = np.asarray(hist, dtype=float), int(trials)
+    hist, trials = np.asarray(hist, dtype=float), check_int("trials", trials, 1)
     trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
     diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round)
     for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
@@ -472,14 +470,11 @@ def make_plan(
         raise ValueError(f"`hist` must have shape {queries.shape}, got {hist.shape}")
     if np.any(hist < 0) or not np.all(np.isfinite(hist)) or hist.sum() <= 0:
         raise ValueError("`hist` must hold finite non-negative counts with a positive total")
-    if not np.isfinite(epsilon) or epsilon <= 0:
-        raise ValueError(f"`epsilon` must be positive and finite, got {epsilon}")
-    if int(rounds) != rounds or rounds < 1:
-        raise ValueError(f"`rounds` must be a positive integer, got {rounds}")
+    epsilon, rounds = check_epsilon(epsilon), check_int("rounds", rounds, 1)
     if output not in ("average", "last"):
         raise ValueError(f"`output` must be 'average' or 'last', got {output!r}")
     layer.check(variant, queries)
-    rounds, n = int(rounds), float(hist.sum()) if n is None else float(n)
+    n = float(hist.sum()) if n is None else float(n)
     if not np.isfinite(n) or n <= 0:
         raise ValueError(f"`n` must be a positive finite number, got {n}")
     if not 0.0 <= n_epsilon < epsilon:

@@ -32,6 +32,7 @@ from smoothviz.privacy.mwem_steps import (
 )
 from smoothviz.privacy.queries import BoxQueries
 from smoothviz.random import make_rng
+from smoothviz.validation import check_int
 
 __all__ = ["release_many"]
 
@@ -69,13 +70,12 @@ def release_many(
         plan = make_plan(hist, queries, CONFIGS[run["variant"]], **setting)
         key = (plan.selection.lo.tobytes(), plan.selection.hi.tobytes())
         groups.setdefault(key, []).append((i, plan))
-    if int(trials) != trials or trials < 1:
-        raise ValueError(f"`trials` must be a positive integer, got {trials}")
+    trials = check_int("trials", trials, 1)
     for group in groups.values():
         group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
         rngs = [make_rng(runs[i].get("rng")) for i, _ in group]
         plans = [plan for _, plan in group]
-        results = _release_stacked(hist, plans, rngs, int(trials), snapshots, per_round)
+        results = _release_stacked(hist, plans, rngs, trials, snapshots, per_round)
         for (i, _), result in zip(group, results, strict=True):
             out[i] = result
     return out
