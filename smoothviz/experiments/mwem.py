@@ -17,7 +17,7 @@ import pandas as pd
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import mwem_tabs as tabs
 from smoothviz.experiments import once
-from smoothviz.privacy import data, datasets, mwem, mwem_batch
+from smoothviz.privacy import data, datasets, mwem_batch
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
 from smoothviz.random import RngLike, make_rng, streams
@@ -51,7 +51,6 @@ __all__ = [
     "rounds_grid",
     "run_all",
     "run_experiment",
-    "run_variant",
     "sweep",
     "table_side",
 ]
@@ -186,32 +185,6 @@ def probe_boxes(shape: int | tuple[int, ...], *, width: int) -> Q.BoxQueries:
     return Q.boxes(shape, lo, lo + width, name=name)
 
 
-def run_variant(
-    variant: str,
-    counts: np.ndarray,
-    queries: Q.BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MR.MWEMResult:
-    """Run one algorithm of :data:`smoothviz.privacy.mwem.CONFIGS` as its theorem states (σ: cover variants only)."""
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    args = _theorem_args(variant, epsilon=epsilon, rounds=rounds, sigma=sigma)
-    return mwem.mwem(counts, queries, variant, **args, **run)
-
-
-def _theorem_args(variant: str, *, epsilon: float, rounds: int, sigma: float) -> dict:
-    """``epsilon``, ``rounds`` and, for the variants with a cover only, ``sigma``."""
-    config = mwem.CONFIGS.get(variant)
-    smooth = {"sigma": sigma} if config is not None and config.cover is not None else {}
-    return {"epsilon": epsilon, "rounds": rounds, **smooth}
-
-
 def _final_runs(
     counts: np.ndarray,
     queries: Q.BoxQueries,
@@ -230,11 +203,7 @@ def _final_runs(
     each drawing what it would alone.
     """
     children = iter(make_rng(rng).spawn(len(variants) * len(points)))
-    runs = [
-        {"variant": v, **_theorem_args(v, **p), "rng": next(children)}
-        for v in variants
-        for p in points
-    ]
+    runs = [{"variant": v, **p, "rng": next(children)} for v in variants for p in points]
     done = iter(
         mwem_batch.release_many(
             counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round

@@ -457,10 +457,11 @@ def make_plan(
 ) -> Plan:
     """Validate the inputs, build the selection class, split the budget and write the ledger.
 
-    ``sigma`` ∈ (0, 1] is needed by the variants with a cover, whose radius ``gamma`` defaults to
-    σ/(k·n); the notes variant's ``eta`` defaults to min(1/2, √(ln N / T)). ``n`` is the public
-    normaliser of the counts: the data's own n by default (fixed in replace-one neighbours), under
-    add/remove a declared n or a private estimate that spent ``n_epsilon`` (ledgered as round 0).
+    ``sigma`` ∈ (0, 1] is needed by the variants with a cover (the others ignore it), whose radius
+    ``gamma`` defaults to σ/(k·n); the notes variant's ``eta`` defaults to min(1/2, √(ln N / T)).
+    ``n`` is the public normaliser of the counts: the data's own n by default (fixed in replace-one
+    neighbours), under add/remove a declared n or a private estimate that spent ``n_epsilon``
+    (ledgered as round 0).
     """
     layer = layer or EXACT
     if not isinstance(queries, BoxQueries):
@@ -485,8 +486,8 @@ def make_plan(
         sigma = check_sigma(sigma)
         gamma = sigma / (variant.cover * n) if gamma is None else gamma
         selection, cover_index, cover_radius = smooth_cover(queries, gamma)
-    else:
-        selection, cover_index = queries, np.arange(len(queries))
+    else:  # σ and γ configure the cover alone
+        selection, cover_index, sigma, gamma = queries, np.arange(len(queries)), None, None
     if not variant.measured:
         eta = min(0.5, math.sqrt(math.log(queries.n_cells) / rounds)) if eta is None else eta
         if not np.isfinite(eta) or not 0 < eta <= 0.5:
