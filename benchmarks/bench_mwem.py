@@ -20,13 +20,13 @@ from pathlib import Path
 import mwem_workloads as W
 import numpy as np
 from benchtime import median_seconds
+from mwem_practical import practical_mwem, self_check
 
 from smoothviz.experiments import mwem as E
 from smoothviz.experiments import mwem_tabs
 from smoothviz.privacy import mwem as M
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.mechanisms import laplace_mechanism
-from smoothviz.privacy.mwem_practical import practical_mwem
 from smoothviz.random import make_rng
 
 HERE = Path(__file__).resolve().parent
@@ -59,6 +59,7 @@ def _peer_runs(n_runs: int) -> tuple[list[dict], str]:
 
 
 def run() -> str:
+    self_check()  # the practical options the peer comparison uses, against their references
     lines = [
         "## MWEM",
         "",

@@ -68,7 +68,6 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         data,
         mechanisms,
         mwem,
-        mwem_practical,
         mwem_steps,
         net_mechanism,
         oracle_query,
@@ -78,6 +77,9 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
     )
     from smoothviz.privacy import queries as Q
     from smoothviz.random import streams
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # the practical options live here
+    import mwem_practical
 
     hist = _histogram(seed)
     counts = hist.counts
@@ -141,7 +143,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             counts, qs, epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
         "mwem.projected": lambda: mwem.projected_smooth_mwem(
             counts, qs, epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
-        "mwem.release.last": lambda: mwem.release(
+        "mwem.release.last": lambda: mwem.mwem(
             counts, qs, "mwem", epsilon=1.0, rounds=8, output="last", rng=seed),
         "mwem.select_query": lambda: mwem_steps.select_query(
             np.abs(scores), n=100.0, epsilon=0.5, rng=seed),

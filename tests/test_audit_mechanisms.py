@@ -71,22 +71,24 @@ def test_the_ledger_tab_shows_the_audit():
 
 
 @pytest.mark.parametrize("broken", [False, True])
-def test_the_mwem_runner_draws_what_the_full_practical_run_draws(broken):
-    # the audit runs MWEM's first round only; its outputs must be the full run's, draw for draw
+def test_the_mwem_runner_draws_what_the_full_loop_draws(broken):
+    # the audit runs MWEM's first round only; its outputs must be the full loop's, draw for draw
     from smoothviz.experiments.audit import MWEM_CELLS, MWEM_EDGES, MWEM_ROUNDS
-    from smoothviz.privacy import queries
-    from smoothviz.privacy.mwem_practical import practical_mwem
+    from smoothviz.privacy import mwem, queries
 
     run = MECHANISMS["MWEM (N = 8, T = 2)"][2](broken)
     for seed in (0, 1, 2):
         for on_s_prime in (False, True):
             hist = np.zeros(MWEM_CELLS)
             hist[0] = 2.0 if on_s_prime else 1.0
-            full = practical_mwem(
-                hist, queries.thresholds(MWEM_CELLS), epsilon=1.0, rounds=MWEM_ROUNDS,
-                neighbours="add_remove", n_public=hist.sum() if broken else 2.0, trials=300,
-                snapshots=1, rng=np.random.default_rng(seed),
+            plan = mwem.make_plan(
+                hist, queries.thresholds(MWEM_CELLS), mwem.CONFIGS["mwem"], epsilon=1.0,
+                rounds=MWEM_ROUNDS, n=hist.sum() if broken else 2.0,
             )  # fmt: skip
-            expected = np.searchsorted(MWEM_EDGES, full.measurement[:, 0])
+            rounds = list(
+                mwem.release_rounds(hist, plan, trials=300, rng=np.random.default_rng(seed))
+            )
+            assert len(rounds) == MWEM_ROUNDS
+            expected = np.searchsorted(MWEM_EDGES, rounds[0].measurement[:, 0])
             got = run(on_s_prime, 300, np.random.default_rng(seed))
             np.testing.assert_array_equal(got, expected)

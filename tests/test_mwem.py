@@ -1,7 +1,6 @@
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy.optimize import minimize
 
@@ -11,7 +10,6 @@ from smoothviz.privacy import mwem_batch as MB
 from smoothviz.privacy import mwem_steps as MS
 from smoothviz.privacy import private_thresholds as PT
 from smoothviz.privacy import queries as Q
-from smoothviz.privacy.mwem_practical import practical_mwem
 
 
 def smooth_hist(n_cells, sigma, n, start=0):
@@ -158,17 +156,6 @@ def test_lemma_e3_rhs_is_computed_from_the_round_trace():
     # the selected query's true answer is really that query's answer on D_B
     truth = r.selection.answers(r.true_hist)[r.selected]
     np.testing.assert_allclose(r.selected_true, truth)
-
-
-def test_lemma_e3_with_group_measurements_and_replay():
-    dims = (5, 6, 4)
-    h = np.random.default_rng(5).integers(0, 30, size=dims).astype(float)
-    r = practical_mwem(
-        h, Q.marginals(dims), epsilon=1.0, rounds=8, measure_groups=True, replay=2, rng=1
-    )
-    assert r.lemma_holds.all()
-    assert "replays" in r.label
-    assert r.departures
 
 
 def test_psi0_smooth_and_point_mass():
@@ -324,99 +311,6 @@ def test_frames():
     assert {"true", "iterate", "output"} <= set(hf.columns)
 
 
-# ---------------------------------------------------------------- replay, merged repeats
-
-
-class RecordingRng(np.random.Generator):
-    """A generator that keeps its Laplace draws, so a test can rebuild every raw measurement."""
-
-    def __init__(self, seed):
-        super().__init__(np.random.PCG64(seed))
-        self.draws = []
-
-    def laplace(self, loc=0.0, scale=1.0, size=None):
-        x = super().laplace(loc, scale, size)
-        self.draws.append(x)
-        return x
-
-
-def reference_replay(r, draws, replay, combine, groups):
-    """Each trial on its own, with dense indicators: the fresh MW step on the new (clipped) measurement,
-    then `replay` passes over the past measurements, one by one, or merged per query/table into the
-    clipped mean of the raw values taken as one step of weight = their count, in first-measured order.
-
-    Returns the releases and whether any raw measurement fell outside [0, 1] (was clipped)."""
-    q = r.queries
-    rows = dense(q).astype(float)
-    truth = q.answers(r.true_hist)
-
-    def cells(s):
-        return np.flatnonzero(q.group == s) if groups else [s]
-
-    def step(d, c, m, w=1.0):
-        new = d * np.exp(w * (m - rows[c] @ d) @ rows[c] / 2)
-        return new / new.sum()
-
-    out, clipped = [], False
-    for i in range(r.trials):
-        d = np.full(rows.shape[1], 1 / rows.shape[1])
-        one_by_one, merged = [], {}
-        for t, s in enumerate(r.selected[i]):
-            c = cells(s)
-            m_raw = truth[c] + draws[t][i, : len(c)]
-            clipped |= bool(np.any((m_raw < 0) | (m_raw > 1)))
-            d = step(d, c, np.clip(m_raw, 0, 1))
-            one_by_one.append((c, np.clip(m_raw, 0, 1), 1.0))
-            total, count = merged.get(s, (0.0, 0))
-            merged[s] = (total + m_raw, count + 1)
-            passes = one_by_one
-            if combine:
-                passes = [(cells(s), np.clip(tot / k, 0, 1), k) for s, (tot, k) in merged.items()]
-            for _ in range(replay):
-                for c_s, m_s, w in passes:
-                    d = step(d, c_s, m_s, w)
-        out.append(d.reshape(q.shape))
-    return np.array(out), clipped
-
-
-@pytest.mark.parametrize("groups", [True, False])
-@pytest.mark.parametrize("combine", [False, True])
-def test_replay_matches_a_per_trial_reference(groups, combine):
-    # Small n: wide noise, clipping, and trials that pick tables of different sizes in one round.
-    dims = (3, 4, 2)
-    h = np.random.default_rng(2).integers(0, 6, size=dims).astype(float)
-    q = Q.marginals(dims) if groups else Q.prefixes(dims)
-    rng = RecordingRng(7)
-    kw = {"epsilon": 0.5, "rounds": 7, "replay": 3, "output": "last", "trials": 3}
-    r = practical_mwem(h, q, measure_groups=groups, combine_repeats=combine, rng=rng, **kw)
-    want, clipped = reference_replay(r, rng.draws, 3, combine, groups)
-    np.testing.assert_allclose(r.synthetic, want, atol=1e-12)
-    # the case is a real test: repeats happen, clipping bites, and the two replays differ
-    assert any(len(set(row)) < len(row) for row in r.selected)
-    assert clipped
-    other, _ = reference_replay(r, rng.draws, 3, not combine, groups)
-    assert np.abs(r.synthetic - other).max() > 1e-4
-    if groups:  # one round with a 1-way table in one trial and a 2-way table in another
-        sizes = np.bincount(q.group)[r.selected]
-        assert np.any(sizes.min(axis=0) < sizes.max(axis=0))
-
-
-def test_combine_repeats_keeps_the_ledger_and_is_labelled():
-    dims = (4, 3, 3)
-    h = np.random.default_rng(0).integers(0, 50, size=dims).astype(float)
-    kw = {"epsilon": 0.7, "rounds": 9, "replay": 2, "measure_groups": True, "rng": 4}
-    plain = practical_mwem(h, Q.marginals(dims), **kw)
-    merged = practical_mwem(h, Q.marginals(dims), combine_repeats=True, **kw)
-    assert merged.ledger.total == pytest.approx(0.7, rel=1e-14)
-    pd.testing.assert_frame_equal(merged.ledger.to_frame(), plain.ledger.to_frame())
-    np.testing.assert_array_equal(merged.selected[:, 0], plain.selected[:, 0])  # same coins
-    assert "mean" in merged.label
-    assert "mean" not in plain.label
-    assert merged.lemma_holds.all()
-    with pytest.raises(ValueError, match="combine_repeats"):
-        practical_mwem(h, Q.marginals(dims), epsilon=1.0, rounds=3, combine_repeats=True)
-
-
 # ---------------------------------------------------------------- E10
 
 
@@ -460,17 +354,13 @@ def test_discretisation_can_exceed_alpha_on_non_smooth_data():
         ({"rounds": 2.5}, "rounds"),
         ({"trials": 0}, "trials"),
         ({"output": "best"}, "output"),
-        ({"replay": -1}, "replay"),
-        ({"neighbours": "swap"}, "neighbours"),
-        ({"measure_groups": True}, "measure_groups"),
     ],
 )
 def test_mwem_validation(kwargs, match):
     base = {"epsilon": 1.0, "rounds": 5}
     base.update(kwargs)
-    run = M.mwem if set(kwargs) <= {"epsilon", "rounds", "trials", "output"} else practical_mwem
     with pytest.raises(ValueError, match=match):
-        run(np.ones(16), Q.thresholds(16), **base)
+        M.mwem(np.ones(16), Q.thresholds(16), **base)
 
 
 def test_other_validation():
@@ -517,7 +407,7 @@ def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots, per_rou
     seeded = [r | {"rng": np.random.default_rng(i)} for i, r in enumerate(runs)]
     got = MB.release_many(hist, queries, seeded, trials=3, snapshots=snapshots, per_round=per_round)
     for i, run in enumerate(runs):
-        want = M.release(hist, queries, **run, trials=3, snapshots=snapshots, per_round=per_round,
+        want = M.mwem(hist, queries, **run, trials=3, snapshots=snapshots, per_round=per_round,
                          rng=np.random.default_rng(i))  # fmt: skip
         assert (got[i].label, got[i].rounds, got[i].sigma) == (want.label, want.rounds, want.sigma)
         for name in ("synthetic", "answers", "selected", "selected_synthetic", "measurement",

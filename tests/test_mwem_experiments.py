@@ -17,6 +17,7 @@ from smoothviz.plots.mwem_page import (
     threshold_texts,
 )
 from smoothviz.privacy import datasets
+from smoothviz.privacy import mwem as M
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +75,7 @@ def test_queries_and_probe_validation():
     with pytest.raises(ValueError, match="`kind`"):
         E.make_queries("circles", 16)
     with pytest.raises(ValueError, match="`width`"):
-        E.probe_intervals(16, width=0)
+        E.probe_boxes(16, width=0)
     with pytest.raises(ValueError, match="`source`"):
         E.make_histogram("titanic", 16, n=10, sigma=0.5)
 
@@ -195,8 +196,8 @@ def test_a_run_without_per_round_diagnostics_releases_the_same_draw_for_draw(set
     # the sweeps and the σ scan skip them; they read the release and its final error only
     hist, q = setup
     run = {"epsilon": 1.0, "rounds": 7, "sigma": 0.25, "trials": 3, "snapshots": 1}
-    full = E.run_variant(variant, hist.counts, q, **run, rng=5)
-    lean = E.run_variant(variant, hist.counts, q, **run, per_round=False, rng=5)
+    full = M.mwem(hist.counts, q, variant, **run, rng=5)
+    lean = M.mwem(hist.counts, q, variant, **run, per_round=False, rng=5)
     for field in ("synthetic", "answers", "selected", "max_density", "measurement", "error"):
         np.testing.assert_array_equal(getattr(lean, field), getattr(full, field))
     assert np.all(np.isfinite(full.diagnostics.psi))

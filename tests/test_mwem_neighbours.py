@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from smoothviz.privacy import mwem as M
-from smoothviz.privacy import mwem_practical as MP
 from smoothviz.privacy import mwem_steps as MS
 from smoothviz.privacy import queries as Q
 
@@ -54,7 +53,7 @@ class _Recorder:
 def _run(monkeypatch, fn, hist, kw, replay=None) -> _Recorder:
     rec = _Recorder()
     rec.replay = replay
-    for mod in (M, MS, MP):
+    for mod in (M, MS):
         if hasattr(mod, "exponential_mechanism"):
             monkeypatch.setattr(mod, "exponential_mechanism", rec.exponential)
         if hasattr(mod, "laplace_mechanism"):
@@ -63,36 +62,20 @@ def _run(monkeypatch, fn, hist, kw, replay=None) -> _Recorder:
     return rec
 
 
-def _mwem(queries):
-    return lambda h, kw: MP.practical_mwem(h, queries, epsilon=1.0, rounds=6, trials=1, rng=0, **kw)
-
-
-GROUPED = {"measure_groups": True}
-N_DECLARED = {"n_public": 120.0}  # a public, data-independent n (not the data's own count)
-N_ESTIMATED = {"n_share": 0.1}  # n estimated privately with 10% of ε
-
-#: (name, runner factory, options, relation) for every configuration the code offers.
+#: (name, runner kind, options, relation) for every configuration of the core; the practical
+#: options (replay, tables, add/remove) are checked the same way by benchmarks/mwem_practical.py.
 CONFIGS = [
     ("MWEM (Thm 4.1)", "cells", {}, "replace"),
-    ("MWEM, last iterate, replay", "cells", {"output": "last", "replay": 3}, "replace"),
-    ("MWEM, grouped tables", "marg", GROUPED, "replace"),
-    ("MWEM, grouped, replay, combined", "marg", {**GROUPED, "replay": 4, "combine_repeats": True}, "replace"),
-    ("MWEM, add/remove, n declared", "cells", {"neighbours": "add_remove", **N_DECLARED}, "add_remove"),
-    ("MWEM, add/remove, n estimated", "cells", {"neighbours": "add_remove", **N_ESTIMATED}, "add_remove"),
-    ("grouped, add/remove, n declared", "marg", {**GROUPED, "neighbours": "add_remove", **N_DECLARED}, "add_remove"),
-    ("grouped, add/remove, n estimated", "marg", {**GROUPED, "neighbours": "add_remove", **N_ESTIMATED}, "add_remove"),
-    ("matched (bench): grouped, add/remove, replay 19, combined", "marg",
-     {**GROUPED, "neighbours": "add_remove", **N_DECLARED, "replay": 19, "combine_repeats": True, "output": "last"},
-     "add_remove"),
     ("notes variant", "notes", {}, "replace"),
     ("Smooth MWEM", "smooth", {}, "replace"),
     ("Projected Smooth MWEM", "projected", {}, "replace"),
-]  # fmt: skip
+]
 
 
 def _runner(kind: str, kw: dict):
-    if kind in ("cells", "marg"):  # the same 1-/2-way marginal cells, one by one or as whole tables
-        return _mwem(Q.marginals(DIMS, ways=(1, 2)))
+    if kind == "cells":  # the 1-/2-way marginal cells, one by one
+        queries = Q.marginals(DIMS, ways=(1, 2))
+        return lambda h, kw: M.mwem(h, queries, epsilon=1.0, rounds=6, trials=1, rng=0, **kw)
     n_cells = 60
     if kind == "notes":
         return lambda h, kw: M.mwem_notes(h, Q.thresholds(n_cells), epsilon=1.0, rounds=5, rng=0)
@@ -146,37 +129,8 @@ def test_charged_sensitivity_bounds_the_real_change(monkeypatch, name, kind, kw,
         )
 
 
-def test_add_remove_needs_a_public_or_private_n():
-    h, q = _data(), Q.marginals(DIMS, ways=(1, 2))
-    with pytest.raises(ValueError, match="n_public"):
-        MP.practical_mwem(h, q, epsilon=1.0, rounds=2, neighbours="add_remove")
-    with pytest.raises(ValueError, match="exactly one"):
-        MP.practical_mwem(
-            h, q, epsilon=1.0, rounds=2, neighbours="add_remove", n_public=100.0, n_share=0.1
-        )
-    with pytest.raises(ValueError, match="add_remove"):
-        MP.practical_mwem(h, q, epsilon=1.0, rounds=2, n_public=100.0)
-    with pytest.raises(ValueError, match="n_share"):
-        MP.practical_mwem(h, q, epsilon=1.0, rounds=2, neighbours="add_remove", n_share=1.0)
-
-
 def test_every_run_says_its_relation_and_whether_n_is_public():
     h, q = _data(), Q.marginals(DIMS, ways=(1, 2))
     r = M.mwem(h, q, epsilon=1.0, rounds=3, rng=0)
     assert "replace-one" in r.guarantee
     assert r.ledger.relation == r.guarantee
-    r = MP.practical_mwem(
-        h, q, epsilon=1.0, rounds=3, rng=0, neighbours="add_remove", n_public=150.0
-    )
-    assert "add/remove" in r.guarantee
-    assert "n public" in r.guarantee
-    assert "n public (declared 150)" in r.label
-    r = MP.practical_mwem(h, q, epsilon=0.8, rounds=3, rng=0, neighbours="add_remove", n_share=0.05)
-    assert "n private" in r.guarantee
-    assert "estimated privately" in r.label
-    frame = r.ledger.to_frame()
-    assert frame.iloc[0]["purpose"] == "estimate n"
-    assert frame.iloc[0]["round"] == 0
-    assert frame.iloc[0]["epsilon"] == pytest.approx(0.04)
-    assert r.ledger.total == pytest.approx(0.8, rel=1e-14)
-    assert r.n != h.sum()  # the normaliser is the noisy estimate, not the data's own n

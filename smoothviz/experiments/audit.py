@@ -17,7 +17,6 @@ from smoothviz.privacy import mwem
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.audit import AuditResult, privacy_audit
 from smoothviz.privacy.mechanisms import exponential_mechanism, laplace_mechanism, report_noisy_max
-from smoothviz.privacy.mwem_practical import PracticalOptions
 from smoothviz.privacy.mwem_steps import measure, select_query
 from smoothviz.random import streams
 from smoothviz.validation import check_int
@@ -90,14 +89,14 @@ def _mwem(broken: bool) -> Callable:
         hist = np.zeros(MWEM_CELLS)
         hist[0] = 2.0 if on_s_prime else 1.0  # S′ = S plus one record
         n_public = hist.sum() if broken else 2.0
-        # practical_mwem(..., neighbours="add_remove", n_public=n_public, trials=k)'s first selection
-        # and measurement, draw for draw (nothing after it changes the audited measurement; a test
-        # checks it against the full run); D₀ is uniform, so its answers are computed once for all k.
-        layer = PracticalOptions(neighbours="add_remove", n_public=n_public).layer()
+        # The first selection and measurement of MWEM's loop (mwem.release_rounds) normalised by the
+        # declared n, draw for draw: under add/remove one record moves a count by 1, so the plan's
+        # Δ = 1 and 1/n are the add/remove ones once n is public. Only the measurement is audited and
+        # nothing after it changes it (a tenth of the work; tests/test_audit_mechanisms.py checks it
+        # against the full loop). D₀ is uniform in every trial: its answers are computed once for all k.
         plan = mwem.make_plan(
-            hist, queries, mwem.CONFIGS["mwem"], epsilon=EPSILON, rounds=MWEM_ROUNDS, layer=layer,
-            n=n_public,
-        )  # fmt: skip
+            hist, queries, mwem.CONFIGS["mwem"], epsilon=EPSILON, rounds=MWEM_ROUNDS, n=n_public
+        )
         true = queries.answers(hist / plan.n)
         start = queries.answers(np.full(MWEM_CELLS, 1.0 / MWEM_CELLS)) - true
         idx = select_query(

@@ -1,9 +1,8 @@
 """The MWEM page's experiment (E7–E10, E15), assembled from the data, the queries and MWEM.
 
-:func:`run_experiment` builds the data on its declared public domain and the query class and runs
-MWEM, Smooth MWEM and Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, Thm 4.1–4.3) with
-independent coins; the :class:`Experiment`'s methods compute the tabs on their own named streams of
-the page's seed (:data:`STREAMS`), so the page and :meth:`Experiment.code` agree number for number.
+:func:`run_experiment` builds the data and the query class and runs MWEM, Smooth MWEM and Projected
+Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, Thm 4.1–4.3); the :class:`Experiment`'s tabs draw
+on named streams of the page's seed (:data:`STREAMS`), so the page and its code agree number for number.
 """
 
 from __future__ import annotations
@@ -18,10 +17,11 @@ import pandas as pd
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import mwem_tabs as tabs
 from smoothviz.experiments import once
-from smoothviz.privacy import data, datasets, mwem, mwem_batch
+from smoothviz.privacy import data, datasets, mwem_batch
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
 from smoothviz.random import RngLike, make_rng, streams
+from smoothviz.validation import check_sigma
 
 __all__ = [
     "COMPARED",
@@ -48,11 +48,9 @@ __all__ = [
     "one_curve",
     "page_settings",
     "probe_boxes",
-    "probe_intervals",
     "rounds_grid",
     "run_all",
     "run_experiment",
-    "run_variant",
     "sweep",
     "table_side",
 ]
@@ -122,28 +120,23 @@ def make_histogram(
 ) -> data.Histogram:
     """The page's data as a histogram on a declared domain: a line of ``bins`` cells or a square table.
 
-    ``source`` is a key of :data:`DATA_OPTIONS`; in 2-D the table has :func:`table_side` (N) cells a
-    side and bundled datasets use their two-column version. ``n``, ``sigma`` and ``rng`` (nature's
-    coins) shape the synthetic kinds; an upload is binned on the declared [``low``, ``high``]. Raises
-    :class:`smoothviz.privacy.datasets.UploadError` for an unusable upload (the page shows its message).
+    ``source`` is a key of :data:`DATA_OPTIONS` (2-D: :func:`table_side` cells a side, bundled datasets'
+    two-column version); an upload is binned on the declared [``low``, ``high``] and raises
+    :class:`smoothviz.privacy.datasets.UploadError` when unusable (the page shows its message).
     """
     if source not in DATA_OPTIONS:
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
     if dims not in (1, 2):
         raise ValueError(f"`dims` must be 1 or 2, got {dims!r}")
+    side, key = (table_side(bins), f"{source}_2d") if dims == 2 else (bins, source)
+    if source in data.SYNTHETIC_KINDS:
+        return data.synthetic_histogram(source, side, n=n, sigma=sigma, dims=dims, rng=rng)
+    if key in datasets.DATASETS:
+        return datasets.load_dataset(key, side)
     if dims == 2:
-        side = table_side(bins)
-        if source in data.SYNTHETIC_KINDS:
-            return data.synthetic_histogram(source, side, n=n, sigma=sigma, dims=2, rng=rng)
-        if f"{source}_2d" in datasets.DATASETS:
-            return datasets.load_dataset(f"{source}_2d", side)
         raise datasets.UploadError(
             "Uploads are binned on a 1-D domain; choose the 1-D line for a CSV."
         )
-    if source in data.SYNTHETIC_KINDS:
-        return data.synthetic_histogram(source, bins, n=n, sigma=sigma, rng=rng)
-    if source in datasets.DATASETS:
-        return datasets.load_dataset(source, bins)
     if upload is None:
         raise datasets.UploadError("Upload a CSV file, after declaring its domain.")
     domain = data.Domain(names=("value",), low=(low,), high=(high,), bins=(bins,))
@@ -171,8 +164,7 @@ def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
     if len(shape) != 2:
         raise ValueError(f"`shape` must have 1 or 2 axes, got {shape}")
     if kind == "thresholds":
-        a, b = np.meshgrid(np.arange(1, shape[0] + 1), np.arange(1, shape[1] + 1), indexing="ij")
-        corner = np.stack([a.ravel(), b.ravel()], axis=1)
+        corner = np.indices(shape).reshape(2, -1).T + 1
         # no complements needed: |q(D) − q(B)| is the same for q and 1 − q
         return Q.boxes(shape, np.zeros_like(corner), corner, name="orthants")
     step = 1
@@ -183,56 +175,14 @@ def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
     return Q.rectangles(shape, step=step)
 
 
-def probe_intervals(bins: int, *, width: int) -> Q.BoxQueries:
-    """Off-cover probe: every interval [a, a + width) of ``width`` cells (narrow, so rarely selected)."""
-    if int(width) != width or not 1 <= width <= bins:
-        raise ValueError(f"`width` must be an integer in [1, {bins}], got {width!r}")
-    lo = np.arange(0, bins - width + 1)
-    return Q.boxes((bins,), lo[:, None], (lo + width)[:, None], name=f"width-{width} intervals")
-
-
 def probe_boxes(shape: int | tuple[int, ...], *, width: int) -> Q.BoxQueries:
     """Off-cover probe: every interval of ``width`` cells (2-D: every ``width`` × ``width`` square)."""
     shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
-    if len(shape) == 1:
-        return probe_intervals(shape[0], width=width)
     if int(width) != width or not 1 <= width <= min(shape):
         raise ValueError(f"`width` must be an integer in [1, {min(shape)}], got {width!r}")
-    a, b = np.meshgrid(
-        np.arange(shape[0] - width + 1), np.arange(shape[1] - width + 1), indexing="ij"
-    )
-    lo = np.stack([a.ravel(), b.ravel()], axis=1)
-    return Q.boxes(shape, lo, lo + width, name=f"{width}×{width} squares")
-
-
-def run_variant(
-    variant: str,
-    counts: np.ndarray,
-    queries: Q.BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MR.MWEMResult:
-    """Run one algorithm of :data:`smoothviz.privacy.mwem.CONFIGS` exactly as its theorem states.
-
-    ``sigma`` reaches only the variants with a cover; ``per_round=False`` skips the per-round
-    diagnostics (see :func:`smoothviz.privacy.mwem.release`).
-    """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    args = _theorem_args(variant, epsilon=epsilon, rounds=rounds, sigma=sigma)
-    return mwem.release(counts, queries, variant, **args, **run)
-
-
-def _theorem_args(variant: str, *, epsilon: float, rounds: int, sigma: float) -> dict:
-    """``epsilon``, ``rounds`` and, for the variants with a cover only, ``sigma``."""
-    config = mwem.CONFIGS.get(variant)
-    smooth = {"sigma": sigma} if config is not None and config.cover is not None else {}
-    return {"epsilon": epsilon, "rounds": rounds, **smooth}
+    lo = np.indices([s - width + 1 for s in shape]).reshape(len(shape), -1).T
+    name = f"width-{width} intervals" if len(shape) == 1 else f"{width}×{width} squares"
+    return Q.boxes(shape, lo, lo + width, name=name)
 
 
 def _final_runs(
@@ -243,21 +193,21 @@ def _final_runs(
     *,
     trials: int,
     rng: RngLike,
+    snapshots: int = 1,
+    per_round: bool = False,
 ) -> list[list[MR.MWEMResult]]:
     """Each variant at each point's (epsilon, rounds, sigma), each on its own child of ``rng``.
 
-    Release only (one snapshot, no per-round diagnostics): the sweep reads the final error, the scan
-    the densities. The runs step together (:func:`smoothviz.privacy.mwem_batch.release_many`), each drawing
-    what it would alone.
+    By default release only (one snapshot, no per-round diagnostics: the sweeps read the final error,
+    the scan the densities). The runs step together (:func:`smoothviz.privacy.mwem_batch.release_many`),
+    each drawing what it would alone.
     """
     children = iter(make_rng(rng).spawn(len(variants) * len(points)))
-    runs = [
-        {"variant": v, **_theorem_args(v, **p), "rng": next(children)}
-        for v in variants
-        for p in points
-    ]
+    runs = [{"variant": v, **p, "rng": next(children)} for v in variants for p in points]
     done = iter(
-        mwem_batch.release_many(counts, queries, runs, trials=trials, snapshots=1, per_round=False)
+        mwem_batch.release_many(
+            counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round
+        )
     )
     return [[next(done) for _ in points] for _ in variants]
 
@@ -274,14 +224,10 @@ def run_all(
     rng: RngLike = None,
 ) -> dict[str, MR.MWEMResult]:
     """Run each variant with its own child generator of ``rng`` (the mechanism's coins), together."""
-    children = make_rng(rng).spawn(len(variants))
-    runs = [
-        {"variant": v, **_theorem_args(v, epsilon=epsilon, rounds=rounds, sigma=sigma), "rng": g}
-        for v, g in zip(variants, children, strict=True)
-    ]
-    return dict(
-        zip(variants, mwem_batch.release_many(counts, queries, runs, trials=trials), strict=True)
-    )
+    point = [{"epsilon": epsilon, "rounds": rounds, "sigma": sigma}]
+    runs = _final_runs(counts, queries, variants, point, trials=trials, rng=rng, snapshots=40,
+                       per_round=True)  # fmt: skip
+    return {v: row[0] for v, row in zip(variants, runs, strict=True)}
 
 
 #: Work a T sweep may do, in trial-rounds × (cells + queries): about 1–1.5 s on the benchmark machine.
@@ -291,11 +237,7 @@ SWEEP_BUDGET = 3_000_000
 def rounds_grid(
     n_cells: int, n_queries: int, trials: int, *, longest: int = 512, budget: float = SWEEP_BUDGET
 ) -> tuple[int, ...]:
-    """Rounds T = 2, 4, 8, … for the error-against-T sweep, at least to 32.
-
-    The grid goes as far as ``longest``, to reach the side of the U where privacy noise wins, while the
-    whole sweep (Σ T · trials · (N + |Q|)) stays within ``budget``.
-    """
+    """Rounds T = 2, 4, 8, … ≤ ``longest`` (at least to 32) while Σ T · trials · (N + |Q|) ≤ ``budget``."""
     grid, total = [], 0
     t = 2
     while t <= longest:
@@ -430,9 +372,9 @@ def density_scan(
     rng: RngLike = None,
 ) -> DensityScan:
     """Run Smooth and Projected Smooth MWEM at each σ and record how spiky the released D̄ gets."""
-    grid = np.asarray(sigmas, dtype=float)
-    if grid.ndim != 1 or grid.size == 0 or np.any(~(grid > 0)) or np.any(grid > 1):
-        raise ValueError(f"`sigmas` must be a non-empty list in (0, 1], got {sigmas!r}")
+    grid = np.array([check_sigma(s) for s in sigmas])
+    if grid.size == 0:
+        raise ValueError("`sigmas` must be a non-empty list of σ in (0, 1]")
     variants = ("smooth", "projected")
     points = [{"epsilon": epsilon, "rounds": rounds, "sigma": float(s)} for s in grid]
     runs = _final_runs(counts, queries, variants, points, trials=trials, rng=rng)
@@ -451,19 +393,16 @@ PROBE_WIDTHS = (1, 2, 4, 8, 16)
 
 @dataclass(frozen=True, eq=False)
 class Experiment:
-    """The data, query class and the three algorithms' runs shown on the MWEM page.
+    """The data, query class and the three algorithms' runs shown on the MWEM page, and its tabs.
 
     The sweeps rerun the algorithms over a grid of T (the U-shape: 2√(ln|X|/T) falls while
-    10T ln|Q|/(εn) grows, Thm 4.1) or of ε; the density scan reruns the smooth variants over σ and
-    records max_x D̄(x)·N against the cap 1/σ the KL projection enforces (App. F); the off-cover probe
-    measures the release on narrow intervals no algorithm selected from; the net tab runs the Subsampled
-    Net Mechanism (App. G) on the same data merged into at most :data:`~smoothviz.experiments.mwem_tabs.NET_CELLS` cells
-    (:func:`~smoothviz.experiments.mwem_tabs.coarsen` keeps σ-smoothness). :func:`page_settings` maps the page's URL keys to :func:`run_experiment`.
+    10T ln|Q|/(εn) grows, Thm 4.1) or of ε; the density scan records max_x D̄(x)·N against the cap 1/σ
+    the KL projection enforces (App. F); the off-cover probe measures the release on narrow intervals.
 
     Attributes:
         hist: the data on its declared domain.
         queries: the query class Q.
-        results: one :class:`smoothviz.MR.MWEMResult` per variant of :data:`COMPARED`.
+        results: one :class:`smoothviz.privacy.mwem_result.MWEMResult` per variant of :data:`COMPARED`.
         probe_widths: widths of the off-cover probe intervals.
         probe_error: per variant, max error of D̄ on width-w intervals, ``(len(widths), trials)``.
         settings: the arguments of :func:`run_experiment` that built it (``upload``: whether a file
@@ -597,9 +536,8 @@ def run_experiment(
 ) -> Experiment:
     """Build the data and run MWEM, Smooth and Projected Smooth MWEM on it (the MWEM page's main view).
 
-    The data as :func:`make_histogram` (``sigma`` also drives the smooth variants), the class a key of
-    :data:`QUERY_OPTIONS`, ``trials`` runs of each variant with budget ``epsilon`` and T = ``rounds``;
-    the visible ``seed`` splits into the named streams of :data:`STREAMS`.
+    The data as :func:`make_histogram`, the class a key of :data:`QUERY_OPTIONS`; the visible ``seed``
+    splits into the named streams of :data:`STREAMS`.
     """
     coins = streams(seed, STREAMS)
     kinds = {"n": n, "sigma": sigma, "upload": upload, "low": low, "high": high, "dims": dims}

@@ -36,10 +36,7 @@ __all__ = [
 def label_counts(
     counts: np.ndarray, *, target: float, flip: float, rng: RngLike = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Label the records of a 1-D histogram: y = 1[x ≥ target] at the cell centre, each flipped w.p. ``flip``.
-
-    Returns the label-1 and label-0 counts per cell (nature's coins draw the flips).
-    """
+    """Label-1 and label-0 counts per cell: y = 1[centre ≥ target], each flipped w.p. ``flip``."""
     c = np.asarray(counts)
     if c.ndim != 1:
         raise ValueError(f"`counts` must be 1-D, got shape {c.shape}")
@@ -93,8 +90,7 @@ def private_threshold_experiment(
 ) -> ThresholdExperiment:
     """E10 on the page's 1-D data: label it (``target``, ``flip``), learn a threshold privately, check it.
 
-    Nature's label flips and the mechanism's coins are the two children of ``rng`` (the page passes
-    its ``"thresholds"`` stream, :meth:`smoothviz.experiments.mwem.Experiment.private_threshold`).
+    Nature's label flips and the mechanism's coins are the two children of ``rng``.
     """
     label_rng, mech_rng = make_rng(rng).spawn(2)
     pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
@@ -121,7 +117,7 @@ ETA = 0.05
 
 
 def coarsen(counts: np.ndarray, cells: int = NET_CELLS) -> np.ndarray:
-    """Merge runs of adjacent cells so that at most ``cells`` remain (equal runs, the last shorter).
+    """Merge runs of adjacent cells so that at most ``cells`` remain.
 
     Merging k cells keeps σ-smoothness: a cell's mass is at most k/(σN) = 1/(σ·N/k).
     """
@@ -258,10 +254,7 @@ def run_net(
     trials: int = NET_DRAWS,
     rng: RngLike = None,
 ) -> NetExperiment:
-    """Algorithm 4 (Haghtalab, Roughgarden & Shetty 2020, App. G) on ``counts`` coarsened (E15).
-
-    The mechanism and the σ sweep draw from two children of ``rng``.
-    """
+    """Algorithm 4 (Haghtalab, Roughgarden & Shetty 2020, App. G) on ``counts`` coarsened (E15)."""
     net_rng, sweep_rng = make_rng(rng).spawn(2)
     hist = coarsen(counts)
     result = net_mechanism.net_mechanism(hist, sigma=sigma, m=m, s=s, epsilon=epsilon,

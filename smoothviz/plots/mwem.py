@@ -21,7 +21,8 @@ from smoothviz.plots.style import (
 )
 from smoothviz.privacy.mwem_result import MWEMResult
 
-_COLOR = {
+#: Each variant's colour, on every MWEM figure.
+COLOR = {
     "mwem": COLORS["mwem"],
     "notes": COLORS["ftpl"],
     "smooth": COLORS["smooth_mwem"],
@@ -57,7 +58,7 @@ def _band(result: MWEMResult, values: np.ndarray, name: str) -> list[go.Scatter]
     """Mean and 10–90% band over trials of ``values`` (trials, rounds), downsampled over rounds."""
     t = np.arange(1, values.shape[1] + 1)
     idx = downsample_index(t.size)
-    return band_traces(t[idx], *band(values[:, idx]), name=name, color=_COLOR[result.variant])
+    return band_traces(t[idx], *band(values[:, idx]), name=name, color=COLOR[result.variant])
 
 
 @shared_figure
@@ -81,7 +82,7 @@ def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = 
             t = np.arange(1, r.rounds + 1)
             y = r.theorem_bound(t)
             fig.add_traces(_bound_traces(t, y, MWEM_BOUND_NAME[r.variant].removesuffix(" bound"),
-                                         color=_COLOR[r.variant], vacuous_legend=first_vacuous))  # fmt: skip
+                                         color=COLOR[r.variant], vacuous_legend=first_vacuous))  # fmt: skip
             first_vacuous &= not privacy_bounds.is_vacuous(y).any()
     # add_hline's shape, written out: add_hline costs ~3 ms a figure, and every seed builds one
     line = {"color": COLORS["reference"], "width": 1}
@@ -96,7 +97,7 @@ def _sweep_figure(x: np.ndarray, errors: np.ndarray, *, variant: str, x_title: s
     """Final max error (mean, 10–90% band over trials) against ``x`` on a log axis, with the bound."""
     x, errors = np.asarray(x, dtype=float), np.asarray(errors, dtype=float)
     fig = go.Figure(band_traces(x, *band(errors, axis=1), name="max error of the output",
-                                color=_COLOR[variant]))  # fmt: skip
+                                color=COLOR[variant]))  # fmt: skip
     if bound is not None and privacy_bounds.is_vacuous(np.asarray(bound, dtype=float)).all():
         # a line at 1.05 would squash the U of error against T into the bottom: the title says it
         title += ": bound ≥ 1 (vacuous) throughout"
@@ -131,7 +132,7 @@ def _level(t: np.ndarray, value: float, name: str, **kwargs) -> go.Scatter:
 @shared_figure
 def potential_figure(result: MWEMResult) -> go.Figure:
     """Ψ_t = KL(D_B‖D_t) (band over trials), ln|X| and ln(1/σ), and Lemma E.3's two sides for trial 0."""
-    t, color = np.arange(result.rounds + 1), _COLOR[result.variant]
+    t, color = np.arange(result.rounds + 1), COLOR[result.variant]
     fig = go.Figure(band_traces(t, *band(result.psi), name="Ψ_t = KL(D_B‖D_t)", color=color))
     fig.add_trace(_level(t, np.log(int(np.prod(result.shape))), "ln|X| (Ψ₀ of a point mass)"))
     if result.sigma is not None:
@@ -158,7 +159,7 @@ def selection_figure(result: MWEMResult) -> go.Figure:
     for key, name, color in [
         ("selected_true", "q_t(D_B), true", COLORS["truth"]),
         ("selected_synthetic", "q_t(D_{t−1}), synthetic", COLORS["synthetic"]),
-        ("measurement", "m_t, noisy measurement", _COLOR[result.variant]),
+        ("measurement", "m_t, noisy measurement", COLOR[result.variant]),
     ]:
         y = getattr(result, key)[0]
         if not np.all(np.isnan(y)):
@@ -211,7 +212,7 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
         curve(result.true_hist.ravel()[idx], "true D_B", {"color": COLORS["truth"], "width": 3}),
         curve(result.snapshots_output[-1][idx], released, {"color": COLORS["synthetic"], "width": 3}),
         curve(result.snapshots_iterate[-1][idx], "iterate D_t",
-              {"color": _COLOR[result.variant], "width": 2, "dash": "dot"}),
+              {"color": COLOR[result.variant], "width": 2, "dash": "dot"}),
     ])  # fmt: skip
     x_title = "cell x" if len(result.shape) == 1 else "cell x (flattened table)"
     apply_style(fig, x_title=x_title, y_title="mass D(x)", height=560)
@@ -272,7 +273,7 @@ def ledger_figure(result: MWEMResult) -> go.Figure:
     idx = downsample_index(len(df), log=False)
     fig = go.Figure(go.Scatter(x=pos[idx], y=df["cumulative_epsilon"].to_numpy()[idx], mode="lines",
                                name="cumulative ε",
-                               line={"color": _COLOR[result.variant], "width": 3, "shape": "hv"}))  # fmt: skip
+                               line={"color": COLOR[result.variant], "width": 3, "shape": "hv"}))  # fmt: skip
     fig.add_trace(_level(pos, result.epsilon, f"budget ε = {result.epsilon:g}"))
     return apply_style(fig, title="Privacy ledger", x_title="release (selection, measurement per round)",
                        y_title="ε spent so far")  # fmt: skip

@@ -19,6 +19,7 @@ from smoothviz.experiments.mwem_tabs import ThresholdExperiment
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.marks import line
 from smoothviz.plots.mwem import (
+    COLOR,
     error_vs_epsilon_figure,
     error_vs_rounds_figure,
     histogram_figure,
@@ -29,18 +30,11 @@ from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 from smoothviz.privacy.mwem import VARIANTS
 from smoothviz.privacy.private_thresholds import PrivateThresholdResult
 
-_COLOR = {
-    "mwem": COLORS["mwem"],
-    "smooth": COLORS["smooth_mwem"],
-    "projected": COLORS["projected_mwem"],
-}
-_SHORT = MWEM_SMOOTHNESS_LEGEND
-
 
 def _spread(x: np.ndarray, values: np.ndarray, variant: str, name: str) -> list[go.Scatter]:
     """Mean of ``values`` over trials (axis 1) against ``x``, with a min–max band, in the variant's colour."""
     return band_traces(x, values.mean(axis=1), values.min(axis=1), values.max(axis=1), name=name,
-                       color=_COLOR[variant])  # fmt: skip
+                       color=COLOR[variant])  # fmt: skip
 
 
 @shared_figure
@@ -53,7 +47,7 @@ def probe_figure(experiment: Experiment) -> go.Figure:
     x = experiment.probe_widths.astype(float)
     fig = go.Figure()
     for v, e in experiment.probe_error.items():
-        fig.add_traces(_spread(x, e, v, _SHORT[v]))
+        fig.add_traces(_spread(x, e, v, MWEM_SMOOTHNESS_LEGEND[v]))
     fig.update_xaxes(tickvals=x, ticktext=[f"{int(w)}" for w in x])
     return apply_style(fig, x_title="probe interval width (cells)", y_title="max error on the probe",
                        log_x=True)  # fmt: skip
@@ -69,7 +63,7 @@ def density_figure(scan: DensityScan) -> go.Figure:
     x = scan.cap
     fig = go.Figure()
     for i, v in enumerate(scan.variants):
-        fig.add_traces(_spread(x, scan.max_density[i], v, f"{_SHORT[v]}: max D̄·N"))
+        fig.add_traces(_spread(x, scan.max_density[i], v, f"{MWEM_SMOOTHNESS_LEGEND[v]}: max D̄·N"))
     fig.add_trace(theory_trace(x, x, name="cap 1/σ (σ-smooth)", kind="exact"))
     fig.add_trace(line(x[[0, -1]], np.full(2, scan.data_density), f"data: max D_B·N = {scan.data_density:.3g}",
                        COLORS["truth"], width=1.5, dash="dot"))  # fmt: skip

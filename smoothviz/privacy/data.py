@@ -199,11 +199,10 @@ def _shape_cdf(x: np.ndarray, center: float, sigma: float, shape: str) -> np.nda
 def bump_probs(
     bins: int, *, sigma: float, center: float = 0.5, shape: str = "triangle"
 ) -> np.ndarray:
-    """Cell masses of a σ-smooth bump on [0, 1] (wrapped mod 1), discretised exactly into N cells.
+    """Cell masses of a σ-smooth bump on [0, 1] (wrapped mod 1), integrated exactly over N cells.
 
     The density peaks at exactly 1/σ (``"triangle"``: half-width σ; ``"window"``: uniform on a width-σ
-    arc), so it is σ-smooth and no smoother; wrapping, not clipping, keeps it so (no atoms at the
-    ends). Each cell gets the exact integral, hence every mass is ≤ 1/(σN); σ = 1 is uniform.
+    arc), so it is σ-smooth and no smoother, and every mass is ≤ 1/(σN); wrapping leaves no atoms.
     """
     bins = check_int("bins", bins, 1)
     sigma = check_sigma(sigma)
@@ -235,10 +234,7 @@ def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) ->
 def sample_counts(
     probs: np.ndarray, n: int, *, trials: int | None = None, rng: RngLike = None
 ) -> np.ndarray:
-    """Counts per cell (int64) of n i.i.d. records from ``probs`` (any shape; ``rng``: nature's coins).
-
-    ``trials`` adds a leading axis of independent datasets.
-    """
+    """Counts per cell (int64) of n i.i.d. records from ``probs``; ``trials``: a leading axis."""
     probs = np.asarray(probs, dtype=float)
     n = check_int("n", n, 1)
     if probs.size == 0 or np.any(~np.isfinite(probs)) or np.any(probs < 0):
@@ -263,11 +259,10 @@ def exact_smooth_counts(
 ) -> np.ndarray:
     """Integer counts summing to n with every count ≤ ⌊n/(σN)⌋: an exactly σ-smooth histogram.
 
-    A sample of a σ-smooth density is only (σ, χ)-smooth; here n records are spread as evenly as
-    possible over m = ⌈n / ⌊n/(σN)⌋⌉ cells, so D_B(x) ≤ 1/(σN) holds exactly and Ψ₀ ≤ ln(1/σ)
-    (Haghtalab, Roughgarden & Shetty 2020, §2 and Fact E.2) is an exact check. ``shape`` is N or
-    (bx, by); n needs N·⌊n/(σN)⌋ ≥ n. ``placement="window"`` puts the m cells in a contiguous block
-    at ``center`` (wrapped), ``"random"`` picks them with ``rng``.
+    A sample of a σ-smooth density is only (σ, χ)-smooth; here n records are spread evenly over
+    m = ⌈n / ⌊n/(σN)⌋⌉ cells, so D_B(x) ≤ 1/(σN) holds exactly and Ψ₀ ≤ ln(1/σ) (Haghtalab,
+    Roughgarden & Shetty 2020, §2 and Fact E.2) is an exact check. ``placement="window"`` puts the
+    cells in a block at ``center`` (wrapped), ``"random"`` picks them with ``rng``.
     """
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
     for b in shape:
@@ -312,9 +307,8 @@ def synthetic_histogram(
     """One synthetic dataset of n records on the unit interval (``dims=2``: bins² cells of the square).
 
     ``"point"``: all in the middle cell; ``"bump"``: sampled from a σ-smooth triangle at 0.5 (only
-    (σ, χ)-smooth, as real samples are); ``"mixture"``: sampled from 0.6·bump(0.3) + 0.4·bump(0.75);
-    ``"exact"``: :func:`exact_smooth_counts`. In 2-D each axis is a σ^{1/2}-bump, so their product is
-    σ-smooth.
+    (σ, χ)-smooth); ``"mixture"``: 0.6·bump(0.3) + 0.4·bump(0.75); ``"exact"``:
+    :func:`exact_smooth_counts`. In 2-D each axis is a σ^{1/2}-bump, so their product is σ-smooth.
     """
     check_choice("kind", kind, SYNTHETIC_KINDS)
     if dims not in (1, 2):

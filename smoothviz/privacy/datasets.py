@@ -47,11 +47,7 @@ class UploadError(ValueError):
 def bin_values(
     values: np.ndarray, domain: Domain, *, outside: str = "drop"
 ) -> tuple[np.ndarray, int]:
-    """Count rows of ``values`` (shape ``(rows, domain.ndim)``, finite) into the domain's cells.
-
-    Rows outside [low, high] on some axis are dropped (``outside="drop"``) or clipped to the nearest
-    edge cell; returns ``(counts, n_outside)``.
-    """
+    """``(counts, n_outside)`` of finite rows ``(rows, ndim)``: outside rows dropped or clipped."""
     check_choice("outside", outside, ("drop", "clip"))
     values = np.asarray(values, dtype=float).reshape(-1, domain.ndim)
     if not np.all(np.isfinite(values)):
@@ -100,17 +96,9 @@ def _histogram_from_frame(
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """A bundled dataset and its public domain, fixed here a priori (from the meaning of the column).
+    """A bundled dataset and its public domain, declared a priori from the meaning of its columns.
 
-    Attributes:
-        key: stable identifier (URL value).
-        title: human name with the column(s) binned.
-        package: the installed package that ships the file.
-        file: path of the file inside that package.
-        columns: the binned column(s), one per axis.
-        low: declared lower bound per axis.
-        high: declared upper bound per axis.
-        unit: unit per axis.
+    ``file`` lies inside the installed ``package``; ``columns``, ``low``, ``high``, ``unit`` are per axis.
     """
 
     key: str
@@ -177,10 +165,7 @@ def dataset_path(key: str) -> Path:
 
 
 def load_dataset(key: str, bins: int | Sequence[int], *, outside: str = "drop") -> Histogram:
-    """Histogram of a bundled dataset on its declared public domain with ``bins`` cells per axis.
-
-    Its ``messages`` list the domain and any rows dropped (or clipped, ``outside="clip"``).
-    """
+    """Histogram of a bundled dataset on its declared public domain with ``bins`` cells per axis."""
     path = dataset_path(key)
     spec = DATASETS[key]
     domain = spec.domain(bins)  # declared (and validated) before the file is opened

@@ -12,12 +12,11 @@ import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 import numpy as np
 
 from smoothviz.bounds import privacy as privacy_bounds
-from smoothviz.privacy.mechanisms import LedgerEntry, PrivacyLedger, laplace_mechanism
+from smoothviz.privacy.mechanisms import LedgerEntry, PrivacyLedger
 from smoothviz.privacy.mwem_result import MWEMDiagnostics, MWEMResult
 from smoothviz.privacy.mwem_steps import (
     fixed_step_update,
@@ -31,7 +30,7 @@ from smoothviz.privacy.mwem_steps import (
 from smoothviz.privacy.queries import BoxQueries
 from smoothviz.random import RngLike, make_rng
 from smoothviz.references import cite
-from smoothviz.validation import check_sigma
+from smoothviz.validation import check_epsilon, check_int, check_sigma
 
 __all__ = [
     "CONFIGS",
@@ -40,26 +39,19 @@ __all__ = [
     "Exact",
     "Plan",
     "Round",
-    "RoundLayer",
     "Variant",
     "make_plan",
     "mwem",
     "mwem_notes",
     "projected_smooth_mwem",
-    "release",
     "release_rounds",
     "smooth_mwem",
 ]
 
 
-# ----------------------------------------------------------------------------------------------
-# The papers' algorithms as configurations of one loop
-# ----------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Variant:
-    """One paper's MWEM, as a configuration of the shared steps.
+    """One paper's MWEM, as a configuration of the shared loop.
 
     Attributes:
         key: short name (a key of :data:`CONFIGS` and :data:`VARIANTS`).
@@ -127,7 +119,181 @@ VARIANTS: dict[str, str] = {key: v.label for key, v in CONFIGS.items()}
 
 
 # ----------------------------------------------------------------------------------------------
-# The plan and the loop
+# The entry points: the papers' algorithms
+# ----------------------------------------------------------------------------------------------
+
+
+def mwem(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    variant: str = "mwem",
+    *,
+    epsilon: float,
+    rounds: int,
+    sigma: float | None = None,
+    gamma: float | None = None,
+    eta: float | None = None,
+    output: str = "average",
+    layer: Exact | None = None,
+    trials: int = 1,
+    snapshots: int = 40,
+    per_round: bool = True,
+    rng: RngLike = None,
+) -> MWEMResult:
+    """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
+
+    ``variant="mwem"`` is MWEM exactly as in Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which
+    restates Hardt, Ligett & McSherry 2012: D₀ uniform; each round the exponential mechanism with
+    ε/(2T) and score n·|q(D_{t−1}) − q(B)| (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the
+    update D ∝ D·exp(q(m − q(D))/2); output the average of D₁..D_T (``output="last"``: the last
+    iterate). ``hist`` holds counts per cell (n = hist.sum()); ``trials`` independent runs go along a
+    leading axis; ``sigma``, ``gamma``, ``eta`` as in :func:`make_plan`; ``layer``
+    (benchmarks/mwem_practical.py) changes the round; ``snapshots`` is how many rounds of
+    trial 0 to keep for the play view. ``per_round=False`` skips the per-round diagnostics (NaN in the
+    result) for callers that read only the release; they use no coins, so the release is the same
+    draw for draw.
+    """
+    if variant not in CONFIGS:
+        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
+    layer, rng = layer or EXACT, make_rng(rng)
+    n, n_epsilon = layer.normaliser(hist, epsilon, rng)
+    settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output, "layer": layer}
+    plan = make_plan(
+        hist, queries, CONFIGS[variant], epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon,
+        **settings,
+    )  # fmt: skip
+    hist, trials = np.asarray(hist, dtype=float), check_int("trials", trials, 1)
+    trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
+    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round)
+    for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
+        out_t = trace.record(rnd)
+        if per_round:
+            diag.record(rnd, out_t)
+    return _result(plan, layer, trace, diag)
+
+
+def mwem_notes(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    *,
+    epsilon: float,
+    rounds: int,
+    eta: float | None = None,
+    trials: int = 1,
+    snapshots: int = 40,
+    per_round: bool = True,
+    rng: RngLike = None,
+) -> MWEMResult:
+    """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
+
+    Each round the exponential mechanism with ε/T picks i_t by the signed score n·(q_i(p_t) − q_i(B))
+    (sensitivity 1), then p ← p·(1 − η)^{q_{i_t}}; output the average. Meant for classes closed under
+    complement. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes (which needs η ≤ 1/2).
+    """
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
+    return mwem(hist, queries, "notes", epsilon=epsilon, rounds=rounds, eta=eta, **run)
+
+
+def smooth_mwem(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    *,
+    epsilon: float,
+    rounds: int,
+    sigma: float,
+    gamma: float | None = None,
+    output: str = "average",
+    trials: int = 1,
+    snapshots: int = 40,
+    per_round: bool = True,
+    rng: RngLike = None,
+) -> MWEMResult:
+    """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
+
+    MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
+    each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
+    """
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
+    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
+    return mwem(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
+
+
+def projected_smooth_mwem(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    *,
+    epsilon: float,
+    rounds: int,
+    sigma: float,
+    gamma: float | None = None,
+    output: str = "average",
+    trials: int = 1,
+    snapshots: int = 40,
+    per_round: bool = True,
+    rng: RngLike = None,
+) -> MWEMResult:
+    """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
+
+    Smooth MWEM on a γ-cover (γ = σ/(4n) by default, reconstructed from the F.2 proof) whose every
+    iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
+    released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
+    """
+    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
+    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
+    return mwem(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)
+
+
+# ----------------------------------------------------------------------------------------------
+# The loop
+# ----------------------------------------------------------------------------------------------
+
+
+def release_rounds(
+    hist: np.ndarray,
+    plan: Plan,
+    *,
+    layer: Exact | None = None,
+    trials: int = 1,
+    rng: RngLike = None,
+) -> Iterator[Round]:
+    """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
+
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (MWEM), App. E.1 Algorithm 2 (Smooth MWEM) and
+    App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by ``plan.variant`` (``plan`` from
+    :func:`make_plan` with the same ``layer``). Yields each :class:`Round` t = 1..T; the caller averages
+    the iterates. ``rng``'s coins are drawn in round order (selection, then measurement).
+    """
+    layer, rng, config = layer or EXACT, make_rng(rng), plan.variant
+    true_sel = plan.selection.answers(np.asarray(hist, dtype=float) / plan.n)
+    dist = np.full((trials, *plan.queries.shape), 1.0 / plan.queries.n_cells)
+    ans = plan.selection.answers(dist)
+    for t in range(1, plan.rounds + 1):
+        if layer.grouped:  # a whole marginal table (benchmarks/mwem_practical.py)
+            selected, idx, valid = layer.choose(ans - true_sel, plan, rng)
+        else:
+            selected = select_query(
+                ans - true_sel, n=plan.n, epsilon=plan.eps_select, sensitivity=plan.sens_select,
+                signed=config.signed_score, rng=rng,
+            )  # fmt: skip
+            idx, valid = selected[:, None], np.ones((selected.size, 1), dtype=bool)
+        lo, hi = plan.selection.lo[idx], plan.selection.hi[idx]
+        b, p = true_sel[idx], np.take_along_axis(ans, idx, axis=1)
+        if config.measured:
+            eps, sens = plan.eps_measure, plan.sens_measure
+            m_raw, m_used = measure(b, epsilon=eps, sensitivity=sens, clip=plan.clip, rng=rng)
+            m_used = np.where(valid, m_used, p)  # padding cells: zero step
+            fresh = layer.update(plan, dist, lo, hi, m_used)  # multiplicative (then project)
+        else:
+            m_raw = m_used = np.full(b.shape, np.nan)
+            fresh = fixed_step_update(dist, lo, hi, eta=plan.eta, valid=valid)
+        rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
+        dist = layer.after_round(plan, rnd)
+        ans = plan.selection.answers(dist)
+        yield replace(rnd, dist=dist, answers=ans)
+
+
+# ----------------------------------------------------------------------------------------------
+# What is fixed before the first coin, one round, the analysed round's hooks
 # ----------------------------------------------------------------------------------------------
 
 
@@ -141,7 +307,7 @@ class Plan:
         selection: the class the mechanism selects from (Q, or the γ-cover Q′).
         cover_index: for each q ∈ Q its cover query's index in ``selection`` (identity without a cover).
         cover_radius: achieved max Pr_U[q ≠ q′] of the cover (0 without a cover).
-        n: number of records n.
+        n: number of records n (the public normaliser of the counts).
         epsilon: total privacy budget ε.
         rounds: T.
         sigma: smoothness σ the variant uses (None for MWEM and the notes variant).
@@ -227,78 +393,37 @@ class Round:
     answers: np.ndarray | None = None
 
 
-class RoundLayer(Protocol):
-    """What a layer decides in a round: what to select and measure, how to step, what to replay."""
-
-    grouped: bool
-    clip: bool
-
-    def sensitivities(self, n: float) -> tuple[float, float]:
-        """Sensitivity of the selection scores and ℓ₁ sensitivity of one measurement."""
-        ...
-
-    def departures(self, variant: Variant) -> list[str]:
-        """How this layer departs from the analysed algorithm (empty for the theorems' round)."""
-        ...
-
-    def check(self, variant: Variant, queries: BoxQueries) -> None:
-        """Raise ``ValueError`` when the layer cannot run ``variant`` on ``queries``."""
-        ...
-
-    def choose(
-        self, errors: np.ndarray, plan: Plan, rng: np.random.Generator
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(selected, idx, valid)``: the selection per trial and the boxes it measures."""
-        ...
-
-    def update(
-        self, plan: Plan, dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray
-    ) -> np.ndarray:
-        """The round's own MW step towards the measurements ``m``."""
-        ...
-
-    def after_round(self, plan: Plan, rnd: Round) -> np.ndarray:
-        """D_t from the round's fresh iterate (e.g. after replaying past measurements)."""
-        ...
-
-
 class Exact:
     """The analysed round: one query selected, measured and stepped on, nothing replayed.
 
     Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1 (Algorithms 2 and 3). Its hooks
-    are the ones :mod:`smoothviz.privacy.mwem_practical` extends.
+    are the ones the practical options of benchmarks/mwem_practical.py override.
     """
 
-    grouped = False
+    grouped = False  # True: select and measure whole marginal tables (Practical.choose)
     clip = True
-    neighbours = "replace"  # the papers' relation: n is the same in neighbours
-    n_public: float | None = None  # add/remove only: a declared n (see mwem_practical)
-    n_share = 0.0  # add/remove only: share of ε spent estimating n privately
+
+    def normaliser(self, hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> tuple:
+        """``(n, ε spent on it)``: None (the data's own n, public under replace-one) and 0."""
+        return None, 0.0
+
+    def guarantee(self, epsilon: float, n: float, n_epsilon: float) -> str:
+        """The neighbour relation the run's ε holds under, and whether n is public, in words."""
+        return (
+            f"ε = {epsilon:g} under replace-one neighbours (the papers'); n = {n:g} is the same "
+            "in neighbours, so it is public"
+        )
 
     def sensitivities(self, n: float) -> tuple[float, float]:
         """The score n·|q(D) − q(B)| moves by ≤ 1, a normalised count by ≤ 1/n (n fixed in neighbours)."""
         return 1.0, 1.0 / n
 
     def departures(self, variant: Variant) -> list[str]:
-        """None: this is the algorithm the theorems analyse."""
+        """How this layer departs from the analysed algorithm: not at all."""
         return []
 
     def check(self, variant: Variant, queries: BoxQueries) -> None:
-        """Every variant runs on every class."""
-
-    def choose(
-        self, errors: np.ndarray, plan: Plan, rng: np.random.Generator
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:func:`select_query` on the selection class; each trial measures its one query."""
-        q = select_query(
-            errors,
-            n=plan.n,
-            epsilon=plan.eps_select,
-            sensitivity=plan.sens_select,
-            signed=plan.variant.signed_score,
-            rng=rng,
-        )
-        return q, q[:, None], np.ones((q.size, 1), dtype=bool)
+        """Raise ``ValueError`` when the layer cannot run ``variant``: every variant runs here."""
 
     def update(
         self, plan: Plan, dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray
@@ -307,27 +432,12 @@ class Exact:
         return plan.step(dist, lo, hi, m)
 
     def after_round(self, plan: Plan, rnd: Round) -> np.ndarray:
-        """The fresh iterate itself."""
+        """D_t from the round's fresh iterate: the fresh iterate itself (nothing replayed)."""
         return rnd.fresh
 
 
 #: The analysed round, shared (it keeps no state).
 EXACT = Exact()
-
-
-def _check_inputs(hist: np.ndarray, queries: BoxQueries, epsilon: float, rounds: int) -> np.ndarray:
-    if not isinstance(queries, BoxQueries):
-        raise ValueError(f"`queries` must be a BoxQueries, got {type(queries).__name__}")
-    hist = np.asarray(hist, dtype=float)
-    if hist.shape != queries.shape:
-        raise ValueError(f"`hist` must have shape {queries.shape}, got {hist.shape}")
-    if np.any(hist < 0) or not np.all(np.isfinite(hist)) or hist.sum() <= 0:
-        raise ValueError("`hist` must hold finite non-negative counts with a positive total")
-    if not np.isfinite(epsilon) or epsilon <= 0:
-        raise ValueError(f"`epsilon` must be positive and finite, got {epsilon}")
-    if int(rounds) != rounds or rounds < 1:
-        raise ValueError(f"`rounds` must be a positive integer, got {rounds}")
-    return hist
 
 
 def make_plan(
@@ -341,22 +451,31 @@ def make_plan(
     gamma: float | None = None,
     eta: float | None = None,
     output: str = "average",
-    layer: RoundLayer = EXACT,
+    layer: Exact | None = None,
     n: float | None = None,
     n_epsilon: float = 0.0,
 ) -> Plan:
     """Validate the inputs, build the selection class, split the budget and write the ledger.
 
-    ``sigma`` ∈ (0, 1] is needed by the variants with a cover, whose radius ``gamma`` defaults to
-    σ/(k·n); the notes variant's ``eta`` defaults to min(1/2, √(ln N / T)). ``n`` is the public
-    normaliser of the counts: the data's own n by default (fixed in replace-one neighbours), under
-    add/remove a declared n or a private estimate that spent ``n_epsilon`` (ledgered as round 0).
+    ``sigma`` ∈ (0, 1] is needed by the variants with a cover (the others ignore it), whose radius
+    ``gamma`` defaults to σ/(k·n); the notes variant's ``eta`` defaults to min(1/2, √(ln N / T)).
+    ``n`` is the public normaliser of the counts: the data's own n by default (fixed in replace-one
+    neighbours), under add/remove a declared n or a private estimate that spent ``n_epsilon``
+    (ledgered as round 0).
     """
-    hist = _check_inputs(hist, queries, epsilon, rounds)
+    layer = layer or EXACT
+    if not isinstance(queries, BoxQueries):
+        raise ValueError(f"`queries` must be a BoxQueries, got {type(queries).__name__}")
+    hist = np.asarray(hist, dtype=float)
+    if hist.shape != queries.shape:
+        raise ValueError(f"`hist` must have shape {queries.shape}, got {hist.shape}")
+    if np.any(hist < 0) or not np.all(np.isfinite(hist)) or hist.sum() <= 0:
+        raise ValueError("`hist` must hold finite non-negative counts with a positive total")
+    epsilon, rounds = check_epsilon(epsilon), check_int("rounds", rounds, 1)
     if output not in ("average", "last"):
         raise ValueError(f"`output` must be 'average' or 'last', got {output!r}")
     layer.check(variant, queries)
-    rounds, n = int(rounds), float(hist.sum()) if n is None else float(n)
+    n = float(hist.sum()) if n is None else float(n)
     if not np.isfinite(n) or n <= 0:
         raise ValueError(f"`n` must be a positive finite number, got {n}")
     if not 0.0 <= n_epsilon < epsilon:
@@ -367,8 +486,8 @@ def make_plan(
         sigma = check_sigma(sigma)
         gamma = sigma / (variant.cover * n) if gamma is None else gamma
         selection, cover_index, cover_radius = smooth_cover(queries, gamma)
-    else:
-        selection, cover_index = queries, np.arange(len(queries))
+    else:  # σ and γ configure the cover alone
+        selection, cover_index, sigma, gamma = queries, np.arange(len(queries)), None, None
     if not variant.measured:
         eta = min(0.5, math.sqrt(math.log(queries.n_cells) / rounds)) if eta is None else eta
         if not np.isfinite(eta) or not 0 < eta <= 0.5:
@@ -381,7 +500,7 @@ def make_plan(
     if eps_measure > 0:
         scale = sens_measure / eps_measure
         steps.append(("laplace", "measure query", eps_measure, sens_measure, scale))
-    relation = _guarantee(layer, epsilon, n, n_epsilon)
+    relation = layer.guarantee(epsilon, n, n_epsilon)
     ledger = _ledger(float(epsilon), rounds, tuple(steps), float(n_epsilon), relation)
     return Plan(
         variant=variant,
@@ -411,8 +530,7 @@ def _ledger(
 ) -> PrivacyLedger:
     """The plan's ledger (round 0: the estimate of n, if any); equal plans share one frozen ledger.
 
-    Shared, the page's three runs pickle one ledger of 2T entries instead of three (a cached rerun
-    unpickles them).
+    Shared, the page's three runs pickle one ledger of 2T entries instead of three.
     """
     ledger = PrivacyLedger.per_round(epsilon, rounds, list(steps))
     if n_epsilon:
@@ -421,65 +539,8 @@ def _ledger(
     return replace(ledger, relation=relation)
 
 
-def _guarantee(layer: RoundLayer, epsilon: float, n: float, n_epsilon: float) -> str:
-    """The neighbour relation the run's ε holds under, and whether n is public, in words."""
-    if getattr(layer, "neighbours", "replace") == "replace":
-        return (
-            f"ε = {epsilon:g} under replace-one neighbours (the papers'); n = {n:g} is the same "
-            "in neighbours, so it is public"
-        )
-    if n_epsilon:
-        return (
-            f"ε = {epsilon:g} under add/remove neighbours; n private, estimated with ε = "
-            f"{n_epsilon:g} (n̂ = {n:.1f} normalises the counts)"
-        )
-    return (
-        f"ε = {epsilon:g} under add/remove neighbours, n public: declared n = {n:g} normalises "
-        "the counts and is never read from the data (n itself is not protected)"
-    )
-
-
-def release_rounds(
-    hist: np.ndarray,
-    plan: Plan,
-    *,
-    layer: RoundLayer = EXACT,
-    trials: int = 1,
-    rng: RngLike = None,
-) -> Iterator[Round]:
-    """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
-
-    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (MWEM), App. E.1 Algorithm 2 (Smooth MWEM) and
-    App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by ``plan.variant``; ``layer`` decides
-    what is selected and measured and what is replayed (:class:`Exact` for the theorems). Yields each
-    :class:`Round` t = 1..T; the caller averages the iterates (:func:`release` does). ``plan`` comes
-    from :func:`make_plan` with the same ``layer``; ``rng``'s coins are drawn in round order
-    (selection, then measurement).
-    """
-    rng = make_rng(rng)
-    true_sel = plan.selection.answers(np.asarray(hist, dtype=float) / plan.n)
-    dist = np.full((trials, *plan.queries.shape), 1.0 / plan.queries.n_cells)
-    ans = plan.selection.answers(dist)
-    for t in range(1, plan.rounds + 1):
-        selected, idx, valid = layer.choose(ans - true_sel, plan, rng)
-        lo, hi = plan.selection.lo[idx], plan.selection.hi[idx]
-        b, p = true_sel[idx], np.take_along_axis(ans, idx, axis=1)
-        if plan.variant.measured:
-            eps, sens = plan.eps_measure, plan.sens_measure
-            m_raw, m_used = measure(b, epsilon=eps, sensitivity=sens, clip=plan.clip, rng=rng)
-            m_used = np.where(valid, m_used, p)  # padding cells: zero step
-            fresh = layer.update(plan, dist, lo, hi, m_used)
-        else:
-            m_raw = m_used = np.full(b.shape, np.nan)
-            fresh = fixed_step_update(dist, lo, hi, eta=plan.eta, valid=valid)
-        rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
-        dist = layer.after_round(plan, rnd)
-        ans = plan.selection.answers(dist)
-        yield replace(rnd, dist=dist, answers=ans)
-
-
 # ----------------------------------------------------------------------------------------------
-# The release and its diagnostics
+# The record of a run: the release, and apart from it the diagnostics
 # ----------------------------------------------------------------------------------------------
 
 
@@ -546,7 +607,7 @@ class _DiagnosticsTrace:
             self.psi[:, 0] = kl_divergence(
                 self.d_b, np.full((trials, *hist.shape), 1.0 / hist.size)
             )
-        else:  # not recorded: see release's per_round
+        else:  # not recorded: see mwem's per_round
             self.psi = np.full((trials, plan.rounds + 1), np.nan)
         self.per = {
             k: np.full((trials, plan.rounds), np.nan)
@@ -591,9 +652,7 @@ class _DiagnosticsTrace:
         )
 
 
-def _result(
-    plan: Plan, layer: RoundLayer, trace: _ReleaseTrace, diag: _DiagnosticsTrace
-) -> MWEMResult:
+def _result(plan: Plan, layer: Exact, trace: _ReleaseTrace, diag: _DiagnosticsTrace) -> MWEMResult:
     """The :class:`MWEMResult` of a finished run from its plan and its two traces."""
     config, output = plan.variant, plan.output
     synthetic = trace.synthetic()
@@ -628,164 +687,3 @@ def _result(
         **trace.values,
         guarantee=plan.ledger.relation,
     )
-
-
-def release(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    variant: str = "mwem",
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float | None = None,
-    gamma: float | None = None,
-    eta: float | None = None,
-    output: str = "average",
-    layer: RoundLayer = EXACT,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
-
-    The entry points below call this; a new layer (see :mod:`smoothviz.privacy.mwem_practical`) plugs in
-    through ``layer``. Arguments as in :func:`make_plan` and :func:`release_rounds`; ``snapshots`` is
-    how many rounds of trial 0 to keep for the play view. ``per_round=False`` skips the per-round
-    diagnostics (Ψ, Lemma E.3's two sides, the error after each round: NaN in the result) for callers
-    that read only the release and its final ``error`` (sweeps, scans); they use no coins, so the
-    release is the same draw for draw.
-    """
-    if variant not in CONFIGS:
-        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
-    config = CONFIGS[variant]
-    settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output}
-    settings["n"], settings["n_epsilon"] = getattr(layer, "n_public", None), 0.0
-    if getattr(layer, "n_share", 0.0) and np.isfinite(epsilon) and epsilon > 0:
-        # Add/remove with n private: n̂ = n + Lap(1/ε_n) (a count: sensitivity 1), before any round.
-        rng = make_rng(rng)
-        n_eps = float(epsilon) * layer.n_share
-        total = float(np.sum(np.asarray(hist, dtype=float)))
-        n_hat = laplace_mechanism(total, epsilon=n_eps, sensitivity=1.0, rng=rng)
-        settings["n"], settings["n_epsilon"] = max(1.0, float(n_hat)), n_eps
-    plan = make_plan(hist, queries, config, epsilon=epsilon, rounds=rounds, layer=layer, **settings)
-    if int(trials) != trials or trials < 1:
-        raise ValueError(f"`trials` must be a positive integer, got {trials}")
-    hist, trials = np.asarray(hist, dtype=float), int(trials)
-    trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
-    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round)
-    for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
-        out_t = trace.record(rnd)
-        if per_round:
-            diag.record(rnd, out_t)
-    return _result(plan, layer, trace, diag)
-
-
-# ----------------------------------------------------------------------------------------------
-# Entry points: the papers' algorithms
-# ----------------------------------------------------------------------------------------------
-
-
-def mwem(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    output: str = "average",
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """MWEM exactly as in Theorem 4.1 (with ``output="last"``, the last iterate instead).
-
-    Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which restates Hardt, Ligett & McSherry 2012.
-
-    D₀ uniform; each round the exponential mechanism with ε/(2T) and score n·|q(D_{t−1}) − q(B)|
-    (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the update D ∝ D·exp(q(m − q(D))/2); output the
-    average of D₁..D_T. Clipping m to [0, 1] is post-processing (it keeps Lemma E.3 exact). The practical
-    options (replay, grouped measurement, add/remove neighbours) are
-    :func:`smoothviz.privacy.mwem_practical.practical_mwem`, layered on the same steps.
-
-    ``hist`` holds counts per cell (n = hist.sum()) for the class ``queries``; ``trials`` independent
-    runs go along a leading axis; ``snapshots`` and ``per_round`` as in :func:`release`; ``rng`` (SPEC 7)
-    gives the mechanism's coins.
-    """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    return release(hist, queries, "mwem", epsilon=epsilon, rounds=rounds, output=output, **run)
-
-
-def mwem_notes(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    eta: float | None = None,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
-
-    The original is Hardt, Ligett & McSherry 2012; :func:`mwem` follows it exactly.
-
-    Each round the exponential mechanism with ε/T (basic composition) picks i_t by the signed score
-    n·(q_i(p_t) − q_i(B)) (sensitivity 1), then p ← p·(1 − η)^{q_{i_t}} (lower the weight where the
-    synthetic data over-counts); output the average. Meant for classes closed under complement, e.g.
-    :func:`thresholds` with complements. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes
-    (which needs η ≤ 1/2).
-    """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    return release(hist, queries, "notes", epsilon=epsilon, rounds=rounds, eta=eta, **run)
-
-
-def smooth_mwem(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    gamma: float | None = None,
-    output: str = "average",
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
-
-    MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
-    each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
-    """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
-    return release(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
-
-
-def projected_smooth_mwem(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    gamma: float | None = None,
-    output: str = "average",
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
-
-    Smooth MWEM on a γ-cover (γ = σ/(4n) by default, reconstructed from the F.2 proof) whose every
-    iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
-    released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
-    """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
-    return release(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)

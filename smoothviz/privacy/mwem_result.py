@@ -1,8 +1,7 @@
 """What one MWEM run releases (:class:`MWEMResult`) and, kept apart, what it looks like against the true data.
 
 The release is public; :class:`MWEMDiagnostics` (the error, the potential Ψ = KL(D_B‖D_t), Lemma
-E.3's two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data and is never part of
-it. Built by :func:`smoothviz.privacy.mwem.release`.
+E.3's two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data and is never part of it.
 """
 
 from __future__ import annotations
@@ -24,9 +23,8 @@ __all__ = ["MWEMDiagnostics", "MWEMResult"]
 class MWEMDiagnostics:
     """What one run looks like against the true data: never part of the release.
 
-    Shapes: ``trials`` leading; per-round arrays are ``(trials, T)``, round t at index t−1. In group mode
-    the selected query is a marginal table and ``selected_true``/``noise`` hold its ℓ₁ error and its
-    largest measurement error.
+    Per-round arrays are ``(trials, T)``, round t at index t−1. In group mode (a marginal table
+    selected) ``selected_true``/``noise`` hold its ℓ₁ error and its largest measurement error.
 
     Attributes:
         true_hist: D_B as a distribution, shape ``shape``.
@@ -78,10 +76,8 @@ def _from_diagnostics(name: str) -> property:
 class MWEMResult:
     """One MWEM run's release (per trial and per round), with its diagnostics kept apart.
 
-    Shapes: ``trials`` leading, ``T`` = ``rounds``; per-round arrays are ``(trials, T)``, round t at
-    index t−1. In group mode (``measure_groups``) a "selected query" is a marginal table and the value
-    fields are NaN. The diagnostics that read the true data (``error``, ``psi``, ``lemma_*``,
-    ``true_hist``, ...) are in :attr:`diagnostics` and readable here under their own names.
+    Per-round arrays are ``(trials, T)``, round t at index t−1 (group mode: the value fields are NaN).
+    The diagnostics that read the true data are in :attr:`diagnostics`, readable here by their names.
 
     Attributes:
         variant: key of :data:`VARIANTS`.
@@ -167,7 +163,7 @@ class MWEMResult:
         """The variant's theorem bound at ``rounds`` (default: this run's T), NaN for the notes variant.
 
         MWEM: Thm 4.1 with |X| = N and |Q| = |selection|; Smooth: Thm 4.2; Projected: the App. F.2 form of
-        Thm 4.3 (see :mod:`smoothviz.bounds.privacy`). Use :func:`smoothviz.bounds.privacy.is_vacuous` for the flag.
+        Thm 4.3 (see :mod:`smoothviz.bounds.privacy`).
         """
         t = np.asarray(self.rounds if rounds is None else rounds, dtype=float)
         d = self.queries.vc_dim

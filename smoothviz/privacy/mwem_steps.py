@@ -2,8 +2,7 @@
 
 Each function is one line of the loop in :func:`smoothviz.privacy.mwem.release_rounds` (Haghtalab,
 Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1, after Hardt, Ligett & McSherry 2012),
-vectorised over a leading trials axis; the mechanisms come from :mod:`smoothviz.privacy.mechanisms`, the box
-queries from :mod:`smoothviz.privacy.queries`.
+vectorised over a leading trials axis.
 """
 
 from __future__ import annotations
@@ -42,15 +41,12 @@ def select_query(
     rng: RngLike = None,
     rngs: list[np.random.Generator] | None = None,
 ) -> np.ndarray:
-    """Select: the exponential mechanism over the queries with score n·|q(D) − q(B)|.
+    """Select: the exponential mechanism (McSherry & Talwar 2007) with score n·|q(D) − q(B)|.
 
-    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (after Hardt, Ligett &
-    McSherry 2012); the mechanism is McSherry & Talwar 2007's, through
-    :func:`smoothviz.privacy.mechanisms.exponential_mechanism`. The score moves by at most 1 when one record
-    is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B) (or ``(|Q|,)`` with ``size`` trials
-    that share it); ``epsilon`` is this selection's share (ε/(2T) in MWEM); ``signed`` scores
-    n·(q(D) − q(B)) (the lecture notes' variant). Returns the selected index per trial. Runs stacked
-    on the trials axis select at once with ``rngs``, one generator per run, and one ε each.
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3; the score moves by at most 1
+    when one record is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B) (or ``(|Q|,)`` shared
+    by ``size`` trials); ``signed`` scores n·(q(D) − q(B)) (the lecture notes' variant). Returns the
+    selected index per trial; runs stacked on the trials axis pass ``rngs`` and one ε each.
     """
     scores = n * (errors if signed else np.abs(errors))
     return exponential_mechanism(
@@ -67,12 +63,10 @@ def measure(
     rng: RngLike = None,
     rngs: list[np.random.Generator] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Measure: m = q(B) + Lap(Δ/ε) through :func:`smoothviz.privacy.mechanisms.laplace_mechanism`.
+    """Measure: m = q(B) + Lap(Δ/ε); returns ``(raw, used)``, ``used`` clipped to [0, 1] if ``clip``.
 
-    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n,
-    i.e. ε/(2T) with sensitivity 1/n. Clipping m to [0, 1] is post-processing and keeps Lemma E.3 exact.
-    Returns ``(raw, used)``: the noisy answers and the values the update uses (clipped if ``clip``);
-    stacked runs as in :func:`select_query`.
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n.
+    Clipping is post-processing and keeps Lemma E.3 exact; stacked runs as in :func:`select_query`.
     """
     raw = laplace_mechanism(
         true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng, rngs=rngs
@@ -101,10 +95,8 @@ def multiplicative_update(
 ) -> np.ndarray:
     """Update: D ∝ D·exp(q(x)(m − q(D))/2) for each measured box q (boxes of one trial are disjoint).
 
-    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (the update of Hardt, Ligett & McSherry 2012); its
-    potential drop is Lemma E.3. ``dist`` is ``(trials, *shape)``, the boxes ``lo``/``hi``
-    ``(trials, k, d)``, ``m`` and ``weight`` ``(trials, k)``; ``weight`` scales each box's step (0 leaves
-    it out; k applies k equal steps at once).
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1; its potential drop is Lemma E.3. Boxes ``lo``/``hi``
+    ``(trials, k, d)``; ``weight`` ``(trials, k)`` scales each box's step (0 leaves it out).
     """
     cur = box_sums(dist, lo, hi)
     step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
@@ -126,9 +118,8 @@ def project_smooth(dist: np.ndarray, sigma: float | list[float]) -> np.ndarray:
     """Project: the exact KL projection of each trial's D onto the σ-smooth distributions.
 
     Haghtalab, Roughgarden & Shetty 2020, App. F.1, Algorithm 3 (the polytope {x ≥ 0, Σx = 1,
-    x ≤ 1/(σN)}); by their Claim F.1 (generalised Pythagorean inequality) it never undoes the potential's
-    progress. Computed by :func:`kl_project_capped_simplex`; runs stacked on the trials axis, one σ
-    each (a list), are projected as each would be alone.
+    x ≤ 1/(σN)}); by their Claim F.1 it never undoes the potential's progress. Stacked runs pass one
+    σ each (a list).
     """
     sigmas = np.atleast_1d(np.asarray(sigma, dtype=float))
     n_cells = math.prod(dist.shape[1:])
@@ -143,10 +134,7 @@ def project_smooth(dist: np.ndarray, sigma: float | list[float]) -> np.ndarray:
 
 
 def kl_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """KL(p‖q) = Σ p ln(p/q) over the trailing axes of ``q``'s event shape (0·ln 0 = 0).
-
-    ``p`` and ``q`` are broadcast together; the sum is over every axis of ``p``'s own shape.
-    """
+    """KL(p‖q) = Σ p ln(p/q) over ``p``'s own axes, ``q`` broadcast (0·ln 0 = 0)."""
     p = np.asarray(p, dtype=float)
     q = np.asarray(q, dtype=float)
     axes = tuple(range(-p.ndim, 0)) if p.ndim else ()
@@ -156,12 +144,9 @@ def kl_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 def kl_project_capped_simplex(x: np.ndarray, cap: float | np.ndarray) -> np.ndarray:
     """Exact KL projection argmin_{y ∈ K} KL(y‖x) onto K = {y ≥ 0, Σy = 1, y ≤ cap}, along the last axis.
 
-    By the KKT conditions the solution is y = min(c·x, cap) with c ≥ 1 chosen so that Σy = 1 (water
-    filling; derived here, the paper does not spell the projection out). Sorting once gives c exactly:
-    if the k largest coordinates are capped, c = (1 − k·cap)/(sum of the rest). ``x`` holds positive
-    weights ``(..., N)``, not necessarily normalised; ``cap`` = 1/(σN) needs N·cap ≥ 1 (σ ≤ 1) for K to
-    be non-empty. When every row is within the cap, ``x`` normalised is returned as it is. ``cap`` may
-    be ``(B, 1, 1)`` for ``x`` ``(B, T, N)``: B projections, each as a call of its own.
+    By the KKT conditions y = min(c·x, cap) with c ≥ 1 chosen so that Σy = 1 (water filling; derived
+    here, the paper does not spell it out); if the k largest coordinates are capped, c = (1 − k·cap)/(sum
+    of the rest). ``cap`` = 1/(σN) needs N·cap ≥ 1; it may be ``(B, 1, 1)`` for ``x`` ``(B, T, N)``.
     """
     x = np.asarray(x, dtype=float)
     n, caps = x.shape[-1], np.asarray(cap, dtype=float)
@@ -198,10 +183,10 @@ def _water_fill(x: np.ndarray, cap: float | np.ndarray) -> np.ndarray:
 def smooth_cover(queries: BoxQueries, gamma: float) -> tuple[BoxQueries, np.ndarray, float]:
     """A data-independent γ-cover Q′ ⊆ Q under the uniform distribution.
 
-    Haghtalab, Roughgarden & Shetty 2020, App. E.1, step 2. Each query's corners are rounded to the nearest point of a per-axis grid of spacing
-    k_j = max(1, ⌊γ·N_j/d⌋) cells (ends kept), so Pr_U[q ≠ q′] ≤ Σ_j k_j/N_j ≤ γ whenever the grid is
-    coarser than one cell; with k_j = 1 the cover is Q itself. Returns ``(cover, index, radius)``: the
-    distinct rounded queries, each q ∈ Q's nearest cover query, and the exact max_q Pr_U[q ≠ q′].
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, step 2. Corners are rounded to a per-axis grid of
+    spacing k_j = max(1, ⌊γ·N_j/d⌋) cells, so Pr_U[q ≠ q′] ≤ Σ_j k_j/N_j ≤ γ (k_j = 1: Q itself).
+    Returns ``(cover, index, radius)``: the distinct rounded queries, each q's cover query, and the
+    exact max_q Pr_U[q ≠ q′].
     """
     if not np.isfinite(gamma) or gamma <= 0:
         raise ValueError(f"`gamma` must be positive, got {gamma}")

@@ -75,7 +75,6 @@ def net_scores(data_cdf: np.ndarray, cells: np.ndarray, n_cells: int, queries: s
     For thresholds max_b |F_B(b) − F_{B′}(b)|; for intervals max Δ − min Δ over Δ(b) = F_B(b) − F_{B′}(b),
     Δ(0) = 0. ``data_cdf`` is F_B(b) = D_B([0, b)) for b = 1..N; ``cells`` (C, s) -> scores (C,).
     """
-    queries = check_choice("queries", queries, QUERY_CLASSES)
     count, s = cells.shape
     hist = np.zeros((count, n_cells))
     np.add.at(hist, (np.repeat(np.arange(count), s), cells.ravel()), 1.0 / s)
@@ -110,8 +109,8 @@ def acceptance_rates(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lemma G.3's rejection sampler: (fraction of uniform draws accepted, χ = TV(dist, D₁)) per σ.
 
-    Accepting a uniform u w.p. σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ, so
-    M = O((ln(1/η) + d)/(σγ²)) draws hold a dataset on V within χ + γ of the data on every query.
+    Accepting a uniform u w.p. σ·N·D₁(u) ≤ 1 leaves i.i.d. draws from D₁ at rate σ, so M =
+    O((ln(1/η) + d)/(σγ²)) draws hold a dataset on V within χ + γ of the data on every query.
     """
     dist, rng = np.asarray(dist, dtype=float), make_rng(rng)
     runs = [_sample_net(dist, sigma, draws, rng) for sigma in np.atleast_1d(sigmas)]

@@ -8,7 +8,7 @@ mechanism (McSherry & Talwar 2007) chooses among about 1/(σα) grid thresholds 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -110,12 +110,9 @@ def private_threshold(
     scores = np.broadcast_to(-n * errors[grid], (int(trials), grid.size))
     pick = exponential_mechanism(scores, epsilon=epsilon, sensitivity=1.0, rng=rng)
     chosen = grid[pick]
-    ledger = PrivacyLedger(
-        float(epsilon),
-        (
-            PrivacyLedger.per_round(
-                epsilon, 1, [("exponential", "select threshold", epsilon, 1.0, float("nan"))]
-            ).entries[0],
+    ledger = replace(
+        PrivacyLedger.per_round(
+            epsilon, 1, [("exponential", "select threshold", epsilon, 1.0, float("nan"))]
         ),
         relation=f"ε = {float(epsilon):g}, {GUARANTEE}",
     )

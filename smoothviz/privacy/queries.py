@@ -108,8 +108,8 @@ def _corner_index(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Flat positions ``(2^d, *lo.shape[:-1])`` of each box's corners in the padded table, and signs.
 
-    q(D) = Σ_corners sign · S[corner], where S is the summed-area table of D padded by one zero row
-    at the start of every axis (inclusion–exclusion); a corner's sign is (−1)^(number of lo axes).
+    q(D) = Σ_corners sign · S[corner] (inclusion–exclusion), S the summed-area table of D padded
+    by a zero row at the start of every axis; the sign is (−1)^(number of lo axes).
     """
     strides = np.cumprod((1, *(s + 1 for s in shape[:0:-1])))[::-1]  # of the padded table
     ends = (lo * strides, hi * strides)  # each axis's flat offset at the box's lower and upper end
@@ -136,8 +136,8 @@ def _corner_sum(
 ) -> np.ndarray:
     """Σ_corners sign · table[corner] from flattened summed-area tables ``(R, P)``.
 
-    ``flats`` is ``(2^d, |Q|)``, or ``(2^d, R, k)`` with ``per_row`` (row r's own k boxes). ``np.take``
-    is several times faster than fancy indexing or ``np.take_along_axis``; signs are ±1.
+    ``flats`` is ``(2^d, |Q|)``, or ``(2^d, R, k)`` with ``per_row`` (row r's own k boxes);
+    ``np.take`` is several times faster than fancy indexing.
     """
     if per_row:  # row r's boxes as positions in the flattened tables
         flats = flats + np.arange(tables.shape[0])[:, None] * tables.shape[1]
@@ -237,9 +237,7 @@ def box_field(
 ) -> np.ndarray:
     """Σ_j values[l, j]·1[box_j] for each row l: ``lo``/``hi`` are ``(L, k, d)``, ``values`` ``(L, k)``.
 
-    The adjoint of answering, per row (trial): a d-dimensional difference array, then cumulative
-    sums, O(L·(N + 2^d k)). One ``bincount`` adds in ``np.add.at``'s order (same bits), faster
-    for many boxes.
+    The adjoint of answering: a difference array, then cumulative sums, O(L·(N + 2^d k)).
     """
     rows, size = values.shape[0], math.prod(s + 1 for s in shape)
     flats, signs = _corner_index(shape, lo, hi)
@@ -253,10 +251,6 @@ def box_field(
 
 
 def box_sums(dist: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Row r's own boxes answered on row r only: ``dist`` ``(R, *shape)``, ``lo``/``hi`` ``(R, k, d)``.
-
-    q_j(D_r) for the k boxes chosen for row r (e.g. the queries one MW step moves, per trial), from
-    row r's summed-area table; returns ``(R, k)``. :func:`box_field` is its adjoint.
-    """
+    """q_j(D_r) of row r's own k boxes ``lo``/``hi`` ``(R, k, d)`` on ``dist`` ``(R, *shape)``."""
     flats, signs = _corner_index(dist.shape[1:], lo, hi)
     return _corner_sum(_summed_area_table(dist), flats, signs, per_row=True)

@@ -2,19 +2,27 @@
 
 None costs extra privacy, but none is the round Thm 4.1 of Haghtalab, Roughgarden & Shetty 2020
 bounds (:class:`smoothviz.privacy.mwem.Exact`), so a run that uses one is labelled as departing.
-:class:`PracticalOptions` holds the choices (and explains each); :func:`practical_mwem` runs them
-through :func:`smoothviz.privacy.mwem.release_rounds` with the loop's own steps plus :func:`table_update`.
+They serve the peer comparison of bench_mwem.py alone, so they live beside it; :func:`self_check`
+(run by bench_mwem.py, or ``python benchmarks/mwem_practical.py``) checks them against references.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import sys
 from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
 
 import numpy as np
+import pandas as pd
 
-from smoothviz.privacy.mechanisms import exponential_mechanism
-from smoothviz.privacy.mwem import EXACT, Exact, Plan, Round, RoundLayer, Variant, release
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's smoothviz
+
+from smoothviz.privacy import queries as Q
+from smoothviz.privacy.mechanisms import exponential_mechanism, laplace_mechanism
+from smoothviz.privacy.mwem import EXACT, Exact, Plan, Round, Variant, mwem
 from smoothviz.privacy.mwem_result import MWEMResult
 from smoothviz.privacy.neighbours import NEIGHBOURS
 from smoothviz.privacy.queries import BoxQueries
@@ -89,7 +97,7 @@ class PracticalOptions:
         if self.neighbours == "replace" and declared:
             raise ValueError("`n_public` and `n_share` apply to `neighbours='add_remove'` only")
 
-    def layer(self) -> RoundLayer:
+    def layer(self) -> Exact:
         """:data:`smoothviz.privacy.mwem.EXACT` when nothing departs, else a fresh :class:`Practical`.
 
         A :class:`Practical` keeps the replay history, so make one per run.
@@ -108,12 +116,33 @@ class Practical(Exact):
         self.options = options
         self.grouped = options.measure_groups
         self.clip = options.clip_measurement
-        self.neighbours = options.neighbours
-        self.n_public = options.n_public
-        self.n_share = options.n_share
         self._history: list[tuple] = []  # (lo, hi, m, plans, weights): the steps of one replay pass
         self._merged: list[dict] | None = None  # per trial, slot -> [Σ raw m, count]
         self._plan_of: dict[int, TablePlan] = {}
+
+    def normaliser(self, hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> tuple:
+        """The declared n, or n̂ = n + Lap(1/ε_n) (a count: sensitivity 1) at ε_n = n_share·ε, before any round."""
+        o = self.options
+        if not o.n_share or not (np.isfinite(epsilon) and epsilon > 0):
+            return o.n_public, 0.0
+        n_eps = float(epsilon) * o.n_share
+        total = float(np.sum(np.asarray(hist, dtype=float)))
+        n_hat = laplace_mechanism(total, epsilon=n_eps, sensitivity=1.0, rng=rng)
+        return max(1.0, float(n_hat)), n_eps
+
+    def guarantee(self, epsilon: float, n: float, n_epsilon: float) -> str:
+        """Under add/remove: whether n is public (declared) or private (estimated), in words."""
+        if self.options.neighbours == "replace":
+            return super().guarantee(epsilon, n, n_epsilon)
+        if n_epsilon:
+            return (
+                f"ε = {epsilon:g} under add/remove neighbours; n private, estimated with ε = "
+                f"{n_epsilon:g} (n̂ = {n:.1f} normalises the counts)"
+            )
+        return (
+            f"ε = {epsilon:g} under add/remove neighbours, n public: declared n = {n:g} normalises "
+            "the counts and is never read from the data (n itself is not protected)"
+        )
 
     def sensitivities(self, n: float) -> tuple[float, float]:
         """A table's counts move by ℓ₁ ≤ 2 (replace-one) or ≤ 1 (add/remove); one query as in Exact.
@@ -157,9 +186,7 @@ class Practical(Exact):
     def choose(
         self, errors: np.ndarray, plan: Plan, rng: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A table by the exponential mechanism on n·Σ_cells |error| (group mode), else one query."""
-        if not self.grouped:
-            return super().choose(errors, plan, rng)
+        """``(table id, its cells, valid)``: a table by the exponential mechanism on n·Σ_cells |error|."""
         group = plan.queries.group
         scores = np.zeros((errors.shape[0], int(group.max()) + 1))
         np.add.at(scores, (slice(None), group), plan.n * np.abs(errors))
@@ -332,7 +359,7 @@ def practical_mwem(
     With every option at its default this is :func:`smoothviz.privacy.mwem.mwem` (or ``smooth_mwem``,
     ``projected_smooth_mwem`` with ``variant`` ``"smooth"``, ``"projected"`` and their ``sigma``,
     ``gamma``), draw for draw. The options are :class:`PracticalOptions`' (each explained there, with
-    its privacy argument); the other arguments are :func:`smoothviz.privacy.mwem.release`'s.
+    its privacy argument); the other arguments are :func:`smoothviz.privacy.mwem.mwem`'s.
     """
     layer = PracticalOptions(
         replay=replay,
@@ -344,7 +371,250 @@ def practical_mwem(
         n_share=n_share,
     ).layer()
     run = {"output": output, "trials": trials, "snapshots": snapshots, "rng": rng}
-    return release(
+    return mwem(
         hist, queries, variant, epsilon=epsilon, rounds=rounds, sigma=sigma, gamma=gamma,
         layer=layer, **run,
     )  # fmt: skip
+
+
+# ----------------------------------------------------------------------------------------------
+# Self-check: what tests/ checked of these options before they moved here
+# ----------------------------------------------------------------------------------------------
+
+
+def _raises(match: str, fn) -> None:
+    """Assert that ``fn()`` raises ``ValueError`` whose message contains ``match``."""
+    try:
+        fn()
+    except ValueError as e:
+        if match not in str(e):
+            raise AssertionError(f"{match!r} not in {str(e)!r}") from e
+        return
+    raise AssertionError(f"no ValueError matching {match!r}")
+
+
+def _dense(queries: BoxQueries) -> np.ndarray:
+    """Reference dense |Q| × N indicator matrix."""
+    idx = np.indices(queries.shape).reshape(len(queries.shape), -1).T
+    return np.all((idx[None] >= queries.lo[:, None]) & (idx[None] < queries.hi[:, None]), axis=-1)
+
+
+class _RecordingRng(np.random.Generator):
+    """A generator that keeps its Laplace draws, so the check can rebuild every raw measurement."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(np.random.PCG64(seed))
+        self.draws: list[np.ndarray] = []
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        x = super().laplace(loc, scale, size)
+        self.draws.append(x)
+        return x
+
+
+def _reference_replay(r: MWEMResult, draws: list, replay: int, combine: bool, groups: bool):
+    """Each trial on its own, with dense indicators: the fresh MW step on the new (clipped) measurement,
+    then ``replay`` passes over the past measurements, one by one, or merged per query/table into the
+    clipped mean of the raw values taken as one step of weight = their count, in first-measured order.
+
+    Returns the releases and whether any raw measurement fell outside [0, 1] (was clipped).
+    """
+    q = r.queries
+    rows = _dense(q).astype(float)
+    truth = q.answers(r.true_hist)
+
+    def cells(s):
+        return np.flatnonzero(q.group == s) if groups else [s]
+
+    def step(d, c, m, w=1.0):
+        new = d * np.exp(w * (m - rows[c] @ d) @ rows[c] / 2)
+        return new / new.sum()
+
+    out, clipped = [], False
+    for i in range(r.trials):
+        d = np.full(rows.shape[1], 1 / rows.shape[1])
+        one_by_one, merged = [], {}
+        for t, s in enumerate(r.selected[i]):
+            c = cells(s)
+            m_raw = truth[c] + draws[t][i, : len(c)]
+            clipped |= bool(np.any((m_raw < 0) | (m_raw > 1)))
+            d = step(d, c, np.clip(m_raw, 0, 1))
+            one_by_one.append((c, np.clip(m_raw, 0, 1), 1.0))
+            total, count = merged.get(s, (0.0, 0))
+            merged[s] = (total + m_raw, count + 1)
+            passes = one_by_one
+            if combine:
+                passes = [(cells(s), np.clip(tot / k, 0, 1), k) for s, (tot, k) in merged.items()]
+            for _ in range(replay):
+                for c_s, m_s, w in passes:
+                    d = step(d, c_s, m_s, w)
+        out.append(d.reshape(q.shape))
+    return np.array(out), clipped
+
+
+def _check_replay() -> None:
+    """Replay (one by one or combined, cells or tables) matches the per-trial dense reference."""
+    dims = (3, 4, 2)
+    h = np.random.default_rng(2).integers(0, 6, size=dims).astype(float)
+    for groups in (True, False):
+        for combine in (False, True):
+            # Small n: wide noise, clipping, and trials that pick tables of different sizes.
+            q = Q.marginals(dims) if groups else Q.prefixes(dims)
+            rng = _RecordingRng(7)
+            kw = {"epsilon": 0.5, "rounds": 7, "replay": 3, "output": "last", "trials": 3}
+            r = practical_mwem(h, q, measure_groups=groups, combine_repeats=combine, rng=rng, **kw)
+            want, clipped = _reference_replay(r, rng.draws, 3, combine, groups)
+            np.testing.assert_allclose(r.synthetic, want, atol=1e-12)
+            # a real check: repeats happen, clipping bites, and the two replays differ
+            assert any(len(set(row)) < len(row) for row in r.selected)
+            assert clipped
+            other, _ = _reference_replay(r, rng.draws, 3, not combine, groups)
+            assert np.abs(r.synthetic - other).max() > 1e-4
+            if groups:  # one round with a 1-way table in one trial and a 2-way table in another
+                sizes = np.bincount(q.group)[r.selected]
+                assert np.any(sizes.min(axis=0) < sizes.max(axis=0))
+
+
+def _check_lemma_ledger_and_labels() -> None:
+    """Lemma E.3 holds with tables and replay; merging keeps the ledger and is labelled."""
+    dims = (5, 6, 4)
+    h = np.random.default_rng(5).integers(0, 30, size=dims).astype(float)
+    r = practical_mwem(
+        h, Q.marginals(dims), epsilon=1.0, rounds=8, measure_groups=True, replay=2, rng=1
+    )
+    assert r.lemma_holds.all()
+    assert "replays" in r.label
+    assert r.departures
+    dims = (4, 3, 3)
+    h = np.random.default_rng(0).integers(0, 50, size=dims).astype(float)
+    kw = {"epsilon": 0.7, "rounds": 9, "replay": 2, "measure_groups": True, "rng": 4}
+    plain = practical_mwem(h, Q.marginals(dims), **kw)
+    merged = practical_mwem(h, Q.marginals(dims), combine_repeats=True, **kw)
+    assert abs(merged.ledger.total - 0.7) <= 0.7e-14
+    pd.testing.assert_frame_equal(merged.ledger.to_frame(), plain.ledger.to_frame())
+    np.testing.assert_array_equal(merged.selected[:, 0], plain.selected[:, 0])  # same coins
+    assert "mean" in merged.label
+    assert "mean" not in plain.label
+    assert merged.lemma_holds.all()
+    _raises("combine_repeats", lambda: practical_mwem(h, Q.marginals(dims), epsilon=1.0, rounds=3,
+                                                      combine_repeats=True))  # fmt: skip
+
+
+def _check_validation_and_relation() -> None:
+    """Bad options are named; add/remove needs n public or private and says which in its label."""
+    q, h = Q.thresholds(16), np.ones(16)
+    for kwargs, match in [({"replay": -1}, "replay"), ({"neighbours": "swap"}, "neighbours"),
+                          ({"measure_groups": True}, "measure_groups")]:  # fmt: skip
+        _raises(match, lambda kwargs=kwargs: practical_mwem(h, q, epsilon=1.0, rounds=5, **kwargs))
+    dims = (4, 3, 5)
+    h, q = np.random.default_rng(3).integers(0, 3, size=dims).astype(float), Q.marginals(dims)
+    run = functools.partial(practical_mwem, h, q, epsilon=1.0, rounds=2)
+    _raises("n_public", lambda: run(neighbours="add_remove"))
+    _raises("exactly one", lambda: run(neighbours="add_remove", n_public=100.0, n_share=0.1))
+    _raises("add_remove", lambda: run(n_public=100.0))
+    _raises("n_share", lambda: run(neighbours="add_remove", n_share=1.0))
+    r = practical_mwem(h, q, epsilon=1.0, rounds=3, rng=0, neighbours="add_remove", n_public=150.0)
+    assert "add/remove" in r.guarantee
+    assert "n public" in r.guarantee
+    assert "n public (declared 150)" in r.label
+    r = practical_mwem(h, q, epsilon=0.8, rounds=3, rng=0, neighbours="add_remove", n_share=0.05)
+    assert "n private" in r.guarantee
+    assert "estimated privately" in r.label
+    frame = r.ledger.to_frame()
+    assert frame.iloc[0]["purpose"] == "estimate n"
+    assert frame.iloc[0]["round"] == 0
+    assert abs(frame.iloc[0]["epsilon"] - 0.04) <= 0.04e-6
+    assert abs(r.ledger.total - 0.8) <= 0.8e-14
+    assert r.n != h.sum()  # the normaliser is the noisy estimate, not the data's own n
+
+
+class _Recorder:
+    """Stands in for the mechanisms: records their inputs; S's outputs are replayed on S′."""
+
+    def __init__(self, replay: list | None = None) -> None:
+        self.calls: list[tuple[str, np.ndarray, float, float]] = []
+        self.replay = replay
+        self.pick = np.random.default_rng(11)
+
+    def exponential(self, scores, *, epsilon, sensitivity, size=None, rng=None, rngs=None):
+        scores = np.asarray(scores, dtype=float)
+        self.calls.append(("exponential", scores.copy(), float(epsilon), float(sensitivity)))
+        return self.pick.integers(0, scores.shape[-1], size=scores.shape[:-1])
+
+    def laplace(self, values, *, epsilon, sensitivity, rng=None, rngs=None):
+        values = np.asarray(values, dtype=float)
+        k = sum(c[0] == "laplace" for c in self.calls)
+        self.calls.append(("laplace", values.copy(), float(epsilon), float(sensitivity)))
+        return values.copy() if self.replay is None else self.replay[k].copy()
+
+
+def _check_charged_sensitivity() -> None:
+    """The charged Δ bounds what one record really moves, for every configuration of the options.
+
+    As tests/test_mwem_neighbours.py for the theorems' round: each configuration runs on S and on a
+    neighbour S′ with the mechanisms replaced by recorders (S's outputs replayed on S′); at every call
+    ε and Δ are the same on both sides, and scores and measurements move by at most the charged Δ.
+    """
+    from smoothviz.privacy import mwem_steps
+
+    dims = (4, 3, 5)
+    h = np.random.default_rng(3).integers(0, 3, size=dims).astype(float)
+    h[0, 0, 0] += 60
+    h[1, 2, 4] += 25
+    add, remove, moved = h.copy(), h.copy(), h.copy()
+    add[3, 1, 2] += 1
+    remove[0, 0, 0] -= 1
+    moved[0, 0, 0] -= 1
+    moved[3, 1, 2] += 1
+    grouped, declared, estimated = {"measure_groups": True}, {"n_public": 120.0}, {"n_share": 0.1}
+    add_remove = {"neighbours": "add_remove"}
+    configs = [
+        {"output": "last", "replay": 3},
+        grouped,
+        {**grouped, "replay": 4, "combine_repeats": True},
+        {**add_remove, **declared},
+        {**add_remove, **estimated},
+        {**grouped, **add_remove, **declared},
+        {**grouped, **add_remove, **estimated},
+        {**grouped, **add_remove, **declared, "replay": 19, "combine_repeats": True, "output": "last"},
+    ]  # fmt: skip
+    q = Q.marginals(dims, ways=(1, 2))
+
+    def record(data: np.ndarray, kw: dict, replay: list | None = None) -> _Recorder:
+        rec = _Recorder(replay)
+        with (
+            mock.patch.object(mwem_steps, "exponential_mechanism", rec.exponential),
+            mock.patch.object(mwem_steps, "laplace_mechanism", rec.laplace),
+            mock.patch.dict(globals(), exponential_mechanism=rec.exponential,
+                            laplace_mechanism=rec.laplace),
+        ):  # fmt: skip
+            practical_mwem(data, q, epsilon=1.0, rounds=6, trials=1, rng=0, **kw)
+        return rec
+
+    for kw in configs:
+        others = [add, remove] if kw.get("neighbours") == "add_remove" else [moved]
+        for other in others:
+            a = record(h, kw)
+            b = record(other, kw, replay=[c[1] for c in a.calls if c[0] == "laplace"])
+            assert [c[0] for c in a.calls] == [c[0] for c in b.calls]
+            assert any(c[0] == "exponential" for c in a.calls)
+            for (kind, va, eps, sens), (_, vb, eps_b, sens_b) in zip(a.calls, b.calls, strict=True):
+                assert (eps, sens) == (eps_b, sens_b), (kw, kind, "ε or Δ depends on the data")
+                if kind == "exponential":
+                    shift = float(np.max(np.abs(va - vb)))
+                else:
+                    shift = float(np.max(np.sum(np.abs(np.atleast_2d(va - vb)), axis=-1)))
+                assert shift <= sens * (1 + 1e-9), (kw, kind, shift, sens)
+
+
+def self_check() -> None:
+    """Every check above (a few seconds); raises ``AssertionError`` on the first failure."""
+    _check_replay()
+    _check_lemma_ledger_and_labels()
+    _check_validation_and_relation()
+    _check_charged_sensitivity()
+
+
+if __name__ == "__main__":
+    self_check()
+    print("mwem_practical self-check passed")
