@@ -72,8 +72,7 @@ PRESENT = Param(
 def use_app_navigation() -> None:
     """Run a page under ``app.py``'s ``st.navigation``, never Streamlit's ``pages/`` folder fallback.
 
-    Until a session has run ``st.navigation``, a fresh server runs ``/thresholds`` as the file alone (no
-    wide layout, no app controls); clearing the flag and rerunning hands the request to ``app.py``.
+    (A fresh server would otherwise run ``/thresholds`` as the file alone, without the app's layout.)
     """
     try:
         from streamlit.runtime.pages_manager import PagesManager
@@ -85,10 +84,7 @@ def use_app_navigation() -> None:
 
 
 def preload_charts() -> None:
-    """Start loading plotly.js (several MB) with an invisible chart before the page computes.
-
-    Otherwise the first chart waits for the computation *and* the library (benchmarks/bench_browser.py).
-    """
+    """Start loading plotly.js (several MB) with an invisible chart before the page computes."""
     holder = st.sidebar.container(key="smoothviz-preload")
     holder.html("<style>.st-key-smoothviz-preload { display: none; }</style>")
     holder.plotly_chart(_PRELOAD_FIGURE, config={"staticPlot": True}, theme=None, key="preload")
@@ -207,12 +203,6 @@ def _value_of(param: Param, state: Any) -> Any:
     return state
 
 
-def _seed_presenter_mode(query: Mapping[str, list[str]], values: Mapping[str, Any]) -> None:
-    """A link that says ``present=…`` sets presenter mode; otherwise the session keeps its mode."""
-    if "present" in query or not _has_present_mode():
-        st.session_state["smoothviz.present"] = bool(values["present"])
-
-
 def _has_present_mode() -> bool:
     """Whether the session has a presenter mode; the toggle's key comes back if Streamlit dropped it."""
     if "smoothviz.present" not in st.session_state and _PRESENT_KEY in st.session_state:
@@ -251,7 +241,8 @@ def _seed_from_link(
         messages += link_messages
     page_query = {k: v for k, v in query.items() if k not in (*lecture.LECTURE_KEYS, *own)}
     values, param_messages = parse_query(params, page_query)
-    _seed_presenter_mode(query, values)
+    if "present" in query or not _has_present_mode():  # else the session keeps its mode
+        st.session_state["smoothviz.present"] = bool(values["present"])
     values |= {link.key: state["links"][link.key] for link in links[:-1]}
     state["seeded"] = {k: v for k, v in values.items() if k != "present"}
     state["messages"] = [*messages, *param_messages]
@@ -554,13 +545,12 @@ def chart(
             _enlarge_type(copy)
         if scene:
             copy.update_layout(height=height)
-        areas = _presenter_areas if present else _scene_areas if scene else lambda _: LABEL_AREAS_PX
-        ringed = highlight(copy, marks, areas=areas(copy))
+        ringed = highlight(copy, marks, areas=_label_areas(copy, present, bool(scene)))
         # the labels on the plot placed again around the rings, in a scene's short chart, or at
         # presenter mode's size (in areas measured with the rings' legend entries)
         if present or scene or ringed:
             size = round(LABEL_SIZE * 22 / 18) if present else LABEL_SIZE
-            place_labels(copy, size=size, areas=areas(copy))
+            place_labels(copy, size=size, areas=_label_areas(copy, present, bool(scene)))
         if veiled:
             _veil(copy)
         if scene:
@@ -652,25 +642,23 @@ def _enlarge_type(fig: go.Figure) -> None:
             note.font.size = round(note.font.size * factor)
 
 
-def _scene_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
-    """A lecture scene's plotting areas: the usual ones and its own short chart on a phone (w, h px).
+def _label_areas(fig: go.Figure, present: bool, scene: bool) -> tuple[tuple[int, int], ...]:
+    """Plotting areas (w, h px) for the labels: height less margins and legend rows.
 
-    A chart under ~120 px of plot at 1024 px (a long bar, a two-row legend) is placed for laptops
-    alone: there a phone-wide label breaks onto three lines that cover the rings.
+    Elsewhere :data:`LABEL_AREAS_PX`. Presenter mode (20 px type): 1024 px beside a poll's panel and alone. A scene: the usual areas and
+    its short chart on a phone, or laptops alone under ~120 px of plot (a long bar, a two-row legend),
+    where a phone-wide label breaks onto three lines that cover the rings.
     """
-    height = (fig.layout.height or 450) - 90 - 30 * legend_rows(fig, width=_HERO_WIDTH_PX[False])
+    full = fig.layout.height or 450
+    if not (present or scene):
+        return LABEL_AREAS_PX
+    if present:
+        height = max(full - 98 - 39 * legend_rows(fig, width=690), 60)
+        return ((620, height), (860, height))
+    height = full - 90 - 30 * legend_rows(fig, width=_HERO_WIDTH_PX[False])
     if height < 120:
         return ((560, max(height, 40)), (_HERO_WIDTH_PX[False], max(height, 40)))
-    return (*LABEL_AREAS_PX, (250, max((fig.layout.height or 450) - 150, 60)))
-
-
-def _presenter_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
-    """Presenter mode's plotting areas at 1024 px: beside a poll's panel and alone (w, h px).
-
-    The height is the figure's less its margins and its legend's rows (20 px type in 860 px).
-    """
-    height = max((fig.layout.height or 450) - 98 - 39 * legend_rows(fig, width=690), 60)
-    return ((620, height), (860, height))
+    return (*LABEL_AREAS_PX, (250, max(full - 150, 60)))
 
 
 def _veil(fig: go.Figure) -> None:
@@ -708,19 +696,15 @@ def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
 def theory_card(info: BoundInfo, comparison: str) -> None:
     """The theorem behind a plotted line: statement, source, kind of bound, and how the plot compares."""
     text, color = KIND_BADGES[info.kind]
+    # bracket notation such as N_[](σ/(4√T)) as written, not as an empty Markdown link
     title, source, note, comparison = (
-        _plain(t) for t in (info.title, info.source, info.note, comparison)
+        t.replace("[]", "\\[\\]") for t in (info.title, info.source, info.note, comparison)
     )
     with st.container(border=True):
         st.markdown(f"**Theory: {title}** &nbsp; :{color}-badge[{text}]")
         st.latex(info.latex)
         st.markdown(f"*Source:* {source}.  \n*Note:* {note}")
         st.markdown(f"*On this page:* {comparison}")
-
-
-def _plain(text: str) -> str:
-    """Bracket notation such as ``N_[](σ/(4√T))`` as written, not as an empty Markdown link."""
-    return text.replace("[]", "\\[\\]")
 
 
 def reproduce(code: str) -> None:
@@ -731,6 +715,8 @@ def reproduce(code: str) -> None:
     with st.expander("Reproduce in Python"):
         st.code(code, language="python")
     view = st.session_state.get(_VIEW_KEY, {})
+    title = view.get("title", "view").lower()
+    slug = "-".join("".join(c if c.isalnum() else " " for c in title).split())[:40]
     params = {k: v for k, v in st.query_params.to_dict().items() if k not in POLL_KEYS}
     link = (st.context.url or "") + ("?" + urllib.parse.urlencode(params) if params else "")
     st.download_button(
@@ -743,17 +729,13 @@ def reproduce(code: str) -> None:
             code=code,
             link=link,
         ),
-        file_name=f"smoothviz-{_slug(view.get('title', 'view'))}.html",
+        file_name=f"smoothviz-{slug}.html",
         mime="text/html",
         key="smoothviz.snapshot",
         on_click="ignore",
         help="One HTML file with the charts (interactive), captions, parameters and code; it opens "
         "with no server and no network.",
     )
-
-
-def _slug(text: str) -> str:
-    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())[:40]
 
 
 def privacy_note() -> None:
