@@ -1,7 +1,4 @@
-"""Short charts: a lecture scene's hero under its bar is a few lines of type tall.
-
-Its y tick labels and axis titles are fitted to the height the kit gave it, so they never run together.
-"""
+"""Short charts: a lecture scene's hero, a few lines of type tall, gets y ticks and titles that fit."""
 
 from __future__ import annotations
 
@@ -14,11 +11,10 @@ from smoothviz.plots.style import FONT_SIZE, legend_rows
 
 
 def fit_short_axes(fig: go.Figure, *, legend_width: int) -> None:
-    """A short chart (a scene's hero under its bar): y tick labels and titles that do not run together.
+    """Fit a short chart's y ticks and titles to its plot height so that they do not run together.
 
-    From the plot's height (the figure's less its margins and the legend rows they do not hold): a log
-    axis labels every k-th power of ten, a linear one fewer ticks or smaller tick type, a long title
-    smaller type. A line of type is taken as 1.6 times its size; ``legend_width``: the legend's (px).
+    Plot height: the figure's less margins and legend rows (a line: 1.6 × its type; ``legend_width``:
+    the legend's, px). A log axis labels every k-th decade, a linear one fewer or smaller ticks.
     """
     font = fig.layout.font.size or FONT_SIZE
     width = round(legend_width * FONT_SIZE / font)
