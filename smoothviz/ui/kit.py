@@ -224,10 +224,7 @@ def _seed_from_link(
     *,
     scroll: bool = True,
 ) -> None:
-    """A first visit or a new link (a preset, Back/Forward): every value comes from the URL.
-
-    ``scroll``: a link naming a tab lands on it (:func:`tabs`); Back and Forward do not move the screen.
-    """
+    """A first visit or a new link: every value from the URL; ``scroll``: land on a named tab."""
     scene, messages = lecture.lecture_from_link(page, query, params)
     state = kit_state(page)
     state["lecture"] = scene
@@ -253,10 +250,7 @@ def _seed_from_link(
 
 
 def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tuple[dict, list[str]]:
-    """The hero row, the presenter toggle and the sidebar's "More settings"; the values drawn.
-
-    ``main=True`` parameters are drawn later (:func:`field`, :func:`tabs`): their value is read here.
-    """
+    """The hero row, the presenter toggle and the sidebar's "More settings"; the values (all)."""
     hero = [p for p in params if p.hero]
     if not _has_present_mode():
         st.session_state["smoothviz.present"] = False
@@ -309,13 +303,10 @@ def _write_url(
 def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()) -> dict[str, Any]:
     """Draw a page's controls, bound to the URL, and return the current values.
 
-    ``hero=True`` parameters go in one row above the hero chart, ``main=True`` ones later (:func:`field`,
-    :func:`tabs`), the rest under "More settings" in the sidebar. A first visit or a new link reads the
-    URL through :func:`~smoothviz.ui.params.parse_query`; each value not used as received is named in a
-    warning (value received, value used) that stays until a control changes. Every run rewrites the
-    URL. ``links`` (:class:`~smoothviz.ui.params.LinkValue`, e.g. the game's ``moves``, and the kit's
-    ``pins``) travel the same way; a page changes one with :func:`set_link`. Later calls name a
-    parameter by its key.
+    ``hero=True`` parameters go in a row above the hero, ``main=True`` ones later (:func:`field`,
+    :func:`tabs`), the rest in the sidebar. A new link is read by :func:`.params.parse_query`, each
+    value not used as received named in a warning; every run rewrites the URL. ``links``
+    (:class:`~smoothviz.ui.params.LinkValue`) travel the same way (changed with :func:`set_link`).
     """
     params = [*params, PRESENT]
     state = kit_state(page)
@@ -405,10 +396,7 @@ def _rewrite(page: str, key: str, text: str | None) -> None:
 
 
 def set_link(page: str, link: LinkValue, value: Any) -> None:
-    """Change a page's own link value after :func:`controls` (e.g. a move played in the game).
-
-    The URL follows; once the value differs from the link's, the link's warning goes, as for a control.
-    """
+    """Change a page's own link value after :func:`controls` (e.g. a move); the URL follows."""
     state = kit_state(page)
     state["links"][link.key] = value
     state["values"][link.key] = value
@@ -425,8 +413,7 @@ def _declared(page: str, key: str) -> Param:
 def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str:
     """Record that the page ran parameter ``key`` at ``used`` instead of ``wanted`` (a cap, a clamp).
 
-    The URL gets the value that ran (a shared link reproduces what is shown); the returned sentence
-    names the parameter, both values and the reason, for the caption of the chart it affects.
+    The URL gets the value that ran; the returned sentence (for the caption) names both and why.
     """
     if used == wanted:
         return ""
@@ -445,10 +432,7 @@ def field(page: str, key: str, container: Any = None) -> Any:
 
 
 def tabs(page: str, key: str) -> dict[str, Any]:
-    """Draw a ``tab`` parameter as tabs: ``{option: container}``, only the open one's ``.open`` true.
-
-    A page computes just what is visible; switching tabs reruns and writes the URL like any control.
-    """
+    """Draw a ``tab`` parameter as tabs: ``{option: container}``, only the open one ``.open``."""
     param, scene = _declared(page, key), _scene()
     if scene and scene["tab"] == key:
         scene.pop("held").__exit__(None, None, None)
@@ -484,8 +468,7 @@ _CACHED: dict[tuple, Callable] = {}
 def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
     """``st.cache_data`` for a page's computation, made once per process, not once per rerun.
 
-    ``st.cache_data(f)`` hashes ``f``'s source each time (tens of ms a rerun); this keeps the wrapper
-    by file, name and size. Results are stamped with a digest of the call
+    (``st.cache_data`` hashes the source each time.) Results are stamped with a digest of the call
     (:func:`smoothviz.plots.shared.stamp`). ``cached(f, max_entries=8)`` or a decorator.
     """
     if func is None:
@@ -643,11 +626,11 @@ def _enlarge_type(fig: go.Figure) -> None:
 
 
 def _label_areas(fig: go.Figure, present: bool, scene: bool) -> tuple[tuple[int, int], ...]:
-    """Plotting areas (w, h px) for the labels: height less margins and legend rows.
+    """The labels' plotting areas (w, h px): the figure's height less margins and legend rows.
 
-    Elsewhere :data:`LABEL_AREAS_PX`. Presenter mode (20 px type): 1024 px beside a poll's panel and alone. A scene: the usual areas and
-    its short chart on a phone, or laptops alone under ~120 px of plot (a long bar, a two-row legend),
-    where a phone-wide label breaks onto three lines that cover the rings.
+    Presenter mode (20 px type): 1024 px beside a poll's panel and alone. A scene: the usual
+    areas and a phone's short chart, or laptops alone under ~120 px of plot (a phone-wide label
+    would break onto three lines over the rings). Elsewhere :data:`LABEL_AREAS_PX`.
     """
     full = fig.layout.height or 450
     if not (present or scene):
@@ -662,10 +645,7 @@ def _label_areas(fig: go.Figure, present: bool, scene: bool) -> tuple[tuple[int,
 
 
 def _veil(fig: go.Figure) -> None:
-    """A lecture question still open: plot and legend hidden until the reveal, the axes stay.
-
-    Three short lines of text: on one line it ran out of a phone's plot (390 px wide).
-    """
+    """A lecture question still open: plot and legend hidden until the reveal, the axes stay."""
     fig.update_layout(showlegend=False)
     for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
         note.visible = False
@@ -708,10 +688,7 @@ def theory_card(info: BoundInfo, comparison: str) -> None:
 
 
 def reproduce(code: str) -> None:
-    """A "Reproduce in Python" block, and "Download this view" as one offline HTML file.
-
-    The file holds the run's charts (interactive), captions, parameters, code and live link.
-    """
+    """A "Reproduce in Python" block, and "Download this view" as one offline HTML file."""
     with st.expander("Reproduce in Python"):
         st.code(code, language="python")
     view = st.session_state.get(_VIEW_KEY, {})

@@ -118,10 +118,7 @@ def _act(action: str, state: dict[str, Any]) -> None:
 
 
 def lecturer_panel(state: dict[str, Any]) -> Callable[[], None] | None:
-    """Bring the room to this scene (revealed with it); return the panel beside the hero, or ``None``.
-
-    The panel says what went wrong (unknown room, wrong key, store error) instead of drawing controls.
-    """
+    """Bring the room to this scene (revealed with it); the panel beside the hero, or ``None``."""
     message = st.session_state.pop(_MESSAGE, None)
     if not state.get("poll"):
         return (lambda: st.warning(message, icon="⚠️")) if message else None
@@ -260,9 +257,8 @@ def _join() -> None:
 def student_page() -> None:
     """The ``/vote`` page: join a room, vote on its current question, see the answer at the reveal.
 
-    One button per option, one vote per browser and question (a changed mind replaces it while open);
-    the reveal shows the answer, the class's answers and the scene's chart. The page follows the room;
-    the voter is a random token in a cookie (:data:`VOTER_COOKIE`), nothing personal.
+    One vote per browser and question (changeable while open), following the room; the voter is a
+    random token in a cookie (:data:`VOTER_COOKIE`), nothing personal.
     """
     st.html(_VOTE_CSS)
     raw = st.query_params.get("room", "")
