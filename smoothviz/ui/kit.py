@@ -516,85 +516,79 @@ def chart(
     if _held():
         return
     scene, present = _scene(), presenting()
-    beside = _beside_hero(scene)  # a class poll's panel, the hero drawn in the column left of it
-    marks = scene["marks"] if scene and not scene["drawn"] else ()  # the hero's answer
-    height = _hero_height(scene, fig.layout.height or 450) if scene else None
-    veiled = bool(scene) and not scene["reveal"]
+    # a class poll's panel beside: the hero drawn in the column left of it
+    with _beside_hero(scene):
+        marks = scene["marks"] if scene and not scene["drawn"] else ()  # the hero's answer
+        height = _hero_height(scene, fig.layout.height or 450) if scene else None
+        veiled = bool(scene) and not scene["reveal"]
 
-    def dress(copy: go.Figure) -> go.Figure:
+        def dress(copy: go.Figure) -> go.Figure:
+            if pinned:
+                overlay_pins(copy, pinned)
+            if present:
+                _enlarge_type(copy)
+            if scene:
+                copy.update_layout(height=height)
+            ringed = highlight(copy, marks, areas=_label_areas(copy, present, bool(scene)))
+            # the labels placed again around the rings, in a scene's short chart, or at presenter
+            # mode's size (in areas measured with the rings' legend entries)
+            if present or scene or ringed:
+                size = round(LABEL_SIZE * 22 / 18) if present else LABEL_SIZE
+                place_labels(copy, size=size, areas=_label_areas(copy, present, bool(scene)))
+            if veiled:
+                _veil(copy)
+            if scene:
+                fit_short_axes(copy, legend_width=_HERO_WIDTH_PX[present])
+            return copy
+
         if pinned:
-            overlay_pins(copy, pinned)
-        if present:
-            _enlarge_type(copy)
-        if scene:
-            copy.update_layout(height=height)
-        ringed = highlight(copy, marks, areas=_label_areas(copy, present, bool(scene)))
-        # the labels on the plot placed again around the rings, in a scene's short chart, or at
-        # presenter mode's size (in areas measured with the rings' legend entries)
-        if present or scene or ringed:
-            size = round(LABEL_SIZE * 22 / 18) if present else LABEL_SIZE
-            place_labels(copy, size=size, areas=_label_areas(copy, present, bool(scene)))
-        if veiled:
-            _veil(copy)
-        if scene:
-            fit_short_axes(copy, legend_width=_HERO_WIDTH_PX[present])
-        return copy
-
-    if pinned:
-        fig = dress(private_copy(fig))  # a shared figure is read-only
-    elif present or scene:  # the same dress for the whole class: made once, shared too
-        fig = dressed(fig, (present, height, veiled, marks), dress)
-    fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
-    config = {
-        "displaylogo": False,
-        # on a projector the toolbar only covers legends; elsewhere it shows while the pointer is on
-        # the chart (always shown, it covered the legend's right end at 1024 px)
-        "displayModeBar": False if present else "hover",
-        "toImageButtonOptions": {"format": fmt, "filename": key, "scale": 2},
-    }
-    st.plotly_chart(fig, key=key, config=config, theme=None)
-    st.caption(caption)
-    st.session_state.get(_VIEW_KEY, {}).setdefault("figures", []).append((fig, caption))
-    if data is not None:
-        # the table is sent only while its expander is open, the CSV only when it is downloaded:
-        # a rerun ships the figures, not every chart's data
-        shown = st.expander("Show data", key=f"{key}.data", on_change="rerun")
-        with shown:
-            if shown.open:
-                st.dataframe(data() if callable(data) else data, hide_index=True)
-            st.download_button(
-                "Download CSV",
-                data=lambda: csv_bytes(data() if callable(data) else data),
-                file_name=f"{key}.csv",
-                mime="text/csv",
-                on_click="ignore",
-            )
-    if beside is not None:
-        beside.__exit__(None, None, None)
+            fig = dress(private_copy(fig))  # a shared figure is read-only
+        elif present or scene:  # the same dress for the whole class: made once, shared too
+            fig = dressed(fig, (present, height, veiled, marks), dress)
+        fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
+        config = {
+            "displaylogo": False,
+            # on a projector the toolbar only covers legends; elsewhere it shows while the pointer is
+            # on the chart (always shown, it covered the legend's right end at 1024 px)
+            "displayModeBar": False if present else "hover",
+            "toImageButtonOptions": {"format": fmt, "filename": key, "scale": 2},
+        }
+        st.plotly_chart(fig, key=key, config=config, theme=None)
+        st.caption(caption)
+        st.session_state.get(_VIEW_KEY, {}).setdefault("figures", []).append((fig, caption))
+        if data is not None:
+            # the table is sent only while its expander is open, the CSV only when downloaded: a
+            # rerun ships the figures, not every chart's data
+            shown = st.expander("Show data", key=f"{key}.data", on_change="rerun")
+            with shown:
+                if shown.open:
+                    st.dataframe(data() if callable(data) else data, hide_index=True)
+                st.download_button(
+                    "Download CSV",
+                    data=lambda: csv_bytes(data() if callable(data) else data),
+                    file_name=f"{key}.csv",
+                    mime="text/csv",
+                    on_click="ignore",
+                )
 
 
 @contextlib.contextmanager
 def hero_block() -> Iterator[None]:
     """A scene's hero that is a table or text, not a chart: a class poll's panel goes beside it."""
     scene = _scene()
-    beside = _beside_hero(scene)
-    if scene:
-        scene["drawn"] = True
-    try:
+    with _beside_hero(scene):
+        if scene:
+            scene["drawn"] = True
         yield
-    finally:
-        if beside is not None:
-            beside.__exit__(None, None, None)
 
 
 def _beside_hero(scene: dict[str, Any] | None) -> Any:
-    """Before a scene's hero with a poll panel: the panel in a right column, the left one entered."""
+    """Before a scene's hero with a poll panel: the panel in a right column; the left one to enter."""
     if not scene or scene["drawn"] or not scene.get("beside"):
-        return None
+        return contextlib.nullcontext()
     hero, side = st.columns([2.7, 1], gap="small")
     with side:
         scene["beside"]()
-    hero.__enter__()
     return hero
 
 
