@@ -7,7 +7,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.plots.style import FONT_SIZE, legend_rows
+from smoothviz.plots.style import FONT_SIZE, axis_numbers, legend_rows
 
 
 def fit_short_axes(fig: go.Figure, *, legend_width: int) -> None:
@@ -63,12 +63,5 @@ def _marker_pad(fig: go.Figure) -> float:
 
 def _log_span(fig: go.Figure, axis_id: str) -> tuple[float, float]:
     """log10 of the smallest and largest positive y value drawn on ``axis_id`` (``y``, ``y2``, …)."""
-    values = [
-        np.asarray(trace.y, dtype=float).ravel()
-        for trace in fig.data
-        if (getattr(trace, "yaxis", None) or "y") == axis_id
-        and getattr(trace, "y", None) is not None
-    ]
-    flat = np.concatenate(values) if values else np.empty(0)
-    flat = flat[np.isfinite(flat) & (flat > 0)]
+    flat = axis_numbers(fig, "y", positive=True, on=axis_id)
     return (float(np.log10(flat.min())), float(np.log10(flat.max()))) if flat.size else (0.0, 1.0)

@@ -164,15 +164,19 @@ def _axis_names(fig: go.Figure, letter: str) -> list[str]:
 
 def _decades(fig: go.Figure, axis: str) -> float:
     """How many powers of ten the positive data on one axis spans (0 when there is none)."""
-    v = _numbers(fig, axis, positive=True, types=("scatter", "bar"))
+    v = axis_numbers(fig, axis, positive=True, types=("scatter", "bar"))
     return float(np.log10(v.max() / v.min())) if v.size and v.max() > v.min() else 0.0
 
 
-def _numbers(fig: go.Figure, axis: str, *, positive: bool, types: tuple = ()) -> np.ndarray:
-    """The finite (``positive``: and > 0) numbers on ``axis`` of every trace (of ``types``)."""
+def axis_numbers(
+    fig: go.Figure, axis: str, *, positive: bool, types: tuple = (), on: str | None = None
+) -> np.ndarray:
+    """The finite (``positive``: > 0) numbers on ``axis`` of each trace (of ``types``; on subplot ``on``)."""
     numbers = []
     for trace in fig.data:
-        if types and trace.type not in types:
+        if (types and trace.type not in types) or (
+            on and (_raw(trace, f"{axis}axis") or axis) != on
+        ):
             continue
         try:
             numbers.append(np.asarray(_raw(trace, axis), dtype=float).ravel())
@@ -530,7 +534,7 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
     """``(low, width)`` of every trace's finite numbers on ``axis`` (log₁₀ on a log axis)."""
-    flat = _numbers(fig, axis, positive=log)
+    flat = axis_numbers(fig, axis, positive=log)
     if flat.size == 0:
         return 0.0, 1.0
     flat = np.log10(flat) if log else flat
