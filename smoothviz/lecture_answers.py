@@ -1,9 +1,8 @@
 """The answers of the lecture scenes, computed from each scene's preset by the core.
 
-Every multiple-choice scene of :mod:`smoothviz.lectures` names one of these as its ``check``: given
-the preset (URL strings), it reruns what the page draws and returns the index of the true option;
-``tests/test_lectures.py`` compares it with the scene's ``answer``, so a changed preset, default or
-algorithm cannot silently make a scene lie. Pure functions, milliseconds to seconds each.
+Each multiple-choice scene of :mod:`smoothviz.lectures` names one as its ``check``: it reruns what
+the page draws from the preset (URL strings) and returns the true option's index, which the tests
+compare with the scene's ``answer``, so that no change can silently make a scene lie.
 """
 
 from __future__ import annotations

@@ -72,10 +72,8 @@ class Room:
     """What anyone with the room code may see (never the lecturer key).
 
     Attributes:
-        code: ``CODE_LENGTH`` characters of ``ALPHABET``.
-        lecture, scene: the scene now shown (a key of :data:`smoothviz.lectures.LECTURES`, 1-based).
-        state: ``"open"`` (voting), ``"closed"`` or ``"revealed"`` (answer shown).
-        expires: when the room and its votes expire (UTC seconds).
+        code, lecture, scene: the room's code and the scene now shown (1-based).
+        state: ``"open"`` (voting), ``"closed"`` or ``"revealed"``; ``expires``: UTC seconds.
     """
 
     code: str
@@ -187,10 +185,9 @@ def _parse_url(url: str) -> tuple[str, str]:
 class PollStore:
     """Rooms and votes in one SQLite file (replicas on one host) or PostgreSQL (several hosts).
 
-    The same SQL on both; each write checks the room under a lock (SQLite ``BEGIN IMMEDIATE``,
-    PostgreSQL ``FOR SHARE`` / ``FOR UPDATE`` on the room row). A vote is an upsert keyed on (room,
-    lecture, scene, voter): never counted twice, durable once committed. Thread-safe (a small pool per
-    process). ``ttl``: a room's lifetime in seconds (24 h); ``clock``: UTC seconds (tests fake it).
+    The same SQL on both, each write checking the room under a lock; a vote is an upsert keyed on
+    (room, lecture, scene, voter): never counted twice. Thread-safe (a small pool per process).
+    ``ttl``: a room's lifetime (s); ``clock``: UTC seconds (tests fake it).
     """
 
     def __init__(
@@ -263,9 +260,8 @@ class PollStore:
     def _tx(self, work: Callable[[Run], T], *, write: bool = True) -> T:
         """``work(run)`` in one transaction, retried on a busy file or a dropped connection.
 
-        SQLite writes queue on a Python lock, then take the file's write lock (``BEGIN IMMEDIATE``: no
-        upgrade deadlock); ``write=False`` reads a WAL snapshot. A PollError from ``work`` rolls back and
-        propagates; lasting database errors become PollError(BUSY); other exceptions (bugs) propagate.
+        SQLite writers queue on a lock, then ``BEGIN IMMEDIATE``; ``write=False`` reads a snapshot.
+        A PollError rolls back; lasting database errors become PollError(BUSY); bugs propagate.
         """
         for attempt in range(3):
             conn, healthy = None, False
@@ -399,12 +395,17 @@ class PollStore:
         given = _hash(key) if ok else "1" * 64
         return hmac.compare_digest(stored, given) and ok and live
 
-    def _lecturer_tx(self, code: str, key: str, change: Callable[[Run, Room], None]) -> Room:
-        """Run ``change(run, room)`` as the lecturer of ``code``; return the room afterwards."""
+    def _check_lecturer(self, code: str, key: str, action: str) -> str:
+        """The normalised ``code``, else PollError: unknown or expired room, or not its lecturer."""
         code = _code(code)
         if not self.is_lecturer(code, key):
             self.room(code)  # unknown or expired: say so
-            raise PollError(f"Only the lecturer of room `{code}` can do that (wrong lecturer key).")
+            raise PollError(f"Only the lecturer of room `{code}` can {action}.")
+        return code
+
+    def _lecturer_tx(self, code: str, key: str, change: Callable[[Run, Room], None]) -> Room:
+        """Run ``change(run, room)`` as the lecturer of ``code``; return the room afterwards."""
+        code = self._check_lecturer(code, key, "do that (wrong lecturer key)")
 
         def work(run: Run) -> Room:
             change(run, self._room_row(run, code, lock="update"))
@@ -446,10 +447,9 @@ class PollStore:
         return self._lecturer_tx(code, key, change)
 
     def vote(self, code: str, voter: str, lecture: str, scene: int, option: int) -> None:
-        """Record ``voter``'s ``option`` (0-based); a new vote replaces the old while the poll is open.
+        """Record ``voter``'s ``option`` (0-based), replacing an earlier one while the poll is open.
 
-        PollError for an unknown or expired room, another scene, a closed poll, a bad option, or more
-        than ``RATE_VOTES`` votes in ``RATE_WINDOW`` seconds in one room.
+        PollError for a dead room, another scene, a closed poll, a bad option or a flood.
         """
         code = _code(code)
         voter = _voter(voter)
@@ -542,10 +542,7 @@ class PollStore:
         from smoothviz.lectures import LECTURES
         from smoothviz.safe_csv import to_csv
 
-        code = _code(code)
-        if not self.is_lecturer(code, key):
-            self.room(code)
-            raise PollError(f"Only the lecturer of room `{code}` can download its results.")
+        code = self._check_lecturer(code, key, "download its results")
         rows = self._tx(
             lambda run: run(
                 "SELECT lecture, scene, choice, COUNT(*) FROM votes WHERE code = ? "

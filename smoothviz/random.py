@@ -26,8 +26,7 @@ def make_rng(rng: RngLike = None) -> np.random.Generator:
 def streams(rng: RngLike, roles: Sequence[str]) -> dict[str, np.random.Generator]:
     """``{role: Generator}``: independent children of ``rng`` (``Generator.spawn``), one per distinct role.
 
-    The k-th role gets the k-th child, so a role appended later leaves the earlier streams, and the
-    results drawn from them, unchanged: ``streams(seed, ("data", "runs"))["runs"]``.
+    The k-th role gets the k-th child: a role appended later leaves the earlier streams unchanged.
     """
     roles = tuple(roles)
     if len(set(roles)) != len(roles):

@@ -193,11 +193,7 @@ REFERENCES: dict[str, Reference] = {ref.key: ref for ref in _ENTRIES}
 
 
 def cite(key: str, where: str = "") -> str:
-    """Author–year citation of one work, pinned to a place in it when ``where`` says one.
-
-    ``cite("hrs2020", "Thm 3.3")`` is ``"Haghtalab, Roughgarden & Shetty 2020, Thm 3.3"``; a key not
-    in :data:`REFERENCES` raises KeyError.
-    """
+    """Author–year citation of one work, pinned to ``where`` in it (KeyError for an unknown key)."""
     try:
         ref = REFERENCES[key]
     except KeyError:
@@ -208,11 +204,7 @@ def cite(key: str, where: str = "") -> str:
 def references_markdown(
     keys: Iterable[str] | None = None, *, heading: str | None = "References"
 ) -> str:
-    """The entries of ``keys`` (default: all) as a Markdown list, sorted by first surname and year.
-
-    ``heading`` goes above the list as a ``###`` heading (``None``: the bare list); the text ends in a
-    newline, and a key not in :data:`REFERENCES` raises KeyError.
-    """
+    """The entries of ``keys`` (default: all) as a Markdown list under ``heading``, by surname."""
     chosen = [REFERENCES[k] for k in (REFERENCES if keys is None else dict.fromkeys(keys))]
     chosen.sort(key=lambda ref: (ref.surnames[0], ref.year, ref.title))
     lines = [f"### {heading}", ""] if heading else []

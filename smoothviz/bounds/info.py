@@ -77,8 +77,7 @@ class BoundInfo:
 def registrar(infos: list[BoundInfo]) -> Callable[..., Callable]:
     """A decorator factory: ``@bound(title=..., kind=..., ...)`` records the function's BoundInfo in ``infos``.
 
-    The key is the decorated function's name, so a bound's provenance is written once, above its code;
-    a key registered twice (in any module) is an error at import.
+    The key is the function's name; a key registered twice (in any module) is an error at import.
     """
 
     def bound(**fields: str | tuple[str, ...]) -> Callable[[Callable], Callable]:

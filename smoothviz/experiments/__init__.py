@@ -1,9 +1,8 @@
 """Experiments behind the pages: what a page runs and what it needs to decide how much to run.
 
-One module per page, each with a ``run_experiment`` that takes the page's parameters and a seed and
-returns a frozen result with ``summary()``, ``to_frame()`` and ``code()`` (the page's "Reproduce in
-Python"). The algorithm modules hold the algorithms and their theorems; the page concerns (cost
-models, trials caps, comparisons) live here. No Streamlit or plotly.
+One module per page, each with a ``run_experiment(params, seed)`` returning a frozen result with
+``summary()``, ``to_frame()`` and ``code()``; the page concerns (cost models, trials caps,
+comparisons) live here, the algorithms and their theorems in the algorithm modules.
 """
 
 import functools
@@ -22,10 +21,7 @@ def band(values: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def once(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """A frozen result's derived table, computed on its first use and kept on it (read it, never edit it).
-
-    A page reads ``summary()`` up to ten times a run (captions, metrics, the lecture check).
-    """
+    """A frozen result's derived table, computed on first use and kept on it (read-only)."""
     name = f"_{method.__name__}_once"
 
     @functools.wraps(method)

@@ -1,8 +1,4 @@
-"""Small trace makers the figure builders share: a curve and a vertical mark.
-
-Each returns a ``go.Scatter`` (or a list of them) with the house's defaults, so a builder reads as
-the list of what it draws. Colours and line styles stay the builders' choice.
-"""
+"""Small trace makers the figure builders share: a curve and a vertical mark, as ``go.Scatter``."""
 
 from __future__ import annotations
 

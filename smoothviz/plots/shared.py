@@ -1,9 +1,8 @@
 """Figures and texts shared across sessions: a builder runs once per distinct input, not per rerun.
 
-Builders are pure, so :func:`shared_figure` keys each call by a digest of its arguments and keeps the
-last :data:`MAX_FIGURES` figures, read-only (:func:`private_copy` gives one to modify), with their
-JSON encoded once; :func:`shared_value` does the same for captions. A cached result carries the digest
-of the call that made it (:func:`stamp`); plotly's validation is off when served (:data:`VALIDATION`).
+:func:`shared_figure` keys each pure builder's call by a digest of its arguments and keeps the last
+:data:`MAX_FIGURES` figures, read-only, their JSON encoded once; :func:`shared_value` does the same
+for captions. Served figures are built without plotly's validation (:data:`VALIDATION`).
 """
 
 from __future__ import annotations
@@ -62,12 +61,10 @@ class FigureValidationError(AssertionError):
 
 
 class _OffWhileUnvalidated:
-    """A plotly flag of each object, read as False while :data:`_validating` is False.
+    """A plotly flag of each object (``_validate``, ``_in_batch_mode``), False while building unvalidated.
 
-    ``_validate`` (checked before each property is validated): every object a shared builder creates
-    or updates skips validation, with no flag passed through the builders. ``_in_batch_mode``: in
-    batch mode ``update_layout`` would apply a validated object set on the layout (a new ``xaxis2``)
-    at the end, over what an unvalidated update wrote into it. Outside such a build nothing changes.
+    So every object a shared builder makes skips validation with no flag passed through the builders
+    (and batch mode cannot overwrite an unvalidated update with a validated object).
     """
 
     def __init__(self, slot: str, default: bool) -> None:
@@ -90,11 +87,9 @@ _plotly_template = BaseFigure._initialize_layout_template
 
 
 def _default_template(fig: BaseFigure) -> None:
-    """A new figure's default template: while building unvalidated, one dict shared by every figure.
+    """A new figure's default template: while building unvalidated, one read-only dict for all.
 
-    plotly deep-copies the template (~200 dicts and lists) into each figure, twice per build, and
-    every figure kept then carries its copy through each full garbage collection. The shared dict is
-    the one plotly's own copy would be; it is read-only, like the rest of a shared figure.
+    plotly deep-copies its template (~200 containers) into each figure, twice per build.
     """
     name = pio.templates.default
     if _validating.get() or not isinstance(name, str) or fig._layout_obj._props.get("template"):
@@ -123,11 +118,7 @@ BaseFigure._initialize_layout_template = _default_template
 
 
 def subplots(**kwargs: Any) -> go.Figure:
-    """``make_subplots(**kwargs)``; in a shared build, a copy of one grid made per arguments.
-
-    make_subplots sets each axis through plotly's property paths (~6 ms a figure). The copy has the
-    same layout in the same order, the same subplot axes and the same grid references.
-    """
+    """``make_subplots(**kwargs)``; in a shared build, a copy of one grid made per arguments (~6 ms)."""
     if _validating.get():
         return make_subplots(**kwargs)
     key = pickle.dumps(sorted(kwargs.items()), protocol=5)
@@ -160,11 +151,10 @@ def _unvalidated(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 def _settled(fig: go.Figure) -> go.Figure:
-    """An unvalidated figure with every value validation coerces coerced, in place.
+    """An unvalidated figure with every value validation coerces coerced in place (arrays as given).
 
-    Plotly's own validators settle the values only (data arrays, what made validation costly, are
-    sent as given): a named colour scale becomes its colours, a template name its template, ``None``
-    removes a property (an object: empties it), and emptied objects and empty lists are dropped.
+    A named colour scale becomes its colours, a template name its template, ``None`` removes a
+    property, and emptied objects and empty lists are dropped.
     """
     _settle(fig._layout, "layout")
     for trace in fig._data:
@@ -270,11 +260,7 @@ _PLAIN = (dict, list, tuple, str, int, float, type(None))
 
 
 def _encoded(value: Any) -> Any:
-    """:func:`_containers` of ``value`` with every array a dict holds as plotly.js's typed array (``bdata``).
-
-    What plotly's ``convert_to_base64`` makes of the copy, in one pass that asks only non-plain values
-    whether they are arrays (the same rule, its own functions).
-    """
+    """:func:`_containers` of ``value``, arrays as typed arrays (plotly's ``convert_to_base64``, one pass)."""
     if isinstance(value, dict):
         if id(value) in _kept_as_is:  # a shared template: no arrays, read-only
             return value
@@ -311,11 +297,7 @@ _plotly_to_json = pio.to_json
 
 def _encoded_once(fig: Any, validate: bool = True, pretty: bool = False, remove_uids: bool = True,
                   engine: str | None = None) -> str:  # fmt: skip
-    """``plotly.io.to_json``, encoding a shared figure's dict once instead of on every rerun.
-
-    ``st.plotly_chart`` encodes ``fig.to_dict()``, for a shared figure always the same :class:`_Spec`,
-    so its JSON is kept on it. Any other call is plotly's own.
-    """
+    """``plotly.io.to_json``, a shared figure's :class:`_Spec` encoded once instead of every rerun."""
     if type(fig) is _Spec and not pretty and remove_uids and engine is None:
         if fig.json is None:
             fig.json = _plotly_to_json(fig, validate=False)
@@ -387,10 +369,8 @@ def _stamp(value: Any, key: bytes, depth: int = 3) -> None:
 def stamp(value: Any, name: str, args: tuple = (), kwargs: dict | None = None) -> Any:
     """Mark ``value``, the result of ``name(*args, **kwargs)``, with a digest of that call; return it.
 
-    The result and the frozen results it holds keep the digest (a part: its parent's and its place,
-    ``results['mwem']``). A pure computation's call names its result as well as its content would,
-    and every rerun's unpickled copy carries it, so the figures built from it are found without
-    hashing megabytes of arrays each rerun (~10 ms for MWEM's).
+    Its frozen parts get their parent's digest and their place; figures built from it are then found
+    without hashing megabytes of arrays each rerun.
     """
     key = _digest(name, args, kwargs or {})
     if key is not None:  # unpicklable arguments: digested per use instead
@@ -442,11 +422,7 @@ def shared_figure(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]
 
 
 def dressed(fig: go.Figure, tag: tuple, dress: Callable[[go.Figure], go.Figure]) -> go.Figure:
-    """``dress`` applied to a copy of a shared figure, made once per (figure, ``tag``) and shared.
-
-    Presenter mode and a lecture scene change every student's figure the same way (``tag`` says how),
-    so the class shares one dressed copy. A figure that is not shared is dressed in place.
-    """
+    """``dress`` applied to a copy of a shared figure, once per (figure, ``tag``); else in place."""
     base = getattr(fig, "_shared_key", None)
     if not isinstance(fig, SharedFigure) or base is None:
         return dress(fig)

@@ -1,7 +1,4 @@
-"""Short charts: a lecture scene's hero under its bar is a few lines of type tall.
-
-Its y tick labels and axis titles are fitted to the height the kit gave it, so they never run together.
-"""
+"""Short charts: a lecture scene's hero, a few lines of type tall, gets y ticks and titles that fit."""
 
 from __future__ import annotations
 
@@ -10,15 +7,14 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.plots.style import FONT_SIZE, legend_rows
+from smoothviz.plots.style import FONT_SIZE, axis_numbers, legend_rows
 
 
 def fit_short_axes(fig: go.Figure, *, legend_width: int) -> None:
-    """A short chart (a scene's hero under its bar): y tick labels and titles that do not run together.
+    """Fit a short chart's y ticks and titles to its plot height so that they do not run together.
 
-    From the plot's height (the figure's less its margins and the legend rows they do not hold): a log
-    axis labels every k-th power of ten, a linear one fewer ticks or smaller tick type, a long title
-    smaller type. A line of type is taken as 1.6 times its size; ``legend_width``: the legend's (px).
+    Plot height: the figure's less margins and legend rows (a line: 1.6 × its type; ``legend_width``:
+    the legend's, px). A log axis labels every k-th decade, a linear one fewer or smaller ticks.
     """
     font = fig.layout.font.size or FONT_SIZE
     width = round(legend_width * FONT_SIZE / font)
@@ -67,12 +63,5 @@ def _marker_pad(fig: go.Figure) -> float:
 
 def _log_span(fig: go.Figure, axis_id: str) -> tuple[float, float]:
     """log10 of the smallest and largest positive y value drawn on ``axis_id`` (``y``, ``y2``, …)."""
-    values = [
-        np.asarray(trace.y, dtype=float).ravel()
-        for trace in fig.data
-        if (getattr(trace, "yaxis", None) or "y") == axis_id
-        and getattr(trace, "y", None) is not None
-    ]
-    flat = np.concatenate(values) if values else np.empty(0)
-    flat = flat[np.isfinite(flat) & (flat > 0)]
+    flat = axis_numbers(fig, "y", positive=True, on=axis_id)
     return (float(np.log10(flat.min())), float(np.log10(flat.max()))) if flat.size else (0.0, 1.0)

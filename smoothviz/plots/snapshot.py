@@ -1,9 +1,7 @@
 """An offline snapshot of one view: a single HTML file that opens with no server and no network.
 
-The file holds the page's title and story sentence, every figure of the view as interactive plotly
-(plotly.js inlined once, from the plotly package itself), each figure's caption, the parameters that
-produced it, the "Reproduce in Python" code and the link back to the live view. A lecturer can put it
-on a course page or open it on a projector without the dashboard running.
+Title, story sentence, every figure as interactive plotly (plotly.js inlined once from the package),
+captions, parameters, the "Reproduce in Python" code and the link back to the live view.
 """
 
 from __future__ import annotations
@@ -36,11 +34,7 @@ def snapshot_html(
     code: str,
     link: str,
 ) -> str:
-    """A view as one self-contained HTML page: title, "Watch:" sentence, link, figures, params, code.
-
-    ``figures`` are ``(figure, caption)`` in the page's order, ``params`` the URL values that ran;
-    plotly.js is inlined with the first figure only.
-    """
+    """A view as one self-contained HTML page; ``figures``: ``(figure, caption)`` in the page's order."""
     parts = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'>",
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>",

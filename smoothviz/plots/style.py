@@ -90,9 +90,8 @@ def apply_style(
 ) -> go.Figure:
     """Apply the smoothviz look (large fonts, white background) and return ``fig``; call it last.
 
-    Untitled figures carry their legend above the plot. Titled ones (two-column layouts) carry it at the
-    bottom of the figure, below the x-axis title, and grow by the rows the legend needs, so the plot area
-    keeps its height and legend, axis title and plot never overlap.
+    An untitled figure's legend sits above the plot; a titled one's below the x-axis title, the figure
+    growing by its rows so that the plot keeps its height.
     """
     if pio.templates.default != "plotly_white":
         # Streamlit makes its own template the default when its plotly module is imported after this
@@ -145,11 +144,7 @@ def apply_style(
 
 
 def _merge(props: dict, update: dict) -> None:
-    """``update`` merged into ``props`` in place, nested dicts key by key (copies, never shared).
-
-    What ``update_layout`` does with plain values; ``None`` and what validation would coerce are
-    settled after the build (:func:`smoothviz.plots.shared._settled`; the test suite checks the JSON).
-    """
+    """``update`` merged into ``props`` in place as ``update_layout`` would (settled after the build)."""
     for key, value in update.items():
         if not isinstance(value, dict):
             props[key] = value
@@ -169,15 +164,19 @@ def _axis_names(fig: go.Figure, letter: str) -> list[str]:
 
 def _decades(fig: go.Figure, axis: str) -> float:
     """How many powers of ten the positive data on one axis spans (0 when there is none)."""
-    v = _numbers(fig, axis, positive=True, types=("scatter", "bar"))
+    v = axis_numbers(fig, axis, positive=True, types=("scatter", "bar"))
     return float(np.log10(v.max() / v.min())) if v.size and v.max() > v.min() else 0.0
 
 
-def _numbers(fig: go.Figure, axis: str, *, positive: bool, types: tuple = ()) -> np.ndarray:
-    """The finite (``positive``: and > 0) numbers on ``axis`` of every trace (of ``types``)."""
+def axis_numbers(
+    fig: go.Figure, axis: str, *, positive: bool, types: tuple = (), on: str | None = None
+) -> np.ndarray:
+    """The finite (``positive``: > 0) numbers on ``axis`` of each trace (of ``types``; on subplot ``on``)."""
     numbers = []
     for trace in fig.data:
-        if types and trace.type not in types:
+        if (types and trace.type not in types) or (
+            on and (_raw(trace, f"{axis}axis") or axis) != on
+        ):
             continue
         try:
             numbers.append(np.asarray(_raw(trace, axis), dtype=float).ravel())
@@ -190,10 +189,7 @@ def _numbers(fig: go.Figure, axis: str, *, positive: bool, types: tuple = ()) ->
 def downsample_index(
     n: int, *, max_points: int = MAX_POINTS_PER_TRACE, log: bool = True
 ) -> np.ndarray:
-    """Indices ``0..n-1`` thinned to at most ``max_points`` (log-spaced by default), always keeping the ends.
-
-    Long curves are drawn from these indices so a rerun ships a few thousand points, not 10^5.
-    """
+    """Indices ``0..n-1`` thinned to at most ``max_points`` (log-spaced by default), keeping the ends."""
     if n <= max_points:
         return np.arange(n)
     if log:
@@ -240,12 +236,10 @@ def theory_trace(
     color: str | None = None,
     on_plot: bool = True,
 ) -> go.Scatter:
-    """A theory curve ``y`` over ``x``; the dash tells its ``kind`` apart.
+    """A theory curve ``y`` over ``x``, dashed by ``kind``; ``on_plot``: named beside the line.
 
     ``kind`` is ``"exact"``, ``"expectation"``, ``"high-probability"`` (black, or ``color``) or
-    ``"envelope"`` (O(·) with a chosen constant: dotted grey). ``name`` says what the bound is and
-    where it comes from; with ``on_plot`` it is written beside the line (placed by :func:`apply_style`)
-    instead of in the legend, which keeps to the data.
+    ``"envelope"`` (O(·) with a chosen constant: dotted grey).
     """
     dash = {
         "exact": "dash",
@@ -282,11 +276,7 @@ LABEL_NAME = "on-plot label"
 def place_labels(
     fig: go.Figure, *, size: int = LABEL_SIZE, areas: Sequence = LABEL_AREAS_PX
 ) -> None:
-    """Place the theory lines' labels again, at ``size`` px in plotting areas ``areas`` (w, h px).
-
-    For what was drawn after :func:`apply_style`: a reveal's rings and numbers (:func:`highlight`),
-    presenter mode's larger type in its wide, short lecture charts.
-    """
+    """Place the theory lines' labels again (after rings, or at presenter mode's ``size``) in ``areas``."""
     fig.layout.annotations = [a for a in fig.layout.annotations if a.name != LABEL_NAME]
     log_x, log_y = (fig.layout[f"{a}axis"].type == "log" for a in "xy")
     _label_lines_on_plot(fig, log_x=log_x, log_y=log_y, size=size, areas=areas)
@@ -302,12 +292,9 @@ def _label_lines_on_plot(
 ) -> None:
     """Write the name of every ``label_on_plot`` trace beside its line, near its right end.
 
-    Theory lines carry their names on the plot instead of in the legend, so the legend keeps to the data
-    (at most two rows on a projector) and the reader sees which dashed line is which where it is drawn.
-    Each label takes the first stop along its line (:data:`LABEL_STOPS`), above or below it, ending or
-    else starting there, whose box (estimated from its text at ``size`` px in each of ``areas``) stays
-    inside the plot and overlaps no marker, no point's text and no label placed before; failing that,
-    the place that clashes least (:func:`_place`). A long label breaks onto lines the narrowest holds.
+    Each label takes the first stop (:data:`LABEL_STOPS`), above or below, ending or starting there,
+    whose box (at ``size`` px in each of ``areas``) stays in the plot and clear of markers, texts and
+    earlier labels; else the place that clashes least (:func:`_place`).
     """
     lines = [line for trace in fig.data if (line := _on_plot_line(trace, log_x, log_y))]
     if not lines:
@@ -359,11 +346,9 @@ def _place(
     areas: Sequence,
     chars: int,
 ) -> tuple[tuple, list[tuple]]:
-    """``(clash, places)``: each line's label at its best place (:func:`_label_lines_on_plot`).
+    """``(clash, places)``: each label's best place, clash = (areas clashing, summed overlap).
 
-    A place's clash is ``(areas where it clashes, overlap summed over them)``: least is best. A label
-    clashes with what lies under it: the plot's edge, markers, labels placed before and the other
-    drawn curves (``crossed``: samples along each, keyed by its trace's id).
+    ``crossed``: samples along each drawn curve, keyed by its trace's id.
     """
     taken = [list(on) for on in taken]
     total, placed = (0, 0.0), []
@@ -396,9 +381,7 @@ def _place(
         boxes, scores = [], []
         for area, below in zip(areas, under, strict=True):
             cx = fx[index] + sign_x * w / 2 / area[0]
-            cy = fy[index] + sign_y * h / 2 / area[1]
-            hw, hh = w / 2 / area[0], h / 2 / area[1]
-            box = np.column_stack([cx - hw, cx + hw, cy - hh, cy + hh])
+            box = _boxes(cx, fy[index] + sign_y * h / 2 / area[1], w, h, area)
             boxes.append(box)
             scores.append(_clash(box, below))
         scores = np.array(scores)  # areas × places
@@ -424,18 +407,24 @@ def _on_plot_line(trace: Any, log_x: bool, log_y: bool) -> tuple | None:
     return (trace, x, y) if x.size else None
 
 
-def _drawn_lines(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[Any, tuple]]:
-    """``(trace, (x, y))`` of every scatter trace drawn as a visible line (the curves a label may hide)."""
+def _scatters(fig: go.Figure, log_x: bool, log_y: bool, part: str, default: str = "") -> list:
+    """``(trace, mode, (x, y))`` of every numeric scatter trace drawn with ``part`` in its mode."""
     drawn = []
     for trace in fig.data:
-        mode, width = _raw(trace, "mode") or "lines", _raw(trace, "line", "width")
-        if trace.type != "scatter" or "lines" not in mode or width == 0 or _raw(trace, "x") is None:
+        mode = _raw(trace, "mode") or default
+        if trace.type != "scatter" or part not in mode or _raw(trace, "x") is None:
             continue
         try:
-            drawn.append((trace, _finite(trace, log_x, log_y)))
+            drawn.append((trace, mode, _finite(trace, log_x, log_y)))
         except (TypeError, ValueError):  # categories
             continue
     return drawn
+
+
+def _drawn_lines(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[Any, tuple]]:
+    """``(trace, (x, y))`` of every scatter trace drawn as a visible line (the curves a label may hide)."""
+    lines = _scatters(fig, log_x, log_y, "lines", "lines")
+    return [(trace, xy) for trace, _, xy in lines if _raw(trace, "line", "width") != 0]
 
 
 def _samples(fx: np.ndarray, fy: np.ndarray, n: int = 120) -> tuple[np.ndarray, np.ndarray]:
@@ -468,34 +457,20 @@ def _finite(trace: Any, log_x: bool, log_y: bool) -> tuple[np.ndarray, np.ndarra
 def _markers(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple[tuple, float]]:
     """``((x, y), size)`` of every scatter trace drawn with markers (size: its largest, in pixels)."""
     drawn = []
-    for trace in fig.data:
-        mode = _raw(trace, "mode") or ""
-        if trace.type != "scatter" or "markers" not in mode or _raw(trace, "x") is None:
-            continue
-        try:
-            xy = _finite(trace, log_x, log_y)
-        except (TypeError, ValueError):  # categories
-            continue
+    for trace, _, xy in _scatters(fig, log_x, log_y, "markers"):
         size = _raw(trace, "marker", "size")
-        size = 6 if size is None else size
-        drawn.append((xy, float(np.max(size)) + 2))
+        drawn.append((xy, float(np.max(6 if size is None else size)) + 2))
     return drawn
 
 
 def _texts(fig: go.Figure, log_x: bool, log_y: bool) -> list[tuple]:
-    """``((x, y), (w, h), marker, position)`` of every scatter trace drawn with text beside its points.
+    """``((x, y), (w, h), marker, position)`` of every scatter trace with text beside its points.
 
-    ``(w, h)``: its longest text's box in pixels; ``marker``: its markers' size; ``position``: where
-    the text sits (plotly's ``textposition``).
+    ``(w, h)``: its longest text's box (px); ``marker``: its markers' size; ``position``: plotly's.
     """
     drawn = []
-    for trace in fig.data:
-        mode, text, x = _raw(trace, "mode") or "", _raw(trace, "text"), _raw(trace, "x")
-        if trace.type != "scatter" or "text" not in mode or x is None or text is None:
-            continue
-        try:
-            xy = _finite(trace, log_x, log_y)
-        except (TypeError, ValueError):  # categories
+    for trace, mode, xy in _scatters(fig, log_x, log_y, "text"):
+        if (text := _raw(trace, "text")) is None:
             continue
         text = [text] if isinstance(text, str) else text
         px = _raw(trace, "textfont", "size") or FONT_SIZE
@@ -529,10 +504,7 @@ def _boxes(fx: np.ndarray, fy: np.ndarray, w: float, h: float, area: tuple[int, 
 
 
 def _wrap(text: str, rows: int) -> str:
-    """``text`` broken at spaces into ``rows`` lines (``<br>``), the longest as short as it can be.
-
-    A break after a comma or colon or before a bracket counts 6 characters shorter, and wins a tie.
-    """
+    """``text`` broken at spaces into ``rows`` lines, the longest shortest (a break by ``,:(`` wins)."""
     cuts = [i for i, c in enumerate(text) if c == " "]
     if rows == 1 or not cuts:
         return text
@@ -547,10 +519,7 @@ def _wrap(text: str, rows: int) -> str:
 
 
 def _clash(boxes: np.ndarray, under: np.ndarray) -> np.ndarray:
-    """How badly each of ``boxes`` (one a row) is placed (0: a free place).
-
-    Its area outside the plot, weighted 10×, plus its overlap with the boxes ``under`` it (one a row).
-    """
+    """How badly each of ``boxes`` is placed: 10 × its area outside the plot + its overlap with ``under``."""
     inside = _overlap(boxes, np.array([[0.0, 1.0, 0.0, 1.0]]))[:, 0]
     area = (boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])
     return 10 * (area - inside) + _overlap(boxes, under).sum(axis=1)
@@ -565,7 +534,7 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
     """``(low, width)`` of every trace's finite numbers on ``axis`` (log₁₀ on a log axis)."""
-    flat = _numbers(fig, axis, positive=log)
+    flat = axis_numbers(fig, axis, positive=log)
     if flat.size == 0:
         return 0.0, 1.0
     flat = np.log10(flat) if log else flat
@@ -580,15 +549,10 @@ def add_player(
     y: float = -0.08,
     start: int = 0,
 ) -> go.Figure:
-    """Attach ``frames`` to ``fig`` with a play/pause button and a scrubber slider (all in the browser).
+    """Attach ``frames`` (plain dicts, ``name`` labels the slider) with play/pause and a scrubber.
 
-    Scrubbing and playing redraw from the frames already shipped: nothing is recomputed on the server.
-    Frames are plain dicts (``{"name", "data", "layout"}``): a player ships hundreds of traces and
-    building them as validated plotly objects one by one is slow. Each frame's ``name`` labels the slider.
-    ``y`` (paper coordinates, below the plot) is where the slider starts; the buttons sit just below it.
-    ``start`` is the frame the slider shows first (the figure's own traces should match it); a player
-    that opens on its last frame replays from the first when ▶ is pressed, others play on from where
-    they are.
+    Everything replays in the browser. ``y``: the slider's top (paper coordinates); ``start``: the
+    frame shown first (matching the figure's traces); opened on the last, ▶ replays from the first.
     """
     start = start % len(frames)
     fig.frames = frames
@@ -710,10 +674,8 @@ _POSITIONS = (
 def _ring_numbers(points: list[tuple[float, float]], areas: Sequence) -> list[str]:
     """Where each ring's number sits (a ``textposition``), the rings at ``points`` (plot fractions).
 
-    Ring ``row`` puts its number above, below, left or right of its point by row, turned toward the
-    middle near an edge of the plot; where that box would leave the plot in one of ``areas`` or cover
-    another ring or a number placed before, the first place around the ring that does not (else the
-    one that clashes least).
+    By row above, below, left or right, turned inward near an edge; else the first free place around
+    the ring in every one of ``areas`` (or the one that clashes least).
     """
     if not points:
         return []
@@ -754,15 +716,10 @@ def _ring_numbers(points: list[tuple[float, float]], areas: Sequence) -> list[st
 
 
 def highlight(fig: go.Figure, marks: Sequence[Any], *, areas: Sequence = LABEL_AREAS_PX) -> int:
-    """Ring the points a lecture's answer rests on and label each with its own values.
+    """Ring the points of :class:`smoothviz.lectures.Mark`-like ``marks``; return how many were drawn.
 
-    ``marks`` are :class:`smoothviz.lectures.Mark`-like (``trace``, ``at``, ``label``). The label is
-    the ring's legend entry, first in the legend (on the plot it would cover curves or the theory
-    lines' own labels); with several marks, rings and entries are numbered, the numbers placed apart
-    in plotting areas ``areas`` (:func:`_ring_numbers`). A bar is outlined rather than ringed. A mark
-    whose trace or point is not on this figure (the user changed the scene's preset) is skipped: a
-    label is only ever read off the chart it points at. Returns how many marks were drawn: the theory
-    lines' labels are then to be placed again, around the rings (:func:`place_labels`).
+    Each label is its ring's legend entry, first; several rings are numbered (:func:`_ring_numbers`).
+    A bar is outlined instead. A mark not on this figure (another preset) is skipped.
     """
     found = []
     for mark in marks:

@@ -1,8 +1,7 @@
 """The address bar as the kit keeps it: which queries it wrote, and when a run reads the address.
 
-A rerun carries whatever address the browser had when the user acted, often one the kit wrote and has
-since overtaken; these helpers tell such stale writes from a new link, Back or Forward, so the newest
-input always wins.
+A rerun carries the address the browser had when the user acted, often a stale write of the kit's;
+these helpers tell it from a new link, Back or Forward, so the newest input wins.
 """
 
 from __future__ import annotations
@@ -22,8 +21,7 @@ WRITES_KEPT = 64
 def kit_state(page: str) -> dict[str, Any]:
     """The kit's own records for ``page`` (seeded values, link values, …): one session-state key a page.
 
-    Streamlit passes over every session-state key for each slider, select box and number input drawn,
-    so a student who opened every page would otherwise pay for eight keys of each on every widget.
+    (Streamlit walks every session-state key for each widget drawn: fewer keys, faster runs.)
     """
     return st.session_state.setdefault(f"{page}.__kit", {"links": {}})
 
@@ -55,9 +53,8 @@ def link_to_read(
 ) -> tuple[Mapping[str, list[str]], bool] | None:
     """``(query, scroll)`` when this run reads its values from the address bar, else ``None``.
 
-    Read on the page's first run in the session, on Back and Forward, and for a new link (a preset, a
-    scene's Next, a typed address); an address the kit wrote itself only on Back and Forward. An
-    address another page wrote is no link to this page. ``scroll``: bring a tab the link names into view.
+    Read on the page's first run, on Back and Forward, and for a new link; never an address the kit
+    wrote (but on Back and Forward) or another page wrote. ``scroll``: bring a named tab into view.
     """
     log = st.session_state.get(_WRITTEN_LOG, {})
     frozen = _frozen({k: v[-1] if len(v) == 1 else v for k, v in query.items()})

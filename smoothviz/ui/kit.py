@@ -72,8 +72,7 @@ PRESENT = Param(
 def use_app_navigation() -> None:
     """Run a page under ``app.py``'s ``st.navigation``, never Streamlit's ``pages/`` folder fallback.
 
-    Until a session has run ``st.navigation``, a fresh server runs ``/thresholds`` as the file alone (no
-    wide layout, no app controls); clearing the flag and rerunning hands the request to ``app.py``.
+    (A fresh server would otherwise run ``/thresholds`` as the file alone, without the app's layout.)
     """
     try:
         from streamlit.runtime.pages_manager import PagesManager
@@ -85,10 +84,7 @@ def use_app_navigation() -> None:
 
 
 def preload_charts() -> None:
-    """Start loading plotly.js (several MB) with an invisible chart before the page computes.
-
-    Otherwise the first chart waits for the computation *and* the library (benchmarks/bench_browser.py).
-    """
+    """Start loading plotly.js (several MB) with an invisible chart before the page computes."""
     holder = st.sidebar.container(key="smoothviz-preload")
     holder.html("<style>.st-key-smoothviz-preload { display: none; }</style>")
     holder.plotly_chart(_PRELOAD_FIGURE, config={"staticPlot": True}, theme=None, key="preload")
@@ -207,12 +203,6 @@ def _value_of(param: Param, state: Any) -> Any:
     return state
 
 
-def _seed_presenter_mode(query: Mapping[str, list[str]], values: Mapping[str, Any]) -> None:
-    """A link that says ``present=…`` sets presenter mode; otherwise the session keeps its mode."""
-    if "present" in query or not _has_present_mode():
-        st.session_state["smoothviz.present"] = bool(values["present"])
-
-
 def _has_present_mode() -> bool:
     """Whether the session has a presenter mode; the toggle's key comes back if Streamlit dropped it."""
     if "smoothviz.present" not in st.session_state and _PRESENT_KEY in st.session_state:
@@ -234,10 +224,7 @@ def _seed_from_link(
     *,
     scroll: bool = True,
 ) -> None:
-    """A first visit or a new link (a preset, Back/Forward): every value comes from the URL.
-
-    ``scroll``: a link naming a tab lands on it (:func:`tabs`); Back and Forward do not move the screen.
-    """
+    """A first visit or a new link: every value from the URL; ``scroll``: land on a named tab."""
     scene, messages = lecture.lecture_from_link(page, query, params)
     state = kit_state(page)
     state["lecture"] = scene
@@ -251,7 +238,8 @@ def _seed_from_link(
         messages += link_messages
     page_query = {k: v for k, v in query.items() if k not in (*lecture.LECTURE_KEYS, *own)}
     values, param_messages = parse_query(params, page_query)
-    _seed_presenter_mode(query, values)
+    if "present" in query or not _has_present_mode():  # else the session keeps its mode
+        st.session_state["smoothviz.present"] = bool(values["present"])
     values |= {link.key: state["links"][link.key] for link in links[:-1]}
     state["seeded"] = {k: v for k, v in values.items() if k != "present"}
     state["messages"] = [*messages, *param_messages]
@@ -262,10 +250,7 @@ def _seed_from_link(
 
 
 def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tuple[dict, list[str]]:
-    """The hero row, the presenter toggle and the sidebar's "More settings"; the values drawn.
-
-    ``main=True`` parameters are drawn later (:func:`field`, :func:`tabs`): their value is read here.
-    """
+    """The hero row, the presenter toggle and the sidebar's "More settings"; the values (all)."""
     hero = [p for p in params if p.hero]
     if not _has_present_mode():
         st.session_state["smoothviz.present"] = False
@@ -318,13 +303,10 @@ def _write_url(
 def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()) -> dict[str, Any]:
     """Draw a page's controls, bound to the URL, and return the current values.
 
-    ``hero=True`` parameters go in one row above the hero chart, ``main=True`` ones later (:func:`field`,
-    :func:`tabs`), the rest under "More settings" in the sidebar. A first visit or a new link reads the
-    URL through :func:`~smoothviz.ui.params.parse_query`; each value not used as received is named in a
-    warning (value received, value used) that stays until a control changes. Every run rewrites the
-    URL. ``links`` (:class:`~smoothviz.ui.params.LinkValue`, e.g. the game's ``moves``, and the kit's
-    ``pins``) travel the same way; a page changes one with :func:`set_link`. Later calls name a
-    parameter by its key.
+    ``hero=True`` parameters go in a row above the hero, ``main=True`` ones later (:func:`field`,
+    :func:`tabs`), the rest in the sidebar. A new link is read by :func:`.params.parse_query`, each
+    value not used as received named in a warning; every run rewrites the URL. ``links``
+    (:class:`~smoothviz.ui.params.LinkValue`) travel the same way (changed with :func:`set_link`).
     """
     params = [*params, PRESENT]
     state = kit_state(page)
@@ -414,10 +396,7 @@ def _rewrite(page: str, key: str, text: str | None) -> None:
 
 
 def set_link(page: str, link: LinkValue, value: Any) -> None:
-    """Change a page's own link value after :func:`controls` (e.g. a move played in the game).
-
-    The URL follows; once the value differs from the link's, the link's warning goes, as for a control.
-    """
+    """Change a page's own link value after :func:`controls` (e.g. a move); the URL follows."""
     state = kit_state(page)
     state["links"][link.key] = value
     state["values"][link.key] = value
@@ -434,8 +413,7 @@ def _declared(page: str, key: str) -> Param:
 def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str:
     """Record that the page ran parameter ``key`` at ``used`` instead of ``wanted`` (a cap, a clamp).
 
-    The URL gets the value that ran (a shared link reproduces what is shown); the returned sentence
-    names the parameter, both values and the reason, for the caption of the chart it affects.
+    The URL gets the value that ran; the returned sentence (for the caption) names both and why.
     """
     if used == wanted:
         return ""
@@ -454,10 +432,7 @@ def field(page: str, key: str, container: Any = None) -> Any:
 
 
 def tabs(page: str, key: str) -> dict[str, Any]:
-    """Draw a ``tab`` parameter as tabs: ``{option: container}``, only the open one's ``.open`` true.
-
-    A page computes just what is visible; switching tabs reruns and writes the URL like any control.
-    """
+    """Draw a ``tab`` parameter as tabs: ``{option: container}``, only the open one ``.open``."""
     param, scene = _declared(page, key), _scene()
     if scene and scene["tab"] == key:
         scene.pop("held").__exit__(None, None, None)
@@ -493,8 +468,7 @@ _CACHED: dict[tuple, Callable] = {}
 def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
     """``st.cache_data`` for a page's computation, made once per process, not once per rerun.
 
-    ``st.cache_data(f)`` hashes ``f``'s source each time (tens of ms a rerun); this keeps the wrapper
-    by file, name and size. Results are stamped with a digest of the call
+    (``st.cache_data`` hashes the source each time.) Results are stamped with a digest of the call
     (:func:`smoothviz.plots.shared.stamp`). ``cached(f, max_entries=8)`` or a decorator.
     """
     if func is None:
@@ -542,86 +516,79 @@ def chart(
     if _held():
         return
     scene, present = _scene(), presenting()
-    beside = _beside_hero(scene)  # a class poll's panel, the hero drawn in the column left of it
-    marks = scene["marks"] if scene and not scene["drawn"] else ()  # the hero's answer
-    height = _hero_height(scene, fig.layout.height or 450) if scene else None
-    veiled = bool(scene) and not scene["reveal"]
+    # a class poll's panel beside: the hero drawn in the column left of it
+    with _beside_hero(scene):
+        marks = scene["marks"] if scene and not scene["drawn"] else ()  # the hero's answer
+        height = _hero_height(scene, fig.layout.height or 450) if scene else None
+        veiled = bool(scene) and not scene["reveal"]
 
-    def dress(copy: go.Figure) -> go.Figure:
+        def dress(copy: go.Figure) -> go.Figure:
+            if pinned:
+                overlay_pins(copy, pinned)
+            if present:
+                _enlarge_type(copy)
+            if scene:
+                copy.update_layout(height=height)
+            ringed = highlight(copy, marks, areas=_label_areas(copy, present, bool(scene)))
+            # the labels placed again around the rings, in a scene's short chart, or at presenter
+            # mode's size (in areas measured with the rings' legend entries)
+            if present or scene or ringed:
+                size = round(LABEL_SIZE * 22 / 18) if present else LABEL_SIZE
+                place_labels(copy, size=size, areas=_label_areas(copy, present, bool(scene)))
+            if veiled:
+                _veil(copy)
+            if scene:
+                fit_short_axes(copy, legend_width=_HERO_WIDTH_PX[present])
+            return copy
+
         if pinned:
-            overlay_pins(copy, pinned)
-        if present:
-            _enlarge_type(copy)
-        if scene:
-            copy.update_layout(height=height)
-        areas = _presenter_areas if present else _scene_areas if scene else lambda _: LABEL_AREAS_PX
-        ringed = highlight(copy, marks, areas=areas(copy))
-        # the labels on the plot placed again around the rings, in a scene's short chart, or at
-        # presenter mode's size (in areas measured with the rings' legend entries)
-        if present or scene or ringed:
-            size = round(LABEL_SIZE * 22 / 18) if present else LABEL_SIZE
-            place_labels(copy, size=size, areas=areas(copy))
-        if veiled:
-            _veil(copy)
-        if scene:
-            fit_short_axes(copy, legend_width=_HERO_WIDTH_PX[present])
-        return copy
-
-    if pinned:
-        fig = dress(private_copy(fig))  # a shared figure is read-only
-    elif present or scene:  # the same dress for the whole class: made once, shared too
-        fig = dressed(fig, (present, height, veiled, marks), dress)
-    fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
-    config = {
-        "displaylogo": False,
-        # on a projector the toolbar only covers legends; elsewhere it shows while the pointer is on
-        # the chart (always shown, it covered the legend's right end at 1024 px)
-        "displayModeBar": False if present else "hover",
-        "toImageButtonOptions": {"format": fmt, "filename": key, "scale": 2},
-    }
-    st.plotly_chart(fig, key=key, config=config, theme=None)
-    st.caption(caption)
-    st.session_state.get(_VIEW_KEY, {}).setdefault("figures", []).append((fig, caption))
-    if data is not None:
-        # the table is sent only while its expander is open, the CSV only when it is downloaded:
-        # a rerun ships the figures, not every chart's data
-        shown = st.expander("Show data", key=f"{key}.data", on_change="rerun")
-        with shown:
-            if shown.open:
-                st.dataframe(data() if callable(data) else data, hide_index=True)
-            st.download_button(
-                "Download CSV",
-                data=lambda: csv_bytes(data() if callable(data) else data),
-                file_name=f"{key}.csv",
-                mime="text/csv",
-                on_click="ignore",
-            )
-    if beside is not None:
-        beside.__exit__(None, None, None)
+            fig = dress(private_copy(fig))  # a shared figure is read-only
+        elif present or scene:  # the same dress for the whole class: made once, shared too
+            fig = dressed(fig, (present, height, veiled, marks), dress)
+        fmt = st.session_state.get(EXPORT_FORMAT_KEY, "png")
+        config = {
+            "displaylogo": False,
+            # on a projector the toolbar only covers legends; elsewhere it shows while the pointer is
+            # on the chart (always shown, it covered the legend's right end at 1024 px)
+            "displayModeBar": False if present else "hover",
+            "toImageButtonOptions": {"format": fmt, "filename": key, "scale": 2},
+        }
+        st.plotly_chart(fig, key=key, config=config, theme=None)
+        st.caption(caption)
+        st.session_state.get(_VIEW_KEY, {}).setdefault("figures", []).append((fig, caption))
+        if data is not None:
+            # the table is sent only while its expander is open, the CSV only when downloaded: a
+            # rerun ships the figures, not every chart's data
+            shown = st.expander("Show data", key=f"{key}.data", on_change="rerun")
+            with shown:
+                if shown.open:
+                    st.dataframe(data() if callable(data) else data, hide_index=True)
+                st.download_button(
+                    "Download CSV",
+                    data=lambda: csv_bytes(data() if callable(data) else data),
+                    file_name=f"{key}.csv",
+                    mime="text/csv",
+                    on_click="ignore",
+                )
 
 
 @contextlib.contextmanager
 def hero_block() -> Iterator[None]:
     """A scene's hero that is a table or text, not a chart: a class poll's panel goes beside it."""
     scene = _scene()
-    beside = _beside_hero(scene)
-    if scene:
-        scene["drawn"] = True
-    try:
+    with _beside_hero(scene):
+        if scene:
+            scene["drawn"] = True
         yield
-    finally:
-        if beside is not None:
-            beside.__exit__(None, None, None)
 
 
 def _beside_hero(scene: dict[str, Any] | None) -> Any:
-    """Before a scene's hero with a poll panel: the panel in a right column, the left one entered."""
+    """Before a scene's hero with a poll panel: the panel in a right column; the left one to enter."""
     if not scene or scene["drawn"] or not scene.get("beside"):
-        return None
+        return contextlib.nullcontext()
     hero, side = st.columns([2.7, 1], gap="small")
     with side:
         scene["beside"]()
-    hero.__enter__()
     return hero
 
 
@@ -652,32 +619,27 @@ def _enlarge_type(fig: go.Figure) -> None:
             note.font.size = round(note.font.size * factor)
 
 
-def _scene_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
-    """A lecture scene's plotting areas: the usual ones and its own short chart on a phone (w, h px).
+def _label_areas(fig: go.Figure, present: bool, scene: bool) -> tuple[tuple[int, int], ...]:
+    """The labels' plotting areas (w, h px): the figure's height less margins and legend rows.
 
-    A chart under ~120 px of plot at 1024 px (a long bar, a two-row legend) is placed for laptops
-    alone: there a phone-wide label breaks onto three lines that cover the rings.
+    Presenter mode (20 px type): 1024 px beside a poll's panel and alone. A scene: the usual
+    areas and a phone's short chart, or laptops alone under ~120 px of plot (a phone-wide label
+    would break onto three lines over the rings). Elsewhere :data:`LABEL_AREAS_PX`.
     """
-    height = (fig.layout.height or 450) - 90 - 30 * legend_rows(fig, width=_HERO_WIDTH_PX[False])
+    full = fig.layout.height or 450
+    if not (present or scene):
+        return LABEL_AREAS_PX
+    if present:
+        height = max(full - 98 - 39 * legend_rows(fig, width=690), 60)
+        return ((620, height), (860, height))
+    height = full - 90 - 30 * legend_rows(fig, width=_HERO_WIDTH_PX[False])
     if height < 120:
         return ((560, max(height, 40)), (_HERO_WIDTH_PX[False], max(height, 40)))
-    return (*LABEL_AREAS_PX, (250, max((fig.layout.height or 450) - 150, 60)))
-
-
-def _presenter_areas(fig: go.Figure) -> tuple[tuple[int, int], ...]:
-    """Presenter mode's plotting areas at 1024 px: beside a poll's panel and alone (w, h px).
-
-    The height is the figure's less its margins and its legend's rows (20 px type in 860 px).
-    """
-    height = max((fig.layout.height or 450) - 98 - 39 * legend_rows(fig, width=690), 60)
-    return ((620, height), (860, height))
+    return (*LABEL_AREAS_PX, (250, max(full - 150, 60)))
 
 
 def _veil(fig: go.Figure) -> None:
-    """A lecture question still open: plot and legend hidden until the reveal, the axes stay.
-
-    Three short lines of text: on one line it ran out of a phone's plot (390 px wide).
-    """
+    """A lecture question still open: plot and legend hidden until the reveal, the axes stay."""
     fig.update_layout(showlegend=False)
     for note in fig.layout.annotations:  # labels on the plot (bounds, counts) wait too
         note.visible = False
@@ -708,8 +670,9 @@ def metrics(items: Mapping[str, tuple[str, str | None]]) -> None:
 def theory_card(info: BoundInfo, comparison: str) -> None:
     """The theorem behind a plotted line: statement, source, kind of bound, and how the plot compares."""
     text, color = KIND_BADGES[info.kind]
+    # bracket notation such as N_[](σ/(4√T)) as written, not as an empty Markdown link
     title, source, note, comparison = (
-        _plain(t) for t in (info.title, info.source, info.note, comparison)
+        t.replace("[]", "\\[\\]") for t in (info.title, info.source, info.note, comparison)
     )
     with st.container(border=True):
         st.markdown(f"**Theory: {title}** &nbsp; :{color}-badge[{text}]")
@@ -718,19 +681,13 @@ def theory_card(info: BoundInfo, comparison: str) -> None:
         st.markdown(f"*On this page:* {comparison}")
 
 
-def _plain(text: str) -> str:
-    """Bracket notation such as ``N_[](σ/(4√T))`` as written, not as an empty Markdown link."""
-    return text.replace("[]", "\\[\\]")
-
-
 def reproduce(code: str) -> None:
-    """A "Reproduce in Python" block, and "Download this view" as one offline HTML file.
-
-    The file holds the run's charts (interactive), captions, parameters, code and live link.
-    """
+    """A "Reproduce in Python" block, and "Download this view" as one offline HTML file."""
     with st.expander("Reproduce in Python"):
         st.code(code, language="python")
     view = st.session_state.get(_VIEW_KEY, {})
+    title = view.get("title", "view").lower()
+    slug = "-".join("".join(c if c.isalnum() else " " for c in title).split())[:40]
     params = {k: v for k, v in st.query_params.to_dict().items() if k not in POLL_KEYS}
     link = (st.context.url or "") + ("?" + urllib.parse.urlencode(params) if params else "")
     st.download_button(
@@ -743,17 +700,13 @@ def reproduce(code: str) -> None:
             code=code,
             link=link,
         ),
-        file_name=f"smoothviz-{_slug(view.get('title', 'view'))}.html",
+        file_name=f"smoothviz-{slug}.html",
         mime="text/html",
         key="smoothviz.snapshot",
         on_click="ignore",
         help="One HTML file with the charts (interactive), captions, parameters and code; it opens "
         "with no server and no network.",
     )
-
-
-def _slug(text: str) -> str:
-    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())[:40]
 
 
 def privacy_note() -> None:

@@ -125,10 +125,7 @@ def _reveal(state: dict[str, Any]) -> None:
 
 
 def lecture_bar(state: dict[str, Any], params: Sequence[Any]) -> int:
-    """The scene bar: number, question and options, Back / Answer / Next; returns its height (px).
-
-    The reveal marks the right option and shows the sentence; locked parameters go by their symbol.
-    """
+    """The scene bar: number, question and options, Back / Answer / Next; its height (px)."""
     key, number = state["lecture"], state["scene"]
     lecture = LECTURES[key]
     scene = lecture.scenes[number - 1]
@@ -183,10 +180,7 @@ def lock_note(state: Mapping[str, Any], params: Sequence[Any]) -> str:
 
 
 def bar_height(state: Mapping[str, Any], params: Sequence[Any], present: bool) -> int:
-    """The scene bar's height in pixels at 1024 px wide, from its lines of text (the kit sizes the hero).
-
-    Characters per line measured beside the buttons and across the bar, at 22 px (presenter) or 16 px.
-    """
+    """The scene bar's height (px) at 1024 px wide, from its lines of 22 px or 16 px type."""
     lecture = LECTURES[state["lecture"]]
     scene = lecture.scenes[state["scene"] - 1]
     column, wide, line = (68, 96, 33) if present else (41, 80, 27)

@@ -1,8 +1,7 @@
 """Declared page parameters, and the validation of values that arrive from a shared link.
 
-Every control is declared once as a :class:`Param`. :func:`parse_query` turns a query into values and
-never raises (a link is user input): each value it could not use becomes a message naming the
-parameter, the value received and the value used. Pure Python, unit-tested directly.
+Every control is declared once as a :class:`Param`. :func:`parse_query` never raises (a link is user
+input): each value it could not use becomes a message naming the parameter, value received and used.
 """
 
 from __future__ import annotations
@@ -114,10 +113,7 @@ class Param:
 
 @dataclass(frozen=True)
 class LinkValue:
-    """State in the URL that is no widget (the game's ``moves``, the kit's ``pins``).
-
-    :func:`~smoothviz.ui.kit.controls` reads, warns about, returns and writes it back like a parameter
-    (an empty ``format`` leaves the key out); a page changes it with :func:`~smoothviz.ui.kit.set_link`.
+    """State in the URL that is no widget (the game's ``moves``, the kit's ``pins``), kept like a parameter.
 
     Attributes:
         key: stable URL query key.
@@ -208,8 +204,8 @@ def parse_query(
 ) -> tuple[dict[str, Any], list[str]]:
     """``(values, messages)`` for a raw query (a repeated key's value is a list) against ``params``.
 
-    Every parameter gets a value (its default if unset); every value not used as received, and every
-    unknown key, a message. Only the page's own mistake raises (a key declared twice), never ``query``.
+    A message for every value not used as received and every unknown key; only a key declared twice
+    (the page's mistake) raises, never ``query``.
     """
     declared = by_key(params)
     values = {p.key: p.default for p in params}

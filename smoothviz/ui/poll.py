@@ -118,10 +118,7 @@ def _act(action: str, state: dict[str, Any]) -> None:
 
 
 def lecturer_panel(state: dict[str, Any]) -> Callable[[], None] | None:
-    """Bring the room to this scene (revealed with it); return the panel beside the hero, or ``None``.
-
-    The panel says what went wrong (unknown room, wrong key, store error) instead of drawing controls.
-    """
+    """Bring the room to this scene (revealed with it); the panel beside the hero, or ``None``."""
     message = st.session_state.pop(_MESSAGE, None)
     if not state.get("poll"):
         return (lambda: st.warning(message, icon="⚠️")) if message else None
@@ -161,23 +158,9 @@ def _panel(room: Room, state: dict[str, Any], lecturer: bool, notes: list[str]) 
     with st.container(key="smoothviz-poll"):
         # the class's answers only once this link has revealed the scene too
         if here and room.state == "revealed" and state.get("reveal"):
-            scene = LECTURES[room.lecture].scenes[room.scene - 1]
-            counts = _told(lambda s: s.counts(room.code, room.lecture, room.scene), now=True)
-            if counts is None:
+            large = bool(st.session_state.get("smoothviz.present"))
+            if not _class_answers(room, "smoothviz-poll-histogram", {}, height=260, large=large):
                 return
-            st.plotly_chart(
-                poll_figure(
-                    scene.options,
-                    counts,
-                    scene.answer,
-                    height=260,
-                    large=bool(st.session_state.get("smoothviz.present")),
-                ),
-                key="smoothviz-poll-histogram",
-                config={"displayModeBar": False},
-                theme=None,
-            )
-            st.caption(poll_caption(scene.options, counts, scene.answer))
             st.markdown(f"Room **`{room.code}`**")
         else:
             url = vote_url(room.code)
@@ -187,6 +170,18 @@ def _panel(room: Room, state: dict[str, Any], lecturer: bool, notes: list[str]) 
             _live_count(room.code, state["lecture"], state["scene"])
         if lecturer:
             _lecturer_controls(room, state)
+
+
+def _class_answers(room: Room, key: str, config: dict, **style: Any) -> bool:
+    """The class's answers to the room's question, and their caption (False: the store failed)."""
+    scene = LECTURES[room.lecture].scenes[room.scene - 1]
+    counts = _told(lambda s: s.counts(room.code, room.lecture, room.scene), now=True)
+    if counts is None:
+        return False
+    fig = poll_figure(scene.options, counts, scene.answer, **style)
+    st.plotly_chart(fig, key=key, config={"displayModeBar": False} | config, theme=None)
+    st.caption(poll_caption(scene.options, counts, scene.answer))
+    return True
 
 
 def _lecturer_controls(room: Room, state: dict[str, Any]) -> None:
@@ -260,9 +255,8 @@ def _join() -> None:
 def student_page() -> None:
     """The ``/vote`` page: join a room, vote on its current question, see the answer at the reveal.
 
-    One button per option, one vote per browser and question (a changed mind replaces it while open);
-    the reveal shows the answer, the class's answers and the scene's chart. The page follows the room;
-    the voter is a random token in a cookie (:data:`VOTER_COOKIE`), nothing personal.
+    One vote per browser and question (changeable while open), following the room; the voter is a
+    random token in a cookie (:data:`VOTER_COOKIE`), nothing personal.
     """
     st.html(_VOTE_CSS)
     raw = st.query_params.get("room", "")
@@ -325,16 +319,9 @@ def _revealed(room: Room, mine: int | None) -> None:
     right = f"{LETTERS[scene.answer]} · {scene.options[scene.answer]}"
     verdict = "" if mine is None else (" You got it." if mine == scene.answer else "")
     st.success(f"**Answer: {right}**.{verdict}  \n{scene.say}", icon=":material/check_circle:")
-    counts = _told(lambda s: s.counts(room.code, room.lecture, room.scene), now=True)
-    if counts is None:
+    static = {"staticPlot": True}
+    if not _class_answers(room, "smoothviz-vote-histogram", static, height=240, label_chars=22):
         return
-    st.plotly_chart(
-        poll_figure(scene.options, counts, scene.answer, height=240, label_chars=22),
-        key="smoothviz-vote-histogram",
-        config={"displayModeBar": False, "staticPlot": True},
-        theme=None,
-    )
-    st.caption(poll_caption(scene.options, counts, scene.answer))
     query = scene_query(room.lecture, room.scene) | {"reveal": "1"}
     link = f"{app_base()}/{scene.page}?{urllib.parse.urlencode(query)}"
     st.markdown(f"**The scene's chart** ([open it full size]({link})):")
