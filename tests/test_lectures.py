@@ -11,6 +11,7 @@ import pytest
 from smoothviz import lecture_answers as A
 from smoothviz.lectures import LECTURES, scene_query
 from smoothviz.plots import regret as regret_figures
+from smoothviz.ui.lecture import option_line
 from smoothviz.ui.params import by_key, parse_value
 from tests.apptest_helpers import metric_values, page_params, run_page
 
@@ -143,11 +144,19 @@ def test_answer_reveals_the_right_option_and_the_sentence(key, number):
     assert {k: str(v).strip("[]'") for k, v in at.query_params.items()}["reveal"] == "1"
 
 
+@pytest.mark.parametrize("right", [None, 0, 2])
+def test_an_option_never_breaks_from_its_letter(right):
+    """On a phone the options wrap: "C" must not end one line with "about 1,000" on the next."""
+    line = option_line(["about 10", "about 100", "about 1,000"], right)
+    for letter, option in zip("ABC", ["about 10", "about 100", "about 1,000"], strict=True):
+        assert re.search(rf"{letter}\**\u00a0{option}", line), (letter, line)
+
+
 def _bar_text(at, number: int) -> str:
-    """The scene bar's text: its head line (scene, lecture) and the question with its options."""
+    """The scene bar's text as read: its head line (scene, lecture), the question with its options."""
     head = next(m.value for m in at.markdown if m.value.startswith(f"**Scene {number}/"))
     question = next(m.value for m in at.markdown if m.value.startswith("**Predict first:**"))
-    return f"{head}\n{question}"
+    return f"{head}\n{question}".replace("\u00a0", " ")  # no-break spaces read as spaces
 
 
 def _answer_traces(at) -> list[dict]:

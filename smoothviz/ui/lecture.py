@@ -21,6 +21,8 @@ from smoothviz.plots.polls import LETTERS
 from smoothviz.ui.params import Param, shown
 from smoothviz.ui.poll import POLL_KEYS, poll_link, poll_state, start_button
 
+NBSP = "\u00a0"  # glues what a line must not break apart
+
 LECTURE_KEYS = ("lecture", "scene", "lock", "reveal", *POLL_KEYS)
 _PAGES = Path(__file__).resolve().parents[2] / "pages"
 
@@ -146,7 +148,7 @@ def lecture_bar(state: dict[str, Any], params: Sequence[Any]) -> int:
         back, forward = buttons
         head.markdown(
             f"**Scene {number}/{len(lecture.scenes)}** · {lecture.title.split(':')[0]} "
-            f":gray[· keys → ←]{lock_note(state, params)}"
+            f":gray[· keys{NBSP}→{NBSP}←]{lock_note(state, params)}"
         )
         with back, st.container(key="smoothviz-back"):
             if number > 1:
@@ -199,16 +201,19 @@ def bar_height(state: Mapping[str, Any], params: Sequence[Any], present: bool) -
 
 
 def option_line(options: Sequence[str], right: int | None) -> str:
-    """The options as ``A 7 · B 100 · C 10,000``; with ``right`` the answer is marked, the others muted."""
+    """The options as ``A 7 · B 100 · C 10,000``; with ``right`` the answer is marked, the others muted.
+
+    A letter and its option are joined by a no-break space: a phone never leaves "C" at a line's end.
+    """
     parts = []
     for i, option in enumerate(options):
         letter = LETTERS[i]
         if right is None:
-            parts.append(f"**{letter}** {option}")
+            parts.append(f"**{letter}**{NBSP}{option}")
         elif i == right:
-            parts.append(f":green[**✓ {letter} {option}**]")
+            parts.append(f":green[**✓{NBSP}{letter}{NBSP}{option}**]")
         else:
-            parts.append(f":gray[{letter} {option}]")
+            parts.append(f":gray[{letter}{NBSP}{option}]")
     return " &nbsp;·&nbsp; ".join(parts)
 
 
