@@ -25,7 +25,6 @@ __all__ = [
     "check_game",
     "naive_float_worst_case",
     "nonadaptive_run",
-    "round_grid",
     "round_snapshot",
     "run_adversary",
     "smoothed_run",
@@ -128,32 +127,22 @@ class ThresholdRun:
 def worst_case_run(horizon: int) -> ThresholdRun:
     """Midpoint binary search against the worst-case adversary for ``horizon`` rounds, exactly.
 
-    The adversary plays the learner's midpoint and answers 0. Float64 loses the interval after 53
-    halvings (:func:`naive_float_worst_case`), so the run keeps the left end as its binary expansion.
+    The adversary plays the learner's midpoint and labels it 0: every round a mistake, the version
+    space [x, hi). Float64 loses the interval after 53 halvings (:func:`naive_float_worst_case`), so
+    the left end is kept as its binary expansion Σ 2^−k.
     """
     check_int("horizon", horizon, 1, MAX_HORIZON)
-    rel_point = np.full(horizon, 0.5)  # the adversary's point in [lo, hi) rescaled to [0, 1)
-    rel_threshold = 0.5  # the learner's midpoint in the same frame
-    inside = (rel_point >= 0.0) & (rel_point < 1.0)
-    prediction = (rel_point >= rel_threshold).astype(np.int8)
-    label = np.where(inside, 1 - prediction, prediction)  # against the learner whenever realizable
-    mistake = prediction != label
-    # label 0 at x: the target lies above x, so the version space becomes [x, hi): left end bit = 1
-    bits = (label == 0).astype(np.int8)
-    scale = np.exp2(-np.arange(1, horizon + 1, dtype=float))
-    lo = np.concatenate([[0.0], np.cumsum(bits * scale)])  # float view of the exact expansion
-    points = lo[:-1] + rel_point * np.exp2(-np.arange(horizon, dtype=float))
-    mistake_rounds = np.where(mistake, np.arange(1, horizon + 1), 0)
-    log2_width = -np.arange(horizon + 1, dtype=float)
+    lo = np.concatenate([[0.0], np.cumsum(np.exp2(-np.arange(1, horizon + 1, dtype=float)))])
+    points = lo[:-1] + 0.5 * np.exp2(-np.arange(horizon, dtype=float))
     return ThresholdRun(
         adversary="worst_case",
         sigma=float("nan"),
         horizon=horizon,
-        mistake_rounds=mistake_rounds[None, :],
+        mistake_rounds=np.arange(1, horizon + 1)[None, :],
         points=points[None, :],
         lo=lo[None, :],
-        log2_width=log2_width[None, :],
-        mistakes=np.array([int(mistake.sum())]),
+        log2_width=-np.arange(horizon + 1, dtype=float)[None, :],
+        mistakes=np.array([horizon]),
     )
 
 
@@ -266,14 +255,6 @@ def run_adversary(
     return smoothed_run(
         adversary, sigma=sigma, horizon=horizon, trials=trials, rng=adversary_rng(seed, adversary)
     )
-
-
-def round_grid(horizon: int, *, max_points: int = 400) -> np.ndarray:
-    """Rounds 1..T at which curves are evaluated: every round for small T, log-spaced otherwise."""
-    if horizon <= max_points:
-        return np.arange(1, horizon + 1)
-    grid = np.unique(np.round(np.geomspace(1, horizon, max_points)).astype(np.int64))
-    return np.union1d(grid, [horizon])
 
 
 @dataclass(frozen=True)
