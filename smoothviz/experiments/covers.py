@@ -68,11 +68,6 @@ class CoversExperiment:
     settings: dict[str, object]
 
     @property
-    def bracket_index(self) -> int:
-        """Which bracket holds h."""
-        return int(self.found.index[0])
-
-    @property
     def thm33_scale(self) -> float:
         """The bracketing scale σ/(4√T) Theorem 3.3 needs at the page's σ and T."""
         return float(
@@ -93,7 +88,7 @@ class CoversExperiment:
                     "haussler_bound": float(
                         online_bounds.haussler_cover_bound(self.settings["scale"], br.vc_dim)
                     ),
-                    "bracket_of_h": self.bracket_index,
+                    "bracket_of_h": int(self.found.index[0]),
                     "gap_mass_of_h": float(self.found.mass[0]),
                 }
             ]

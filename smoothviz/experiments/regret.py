@@ -16,6 +16,7 @@ from smoothviz.online.experts import (
     ExpertsResult,
     FTPLSweepResult,
     MaxAbsResult,
+    expected_max_abs,
     follow_the_leader,
     follow_the_perturbed_leader,
     ftpl_sweep,
@@ -375,8 +376,6 @@ def halfspace_lines(
 
 def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
     """E‖Z‖∞ at ``k`` for the curve's perturbation, and for i.i.d. Laplace at its scale (both exact)."""
-    from smoothviz.online.experts import expected_max_abs
-
     return (expected_max_abs(k, scale=curve.scale, perturbation=curve.perturbation),
             expected_max_abs(k, scale=curve.scale))  # fmt: skip
 

@@ -217,8 +217,8 @@ def _replay(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Hedge from uniform weights (:func:`_replay_level`): ``(losses, recorded mass per bin, final log-weights)``."""
     rows, horizon = cuts.shape
-    rounds = np.zeros(0, np.int64) if record_rounds is None else np.asarray(record_rounds)
-    bins = np.zeros(1, np.int64) if bin_starts is None else np.asarray(bin_starts)
+    rounds = np.zeros(0, np.int64) if record_rounds is None else record_rounds
+    bins = np.zeros(1, np.int64) if bin_starts is None else bin_starts
     inner = rounds[rounds < horizon]
     losses, gain, recorded = _replay_level(
         cuts, ys, np.zeros((rows, n_experts)), lam, inner, record_row, bins=bins, chunk=chunk
@@ -337,14 +337,8 @@ class HedgeThresholdsResult:
     def summary(self) -> pd.DataFrame:
         """Final-round means per adversary: regret against class and cover, max cell count."""
         frame = self.to_frame()
-        last = frame[frame["t"] == self.horizon]
-        return (
-            last.groupby("adversary", sort=False)[
-                ["regret_class", "regret_cover", "max_cell_count"]
-            ]
-            .mean()
-            .reset_index()
-        )
+        last = frame[frame["t"] == self.horizon].groupby("adversary", sort=False)
+        return last[["regret_class", "regret_cover", "max_cell_count"]].mean().reset_index()
 
 
 def hedge_thresholds(
@@ -386,9 +380,7 @@ def hedge_thresholds(
     grid = _grid(gamma)
     n = grid.size
     if n > 2_000_001:
-        raise ValueError(
-            f"`gamma` gives a cover of {n} experts, more than 2,000,001; got gamma={gamma}"
-        )
+        raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
     eta = TUNED_ETA[update](n, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     flip_rate = label_noise if labels == "noisy" else 0.0
