@@ -147,16 +147,12 @@ def run_experiment(
     σ serves the measure, Lemma 3.2 (``cells``, ``trials``) and Theorem 3.3's scale, T Lemma 3.2,
     Appendix B (``reps`` trials) and Theorem 3.3. The tabs are computed when asked for.
     """
+    settings = dict(locals())  # the arguments, in order: the tabs' parameters and code()
     mu = measures.make_measure(measure, sigma=sigma)
     br = cv.bracketing(cls, mu, eps=scale, k=k)
     hyp = cv.example_hypothesis(cls, position, width=width, k=k)
     found = br.brackets(br.lookup([hyp]))
     cover = cv.quantile_threshold_cover(mu, eps=scale) if cls == "thresholds" else None
-    settings = {
-        "cls": cls, "k": k, "measure": measure, "scale": scale, "position": position,
-        "width": width, "sigma": sigma, "cells": cells, "horizon": horizon, "trials": trials,
-        "reps": reps, "seed": seed,
-    }  # fmt: skip
     return CoversExperiment(mu, br, hyp, found, cover, settings)
 
 

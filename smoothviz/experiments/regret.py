@@ -285,6 +285,7 @@ def run_experiment(
 
     η is ``eta_factor`` × :func:`~smoothviz.online.experts.mw_tuned_eta`; the tabs' parameters are kept.
     """
+    settings = dict(locals(), adversaries=tuple(adversaries))  # the arguments, in order
     n_cover = cover_size(sigma, horizon, scale=cover)
     eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
     snapshot = "smoothed_adaptive" if "smoothed_adaptive" in adversaries else None
@@ -292,12 +293,6 @@ def run_experiment(
         sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta=eta, update=update,
         labels=labels, label_noise=label_noise, trials=trials, rng=seed, snapshot_adversary=snapshot,
     )  # fmt: skip
-    settings = {
-        "sigma": sigma, "horizon": horizon, "adversaries": tuple(adversaries), "cover": cover,
-        "update": update, "eta_factor": eta_factor, "labels": labels, "label_noise": label_noise,
-        "trials": trials, "seed": seed, "sequence": sequence, "n_actions": n_actions,
-        "perturbation": perturbation, "scale": scale, "horizon_2d": horizon_2d,
-    }  # fmt: skip
     return RegretExperiment(hedge, n_cover, settings)
 
 
