@@ -245,7 +245,6 @@ def follow_the_perturbed_leader(
     (monotone scores: Dwork & Roth 2014, Claim 3.9). The loss is the chosen action's cost.
     """
     costs = _check_costs(costs)
-    rng = make_rng(rng)
     z = perturbations(costs.shape, perturbation=perturbation, scale=scale, rng=rng)
     return _finish("ftpl", costs, _one_hot_argmin(_before(costs) + z), scale=float(scale))
 

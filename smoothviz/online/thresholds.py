@@ -91,22 +91,19 @@ class ThresholdRun:
 
     def mistakes_by(self, rounds: np.ndarray) -> np.ndarray:
         """Cumulative mistakes after each of ``rounds`` (1-based), shape ``(trials, len(rounds))``."""
+        return self.updates_by(rounds, mask=self.mistake_mask)
+
+    def updates_by(self, rounds: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarray:
+        """Version-space updates (those in ``mask`` only, if given) after each of ``rounds``."""
         rounds = np.asarray(rounds)
-        if self.adversary == "worst_case":
+        if self.adversary == "worst_case":  # one update (a mistake) every round
             return np.broadcast_to(
                 np.minimum(rounds, self.horizon), (self.trials, rounds.size)
             ).copy()
         events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
-        if self.mistake_mask is not None:
-            events = np.where(self.mistake_mask, events, self.horizon + 1)
+        if mask is not None:
+            events = np.where(mask, events, self.horizon + 1)
         return (events[:, :, None] <= rounds[None, None, :]).sum(axis=1)
-
-    def updates_by(self, rounds: np.ndarray) -> np.ndarray:
-        """Version-space updates after each of ``rounds`` (the mistakes, unless ``mistake_mask``)."""
-        if self.mistake_mask is None:
-            return self.mistakes_by(rounds)
-        events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
-        return (events[:, :, None] <= np.asarray(rounds)[None, None, :]).sum(axis=1)
 
     def log2_width_after(self, rounds: np.ndarray) -> np.ndarray:
         """log₂ of the version-space width after each of ``rounds``, shape ``(trials, len(rounds))``."""
