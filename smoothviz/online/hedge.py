@@ -44,20 +44,12 @@ def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
     check_sigma(sigma)
     check_int("horizon", horizon, 1)
     check_choice("scale", scale, COVER_SCALES)
-    return _gamma(sigma, horizon, scale)
-
-
-def _gamma(sigma: float, horizon: int, scale: str) -> float:
     return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
 
 
 def grid_threshold_cover(gamma: float) -> np.ndarray:
     """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U."""
     check_float("gamma", gamma, 0.0, 1.0)
-    return _grid(gamma)
-
-
-def _grid(gamma: float) -> np.ndarray:
     return np.linspace(0.0, 1.0, int(np.ceil(1.0 / gamma - 1e-9)) + 1)
 
 
@@ -363,12 +355,8 @@ def hedge_thresholds(
     Hedge is replayed exactly on the streams, ERM gives the regrets at about 60 rounds. γ is σ/√T
     (``"alg1"``), σ/(4√T) (``"thm33"``) or ``gamma``; ``snapshot_adversary``'s first trial is recorded.
     """
-    check_sigma(sigma)
     horizon = check_int("horizon", horizon, 1, 100_000)
     check_choices("adversaries", adversaries, ADVERSARIES)
-    check_choice("scale", cover_scale, COVER_SCALES)
-    if gamma is not None:
-        check_float("gamma", gamma, 0.0, 1.0)
     check_choice("update", update, UPDATES)
     check_choice("labels", labels, LABELS)
     check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
@@ -376,8 +364,11 @@ def hedge_thresholds(
     check_int("snapshot_bins", snapshot_bins, 1, 10_000)
     if snapshot_adversary is not None:
         check_choice("snapshot_adversary", snapshot_adversary, adversaries)
-    gamma = _gamma(sigma, horizon, cover_scale) if gamma is None else gamma
-    grid = _grid(gamma)
+    if gamma is None:
+        gamma = cover_gamma(sigma, horizon, scale=cover_scale)  # checks σ and the scale
+    else:
+        check_sigma(sigma)
+    grid = grid_threshold_cover(gamma)  # checks γ
     n = grid.size
     if n > 2_000_001:
         raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
