@@ -89,8 +89,8 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         # online learning
         "thresholds.smoothed_run": lambda: thresholds.smoothed_run(
             "smoothed_adaptive", sigma=0.05, horizon=200, trials=5, rng=seed),
-        "thresholds.nonadaptive_run": lambda: thresholds.nonadaptive_run(
-            sigma=0.05, horizon=200, trials=5, rng=seed),
+        "thresholds.nonadaptive_run": lambda: thresholds.smoothed_run(
+            "smoothed_nonadaptive", sigma=0.05, horizon=200, trials=5, rng=seed),
         "thresholds.run_adversary": lambda: thresholds.run_adversary(
             "smoothed_perturbed", sigma=0.05, horizon=200, trials=5, seed=seed),
         "experiments.thresholds": lambda: ET.run_experiment(0.05, 300, trials=10, seed=seed),

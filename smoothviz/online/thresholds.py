@@ -24,7 +24,6 @@ __all__ = [
     "adversary_rng",
     "check_game",
     "naive_float_worst_case",
-    "nonadaptive_run",
     "round_snapshot",
     "run_adversary",
     "smoothed_run",
@@ -207,36 +206,30 @@ def _updates(
 def smoothed_run(
     adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
 ) -> ThresholdRun:
-    """Midpoint binary search against ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``, ``trials`` times.
+    """Midpoint binary search against one σ-smoothed adversary (not the worst case), ``trials`` times.
 
     The adaptive window covers the version space, shifted (never clipped) into [0, 1]; the perturbed
     worst case adds uniform noise of width σ to the worst-case point, mod 1. Both hit the version
     space with probability min(1, width/σ), the most a σ-smooth adversary can (:func:`_updates`).
+    The non-adaptive one commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2],
+    labelled by b*: a point in the version space shrinks it even when the learner is right, so far
+    fewer mistakes.
     """
-    if adversary not in ("smoothed_adaptive", "smoothed_perturbed"):
-        raise ValueError(f"`adversary` must be a smoothed adversary, got {adversary!r}")
-    check_game(sigma, horizon, trials)
-    window = lambda lo, hi: _window(adversary, lo, hi, sigma)  # noqa: E731
-    rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, make_rng(rng))
-    return ThresholdRun(adversary, float(sigma), int(horizon), rounds, points, lo, width,
-                        mask.sum(axis=1))  # fmt: skip
-
-
-def nonadaptive_run(
-    *, sigma: float, horizon: int, trials: int, rng: RngLike = None
-) -> ThresholdRun:
-    """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
-
-    It commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2], labelled by b*: a point
-    in the version space shrinks it even when the learner is right, so far fewer mistakes.
-    """
+    check_choice("adversary", adversary, ADVERSARIES[1:])
     check_game(sigma, horizon, trials)
     rng = make_rng(rng)
-    target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
-    window = lambda lo, hi: target  # noqa: E731
+    if adversary == "smoothed_nonadaptive":
+        target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
+        window = lambda lo, hi: target  # noqa: E731
+    else:
+        target = None
+        window = lambda lo, hi: _window(adversary, lo, hi, sigma)  # noqa: E731
     rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, rng, target)
-    return ThresholdRun("smoothed_nonadaptive", float(sigma), int(horizon), rounds, points, lo,
-                        width, mask.sum(axis=1), mistake_mask=mask, targets=target)  # fmt: skip
+    mistake_mask = None if target is None else mask  # the adaptive ones err on every update
+    return ThresholdRun(
+        adversary, float(sigma), int(horizon), rounds, points, lo, width, mask.sum(axis=1),
+        mistake_mask, target,
+    )  # fmt: skip
 
 
 def run_adversary(
@@ -245,13 +238,8 @@ def run_adversary(
     """Run one adversary with its own stream of the page seed (see :func:`adversary_rng`)."""
     if adversary == "worst_case":
         return worst_case_run(horizon)
-    if adversary == "smoothed_nonadaptive":
-        return nonadaptive_run(
-            sigma=sigma, horizon=horizon, trials=trials, rng=adversary_rng(seed, adversary)
-        )
-    return smoothed_run(
-        adversary, sigma=sigma, horizon=horizon, trials=trials, rng=adversary_rng(seed, adversary)
-    )
+    rng = adversary_rng(seed, adversary)
+    return smoothed_run(adversary, sigma=sigma, horizon=horizon, trials=trials, rng=rng)
 
 
 @dataclass(frozen=True)
