@@ -109,7 +109,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         "experts.ftpl": lambda: experts.follow_the_perturbed_leader(
             experts.make_costs("alternating", 200, 3, trials=2, rng=seed), scale=5.0, rng=seed),
         "experts.mw": lambda: experts.multiplicative_weights(
-            experts.coin_flip_costs(200, 4, trials=2, rng=seed)),
+            experts.make_costs("coin_flips", 200, 4, trials=2, rng=seed)),
         "experts.mw.eta": lambda: experts.mw_tuned_eta(10, 300),
         "experts.ftpl_sweep": lambda: experts.ftpl_sweep("alternating", 100, 2, trials=3, rng=seed),
         "experts.max_abs_curve": lambda: experts.max_abs_curve(30, trials=200, rng=seed),

@@ -25,8 +25,6 @@ __all__ = [
     "ExpertsResult",
     "FTPLSweepResult",
     "MaxAbsResult",
-    "alternating_costs",
-    "coin_flip_costs",
     "expected_max_abs",
     "follow_the_leader",
     "follow_the_perturbed_leader",
@@ -76,38 +74,25 @@ def hedge_tuned_eta(n_experts: int, horizon: int) -> float:
 TUNED_ETA = {"notes": mw_tuned_eta, "exp": hedge_tuned_eta}
 
 
-def alternating_costs(horizon: int, *, n_actions: int = 2) -> np.ndarray:
-    """Follow the Leader's killer, costs (1, 0), (0, 1), (1, 0), … of shape (T, k); other actions cost 1."""
+def make_costs(
+    sequence: str, horizon: int, n_actions: int = 2, *, trials: int = 1, rng: RngLike = None
+) -> np.ndarray:
+    """``trials`` cost sequences over k = ``n_actions`` actions, shape (trials, T, k).
+
+    ``"alternating"``: Follow the Leader's killer (1, 0), (0, 1), (1, 0), …, other actions at 1, the
+    same each trial; ``"coin_flips"``: i.i.d. Bernoulli(1/2) costs (nature's coins).
+    """
+    check_choice("sequence", sequence, SEQUENCES)
     horizon = check_int("horizon", horizon, 1)
     k = check_int("n_actions", n_actions, 2)
+    trials = check_int("trials", trials, 1)
+    if sequence == "coin_flips":
+        return (make_rng(rng).random((trials, horizon, k)) < 0.5).astype(float)
     costs = np.ones((horizon, k))
     odd = np.arange(horizon) % 2 == 0  # rounds 1, 3, 5, … (1-based)
     costs[:, 0] = odd
     costs[:, 1] = ~odd
-    return costs
-
-
-def coin_flip_costs(
-    horizon: int, n_actions: int, *, trials: int = 1, rng: RngLike = None
-) -> np.ndarray:
-    """I.i.d. Bernoulli(1/2) costs (nature's coins), shape (trials, T, k)."""
-    horizon = check_int("horizon", horizon, 1)
-    k = check_int("n_actions", n_actions, 2)
-    trials = check_int("trials", trials, 1)
-    return (make_rng(rng).random((trials, horizon, k)) < 0.5).astype(float)
-
-
-def make_costs(
-    sequence: str, horizon: int, n_actions: int, *, trials: int = 1, rng: RngLike = None
-) -> np.ndarray:
-    """``trials`` cost sequences (``"alternating"``, the same each trial, or ``"coin_flips"``), (trials, T, k)."""
-    check_choice("sequence", sequence, SEQUENCES)
-    if sequence == "alternating":
-        trials = check_int("trials", trials, 1)
-        return np.broadcast_to(
-            alternating_costs(horizon, n_actions=n_actions), (trials, horizon, n_actions)
-        )
-    return coin_flip_costs(horizon, n_actions, trials=trials, rng=rng)
+    return np.broadcast_to(costs, (trials, horizon, k))
 
 
 def _check_costs(costs: np.ndarray) -> np.ndarray:
