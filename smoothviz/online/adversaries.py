@@ -17,7 +17,6 @@ __all__ = [
     "iid_stream",
     "smoothed_adaptive_stream",
     "smoothed_nonadaptive_stream",
-    "smoothed_offsets",
     "smoothed_points",
     "worst_case_points",
     "worst_case_stream",
@@ -205,11 +204,6 @@ def worst_case_points(p_one: np.ndarray, candidates: np.ndarray, labels: np.ndar
     return candidates[np.argmax(labels + (1.0 - 2.0 * labels) * p_one, axis=1)]
 
 
-def smoothed_offsets(unif: np.ndarray, sigma: float) -> np.ndarray:
-    """The σ-smooth 2-D adversary's offsets, uniform on the square of side √σ (area σ) centred at 0."""
-    return np.sqrt(sigma) * (unif - 0.5)
-
-
-def smoothed_points(points: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """The σ-smooth adaptive 2-D adversary: its aim plus :func:`smoothed_offsets`, mod 1 (density ≤ 1/σ)."""
-    return np.mod(points + offsets, 1.0)
+def smoothed_points(points: np.ndarray, unif: np.ndarray, sigma: float) -> np.ndarray:
+    """The σ-smooth 2-D adversary: its aim plus a uniform offset on a √σ-square, mod 1 (density 1/σ)."""
+    return np.mod(points + np.sqrt(sigma) * (unif - 0.5), 1.0)
