@@ -33,7 +33,6 @@ from smoothviz.online.hedge import (
     hedge_thresholds,
 )
 from smoothviz.random import streams
-from smoothviz.validation import check_float, check_int
 
 __all__ = [
     "BUDGET_S",
@@ -110,14 +109,11 @@ def trials_cap(
     budget_s: float = 2.0,
     most: int = 1_000,
 ) -> int:
-    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``."""
-    horizon = check_int("horizon", horizon, 1)
-    n_experts = check_int("n_experts", n_experts, 2)
-    n_adversaries = check_int("n_adversaries", n_adversaries, 1)
-    n_actions = check_int("n_actions", n_actions, 0)
-    most = check_int("most", most, 1)
-    check_float("budget_s", budget_s, 0.0, 1e6)
-    kw = {"adaptive": bool(adaptive), "n_actions": n_actions}
+    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``.
+
+    Its arguments come from the page's checked parameters and :func:`cover_size`: no checks here.
+    """
+    kw = {"adaptive": adaptive, "n_actions": n_actions}
     trials = 1  # the cost grows with the trials: stop at the first that does not fit
     while (
         trials < most
