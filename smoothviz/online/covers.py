@@ -535,8 +535,7 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     for e in eps:
         check_float("eps", e, 0.0, 1.0)
-    k = int(k) if cls in ("union", "intersection") else 1
-    nf, divisor, vc_dim = _facts(cls, k)
+    nf, divisor, vc_dim = _facts(cls, int(k))
     n = np.ceil(1.0 / (eps / divisor))
     if cls == "symdiff":
         thm37 = online_bounds.symdiff_bracketing_bound(n)

@@ -90,8 +90,6 @@ class Measure:
         if self.kind == "beta":
             if self.a < 1 or self.b < 1:
                 return math.inf
-            if self.a == 1 and self.b == 1:
-                return 1.0
             mode = (
                 0.0 if self.a == 1 else 1.0 if self.b == 1 else (self.a - 1) / (self.a + self.b - 2)
             )
