@@ -19,7 +19,6 @@ from smoothviz.online import covers as cv
 from smoothviz.online import measures
 
 __all__ = [
-    "MAX_BRACKET_ROWS",
     "CoversExperiment",
     "appendix_b",
     "bracket_rows",
@@ -32,7 +31,7 @@ __all__ = [
 ]
 
 #: Most brackets listed in :meth:`CoversExperiment.to_frame`.
-MAX_BRACKET_ROWS = 500
+_MAX_BRACKET_ROWS = 500
 
 
 def lemma32(sigma: float, cells: int, horizon: int, trials: int, seed: int) -> cv.MaxCountResult:
@@ -95,8 +94,8 @@ class CoversExperiment:
         )
 
     def to_frame(self) -> pd.DataFrame:
-        """The brackets, tidy (at most :data:`MAX_BRACKET_ROWS`)."""
-        return self.bracketing.to_frame(max_brackets=MAX_BRACKET_ROWS)
+        """The brackets, tidy (at most :data:`_MAX_BRACKET_ROWS`)."""
+        return self.bracketing.to_frame(max_brackets=_MAX_BRACKET_ROWS)
 
     def sizes(self, eps: Sequence[float]) -> pd.DataFrame:
         """Bracketing sizes of the class over a grid of ε (:func:`smoothviz.online.covers.bracketing_sizes`)."""

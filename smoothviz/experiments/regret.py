@@ -35,13 +35,6 @@ from smoothviz.online.hedge import (
 from smoothviz.random import streams
 
 __all__ = [
-    "BUDGET_S",
-    "HALFSPACE_TRIALS",
-    "LEARNER_STREAMS",
-    "MAX_ABS_K",
-    "MAX_ABS_TRIALS",
-    "MOST_TRIALS",
-    "TAB_SETTINGS",
     "RegretExperiment",
     "compare_learners",
     "cover_size",
@@ -63,17 +56,17 @@ __all__ = [
 ]
 
 #: The page's time budget for the main view and the MW/FTL tab, in seconds (see :func:`page_trials`).
-BUDGET_S = 1.0
+_BUDGET_S = 1.0
 #: The most trials per adversary the page runs.
-MOST_TRIALS = 10
+_MOST_TRIALS = 10
 #: Trials of the 2-D halfspaces tab.
-HALFSPACE_TRIALS = 2
+_HALFSPACE_TRIALS = 2
 #: The parameters of the tabs only (see :meth:`RegretExperiment.with_tabs`).
-TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
+_TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
 #: Named child streams of :func:`compare_learners`'s seed: the learner's coins (FTPL's perturbations).
-LEARNER_STREAMS = ("learner",)
+_LEARNER_STREAMS = ("learner",)
 #: Largest k of the E‖Z‖∞ curve, and its draws.
-MAX_ABS_K, MAX_ABS_TRIALS = 200, 1000
+_MAX_ABS_K, _MAX_ABS_TRIALS = 200, 1000
 
 
 def page_cost_s(
@@ -150,7 +143,7 @@ def compare_learners(
     if seed is not None and not isinstance(seed, int | np.integer):
         raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
-    learner = streams(seed, LEARNER_STREAMS)["learner"]
+    learner = streams(seed, _LEARNER_STREAMS)["learner"]
     ftpl = follow_the_perturbed_leader(costs, scale=scale, perturbation=perturbation, rng=learner)
     scales = np.geomspace(0.1, max(horizon, 10), 12)
     kw = {"perturbation": perturbation, "trials": trials, "rng": seed}
@@ -167,26 +160,26 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """``(trials, N)``: :func:`trials_cap` at :data:`BUDGET_S` (at most ``wanted``, :data:`MOST_TRIALS`) and the cover size."""
+    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size."""
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
-        n_actions=n_actions, budget_s=BUDGET_S, most=MOST_TRIALS,
+        n_actions=n_actions, budget_s=_BUDGET_S, most=_MOST_TRIALS,
     )  # fmt: skip
     return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
 def max_abs(perturbation: str, scale: float, seed: int) -> MaxAbsResult:
-    """E‖Z‖∞ against k ≤ :data:`MAX_ABS_K` for the tab's perturbation, from :data:`MAX_ABS_TRIALS` draws."""
+    """E‖Z‖∞ against k ≤ :data:`_MAX_ABS_K` for the tab's perturbation, from :data:`_MAX_ABS_TRIALS` draws."""
     return max_abs_curve(
-        MAX_ABS_K, perturbation=perturbation, scale=scale, trials=MAX_ABS_TRIALS, rng=seed
+        _MAX_ABS_K, perturbation=perturbation, scale=scale, trials=_MAX_ABS_TRIALS, rng=seed
     )
 
 
 def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
-    """The 2-D tab: Hedge over halfspaces, :data:`HALFSPACE_TRIALS` trials per adversary."""
+    """The 2-D tab: Hedge over halfspaces, :data:`_HALFSPACE_TRIALS` trials per adversary."""
     return hedge_halfspaces(
-        sigma, horizon, label_noise=label_noise, trials=HALFSPACE_TRIALS, rng=seed
+        sigma, horizon, label_noise=label_noise, trials=_HALFSPACE_TRIALS, rng=seed
     )
 
 
@@ -214,10 +207,10 @@ class RegretExperiment:
         return self.hedge.to_frame()
 
     def with_tabs(self, **tabs: object) -> RegretExperiment:
-        """The same Hedge run with other tab parameters (:data:`TAB_SETTINGS`): a tab's knob never reruns Hedge."""
-        unknown = set(tabs) - set(TAB_SETTINGS)
+        """The same Hedge run with other tab parameters (:data:`_TAB_SETTINGS`): a tab's knob never reruns Hedge."""
+        unknown = set(tabs) - set(_TAB_SETTINGS)
         if unknown:
-            raise ValueError(f"`tabs` must be among {TAB_SETTINGS}, got {sorted(unknown)}")
+            raise ValueError(f"`tabs` must be among {_TAB_SETTINGS}, got {sorted(unknown)}")
         return replace(self, settings=self.settings | tabs)
 
     @property

@@ -26,7 +26,6 @@ from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_choices, check_float, check_int, check_sigma
 
 __all__ = [
-    "COVER_SCALES",
     "LABELS",
     "HedgeThresholdsResult",
     "cover_gamma",
@@ -36,14 +35,14 @@ __all__ = [
 ]
 
 LABELS = ("realizable", "noisy")
-COVER_SCALES = ("alg1", "thm33")
+_COVER_SCALES = ("alg1", "thm33")
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
     """Cover scale γ: σ/√T (``scale="alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3)."""
     check_sigma(sigma)
     check_int("horizon", horizon, 1)
-    check_choice("scale", scale, COVER_SCALES)
+    check_choice("scale", scale, _COVER_SCALES)
     return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
 
 

@@ -17,7 +17,6 @@ from smoothviz.validation import check_choice, check_int, check_sigma
 __all__ = [
     "ADVERSARIES",
     "DEFAULT_ADVERSARIES",
-    "MAX_HORIZON",
     "MAX_TRIALS",
     "RoundSnapshot",
     "ThresholdRun",
@@ -37,14 +36,14 @@ ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_perturbed", "smoothe
 #: The adversaries a page shows by default: three different processes (the perturbed worst case
 #: attains the same hit probability as the adaptive window, so its curve would hide under it).
 DEFAULT_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive")
-MAX_HORIZON = 10**6
+_MAX_HORIZON = 10**6
 MAX_TRIALS = 10_000
 
 
 def check_game(sigma: float, horizon: int, trials: int) -> None:
-    """Reject a bad σ, a horizon outside [1, :data:`MAX_HORIZON`] or trials outside [1, :data:`MAX_TRIALS`]."""
+    """Reject a bad σ, a horizon outside [1, :data:`_MAX_HORIZON`] or trials outside [1, :data:`MAX_TRIALS`]."""
     check_sigma(sigma)
-    check_int("horizon", horizon, 1, MAX_HORIZON)
+    check_int("horizon", horizon, 1, _MAX_HORIZON)
     check_int("trials", trials, 1, MAX_TRIALS)
 
 
@@ -127,7 +126,7 @@ def worst_case_run(horizon: int) -> ThresholdRun:
     space [x, hi). Float64 loses the interval after 53 halvings (:func:`naive_float_worst_case`), so
     the left end is kept as its binary expansion Σ 2^−k.
     """
-    check_int("horizon", horizon, 1, MAX_HORIZON)
+    check_int("horizon", horizon, 1, _MAX_HORIZON)
     lo = np.concatenate([[0.0], np.cumsum(np.exp2(-np.arange(1, horizon + 1, dtype=float)))])
     points = lo[:-1] + 0.5 * np.exp2(-np.arange(horizon, dtype=float))
     return ThresholdRun(
@@ -144,7 +143,7 @@ def worst_case_run(horizon: int) -> ThresholdRun:
 
 def naive_float_worst_case(horizon: int) -> int:
     """Mistakes the worst case forces in plain float64: about 53, when no float lies inside [lo, hi)."""
-    check_int("horizon", horizon, 1, MAX_HORIZON)
+    check_int("horizon", horizon, 1, _MAX_HORIZON)
     lo, hi, mistakes = 0.0, 1.0, 0
     for _ in range(horizon):
         x = lo + (hi - lo) / 2.0
