@@ -510,23 +510,16 @@ def uniform_convergence_experiment(
     x[:, 0] = 0.5
     t = np.arange(1, horizon + 1)
     snaps = np.unique(np.round(np.geomspace(1, horizon, 16)).astype(np.int64))
-    out = {}
+    fields = {}
     for name, pts in (("adaptive", x), ("nonadaptive", np.full_like(x, 0.5))):
         avg = np.cumsum(pts + eta > 0.5, axis=1) / t
-        out[name] = (avg[:, -1], avg.std(axis=0), avg.mean(axis=0), avg[:, snaps - 1].T.copy())
-    return UniformConvergenceResult(
-        horizon=horizon,
-        trials=trials,
-        adaptive_final=out["adaptive"][0],
-        nonadaptive_final=out["nonadaptive"][0],
-        adaptive_std=out["adaptive"][1],
-        nonadaptive_std=out["nonadaptive"][1],
-        adaptive_mean=out["adaptive"][2],
-        nonadaptive_mean=out["nonadaptive"][2],
-        snapshot_rounds=snaps,
-        adaptive_snapshots=out["adaptive"][3],
-        nonadaptive_snapshots=out["nonadaptive"][3],
-    )
+        fields |= {
+            f"{name}_final": avg[:, -1],
+            f"{name}_std": avg.std(axis=0),
+            f"{name}_mean": avg.mean(axis=0),
+            f"{name}_snapshots": avg[:, snaps - 1].T.copy(),
+        }
+    return UniformConvergenceResult(horizon, trials, snapshot_rounds=snaps, **fields)
 
 
 def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
