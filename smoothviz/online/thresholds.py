@@ -290,7 +290,7 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     if run.targets is not None:  # the non-adaptive window never moves
         centre = float(run.targets[trial])
     else:
-        centre = float(_window(run.adversary, np.array([lo]), np.array([lo + width]), sigma)[0])
+        centre = float(_window(run.adversary, lo, lo + width, sigma))
     left, right = centre - sigma / 2.0, centre + sigma / 2.0
     if is_update:
         x = float(run.points[trial, k])
@@ -301,23 +301,12 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
         x = left + u if u < a - left else b + (u - (a - left))
         x %= 1.0
     window = ((left, right),)
-    if left < 0 or right > 1:  # wrapped (only the perturbed adversary)
-        window = (
-            ((0.0, right % 1.0), (left % 1.0, 1.0))
-            if left < 0
-            else ((left, 1.0), (0.0, right - 1.0))
-        )
-    return RoundSnapshot(
-        round=t,
-        lo=lo,
-        log2_width=log2_w,
-        threshold=threshold,
-        window=window,
-        point=x,
-        point_relative=(x - lo) / width,
-        mistake=is_mistake,
-        mistakes_so_far=int(mask[:k].sum()) + int(is_mistake),
-    )
+    if left < 0:  # wrapped (only the perturbed adversary)
+        window = ((0.0, right % 1.0), (left % 1.0, 1.0))
+    elif right > 1:
+        window = ((left, 1.0), (0.0, right - 1.0))
+    so_far = int(mask[:k].sum()) + int(is_mistake)
+    return RoundSnapshot(t, lo, log2_w, threshold, window, x, (x - lo) / width, is_mistake, so_far)
 
 
 def snapshot_rounds(run: ThresholdRun) -> np.ndarray:
