@@ -312,9 +312,7 @@ def max_abs_curve(
     The running maximum of |Z| samples every k at once; ``"rspm"`` (correlated) draws once per k.
     """
     k_max = check_int("k_max", k_max, 1, 100_000)
-    trials = check_int("trials", trials, 2, 1_000_000)
-    check_choice("perturbation", perturbation, PERTURBATIONS)
-    check_float("scale", scale, 0.0, 1e12)
+    trials = check_int("trials", trials, 2, 1_000_000)  # perturbation and scale: perturbations()
     if trials * k_max > 20_000_000:
         raise ValueError(f"`trials` × `k_max` must be at most 2·10^7, got {trials} × {k_max}")
     ks = np.unique(np.round(np.geomspace(1, k_max, 40)).astype(np.int64))
@@ -389,8 +387,7 @@ def ftpl_sweep(
     """Average regret of FTPL at each scale b (default 16 from 0.1 to T), all from the same draws Z = b·Z₁."""
     horizon = check_int("horizon", horizon, 1, 100_000)
     n_actions = check_int("n_actions", n_actions, 2, 10_000)
-    trials = check_int("trials", trials, 1, 10_000)
-    check_choice("perturbation", perturbation, PERTURBATIONS)
+    trials = check_int("trials", trials, 1, 10_000)  # the perturbation: perturbations()
     scales = (
         np.geomspace(0.1, max(horizon, 1.0), 16) if scales is None else np.asarray(scales, float)
     )
