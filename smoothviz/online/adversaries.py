@@ -70,8 +70,8 @@ def worst_case_stream(
     x_above = np.minimum(
         targets[:, None] + unif * (hi - targets)[:, None], np.nextafter(hi, -np.inf)[:, None]
     )
-    y_below = (x_below >= targets[:, None]) ^ flips
-    y_above = (x_above >= targets[:, None]) ^ flips
+    y_below = _labels(x_below, targets, flips)
+    y_above = _labels(x_above, targets, flips)
     edge = np.log((n_experts - n_low) / n_low) / lam
     below = np.empty((rows, horizon), dtype=bool)
     for r in range(rows):  # a scalar recursion: one comparison and one addition per round
