@@ -365,3 +365,30 @@ def test_no_module_is_over_800_lines():
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
     }
     assert long == {}
+
+
+def _count_sigma_checks(monkeypatch) -> list[float]:
+    """Wrap check_sigma wherever the core bound it; the list grows by one σ per check."""
+    import sys
+
+    seen, original = [], validation.check_sigma
+
+    def counting(sigma):
+        seen.append(sigma)
+        return original(sigma)
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("smoothviz") and getattr(module, "check_sigma", None) is original:
+            monkeypatch.setattr(module, "check_sigma", counting)
+    return seen
+
+
+def test_a_regret_run_and_a_thresholds_run_check_sigma_once(monkeypatch):
+    from smoothviz.experiments import thresholds as thresholds_experiment
+
+    seen = _count_sigma_checks(monkeypatch)
+    regret_experiment.run_experiment(0.1, 50, adversaries=adversaries.ADVERSARIES, trials=1)
+    assert seen == [0.1]
+    seen.clear()
+    thresholds_experiment.run_experiment(0.1, 50, trials=2, adversaries=thresholds.ADVERSARIES)
+    assert seen == [0.1]

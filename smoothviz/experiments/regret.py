@@ -23,7 +23,6 @@ from smoothviz.online.experts import (
     make_costs,
     max_abs_curve,
     multiplicative_weights,
-    mw_tuned_eta,
 )
 from smoothviz.online.halfspaces import HalfspaceResult, hedge_halfspaces
 from smoothviz.online.hedge import (
@@ -272,17 +271,16 @@ def run_experiment(
 ) -> RegretExperiment:
     """Hedge on the threshold cover (σ/√T ``"alg1"`` or σ/(4√T) ``"thm33"``) against ``adversaries``.
 
-    η is ``eta_factor`` × :func:`~smoothviz.online.experts.mw_tuned_eta`; the tabs' parameters are kept.
+    η is ``eta_factor``·√(ln N/T) (capped at 1/2 for ``"notes"``); the tabs' parameters are kept.
     """
     settings = dict(locals(), adversaries=tuple(adversaries))  # the arguments, in order
-    n_cover = cover_size(sigma, horizon, scale=cover)
-    eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
     snapshot = "smoothed_adaptive" if "smoothed_adaptive" in adversaries else None
     hedge = hedge_thresholds(
-        sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta=eta, update=update,
-        labels=labels, label_noise=label_noise, trials=trials, rng=seed, snapshot_adversary=snapshot,
+        sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta_factor=eta_factor,
+        update=update, labels=labels, label_noise=label_noise, trials=trials, rng=seed,
+        snapshot_adversary=snapshot,
     )  # fmt: skip
-    return RegretExperiment(hedge, n_cover, settings)
+    return RegretExperiment(hedge, hedge.n_experts, settings)
 
 
 def tail_slope(frame: pd.DataFrame, adversary: str) -> float:

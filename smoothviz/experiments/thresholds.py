@@ -17,9 +17,9 @@ from smoothviz.online.thresholds import (
     ADVERSARIES,
     RoundSnapshot,
     ThresholdRun,
+    _run_adversary,
     check_game,
     round_snapshot,
-    run_adversary,
 )
 from smoothviz.validation import check_choices
 
@@ -125,10 +125,7 @@ def run_experiment(
     """
     check_game(sigma, horizon, trials)
     check_choices("adversaries", adversaries, ADVERSARIES)
-    runs = {
-        a: run_adversary(a, sigma=sigma, horizon=horizon, trials=trials, seed=seed)
-        for a in adversaries
-    }
+    runs = {a: _run_adversary(a, sigma, horizon, trials, seed) for a in adversaries}
     rounds = np.arange(1, horizon + 1)
     if horizon > max_points:  # log-spaced rounds, T included
         rounds = np.union1d(

@@ -21,7 +21,7 @@ from smoothviz.online.adversaries import (
     worst_case_stream,
 )
 from smoothviz.online.erm import prefix_best_mistakes
-from smoothviz.online.experts import TUNED_ETA, UPDATES, log_weight_rate
+from smoothviz.online.experts import TUNED_ETA, UPDATES, log_weight_rate, mw_tuned_eta
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_choices, check_float, check_int, check_sigma
 
@@ -340,6 +340,7 @@ def hedge_thresholds(
     cover_scale: str = "alg1",
     gamma: float | None = None,
     eta: float | None = None,
+    eta_factor: float | None = None,
     update: str = "notes",
     labels: str = "realizable",
     label_noise: float = 0.1,
@@ -353,6 +354,7 @@ def hedge_thresholds(
     Nature draws b* ~ U(0.1, 0.9) and labels 1[x ≥ b*] (flipped at rate ``label_noise`` if noisy);
     Hedge is replayed exactly on the streams, ERM gives the regrets at about 60 rounds. γ is σ/√T
     (``"alg1"``), σ/(4√T) (``"thm33"``) or ``gamma``; ``snapshot_adversary``'s first trial is recorded.
+    η is ``eta``, else ``eta_factor``·√(ln N/T) (capped at 1/2 for ``"notes"``), else :data:`TUNED_ETA`.
     """
     horizon = check_int("horizon", horizon, 1, 100_000)
     check_choices("adversaries", adversaries, ADVERSARIES)
@@ -371,6 +373,8 @@ def hedge_thresholds(
     n = grid.size
     if n > 2_000_001:
         raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
+    if eta is None and eta_factor is not None:
+        eta = mw_tuned_eta(n, horizon, factor=eta_factor, capped=update == "notes")
     eta = TUNED_ETA[update](n, horizon) if eta is None else eta
     lam = log_weight_rate(eta, update=update)
     flip_rate = label_noise if labels == "noisy" else 0.0
