@@ -129,7 +129,7 @@ class BracketSet:
 
     Attributes:
         index: flat bracket indices, shape ``(n,)``.
-        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (see :func:`smoothviz.online.measures.indicator`).
+        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (each [l, r), a right end ``inf`` including 1).
         mass: μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
     """
 
@@ -309,11 +309,6 @@ class ThresholdCover:
     def size(self) -> int:
         """Number of cover elements."""
         return int(self.centres.size)
-
-    def lookup(self, b) -> np.ndarray:
-        """Index of a cover element within μ-distance ε of each threshold b (its quantile cell holds b)."""
-        q = self.measure.cdf(np.atleast_1d(np.asarray(b, dtype=float)))
-        return np.minimum(np.floor(q * self.size).astype(np.int64), self.size - 1)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per cover element: index and threshold."""
