@@ -123,8 +123,10 @@ def test_the_erm_oracles_agree_with_brute_force():
     assert np.array_equal(best_cover, np.minimum(ones, checkpoints - ones))
 
 
-def test_experts_and_hedge_share_one_learning_rate():
-    assert hedge.TUNED_ETA is experts.TUNED_ETA
+def test_experts_and_hedge_share_one_learning_rate(monkeypatch):
+    assert "TUNED_ETA" not in vars(hedge)  # one home, experts, which hedge reads at each run
+    monkeypatch.setitem(experts.TUNED_ETA, "notes", lambda n_experts, horizon: 0.125)
+    assert hedge.hedge_thresholds(0.1, 20, trials=1, rng=0).eta == 0.125
     assert halfspaces.log_weight_rate is experts.log_weight_rate
 
 

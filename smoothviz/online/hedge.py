@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
+from smoothviz.online import experts
 from smoothviz.online.adversaries import (
     ADVERSARIES,
     iid_stream,
@@ -21,7 +22,6 @@ from smoothviz.online.adversaries import (
     worst_case_stream,
 )
 from smoothviz.online.erm import prefix_best_mistakes
-from smoothviz.online.experts import TUNED_ETA, UPDATES, log_weight_rate, mw_tuned_eta
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_choices, check_float, check_int, check_sigma
 
@@ -241,7 +241,7 @@ def hedge_replay(
         raise ValueError(f"`grid` must be 1-D, sorted, with at least 2 thresholds, got {grid!r}")
     if chunk is not None:
         check_int("chunk", chunk, 1)
-    lam = log_weight_rate(eta, update=update)
+    lam = experts.log_weight_rate(eta, update=update)
     cuts = np.searchsorted(grid, xs, side="right")[None, :]
     losses, _, final = _replay(cuts, ys[None, :], grid.size, lam, chunk=chunk)
     return losses[0], np.exp(final[0] - logsumexp(final[0]))
@@ -354,11 +354,12 @@ def hedge_thresholds(
     Nature draws b* ~ U(0.1, 0.9) and labels 1[x ≥ b*] (flipped at rate ``label_noise`` if noisy);
     Hedge is replayed exactly on the streams, ERM gives the regrets at about 60 rounds. γ is σ/√T
     (``"alg1"``), σ/(4√T) (``"thm33"``) or ``gamma``; ``snapshot_adversary``'s first trial is recorded.
-    η is ``eta``, else ``eta_factor``·√(ln N/T) (capped at 1/2 for ``"notes"``), else :data:`TUNED_ETA`.
+    η is ``eta``, else ``eta_factor``·√(ln N/T) (capped at 1/2 for ``"notes"``), else
+    :data:`~smoothviz.online.experts.TUNED_ETA`.
     """
     horizon = check_int("horizon", horizon, 1, 100_000)
     check_choices("adversaries", adversaries, ADVERSARIES)
-    check_choice("update", update, UPDATES)
+    check_choice("update", update, experts.UPDATES)
     check_choice("labels", labels, LABELS)
     check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 10_000)
@@ -374,9 +375,9 @@ def hedge_thresholds(
     if n > 2_000_001:
         raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
     if eta is None and eta_factor is not None:
-        eta = mw_tuned_eta(n, horizon, factor=eta_factor, capped=update == "notes")
-    eta = TUNED_ETA[update](n, horizon) if eta is None else eta
-    lam = log_weight_rate(eta, update=update)
+        eta = experts.mw_tuned_eta(n, horizon, factor=eta_factor, capped=update == "notes")
+    eta = experts.TUNED_ETA[update](n, horizon) if eta is None else eta
+    lam = experts.log_weight_rate(eta, update=update)
     flip_rate = label_noise if labels == "noisy" else 0.0
     adv = np.repeat(np.asarray(adversaries), trials)
     srow = 0 if snapshot_adversary is None else adversaries.index(snapshot_adversary) * trials
