@@ -17,7 +17,6 @@ from smoothviz.validation import check_choice, check_int, check_sigma
 __all__ = [
     "ADVERSARIES",
     "DEFAULT_ADVERSARIES",
-    "MAX_TRIALS",
     "RoundSnapshot",
     "ThresholdRun",
     "adversary_rng",
@@ -37,14 +36,14 @@ ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_perturbed", "smoothe
 #: attains the same hit probability as the adaptive window, so its curve would hide under it).
 DEFAULT_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive")
 _MAX_HORIZON = 10**6
-MAX_TRIALS = 10_000
+_MAX_TRIALS = 10_000
 
 
 def check_game(sigma: float, horizon: int, trials: int) -> None:
-    """Reject a bad σ, a horizon outside [1, :data:`_MAX_HORIZON`] or trials outside [1, :data:`MAX_TRIALS`]."""
+    """Reject a bad σ, a horizon outside [1, :data:`_MAX_HORIZON`] or trials outside [1, :data:`_MAX_TRIALS`]."""
     check_sigma(sigma)
     check_int("horizon", horizon, 1, _MAX_HORIZON)
-    check_int("trials", trials, 1, MAX_TRIALS)
+    check_int("trials", trials, 1, _MAX_TRIALS)
 
 
 def adversary_rng(seed: int, adversary: str) -> np.random.Generator:
