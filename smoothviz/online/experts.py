@@ -405,7 +405,5 @@ def ftpl_sweep(
         choice = np.argmin(before + b * unit, axis=-1)
         paid = np.take_along_axis(costs, choice[..., None], axis=-1)[..., 0].sum(axis=-1)
         regret[i] = (paid - best) / horizon
-    emax = np.array(
-        [expected_max_abs(n_actions, scale=float(b), perturbation=perturbation) for b in scales]
-    )
+    emax = np.asarray(_exact_max_abs(n_actions, scales, perturbation), dtype=float)  # all b at once
     return FTPLSweepResult(sequence, perturbation, horizon, n_actions, scales, regret, emax)
