@@ -17,7 +17,8 @@ from smoothviz.online.thresholds import (
     ADVERSARIES,
     RoundSnapshot,
     ThresholdRun,
-    _run_adversary,
+    _run,
+    adversary_rng,
     check_game,
     round_snapshot,
 )
@@ -125,7 +126,7 @@ def run_experiment(
     """
     check_game(sigma, horizon, trials)
     check_choices("adversaries", adversaries, ADVERSARIES)
-    runs = {a: _run_adversary(a, sigma, horizon, trials, seed) for a in adversaries}
+    runs = {a: _run(a, sigma, horizon, trials, adversary_rng(seed, a)) for a in adversaries}
     rounds = np.arange(1, horizon + 1)
     if horizon > max_points:  # log-spaced rounds, T included
         rounds = np.union1d(

@@ -215,13 +215,23 @@ def smoothed_run(
     """
     check_choice("adversary", adversary, ADVERSARIES[1:])
     check_game(sigma, horizon, trials)
-    return _smoothed_run(adversary, sigma, horizon, trials, make_rng(rng))
+    return _run(adversary, sigma, horizon, trials, make_rng(rng))
 
 
-def _smoothed_run(
+def run_adversary(
+    adversary: str, *, sigma: float, horizon: int, trials: int, seed: int
+) -> ThresholdRun:
+    """Run one adversary with its own stream of the page seed (see :func:`adversary_rng`)."""
+    check_game(sigma, horizon, trials)
+    return _run(adversary, sigma, horizon, trials, adversary_rng(seed, adversary))
+
+
+def _run(
     adversary: str, sigma: float, horizon: int, trials: int, rng: np.random.Generator
 ) -> ThresholdRun:
-    """:func:`smoothed_run` on checked arguments."""
+    """One adversary's run on checked arguments (the Thresholds experiment checks them once)."""
+    if adversary == "worst_case":
+        return worst_case_run(horizon)
     if adversary == "smoothed_nonadaptive":
         target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
         window = lambda lo, hi: target  # noqa: E731
@@ -234,24 +244,6 @@ def _smoothed_run(
         adversary, float(sigma), int(horizon), rounds, points, lo, width, mask.sum(axis=1),
         mistake_mask, target,
     )  # fmt: skip
-
-
-def run_adversary(
-    adversary: str, *, sigma: float, horizon: int, trials: int, seed: int
-) -> ThresholdRun:
-    """Run one adversary with its own stream of the page seed (see :func:`adversary_rng`)."""
-    check_choice("adversary", adversary, ADVERSARIES)
-    check_game(sigma, horizon, trials)
-    return _run_adversary(adversary, sigma, horizon, trials, seed)
-
-
-def _run_adversary(
-    adversary: str, sigma: float, horizon: int, trials: int, seed: int
-) -> ThresholdRun:
-    """:func:`run_adversary` on checked arguments (the Thresholds experiment checked them once)."""
-    if adversary == "worst_case":
-        return worst_case_run(horizon)
-    return _smoothed_run(adversary, sigma, horizon, trials, adversary_rng(seed, adversary))
 
 
 @dataclass(frozen=True)
