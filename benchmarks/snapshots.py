@@ -91,8 +91,8 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         # online learning
         "thresholds.smoothed_run": lambda: thresholds.smoothed_run(
             "smoothed_adaptive", sigma=0.05, horizon=200, trials=5, rng=seed),
-        "thresholds.nonadaptive_run": lambda: thresholds.nonadaptive_run(
-            sigma=0.05, horizon=200, trials=5, rng=seed),
+        "thresholds.nonadaptive_run": lambda: thresholds.smoothed_run(
+            "smoothed_nonadaptive", sigma=0.05, horizon=200, trials=5, rng=seed),
         "thresholds.run_adversary": lambda: thresholds.run_adversary(
             "smoothed_perturbed", sigma=0.05, horizon=200, trials=5, seed=seed),
         "experiments.thresholds": lambda: ET.run_experiment(0.05, 300, trials=10, seed=seed),
@@ -111,7 +111,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         "experts.ftpl": lambda: experts.follow_the_perturbed_leader(
             experts.make_costs("alternating", 200, 3, trials=2, rng=seed), scale=5.0, rng=seed),
         "experts.mw": lambda: experts.multiplicative_weights(
-            experts.coin_flip_costs(200, 4, trials=2, rng=seed)),
+            experts.make_costs("coin_flips", 200, 4, trials=2, rng=seed)),
         "experts.mw.eta": lambda: experts.mw_tuned_eta(10, 300),
         "experts.ftpl_sweep": lambda: experts.ftpl_sweep("alternating", 100, 2, trials=3, rng=seed),
         "experts.max_abs_curve": lambda: experts.max_abs_curve(30, trials=200, rng=seed),

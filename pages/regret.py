@@ -71,8 +71,8 @@ def capped(sigma: float, horizon: int, wanted: int) -> int:
     return R.page_trials(sigma, horizon, advs, cover=p["cover"], n_actions=p["n"], wanted=wanted)[0]
 
 
-trials = capped(sigma, horizon, p["trials"])
-n_cover = R.cover_size(sigma, horizon, scale=p["cover"])
+trials, n_cover = R.page_trials(sigma, horizon, advs, cover=p["cover"], n_actions=p["n"],
+                                wanted=p["trials"])  # fmt: skip
 reduced = ui.use_instead(
     PAGE, "trials", p["trials"], trials, f"more would take over ~2 s at N = {n_cover:,}"
 )

@@ -13,6 +13,7 @@ import pytest
 from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
 from smoothviz.online import measures
+from tests.references import cover_index, indicator
 
 MEASURES = {
     "uniform": measures.uniform_measure(),
@@ -103,7 +104,7 @@ def test_every_bracket_has_mass_at_most_eps(mname, cls, k, eps):
         assert bs.mass[i] == pytest.approx(direct, abs=1e-12)
     # lower ⪯ upper pointwise (so μ(lower ≠ upper) = μ(upper) − μ(lower))
     x = np.unique(np.concatenate([np.linspace(0, 1, 401), br.grid]))
-    assert not np.any(measures.indicator(bs.lower, x) & ~measures.indicator(bs.upper, x))
+    assert not np.any(indicator(bs.lower, x) & ~indicator(bs.upper, x))
 
 
 @pytest.mark.parametrize("mname", ["uniform", "beta25", "mixture", "bump_wrap"])
@@ -121,9 +122,9 @@ def test_every_member_lies_in_its_bracket(mname, cls, k, eps):
     bs = br.brackets(br.lookup(params))
     h = cv.hypothesis_sets(cls, params, k=k)
     x = np.unique(np.concatenate([np.linspace(0, 1, 301), br.grid, values]))
-    hx = measures.indicator(h, x)
-    assert not np.any(measures.indicator(bs.lower, x) & ~hx), "lower bracket above a member"
-    assert not np.any(hx & ~measures.indicator(bs.upper, x)), "member above its upper bracket"
+    hx = indicator(h, x)
+    assert not np.any(indicator(bs.lower, x) & ~hx), "lower bracket above a member"
+    assert not np.any(hx & ~indicator(bs.upper, x)), "member above its upper bracket"
 
 
 def test_threshold_brackets_partition_the_mass():
@@ -182,9 +183,9 @@ def test_lookup_large_bracketing_without_enumerating():
     params = np.array([[0.1, 0.2, 0.35, 0.5, 0.9, 0.95]])
     bs = br.brackets(br.lookup(params))
     x = np.linspace(0, 1, 5001)
-    hx = measures.indicator(cv.hypothesis_sets("union", params, k=3), x)
-    assert not np.any(measures.indicator(bs.lower, x) & ~hx)
-    assert not np.any(hx & ~measures.indicator(bs.upper, x))
+    hx = indicator(cv.hypothesis_sets("union", params, k=3), x)
+    assert not np.any(indicator(bs.lower, x) & ~hx)
+    assert not np.any(hx & ~indicator(bs.upper, x))
     assert bs.mass[0] <= 0.01 + 1e-12
     np.testing.assert_array_equal(
         br.factor_indices(br.lookup(params))[0], np.round(params[0] * 600)
@@ -197,12 +198,12 @@ def test_quantile_threshold_cover():
             cover = cv.quantile_threshold_cover(m, eps=eps)
             assert cover.size == math.ceil(1 / (2 * eps))
             b = np.linspace(0, 1, 2001)
-            c = cover.centres[cover.lookup(b)]
+            c = cover.centres[cover_index(cover, b)]
             assert np.all(np.abs(m.cdf(b) - m.cdf(c)) <= eps + 1e-12)
     # a cover element is not a bracket: its nearest element can sit on either side of b
     cover = cv.quantile_threshold_cover(MEASURES["uniform"], eps=0.1)
     b = np.array([0.02, 0.18])
-    c = cover.centres[cover.lookup(b)]
+    c = cover.centres[cover_index(cover, b)]
     assert c[0] > b[0]
     assert c[1] < b[1]
 
@@ -366,7 +367,7 @@ def test_example_hypothesis(cls):
     params = cv.example_hypothesis(cls, 0.3, width=0.4, k=3)
     sets = cv.hypothesis_sets(cls, params, k=3)
     x = np.linspace(0, 1, 1001)
-    inside = measures.indicator(sets, x)[0]
+    inside = indicator(sets, x)[0]
     if cls == "thresholds":
         np.testing.assert_array_equal(inside, x >= 0.3)
     elif cls != "union":
@@ -388,9 +389,9 @@ def test_bracketings_beyond_int64_stay_exact():
     )
     bs = br.brackets(index)
     x = np.linspace(0, 1, 20_001)
-    hx = measures.indicator(cv.hypothesis_sets("union", params, k=4), x)
-    assert not np.any(measures.indicator(bs.lower, x) & ~hx)
-    assert not np.any(hx & ~measures.indicator(bs.upper, x))
+    hx = indicator(cv.hypothesis_sets("union", params, k=4), x)
+    assert not np.any(indicator(bs.lower, x) & ~hx)
+    assert not np.any(hx & ~indicator(bs.upper, x))
     assert bs.mass[0] <= 1e-4 + 1e-12
     sample = br.sample_index(30)
     assert 0 < len(sample) <= 30

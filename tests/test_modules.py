@@ -26,7 +26,7 @@ def test_every_split_module_declares_and_defines_its_public_names(module):
 
 
 def test_each_adversary_has_one_home():
-    runs = ("worst_case_run", "nonadaptive_run", "smoothed_run", "run_adversary", "adversary_rng")
+    runs = ("worst_case_run", "smoothed_run", "run_adversary", "adversary_rng")
     for name in runs:
         homes = [m.__name__ for m in (adversaries, thresholds) if name in vars(m)]
         assert homes == ["smoothviz.online.thresholds"], name
@@ -123,8 +123,10 @@ def test_the_erm_oracles_agree_with_brute_force():
     assert np.array_equal(best_cover, np.minimum(ones, checkpoints - ones))
 
 
-def test_experts_and_hedge_share_one_learning_rate():
-    assert hedge.TUNED_ETA is experts.TUNED_ETA
+def test_experts_and_hedge_share_one_learning_rate(monkeypatch):
+    assert "TUNED_ETA" not in vars(hedge)  # one home, experts, which hedge reads at each run
+    monkeypatch.setitem(experts.TUNED_ETA, "notes", lambda n_experts, horizon: 0.125)
+    assert hedge.hedge_thresholds(0.1, 20, trials=1, rng=0).eta == 0.125
     assert halfspaces.log_weight_rate is experts.log_weight_rate
 
 
@@ -365,3 +367,30 @@ def test_no_module_is_over_800_lines():
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
     }
     assert long == {}
+
+
+def _count_sigma_checks(monkeypatch) -> list[float]:
+    """Wrap check_sigma wherever the core bound it; the list grows by one σ per check."""
+    import sys
+
+    seen, original = [], validation.check_sigma
+
+    def counting(sigma):
+        seen.append(sigma)
+        return original(sigma)
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("smoothviz") and getattr(module, "check_sigma", None) is original:
+            monkeypatch.setattr(module, "check_sigma", counting)
+    return seen
+
+
+def test_a_regret_run_and_a_thresholds_run_check_sigma_once(monkeypatch):
+    from smoothviz.experiments import thresholds as thresholds_experiment
+
+    seen = _count_sigma_checks(monkeypatch)
+    regret_experiment.run_experiment(0.1, 50, adversaries=adversaries.ADVERSARIES, trials=1)
+    assert seen == [0.1]
+    seen.clear()
+    thresholds_experiment.run_experiment(0.1, 50, trials=2, adversaries=thresholds.ADVERSARIES)
+    assert seen == [0.1]

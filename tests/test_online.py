@@ -22,8 +22,6 @@ from smoothviz.experiments.regret import (
 from smoothviz.online.adversaries import ADVERSARIES
 from smoothviz.online.erm import best_halfspace_mistakes, prefix_best_mistakes
 from smoothviz.online.experts import (
-    alternating_costs,
-    coin_flip_costs,
     expected_max_abs,
     follow_the_leader,
     follow_the_perturbed_leader,
@@ -160,8 +158,8 @@ def test_mw_bound_on_every_generated_sequence(update, seed):
     rng = np.random.default_rng(seed)
     horizon, k = 500, 8
     sequences = [
-        alternating_costs(horizon, n_actions=k),
-        coin_flip_costs(horizon, k, trials=3, rng=rng),
+        make_costs("alternating", horizon, k)[0],
+        make_costs("coin_flips", horizon, k, trials=3, rng=rng),
         rng.random((3, horizon, k)),  # fractional costs: the two updates differ
         (rng.random((3, horizon, k)) < np.linspace(0.3, 0.7, k)).astype(float),
     ]
@@ -194,10 +192,10 @@ def test_mw_probabilities_equal_plain_loop_both_updates():
 
 @pytest.mark.parametrize("horizon", [1, 2, 10, 11, 100, 1001])
 def test_ftl_alternating_regret_is_exactly_half(horizon):
-    res = follow_the_leader(alternating_costs(horizon))
+    res = follow_the_leader(make_costs("alternating", horizon)[0])
     assert res.regret[-1] == online_bounds.ftl_alternating_regret(horizon) == np.ceil(horizon / 2)
     assert res.losses.sum() == horizon  # FTL pays every round (the alternating-costs table)
-    mw = multiplicative_weights(alternating_costs(horizon))
+    mw = multiplicative_weights(make_costs("alternating", horizon)[0])
     assert mw.regret[-1] <= online_bounds.mw_regret_bound(
         horizon, 2
     ) + 1e-12 or horizon < 4 * np.log(2)
@@ -228,7 +226,7 @@ def test_lemma19_and_lemma20_pathwise():
 
 
 def test_lemma19_can_be_strict_and_ftl_is_not_btl():
-    costs = alternating_costs(10)
+    costs = make_costs("alternating", 10)[0]
     assert leader_loss(costs) < follow_the_leader(costs).losses.sum()
 
 
@@ -335,12 +333,12 @@ def test_seeded_runs_are_reproducible_and_frames_tidy():
     assert set(frame["adversary"]) == set(ADV)
     assert a.snapshots.shape[1] == a.snapshot_edges.size - 1
     np.testing.assert_allclose(a.snapshots.sum(axis=1), 1.0)
-    mw = multiplicative_weights(alternating_costs(50)).to_frame()
+    mw = multiplicative_weights(make_costs("alternating", 50)[0]).to_frame()
     assert list(mw.columns) == ["algorithm", "trial", "t", "loss", "regret"]
     weights = a.weights_frame()
     assert list(weights.columns) == ["round", "b_low", "b_high", "mass", "density"]
     np.testing.assert_allclose(weights.groupby("round")["mass"].sum(), 1.0)
-    costs = alternating_costs(20)
+    costs = make_costs("alternating", 20)[0]
     both = learners_frame([follow_the_leader(costs), multiplicative_weights(costs)])
     assert set(both["algorithm"]) == {"ftl", "mw"}
     assert len(both) == 40

@@ -12,6 +12,7 @@ from smoothviz.bounds import online as online_bounds
 from smoothviz.online import covers as cv
 from smoothviz.online import measures
 from tests.apptest_helpers import exec_snippet, metric_values, reproduce_code, run_page
+from tests.references import indicator
 
 # charts drawn with each tab open: the hero chart plus the tab's own (5 charts over the three tabs)
 TAB_CHARTS = {"sizes": 2, "lemma32": 2, "appb": 3}
@@ -84,9 +85,9 @@ def test_defaults_h_is_sandwiched_by_its_bracket():
     assert values["h's bracket"] == f"#{index:,}" == "#5"
     found = br.brackets([index])
     x = np.linspace(0.0, 1.0, 20_001)
-    h = measures.indicator(cv.hypothesis_sets("thresholds", [hyp]), x)[0]
-    lower = measures.indicator(found.lower, x)[0]
-    upper = measures.indicator(found.upper, x)[0]
+    h = indicator(cv.hypothesis_sets("thresholds", [hyp]), x)[0]
+    lower = indicator(found.lower, x)[0]
+    upper = indicator(found.upper, x)[0]
     assert np.all(lower <= h)  # the sandwich, pointwise
     assert np.all(h <= upper)
     assert np.any(lower != upper)  # a real bracket, not h itself

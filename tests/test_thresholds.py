@@ -213,7 +213,7 @@ def test_unknown_adversary_is_rejected():
 
 @pytest.fixture(scope="module")
 def nonadaptive():
-    return th.nonadaptive_run(sigma=0.01, horizon=2000, trials=100, rng=21)
+    return th.smoothed_run("smoothed_nonadaptive", sigma=0.01, horizon=2000, trials=100, rng=21)
 
 
 def test_nonadaptive_pathwise_facts(nonadaptive):
@@ -283,7 +283,9 @@ def test_nonadaptive_forces_fewer_mistakes_than_the_adaptive_window():
     Standard errors ≈ 0.19 each (seeds 1–5: 4.12–4.22 vs 10.70–10.86), so a margin of 4 is over ten
     standard errors of the difference.
     """
-    fixed = th.nonadaptive_run(sigma=0.01, horizon=1000, trials=50, rng=0).mistakes.mean()
+    fixed = th.smoothed_run(
+        "smoothed_nonadaptive", sigma=0.01, horizon=1000, trials=50, rng=0
+    ).mistakes.mean()
     window = th.smoothed_run("smoothed_adaptive", sigma=0.01, horizon=1000, trials=50, rng=0)
     assert window.mistakes.mean() - fixed >= 4.0
     assert fixed >= 1.0
@@ -295,8 +297,12 @@ def test_nonadaptive_in_an_experiment_has_its_own_stream():
     a, b = both.runs["smoothed_nonadaptive"], alone.runs["smoothed_nonadaptive"]
     np.testing.assert_array_equal(a.mistake_rounds, b.mistake_rounds)
     np.testing.assert_array_equal(a.targets, b.targets)
-    direct = th.nonadaptive_run(
-        sigma=0.01, horizon=1000, trials=10, rng=th.adversary_rng(5, "smoothed_nonadaptive")
+    direct = th.smoothed_run(
+        "smoothed_nonadaptive",
+        sigma=0.01,
+        horizon=1000,
+        trials=10,
+        rng=th.adversary_rng(5, "smoothed_nonadaptive"),
     )
     np.testing.assert_array_equal(direct.mistakes, a.mistakes)
     assert th.DEFAULT_ADVERSARIES == ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive")

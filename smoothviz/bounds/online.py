@@ -341,16 +341,9 @@ def ftl_alternating_regret(horizon: np.ndarray | float) -> np.ndarray:
 )
 def laplace_expected_max_abs(k: np.ndarray | int, scale: np.ndarray | float) -> np.ndarray:
     """b·H_k, the mean of the largest |Z_i| over k i.i.d. Laplace(b) perturbations."""
-    k_arr = np.atleast_1d(np.asarray(k, dtype=np.int64))
-    cums = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, k_arr.max() + 1))])
-    out = np.asarray(scale, dtype=float) * cums[k_arr]
-    return (
-        out.reshape(np.broadcast_shapes(np.shape(k), np.shape(scale)))
-        if np.ndim(k)
-        else out[0]
-        if np.ndim(scale) == 0
-        else out
-    )
+    k = np.asarray(k, dtype=np.int64)
+    harmonic = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, k.max() + 1))])
+    return np.asarray(scale, dtype=float) * harmonic[k]
 
 
 @bound(

@@ -19,7 +19,6 @@ from smoothviz.online import covers as cv
 from smoothviz.online import measures
 
 __all__ = [
-    "MAX_BRACKET_ROWS",
     "CoversExperiment",
     "appendix_b",
     "bracket_rows",
@@ -32,7 +31,7 @@ __all__ = [
 ]
 
 #: Most brackets listed in :meth:`CoversExperiment.to_frame`.
-MAX_BRACKET_ROWS = 500
+_MAX_BRACKET_ROWS = 500
 
 
 def lemma32(sigma: float, cells: int, horizon: int, trials: int, seed: int) -> cv.MaxCountResult:
@@ -68,11 +67,6 @@ class CoversExperiment:
     settings: dict[str, object]
 
     @property
-    def bracket_index(self) -> int:
-        """Which bracket holds h."""
-        return int(self.found.index[0])
-
-    @property
     def thm33_scale(self) -> float:
         """The bracketing scale σ/(4√T) Theorem 3.3 needs at the page's σ and T."""
         return float(
@@ -93,15 +87,15 @@ class CoversExperiment:
                     "haussler_bound": float(
                         online_bounds.haussler_cover_bound(self.settings["scale"], br.vc_dim)
                     ),
-                    "bracket_of_h": self.bracket_index,
+                    "bracket_of_h": int(self.found.index[0]),
                     "gap_mass_of_h": float(self.found.mass[0]),
                 }
             ]
         )
 
     def to_frame(self) -> pd.DataFrame:
-        """The brackets, tidy (at most :data:`MAX_BRACKET_ROWS`)."""
-        return self.bracketing.to_frame(max_brackets=MAX_BRACKET_ROWS)
+        """The brackets, tidy (at most :data:`_MAX_BRACKET_ROWS`)."""
+        return self.bracketing.to_frame(max_brackets=_MAX_BRACKET_ROWS)
 
     def sizes(self, eps: Sequence[float]) -> pd.DataFrame:
         """Bracketing sizes of the class over a grid of ε (:func:`smoothviz.online.covers.bracketing_sizes`)."""
@@ -152,16 +146,12 @@ def run_experiment(
     σ serves the measure, Lemma 3.2 (``cells``, ``trials``) and Theorem 3.3's scale, T Lemma 3.2,
     Appendix B (``reps`` trials) and Theorem 3.3. The tabs are computed when asked for.
     """
+    settings = dict(locals())  # the arguments, in order: the tabs' parameters and code()
     mu = measures.make_measure(measure, sigma=sigma)
     br = cv.bracketing(cls, mu, eps=scale, k=k)
     hyp = cv.example_hypothesis(cls, position, width=width, k=k)
     found = br.brackets(br.lookup([hyp]))
     cover = cv.quantile_threshold_cover(mu, eps=scale) if cls == "thresholds" else None
-    settings = {
-        "cls": cls, "k": k, "measure": measure, "scale": scale, "position": position,
-        "width": width, "sigma": sigma, "cells": cells, "horizon": horizon, "trials": trials,
-        "reps": reps, "seed": seed,
-    }  # fmt: skip
     return CoversExperiment(mu, br, hyp, found, cover, settings)
 
 

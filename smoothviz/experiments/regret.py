@@ -16,13 +16,13 @@ from smoothviz.online.experts import (
     ExpertsResult,
     FTPLSweepResult,
     MaxAbsResult,
+    expected_max_abs,
     follow_the_leader,
     follow_the_perturbed_leader,
     ftpl_sweep,
     make_costs,
     max_abs_curve,
     multiplicative_weights,
-    mw_tuned_eta,
 )
 from smoothviz.online.halfspaces import HalfspaceResult, hedge_halfspaces
 from smoothviz.online.hedge import (
@@ -32,16 +32,8 @@ from smoothviz.online.hedge import (
     hedge_thresholds,
 )
 from smoothviz.random import streams
-from smoothviz.validation import check_float, check_int
 
 __all__ = [
-    "BUDGET_S",
-    "HALFSPACE_TRIALS",
-    "LEARNER_STREAMS",
-    "MAX_ABS_K",
-    "MAX_ABS_TRIALS",
-    "MOST_TRIALS",
-    "TAB_SETTINGS",
     "RegretExperiment",
     "compare_learners",
     "cover_size",
@@ -63,17 +55,17 @@ __all__ = [
 ]
 
 #: The page's time budget for the main view and the MW/FTL tab, in seconds (see :func:`page_trials`).
-BUDGET_S = 1.0
+_BUDGET_S = 1.0
 #: The most trials per adversary the page runs.
-MOST_TRIALS = 10
+_MOST_TRIALS = 10
 #: Trials of the 2-D halfspaces tab.
-HALFSPACE_TRIALS = 2
+_HALFSPACE_TRIALS = 2
 #: The parameters of the tabs only (see :meth:`RegretExperiment.with_tabs`).
-TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
+_TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
 #: Named child streams of :func:`compare_learners`'s seed: the learner's coins (FTPL's perturbations).
-LEARNER_STREAMS = ("learner",)
+_LEARNER_STREAMS = ("learner",)
 #: Largest k of the E‖Z‖∞ curve, and its draws.
-MAX_ABS_K, MAX_ABS_TRIALS = 200, 1000
+_MAX_ABS_K, _MAX_ABS_TRIALS = 200, 1000
 
 
 def page_cost_s(
@@ -109,14 +101,11 @@ def trials_cap(
     budget_s: float = 2.0,
     most: int = 1_000,
 ) -> int:
-    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``."""
-    horizon = check_int("horizon", horizon, 1)
-    n_experts = check_int("n_experts", n_experts, 2)
-    n_adversaries = check_int("n_adversaries", n_adversaries, 1)
-    n_actions = check_int("n_actions", n_actions, 0)
-    most = check_int("most", most, 1)
-    check_float("budget_s", budget_s, 0.0, 1e6)
-    kw = {"adaptive": bool(adaptive), "n_actions": n_actions}
+    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``.
+
+    Its arguments come from the page's checked parameters and :func:`cover_size`: no checks here.
+    """
+    kw = {"adaptive": adaptive, "n_actions": n_actions}
     trials = 1  # the cost grows with the trials: stop at the first that does not fit
     while (
         trials < most
@@ -153,7 +142,7 @@ def compare_learners(
     if seed is not None and not isinstance(seed, int | np.integer):
         raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
-    learner = streams(seed, LEARNER_STREAMS)["learner"]
+    learner = streams(seed, _LEARNER_STREAMS)["learner"]
     ftpl = follow_the_perturbed_leader(costs, scale=scale, perturbation=perturbation, rng=learner)
     scales = np.geomspace(0.1, max(horizon, 10), 12)
     kw = {"perturbation": perturbation, "trials": trials, "rng": seed}
@@ -170,26 +159,26 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """``(trials, N)``: :func:`trials_cap` at :data:`BUDGET_S` (at most ``wanted``, :data:`MOST_TRIALS`) and the cover size."""
+    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size."""
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
-        n_actions=n_actions, budget_s=BUDGET_S, most=MOST_TRIALS,
+        n_actions=n_actions, budget_s=_BUDGET_S, most=_MOST_TRIALS,
     )  # fmt: skip
     return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
 def max_abs(perturbation: str, scale: float, seed: int) -> MaxAbsResult:
-    """E‖Z‖∞ against k ≤ :data:`MAX_ABS_K` for the tab's perturbation, from :data:`MAX_ABS_TRIALS` draws."""
+    """E‖Z‖∞ against k ≤ :data:`_MAX_ABS_K` for the tab's perturbation, from :data:`_MAX_ABS_TRIALS` draws."""
     return max_abs_curve(
-        MAX_ABS_K, perturbation=perturbation, scale=scale, trials=MAX_ABS_TRIALS, rng=seed
+        _MAX_ABS_K, perturbation=perturbation, scale=scale, trials=_MAX_ABS_TRIALS, rng=seed
     )
 
 
 def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
-    """The 2-D tab: Hedge over halfspaces, :data:`HALFSPACE_TRIALS` trials per adversary."""
+    """The 2-D tab: Hedge over halfspaces, :data:`_HALFSPACE_TRIALS` trials per adversary."""
     return hedge_halfspaces(
-        sigma, horizon, label_noise=label_noise, trials=HALFSPACE_TRIALS, rng=seed
+        sigma, horizon, label_noise=label_noise, trials=_HALFSPACE_TRIALS, rng=seed
     )
 
 
@@ -217,10 +206,10 @@ class RegretExperiment:
         return self.hedge.to_frame()
 
     def with_tabs(self, **tabs: object) -> RegretExperiment:
-        """The same Hedge run with other tab parameters (:data:`TAB_SETTINGS`): a tab's knob never reruns Hedge."""
-        unknown = set(tabs) - set(TAB_SETTINGS)
+        """The same Hedge run with other tab parameters (:data:`_TAB_SETTINGS`): a tab's knob never reruns Hedge."""
+        unknown = set(tabs) - set(_TAB_SETTINGS)
         if unknown:
-            raise ValueError(f"`tabs` must be among {TAB_SETTINGS}, got {sorted(unknown)}")
+            raise ValueError(f"`tabs` must be among {_TAB_SETTINGS}, got {sorted(unknown)}")
         return replace(self, settings=self.settings | tabs)
 
     @property
@@ -282,22 +271,16 @@ def run_experiment(
 ) -> RegretExperiment:
     """Hedge on the threshold cover (σ/√T ``"alg1"`` or σ/(4√T) ``"thm33"``) against ``adversaries``.
 
-    η is ``eta_factor`` × :func:`~smoothviz.online.experts.mw_tuned_eta`; the tabs' parameters are kept.
+    η is ``eta_factor``·√(ln N/T) (capped at 1/2 for ``"notes"``); the tabs' parameters are kept.
     """
-    n_cover = cover_size(sigma, horizon, scale=cover)
-    eta = mw_tuned_eta(n_cover, horizon, factor=eta_factor, capped=update == "notes")
+    settings = dict(locals(), adversaries=tuple(adversaries))  # the arguments, in order
     snapshot = "smoothed_adaptive" if "smoothed_adaptive" in adversaries else None
     hedge = hedge_thresholds(
-        sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta=eta, update=update,
-        labels=labels, label_noise=label_noise, trials=trials, rng=seed, snapshot_adversary=snapshot,
+        sigma, horizon, adversaries=tuple(adversaries), cover_scale=cover, eta_factor=eta_factor,
+        update=update, labels=labels, label_noise=label_noise, trials=trials, rng=seed,
+        snapshot_adversary=snapshot,
     )  # fmt: skip
-    settings = {
-        "sigma": sigma, "horizon": horizon, "adversaries": tuple(adversaries), "cover": cover,
-        "update": update, "eta_factor": eta_factor, "labels": labels, "label_noise": label_noise,
-        "trials": trials, "seed": seed, "sequence": sequence, "n_actions": n_actions,
-        "perturbation": perturbation, "scale": scale, "horizon_2d": horizon_2d,
-    }  # fmt: skip
-    return RegretExperiment(hedge, n_cover, settings)
+    return RegretExperiment(hedge, hedge.n_experts, settings)
 
 
 def tail_slope(frame: pd.DataFrame, adversary: str) -> float:
@@ -375,8 +358,6 @@ def halfspace_lines(
 
 def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
     """E‖Z‖∞ at ``k`` for the curve's perturbation, and for i.i.d. Laplace at its scale (both exact)."""
-    from smoothviz.online.experts import expected_max_abs
-
     return (expected_max_abs(k, scale=curve.scale, perturbation=curve.perturbation),
             expected_max_abs(k, scale=curve.scale))  # fmt: skip
 

@@ -17,10 +17,10 @@ from smoothviz.online.thresholds import (
     ADVERSARIES,
     RoundSnapshot,
     ThresholdRun,
+    _run,
+    adversary_rng,
     check_game,
-    round_grid,
     round_snapshot,
-    run_adversary,
 )
 from smoothviz.validation import check_choices
 
@@ -34,7 +34,7 @@ class ThresholdsExperiment:
     Attributes:
         sigma, horizon, trials, seed: σ, T, trials per smoothed adversary and the page seed.
         runs: one :class:`ThresholdRun` per adversary, in display order.
-        rounds: the rounds (at most ``max_points``) at which curves are summarised.
+        rounds: the rounds at which curves are summarised: all, or ``max_points`` log-spaced.
     """
 
     sigma: float
@@ -50,12 +50,10 @@ class ThresholdsExperiment:
         """The adversaries run, in display order."""
         return tuple(self.runs)
 
+    @once
     def curves(self) -> dict[str, pd.DataFrame]:
-        """Per adversary, one row per round: mean and 10–90% bands (computed once; do not modify)."""
-        if "_curves" not in self.__dict__:
-            curves = {name: self._curve(name, run) for name, run in self.runs.items()}
-            object.__setattr__(self, "_curves", curves)
-        return self.__dict__["_curves"]
+        """Per adversary, one row per round: mean and 10–90% bands."""
+        return {name: self._curve(name, run) for name, run in self.runs.items()}
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy curves of every adversary (:meth:`curves`), one row per (adversary, round)."""
@@ -118,7 +116,7 @@ def run_experiment(
     *,
     trials: int = 50,
     seed: int = 0,
-    adversaries: tuple[str, ...] = tuple(ADVERSARIES),
+    adversaries: tuple[str, ...] = ADVERSARIES,
     max_points: int = 400,
 ) -> ThresholdsExperiment:
     """Run the chosen adversaries against midpoint binary search with one seed (experiment E1).
@@ -128,18 +126,14 @@ def run_experiment(
     """
     check_game(sigma, horizon, trials)
     check_choices("adversaries", adversaries, ADVERSARIES)
-    runs = {
-        a: run_adversary(a, sigma=sigma, horizon=horizon, trials=trials, seed=seed)
-        for a in adversaries
-    }
+    runs = {a: _run(a, sigma, horizon, trials, adversary_rng(seed, a)) for a in adversaries}
+    rounds = np.arange(1, horizon + 1)
+    if horizon > max_points:  # log-spaced rounds, T included
+        rounds = np.union1d(
+            np.round(np.geomspace(1, horizon, max_points)).astype(np.int64), [horizon]
+        )
     return ThresholdsExperiment(
-        sigma=float(sigma),
-        horizon=int(horizon),
-        trials=int(trials),
-        seed=int(seed),
-        runs=runs,
-        rounds=round_grid(horizon, max_points=max_points),
-        max_points=int(max_points),
+        float(sigma), int(horizon), int(trials), int(seed), runs, rounds, int(max_points)
     )
 
 

@@ -17,7 +17,6 @@ __all__ = [
     "iid_stream",
     "smoothed_adaptive_stream",
     "smoothed_nonadaptive_stream",
-    "smoothed_offsets",
     "smoothed_points",
     "worst_case_points",
     "worst_case_stream",
@@ -71,8 +70,8 @@ def worst_case_stream(
     x_above = np.minimum(
         targets[:, None] + unif * (hi - targets)[:, None], np.nextafter(hi, -np.inf)[:, None]
     )
-    y_below = (x_below >= targets[:, None]) ^ flips
-    y_above = (x_above >= targets[:, None]) ^ flips
+    y_below = _labels(x_below, targets, flips)
+    y_above = _labels(x_above, targets, flips)
     edge = np.log((n_experts - n_low) / n_low) / lam
     below = np.empty((rows, horizon), dtype=bool)
     for r in range(rows):  # a scalar recursion: one comparison and one addition per round
@@ -205,11 +204,6 @@ def worst_case_points(p_one: np.ndarray, candidates: np.ndarray, labels: np.ndar
     return candidates[np.argmax(labels + (1.0 - 2.0 * labels) * p_one, axis=1)]
 
 
-def smoothed_offsets(unif: np.ndarray, sigma: float) -> np.ndarray:
-    """The σ-smooth 2-D adversary's offsets, uniform on the square of side √σ (area σ) centred at 0."""
-    return np.sqrt(sigma) * (unif - 0.5)
-
-
-def smoothed_points(points: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """The σ-smooth adaptive 2-D adversary: its aim plus :func:`smoothed_offsets`, mod 1 (density ≤ 1/σ)."""
-    return np.mod(points + offsets, 1.0)
+def smoothed_points(points: np.ndarray, unif: np.ndarray, sigma: float) -> np.ndarray:
+    """The σ-smooth 2-D adversary: its aim plus a uniform offset on a √σ-square, mod 1 (density 1/σ)."""
+    return np.mod(points + np.sqrt(sigma) * (unif - 0.5), 1.0)

@@ -129,7 +129,7 @@ class BracketSet:
 
     Attributes:
         index: flat bracket indices, shape ``(n,)``.
-        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (see :func:`smoothviz.online.measures.indicator`).
+        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (each [l, r), a right end ``inf`` including 1).
         mass: μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
     """
 
@@ -309,11 +309,6 @@ class ThresholdCover:
     def size(self) -> int:
         """Number of cover elements."""
         return int(self.centres.size)
-
-    def lookup(self, b) -> np.ndarray:
-        """Index of a cover element within μ-distance ε of each threshold b (its quantile cell holds b)."""
-        q = self.measure.cdf(np.atleast_1d(np.asarray(b, dtype=float)))
-        return np.minimum(np.floor(q * self.size).astype(np.int64), self.size - 1)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per cover element: index and threshold."""
@@ -510,23 +505,16 @@ def uniform_convergence_experiment(
     x[:, 0] = 0.5
     t = np.arange(1, horizon + 1)
     snaps = np.unique(np.round(np.geomspace(1, horizon, 16)).astype(np.int64))
-    out = {}
+    fields = {}
     for name, pts in (("adaptive", x), ("nonadaptive", np.full_like(x, 0.5))):
         avg = np.cumsum(pts + eta > 0.5, axis=1) / t
-        out[name] = (avg[:, -1], avg.std(axis=0), avg.mean(axis=0), avg[:, snaps - 1].T.copy())
-    return UniformConvergenceResult(
-        horizon=horizon,
-        trials=trials,
-        adaptive_final=out["adaptive"][0],
-        nonadaptive_final=out["nonadaptive"][0],
-        adaptive_std=out["adaptive"][1],
-        nonadaptive_std=out["nonadaptive"][1],
-        adaptive_mean=out["adaptive"][2],
-        nonadaptive_mean=out["nonadaptive"][2],
-        snapshot_rounds=snaps,
-        adaptive_snapshots=out["adaptive"][3],
-        nonadaptive_snapshots=out["nonadaptive"][3],
-    )
+        fields |= {
+            f"{name}_final": avg[:, -1],
+            f"{name}_std": avg.std(axis=0),
+            f"{name}_mean": avg.mean(axis=0),
+            f"{name}_snapshots": avg[:, snaps - 1].T.copy(),
+        }
+    return UniformConvergenceResult(horizon, trials, snapshot_rounds=snaps, **fields)
 
 
 def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
@@ -535,8 +523,7 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     for e in eps:
         check_float("eps", e, 0.0, 1.0)
-    k = int(k) if cls in ("union", "intersection") else 1
-    nf, divisor, vc_dim = _facts(cls, k)
+    nf, divisor, vc_dim = _facts(cls, int(k))
     n = np.ceil(1.0 / (eps / divisor))
     if cls == "symdiff":
         thm37 = online_bounds.symdiff_bracketing_bound(n)

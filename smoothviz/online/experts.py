@@ -25,8 +25,6 @@ __all__ = [
     "ExpertsResult",
     "FTPLSweepResult",
     "MaxAbsResult",
-    "alternating_costs",
-    "coin_flip_costs",
     "expected_max_abs",
     "follow_the_leader",
     "follow_the_perturbed_leader",
@@ -76,38 +74,25 @@ def hedge_tuned_eta(n_experts: int, horizon: int) -> float:
 TUNED_ETA = {"notes": mw_tuned_eta, "exp": hedge_tuned_eta}
 
 
-def alternating_costs(horizon: int, *, n_actions: int = 2) -> np.ndarray:
-    """Follow the Leader's killer, costs (1, 0), (0, 1), (1, 0), … of shape (T, k); other actions cost 1."""
+def make_costs(
+    sequence: str, horizon: int, n_actions: int = 2, *, trials: int = 1, rng: RngLike = None
+) -> np.ndarray:
+    """``trials`` cost sequences over k = ``n_actions`` actions, shape (trials, T, k).
+
+    ``"alternating"``: Follow the Leader's killer (1, 0), (0, 1), (1, 0), …, other actions at 1, the
+    same each trial; ``"coin_flips"``: i.i.d. Bernoulli(1/2) costs (nature's coins).
+    """
+    check_choice("sequence", sequence, SEQUENCES)
     horizon = check_int("horizon", horizon, 1)
     k = check_int("n_actions", n_actions, 2)
+    trials = check_int("trials", trials, 1)
+    if sequence == "coin_flips":
+        return (make_rng(rng).random((trials, horizon, k)) < 0.5).astype(float)
     costs = np.ones((horizon, k))
     odd = np.arange(horizon) % 2 == 0  # rounds 1, 3, 5, … (1-based)
     costs[:, 0] = odd
     costs[:, 1] = ~odd
-    return costs
-
-
-def coin_flip_costs(
-    horizon: int, n_actions: int, *, trials: int = 1, rng: RngLike = None
-) -> np.ndarray:
-    """I.i.d. Bernoulli(1/2) costs (nature's coins), shape (trials, T, k)."""
-    horizon = check_int("horizon", horizon, 1)
-    k = check_int("n_actions", n_actions, 2)
-    trials = check_int("trials", trials, 1)
-    return (make_rng(rng).random((trials, horizon, k)) < 0.5).astype(float)
-
-
-def make_costs(
-    sequence: str, horizon: int, n_actions: int, *, trials: int = 1, rng: RngLike = None
-) -> np.ndarray:
-    """``trials`` cost sequences (``"alternating"``, the same each trial, or ``"coin_flips"``), (trials, T, k)."""
-    check_choice("sequence", sequence, SEQUENCES)
-    if sequence == "alternating":
-        trials = check_int("trials", trials, 1)
-        return np.broadcast_to(
-            alternating_costs(horizon, n_actions=n_actions), (trials, horizon, n_actions)
-        )
-    return coin_flip_costs(horizon, n_actions, trials=trials, rng=rng)
+    return np.broadcast_to(costs, (trials, horizon, k))
 
 
 def _check_costs(costs: np.ndarray) -> np.ndarray:
@@ -245,7 +230,6 @@ def follow_the_perturbed_leader(
     (monotone scores: Dwork & Roth 2014, Claim 3.9). The loss is the chosen action's cost.
     """
     costs = _check_costs(costs)
-    rng = make_rng(rng)
     z = perturbations(costs.shape, perturbation=perturbation, scale=scale, rng=rng)
     return _finish("ftpl", costs, _one_hot_argmin(_before(costs) + z), scale=float(scale))
 
@@ -328,9 +312,7 @@ def max_abs_curve(
     The running maximum of |Z| samples every k at once; ``"rspm"`` (correlated) draws once per k.
     """
     k_max = check_int("k_max", k_max, 1, 100_000)
-    trials = check_int("trials", trials, 2, 1_000_000)
-    check_choice("perturbation", perturbation, PERTURBATIONS)
-    check_float("scale", scale, 0.0, 1e12)
+    trials = check_int("trials", trials, 2, 1_000_000)  # perturbation and scale: perturbations()
     if trials * k_max > 20_000_000:
         raise ValueError(f"`trials` × `k_max` must be at most 2·10^7, got {trials} × {k_max}")
     ks = np.unique(np.round(np.geomspace(1, k_max, 40)).astype(np.int64))
@@ -405,8 +387,7 @@ def ftpl_sweep(
     """Average regret of FTPL at each scale b (default 16 from 0.1 to T), all from the same draws Z = b·Z₁."""
     horizon = check_int("horizon", horizon, 1, 100_000)
     n_actions = check_int("n_actions", n_actions, 2, 10_000)
-    trials = check_int("trials", trials, 1, 10_000)
-    check_choice("perturbation", perturbation, PERTURBATIONS)
+    trials = check_int("trials", trials, 1, 10_000)  # the perturbation: perturbations()
     scales = (
         np.geomspace(0.1, max(horizon, 1.0), 16) if scales is None else np.asarray(scales, float)
     )
@@ -424,7 +405,5 @@ def ftpl_sweep(
         choice = np.argmin(before + b * unit, axis=-1)
         paid = np.take_along_axis(costs, choice[..., None], axis=-1)[..., 0].sum(axis=-1)
         regret[i] = (paid - best) / horizon
-    emax = np.array(
-        [expected_max_abs(n_actions, scale=float(b), perturbation=perturbation) for b in scales]
-    )
+    emax = np.asarray(_exact_max_abs(n_actions, scales, perturbation), dtype=float)  # all b at once
     return FTPLSweepResult(sequence, perturbation, horizon, n_actions, scales, regret, emax)

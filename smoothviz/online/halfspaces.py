@@ -15,7 +15,6 @@ import pandas as pd
 from smoothviz.online.adversaries import (
     ADVERSARIES_2D,
     halfspace_candidates,
-    smoothed_offsets,
     smoothed_points,
     worst_case_points,
 )
@@ -203,7 +202,6 @@ def _play(
     units, grid = normals[::n_offsets], offsets[:n_offsets]
     cand_k = (grid <= (cand[:, :1] * units[:, 0] + cand[:, 1:] * units[:, 1])[..., None]).sum(-1)
     cand_at = (cand_k * n_angles + np.arange(n_angles)).T.ravel()  # (A·M,) into the running sums
-    jitter = smoothed_offsets(unif, sigma)
     is_wc, is_sm = (adv == "worst_case")[:, None], (adv == "smoothed_adaptive")[:, None]
 
     cum = np.zeros((rows, n_offsets, n_angles), dtype=np.int64)  # each cover halfspace's mistakes
@@ -225,7 +223,9 @@ def _play(
             p1 = p1.reshape(act.size, n_angles, -1).sum(axis=1)
             worst = np.zeros((rows, 2))
             worst[act] = worst_case_points(p1, cand, cand_label[act])
-            x = np.where(is_wc, worst, np.where(is_sm, smoothed_points(worst, jitter[:, t]), x))
+            x = np.where(
+                is_wc, worst, np.where(is_sm, smoothed_points(worst, unif[:, t], sigma), x)
+            )
         y = (np.einsum("rd,rd->r", x, t_normal) >= t_offset) ^ flips[:, t]
         proj = x[:, :1] * units[:, 0] + x[:, 1:] * units[:, 1]  # (R, A)
         loss = (grid[:, None] <= proj[:, None, :]) != y[:, None, None]

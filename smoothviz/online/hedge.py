@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
+from smoothviz.online import experts
 from smoothviz.online.adversaries import (
     ADVERSARIES,
     iid_stream,
@@ -21,12 +22,10 @@ from smoothviz.online.adversaries import (
     worst_case_stream,
 )
 from smoothviz.online.erm import prefix_best_mistakes
-from smoothviz.online.experts import TUNED_ETA, UPDATES, log_weight_rate
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_choices, check_float, check_int, check_sigma
 
 __all__ = [
-    "COVER_SCALES",
     "LABELS",
     "HedgeThresholdsResult",
     "cover_gamma",
@@ -36,28 +35,20 @@ __all__ = [
 ]
 
 LABELS = ("realizable", "noisy")
-COVER_SCALES = ("alg1", "thm33")
+_COVER_SCALES = ("alg1", "thm33")
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
     """Cover scale γ: σ/√T (``scale="alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3)."""
     check_sigma(sigma)
     check_int("horizon", horizon, 1)
-    check_choice("scale", scale, COVER_SCALES)
-    return _gamma(sigma, horizon, scale)
-
-
-def _gamma(sigma: float, horizon: int, scale: str) -> float:
+    check_choice("scale", scale, _COVER_SCALES)
     return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
 
 
 def grid_threshold_cover(gamma: float) -> np.ndarray:
     """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U."""
     check_float("gamma", gamma, 0.0, 1.0)
-    return _grid(gamma)
-
-
-def _grid(gamma: float) -> np.ndarray:
     return np.linspace(0.0, 1.0, int(np.ceil(1.0 / gamma - 1e-9)) + 1)
 
 
@@ -217,8 +208,8 @@ def _replay(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Hedge from uniform weights (:func:`_replay_level`): ``(losses, recorded mass per bin, final log-weights)``."""
     rows, horizon = cuts.shape
-    rounds = np.zeros(0, np.int64) if record_rounds is None else np.asarray(record_rounds)
-    bins = np.zeros(1, np.int64) if bin_starts is None else np.asarray(bin_starts)
+    rounds = np.zeros(0, np.int64) if record_rounds is None else record_rounds
+    bins = np.zeros(1, np.int64) if bin_starts is None else bin_starts
     inner = rounds[rounds < horizon]
     losses, gain, recorded = _replay_level(
         cuts, ys, np.zeros((rows, n_experts)), lam, inner, record_row, bins=bins, chunk=chunk
@@ -250,7 +241,7 @@ def hedge_replay(
         raise ValueError(f"`grid` must be 1-D, sorted, with at least 2 thresholds, got {grid!r}")
     if chunk is not None:
         check_int("chunk", chunk, 1)
-    lam = log_weight_rate(eta, update=update)
+    lam = experts.log_weight_rate(eta, update=update)
     cuts = np.searchsorted(grid, xs, side="right")[None, :]
     losses, _, final = _replay(cuts, ys[None, :], grid.size, lam, chunk=chunk)
     return losses[0], np.exp(final[0] - logsumexp(final[0]))
@@ -337,14 +328,8 @@ class HedgeThresholdsResult:
     def summary(self) -> pd.DataFrame:
         """Final-round means per adversary: regret against class and cover, max cell count."""
         frame = self.to_frame()
-        last = frame[frame["t"] == self.horizon]
-        return (
-            last.groupby("adversary", sort=False)[
-                ["regret_class", "regret_cover", "max_cell_count"]
-            ]
-            .mean()
-            .reset_index()
-        )
+        last = frame[frame["t"] == self.horizon].groupby("adversary", sort=False)
+        return last[["regret_class", "regret_cover", "max_cell_count"]].mean().reset_index()
 
 
 def hedge_thresholds(
@@ -355,6 +340,7 @@ def hedge_thresholds(
     cover_scale: str = "alg1",
     gamma: float | None = None,
     eta: float | None = None,
+    eta_factor: float | None = None,
     update: str = "notes",
     labels: str = "realizable",
     label_noise: float = 0.1,
@@ -368,29 +354,30 @@ def hedge_thresholds(
     Nature draws b* ~ U(0.1, 0.9) and labels 1[x ≥ b*] (flipped at rate ``label_noise`` if noisy);
     Hedge is replayed exactly on the streams, ERM gives the regrets at about 60 rounds. γ is σ/√T
     (``"alg1"``), σ/(4√T) (``"thm33"``) or ``gamma``; ``snapshot_adversary``'s first trial is recorded.
+    η is ``eta``, else ``eta_factor``·√(ln N/T) (capped at 1/2 for ``"notes"``), else
+    :data:`~smoothviz.online.experts.TUNED_ETA`.
     """
-    check_sigma(sigma)
     horizon = check_int("horizon", horizon, 1, 100_000)
     check_choices("adversaries", adversaries, ADVERSARIES)
-    check_choice("scale", cover_scale, COVER_SCALES)
-    if gamma is not None:
-        check_float("gamma", gamma, 0.0, 1.0)
-    check_choice("update", update, UPDATES)
+    check_choice("update", update, experts.UPDATES)
     check_choice("labels", labels, LABELS)
     check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     trials = check_int("trials", trials, 1, 10_000)
     check_int("snapshot_bins", snapshot_bins, 1, 10_000)
     if snapshot_adversary is not None:
         check_choice("snapshot_adversary", snapshot_adversary, adversaries)
-    gamma = _gamma(sigma, horizon, cover_scale) if gamma is None else gamma
-    grid = _grid(gamma)
+    if gamma is None:
+        gamma = cover_gamma(sigma, horizon, scale=cover_scale)  # checks σ and the scale
+    else:
+        check_sigma(sigma)
+    grid = grid_threshold_cover(gamma)  # checks γ
     n = grid.size
     if n > 2_000_001:
-        raise ValueError(
-            f"`gamma` gives a cover of {n} experts, more than 2,000,001; got gamma={gamma}"
-        )
-    eta = TUNED_ETA[update](n, horizon) if eta is None else eta
-    lam = log_weight_rate(eta, update=update)
+        raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
+    if eta is None and eta_factor is not None:
+        eta = experts.mw_tuned_eta(n, horizon, factor=eta_factor, capped=update == "notes")
+    eta = experts.TUNED_ETA[update](n, horizon) if eta is None else eta
+    lam = experts.log_weight_rate(eta, update=update)
     flip_rate = label_noise if labels == "noisy" else 0.0
     adv = np.repeat(np.asarray(adversaries), trials)
     srow = 0 if snapshot_adversary is None else adversaries.index(snapshot_adversary) * trials

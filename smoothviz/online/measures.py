@@ -18,7 +18,6 @@ __all__ = [
     "MEASURES",
     "Measure",
     "beta_measure",
-    "indicator",
     "make_measure",
     "set_mass",
     "smooth_mixture",
@@ -90,8 +89,6 @@ class Measure:
         if self.kind == "beta":
             if self.a < 1 or self.b < 1:
                 return math.inf
-            if self.a == 1 and self.b == 1:
-                return 1.0
             mode = (
                 0.0 if self.a == 1 else 1.0 if self.b == 1 else (self.a - 1) / (self.a + self.b - 2)
             )
@@ -163,17 +160,6 @@ def make_measure(name: str, *, sigma: float = 0.2) -> Measure:
     if name == "mixture":
         return smooth_mixture([0.25, 0.7], sigma=sigma, weights=[2.0, 1.0])
     raise ValueError(f"`measure` must be one of {MEASURES}, got {name!r}")
-
-
-def indicator(sets: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Indicators ``(n, p)`` at points ``x`` ``(p,)`` of unions of intervals ``sets`` ``(n, m, 2)``.
-
-    A right end ``inf`` includes 1; an interval with r ≤ l is empty.
-    """
-    x = np.asarray(x, dtype=float)[None, None, :]
-    sets = np.asarray(sets, dtype=float)
-    inside = (sets[:, :, :1] <= x) & (x < sets[:, :, 1:])
-    return inside.any(axis=1)
 
 
 def set_mass(sets: np.ndarray, measure: Measure) -> np.ndarray:

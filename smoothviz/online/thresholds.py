@@ -17,15 +17,11 @@ from smoothviz.validation import check_choice, check_int, check_sigma
 __all__ = [
     "ADVERSARIES",
     "DEFAULT_ADVERSARIES",
-    "MAX_HORIZON",
-    "MAX_TRIALS",
     "RoundSnapshot",
     "ThresholdRun",
     "adversary_rng",
     "check_game",
     "naive_float_worst_case",
-    "nonadaptive_run",
-    "round_grid",
     "round_snapshot",
     "run_adversary",
     "smoothed_run",
@@ -39,15 +35,15 @@ ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_perturbed", "smoothe
 #: The adversaries a page shows by default: three different processes (the perturbed worst case
 #: attains the same hit probability as the adaptive window, so its curve would hide under it).
 DEFAULT_ADVERSARIES = ("worst_case", "smoothed_adaptive", "smoothed_nonadaptive")
-MAX_HORIZON = 10**6
-MAX_TRIALS = 10_000
+_MAX_HORIZON = 10**6
+_MAX_TRIALS = 10_000
 
 
 def check_game(sigma: float, horizon: int, trials: int) -> None:
-    """Reject a bad σ, a horizon outside [1, :data:`MAX_HORIZON`] or trials outside [1, :data:`MAX_TRIALS`]."""
+    """Reject a bad σ, a horizon outside [1, :data:`_MAX_HORIZON`] or trials outside [1, :data:`_MAX_TRIALS`]."""
     check_sigma(sigma)
-    check_int("horizon", horizon, 1, MAX_HORIZON)
-    check_int("trials", trials, 1, MAX_TRIALS)
+    check_int("horizon", horizon, 1, _MAX_HORIZON)
+    check_int("trials", trials, 1, _MAX_TRIALS)
 
 
 def adversary_rng(seed: int, adversary: str) -> np.random.Generator:
@@ -92,22 +88,19 @@ class ThresholdRun:
 
     def mistakes_by(self, rounds: np.ndarray) -> np.ndarray:
         """Cumulative mistakes after each of ``rounds`` (1-based), shape ``(trials, len(rounds))``."""
+        return self.updates_by(rounds, mask=self.mistake_mask)
+
+    def updates_by(self, rounds: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarray:
+        """Version-space updates (those in ``mask`` only, if given) after each of ``rounds``."""
         rounds = np.asarray(rounds)
-        if self.adversary == "worst_case":
+        if self.adversary == "worst_case":  # one update (a mistake) every round
             return np.broadcast_to(
                 np.minimum(rounds, self.horizon), (self.trials, rounds.size)
             ).copy()
         events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
-        if self.mistake_mask is not None:
-            events = np.where(self.mistake_mask, events, self.horizon + 1)
+        if mask is not None:
+            events = np.where(mask, events, self.horizon + 1)
         return (events[:, :, None] <= rounds[None, None, :]).sum(axis=1)
-
-    def updates_by(self, rounds: np.ndarray) -> np.ndarray:
-        """Version-space updates after each of ``rounds`` (the mistakes, unless ``mistake_mask``)."""
-        if self.mistake_mask is None:
-            return self.mistakes_by(rounds)
-        events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
-        return (events[:, :, None] <= np.asarray(rounds)[None, None, :]).sum(axis=1)
 
     def log2_width_after(self, rounds: np.ndarray) -> np.ndarray:
         """log₂ of the version-space width after each of ``rounds``, shape ``(trials, len(rounds))``."""
@@ -128,38 +121,28 @@ class ThresholdRun:
 def worst_case_run(horizon: int) -> ThresholdRun:
     """Midpoint binary search against the worst-case adversary for ``horizon`` rounds, exactly.
 
-    The adversary plays the learner's midpoint and answers 0. Float64 loses the interval after 53
-    halvings (:func:`naive_float_worst_case`), so the run keeps the left end as its binary expansion.
+    The adversary plays the learner's midpoint and labels it 0: every round a mistake, the version
+    space [x, hi). Float64 loses the interval after 53 halvings (:func:`naive_float_worst_case`), so
+    the left end is kept as its binary expansion Σ 2^−k.
     """
-    check_int("horizon", horizon, 1, MAX_HORIZON)
-    rel_point = np.full(horizon, 0.5)  # the adversary's point in [lo, hi) rescaled to [0, 1)
-    rel_threshold = 0.5  # the learner's midpoint in the same frame
-    inside = (rel_point >= 0.0) & (rel_point < 1.0)
-    prediction = (rel_point >= rel_threshold).astype(np.int8)
-    label = np.where(inside, 1 - prediction, prediction)  # against the learner whenever realizable
-    mistake = prediction != label
-    # label 0 at x: the target lies above x, so the version space becomes [x, hi): left end bit = 1
-    bits = (label == 0).astype(np.int8)
-    scale = np.exp2(-np.arange(1, horizon + 1, dtype=float))
-    lo = np.concatenate([[0.0], np.cumsum(bits * scale)])  # float view of the exact expansion
-    points = lo[:-1] + rel_point * np.exp2(-np.arange(horizon, dtype=float))
-    mistake_rounds = np.where(mistake, np.arange(1, horizon + 1), 0)
-    log2_width = -np.arange(horizon + 1, dtype=float)
+    check_int("horizon", horizon, 1, _MAX_HORIZON)
+    lo = np.concatenate([[0.0], np.cumsum(np.exp2(-np.arange(1, horizon + 1, dtype=float)))])
+    points = lo[:-1] + 0.5 * np.exp2(-np.arange(horizon, dtype=float))
     return ThresholdRun(
         adversary="worst_case",
         sigma=float("nan"),
         horizon=horizon,
-        mistake_rounds=mistake_rounds[None, :],
+        mistake_rounds=np.arange(1, horizon + 1)[None, :],
         points=points[None, :],
         lo=lo[None, :],
-        log2_width=log2_width[None, :],
-        mistakes=np.array([int(mistake.sum())]),
+        log2_width=-np.arange(horizon + 1, dtype=float)[None, :],
+        mistakes=np.array([horizon]),
     )
 
 
 def naive_float_worst_case(horizon: int) -> int:
     """Mistakes the worst case forces in plain float64: about 53, when no float lies inside [lo, hi)."""
-    check_int("horizon", horizon, 1, MAX_HORIZON)
+    check_int("horizon", horizon, 1, _MAX_HORIZON)
     lo, hi, mistakes = 0.0, 1.0, 0
     for _ in range(horizon):
         x = lo + (hi - lo) / 2.0
@@ -221,59 +204,46 @@ def _updates(
 def smoothed_run(
     adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
 ) -> ThresholdRun:
-    """Midpoint binary search against ``"smoothed_adaptive"`` or ``"smoothed_perturbed"``, ``trials`` times.
+    """Midpoint binary search against one σ-smoothed adversary (not the worst case), ``trials`` times.
 
     The adaptive window covers the version space, shifted (never clipped) into [0, 1]; the perturbed
     worst case adds uniform noise of width σ to the worst-case point, mod 1. Both hit the version
     space with probability min(1, width/σ), the most a σ-smooth adversary can (:func:`_updates`).
+    The non-adaptive one commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2],
+    labelled by b*: a point in the version space shrinks it even when the learner is right, so far
+    fewer mistakes.
     """
-    if adversary not in ("smoothed_adaptive", "smoothed_perturbed"):
-        raise ValueError(f"`adversary` must be a smoothed adversary, got {adversary!r}")
+    check_choice("adversary", adversary, ADVERSARIES[1:])
     check_game(sigma, horizon, trials)
-    window = lambda lo, hi: _window(adversary, lo, hi, sigma)  # noqa: E731
-    rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, make_rng(rng))
-    return ThresholdRun(adversary, float(sigma), int(horizon), rounds, points, lo, width,
-                        mask.sum(axis=1))  # fmt: skip
-
-
-def nonadaptive_run(
-    *, sigma: float, horizon: int, trials: int, rng: RngLike = None
-) -> ThresholdRun:
-    """Midpoint binary search against a non-adaptive σ-smooth adversary, over ``trials`` trials.
-
-    It commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2], labelled by b*: a point
-    in the version space shrinks it even when the learner is right, so far fewer mistakes.
-    """
-    check_game(sigma, horizon, trials)
-    rng = make_rng(rng)
-    target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
-    window = lambda lo, hi: target  # noqa: E731
-    rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, rng, target)
-    return ThresholdRun("smoothed_nonadaptive", float(sigma), int(horizon), rounds, points, lo,
-                        width, mask.sum(axis=1), mistake_mask=mask, targets=target)  # fmt: skip
+    return _run(adversary, sigma, horizon, trials, make_rng(rng))
 
 
 def run_adversary(
     adversary: str, *, sigma: float, horizon: int, trials: int, seed: int
 ) -> ThresholdRun:
     """Run one adversary with its own stream of the page seed (see :func:`adversary_rng`)."""
+    check_game(sigma, horizon, trials)
+    return _run(adversary, sigma, horizon, trials, adversary_rng(seed, adversary))
+
+
+def _run(
+    adversary: str, sigma: float, horizon: int, trials: int, rng: np.random.Generator
+) -> ThresholdRun:
+    """One adversary's run on checked arguments (the Thresholds experiment checks them once)."""
     if adversary == "worst_case":
         return worst_case_run(horizon)
     if adversary == "smoothed_nonadaptive":
-        return nonadaptive_run(
-            sigma=sigma, horizon=horizon, trials=trials, rng=adversary_rng(seed, adversary)
-        )
-    return smoothed_run(
-        adversary, sigma=sigma, horizon=horizon, trials=trials, rng=adversary_rng(seed, adversary)
-    )
-
-
-def round_grid(horizon: int, *, max_points: int = 400) -> np.ndarray:
-    """Rounds 1..T at which curves are evaluated: every round for small T, log-spaced otherwise."""
-    if horizon <= max_points:
-        return np.arange(1, horizon + 1)
-    grid = np.unique(np.round(np.geomspace(1, horizon, max_points)).astype(np.int64))
-    return np.union1d(grid, [horizon])
+        target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
+        window = lambda lo, hi: target  # noqa: E731
+    else:
+        target = None
+        window = lambda lo, hi: _window(adversary, lo, hi, sigma)  # noqa: E731
+    rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, rng, target)
+    mistake_mask = None if target is None else mask  # the adaptive ones err on every update
+    return ThresholdRun(
+        adversary, float(sigma), int(horizon), rounds, points, lo, width, mask.sum(axis=1),
+        mistake_mask, target,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -325,7 +295,7 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     if run.targets is not None:  # the non-adaptive window never moves
         centre = float(run.targets[trial])
     else:
-        centre = float(_window(run.adversary, np.array([lo]), np.array([lo + width]), sigma)[0])
+        centre = float(_window(run.adversary, lo, lo + width, sigma))
     left, right = centre - sigma / 2.0, centre + sigma / 2.0
     if is_update:
         x = float(run.points[trial, k])
@@ -336,23 +306,12 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
         x = left + u if u < a - left else b + (u - (a - left))
         x %= 1.0
     window = ((left, right),)
-    if left < 0 or right > 1:  # wrapped (only the perturbed adversary)
-        window = (
-            ((0.0, right % 1.0), (left % 1.0, 1.0))
-            if left < 0
-            else ((left, 1.0), (0.0, right - 1.0))
-        )
-    return RoundSnapshot(
-        round=t,
-        lo=lo,
-        log2_width=log2_w,
-        threshold=threshold,
-        window=window,
-        point=x,
-        point_relative=(x - lo) / width,
-        mistake=is_mistake,
-        mistakes_so_far=int(mask[:k].sum()) + int(is_mistake),
-    )
+    if left < 0:  # wrapped (only the perturbed adversary)
+        window = ((0.0, right % 1.0), (left % 1.0, 1.0))
+    elif right > 1:
+        window = ((left, 1.0), (0.0, right - 1.0))
+    so_far = int(mask[:k].sum()) + int(is_mistake)
+    return RoundSnapshot(t, lo, log2_w, threshold, window, x, (x - lo) / width, is_mistake, so_far)
 
 
 def snapshot_rounds(run: ThresholdRun) -> np.ndarray:

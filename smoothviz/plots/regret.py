@@ -139,10 +139,8 @@ def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go
         fig.add_traces(
             band_traces(t, *band(res.regret.reshape(-1, horizon)[:, idx]), name=name, color=color)
         )
-        if res.algorithm == "mw":
-            bound = np.full_like(t, np.nan)  # the bound needs η ≤ 1/2
-            if np.isfinite(res.eta) and res.eta <= 0.5:
-                bound = online_bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
+        if res.algorithm == "mw":  # NaN unless η ≤ 1/2, where the bound holds
+            bound = online_bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
             fig.add_trace(theory(t, bound, name="MW bound ηt + ln k/η (exact)"))
     fig.add_trace(theory(t, online_bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)",
                          kind="envelope"))  # fmt: skip

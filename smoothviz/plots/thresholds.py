@@ -13,11 +13,7 @@ from smoothviz.experiments.thresholds import ThresholdsExperiment, number_line_r
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
-from smoothviz.online.thresholds import (
-    RoundSnapshot,
-    ThresholdRun,
-    naive_float_worst_case,
-)
+from smoothviz.online.thresholds import RoundSnapshot, ThresholdRun, naive_float_worst_case
 from smoothviz.plots.marks import line
 from smoothviz.plots.shared import shared_figure, shared_value
 from smoothviz.plots.style import (
@@ -51,11 +47,8 @@ def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     fig = go.Figure(_band_curves(experiment, "mistakes_mean", "mistakes_p10", "mistakes_p90"))
     t = experiment.rounds.astype(float)
     if "worst_case" not in experiment.runs:
-        fig.add_trace(
-            theory_trace(
-                t, online_bounds.worst_case_mistakes(t), name="worst case: t", on_plot=True
-            )
-        )
+        worst = online_bounds.worst_case_mistakes(t)
+        fig.add_trace(theory_trace(t, worst, name="worst case: t", on_plot=True))
     if _smoothed(experiment):
         fig.add_trace(theory_trace(t, online_bounds.smoothed_mistakes_envelope(experiment.sigma, t),
                                    name="log₂(1/σ) + log₂ t + 4", kind="expectation", on_plot=True))  # fmt: skip
@@ -64,8 +57,7 @@ def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
 
 
 def _mean_mistakes(experiment: ThresholdsExperiment) -> dict[str, float]:
-    summary = experiment.summary().set_index("adversary")
-    return summary["mistakes_mean"].to_dict()
+    return experiment.summary().set_index("adversary")["mistakes_mean"].to_dict()
 
 
 @shared_value
@@ -129,11 +121,8 @@ def width_note(experiment: ThresholdsExperiment) -> str:
     smoothed = _smoothed(experiment)
     if not smoothed:
         return ""
-    first = (
-        experiment.summary()
-        .set_index("adversary")
-        .loc[smoothed[0], "first_round_width_below_sigma"]
-    )
+    summary = experiment.summary().set_index("adversary")
+    first = summary.loc[smoothed[0], "first_round_width_below_sigma"]
     when = "never" if first != first else f"from round {first:,.0f} (median)"
     return f"{LONG_NAMES[smoothed[0]]}: the version space is narrower than σ {when}."
 
@@ -189,7 +178,7 @@ def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
     vs_y = [0.92, 0.92, 1.08, 1.08, 0.92, None, -0.08, -0.08, 0.08, 0.08, -0.08]
     point_color = COLORS["worst_case"] if snap.mistake else COLORS[run.adversary]
     area = {"type": "scatter", "fill": "toself", "mode": "lines", "hoverinfo": "skip"}
-    traces = [
+    return [
         area | {"x": win_x or [None], "y": win_y or [None], "line": {"width": 0},
                 "fillcolor": "rgba(230,159,0,0.35)", "name": "window (density 1/σ)"},
         area | {"x": vs_x, "y": vs_y, "line": {"width": 2, "color": "#333"}, "fillcolor": "rgba(86,180,233,0.6)",
@@ -201,16 +190,12 @@ def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
                     "color": point_color, "line": {"width": 2, "color": "#000"}},
          "name": "xₜ: mistake" if snap.mistake else "xₜ: no mistake"},
     ]  # fmt: skip
-    return traces
 
 
 def _title(snap: RoundSnapshot) -> str:
     """A frame's title: the round, whether it was a mistake, the count so far, the width 2^−k."""
-    verdict, count, exponent = (
-        "mistake" if snap.mistake else "no mistake",
-        snap.mistakes_so_far,
-        -snap.log2_width,
-    )
+    verdict = "mistake" if snap.mistake else "no mistake"
+    count, exponent = snap.mistakes_so_far, -snap.log2_width
     width = "1" if exponent < 0.05 else f"2<sup>−{exponent:.1f}</sup>".replace(".0<", "<")
     return f"round {snap.round:,}: {verdict}; {count:,} mistake{'s' if count != 1 else ''} so far; width {width}"
 
