@@ -3,14 +3,17 @@
 Every page at 390×844 (a phone) and 768×1024 (a tablet), as touch devices: the title fully visible
 below Streamlit's header, the hero's plotting area starting on the first screen (from a page link and
 from a scene link), legends of a few rows, no chart toolbar over a legend, touch targets of at least
-24 px, every tab label whole and in view. Screenshots go to ``tests/artifacts/``. Skipped (with the
+24 px, every tab label whole and in view, a scene's hero at its own height. Screenshots go to ``tests/artifacts/``. Skipped (with the
 reason) only if Chromium is missing.
 """
 
 from __future__ import annotations
 
+import urllib.parse
+
 import pytest
 
+from smoothviz.lectures import LECTURES, scene_query
 from tests.test_browser import ARTIFACTS, CHART, PAGES, _settle, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -20,6 +23,9 @@ SIZES = {"phone": (390, 844), "tablet": (768, 1024)}
 #: the 10 px it falls back to; see README, "The page shape").
 MAX_LEGEND_PX = {"phone": 62, "tablet": 70}
 TOUCH = 24  # px, WCAG 2.2 target size (minimum)
+#: A scene's hero is cut short for a laptop's first screen (plots of 49-64 px under its bar on a phone);
+#: a phone scrolls to it and gives it back its own height: a plotting area of at least this.
+SCENE_PLOT_PX = 220
 
 _MEASURE = """() => {
   const box = (e) => e ? e.getBoundingClientRect() : null;
@@ -105,6 +111,25 @@ def test_a_scene_link_opens_on_its_hero_on_a_touch_screen(server, browser, devic
         assert page.get_by_text("Scene 2/7").count() == 1
         assert shown["veil"], "the scene's question is open: its hero is veiled"
         _check(shown, device)
+        assert shown["hero"]["height"] >= SCENE_PLOT_PX, shown["hero"]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("key", "number"), [("release", 4), ("heuristics", 5)])
+def test_an_answered_scene_has_a_readable_hero_on_a_phone(server, browser, key, number):  # noqa: F811
+    """The two shortest answered heroes on a phone (64 px of plot each when cut for a laptop)."""
+    context, page = _touch_page(browser, SIZES["phone"])
+    try:
+        query = scene_query(key, number) | {"reveal": "1"}
+        page.goto(
+            f"{server}/{LECTURES[key].scenes[number - 1].page}?{urllib.parse.urlencode(query)}"
+        )
+        page.wait_for_selector(CHART, timeout=90_000)
+        _settle(page)
+        shown = page.evaluate(_MEASURE)
+        page.screenshot(path=str(ARTIFACTS / f"lecture-{key}{number}-phone.png"))
+        assert shown["hero"]["height"] >= SCENE_PLOT_PX, shown["hero"]
     finally:
         context.close()
 

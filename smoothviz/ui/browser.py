@@ -117,7 +117,16 @@ SHELL_JS = """<script>
   };
   // on a phone or tablet, legends, chart type and labels smaller, so a legend keeps to two or three rows
   const phone = () => {
-    if (window.innerWidth > 820 || !window.Plotly) return;
+    const narrow = window.innerWidth <= 820;
+    for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
+      // a scene's hero, cut short for a laptop's first screen: a phone scrolls to it, so it gets its
+      // own height back (Streamlit sizes the chart to its element's flex basis)
+      const own = narrow && gd.layout && gd.layout.meta && gd.layout.meta.phone_height;
+      const box = gd.closest('[data-testid="stElementContainer"]');
+      const flex = own ? `0 0 ${own}px` : "";
+      if (box && box.style.flex !== flex) box.style.flex = flex;
+    }
+    if (!narrow || !window.Plotly) return;
     for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
       const legend = gd.layout && gd.layout.legend;
       if (legend && gd.layout.showlegend !== false && !(legend.font && legend.font.size <= 11)) {

@@ -49,6 +49,8 @@ _TAB_TEXT_PX = 60  # a tab often says a sentence above its chart
 _METRICS_PX = 105  # a row of metrics above the hero
 #: A scene's hero at 1024 px wide, presenter mode (no sidebar) or not: the width its legend fills.
 _HERO_WIDTH_PX = {True: 900, False: 680}
+#: A scene hero's ``layout.meta`` key: the chart's own height, which a phone gives back (browser.py).
+PHONE_HEIGHT = "phone_height"
 #: This run's view (title, story sentence, the charts drawn so far) for "Download this view".
 _VIEW_KEY = "smoothviz.__view"
 KIND_BADGES = {
@@ -519,7 +521,8 @@ def chart(
     # a class poll's panel beside: the hero drawn in the column left of it
     with _beside_hero(scene):
         marks = scene["marks"] if scene and not scene["drawn"] else ()  # the hero's answer
-        height = _hero_height(scene, fig.layout.height or 450) if scene else None
+        natural = fig.layout.height or 450
+        height = _hero_height(scene, natural) if scene else None
         veiled = bool(scene) and not scene["reveal"]
 
         def dress(copy: go.Figure) -> go.Figure:
@@ -527,8 +530,8 @@ def chart(
                 overlay_pins(copy, pinned)
             if present:
                 _enlarge_type(copy)
-            if scene:
-                copy.update_layout(height=height)
+            if scene:  # short for a laptop's first screen; a phone scrolls to it: its own height
+                copy.update_layout(height=height, meta={PHONE_HEIGHT: natural})
             ringed = highlight(copy, marks, areas=_label_areas(copy, present, bool(scene)))
             # the labels placed again around the rings, in a scene's short chart, or at presenter
             # mode's size (in areas measured with the rings' legend entries)
