@@ -55,6 +55,12 @@ _MEASURE = """() => {
     tabBar: list ? [list.scrollWidth, list.clientWidth] : [0, 0],
     cutTabs: [...document.querySelectorAll(main + '[role=tab]')]
       .filter(t => t.scrollWidth > t.clientWidth + 1).map(t => t.innerText),
+    titles: plots.filter(p => p.querySelector('.gtitle')).map(p => {
+      const t = box(p.querySelector('.gtitle'));
+      const cut = t.left < box(p).left - 1 || t.right > box(p).right + 1;
+      return {text: p.querySelector('.gtitle').textContent, cut,
+              underLegend: !!overlaps(t, box(p.querySelector('.legend')))};
+    }),
     veil: plots.flatMap(p => [...p.querySelectorAll('.annotation')]
       .filter(a => a.textContent.includes('Predict first'))
       .map(a => [box(a).left - box(p).left, box(p).right - box(a).right])),
@@ -80,6 +86,8 @@ def _check(shown: dict, device: str) -> None:
     assert shown["tabBar"][0] <= shown["tabBar"][1] + 1, f"the tab bar scrolls: {shown['tabBar']}"
     assert not shown["cutTabs"], f"cut tab labels: {shown['cutTabs']}"
     assert all(min(gaps) >= 0 for gaps in shown["veil"]), f"the veil runs out: {shown['veil']}"
+    bad = [t for t in shown["titles"] if t["cut"] or t["underLegend"]]
+    assert not bad, f"chart titles cut off or under a legend: {bad}"
 
 
 @pytest.mark.parametrize("device", SIZES)
@@ -95,6 +103,22 @@ def test_every_page_reads_on_a_touch_screen(server, browser, name, device):  # n
         page.screenshot(path=str(ARTIFACTS / f"{name}-{device}.png"))
         assert page.locator("[data-testid=stException]").count() == 0
         _check(shown, device)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("device", SIZES)
+def test_a_titled_chart_fits_a_touch_screen(server, browser, device):  # noqa: F811
+    """The number line's title (the round, the mistakes so far, the width) was cut at "so fa"."""
+    context, page = _touch_page(browser, SIZES[device])
+    try:
+        page.goto(f"{server}/thresholds?view=rounds")
+        page.wait_for_selector(CHART, timeout=90_000)
+        _settle(page)
+        shown = page.evaluate(_MEASURE)
+        assert any("mistake" in t["text"] for t in shown["titles"]), shown["titles"]
+        bad = [t for t in shown["titles"] if t["cut"] or t["underLegend"]]
+        assert not bad, f"chart titles cut off or under a legend: {bad}"  # (a tab link scrolls)
     finally:
         context.close()
 

@@ -161,11 +161,33 @@ SHELL_JS = """<script>
             const drawn = gd.querySelector(".legend");
             if (!move || !drawn || !(gd.layout.title && gd.layout.title.text)) return;
             const tall = Math.round(drawn.getBoundingClientRect().height);
-            window.Plotly.relayout(gd, {"margin.t": tall + 44, "title.yref": "container",
-                                        "title.y": 1, "title.yanchor": "top", "title.pad.t": 6});
-          });
+            return window.Plotly.relayout(gd, {"margin.t": tall + 44, "title.yref": "container",
+                                               "title.y": 1, "title.yanchor": "top", "title.pad.t": 6});
+          })
+          .then(() => fitTitle(gd));
+      } else {
+        fitTitle(gd);
       }
     }
+  };
+  // a title wider than a phone's chart gets smaller type (room for a player's longer titles), and one
+  // the legend runs into gets the legend's overlap more top margin
+  const fitTitle = (gd) => {
+    const title = gd.querySelector(".gtitle");
+    const full = gd._fullLayout;
+    if (!title || !full || !full.title) return;
+    const t = title.getBoundingClientRect();
+    const room = gd.getBoundingClientRect().width - 8;
+    const update = {};
+    if (t.width > room && full.title.font.size > 11) {
+      update["title.font.size"] = Math.max(11, Math.floor(full.title.font.size * 0.8 * room / t.width));
+    }
+    const drawn = gd.querySelector(".legend");
+    const l = drawn && drawn.getBoundingClientRect();
+    if (l && l.height > 0 && l.top < t.bottom && l.bottom > t.top) {
+      update["margin.t"] = full.margin.t + Math.ceil(t.bottom - l.top) + 4;
+    }
+    if (Object.keys(update).length) window.Plotly.relayout(gd, update);
   };
   const update = () => { label(); phone(); };
   // labels in the next frame (its layout is due anyway, so reading it costs nothing extra), before
