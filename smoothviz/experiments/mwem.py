@@ -188,28 +188,28 @@ def probe_boxes(shape: int | tuple[int, ...], *, width: int) -> Q.BoxQueries:
 def _final_runs(
     counts: np.ndarray,
     queries: Q.BoxQueries,
-    variants: Sequence[str],
-    points: list[dict],
+    batches: Sequence[tuple[Sequence[str], list[dict], RngLike]],
     *,
     trials: int,
-    rng: RngLike,
     snapshots: int = 1,
     per_round: bool = False,
-) -> list[list[MR.MWEMResult]]:
-    """Each variant at each point's (epsilon, rounds, sigma), each on its own child of ``rng``.
+) -> list[list[list[MR.MWEMResult]]]:
+    """Per batch ``(variants, points, rng)``: each variant at each point's (epsilon, rounds, sigma).
 
-    By default release only (one snapshot, no per-round diagnostics: the sweeps read the final error,
-    the scan the densities). The runs step together (:func:`smoothviz.privacy.mwem_batch.release_many`),
-    each drawing what it would alone.
+    Each run on its own child of its batch's ``rng``; by default release only (one snapshot, no
+    per-round diagnostics: the sweeps read the final error, the scan the densities). All batches' runs
+    step together (:func:`smoothviz.privacy.mwem_batch.release_many`), each drawing what it would alone.
     """
-    children = iter(make_rng(rng).spawn(len(variants) * len(points)))
-    runs = [{"variant": v, **p, "rng": next(children)} for v in variants for p in points]
+    runs = []
+    for variants, points, rng in batches:
+        children = iter(make_rng(rng).spawn(len(variants) * len(points)))
+        runs += [{"variant": v, **p, "rng": next(children)} for v in variants for p in points]
     done = iter(
         mwem_batch.release_many(
             counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round
         )
     )
-    return [[next(done) for _ in points] for _ in variants]
+    return [[[next(done) for _ in points] for _ in variants] for variants, points, _ in batches]
 
 
 def run_all(
@@ -225,8 +225,8 @@ def run_all(
 ) -> dict[str, MR.MWEMResult]:
     """Run each variant with its own child generator of ``rng`` (the mechanism's coins), together."""
     point = [{"epsilon": epsilon, "rounds": rounds, "sigma": sigma}]
-    runs = _final_runs(counts, queries, variants, point, trials=trials, rng=rng, snapshots=40,
-                       per_round=True)  # fmt: skip
+    (runs,) = _final_runs(counts, queries, [(variants, point, rng)], trials=trials, snapshots=40,
+                          per_round=True)  # fmt: skip
     return {v: row[0] for v, row in zip(variants, runs, strict=True)}
 
 
@@ -292,6 +292,26 @@ class Sweep:
         )
 
 
+def _sweep_points(
+    parameter: str, values: Sequence[float], epsilon: float, rounds: int, sigma: float
+) -> tuple[np.ndarray, list[dict]]:
+    """The grid of ``parameter`` and each grid point's (epsilon, rounds, sigma), checked."""
+    if parameter not in ("rounds", "epsilon"):
+        raise ValueError(f"`parameter` must be 'rounds' or 'epsilon', got {parameter!r}")
+    grid = np.asarray(values, dtype=float)
+    if grid.ndim != 1 or grid.size == 0 or np.any(~np.isfinite(grid)) or np.any(grid <= 0):
+        raise ValueError(f"`values` must be a non-empty list of positive numbers, got {values!r}")
+    at = [(epsilon, int(x)) if parameter == "rounds" else (float(x), rounds) for x in grid]
+    return grid, [{"epsilon": e, "rounds": t, "sigma": sigma} for e, t in at]
+
+
+def _sweep(parameter: str, grid: np.ndarray, variants: Sequence[str], runs: list) -> Sweep:
+    """The :class:`Sweep` of ``runs`` (per variant, per grid point)."""
+    error = np.array([[r.error for r in row] for row in runs])
+    bound = np.array([[r.theorem_bound() for r in row] for row in runs])
+    return Sweep(parameter, grid, tuple(variants), error, bound)
+
+
 def sweep(
     counts: np.ndarray,
     queries: Q.BoxQueries,
@@ -310,17 +330,9 @@ def sweep(
     ``parameter`` is ``"rounds"`` (T, at the fixed ``epsilon``) or ``"epsilon"`` (at the fixed
     ``rounds``); every (variant, value) gets its own child of ``rng``.
     """
-    if parameter not in ("rounds", "epsilon"):
-        raise ValueError(f"`parameter` must be 'rounds' or 'epsilon', got {parameter!r}")
-    grid = np.asarray(values, dtype=float)
-    if grid.ndim != 1 or grid.size == 0 or np.any(~np.isfinite(grid)) or np.any(grid <= 0):
-        raise ValueError(f"`values` must be a non-empty list of positive numbers, got {values!r}")
-    at = [(epsilon, int(x)) if parameter == "rounds" else (float(x), rounds) for x in grid]
-    points = [{"epsilon": e, "rounds": t, "sigma": sigma} for e, t in at]
-    runs = _final_runs(counts, queries, variants, points, trials=trials, rng=rng)
-    error = np.array([[r.error for r in row] for row in runs])
-    bound = np.array([[r.theorem_bound() for r in row] for row in runs])
-    return Sweep(parameter, grid, tuple(variants), error, bound)
+    grid, points = _sweep_points(parameter, values, epsilon, rounds, sigma)
+    (runs,) = _final_runs(counts, queries, [(variants, points, rng)], trials=trials)
+    return _sweep(parameter, grid, variants, runs)
 
 
 @dataclass(frozen=True, eq=False)
@@ -377,7 +389,7 @@ def density_scan(
         raise ValueError("`sigmas` must be a non-empty list of σ in (0, 1]")
     variants = ("smooth", "projected")
     points = [{"epsilon": epsilon, "rounds": rounds, "sigma": float(s)} for s in grid]
-    runs = _final_runs(counts, queries, variants, points, trials=trials, rng=rng)
+    (runs,) = _final_runs(counts, queries, [(variants, points, rng)], trials=trials)
     n_cells = int(np.asarray(counts).size)
     out = np.array(
         [[r.synthetic.reshape(trials, -1).max(axis=1) * n_cells for r in row] for row in runs]
@@ -422,18 +434,23 @@ class Experiment:
     def sweeps(self, variant: str, *, eps_grid: Sequence[float] = EPS_GRID) -> tuple[Sweep, Sweep]:
         """Final error of ``variant`` over a grid of T and of ε (the "Error vs T, ε" tab).
 
-        At most :data:`TAB_TRIALS` trials per point, on the ``"sweeps"`` stream (one child each).
+        At most :data:`TAB_TRIALS` trials per point, on the ``"sweeps"`` stream (a child per sweep,
+        one per point of it): :func:`sweep` twice, its runs stepping together in one loop.
         """
-        t_rng, e_rng = self._stream("sweeps").spawn(2)
         trials = min(int(self.settings["trials"]), TAB_TRIALS)
-        common = {"sigma": self.settings["sigma"], "variants": (variant,), "trials": trials,
-                  "epsilon": self.settings["epsilon"], "rounds": self.settings["rounds"]}  # fmt: skip
-        counts = self.hist.counts
-        grid = rounds_grid(self.hist.size, len(self.queries), trials)
-        by_t = sweep(counts, self.queries, parameter="rounds", values=grid, rng=t_rng, **common)
-        by_eps = sweep(
-            counts, self.queries, parameter="epsilon", values=eps_grid, rng=e_rng, **common
-        )
+        fixed = [self.settings[k] for k in ("epsilon", "rounds", "sigma")]
+        grids = {
+            "rounds": rounds_grid(self.hist.size, len(self.queries), trials),
+            "epsilon": eps_grid,
+        }
+        made = {k: _sweep_points(k, values, *fixed) for k, values in grids.items()}
+        rngs = self._stream("sweeps").spawn(2)
+        batches = [
+            ((variant,), points, r) for (_, points), r in zip(made.values(), rngs, strict=True)
+        ]
+        runs = _final_runs(self.hist.counts, self.queries, batches, trials=trials)
+        by_t, by_eps = (_sweep(k, grid, (variant,), row)
+                        for (k, (grid, _)), row in zip(made.items(), runs, strict=True))  # fmt: skip
         return by_t, by_eps
 
     def density_scan(self, *, sigmas: Sequence[float] = SIGMA_GRID) -> DensityScan:

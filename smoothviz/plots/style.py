@@ -201,29 +201,33 @@ def downsample_index(
 
 def band_traces(
     x: np.ndarray, mean: np.ndarray, low: np.ndarray, high: np.ndarray, *, name: str, color: str
-) -> list[go.Scatter]:
-    """Mean line plus a shaded 10–90% band (the band has no legend entry of its own)."""
-    edge = {"mode": "lines", "hoverinfo": "skip", "showlegend": False, "legendgroup": name}
+) -> list[dict]:
+    """Mean line plus a shaded 10–90% band (the band has no legend entry of its own).
+
+    Plain trace dicts: a figure builds each once (a ``go.Scatter`` would be built twice).
+    """
+    edge = {"type": "scatter", "x": x, "mode": "lines", "hoverinfo": "skip", "showlegend": False,
+            "legendgroup": name}  # fmt: skip
     return [
-        go.Scatter(x=x, y=high, line={"width": 0}, name=f"{name} (90%)", **edge),
-        go.Scatter(
-            x=x,
-            y=low,
-            line={"width": 0},
-            fill="tonexty",
-            fillcolor=hex_to_rgba(color, 0.2),
-            name=f"{name} (10%)",
+        {"y": high, "line": {"width": 0}, "name": f"{name} (90%)", **edge},
+        {
+            "y": low,
+            "line": {"width": 0},
+            "fill": "tonexty",
+            "fillcolor": hex_to_rgba(color, 0.2),
+            "name": f"{name} (10%)",
             **edge,
-        ),
-        go.Scatter(
-            x=x,
-            y=mean,
-            mode="lines",
-            line={"color": color, "width": 3},
-            name=name,
-            legendgroup=name,
-            showlegend=True,
-        ),
+        },
+        {
+            "type": "scatter",
+            "x": x,
+            "y": mean,
+            "mode": "lines",
+            "line": {"color": color, "width": 3},
+            "name": name,
+            "legendgroup": name,
+            "showlegend": True,
+        },
     ]
 
 
