@@ -54,7 +54,7 @@ def _bound_traces(x: np.ndarray, y: np.ndarray, name: str, *, color: str | None 
     return traces
 
 
-def _band(result: MWEMResult, values: np.ndarray, name: str) -> list[go.Scatter]:
+def _band(result: MWEMResult, values: np.ndarray, name: str) -> list[dict]:
     """Mean and 10–90% band over trials of ``values`` (trials, rounds), downsampled over rounds."""
     t = np.arange(1, values.shape[1] + 1)
     idx = downsample_index(t.size)

@@ -31,7 +31,7 @@ from smoothviz.privacy.mwem import VARIANTS
 from smoothviz.privacy.private_thresholds import PrivateThresholdResult
 
 
-def _spread(x: np.ndarray, values: np.ndarray, variant: str, name: str) -> list[go.Scatter]:
+def _spread(x: np.ndarray, values: np.ndarray, variant: str, name: str) -> list[dict]:
     """Mean of ``values`` over trials (axis 1) against ``x``, with a min–max band, in the variant's colour."""
     return band_traces(x, values.mean(axis=1), values.min(axis=1), values.max(axis=1), name=name,
                        color=COLOR[variant])  # fmt: skip
