@@ -86,8 +86,26 @@ def _check(shown: dict, device: str) -> None:
     assert shown["tabBar"][0] <= shown["tabBar"][1] + 1, f"the tab bar scrolls: {shown['tabBar']}"
     assert not shown["cutTabs"], f"cut tab labels: {shown['cutTabs']}"
     assert all(min(gaps) >= 0 for gaps in shown["veil"]), f"the veil runs out: {shown['veil']}"
-    bad = [t for t in shown["titles"] if t["cut"] or t["underLegend"]]
-    assert not bad, f"chart titles cut off or under a legend: {bad}"
+    assert not _bad_titles(shown), f"chart titles cut off or under a legend: {shown['titles']}"
+
+
+def _bad_titles(shown: dict) -> list[dict]:
+    return [t for t in shown["titles"] if t["cut"] or t["underLegend"]]
+
+
+def _measured(browser, size, url: str, shot: str | None = None) -> dict:  # noqa: F811
+    """Open ``url`` on a touch screen of ``size``, let it settle, measure it (and screenshot it)."""
+    context, page = _touch_page(browser, size)
+    try:
+        page.goto(url)
+        page.wait_for_selector(CHART, timeout=90_000)
+        _settle(page)
+        if shot:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / shot))
+        return page.evaluate(_MEASURE)
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("device", SIZES)
@@ -110,17 +128,9 @@ def test_every_page_reads_on_a_touch_screen(server, browser, name, device):  # n
 @pytest.mark.parametrize("device", SIZES)
 def test_a_titled_chart_fits_a_touch_screen(server, browser, device):  # noqa: F811
     """The number line's title (the round, the mistakes so far, the width) was cut at "so fa"."""
-    context, page = _touch_page(browser, SIZES[device])
-    try:
-        page.goto(f"{server}/thresholds?view=rounds")
-        page.wait_for_selector(CHART, timeout=90_000)
-        _settle(page)
-        shown = page.evaluate(_MEASURE)
-        assert any("mistake" in t["text"] for t in shown["titles"]), shown["titles"]
-        bad = [t for t in shown["titles"] if t["cut"] or t["underLegend"]]
-        assert not bad, f"chart titles cut off or under a legend: {bad}"  # (a tab link scrolls)
-    finally:
-        context.close()
+    shown = _measured(browser, SIZES[device], f"{server}/thresholds?view=rounds")
+    assert any("mistake" in t["text"] for t in shown["titles"]), shown["titles"]
+    assert not _bad_titles(shown), shown["titles"]  # (a tab link scrolls: no first-screen checks)
 
 
 @pytest.mark.parametrize("device", SIZES)
@@ -143,19 +153,10 @@ def test_a_scene_link_opens_on_its_hero_on_a_touch_screen(server, browser, devic
 @pytest.mark.parametrize(("key", "number"), [("release", 4), ("heuristics", 5)])
 def test_an_answered_scene_has_a_readable_hero_on_a_phone(server, browser, key, number):  # noqa: F811
     """The two shortest answered heroes on a phone (64 px of plot each when cut for a laptop)."""
-    context, page = _touch_page(browser, SIZES["phone"])
-    try:
-        query = scene_query(key, number) | {"reveal": "1"}
-        page.goto(
-            f"{server}/{LECTURES[key].scenes[number - 1].page}?{urllib.parse.urlencode(query)}"
-        )
-        page.wait_for_selector(CHART, timeout=90_000)
-        _settle(page)
-        shown = page.evaluate(_MEASURE)
-        page.screenshot(path=str(ARTIFACTS / f"lecture-{key}{number}-phone.png"))
-        assert shown["hero"]["height"] >= SCENE_PLOT_PX, shown["hero"]
-    finally:
-        context.close()
+    query = urllib.parse.urlencode(scene_query(key, number) | {"reveal": "1"})
+    url = f"{server}/{LECTURES[key].scenes[number - 1].page}?{query}"
+    shown = _measured(browser, SIZES["phone"], url, shot=f"lecture-{key}{number}-phone.png")
+    assert shown["hero"]["height"] >= SCENE_PLOT_PX, shown["hero"]
 
 
 @pytest.mark.parametrize("device", SIZES)

@@ -125,9 +125,7 @@ SHELL_JS = """<script>
       const box = gd.closest('[data-testid="stElementContainer"]');
       const flex = own ? `0 0 ${own}px` : "";
       if (box && box.style.flex !== flex) box.style.flex = flex;
-    }
-    if (!narrow || !window.Plotly) return;
-    for (const gd of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
+      if (!narrow || !window.Plotly) continue;
       const legend = gd.layout && gd.layout.legend;
       if (legend && gd.layout.showlegend !== false && !(legend.font && legend.font.size <= 11)) {
         const left = gd.layout.margin && gd.layout.margin.l;
