@@ -2,13 +2,15 @@
 
 The suite builds every shared figure both ways (``tests/conftest.py``: ``"compare"``); here whole
 pages run as served (``"off"``) and validated (``"on"``), with the presenter's and a lecture scene's
-dressing (made from the shared figure), and every chart's spec must be the same JSON.
+dressing (made from the shared figure), and every chart's spec must be the same JSON; so must a
+page's specs encoded by orjson (what the app uses) and by plotly's plain json engine.
 """
 
 from __future__ import annotations
 
 import json
 
+import plotly.io as pio
 import pytest
 
 from smoothviz.plots import shared
@@ -42,4 +44,18 @@ def test_a_page_served_unvalidated_sends_the_validated_figures(monkeypatch, page
     assert served  # the page drew charts
     assert len(served) == len(validated)
     for a, b in zip(served, validated, strict=True):
+        assert a == b, shared._first_difference(a, b)
+
+
+@pytest.mark.parametrize(("page", "query"), LINKS)
+def test_a_page_encoded_by_orjson_sends_what_the_json_engine_sends(monkeypatch, page, query):
+    assert pio.json.config.default_engine == "auto"
+    assert pio.to_json({"data": []}, engine="orjson")  # installed (requirements.txt): auto picks it
+    monkeypatch.setattr(pio.json.config, "default_engine", "orjson")
+    fast = _specs(monkeypatch, "off", page, query)
+    monkeypatch.setattr(pio.json.config, "default_engine", "json")
+    plain = _specs(monkeypatch, "off", page, query)
+    assert fast
+    assert len(fast) == len(plain)
+    for a, b in zip(fast, plain, strict=True):
         assert a == b, shared._first_difference(a, b)
