@@ -188,12 +188,10 @@ class RegretExperiment:
 
     Attributes:
         hedge: the main view's :class:`~smoothviz.online.hedge.HedgeThresholdsResult`.
-        n_cover: N, the cover size.
         settings: the arguments of :func:`run_experiment` that built it.
     """
 
     hedge: HedgeThresholdsResult
-    n_cover: int
     settings: dict[str, object]
 
     @once
@@ -280,7 +278,7 @@ def run_experiment(
         update=update, labels=labels, label_noise=label_noise, trials=trials, rng=seed,
         snapshot_adversary=snapshot,
     )  # fmt: skip
-    return RegretExperiment(hedge, hedge.n_experts, settings)
+    return RegretExperiment(hedge, settings)
 
 
 def tail_slope(frame: pd.DataFrame, adversary: str) -> float:

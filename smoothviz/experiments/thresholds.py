@@ -26,6 +26,9 @@ from smoothviz.validation import check_choices
 
 __all__ = ["ThresholdsExperiment", "number_line_rounds", "run_experiment"]
 
+#: The most rounds at which the curves are summarised.
+_ROUNDS = 400
+
 
 @dataclass(frozen=True, eq=False)
 class ThresholdsExperiment:
@@ -34,7 +37,7 @@ class ThresholdsExperiment:
     Attributes:
         sigma, horizon, trials, seed: σ, T, trials per smoothed adversary and the page seed.
         runs: one :class:`ThresholdRun` per adversary, in display order.
-        rounds: the rounds at which curves are summarised: all, or ``max_points`` log-spaced.
+        rounds: the rounds at which curves are summarised: all, or :data:`_ROUNDS` log-spaced.
     """
 
     sigma: float
@@ -43,7 +46,6 @@ class ThresholdsExperiment:
     seed: int
     runs: dict[str, ThresholdRun]
     rounds: np.ndarray
-    max_points: int = 400
 
     @property
     def adversaries(self) -> tuple[str, ...]:
@@ -102,11 +104,10 @@ class ThresholdsExperiment:
 
     def code(self) -> str:
         """Python source that recomputes this experiment (the page's "Reproduce in Python")."""
-        extra = f", max_points={self.max_points!r}" if self.max_points != 400 else ""
         return f"""from smoothviz.experiments.thresholds import run_experiment
 
 result = run_experiment({self.sigma!r}, {self.horizon!r}, trials={self.trials!r}, seed={self.seed!r},
-                        adversaries={self.adversaries!r}{extra})
+                        adversaries={self.adversaries!r})
 print(result.summary())"""
 
 
@@ -117,7 +118,6 @@ def run_experiment(
     trials: int = 50,
     seed: int = 0,
     adversaries: tuple[str, ...] = ADVERSARIES,
-    max_points: int = 400,
 ) -> ThresholdsExperiment:
     """Run the chosen adversaries against midpoint binary search with one seed (experiment E1).
 
@@ -128,13 +128,9 @@ def run_experiment(
     check_choices("adversaries", adversaries, ADVERSARIES)
     runs = {a: _run(a, sigma, horizon, trials, adversary_rng(seed, a)) for a in adversaries}
     rounds = np.arange(1, horizon + 1)
-    if horizon > max_points:  # log-spaced rounds, T included
-        rounds = np.union1d(
-            np.round(np.geomspace(1, horizon, max_points)).astype(np.int64), [horizon]
-        )
-    return ThresholdsExperiment(
-        float(sigma), int(horizon), int(trials), int(seed), runs, rounds, int(max_points)
-    )
+    if horizon > _ROUNDS:  # log-spaced rounds, T included
+        rounds = np.union1d(np.round(np.geomspace(1, horizon, _ROUNDS)).astype(np.int64), [horizon])
+    return ThresholdsExperiment(float(sigma), int(horizon), int(trials), int(seed), runs, rounds)
 
 
 # --- what the Thresholds page's figures and cards show, computed here so plots only draws ---
