@@ -32,6 +32,7 @@ __all__ = [
     "hypothesis_sets",
     "max_count_experiment",
     "quantile_threshold_cover",
+    "running_max_count",
     "uniform_convergence_experiment",
 ]
 
@@ -323,6 +324,21 @@ def quantile_threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
     return ThresholdCover(eps=float(eps), measure=measure, centres=centres)
 
 
+def running_max_count(cells: np.ndarray) -> np.ndarray:
+    """After each round, the most points that have fallen into one cell so far (per row)."""
+    rows, horizon = cells.shape
+    order = np.argsort(cells, axis=1, kind="stable")  # groups equal cells, keeping time order
+    c_s = np.take_along_axis(cells, order, axis=1)
+    pos = np.arange(horizon)
+    start = np.where(
+        np.concatenate([np.ones((rows, 1), bool), c_s[:, 1:] != c_s[:, :-1]], 1), pos, 0
+    )
+    rank_s = pos - np.maximum.accumulate(start, axis=1) + 1  # 1 + earlier points in the same cell
+    rank = np.empty_like(rank_s)
+    np.put_along_axis(rank, order, rank_s, axis=1)
+    return np.maximum.accumulate(rank, axis=1)
+
+
 @dataclass(frozen=True, eq=False)
 class MaxCountResult:
     """Running maximum of Σ_t f(x_t) over F = the n_cells cells of width ε = 1/n_cells.
@@ -390,28 +406,16 @@ def max_count_experiment(
     rows = np.arange(trials)
 
     counts = np.zeros((trials, n_cells), dtype=np.int64)
-    run_ad = np.zeros((trials, horizon), dtype=np.int64)
-    best = np.zeros(trials, dtype=np.int64)
+    cells = np.empty((trials, horizon), dtype=np.int64)
     for t in range(horizon):
         if r < n_cells:
             key = counts + rng.random((trials, n_cells))  # random tie-breaking among equal counts
             window = np.argpartition(-key, r - 1, axis=1)[:, :r]
-            cell = window[rows, rng.integers(r, size=trials)]
+            cells[:, t] = window[rows, rng.integers(r, size=trials)]
         else:
-            cell = rng.integers(n_cells, size=trials)
-        counts[rows, cell] += 1
-        best = np.maximum(best, counts[rows, cell])
-        run_ad[:, t] = best
-
+            cells[:, t] = rng.integers(n_cells, size=trials)
+        counts[rows, cells[:, t]] += 1
     hits = rng.integers(r, size=(trials, horizon))  # the fixed window is cells 0..r-1
-    fixed = np.zeros((trials, r), dtype=np.int64)
-    run_na = np.zeros((trials, horizon), dtype=np.int64)
-    best = np.zeros(trials, dtype=np.int64)
-    for t in range(horizon):
-        fixed[rows, hits[:, t]] += 1
-        best = np.maximum(best, fixed[rows, hits[:, t]])
-        run_na[:, t] = best
-
     return MaxCountResult(
         sigma=sigma,
         n_cells=n_cells,
@@ -420,8 +424,8 @@ def max_count_experiment(
         p=eps / sigma,
         horizon=horizon,
         trials=trials,
-        adaptive=run_ad,
-        nonadaptive=run_na,
+        adaptive=running_max_count(cells),
+        nonadaptive=running_max_count(hits),
     )
 
 

@@ -21,6 +21,7 @@ from smoothviz.online.adversaries import (
     smoothed_nonadaptive_stream,
     worst_case_stream,
 )
+from smoothviz.online.covers import running_max_count
 from smoothviz.online.erm import prefix_best_mistakes
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_choices, check_float, check_int, check_sigma
@@ -50,21 +51,6 @@ def grid_threshold_cover(gamma: float) -> np.ndarray:
     """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U."""
     check_float("gamma", gamma, 0.0, 1.0)
     return np.linspace(0.0, 1.0, int(np.ceil(1.0 / gamma - 1e-9)) + 1)
-
-
-def _running_max_count(cells: np.ndarray) -> np.ndarray:
-    """After each round, the most points that have fallen into one cell so far (per row)."""
-    rows, horizon = cells.shape
-    order = np.argsort(cells, axis=1, kind="stable")  # groups equal cells, keeping time order
-    c_s = np.take_along_axis(cells, order, axis=1)
-    pos = np.arange(horizon)
-    start = np.where(
-        np.concatenate([np.ones((rows, 1), bool), c_s[:, 1:] != c_s[:, :-1]], 1), pos, 0
-    )
-    rank_s = pos - np.maximum.accumulate(start, axis=1) + 1  # 1 + earlier points in the same cell
-    rank = np.empty_like(rank_s)
-    np.put_along_axis(rank, order, rank_s, axis=1)
-    return np.maximum.accumulate(rank, axis=1)
 
 
 def _checkpoints(horizon: int, n: int) -> np.ndarray:
@@ -416,7 +402,7 @@ def hedge_thresholds(
         checkpoints=checkpoints,
         class_regret=cum[:, checkpoints - 1] - best_class,
         cover_regret=cum[:, checkpoints - 1] - best_cover,
-        max_cell=_running_max_count(cells)[:, checkpoints - 1],
+        max_cell=running_max_count(cells)[:, checkpoints - 1],
         snapshot_row=srow,
         snapshot_rounds=snap_rounds,
         snapshot_edges=edges,
