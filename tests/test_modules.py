@@ -26,7 +26,7 @@ def test_every_split_module_declares_and_defines_its_public_names(module):
 
 
 def test_each_adversary_has_one_home():
-    runs = ("worst_case_run", "smoothed_run", "run_adversary", "adversary_rng")
+    runs = ("worst_case_run", "smoothed_run", "adversary_rng")
     for name in runs:
         homes = [m.__name__ for m in (adversaries, thresholds) if name in vars(m)]
         assert homes == ["smoothviz.online.thresholds"], name
