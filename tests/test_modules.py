@@ -394,3 +394,12 @@ def test_a_regret_run_and_a_thresholds_run_check_sigma_once(monkeypatch):
     seen.clear()
     thresholds_experiment.run_experiment(0.1, 50, trials=2, adversaries=thresholds.ADVERSARIES)
     assert seen == [0.1]
+
+
+def test_the_regret_page_checks_sigma_once_per_run(monkeypatch):
+    """The page sizes its trials (page_trials) and then runs Hedge: σ goes through check_sigma once."""
+    seen = _count_sigma_checks(monkeypatch)
+    advs = adversaries.ADVERSARIES
+    trials, _ = regret_experiment.page_trials(0.1, 50, advs, cover="alg1", n_actions=2, wanted=2)
+    regret_experiment.run_experiment(0.1, 50, adversaries=advs, trials=trials)
+    assert seen == [0.1]

@@ -159,7 +159,10 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size."""
+    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size.
+
+    σ is not checked here: the page's parameter is, and :func:`run_experiment` checks it once.
+    """
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,

@@ -40,8 +40,10 @@ _COVER_SCALES = ("alg1", "thm33")
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
-    """Cover scale γ: σ/√T (``scale="alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3)."""
-    check_sigma(sigma)
+    """Cover scale γ: σ/√T (``scale="alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3).
+
+    σ is checked where it is used (:func:`hedge_thresholds`, the Regret page's parameter), not here.
+    """
     check_int("horizon", horizon, 1)
     check_choice("scale", scale, _COVER_SCALES)
     return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
@@ -352,10 +354,9 @@ def hedge_thresholds(
     check_int("snapshot_bins", snapshot_bins, 1, 10_000)
     if snapshot_adversary is not None:
         check_choice("snapshot_adversary", snapshot_adversary, adversaries)
+    check_sigma(sigma)
     if gamma is None:
-        gamma = cover_gamma(sigma, horizon, scale=cover_scale)  # checks σ and the scale
-    else:
-        check_sigma(sigma)
+        gamma = cover_gamma(sigma, horizon, scale=cover_scale)  # checks the scale
     grid = grid_threshold_cover(gamma)  # checks γ
     n = grid.size
     if n > 2_000_001:
