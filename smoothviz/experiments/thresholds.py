@@ -66,21 +66,16 @@ class ThresholdsExperiment:
         width = run.log2_width_after(self.rounds)
         hit = hit_probability(np.exp2(width), self.sigma) if name != "worst_case" else 1.0
         hit = np.broadcast_to(hit, width.shape)
-        return pd.DataFrame(
-            {
-                "adversary": name,
-                "round": self.rounds,
-                "mistakes_mean": mistakes.mean(axis=0),
-                "mistakes_p10": np.quantile(mistakes, 0.1, axis=0),
-                "mistakes_p90": np.quantile(mistakes, 0.9, axis=0),
-                "log2_width_median": np.median(width, axis=0),
-                "log2_width_p10": np.quantile(width, 0.1, axis=0),
-                "log2_width_p90": np.quantile(width, 0.9, axis=0),
-                "hit_probability_mean": hit.mean(axis=0),
-                "hit_probability_p10": np.quantile(hit, 0.1, axis=0),
-                "hit_probability_p90": np.quantile(hit, 0.9, axis=0),
-            }
-        )
+        columns = {"adversary": name, "round": self.rounds}
+        for stem, values, centre in (
+            ("mistakes", mistakes, "mean"),
+            ("log2_width", width, "median"),
+            ("hit_probability", hit, "mean"),
+        ):
+            middle = np.median(values, axis=0) if centre == "median" else values.mean(axis=0)
+            low, high = np.quantile(values, [0.1, 0.9], axis=0)
+            columns |= {f"{stem}_{centre}": middle, f"{stem}_p10": low, f"{stem}_p90": high}
+        return pd.DataFrame(columns)
 
     @once
     def summary(self) -> pd.DataFrame:
