@@ -161,7 +161,7 @@ def page_trials(
 ) -> tuple[int, int]:
     """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size.
 
-    σ is not checked here: the page's parameter is, and :func:`run_experiment` checks it once.
+    σ is the page's checked parameter; :func:`run_experiment` checks it (once per run).
     """
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(

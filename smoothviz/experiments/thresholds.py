@@ -114,11 +114,7 @@ def run_experiment(
     seed: int = 0,
     adversaries: tuple[str, ...] = ADVERSARIES,
 ) -> ThresholdsExperiment:
-    """Run the chosen adversaries against midpoint binary search with one seed (experiment E1).
-
-    The worst case is deterministic; each smoothed adversary runs ``trials`` times on its own stream
-    (:func:`~smoothviz.online.thresholds.adversary_rng`).
-    """
+    """Midpoint binary search against each adversary (E1), on its own stream of ``seed`` (:func:`~smoothviz.online.thresholds.adversary_rng`)."""
     check_game(sigma, horizon, trials)
     check_choices("adversaries", adversaries, ADVERSARIES)
     runs = {a: _run(a, sigma, horizon, trials, adversary_rng(seed, a)) for a in adversaries}

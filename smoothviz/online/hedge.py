@@ -40,10 +40,7 @@ _COVER_SCALES = ("alg1", "thm33")
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
-    """Cover scale γ: σ/√T (``scale="alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3).
-
-    σ is checked where it is used (:func:`hedge_thresholds`, the Regret page's parameter), not here.
-    """
+    """Cover scale γ: σ/√T (``"alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3); σ unchecked."""
     check_int("horizon", horizon, 1)
     check_choice("scale", scale, _COVER_SCALES)
     return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
