@@ -47,9 +47,12 @@ def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
 
 
 def grid_threshold_cover(gamma: float) -> np.ndarray:
-    """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U."""
+    """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1 ≤ 2,000,001: a γ-cover of thresholds under U."""
     check_float("gamma", gamma, 0.0, 1.0)
-    return np.linspace(0.0, 1.0, int(np.ceil(1.0 / gamma - 1e-9)) + 1)
+    n = int(np.ceil(1.0 / gamma - 1e-9)) + 1
+    if n > 2_000_001:
+        raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
+    return np.linspace(0.0, 1.0, n)
 
 
 def _checkpoints(horizon: int, n: int) -> np.ndarray:
@@ -354,10 +357,8 @@ def hedge_thresholds(
     check_sigma(sigma)
     if gamma is None:
         gamma = cover_gamma(sigma, horizon, scale=cover_scale)  # checks the scale
-    grid = grid_threshold_cover(gamma)  # checks γ
+    grid = grid_threshold_cover(gamma)  # checks γ and the cover's size
     n = grid.size
-    if n > 2_000_001:
-        raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
     if eta is None and eta_factor is not None:
         eta = experts.mw_tuned_eta(n, horizon, factor=eta_factor, capped=update == "notes")
     eta = experts.TUNED_ETA[update](n, horizon) if eta is None else eta
