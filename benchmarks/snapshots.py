@@ -93,8 +93,8 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             "smoothed_adaptive", sigma=0.05, horizon=200, trials=5, rng=seed),
         "thresholds.nonadaptive_run": lambda: thresholds.smoothed_run(
             "smoothed_nonadaptive", sigma=0.05, horizon=200, trials=5, rng=seed),
-        "thresholds.run_adversary": lambda: thresholds.run_adversary(
-            "smoothed_perturbed", sigma=0.05, horizon=200, trials=5, seed=seed),
+        "thresholds.run_adversary": lambda: ET.run_experiment(  # one adversary's run, its own stream
+            0.05, 200, trials=5, seed=seed, adversaries=("smoothed_perturbed",)).runs["smoothed_perturbed"],
         "experiments.thresholds": lambda: ET.run_experiment(0.05, 300, trials=10, seed=seed),
         "covers.max_count": lambda: covers.max_count_experiment(
             sigma=0.1, n_cells=30, horizon=200, trials=10, rng=seed),

@@ -104,12 +104,12 @@ def test_the_draws_are_reproducible_from_the_seed_and_differ_across_seeds():
 def test_undo_restores_exactly_and_the_next_round_draws_the_same_point():
     game, _ = replay([(0.5, "a"), (0.2, "a")], mode="smoothed", sigma=0.05, seed=1)
     after = game.play(0.6)
-    back = after.undo()
+    back, _ = after.act("undo")
     assert back.moves == game.moves
     assert (back.lo, back.hi, back.mistakes) == (game.lo, game.hi, game.mistakes)
     assert back.play(0.6).moves == after.moves
-    assert AdversaryGame().undo().t == 0
-    assert after.reset().t == 0
+    assert AdversaryGame().act("undo")[0].t == 0
+    assert after.act("reset")[0].t == 0
 
 
 def test_the_score_envelope_is_the_bound_of_the_page():

@@ -26,7 +26,7 @@ def test_every_split_module_declares_and_defines_its_public_names(module):
 
 
 def test_each_adversary_has_one_home():
-    runs = ("worst_case_run", "smoothed_run", "run_adversary", "adversary_rng")
+    runs = ("worst_case_run", "smoothed_run", "adversary_rng")
     for name in runs:
         homes = [m.__name__ for m in (adversaries, thresholds) if name in vars(m)]
         assert homes == ["smoothviz.online.thresholds"], name
@@ -393,4 +393,13 @@ def test_a_regret_run_and_a_thresholds_run_check_sigma_once(monkeypatch):
     assert seen == [0.1]
     seen.clear()
     thresholds_experiment.run_experiment(0.1, 50, trials=2, adversaries=thresholds.ADVERSARIES)
+    assert seen == [0.1]
+
+
+def test_the_regret_page_checks_sigma_once_per_run(monkeypatch):
+    """The page sizes its trials (page_trials) and then runs Hedge: σ goes through check_sigma once."""
+    seen = _count_sigma_checks(monkeypatch)
+    advs = adversaries.ADVERSARIES
+    trials, _ = regret_experiment.page_trials(0.1, 50, advs, cover="alg1", n_actions=2, wanted=2)
+    regret_experiment.run_experiment(0.1, 50, adversaries=advs, trials=trials)
     assert seen == [0.1]

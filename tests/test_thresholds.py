@@ -337,7 +337,7 @@ BEFORE = {
 
 @pytest.mark.parametrize("adversary", list(BEFORE))
 def test_seeded_results_of_the_other_adversaries_are_unchanged(adversary):
-    run = th.run_adversary(adversary, sigma=0.01, horizon=1000, trials=20, seed=0)
+    run = run_experiment(0.01, 1000, trials=20, seed=0, adversaries=(adversary,)).runs[adversary]
     digest, mistakes = BEFORE[adversary]
     assert run.mistakes.tolist() == mistakes
     assert _digest(run) == digest  # bit-identical arrays
@@ -353,7 +353,8 @@ def test_the_game_accepts_the_one_sigma_range(sigma):
     assert check_sigma(sigma) == sigma
     th.check_game(sigma, 10, 1)
     assert AdversaryGame(mode="smoothed", sigma=sigma).sigma == sigma
-    run = th.run_adversary("smoothed_adaptive", sigma=sigma, horizon=1000, trials=3, seed=0)
+    run = run_experiment(sigma, 1000, trials=3, seed=0, adversaries=("smoothed_adaptive",))
+    run = run.runs["smoothed_adaptive"]
     assert np.isfinite(run.log2_width_after(np.array([1000]))).all()
 
 

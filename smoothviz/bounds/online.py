@@ -284,9 +284,8 @@ def thm31_envelope(horizon: np.ndarray | float, sigma: float) -> np.ndarray:
 )
 def thm33_envelope(horizon: np.ndarray | float, sigma: float) -> np.ndarray:
     """2√(T ln⌈4√T/σ⌉): Theorem 3.3's O(·) shape for thresholds with the chosen constant 2."""
-    horizon = np.asarray(horizon, dtype=float)
-    n = np.ceil(4.0 * np.sqrt(horizon) / sigma)
-    return 2.0 * np.sqrt(horizon * np.log(np.maximum(n, 2.0)))
+    n = thm33_threshold_brackets(sigma, horizon)
+    return 2.0 * np.sqrt(np.asarray(horizon, dtype=float) * np.log(np.maximum(n, 2.0)))
 
 
 @bound(

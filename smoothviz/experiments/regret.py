@@ -159,7 +159,10 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size."""
+    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size.
+
+    σ is the page's checked parameter; :func:`run_experiment` checks it (once per run).
+    """
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
@@ -188,12 +191,10 @@ class RegretExperiment:
 
     Attributes:
         hedge: the main view's :class:`~smoothviz.online.hedge.HedgeThresholdsResult`.
-        n_cover: N, the cover size.
         settings: the arguments of :func:`run_experiment` that built it.
     """
 
     hedge: HedgeThresholdsResult
-    n_cover: int
     settings: dict[str, object]
 
     @once
@@ -280,7 +281,7 @@ def run_experiment(
         update=update, labels=labels, label_noise=label_noise, trials=trials, rng=seed,
         snapshot_adversary=snapshot,
     )  # fmt: skip
-    return RegretExperiment(hedge, hedge.n_experts, settings)
+    return RegretExperiment(hedge, settings)
 
 
 def tail_slope(frame: pd.DataFrame, adversary: str) -> float:

@@ -26,6 +26,9 @@ from smoothviz.validation import check_choices
 
 __all__ = ["ThresholdsExperiment", "number_line_rounds", "run_experiment"]
 
+#: The most rounds at which the curves are summarised.
+_ROUNDS = 400
+
 
 @dataclass(frozen=True, eq=False)
 class ThresholdsExperiment:
@@ -34,7 +37,7 @@ class ThresholdsExperiment:
     Attributes:
         sigma, horizon, trials, seed: σ, T, trials per smoothed adversary and the page seed.
         runs: one :class:`ThresholdRun` per adversary, in display order.
-        rounds: the rounds at which curves are summarised: all, or ``max_points`` log-spaced.
+        rounds: the rounds at which curves are summarised: all, or :data:`_ROUNDS` log-spaced.
     """
 
     sigma: float
@@ -43,7 +46,6 @@ class ThresholdsExperiment:
     seed: int
     runs: dict[str, ThresholdRun]
     rounds: np.ndarray
-    max_points: int = 400
 
     @property
     def adversaries(self) -> tuple[str, ...]:
@@ -64,21 +66,16 @@ class ThresholdsExperiment:
         width = run.log2_width_after(self.rounds)
         hit = hit_probability(np.exp2(width), self.sigma) if name != "worst_case" else 1.0
         hit = np.broadcast_to(hit, width.shape)
-        return pd.DataFrame(
-            {
-                "adversary": name,
-                "round": self.rounds,
-                "mistakes_mean": mistakes.mean(axis=0),
-                "mistakes_p10": np.quantile(mistakes, 0.1, axis=0),
-                "mistakes_p90": np.quantile(mistakes, 0.9, axis=0),
-                "log2_width_median": np.median(width, axis=0),
-                "log2_width_p10": np.quantile(width, 0.1, axis=0),
-                "log2_width_p90": np.quantile(width, 0.9, axis=0),
-                "hit_probability_mean": hit.mean(axis=0),
-                "hit_probability_p10": np.quantile(hit, 0.1, axis=0),
-                "hit_probability_p90": np.quantile(hit, 0.9, axis=0),
-            }
-        )
+        columns = {"adversary": name, "round": self.rounds}
+        for stem, values, centre in (
+            ("mistakes", mistakes, "mean"),
+            ("log2_width", width, "median"),
+            ("hit_probability", hit, "mean"),
+        ):
+            middle = np.median(values, axis=0) if centre == "median" else values.mean(axis=0)
+            low, high = np.quantile(values, [0.1, 0.9], axis=0)
+            columns |= {f"{stem}_{centre}": middle, f"{stem}_p10": low, f"{stem}_p90": high}
+        return pd.DataFrame(columns)
 
     @once
     def summary(self) -> pd.DataFrame:
@@ -102,11 +99,10 @@ class ThresholdsExperiment:
 
     def code(self) -> str:
         """Python source that recomputes this experiment (the page's "Reproduce in Python")."""
-        extra = f", max_points={self.max_points!r}" if self.max_points != 400 else ""
         return f"""from smoothviz.experiments.thresholds import run_experiment
 
 result = run_experiment({self.sigma!r}, {self.horizon!r}, trials={self.trials!r}, seed={self.seed!r},
-                        adversaries={self.adversaries!r}{extra})
+                        adversaries={self.adversaries!r})
 print(result.summary())"""
 
 
@@ -117,24 +113,15 @@ def run_experiment(
     trials: int = 50,
     seed: int = 0,
     adversaries: tuple[str, ...] = ADVERSARIES,
-    max_points: int = 400,
 ) -> ThresholdsExperiment:
-    """Run the chosen adversaries against midpoint binary search with one seed (experiment E1).
-
-    The worst case is deterministic; each smoothed adversary runs ``trials`` times on its own stream
-    (:func:`~smoothviz.online.thresholds.adversary_rng`).
-    """
+    """Midpoint binary search against each adversary (E1), on its own stream of ``seed`` (:func:`~smoothviz.online.thresholds.adversary_rng`)."""
     check_game(sigma, horizon, trials)
     check_choices("adversaries", adversaries, ADVERSARIES)
     runs = {a: _run(a, sigma, horizon, trials, adversary_rng(seed, a)) for a in adversaries}
     rounds = np.arange(1, horizon + 1)
-    if horizon > max_points:  # log-spaced rounds, T included
-        rounds = np.union1d(
-            np.round(np.geomspace(1, horizon, max_points)).astype(np.int64), [horizon]
-        )
-    return ThresholdsExperiment(
-        float(sigma), int(horizon), int(trials), int(seed), runs, rounds, int(max_points)
-    )
+    if horizon > _ROUNDS:  # log-spaced rounds, T included
+        rounds = np.union1d(np.round(np.geomspace(1, horizon, _ROUNDS)).astype(np.int64), [horizon])
+    return ThresholdsExperiment(float(sigma), int(horizon), int(trials), int(seed), runs, rounds)
 
 
 # --- what the Thresholds page's figures and cards show, computed here so plots only draws ---

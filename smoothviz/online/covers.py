@@ -32,6 +32,7 @@ __all__ = [
     "hypothesis_sets",
     "max_count_experiment",
     "quantile_threshold_cover",
+    "running_max_count",
     "uniform_convergence_experiment",
 ]
 
@@ -323,6 +324,27 @@ def quantile_threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
     return ThresholdCover(eps=float(eps), measure=measure, centres=centres)
 
 
+def running_max_count(cells: np.ndarray) -> np.ndarray:
+    """After each round, the most points that have fallen into one cell so far (per row)."""
+    rows, horizon = cells.shape
+    order = np.argsort(cells, axis=1, kind="stable")  # groups equal cells, keeping time order
+    c_s = np.take_along_axis(cells, order, axis=1)
+    pos = np.arange(horizon)
+    start = np.where(
+        np.concatenate([np.ones((rows, 1), bool), c_s[:, 1:] != c_s[:, :-1]], 1), pos, 0
+    )
+    rank_s = pos - np.maximum.accumulate(start, axis=1) + 1  # 1 + earlier points in the same cell
+    rank = np.empty_like(rank_s)
+    np.put_along_axis(rank, order, rank_s, axis=1)
+    return np.maximum.accumulate(rank, axis=1)
+
+
+def _by_adversary(columns: dict[str, dict[str, object]]) -> pd.DataFrame:
+    """One frame per adversary ``{adversary: its columns}``, stacked under an ``adversary`` column."""
+    frames = [pd.DataFrame({"adversary": name, **cols}) for name, cols in columns.items()]
+    return pd.concat(frames, ignore_index=True)
+
+
 @dataclass(frozen=True, eq=False)
 class MaxCountResult:
     """Running maximum of Σ_t f(x_t) over F = the n_cells cells of width ε = 1/n_cells.
@@ -351,24 +373,19 @@ class MaxCountResult:
         """Per adversary and round t: mean, 10% and 90% quantiles of the max over trials, t·p, bound."""
         t = np.arange(1, self.horizon + 1)
         bound = online_bounds.lemma32_max_count_bound(t, self.p, self.n_cells)
-        frames = []
+        columns = {}
         for name, runs in (("adaptive", self.adaptive), ("non-adaptive", self.nonadaptive)):
             q10, q90 = np.quantile(runs, [0.1, 0.9], axis=0)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "adversary": name,
-                        "t": t,
-                        "tp": t * self.p,
-                        "mean": runs.mean(axis=0),
-                        "q10": q10,
-                        "q90": q90,
-                        "bound": bound,
-                        "bound_applies": t * self.p >= math.log(self.n_cells),
-                    }
-                )
-            )
-        return pd.concat(frames, ignore_index=True)
+            columns[name] = {
+                "t": t,
+                "tp": t * self.p,
+                "mean": runs.mean(axis=0),
+                "q10": q10,
+                "q90": q90,
+                "bound": bound,
+                "bound_applies": t * self.p >= math.log(self.n_cells),
+            }
+        return _by_adversary(columns)
 
 
 def max_count_experiment(
@@ -390,28 +407,16 @@ def max_count_experiment(
     rows = np.arange(trials)
 
     counts = np.zeros((trials, n_cells), dtype=np.int64)
-    run_ad = np.zeros((trials, horizon), dtype=np.int64)
-    best = np.zeros(trials, dtype=np.int64)
+    cells = np.empty((trials, horizon), dtype=np.int64)
     for t in range(horizon):
         if r < n_cells:
             key = counts + rng.random((trials, n_cells))  # random tie-breaking among equal counts
             window = np.argpartition(-key, r - 1, axis=1)[:, :r]
-            cell = window[rows, rng.integers(r, size=trials)]
+            cells[:, t] = window[rows, rng.integers(r, size=trials)]
         else:
-            cell = rng.integers(n_cells, size=trials)
-        counts[rows, cell] += 1
-        best = np.maximum(best, counts[rows, cell])
-        run_ad[:, t] = best
-
+            cells[:, t] = rng.integers(n_cells, size=trials)
+        counts[rows, cells[:, t]] += 1
     hits = rng.integers(r, size=(trials, horizon))  # the fixed window is cells 0..r-1
-    fixed = np.zeros((trials, r), dtype=np.int64)
-    run_na = np.zeros((trials, horizon), dtype=np.int64)
-    best = np.zeros(trials, dtype=np.int64)
-    for t in range(horizon):
-        fixed[rows, hits[:, t]] += 1
-        best = np.maximum(best, fixed[rows, hits[:, t]])
-        run_na[:, t] = best
-
     return MaxCountResult(
         sigma=sigma,
         n_cells=n_cells,
@@ -420,8 +425,8 @@ def max_count_experiment(
         p=eps / sigma,
         horizon=horizon,
         trials=trials,
-        adaptive=run_ad,
-        nonadaptive=run_na,
+        adaptive=running_max_count(cells),
+        nonadaptive=running_max_count(hits),
     )
 
 
@@ -454,36 +459,27 @@ class UniformConvergenceResult:
     def to_frame(self) -> pd.DataFrame:
         """Per adversary and round t: mean and standard deviation of the empirical average."""
         t = np.arange(1, self.horizon + 1)
-        rows = (
-            ("adaptive", self.adaptive_mean, self.adaptive_std),
-            ("non-adaptive", self.nonadaptive_mean, self.nonadaptive_std),
-        )
-        return pd.concat(
-            [pd.DataFrame({"adversary": n, "t": t, "mean": m, "std": s}) for n, m, s in rows],
-            ignore_index=True,
+        return _by_adversary(
+            {
+                "adaptive": {"t": t, "mean": self.adaptive_mean, "std": self.adaptive_std},
+                "non-adaptive": {
+                    "t": t,
+                    "mean": self.nonadaptive_mean,
+                    "std": self.nonadaptive_std,
+                },
+            }
         )
 
     def histogram_frame(self, *, bins: int = 40) -> pd.DataFrame:
         """Histogram of the final averages: adversary, bin left/right edge, count, fraction."""
         edges = np.linspace(0.0, 1.0, bins + 1)
-        frames = []
-        for name, vals in (
-            ("adaptive", self.adaptive_final),
-            ("non-adaptive", self.nonadaptive_final),
-        ):
-            counts, _ = np.histogram(vals, bins=edges)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "adversary": name,
-                        "left": edges[:-1],
-                        "right": edges[1:],
-                        "count": counts,
-                        "fraction": counts / self.trials,
-                    }
-                )
-            )
-        return pd.concat(frames, ignore_index=True)
+        finals = {"adaptive": self.adaptive_final, "non-adaptive": self.nonadaptive_final}
+        columns = {}
+        for name, values in finals.items():
+            count = np.histogram(values, bins=edges)[0]
+            columns[name] = {"left": edges[:-1], "right": edges[1:], "count": count}
+            columns[name]["fraction"] = count / self.trials
+        return _by_adversary(columns)
 
 
 def uniform_convergence_experiment(

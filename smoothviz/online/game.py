@@ -213,20 +213,15 @@ class AdversaryGame:
             return self, str(refused)
 
     def act(self, action: float | str, label: str = "a") -> tuple[AdversaryGame, str | None]:
-        """One button of the page: ``"undo"``, ``"reset"`` or a request to play (refusals reported)."""
+        """One button of the page: ``"undo"`` the last round, ``"reset"`` to no moves, or play a request.
+
+        A refused label is reported, not raised (:meth:`try_play`).
+        """
         if action == "undo":
-            return self.undo(), None
+            return replace(self, moves=self.moves[:-1]), None
         if action == "reset":
-            return self.reset(), None
+            return replace(self, moves=()), None
         return self.try_play(float(action), label)
-
-    def undo(self) -> AdversaryGame:
-        """The game before the last round (the same game if none was played)."""
-        return replace(self, moves=self.moves[:-1])
-
-    def reset(self) -> AdversaryGame:
-        """A new game with the same settings."""
-        return replace(self, moves=())
 
     def requests(self) -> list[tuple[float, str]]:
         """The ``(request, label)`` pairs that replay this game (see :func:`replay`)."""

@@ -21,6 +21,7 @@ from smoothviz.online.adversaries import (
     smoothed_nonadaptive_stream,
     worst_case_stream,
 )
+from smoothviz.online.covers import running_max_count
 from smoothviz.online.erm import prefix_best_mistakes
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_choice, check_choices, check_float, check_int, check_sigma
@@ -39,32 +40,19 @@ _COVER_SCALES = ("alg1", "thm33")
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
-    """Cover scale γ: σ/√T (``scale="alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3)."""
-    check_sigma(sigma)
+    """Cover scale γ: σ/√T (``"alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3); σ unchecked."""
     check_int("horizon", horizon, 1)
     check_choice("scale", scale, _COVER_SCALES)
     return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
 
 
 def grid_threshold_cover(gamma: float) -> np.ndarray:
-    """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1: a γ-cover of thresholds under U."""
+    """Grid 0 = g_0 < … < g_{N−1} = 1 of spacing ≤ γ, N = ⌈1/γ⌉ + 1 ≤ 2,000,001: a γ-cover of thresholds under U."""
     check_float("gamma", gamma, 0.0, 1.0)
-    return np.linspace(0.0, 1.0, int(np.ceil(1.0 / gamma - 1e-9)) + 1)
-
-
-def _running_max_count(cells: np.ndarray) -> np.ndarray:
-    """After each round, the most points that have fallen into one cell so far (per row)."""
-    rows, horizon = cells.shape
-    order = np.argsort(cells, axis=1, kind="stable")  # groups equal cells, keeping time order
-    c_s = np.take_along_axis(cells, order, axis=1)
-    pos = np.arange(horizon)
-    start = np.where(
-        np.concatenate([np.ones((rows, 1), bool), c_s[:, 1:] != c_s[:, :-1]], 1), pos, 0
-    )
-    rank_s = pos - np.maximum.accumulate(start, axis=1) + 1  # 1 + earlier points in the same cell
-    rank = np.empty_like(rank_s)
-    np.put_along_axis(rank, order, rank_s, axis=1)
-    return np.maximum.accumulate(rank, axis=1)
+    n = int(np.ceil(1.0 / gamma - 1e-9)) + 1
+    if n > 2_000_001:
+        raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
+    return np.linspace(0.0, 1.0, n)
 
 
 def _checkpoints(horizon: int, n: int) -> np.ndarray:
@@ -366,14 +354,11 @@ def hedge_thresholds(
     check_int("snapshot_bins", snapshot_bins, 1, 10_000)
     if snapshot_adversary is not None:
         check_choice("snapshot_adversary", snapshot_adversary, adversaries)
+    check_sigma(sigma)
     if gamma is None:
-        gamma = cover_gamma(sigma, horizon, scale=cover_scale)  # checks σ and the scale
-    else:
-        check_sigma(sigma)
-    grid = grid_threshold_cover(gamma)  # checks γ
+        gamma = cover_gamma(sigma, horizon, scale=cover_scale)  # checks the scale
+    grid = grid_threshold_cover(gamma)  # checks γ and the cover's size
     n = grid.size
-    if n > 2_000_001:
-        raise ValueError(f"`gamma` gives a cover of {n} experts, more than 2,000,001; got {gamma}")
     if eta is None and eta_factor is not None:
         eta = experts.mw_tuned_eta(n, horizon, factor=eta_factor, capped=update == "notes")
     eta = experts.TUNED_ETA[update](n, horizon) if eta is None else eta
@@ -416,7 +401,7 @@ def hedge_thresholds(
         checkpoints=checkpoints,
         class_regret=cum[:, checkpoints - 1] - best_class,
         cover_regret=cum[:, checkpoints - 1] - best_cover,
-        max_cell=_running_max_count(cells)[:, checkpoints - 1],
+        max_cell=running_max_count(cells)[:, checkpoints - 1],
         snapshot_row=srow,
         snapshot_rounds=snap_rounds,
         snapshot_edges=edges,

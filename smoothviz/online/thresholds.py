@@ -23,7 +23,6 @@ __all__ = [
     "check_game",
     "naive_float_worst_case",
     "round_snapshot",
-    "run_adversary",
     "smoothed_run",
     "snapshot_rounds",
     "worst_case_run",
@@ -216,14 +215,6 @@ def smoothed_run(
     check_choice("adversary", adversary, ADVERSARIES[1:])
     check_game(sigma, horizon, trials)
     return _run(adversary, sigma, horizon, trials, make_rng(rng))
-
-
-def run_adversary(
-    adversary: str, *, sigma: float, horizon: int, trials: int, seed: int
-) -> ThresholdRun:
-    """Run one adversary with its own stream of the page seed (see :func:`adversary_rng`)."""
-    check_game(sigma, horizon, trials)
-    return _run(adversary, sigma, horizon, trials, adversary_rng(seed, adversary))
 
 
 def _run(

@@ -251,7 +251,7 @@ def regret_caption(
 ) -> str:
     """Caption of :func:`regret_figure`: the setting, whose coins, each regret at T, caps and pins."""
     res, s = experiment.hedge, experiment.settings
-    setting = (f"σ = {s['sigma']:g}, T = {s['horizon']:,}, N = {experiment.n_cover:,}, η = {res.eta:.4f}, "
+    setting = (f"σ = {s['sigma']:g}, T = {s['horizon']:,}, N = {res.n_experts:,}, η = {res.eta:.4f}, "
                f"{s['trials']} trials, seed {s['seed']}")  # fmt: skip
     return (
         f"Regret against all thresholds (exact, by sorting), mean and 10–90% band ({setting}; "
@@ -265,7 +265,7 @@ def regret_caption(
 @shared_value
 def regret_items(experiment: RegretExperiment) -> dict[str, tuple[str, str]]:
     """The hero chart's metrics ``{label: (value, help)}``: regret at T per adversary, MW's bound."""
-    s, n_cover = experiment.settings, experiment.n_cover
+    s, n_cover = experiment.settings, experiment.hedge.n_experts
     items = {SHORT[a]: (f"{_at_t(experiment, a):,.1f}",
                         f"{NAMES[a]}: regret at T against all thresholds, mean of {s['trials']} trials")
              for a in s["adversaries"]}  # fmt: skip
