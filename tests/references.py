@@ -52,3 +52,20 @@ def composition_statement(
     if over:
         return f"{head}: above the target {' and '.join(over)}."
     return f"{head}: within the target ({target[0]:g}, {target[1]:g})."
+
+
+def is_sigma_smooth(hist, sigma: float) -> bool:
+    """Whether every count of a Histogram is ≤ n/(σN) (its ``density_ratio`` ≤ 1/σ, up to round-off)."""
+    return bool(int(hist.counts.max()) * hist.size * sigma <= hist.n * (1 + 1e-12))
+
+
+def threshold_optimal_share(preset) -> float:
+    """The share of all boundaries that are optimal thresholds in a lecture scene's private-threshold view."""
+    from smoothviz.lecture_answers import _mwem
+
+    ex, v = _mwem(preset)
+    learned = ex.private_threshold(
+        alpha=float(v["alpha"]), target=float(v["target"]), flip=float(v["flip"]), trials=1
+    ).learned
+    errors = learned.errors
+    return float(np.mean(np.isclose(errors, errors.min())))

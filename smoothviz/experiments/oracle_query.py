@@ -219,9 +219,9 @@ def page_caps(source: str, d: int, data_oracle: str, rounds: int) -> PageCaps:
             f"{MAX_EXHAUSTIVE_D}; beyond it the integer program answers"
         )
     if data_oracle == "integer_program" and rounds > IP_MAX_ROUNDS:
-        rounds, reasons["T"] = (
-            IP_MAX_ROUNDS,
-            (f"the integer-program oracle costs milliseconds per draw (≤ {IP_DRAWS} calls a run)"),
+        rounds = IP_MAX_ROUNDS
+        reasons["T"] = (
+            f"the integer-program oracle costs milliseconds per draw (≤ {IP_DRAWS} calls a run)"
         )
     return PageCaps(d, data_oracle, rounds, reasons)
 
