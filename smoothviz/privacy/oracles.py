@@ -245,10 +245,7 @@ def ip_oracle(
 
 
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
-    """Non-certifiable heuristic (Neel, Roth & Wu 2019, Def 7): bit-flip local search, any d.
-
-    Up to 2d steepest flips from the empty hypothesis; always answers, certifies nothing, often wrong.
-    """
+    """Non-certifiable heuristic (Neel, Roth & Wu 2019, Def 7): ≤ 2d steepest bit flips from ∅, any d."""
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
     d = x.shape[1]
