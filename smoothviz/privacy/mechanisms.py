@@ -187,8 +187,7 @@ def report_noisy_max(
     """
     scale = report_noisy_max_scale(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone)
     scores = _candidate_scores(scores)
-    rng = make_rng(rng)
-    return np.argmax(scores + rng.laplace(0.0, scale, size=scores.shape), axis=-1)
+    return np.argmax(scores + make_rng(rng).laplace(0.0, scale, size=scores.shape), axis=-1)
 
 
 @dataclass(frozen=True)
