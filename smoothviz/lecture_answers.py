@@ -205,15 +205,6 @@ def threshold_excess(preset: Preset) -> int:
     return 1 if check.excess <= check.bound else 2
 
 
-def threshold_optimal_share(preset: Preset) -> float:
-    """The share of all boundaries that are optimal thresholds (near 1: a degenerate preset)."""
-    ex, v = _mwem(preset)
-    learned = ex.private_threshold(alpha=float(v["alpha"]), target=float(v["target"]),
-                                   flip=float(v["flip"]), trials=1).learned  # fmt: skip
-    errors = learned.errors
-    return float(np.mean(np.isclose(errors, errors.min())))
-
-
 def composition_share(preset: Preset) -> int:
     """What each measurement spends of ε over T rounds: 0 ε/T, 1 ε/(2T), 2 ε."""
     ex, v = _mwem(preset)

@@ -430,9 +430,8 @@ class PollStore:
 
     def reveal(self, code: str, key: str) -> Room:
         """Close voting on the current scene and show its answer."""
-        return self._lecturer_update(
-            code, key, "UPDATE rooms SET state = 'revealed' WHERE code = ?"
-        )
+        sql = "UPDATE rooms SET state = 'revealed' WHERE code = ?"
+        return self._lecturer_update(code, key, sql)
 
     def reset(self, code: str, key: str) -> Room:
         """Delete the current scene's votes and open voting on it again."""

@@ -1,9 +1,8 @@
 """Randomness, one convention (SPEC 7): an ``rng`` argument that is a seed or a Generator, and named child streams.
 
-Every core function that draws takes a keyword ``rng`` normalised by :func:`make_rng`; independent
-parts of one experiment (nature's data, the adversary's points, the learner's perturbations, the
-mechanism's noise) draw from children named by their role (:func:`streams`), so the numbers a page
-shows are reproducible from its visible seed. No legacy ``numpy.random.*`` (ruff ``NPY002``).
+Every core function that draws takes a keyword ``rng`` (:func:`make_rng`); the independent parts of
+an experiment (data, adversary, learner, noise) draw from children named by role (:func:`streams`),
+so a page's numbers come back from its visible seed. No legacy ``numpy.random.*`` (ruff ``NPY002``).
 """
 
 from __future__ import annotations

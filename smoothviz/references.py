@@ -1,9 +1,8 @@
 """The bibliography behind smoothviz, as data: one :class:`Reference` per cited work.
 
-Code, theory cards and the README cite author–year plus a theorem (``cite("hrs2020", "Thm 3.3")``
-gives ``"Haghtalab, Roughgarden & Shetty 2020, Thm 3.3"``); :func:`references_markdown` renders the
-full entries. Only works cited somewhere are listed; statements in none of them are marked "derived
-here" where they are made, with the argument they build on cited.
+Code, theory cards and the README cite author–year and theorem (``cite("hrs2020", "Thm 3.3")``:
+"Haghtalab, Roughgarden & Shetty 2020, Thm 3.3"); :func:`references_markdown` renders the entries.
+Only cited works are listed; a statement in none is marked "derived here", citing what it builds on.
 """
 
 from __future__ import annotations

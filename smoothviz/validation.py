@@ -93,10 +93,7 @@ def check_epsilon(epsilon: float, high: float = 1e6) -> float:
 def check_fraction(
     name: str, value: float, *, high: float = 1.0, low_open: bool = True, label: str = ""
 ) -> float:
-    """Reject a value outside (0, high) (or [0, high)), the upper end open: δ, a confidence, a rate.
-
-    ``label`` names ``high`` in the message (e.g. ``"1/e"``); returns the value as ``float``.
-    """
+    """Reject a δ, confidence or rate outside (0, high) (or [0, high)); ``label`` names ``high``."""
     ok = np.isfinite(value) and (value > 0.0 if low_open else value >= 0.0) and value < high
     if not ok:
         bracket = "(" if low_open else "["

@@ -13,6 +13,7 @@ from scipy import stats
 
 from smoothviz.privacy import data as D
 from smoothviz.privacy import datasets
+from tests.references import is_sigma_smooth
 
 
 def kl_to_uniform(counts: np.ndarray) -> float:
@@ -263,7 +264,7 @@ def test_synthetic_histograms(dims):
     assert point.density_ratio == pytest.approx(size)  # max D·N = N for a point mass
     assert kl_to_uniform(point.counts) == pytest.approx(np.log(size))
     exact = D.synthetic_histogram("exact", bins, n=n, sigma=sigma, dims=dims)
-    assert exact.is_sigma_smooth(sigma)
+    assert is_sigma_smooth(exact, sigma)
     assert exact.density_ratio <= 1 / sigma + 1e-12
     for kind in ("bump", "mixture"):
         a = D.synthetic_histogram(kind, bins, n=n, sigma=sigma, dims=dims, rng=5)
@@ -304,8 +305,8 @@ def test_histogram_frame_and_smoothness_properties():
     assert frame["probability"].sum() == pytest.approx(1.0)
     np.testing.assert_allclose(frame["x"], (np.arange(8) + 0.5) / 8)
     assert h.smoothness == pytest.approx(0.5)
-    assert h.is_sigma_smooth(0.5)
-    assert not h.is_sigma_smooth(0.51)
+    assert is_sigma_smooth(h, 0.5)
+    assert not is_sigma_smooth(h, 0.51)
     h2 = D.synthetic_histogram("bump", 4, n=100, sigma=0.5, dims=2, rng=0)
     assert list(h2.to_frame().columns) == ["cell", "x", "y", "count", "probability"]
     empty = D.Histogram(

@@ -14,6 +14,7 @@ from smoothviz.plots import regret as regret_figures
 from smoothviz.ui.lecture import option_line
 from smoothviz.ui.params import by_key, parse_value
 from tests.apptest_helpers import metric_values, page_params, run_page
+from tests.references import threshold_optimal_share
 
 SCENES = [(key, n) for key, lecture in LECTURES.items() for n in range(1, len(lecture.scenes) + 1)]
 
@@ -61,8 +62,8 @@ def test_the_right_option_is_what_the_preset_computes(key, number):
 def test_the_private_threshold_scene_is_not_degenerate():
     scene = next(s for s in LECTURES["release"].scenes if s.preset.get("view") == "threshold")
     # release 5 once had all data below 0.53 and b* = 0.55: every threshold above was optimal
-    assert A.threshold_optimal_share(scene.preset) < 0.05
-    assert A.threshold_optimal_share({**scene.preset, "target": "0.55"}) > 0.3  # the old preset
+    assert threshold_optimal_share(scene.preset) < 0.05
+    assert threshold_optimal_share({**scene.preset, "target": "0.55"}) > 0.3  # the old preset
 
 
 def test_the_checks_see_a_changed_preset():

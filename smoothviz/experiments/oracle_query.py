@@ -203,10 +203,7 @@ class PageCaps:
 
 
 def page_caps(source: str, d: int, data_oracle: str, rounds: int) -> PageCaps:
-    """The page's caps: Gapminder's 10 columns; exhaustive up to d = 10, then the IP's rounds.
-
-    ``data_oracle="auto"`` chooses by d (a choice, not a cap: no reason is recorded).
-    """
+    """The page's caps (Gapminder's 10 columns, exhaustive to d = 10, the IP's rounds); "auto" picks by d."""
     reasons = {}
     if source == "gapminder" and d > MAX_GAPMINDER_D:
         d, reasons["d"] = MAX_GAPMINDER_D, "the Gapminder table has 10 binarised columns"
@@ -219,9 +216,9 @@ def page_caps(source: str, d: int, data_oracle: str, rounds: int) -> PageCaps:
             f"{MAX_EXHAUSTIVE_D}; beyond it the integer program answers"
         )
     if data_oracle == "integer_program" and rounds > IP_MAX_ROUNDS:
-        rounds, reasons["T"] = (
-            IP_MAX_ROUNDS,
-            (f"the integer-program oracle costs milliseconds per draw (≤ {IP_DRAWS} calls a run)"),
+        rounds = IP_MAX_ROUNDS
+        reasons["T"] = (
+            f"the integer-program oracle costs milliseconds per draw (≤ {IP_DRAWS} calls a run)"
         )
     return PageCaps(d, data_oracle, rounds, reasons)
 

@@ -23,13 +23,7 @@ from smoothviz.privacy.audit import privacy_audit
 from smoothviz.privacy.boolean_data import LabelledData, gapminder_data, planted_data
 from smoothviz.privacy.neighbours import gap_shift
 from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, lying_oracle
-from smoothviz.privacy.separators import (
-    all_codes,
-    describe,
-    labels_on,
-    separates,
-    separator_set,
-)
+from smoothviz.privacy.separators import all_codes, describe, labels_on, separates, separator_set
 from smoothviz.random import streams
 from smoothviz.validation import check_choice, check_epsilon, check_float, check_int
 
@@ -272,10 +266,7 @@ def slopes(frame: pd.DataFrame, column: str) -> dict[str, float]:
 def oracle_cost(
     cls: str, n: int, *, epsilon: float = 1.0, time_limit: float = 0.3, seed: int = 0
 ) -> pd.DataFrame:
-    """Per d in :data:`COST_DS` (while within :data:`COST_BUDGET_S`): draws, calls, seconds per oracle.
-
-    Exhaustive search and report-noisy-min's enumeration only while d ≤ 12 (NaN beyond).
-    """
+    """Per d of :data:`COST_DS` within :data:`COST_BUDGET_S`: draws, calls, seconds (2^d ones: d ≤ 12)."""
     rows, spent = [], 0.0
     for d in COST_DS:
         if spent > COST_BUDGET_S:

@@ -62,10 +62,7 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
 
 @shared_figure
 def counts_figure(net: NetExperiment) -> go.Figure:
-    """|𝒞| = C(M + s − 1, s) multisets of size s on a net of M points, against M for s = 1..6.
-
-    With the enumeration cap and this run marked.
-    """
+    """|𝒞| = C(M + s − 1, s) against the net's size M for s = 1..6, the cap and this run marked."""
     frame = net.counts_frame()
     palette = ["#56B4E9", "#0072B2", "#009E73", "#E69F00", "#D55E00", "#CC79A7"]
     fig = go.Figure([line(rows["M"], rows["candidates"], f"s = {s}", color, width=3 if s == net.result.s else 1.8)

@@ -1,9 +1,8 @@
 """Empirical privacy audit: a certified lower bound on ε from two neighbouring datasets.
 
-Run a mechanism many times on neighbours S and S′; for each output o bound P[M(S) = o] from below
-and P[M(S′) = o] from above with exact Clopper–Pearson 1934 intervals, so ε ≥ ln((p_low −
-δ)/p′_high) with the stated confidence (Neel, Roth & Wu 2019, Def 1). A bound above the claimed ε
-refutes it as run; a bound below proves nothing.
+Run a mechanism many times on neighbours S and S′; bound each output's P[M(S) = o] from below and
+P[M(S′) = o] from above (exact Clopper–Pearson 1934 intervals): ε ≥ ln((p_low − δ)/p′_high) at the
+stated confidence (Neel, Roth & Wu 2019, Def 1). A bound above the claim refutes it; below, nothing.
 """
 
 from __future__ import annotations

@@ -173,10 +173,6 @@ class Histogram:
         """The largest σ for which the histogram is σ-smooth: n / (N·max count)."""
         return 1.0 / self.density_ratio if self.n else float("nan")
 
-    def is_sigma_smooth(self, sigma: float) -> bool:
-        """Whether every count is ≤ n/(σN), checked in exact integer-friendly arithmetic."""
-        return bool(int(self.counts.max()) * self.size * sigma <= self.n * (1 + 1e-12))
-
     def to_frame(self) -> pd.DataFrame:
         """Tidy table: one row per cell with its index, centre(s), count and probability."""
         d = self.domain

@@ -16,7 +16,6 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.special import softmax
 
-from smoothviz.privacy.neighbours import describe
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_epsilon, check_float, check_fraction, check_int
 
@@ -24,7 +23,6 @@ __all__ = [
     "LedgerEntry",
     "PrivacyLedger",
     "advanced_composition",
-    "composition_statement",
     "exponential_mechanism",
     "exponential_mechanism_probabilities",
     "gaussian_mechanism",
@@ -189,8 +187,7 @@ def report_noisy_max(
     """
     scale = report_noisy_max_scale(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone)
     scores = _candidate_scores(scores)
-    rng = make_rng(rng)
-    return np.argmax(scores + rng.laplace(0.0, scale, size=scores.shape), axis=-1)
+    return np.argmax(scores + make_rng(rng).laplace(0.0, scale, size=scores.shape), axis=-1)
 
 
 @dataclass(frozen=True)
@@ -310,32 +307,3 @@ def advanced_composition(
     delta_slack = check_fraction("delta_slack", delta_slack)
     root = epsilon * math.sqrt(2 * k * math.log(1 / delta_slack))
     return root + k * epsilon * math.expm1(epsilon), k * delta + delta_slack
-
-
-def composition_statement(
-    per_step: tuple[float, float],
-    k: int,
-    delta_slack: float,
-    target: tuple[float, float],
-    *,
-    neighbours: str = "replace",
-) -> str:
-    """One sentence: k steps of (ε₀, δ₀) compose to :func:`advanced_composition`'s pair, against ``target``.
-
-    E.g. "1 step of (ε, δ) = (0.354, 0.05) composes to (1.016, 0.1) by advanced composition (Dwork,
-    Rothblum & Vadhan 2010), under replace-one neighbours: above the target ε = 1 by 1.6%."
-    """
-    epsilon, delta = advanced_composition(per_step[0], per_step[1], k, delta_slack)
-    steps = f"{k} step{'s' if k != 1 else ''} of (ε, δ) = ({per_step[0]:.3g}, {per_step[1]:.3g})"
-    head = (
-        f"{steps} compose{'s' if k == 1 else ''} to ({epsilon:.4g}, {delta:.3g}) by advanced composition "
-        f"(Dwork, Rothblum & Vadhan 2010), under {describe(neighbours)}"
-    )
-    over = []
-    if epsilon > target[0] * (1 + 1e-12):
-        over.append(f"ε = {target[0]:g} by {epsilon / target[0] - 1:.1%}")
-    if delta > target[1] * (1 + 1e-12):
-        over.append(f"δ = {target[1]:g} by {delta / target[1] - 1:.1%}")
-    if over:
-        return f"{head}: above the target {' and '.join(over)}."
-    return f"{head}: within the target ({target[0]:g}, {target[1]:g})."

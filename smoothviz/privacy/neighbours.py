@@ -1,9 +1,8 @@
 """Neighbouring datasets: which pairs S ∼ S′ a privacy claim is about, and what that costs in noise.
 
-ε-DP bounds P[M(S) ∈ Ω] ≤ e^ε P[M(S′) ∈ Ω] for all neighbours S ∼ S′, so every claim names its
-relation: **replace one record** (the papers': Neel, Roth & Wu 2019, §2; Haghtalab, Roughgarden &
-Shetty 2020) or **add/remove one record**. Mechanisms whose proof shifts the noise by one gap
-between error counts need twice the noise under replacement (:func:`gap_shift`).
+ε-DP bounds P[M(S) ∈ Ω] ≤ e^ε P[M(S′) ∈ Ω] for all neighbours S ∼ S′, so a claim names its relation:
+**replace one record** (the papers': Neel, Roth & Wu 2019, §2; Haghtalab, Roughgarden & Shetty 2020)
+or **add/remove one record**; noise against a gap of counts doubles under replacement (gap_shift).
 """
 
 from __future__ import annotations

@@ -101,11 +101,7 @@ def smooth_part(dist: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def acceptance_rates(
-    dist: np.ndarray,
-    sigmas: np.ndarray,
-    *,
-    draws: int,
-    rng: RngLike = None,
+    dist: np.ndarray, sigmas: np.ndarray, *, draws: int, rng: RngLike = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lemma G.3's rejection sampler: (fraction of uniform draws accepted, χ = TV(dist, D₁)) per σ.
 

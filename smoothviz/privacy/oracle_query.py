@@ -309,10 +309,9 @@ def private_best_response(
                 )
                 piece = conjunction_answers(counts) / plan.piece_size
                 objectives[i] = sign * plan.piece_size * (sample_answers - piece)
-    k1, k2 = (_private_argmin(obj, oracle, params, plan, rng) for obj in objectives)
-    q1 = k1 if k1 >= 0 else -1
-    q2 = data_answers.shape[-1] + k2 if k2 >= 0 else -1
-    payoff = {q1: gap[k1] if k1 >= 0 else np.nan, q2: -gap[k2] if k2 >= 0 else np.nan}
+    q1, k2 = (_private_argmin(obj, oracle, params, plan, rng) for obj in objectives)
+    q2 = data_answers.shape[-1] + k2 if k2 >= 0 else -1  # ¬q_k2; q1 is k1 itself (−1: ⊥)
+    payoff = {q1: gap[q1] if q1 >= 0 else np.nan, q2: -gap[k2] if k2 >= 0 else np.nan}
     candidates = [q for q in (q1, q2) if q >= 0]
     if not candidates:
         return -1, q1, q2

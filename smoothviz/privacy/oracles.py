@@ -234,23 +234,18 @@ def ip_oracle(
             bounds=Bounds(0, upper),
             options={"time_limit": time_limit, "mip_rel_gap": _GAP},
         )
-        if res.status == 0 and res.x is not None:
-            code = int(bits_to_codes(np.round(res.x[:d]).astype(np.int64)))
-            codes.append(code)
-            status.append("optimal")
-        else:
-            codes.append(-1)
-            status.append("time limit" if res.status == 1 else f"failed ({res.status})")
+        solved = res.status == 0 and res.x is not None
+        codes.append(int(bits_to_codes(np.round(res.x[:d]).astype(np.int64))) if solved else -1)
+        status.append(
+            "optimal" if solved else "time limit" if res.status == 1 else f"failed ({res.status})"
+        )
     codes_arr = np.asarray(codes, dtype=np.int64)
     objective = weighted_objective(cls, x, y, w, codes_arr)
     return _answer(codes_arr, objective, codes_arr >= 0, status, start)
 
 
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
-    """Non-certifiable heuristic (Neel, Roth & Wu 2019, Def 7): bit-flip local search, any d.
-
-    Up to 2d steepest flips from the empty hypothesis; always answers, certifies nothing, often wrong.
-    """
+    """Non-certifiable heuristic (Neel, Roth & Wu 2019, Def 7): ≤ 2d steepest bit flips from ∅, any d."""
     start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
     d = x.shape[1]

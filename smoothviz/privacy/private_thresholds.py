@@ -8,12 +8,12 @@ mechanism (McSherry & Talwar 2007) chooses among about 1/(σα) grid thresholds 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from smoothviz.privacy.mechanisms import PrivacyLedger, exponential_mechanism
+from smoothviz.privacy.mechanisms import LedgerEntry, PrivacyLedger, exponential_mechanism
 from smoothviz.random import RngLike, make_rng
 from smoothviz.validation import check_epsilon, check_float, check_int, check_sigma
 
@@ -110,12 +110,8 @@ def private_threshold(
     scores = np.broadcast_to(-n * errors[grid], (int(trials), grid.size))
     pick = exponential_mechanism(scores, epsilon=epsilon, sensitivity=1.0, rng=rng)
     chosen = grid[pick]
-    ledger = replace(
-        PrivacyLedger.per_round(
-            epsilon, 1, [("exponential", "select threshold", epsilon, 1.0, float("nan"))]
-        ),
-        relation=f"ε = {float(epsilon):g}, {GUARANTEE}",
-    )
+    entry = LedgerEntry(1, "exponential", "select threshold", epsilon, 1.0)
+    ledger = PrivacyLedger(epsilon, (entry,), f"ε = {epsilon:g}, {GUARANTEE}")
     return PrivateThresholdResult(
         sigma=float(sigma),
         alpha=float(alpha),

@@ -185,17 +185,13 @@ def perturbed_argmin(
     size: tuple[int, ...] = (),
     rng: np.random.Generator,
 ) -> tuple[Answer, np.ndarray]:
-    """RSPM's one step, shared by RSPM, PRSMA and OracleQuery: η for U, then one oracle call.
+    """RSPM's one step, shared by RSPM, PRSMA and OracleQuery: ``(minimise(eta), eta)``.
 
-    ``minimise(eta)`` answers argmin_q n·q(S) + Σ_i η_i q(e_i), η_i ~ Lap(scale) (Neel, Roth & Wu
-    2019, Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19); η has shape ``size + (m,)``.
-    Returns ``(minimise(eta), eta)``.
+    ``minimise(eta)`` answers argmin_q n·q(S) + Σ_i η_i q(e_i), η ~ Lap(scale) (Neel, Roth & Wu
+    2019, Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19), of shape ``size + (m,)``.
     """
-    shape = (*size, m)
-    if noise == "laplace":
-        eta = rng.laplace(0.0, scale, size=shape)
-    else:
-        eta = rng.normal(0.0, scale, size=shape)
+    draw = rng.laplace if noise == "laplace" else rng.normal
+    eta = draw(0.0, scale, size=(*size, m))
     return minimise(eta), eta
 
 

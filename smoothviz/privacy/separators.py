@@ -167,10 +167,7 @@ def labels_on(cls: str, u: np.ndarray, codes: np.ndarray) -> np.ndarray:
 
 
 def separates(cls: str, u: np.ndarray, codes: np.ndarray | None = None) -> bool:
-    """Whether ``u`` (m, d) separates every pair of the given hypotheses (default: the whole class).
-
-    Separated when no two hypotheses have the same labels on U.
-    """
+    """Whether no two of the hypotheses (default: the whole class) have the same labels on ``u`` (m, d)."""
     u = np.asarray(u)
     if u.ndim != 2:
         raise ValueError(f"`u` must be 2-D (points × d), got shape {u.shape}")
@@ -196,11 +193,7 @@ def describe(cls: str, code: int, d: int) -> str:
     if cls == "halfspace":
         terms = " ".join(("+" if b else "−") + f"x{j + 1}" for j, b in enumerate(bits))
         return f"1[{terms.lstrip('+')} ≥ 1]"
-    if not members:
-        return {
-            "conjunction": "1 (empty ∧)",
-            "disjunction": "0 (empty ∨)",
-            "parity": "0 (empty ⊕)",
-        }[cls]
-    joiner = {"conjunction": " ∧ ", "disjunction": " ∨ ", "parity": " ⊕ "}[cls]
-    return joiner.join(members)
+    symbol = {"conjunction": "∧", "disjunction": "∨", "parity": "⊕"}[cls]
+    if not members:  # the empty conjunction is always 1, the empty disjunction and parity 0
+        return f"{int(cls == 'conjunction')} (empty {symbol})"
+    return f" {symbol} ".join(members)
