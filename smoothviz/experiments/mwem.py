@@ -17,9 +17,10 @@ import pandas as pd
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import mwem_tabs as tabs
 from smoothviz.experiments import once
-from smoothviz.privacy import data, datasets, mwem_batch
+from smoothviz.privacy import data, datasets
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
+from smoothviz.privacy.mwem import release_many
 from smoothviz.random import RngLike, make_rng, streams
 from smoothviz.validation import check_sigma
 
@@ -198,16 +199,14 @@ def _final_runs(
 
     Each run on its own child of its batch's ``rng``; by default release only (one snapshot, no
     per-round diagnostics: the sweeps read the final error, the scan the densities). All batches' runs
-    step together (:func:`smoothviz.privacy.mwem_batch.release_many`), each drawing what it would alone.
+    step together (:func:`smoothviz.privacy.mwem.release_many`), each drawing what it would alone.
     """
     runs = []
     for variants, points, rng in batches:
         children = iter(make_rng(rng).spawn(len(variants) * len(points)))
         runs += [{"variant": v, **p, "rng": next(children)} for v in variants for p in points]
     done = iter(
-        mwem_batch.release_many(
-            counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round
-        )
+        release_many(counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round)
     )
     return [[[next(done) for _ in points] for _ in variants] for variants, points, _ in batches]
 

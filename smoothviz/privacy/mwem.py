@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from smoothviz.privacy.mwem_steps import (
     measure,
     multiplicative_update,
     project_smooth,
+    reweight,
     select_query,
     smooth_cover,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "mwem",
     "mwem_notes",
     "projected_smooth_mwem",
+    "release_many",
     "release_rounds",
     "smooth_mwem",
 ]
@@ -153,23 +155,14 @@ def mwem(
     result) for callers that read only the release; they use no coins, so the release is the same
     draw for draw.
     """
-    if variant not in CONFIGS:
-        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
     layer, rng = layer or EXACT, make_rng(rng)
+    config = _config(variant)
     n, n_epsilon = layer.normaliser(hist, epsilon, rng)
     settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output, "layer": layer}
     plan = make_plan(
-        hist, queries, CONFIGS[variant], epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon,
-        **settings,
-    )  # fmt: skip
-    hist, trials = np.asarray(hist, dtype=float), check_int("trials", trials, 1)
-    trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
-    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round)
-    for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
-        out_t = trace.record(rnd)
-        if per_round:
-            diag.record(rnd, out_t)
-    return _result(plan, layer, trace, diag)
+        hist, queries, config, epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon, **settings
+    )
+    return _release(hist, [plan], [rng], layer, trials, snapshots, per_round)[0]
 
 
 def mwem_notes(
@@ -243,6 +236,52 @@ def projected_smooth_mwem(
     return mwem(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)
 
 
+_RUN_KEYS = ("variant", "epsilon", "rounds", "sigma", "rng")
+
+
+def release_many(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    runs: Sequence[dict],
+    *,
+    trials: int = 1,
+    snapshots: int = 40,
+    per_round: bool = True,
+) -> list[MWEMResult]:
+    """``[mwem(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``.
+
+    A run has ``variant``, ``epsilon``, ``rounds`` and optionally ``sigma``, ``rng``; every result is
+    the same draw for draw. The measured runs that select from one class step together through
+    :func:`release_rounds` (one update and one answer per round for all of them): the page's three
+    algorithms, and its sweeps over T, ε and σ.
+    """
+    groups: dict[object, list[tuple[int, Plan]]] = {}
+    for i, run in enumerate(runs):
+        if not {"variant", "epsilon", "rounds"} <= set(run) <= {*_RUN_KEYS}:
+            raise ValueError(f"a run has the keys {_RUN_KEYS} (sigma, rng optional), got {run}")
+        setting = {k: run[k] for k in ("epsilon", "rounds", "sigma") if k in run}
+        plan = make_plan(hist, queries, _config(run["variant"]), **setting)
+        sel = plan.selection
+        key = (sel.lo.tobytes(), sel.hi.tobytes()) if plan.variant.measured else i
+        groups.setdefault(key, []).append((i, plan))
+    out: list[MWEMResult | None] = [None] * len(runs)
+    for group in groups.values():
+        group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
+        plans, rngs = [p for _, p in group], [make_rng(runs[i].get("rng")) for i, _ in group]
+        for (i, _), result in zip(
+            group, _release(hist, plans, rngs, EXACT, trials, snapshots, per_round), strict=True
+        ):
+            out[i] = result
+    return out
+
+
+def _config(variant: str) -> Variant:
+    """The :data:`CONFIGS` entry of ``variant``, checked."""
+    if variant not in CONFIGS:
+        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
+    return CONFIGS[variant]
+
+
 # ----------------------------------------------------------------------------------------------
 # The loop
 # ----------------------------------------------------------------------------------------------
@@ -250,45 +289,59 @@ def projected_smooth_mwem(
 
 def release_rounds(
     hist: np.ndarray,
-    plan: Plan,
+    plans: Sequence[Plan],
     *,
     layer: Exact | None = None,
     trials: int = 1,
-    rng: RngLike = None,
+    rngs: Sequence[np.random.Generator],
 ) -> Iterator[Round]:
     """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
 
     Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (MWEM), App. E.1 Algorithm 2 (Smooth MWEM) and
-    App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by ``plan.variant`` (``plan`` from
-    :func:`make_plan` with the same ``layer``). Yields each :class:`Round` t = 1..T; the caller averages
-    the iterates. ``rng``'s coins are drawn in round order (selection, then measurement).
+    App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by each plan's variant. The ``plans``
+    (from :func:`make_plan` with the same ``layer``, longest first) select from one class and run
+    stacked on the trials axis, ``trials`` rows each; run k draws its selection, then its measurement,
+    from ``rngs[k]``, as it would alone. Yields each :class:`Round` over the runs still going (a
+    prefix of the rows); the caller averages the iterates.
     """
-    layer, rng, config = layer or EXACT, make_rng(rng), plan.variant
-    true_sel = plan.selection.answers(np.asarray(hist, dtype=float) / plan.n)
-    dist = np.full((trials, *plan.queries.shape), 1.0 / plan.queries.n_cells)
-    ans = plan.selection.answers(dist)
-    for t in range(1, plan.rounds + 1):
+    layer, first, sel = layer or EXACT, plans[0], plans[0].selection
+    eps_select, eps_measure = (
+        [getattr(p, k) for p in plans] for k in ("eps_select", "eps_measure")
+    )
+    true_sel = sel.answers(np.asarray(hist, dtype=float) / first.n)
+    dist = np.full((len(plans) * trials, *first.queries.shape), 1.0 / first.queries.n_cells)
+    ans = sel.answers(dist)
+    for t in range(1, first.rounds + 1):
+        live = sum(plan.rounds >= t for plan in plans)
+        dist, ans, gens = dist[: live * trials], ans[: live * trials], rngs[:live]
         if layer.grouped:  # a whole marginal table (benchmarks/mwem_practical.py)
-            selected, idx, valid = layer.choose(ans - true_sel, plan, rng)
+            selected, idx, valid = layer.choose(ans - true_sel, first, gens[0])
         else:
             selected = select_query(
-                ans - true_sel, n=plan.n, epsilon=plan.eps_select, sensitivity=plan.sens_select,
-                signed=config.signed_score, rng=rng,
+                ans - true_sel, n=first.n, epsilon=eps_select[:live], sensitivity=first.sens_select,
+                signed=first.variant.signed_score, rngs=gens,
             )  # fmt: skip
             idx, valid = selected[:, None], np.ones((selected.size, 1), dtype=bool)
-        lo, hi = plan.selection.lo[idx], plan.selection.hi[idx]
+        lo, hi = sel.lo[idx], sel.hi[idx]
         b, p = true_sel[idx], np.take_along_axis(ans, idx, axis=1)
-        if config.measured:
-            eps, sens = plan.eps_measure, plan.sens_measure
-            m_raw, m_used = measure(b, epsilon=eps, sensitivity=sens, clip=plan.clip, rng=rng)
+        if first.variant.measured:
+            m_raw, m_used = measure(b, epsilon=eps_measure[:live], sensitivity=first.sens_measure,
+                                    clip=first.clip, rngs=gens)  # fmt: skip
             m_used = np.where(valid, m_used, p)  # padding cells: zero step
-            fresh = layer.update(plan, dist, lo, hi, m_used)  # multiplicative (then project)
+            if layer.grouped:
+                fresh = layer.update(first, dist, lo, hi, m_used)
+            else:  # multiplicative_update's step (m − q(D))/2, q(D) read from the answers (same bits)
+                fresh = reweight(dist, lo, hi, (m_used - p) / 2.0)
         else:
             m_raw = m_used = np.full(b.shape, np.nan)
-            fresh = fixed_step_update(dist, lo, hi, eta=plan.eta, valid=valid)
+            fresh = fixed_step_update(dist, lo, hi, eta=first.eta, valid=valid)
+        projected = [k for k in range(live) if plans[k].variant.project]
+        if projected:
+            at = np.concatenate([np.arange(k * trials, (k + 1) * trials) for k in projected])
+            fresh[at] = project_smooth(fresh[at], [plans[k].sigma for k in projected])
         rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
-        dist = layer.after_round(plan, rnd)
-        ans = plan.selection.answers(dist)
+        dist = layer.after_round(first, rnd)
+        ans = sel.answers(dist)
         yield replace(rnd, dist=dist, answers=ans)
 
 
@@ -392,6 +445,10 @@ class Round:
     dist: np.ndarray | None = None
     answers: np.ndarray | None = None
 
+    def rows(self, at: slice) -> Round:
+        """The round of the run whose rows of the stacked trials axis are ``at``."""
+        return Round(self.t, *(getattr(self, f.name)[at] for f in fields(self)[1:]))
+
 
 class Exact:
     """The analysed round: one query selected, measured and stepped on, nothing replayed.
@@ -424,12 +481,6 @@ class Exact:
 
     def check(self, variant: Variant, queries: BoxQueries) -> None:
         """Raise ``ValueError`` when the layer cannot run ``variant``: every variant runs here."""
-
-    def update(
-        self, plan: Plan, dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray
-    ) -> np.ndarray:
-        """:meth:`Plan.step`: the multiplicative update (and the projection when configured)."""
-        return plan.step(dist, lo, hi, m)
 
     def after_round(self, plan: Plan, rnd: Round) -> np.ndarray:
         """D_t from the round's fresh iterate: the fresh iterate itself (nothing replayed)."""
@@ -652,7 +703,32 @@ class _DiagnosticsTrace:
         )
 
 
-def _result(plan: Plan, layer: Exact, trace: _ReleaseTrace, diag: _DiagnosticsTrace) -> MWEMResult:
+def _release(
+    hist: np.ndarray,
+    plans: list[Plan],
+    rngs: list[np.random.Generator],
+    layer: Exact,
+    trials: int,
+    snapshots: int,
+    per_round: bool,
+) -> list[MWEMResult]:
+    """Run ``plans`` together through :func:`release_rounds`, each recorded by its own two traces.
+
+    ``per_round=False`` skips the diagnostics (NaN in the result); they use no coins.
+    """
+    hist, trials = np.asarray(hist, dtype=float), check_int("trials", trials, 1)
+    traces = [_ReleaseTrace(plan, trials, snapshots, layer.grouped) for plan in plans]
+    diags = [_DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round) for plan in plans]
+    for rnd in release_rounds(hist, plans, layer=layer, trials=trials, rngs=rngs):
+        for k in range(len(rnd.selected) // trials):
+            own = rnd.rows(slice(k * trials, (k + 1) * trials))
+            out_t = traces[k].record(own)
+            if per_round:
+                diags[k].record(own, out_t)
+    return [_result(*run, layer) for run in zip(plans, traces, diags, strict=True)]
+
+
+def _result(plan: Plan, trace: _ReleaseTrace, diag: _DiagnosticsTrace, layer: Exact) -> MWEMResult:
     """The :class:`MWEMResult` of a finished run from its plan and its two traces."""
     config, output = plan.variant, plan.output
     synthetic = trace.synthetic()

@@ -49,6 +49,8 @@ def select_query(
     selected index per trial; runs stacked on the trials axis pass ``rngs`` and one ε each.
     """
     scores = n * (errors if signed else np.abs(errors))
+    if rngs is not None and len(rngs) == 1:  # one run: a plain call
+        (rng,), (epsilon,), rngs = rngs, epsilon, None
     return exponential_mechanism(
         scores, epsilon=epsilon, sensitivity=sensitivity, size=size, rng=rng, rngs=rngs
     )
@@ -68,6 +70,8 @@ def measure(
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n.
     Clipping is post-processing and keeps Lemma E.3 exact; stacked runs as in :func:`select_query`.
     """
+    if rngs is not None and len(rngs) == 1:  # one run: a plain call
+        (rng,), (epsilon,), rngs = rngs, epsilon, None
     raw = laplace_mechanism(
         true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng, rngs=rngs
     )
