@@ -3,7 +3,8 @@
 :func:`release_rounds` is the algorithm on one screen: from the uniform D₀, T rounds of select
 (exponential mechanism), measure (Laplace), update D ∝ D·exp(q(m − q(D))/2) and, for Projected
 Smooth MWEM, project (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020,
-Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`).
+Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`); runs that select
+from one class step through it together, stacked on the trials axis (:func:`release_many`).
 """
 
 from __future__ import annotations
@@ -121,168 +122,6 @@ VARIANTS: dict[str, str] = {key: v.label for key, v in CONFIGS.items()}
 
 
 # ----------------------------------------------------------------------------------------------
-# The entry points: the papers' algorithms
-# ----------------------------------------------------------------------------------------------
-
-
-def mwem(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    variant: str = "mwem",
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float | None = None,
-    gamma: float | None = None,
-    eta: float | None = None,
-    output: str = "average",
-    layer: Exact | None = None,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
-
-    ``variant="mwem"`` is MWEM exactly as in Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which
-    restates Hardt, Ligett & McSherry 2012: D₀ uniform; each round the exponential mechanism with
-    ε/(2T) and score n·|q(D_{t−1}) − q(B)| (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the
-    update D ∝ D·exp(q(m − q(D))/2); output the average of D₁..D_T (``output="last"``: the last
-    iterate). ``hist`` holds counts per cell (n = hist.sum()); ``trials`` independent runs go along a
-    leading axis; ``sigma``, ``gamma``, ``eta`` as in :func:`make_plan`; ``layer``
-    (benchmarks/mwem_practical.py) changes the round; ``snapshots`` is how many rounds of
-    trial 0 to keep for the play view. ``per_round=False`` skips the per-round diagnostics (NaN in the
-    result) for callers that read only the release; they use no coins, so the release is the same
-    draw for draw.
-    """
-    layer, rng = layer or EXACT, make_rng(rng)
-    config = _config(variant)
-    n, n_epsilon = layer.normaliser(hist, epsilon, rng)
-    settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output, "layer": layer}
-    plan = make_plan(
-        hist, queries, config, epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon, **settings
-    )
-    return _release(hist, [plan], [rng], layer, trials, snapshots, per_round)[0]
-
-
-def mwem_notes(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    eta: float | None = None,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
-
-    Each round the exponential mechanism with ε/T picks i_t by the signed score n·(q_i(p_t) − q_i(B))
-    (sensitivity 1), then p ← p·(1 − η)^{q_{i_t}}; output the average. Meant for classes closed under
-    complement. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes (which needs η ≤ 1/2).
-    """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    return mwem(hist, queries, "notes", epsilon=epsilon, rounds=rounds, eta=eta, **run)
-
-
-def smooth_mwem(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    gamma: float | None = None,
-    output: str = "average",
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
-
-    MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
-    each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
-    """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
-    return mwem(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
-
-
-def projected_smooth_mwem(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    gamma: float | None = None,
-    output: str = "average",
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
-    """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
-
-    Smooth MWEM on a γ-cover (γ = σ/(4n) by default, reconstructed from the F.2 proof) whose every
-    iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
-    released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
-    """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
-    return mwem(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)
-
-
-_RUN_KEYS = ("variant", "epsilon", "rounds", "sigma", "rng")
-
-
-def release_many(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    runs: Sequence[dict],
-    *,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-) -> list[MWEMResult]:
-    """``[mwem(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``.
-
-    A run has ``variant``, ``epsilon``, ``rounds`` and optionally ``sigma``, ``rng``; every result is
-    the same draw for draw. The measured runs that select from one class step together through
-    :func:`release_rounds` (one update and one answer per round for all of them): the page's three
-    algorithms, and its sweeps over T, ε and σ.
-    """
-    groups: dict[object, list[tuple[int, Plan]]] = {}
-    for i, run in enumerate(runs):
-        if not {"variant", "epsilon", "rounds"} <= set(run) <= {*_RUN_KEYS}:
-            raise ValueError(f"a run has the keys {_RUN_KEYS} (sigma, rng optional), got {run}")
-        setting = {k: run[k] for k in ("epsilon", "rounds", "sigma") if k in run}
-        plan = make_plan(hist, queries, _config(run["variant"]), **setting)
-        sel = plan.selection
-        key = (sel.lo.tobytes(), sel.hi.tobytes()) if plan.variant.measured else i
-        groups.setdefault(key, []).append((i, plan))
-    out: list[MWEMResult | None] = [None] * len(runs)
-    for group in groups.values():
-        group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
-        plans, rngs = [p for _, p in group], [make_rng(runs[i].get("rng")) for i, _ in group]
-        for (i, _), result in zip(
-            group, _release(hist, plans, rngs, EXACT, trials, snapshots, per_round), strict=True
-        ):
-            out[i] = result
-    return out
-
-
-def _config(variant: str) -> Variant:
-    """The :data:`CONFIGS` entry of ``variant``, checked."""
-    if variant not in CONFIGS:
-        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
-    return CONFIGS[variant]
-
-
-# ----------------------------------------------------------------------------------------------
 # The loop
 # ----------------------------------------------------------------------------------------------
 
@@ -346,8 +185,124 @@ def release_rounds(
 
 
 # ----------------------------------------------------------------------------------------------
-# What is fixed before the first coin, one round, the analysed round's hooks
+# The entry points: the papers' algorithms, and many runs at once
 # ----------------------------------------------------------------------------------------------
+
+
+def mwem(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    variant: str = "mwem",
+    *,
+    epsilon: float,
+    rounds: int,
+    sigma: float | None = None,
+    gamma: float | None = None,
+    eta: float | None = None,
+    output: str = "average",
+    layer: Exact | None = None,
+    trials: int = 1,
+    snapshots: int = 40,
+    per_round: bool = True,
+    rng: RngLike = None,
+) -> MWEMResult:
+    """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
+
+    ``variant="mwem"`` is MWEM exactly as in Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which
+    restates Hardt, Ligett & McSherry 2012: D₀ uniform; each round the exponential mechanism with
+    ε/(2T) and score n·|q(D_{t−1}) − q(B)| (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the
+    update D ∝ D·exp(q(m − q(D))/2); output the average of D₁..D_T (``output="last"``: the last
+    iterate). ``hist`` holds counts per cell (n = hist.sum()); ``trials`` independent runs go along a
+    leading axis; ``sigma``, ``gamma``, ``eta`` as in :func:`make_plan`; ``layer``
+    (benchmarks/mwem_practical.py) changes the round; ``snapshots``: rounds of trial 0 kept for the
+    play view; ``per_round=False`` skips the diagnostics (NaN in the result; they use no coins).
+    """
+    layer, rng = layer or EXACT, make_rng(rng)
+    config = _config(variant)
+    n, n_epsilon = layer.normaliser(hist, epsilon, rng)
+    settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output, "layer": layer}
+    plan = make_plan(
+        hist, queries, config, epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon, **settings
+    )
+    return _release(hist, [plan], [rng], layer, trials, snapshots, per_round)[0]
+
+
+def mwem_notes(hist: np.ndarray, queries: BoxQueries, **kwargs) -> MWEMResult:
+    """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
+
+    Each round the exponential mechanism with ε/T picks i_t by the signed score n·(q_i(p_t) − q_i(B))
+    (sensitivity 1), then p ← p·(1 − η)^{q_{i_t}}; output the average. Meant for classes closed under
+    complement. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes (which needs η ≤ 1/2).
+    Arguments as in :func:`mwem`.
+    """
+    return mwem(hist, queries, "notes", **kwargs)
+
+
+def smooth_mwem(hist: np.ndarray, queries: BoxQueries, *, sigma: float, **kwargs) -> MWEMResult:
+    """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
+
+    MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
+    each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
+    """
+    return mwem(hist, queries, "smooth", sigma=sigma, **kwargs)
+
+
+def projected_smooth_mwem(
+    hist: np.ndarray, queries: BoxQueries, *, sigma: float, **kwargs
+) -> MWEMResult:
+    """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
+
+    Smooth MWEM on a γ-cover (γ = σ/(4n) by default, reconstructed from the F.2 proof) whose every
+    iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
+    released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
+    """
+    return mwem(hist, queries, "projected", sigma=sigma, **kwargs)
+
+
+_RUN_KEYS = ("variant", "epsilon", "rounds", "sigma", "rng")
+
+
+def release_many(
+    hist: np.ndarray,
+    queries: BoxQueries,
+    runs: Sequence[dict],
+    *,
+    trials: int = 1,
+    snapshots: int = 40,
+    per_round: bool = True,
+) -> list[MWEMResult]:
+    """``[mwem(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``.
+
+    A run has ``variant``, ``epsilon``, ``rounds`` and optionally ``sigma``, ``rng``; every result is
+    the same draw for draw. The measured runs that select from one class step together through
+    :func:`release_rounds` (one update and one answer per round for all of them): the page's three
+    algorithms, and its sweeps over T, ε and σ.
+    """
+    groups: dict[object, list[tuple[int, Plan]]] = {}
+    for i, run in enumerate(runs):
+        if not {"variant", "epsilon", "rounds"} <= set(run) <= {*_RUN_KEYS}:
+            raise ValueError(f"a run has the keys {_RUN_KEYS} (sigma, rng optional), got {run}")
+        setting = {k: run[k] for k in ("epsilon", "rounds", "sigma") if k in run}
+        plan = make_plan(hist, queries, _config(run["variant"]), **setting)
+        sel = plan.selection
+        key = (sel.lo.tobytes(), sel.hi.tobytes()) if plan.variant.measured else i
+        groups.setdefault(key, []).append((i, plan))
+    out: list[MWEMResult | None] = [None] * len(runs)
+    for group in groups.values():
+        group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
+        plans, rngs = [p for _, p in group], [make_rng(runs[i].get("rng")) for i, _ in group]
+        for (i, _), result in zip(
+            group, _release(hist, plans, rngs, EXACT, trials, snapshots, per_round), strict=True
+        ):
+            out[i] = result
+    return out
+
+
+def _config(variant: str) -> Variant:
+    """The :data:`CONFIGS` entry of ``variant``, checked."""
+    if variant not in CONFIGS:
+        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
+    return CONFIGS[variant]
 
 
 @dataclass(frozen=True, eq=False)
@@ -457,7 +412,7 @@ class Exact:
     are the ones the practical options of benchmarks/mwem_practical.py override.
     """
 
-    grouped = False  # True: select and measure whole marginal tables (Practical.choose)
+    grouped = False  # True: a whole marginal table per round, by the layer's choose and update
     clip = True
 
     def normaliser(self, hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> tuple:
@@ -639,6 +594,10 @@ class _ReleaseTrace:
         return self.avg_sum / self.plan.rounds if self.plan.output == "average" else self.dist
 
 
+#: The diagnostics recorded per round, ``(trials, T)`` each.
+_PER_ROUND = ("selected_true", "noise", "error_by_round", "iterate_error", "lemma_lhs", "lemma_rhs")
+
+
 class _DiagnosticsTrace:
     """The diagnostic side of a run: everything that compares the run with the true data."""
 
@@ -653,24 +612,11 @@ class _DiagnosticsTrace:
             and np.array_equal(plan.selection.lo, plan.queries.lo)
             and np.array_equal(plan.selection.hi, plan.queries.hi)
         )
+        self.psi = np.full((trials, plan.rounds + 1), np.nan)  # NaN unless per_round
         if per_round:
-            self.psi = np.zeros((trials, plan.rounds + 1))
-            self.psi[:, 0] = kl_divergence(
-                self.d_b, np.full((trials, *hist.shape), 1.0 / hist.size)
-            )
-        else:  # not recorded: see mwem's per_round
-            self.psi = np.full((trials, plan.rounds + 1), np.nan)
-        self.per = {
-            k: np.full((trials, plan.rounds), np.nan)
-            for k in (
-                "selected_true",
-                "noise",
-                "error_by_round",
-                "iterate_error",
-                "lemma_lhs",
-                "lemma_rhs",
-            )
-        }
+            uniform = np.full((trials, *hist.shape), 1.0 / hist.size)
+            self.psi[:, 0] = kl_divergence(self.d_b, uniform)
+        self.per = {k: np.full((trials, plan.rounds), np.nan) for k in _PER_ROUND}
 
     def record(self, rnd: Round, out_t: np.ndarray) -> None:
         """Ψ, Lemma E.3's two sides, and the errors of the iterate and the output after round t."""
