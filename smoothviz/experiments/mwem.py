@@ -50,7 +50,6 @@ __all__ = [
     "page_settings",
     "probe_boxes",
     "rounds_grid",
-    "run_all",
     "run_experiment",
     "sweep",
     "table_side",
@@ -75,7 +74,7 @@ DATA_OPTIONS: dict[str, str] = {
     "exact": "exactly σ-smooth counts",
     "mixture": "mixture of two σ-bumps (n samples)",
     "point": "point mass (not smooth)",
-    **{key: spec.title for key, spec in datasets.DATASETS.items() if spec.columns.__len__() == 1},
+    **{key: spec.title for key, spec in datasets.DATASETS.items() if len(spec.columns) == 1},
     "upload": "your CSV (on the domain you declare)",
 }
 #: The page's query classes; on a 2-D table each becomes its 2-D analogue (see :func:`make_queries`).
@@ -209,24 +208,6 @@ def _final_runs(
         release_many(counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round)
     )
     return [[[next(done) for _ in points] for _ in variants] for variants, points, _ in batches]
-
-
-def run_all(
-    counts: np.ndarray,
-    queries: Q.BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    variants: Sequence[str] = COMPARED,
-    trials: int = 1,
-    rng: RngLike = None,
-) -> dict[str, MR.MWEMResult]:
-    """Run each variant with its own child generator of ``rng`` (the mechanism's coins), together."""
-    point = [{"epsilon": epsilon, "rounds": rounds, "sigma": sigma}]
-    (runs,) = _final_runs(counts, queries, [(variants, point, rng)], trials=trials, snapshots=40,
-                          per_round=True)  # fmt: skip
-    return {v: row[0] for v, row in zip(variants, runs, strict=True)}
 
 
 #: Work a T sweep may do, in trial-rounds × (cells + queries): about 1–1.5 s on the benchmark machine.
@@ -562,8 +543,10 @@ def run_experiment(
     if hist.n == 0:
         raise datasets.UploadError("No record fell inside the declared domain; nothing to release.")
     q = make_queries(queries, hist.counts.shape)
-    run = {"epsilon": epsilon, "rounds": rounds, "sigma": sigma, "trials": trials}
-    results = run_all(hist.counts, q, rng=coins["runs"], **run)
+    point = [{"epsilon": epsilon, "rounds": rounds, "sigma": sigma}]
+    (runs,) = _final_runs(hist.counts, q, [(COMPARED, point, coins["runs"])], trials=trials,
+                          snapshots=40, per_round=True)  # fmt: skip
+    results = {v: row[0] for v, row in zip(COMPARED, runs, strict=True)}
 
     widths = np.array([w for w in PROBE_WIDTHS if w <= min(hist.counts.shape)])
     probes = [probe_boxes(hist.counts.shape, width=int(w)) for w in widths]
