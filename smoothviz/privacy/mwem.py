@@ -66,8 +66,8 @@ class Variant:
         answer_through_cover: answer each q ∈ Q by its cover query q′(D̄) (Smooth MWEM) instead of q(D̄).
         project: KL-project every iterate onto the σ-smooth distributions (Algorithm 3).
         measured: spend ε/(2T) of each round on a Laplace measurement and step towards it; False: the
-            lecture notes' fixed step p·(1 − η)^q with the round's whole ε/T on the selection.
-        signed_score: score n·(q(D) − q(B)) instead of n·|q(D) − q(B)|.
+            lecture notes' fixed step p·(1 − η)^q, the round's whole ε/T on selecting by the signed
+            score n·(q(D) − q(B)) instead of n·|q(D) − q(B)|.
     """
 
     key: str
@@ -78,7 +78,6 @@ class Variant:
     answer_through_cover: bool = False
     project: bool = False
     measured: bool = True
-    signed_score: bool = False
 
     @property
     def source(self) -> str:
@@ -97,7 +96,6 @@ CONFIGS: dict[str, Variant] = {
             "ahk2012",
             "Thm 2.1 (the fixed-η multiplicative weights rule)",
             measured=False,
-            signed_score=True,
         ),
         Variant(
             "smooth",
@@ -144,28 +142,26 @@ def release_rounds(
     prefix of the rows); the caller averages the iterates.
     """
     layer, first, sel = layer or EXACT, plans[0], plans[0].selection
-    eps_select, eps_measure = (
-        [getattr(p, k) for p in plans] for k in ("eps_select", "eps_measure")
-    )
     true_sel = sel.answers(np.asarray(hist, dtype=float) / first.n)
     dist = np.full((len(plans) * trials, *first.queries.shape), 1.0 / first.queries.n_cells)
     ans = sel.answers(dist)
     for t in range(1, first.rounds + 1):
-        live = sum(plan.rounds >= t for plan in plans)
-        dist, ans, gens = dist[: live * trials], ans[: live * trials], rngs[:live]
+        live = sum(plan.rounds >= t for plan in plans)  # longest first: the live rows lead
+        runs, gens = plans[:live], rngs[:live]
+        dist, ans = dist[: live * trials], ans[: live * trials]
         if layer.grouped:  # a whole marginal table (benchmarks/mwem_practical.py)
             selected, idx, valid = layer.choose(ans - true_sel, first, gens[0])
         else:
-            selected = select_query(
-                ans - true_sel, n=first.n, epsilon=eps_select[:live], sensitivity=first.sens_select,
-                signed=first.variant.signed_score, rngs=gens,
-            )  # fmt: skip
+            eps = [r.eps_select for r in runs]
+            selected = select_query(ans - true_sel, n=first.n, epsilon=eps, sensitivity=first.sens_select,
+                                    signed=not first.variant.measured, rngs=gens)  # fmt: skip
             idx, valid = selected[:, None], np.ones((selected.size, 1), dtype=bool)
         lo, hi = sel.lo[idx], sel.hi[idx]
         b, p = true_sel[idx], np.take_along_axis(ans, idx, axis=1)
         if first.variant.measured:
-            m_raw, m_used = measure(b, epsilon=eps_measure[:live], sensitivity=first.sens_measure,
-                                    clip=first.clip, rngs=gens)  # fmt: skip
+            eps = [r.eps_measure for r in runs]
+            m_raw, m_used = measure(b, epsilon=eps, sensitivity=first.sens_measure, clip=first.clip,
+                                    rngs=gens)  # fmt: skip
             m_used = np.where(valid, m_used, p)  # padding cells: zero step
             if layer.grouped:
                 fresh = layer.update(first, dist, lo, hi, m_used)
@@ -174,10 +170,10 @@ def release_rounds(
         else:
             m_raw = m_used = np.full(b.shape, np.nan)
             fresh = fixed_step_update(dist, lo, hi, eta=first.eta, valid=valid)
-        projected = [k for k in range(live) if plans[k].variant.project]
+        projected = [k for k, r in enumerate(runs) if r.variant.project]
         if projected:
             at = np.concatenate([np.arange(k * trials, (k + 1) * trials) for k in projected])
-            fresh[at] = project_smooth(fresh[at], [plans[k].sigma for k in projected])
+            fresh[at] = project_smooth(fresh[at], [runs[k].sigma for k in projected])
         rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
         dist = layer.after_round(first, rnd)
         ans = sel.answers(dist)
@@ -287,15 +283,13 @@ def release_many(
         sel = plan.selection
         key = (sel.lo.tobytes(), sel.hi.tobytes()) if plan.variant.measured else i
         groups.setdefault(key, []).append((i, plan))
-    out: list[MWEMResult | None] = [None] * len(runs)
+    out: dict[int, MWEMResult] = {}
     for group in groups.values():
         group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
         plans, rngs = [p for _, p in group], [make_rng(runs[i].get("rng")) for i, _ in group]
-        for (i, _), result in zip(
-            group, _release(hist, plans, rngs, EXACT, trials, snapshots, per_round), strict=True
-        ):
-            out[i] = result
-    return out
+        done = _release(hist, plans, rngs, EXACT, trials, snapshots, per_round)
+        out.update(zip([i for i, _ in group], done, strict=True))
+    return [out[i] for i in range(len(runs))]
 
 
 def _config(variant: str) -> Variant:
