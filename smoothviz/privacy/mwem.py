@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -396,7 +396,8 @@ class Round:
 
     def rows(self, at: slice) -> Round:
         """The round of the run whose rows of the stacked trials axis are ``at``."""
-        return Round(self.t, *(getattr(self, f.name)[at] for f in fields(self)[1:]))
+        t, *arrays = vars(self).values()
+        return Round(t, *(a[at] for a in arrays))
 
 
 class Exact:
