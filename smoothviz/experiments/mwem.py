@@ -146,9 +146,8 @@ def make_histogram(
 def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
     """The query class on a line of N cells or on a 2-D table.
 
-    1-D: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`. 2-D, their
-    analogues: orthants [0, a) × [0, b), or rectangles on a grid of ≤
-    :data:`MAX_RECTANGLES`.
+    1-D: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`; 2-D, their
+    analogues: orthants [0, a) × [0, b), or rectangles on a grid of ≤ :data:`MAX_RECTANGLES`.
     """
     shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
     if kind not in QUERY_OPTIONS:
@@ -419,18 +418,15 @@ class Experiment:
         """
         trials = min(int(self.settings["trials"]), TAB_TRIALS)
         fixed = [self.settings[k] for k in ("epsilon", "rounds", "sigma")]
-        grids = {
-            "rounds": rounds_grid(self.hist.size, len(self.queries), trials),
-            "epsilon": eps_grid,
-        }
-        made = {k: _sweep_points(k, values, *fixed) for k, values in grids.items()}
+        t_grid = rounds_grid(self.hist.size, len(self.queries), trials)
+        grids = {"rounds": t_grid, "epsilon": eps_grid}
+        made = [(k, *_sweep_points(k, v, *fixed)) for k, v in grids.items()]
         rngs = self._stream("sweeps").spawn(2)
-        batches = [
-            ((variant,), points, r) for (_, points), r in zip(made.values(), rngs, strict=True)
-        ]
+        batches = [((variant,), points, r) for (_, _, points), r in zip(made, rngs, strict=True)]
         runs = _final_runs(self.hist.counts, self.queries, batches, trials=trials)
-        by_t, by_eps = (_sweep(k, grid, (variant,), row)
-                        for (k, (grid, _)), row in zip(made.items(), runs, strict=True))  # fmt: skip
+        by_t, by_eps = (
+            _sweep(k, g, (variant,), r) for (k, g, _), r in zip(made, runs, strict=True)
+        )
         return by_t, by_eps
 
     def density_scan(self, *, sigmas: Sequence[float] = SIGMA_GRID) -> DensityScan:
