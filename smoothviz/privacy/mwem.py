@@ -305,23 +305,12 @@ class Plan:
 
     Attributes:
         variant: the algorithm's configuration.
-        queries: the class Q on which answers are released.
-        selection: the class the mechanism selects from (Q, or the γ-cover Q′).
-        cover_index: for each q ∈ Q its cover query's index in ``selection`` (identity without a cover).
-        cover_radius: achieved max Pr_U[q ≠ q′] of the cover (0 without a cover).
-        n: number of records n (the public normaliser of the counts).
-        epsilon: total privacy budget ε.
-        rounds: T.
-        sigma: smoothness σ the variant uses (None for MWEM and the notes variant).
-        gamma: cover radius γ used (None without a cover).
-        eta: fixed step η of the notes variant (None otherwise).
+        queries, selection, cover_index, cover_radius, n, epsilon, rounds, sigma, gamma, eta, ledger:
+            as in :class:`~smoothviz.privacy.mwem_result.MWEMResult` (n: the public normaliser).
         output: ``"average"`` (the theorems) or ``"last"``.
         clip: whether measurements are clipped to [0, 1] before the update.
-        eps_select: ε of each round's selection.
-        eps_measure: ε of each round's measurement (0 without one).
-        sens_select: sensitivity of the selection scores.
-        sens_measure: ℓ₁ sensitivity of one measurement.
-        ledger: every ε the run spends (per round: selection, then measurement).
+        eps_select, eps_measure: ε of each round's selection and measurement (0 without one).
+        sens_select, sens_measure: sensitivity of the selection scores and of one measurement (ℓ₁).
     """
 
     variant: Variant
