@@ -177,7 +177,7 @@ def release_rounds(
         rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
         dist = layer.after_round(first, rnd)
         ans = sel.answers(dist)
-        yield replace(rnd, dist=dist, answers=ans)
+        yield Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh, dist, ans)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -383,11 +383,6 @@ class Round:
     dist: np.ndarray | None = None
     answers: np.ndarray | None = None
 
-    def rows(self, at: slice) -> Round:
-        """The round of the run whose rows of the stacked trials axis are ``at``."""
-        t, *arrays = vars(self).values()
-        return Round(t, *(a[at] for a in arrays))
-
 
 class Exact:
     """The analysed round: one query selected, measured and stepped on, nothing replayed.
@@ -554,22 +549,22 @@ class _ReleaseTrace:
         self.snap_rounds = snap
         self.snaps_it, self.snaps_out = [self.dist[0].ravel().copy()], [self.dist[0].ravel().copy()]
 
-    def record(self, rnd: Round) -> np.ndarray:
-        """Record round t and return the output formed after it (average so far, or D_t)."""
-        t, self.dist = rnd.t, rnd.dist
-        self.selected[:, t - 1] = rnd.selected
+    def record(self, rnd: Round, at: slice) -> np.ndarray:
+        """Record round t of this run's rows ``at``; return the output formed after it (average, or D_t)."""
+        t, dist = rnd.t, rnd.dist[at]
+        self.dist, self.selected[:, t - 1] = dist, rnd.selected[at]
         if not self.grouped:
-            self.values["selected_synthetic"][:, t - 1] = rnd.synthetic_value[:, 0]
-            self.values["measurement"][:, t - 1] = rnd.measurement[:, 0]
-            self.values["measurement_used"][:, t - 1] = rnd.measurement_used[:, 0]
-        self.avg_sum += rnd.dist
-        out_t = self.avg_sum / t if self.plan.output == "average" else rnd.dist
-        trials = rnd.dist.shape[0]
+            self.values["selected_synthetic"][:, t - 1] = rnd.synthetic_value[at, 0]
+            self.values["measurement"][:, t - 1] = rnd.measurement[at, 0]
+            self.values["measurement_used"][:, t - 1] = rnd.measurement_used[at, 0]
+        self.avg_sum += dist
+        out_t = self.avg_sum / t if self.plan.output == "average" else dist
+        trials = dist.shape[0]
         self.values["max_density"][:, t - 1] = (
-            rnd.dist.reshape(trials, -1).max(axis=1) * self.plan.queries.n_cells
+            dist.reshape(trials, -1).max(axis=1) * self.plan.queries.n_cells
         )
         if t in self.snap_rounds:
-            self.snaps_it.append(rnd.dist[0].ravel().copy())
+            self.snaps_it.append(dist[0].ravel().copy())
             self.snaps_out.append(out_t[0].ravel().copy())
         return out_t
 
@@ -602,12 +597,12 @@ class _DiagnosticsTrace:
             self.psi[:, 0] = kl_divergence(self.d_b, uniform)
         self.per = {k: np.full((trials, plan.rounds), np.nan) for k in _PER_ROUND}
 
-    def record(self, rnd: Round, out_t: np.ndarray) -> None:
+    def record(self, rnd: Round, at: slice, out_t: np.ndarray) -> None:
         """Ψ, Lemma E.3's two sides, and the errors of the iterate and the output after round t."""
-        t, per, valid = rnd.t, self.per, rnd.valid
-        p, b, m_raw = rnd.synthetic_value, rnd.true_value, rnd.measurement
+        t, per, valid, dist = rnd.t, self.per, rnd.valid[at], rnd.dist[at]
+        p, b, m_raw = rnd.synthetic_value[at], rnd.true_value[at], rnd.measurement[at]
         if self.plan.variant.measured:
-            drop = privacy_bounds.lemma_e3_potential_drop(p, b, rnd.measurement_used)
+            drop = privacy_bounds.lemma_e3_potential_drop(p, b, rnd.measurement_used[at])
             per["lemma_rhs"][:, t - 1] = np.sum(np.where(valid, drop, 0.0), axis=1)
         if self.grouped:
             per["selected_true"][:, t - 1] = np.sum(np.where(valid, np.abs(p - b), 0), axis=1)
@@ -615,9 +610,9 @@ class _DiagnosticsTrace:
         else:
             per["selected_true"][:, t - 1] = b[:, 0]
             per["noise"][:, t - 1] = m_raw[:, 0] - b[:, 0]
-        per["lemma_lhs"][:, t - 1] = self.psi[:, t - 1] - kl_divergence(self.d_b, rnd.fresh)
-        self.psi[:, t] = kl_divergence(self.d_b, rnd.dist)
-        on_iterate = rnd.answers if self.same_class else self.plan.queries.answers(rnd.dist)
+        per["lemma_lhs"][:, t - 1] = self.psi[:, t - 1] - kl_divergence(self.d_b, rnd.fresh[at])
+        self.psi[:, t] = kl_divergence(self.d_b, dist)
+        on_iterate = rnd.answers[at] if self.same_class else self.plan.queries.answers(dist)
         v = self.plan.release_answers(out_t)
         per["error_by_round"][:, t - 1] = np.max(np.abs(v - self.true_q), axis=1)
         per["iterate_error"][:, t - 1] = np.max(np.abs(on_iterate - self.true_q), axis=1)
@@ -651,10 +646,10 @@ def _release(
     diags = [_DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round) for plan in plans]
     for rnd in release_rounds(hist, plans, layer=layer, trials=trials, rngs=rngs):
         for k in range(len(rnd.selected) // trials):
-            own = rnd.rows(slice(k * trials, (k + 1) * trials))
-            out_t = traces[k].record(own)
+            at = slice(k * trials, (k + 1) * trials)  # run k's rows
+            out_t = traces[k].record(rnd, at)
             if per_round:
-                diags[k].record(own, out_t)
+                diags[k].record(rnd, at, out_t)
     return [_result(*run, layer) for run in zip(plans, traces, diags, strict=True)]
 
 
