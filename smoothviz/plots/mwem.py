@@ -1,4 +1,4 @@
-"""Figures for the MWEM page: convergence, theorem curves (vacuity shown), potential, play, ledger, smoothness."""
+"""Figures for the MWEM page: convergence, theorem curves (vacuity shown), potential, play, ledger."""
 
 from __future__ import annotations
 
@@ -39,11 +39,9 @@ def _bound_traces(x: np.ndarray, y: np.ndarray, name: str, *, color: str | None 
     vac = privacy_bounds.is_vacuous(y)
     good = np.where(~vac, y, np.nan)
     bad = np.where(vac | np.r_[vac[1:], False], np.minimum(y, 1.05), np.nan)
-    traces = (
-        []
-        if vac.all()
-        else [theory_trace(x, good, name=name, kind="high-probability", color=color)]
-    )
+    traces = []
+    if not vac.all():
+        traces.append(theory_trace(x, good, name=name, kind="high-probability", color=color))
     if vac.any():
         capped = theory_trace(
             x, bad, name="bound ≥ 1: vacuous (at 1.05)", kind="envelope", on_plot=False
