@@ -213,8 +213,7 @@ def mwem(
     (benchmarks/mwem_practical.py) changes the round; ``snapshots``: rounds of trial 0 kept for the
     play view; ``per_round=False`` skips the diagnostics (NaN in the result; they use no coins).
     """
-    layer, rng = layer or EXACT, make_rng(rng)
-    config = _config(variant)
+    config, layer, rng = _config(variant), layer or EXACT, make_rng(rng)
     n, n_epsilon = layer.normaliser(hist, epsilon, rng)
     settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output, "layer": layer}
     plan = make_plan(
@@ -513,10 +512,7 @@ def make_plan(
 def _ledger(
     epsilon: float, rounds: int, steps: tuple, n_epsilon: float, relation: str
 ) -> PrivacyLedger:
-    """The plan's ledger (round 0: the estimate of n, if any); equal plans share one frozen ledger.
-
-    Shared, the page's three runs pickle one ledger of 2T entries instead of three.
-    """
+    """The plan's ledger (round 0: the estimate of n, if any), shared by equal plans (pickled once)."""
     ledger = PrivacyLedger.per_round(epsilon, rounds, list(steps))
     if n_epsilon:
         first = LedgerEntry(0, "laplace", "estimate n", n_epsilon, 1.0, 1.0 / n_epsilon)
