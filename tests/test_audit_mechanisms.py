@@ -86,7 +86,7 @@ def test_the_mwem_runner_draws_what_the_full_loop_draws(broken):
                 rounds=MWEM_ROUNDS, n=hist.sum() if broken else 2.0,
             )  # fmt: skip
             rounds = list(
-                mwem.release_rounds(hist, plan, trials=300, rng=np.random.default_rng(seed))
+                mwem.release_rounds(hist, [plan], trials=300, rngs=[np.random.default_rng(seed)])
             )
             assert len(rounds) == MWEM_ROUNDS
             expected = np.searchsorted(MWEM_EDGES, rounds[0].measurement[:, 0])

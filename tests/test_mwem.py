@@ -6,7 +6,6 @@ from scipy.optimize import minimize
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import mwem as M
-from smoothviz.privacy import mwem_batch as MB
 from smoothviz.privacy import mwem_steps as MS
 from smoothviz.privacy import private_thresholds as PT
 from smoothviz.privacy import queries as Q
@@ -405,7 +404,7 @@ def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots, per_rou
         for e, t, s in points
     ]
     seeded = [r | {"rng": np.random.default_rng(i)} for i, r in enumerate(runs)]
-    got = MB.release_many(hist, queries, seeded, trials=3, snapshots=snapshots, per_round=per_round)
+    got = M.release_many(hist, queries, seeded, trials=3, snapshots=snapshots, per_round=per_round)
     for i, run in enumerate(runs):
         want = M.mwem(hist, queries, **run, trials=3, snapshots=snapshots, per_round=per_round,
                          rng=np.random.default_rng(i))  # fmt: skip
@@ -419,9 +418,9 @@ def test_release_many_is_each_release_draw_for_draw(n, shape, snapshots, per_rou
 
 def test_release_many_names_a_bad_run():
     with pytest.raises(ValueError, match="gamma"):
-        MB.release_many(np.ones(8), Q.thresholds(8), [{"variant": "mwem", "epsilon": 1.0,
+        M.release_many(np.ones(8), Q.thresholds(8), [{"variant": "mwem", "epsilon": 1.0,
                                                       "rounds": 2, "gamma": 0.1}])  # fmt: skip
     with pytest.raises(ValueError, match="variant"):
-        MB.release_many(
+        M.release_many(
             np.ones(8), Q.thresholds(8), [{"variant": "nope", "epsilon": 1.0, "rounds": 2}]
         )

@@ -4,6 +4,7 @@ import pytest
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.mwem import one_curve
+from smoothviz.names import MWEM_LEGEND
 from smoothviz.plots import mwem as P
 from smoothviz.plots.style import LEGEND_ROW_PX, legend_rows
 from smoothviz.privacy import mwem as M
@@ -34,8 +35,8 @@ def test_error_by_round_has_bands_and_vacuous_bound(runs):
     fig = P.error_by_round_figure([runs["mwem"], runs["projected"]])
     assert isinstance(fig, go.Figure)
     ns = names(fig)
-    assert P.SHORT["mwem"] in ns  # short legend names: one row on a projector
-    assert P.SHORT["projected"] in ns
+    assert MWEM_LEGEND["mwem"] in ns  # short legend names: one row on a projector
+    assert MWEM_LEGEND["projected"] in ns
     # n = 1000: both bounds are vacuous at every t; one legend entry says so for both
     vacuous = [t for t in fig.data if t.name and "vacuous" in t.name]
     assert len(vacuous) == 2

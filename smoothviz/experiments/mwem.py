@@ -17,9 +17,10 @@ import pandas as pd
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import mwem_tabs as tabs
 from smoothviz.experiments import once
-from smoothviz.privacy import data, datasets, mwem_batch
+from smoothviz.privacy import data, datasets
 from smoothviz.privacy import mwem_result as MR
 from smoothviz.privacy import queries as Q
+from smoothviz.privacy.mwem import release_many
 from smoothviz.random import RngLike, make_rng, streams
 from smoothviz.validation import check_sigma
 
@@ -49,7 +50,6 @@ __all__ = [
     "page_settings",
     "probe_boxes",
     "rounds_grid",
-    "run_all",
     "run_experiment",
     "sweep",
     "table_side",
@@ -74,7 +74,7 @@ DATA_OPTIONS: dict[str, str] = {
     "exact": "exactly σ-smooth counts",
     "mixture": "mixture of two σ-bumps (n samples)",
     "point": "point mass (not smooth)",
-    **{key: spec.title for key, spec in datasets.DATASETS.items() if spec.columns.__len__() == 1},
+    **{key: spec.title for key, spec in datasets.DATASETS.items() if len(spec.columns) == 1},
     "upload": "your CSV (on the domain you declare)",
 }
 #: The page's query classes; on a 2-D table each becomes its 2-D analogue (see :func:`make_queries`).
@@ -146,9 +146,8 @@ def make_histogram(
 def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
     """The query class on a line of N cells or on a 2-D table.
 
-    1-D: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`. 2-D, their
-    analogues: orthants [0, a) × [0, b), or rectangles on a grid of ≤
-    :data:`MAX_RECTANGLES`.
+    1-D: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`; 2-D, their
+    analogues: orthants [0, a) × [0, b), or rectangles on a grid of ≤ :data:`MAX_RECTANGLES`.
     """
     shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
     if kind not in QUERY_OPTIONS:
@@ -198,36 +197,16 @@ def _final_runs(
 
     Each run on its own child of its batch's ``rng``; by default release only (one snapshot, no
     per-round diagnostics: the sweeps read the final error, the scan the densities). All batches' runs
-    step together (:func:`smoothviz.privacy.mwem_batch.release_many`), each drawing what it would alone.
+    step together (:func:`smoothviz.privacy.mwem.release_many`), each drawing what it would alone.
     """
     runs = []
     for variants, points, rng in batches:
         children = iter(make_rng(rng).spawn(len(variants) * len(points)))
         runs += [{"variant": v, **p, "rng": next(children)} for v in variants for p in points]
     done = iter(
-        mwem_batch.release_many(
-            counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round
-        )
+        release_many(counts, queries, runs, trials=trials, snapshots=snapshots, per_round=per_round)
     )
     return [[[next(done) for _ in points] for _ in variants] for variants, points, _ in batches]
-
-
-def run_all(
-    counts: np.ndarray,
-    queries: Q.BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    variants: Sequence[str] = COMPARED,
-    trials: int = 1,
-    rng: RngLike = None,
-) -> dict[str, MR.MWEMResult]:
-    """Run each variant with its own child generator of ``rng`` (the mechanism's coins), together."""
-    point = [{"epsilon": epsilon, "rounds": rounds, "sigma": sigma}]
-    (runs,) = _final_runs(counts, queries, [(variants, point, rng)], trials=trials, snapshots=40,
-                          per_round=True)  # fmt: skip
-    return {v: row[0] for v, row in zip(variants, runs, strict=True)}
 
 
 #: Work a T sweep may do, in trial-rounds × (cells + queries): about 1–1.5 s on the benchmark machine.
@@ -439,18 +418,15 @@ class Experiment:
         """
         trials = min(int(self.settings["trials"]), TAB_TRIALS)
         fixed = [self.settings[k] for k in ("epsilon", "rounds", "sigma")]
-        grids = {
-            "rounds": rounds_grid(self.hist.size, len(self.queries), trials),
-            "epsilon": eps_grid,
-        }
-        made = {k: _sweep_points(k, values, *fixed) for k, values in grids.items()}
+        t_grid = rounds_grid(self.hist.size, len(self.queries), trials)
+        grids = {"rounds": t_grid, "epsilon": eps_grid}
+        made = [(k, *_sweep_points(k, v, *fixed)) for k, v in grids.items()]
         rngs = self._stream("sweeps").spawn(2)
-        batches = [
-            ((variant,), points, r) for (_, points), r in zip(made.values(), rngs, strict=True)
-        ]
+        batches = [((variant,), points, r) for (_, _, points), r in zip(made, rngs, strict=True)]
         runs = _final_runs(self.hist.counts, self.queries, batches, trials=trials)
-        by_t, by_eps = (_sweep(k, grid, (variant,), row)
-                        for (k, (grid, _)), row in zip(made.items(), runs, strict=True))  # fmt: skip
+        by_t, by_eps = (
+            _sweep(k, g, (variant,), r) for (k, g, _), r in zip(made, runs, strict=True)
+        )
         return by_t, by_eps
 
     def density_scan(self, *, sigmas: Sequence[float] = SIGMA_GRID) -> DensityScan:
@@ -563,8 +539,10 @@ def run_experiment(
     if hist.n == 0:
         raise datasets.UploadError("No record fell inside the declared domain; nothing to release.")
     q = make_queries(queries, hist.counts.shape)
-    run = {"epsilon": epsilon, "rounds": rounds, "sigma": sigma, "trials": trials}
-    results = run_all(hist.counts, q, rng=coins["runs"], **run)
+    point = [{"epsilon": epsilon, "rounds": rounds, "sigma": sigma}]
+    (runs,) = _final_runs(hist.counts, q, [(COMPARED, point, coins["runs"])], trials=trials,
+                          snapshots=40, per_round=True)  # fmt: skip
+    results = {v: row[0] for v, row in zip(COMPARED, runs, strict=True)}
 
     widths = np.array([w for w in PROBE_WIDTHS if w <= min(hist.counts.shape)])
     probes = [probe_boxes(hist.counts.shape, width=int(w)) for w in widths]

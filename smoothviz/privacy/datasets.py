@@ -164,14 +164,14 @@ def dataset_path(key: str) -> Path:
     return path
 
 
-def load_dataset(key: str, bins: int | Sequence[int], *, outside: str = "drop") -> Histogram:
+def load_dataset(key: str, bins: int | Sequence[int]) -> Histogram:
     """Histogram of a bundled dataset on its declared public domain with ``bins`` cells per axis."""
     path = dataset_path(key)
     spec = DATASETS[key]
     domain = spec.domain(bins)  # declared (and validated) before the file is opened
     frame = pd.read_csv(path, usecols=list(spec.columns))
     source = f"{spec.package}/{spec.file} (bundled with the installed {spec.package})"
-    return _histogram_from_frame(frame, domain, name=spec.title, source=source, outside=outside)
+    return _histogram_from_frame(frame, domain, name=spec.title, source=source, outside="drop")
 
 
 def _decode(data: bytes) -> str:

@@ -3,14 +3,15 @@
 :func:`release_rounds` is the algorithm on one screen: from the uniform D₀, T rounds of select
 (exponential mechanism), measure (Laplace), update D ∝ D·exp(q(m − q(D))/2) and, for Projected
 Smooth MWEM, project (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020,
-Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`).
+Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`); runs that select
+from one class step through it together, stacked on the trials axis (:func:`release_many`).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -24,6 +25,7 @@ from smoothviz.privacy.mwem_steps import (
     measure,
     multiplicative_update,
     project_smooth,
+    reweight,
     select_query,
     smooth_cover,
 )
@@ -44,6 +46,7 @@ __all__ = [
     "mwem",
     "mwem_notes",
     "projected_smooth_mwem",
+    "release_many",
     "release_rounds",
     "smooth_mwem",
 ]
@@ -63,8 +66,8 @@ class Variant:
         answer_through_cover: answer each q ∈ Q by its cover query q′(D̄) (Smooth MWEM) instead of q(D̄).
         project: KL-project every iterate onto the σ-smooth distributions (Algorithm 3).
         measured: spend ε/(2T) of each round on a Laplace measurement and step towards it; False: the
-            lecture notes' fixed step p·(1 − η)^q with the round's whole ε/T on the selection.
-        signed_score: score n·(q(D) − q(B)) instead of n·|q(D) − q(B)|.
+            lecture notes' fixed step p·(1 − η)^q, the round's whole ε/T on selecting by the signed
+            score n·(q(D) − q(B)) instead of n·|q(D) − q(B)|.
     """
 
     key: str
@@ -75,7 +78,6 @@ class Variant:
     answer_through_cover: bool = False
     project: bool = False
     measured: bool = True
-    signed_score: bool = False
 
     @property
     def source(self) -> str:
@@ -94,7 +96,6 @@ CONFIGS: dict[str, Variant] = {
             "ahk2012",
             "Thm 2.1 (the fixed-η multiplicative weights rule)",
             measured=False,
-            signed_score=True,
         ),
         Variant(
             "smooth",
@@ -119,7 +120,68 @@ VARIANTS: dict[str, str] = {key: v.label for key, v in CONFIGS.items()}
 
 
 # ----------------------------------------------------------------------------------------------
-# The entry points: the papers' algorithms
+# The loop
+# ----------------------------------------------------------------------------------------------
+
+
+def release_rounds(
+    hist: np.ndarray,
+    plans: Sequence[Plan],
+    *,
+    layer: Exact | None = None,
+    trials: int = 1,
+    rngs: Sequence[np.random.Generator],
+) -> Iterator[Round]:
+    """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
+
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (MWEM), App. E.1 Algorithm 2 (Smooth MWEM) and
+    App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by each plan's variant. The ``plans``
+    (from :func:`make_plan` with the same ``layer``, longest first) select from one class and run
+    stacked on the trials axis, ``trials`` rows each; run k draws its selection, then its measurement,
+    from ``rngs[k]``, as it would alone. Yields each :class:`Round` over the runs still going (a
+    prefix of the rows); the caller averages the iterates.
+    """
+    layer, first, sel = layer or EXACT, plans[0], plans[0].selection
+    true_sel = sel.answers(np.asarray(hist, dtype=float) / first.n)
+    dist = np.full((len(plans) * trials, *first.queries.shape), 1.0 / first.queries.n_cells)
+    ans = sel.answers(dist)
+    for t in range(1, first.rounds + 1):
+        live = sum(plan.rounds >= t for plan in plans)  # longest first: the live rows lead
+        runs, gens = plans[:live], rngs[:live]
+        dist, ans = dist[: live * trials], ans[: live * trials]
+        if layer.grouped:  # a whole marginal table (benchmarks/mwem_practical.py)
+            selected, idx, valid = layer.choose(ans - true_sel, first, gens[0])
+        else:
+            eps = [r.eps_select for r in runs]
+            selected = select_query(ans - true_sel, n=first.n, epsilon=eps, sensitivity=first.sens_select,
+                                    signed=not first.variant.measured, rngs=gens)  # fmt: skip
+            idx, valid = selected[:, None], np.ones((selected.size, 1), dtype=bool)
+        lo, hi = sel.lo[idx], sel.hi[idx]
+        b, p = true_sel[idx], np.take_along_axis(ans, idx, axis=1)
+        if first.variant.measured:
+            eps = [r.eps_measure for r in runs]
+            m_raw, m_used = measure(b, epsilon=eps, sensitivity=first.sens_measure, clip=first.clip,
+                                    rngs=gens)  # fmt: skip
+            m_used = np.where(valid, m_used, p)  # padding cells: zero step
+            if layer.grouped:
+                fresh = layer.update(first, dist, lo, hi, m_used)
+            else:  # multiplicative_update's step (m − q(D))/2, q(D) read from the answers (same bits)
+                fresh = reweight(dist, lo, hi, (m_used - p) / 2.0)
+        else:
+            m_raw = m_used = np.full(b.shape, np.nan)
+            fresh = fixed_step_update(dist, lo, hi, eta=first.eta, valid=valid)
+        projected = [k for k, r in enumerate(runs) if r.variant.project]
+        if projected:
+            at = np.concatenate([np.arange(k * trials, (k + 1) * trials) for k in projected])
+            fresh[at] = project_smooth(fresh[at], [runs[k].sigma for k in projected])
+        rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
+        dist = layer.after_round(first, rnd)
+        ans = sel.answers(dist)
+        yield Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh, dist, ans)
+
+
+# ----------------------------------------------------------------------------------------------
+# The entry points: the papers' algorithms, and many runs at once
 # ----------------------------------------------------------------------------------------------
 
 
@@ -148,89 +210,40 @@ def mwem(
     update D ∝ D·exp(q(m − q(D))/2); output the average of D₁..D_T (``output="last"``: the last
     iterate). ``hist`` holds counts per cell (n = hist.sum()); ``trials`` independent runs go along a
     leading axis; ``sigma``, ``gamma``, ``eta`` as in :func:`make_plan`; ``layer``
-    (benchmarks/mwem_practical.py) changes the round; ``snapshots`` is how many rounds of
-    trial 0 to keep for the play view. ``per_round=False`` skips the per-round diagnostics (NaN in the
-    result) for callers that read only the release; they use no coins, so the release is the same
-    draw for draw.
+    (benchmarks/mwem_practical.py) changes the round; ``snapshots``: rounds of trial 0 kept for the
+    play view; ``per_round=False`` skips the diagnostics (NaN in the result; they use no coins).
     """
-    if variant not in CONFIGS:
-        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
-    layer, rng = layer or EXACT, make_rng(rng)
+    config, layer, rng = _config(variant), layer or EXACT, make_rng(rng)
     n, n_epsilon = layer.normaliser(hist, epsilon, rng)
     settings = {"sigma": sigma, "gamma": gamma, "eta": eta, "output": output, "layer": layer}
     plan = make_plan(
-        hist, queries, CONFIGS[variant], epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon,
-        **settings,
-    )  # fmt: skip
-    hist, trials = np.asarray(hist, dtype=float), check_int("trials", trials, 1)
-    trace = _ReleaseTrace(plan, trials, snapshots, layer.grouped)
-    diag = _DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round)
-    for rnd in release_rounds(hist, plan, layer=layer, trials=trials, rng=rng):
-        out_t = trace.record(rnd)
-        if per_round:
-            diag.record(rnd, out_t)
-    return _result(plan, layer, trace, diag)
+        hist, queries, config, epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon, **settings
+    )
+    return _release(hist, [plan], [rng], layer, trials, snapshots, per_round)[0]
 
 
-def mwem_notes(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    eta: float | None = None,
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
+def mwem_notes(hist: np.ndarray, queries: BoxQueries, **kwargs) -> MWEMResult:
     """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
 
     Each round the exponential mechanism with ε/T picks i_t by the signed score n·(q_i(p_t) − q_i(B))
     (sensitivity 1), then p ← p·(1 − η)^{q_{i_t}}; output the average. Meant for classes closed under
     complement. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes (which needs η ≤ 1/2).
+    Arguments as in :func:`mwem`.
     """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    return mwem(hist, queries, "notes", epsilon=epsilon, rounds=rounds, eta=eta, **run)
+    return mwem(hist, queries, "notes", **kwargs)
 
 
-def smooth_mwem(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    gamma: float | None = None,
-    output: str = "average",
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
-) -> MWEMResult:
+def smooth_mwem(hist: np.ndarray, queries: BoxQueries, *, sigma: float, **kwargs) -> MWEMResult:
     """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
 
     MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
     each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
     """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
-    return mwem(hist, queries, "smooth", epsilon=epsilon, rounds=rounds, **smooth, **run)
+    return mwem(hist, queries, "smooth", sigma=sigma, **kwargs)
 
 
 def projected_smooth_mwem(
-    hist: np.ndarray,
-    queries: BoxQueries,
-    *,
-    epsilon: float,
-    rounds: int,
-    sigma: float,
-    gamma: float | None = None,
-    output: str = "average",
-    trials: int = 1,
-    snapshots: int = 40,
-    per_round: bool = True,
-    rng: RngLike = None,
+    hist: np.ndarray, queries: BoxQueries, *, sigma: float, **kwargs
 ) -> MWEMResult:
     """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
 
@@ -238,63 +251,51 @@ def projected_smooth_mwem(
     iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
     released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
     """
-    run = {"trials": trials, "snapshots": snapshots, "per_round": per_round, "rng": rng}
-    smooth = {"sigma": sigma, "gamma": gamma, "output": output}
-    return mwem(hist, queries, "projected", epsilon=epsilon, rounds=rounds, **smooth, **run)
+    return mwem(hist, queries, "projected", sigma=sigma, **kwargs)
 
 
-# ----------------------------------------------------------------------------------------------
-# The loop
-# ----------------------------------------------------------------------------------------------
+_RUN_KEYS = ("variant", "epsilon", "rounds", "sigma", "rng")
 
 
-def release_rounds(
+def release_many(
     hist: np.ndarray,
-    plan: Plan,
+    queries: BoxQueries,
+    runs: Sequence[dict],
     *,
-    layer: Exact | None = None,
     trials: int = 1,
-    rng: RngLike = None,
-) -> Iterator[Round]:
-    """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
+    snapshots: int = 40,
+    per_round: bool = True,
+) -> list[MWEMResult]:
+    """``[mwem(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``.
 
-    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (MWEM), App. E.1 Algorithm 2 (Smooth MWEM) and
-    App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by ``plan.variant`` (``plan`` from
-    :func:`make_plan` with the same ``layer``). Yields each :class:`Round` t = 1..T; the caller averages
-    the iterates. ``rng``'s coins are drawn in round order (selection, then measurement).
+    A run has ``variant``, ``epsilon``, ``rounds`` and optionally ``sigma``, ``rng``; every result is
+    the same draw for draw. The measured runs that select from one class step together through
+    :func:`release_rounds` (one update and one answer per round for all of them): the page's three
+    algorithms, and its sweeps over T, ε and σ.
     """
-    layer, rng, config = layer or EXACT, make_rng(rng), plan.variant
-    true_sel = plan.selection.answers(np.asarray(hist, dtype=float) / plan.n)
-    dist = np.full((trials, *plan.queries.shape), 1.0 / plan.queries.n_cells)
-    ans = plan.selection.answers(dist)
-    for t in range(1, plan.rounds + 1):
-        if layer.grouped:  # a whole marginal table (benchmarks/mwem_practical.py)
-            selected, idx, valid = layer.choose(ans - true_sel, plan, rng)
-        else:
-            selected = select_query(
-                ans - true_sel, n=plan.n, epsilon=plan.eps_select, sensitivity=plan.sens_select,
-                signed=config.signed_score, rng=rng,
-            )  # fmt: skip
-            idx, valid = selected[:, None], np.ones((selected.size, 1), dtype=bool)
-        lo, hi = plan.selection.lo[idx], plan.selection.hi[idx]
-        b, p = true_sel[idx], np.take_along_axis(ans, idx, axis=1)
-        if config.measured:
-            eps, sens = plan.eps_measure, plan.sens_measure
-            m_raw, m_used = measure(b, epsilon=eps, sensitivity=sens, clip=plan.clip, rng=rng)
-            m_used = np.where(valid, m_used, p)  # padding cells: zero step
-            fresh = layer.update(plan, dist, lo, hi, m_used)  # multiplicative (then project)
-        else:
-            m_raw = m_used = np.full(b.shape, np.nan)
-            fresh = fixed_step_update(dist, lo, hi, eta=plan.eta, valid=valid)
-        rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
-        dist = layer.after_round(plan, rnd)
-        ans = plan.selection.answers(dist)
-        yield replace(rnd, dist=dist, answers=ans)
+    groups: dict[object, list[tuple[int, Plan]]] = {}
+    for i, run in enumerate(runs):
+        if not {"variant", "epsilon", "rounds"} <= set(run) <= {*_RUN_KEYS}:
+            raise ValueError(f"a run has the keys {_RUN_KEYS} (sigma, rng optional), got {run}")
+        setting = {k: run[k] for k in ("epsilon", "rounds", "sigma") if k in run}
+        plan = make_plan(hist, queries, _config(run["variant"]), **setting)
+        sel = plan.selection
+        key = (sel.lo.tobytes(), sel.hi.tobytes()) if plan.variant.measured else i
+        groups.setdefault(key, []).append((i, plan))
+    out: dict[int, MWEMResult] = {}
+    for group in groups.values():
+        group.sort(key=lambda item: -item[1].rounds)  # the runs still going are a prefix
+        plans, rngs = [p for _, p in group], [make_rng(runs[i].get("rng")) for i, _ in group]
+        done = _release(hist, plans, rngs, EXACT, trials, snapshots, per_round)
+        out.update(zip([i for i, _ in group], done, strict=True))
+    return [out[i] for i in range(len(runs))]
 
 
-# ----------------------------------------------------------------------------------------------
-# What is fixed before the first coin, one round, the analysed round's hooks
-# ----------------------------------------------------------------------------------------------
+def _config(variant: str) -> Variant:
+    """The :data:`CONFIGS` entry of ``variant``, checked."""
+    if variant not in CONFIGS:
+        raise ValueError(f"`variant` must be one of {tuple(CONFIGS)}, got {variant!r}")
+    return CONFIGS[variant]
 
 
 @dataclass(frozen=True, eq=False)
@@ -303,23 +304,12 @@ class Plan:
 
     Attributes:
         variant: the algorithm's configuration.
-        queries: the class Q on which answers are released.
-        selection: the class the mechanism selects from (Q, or the γ-cover Q′).
-        cover_index: for each q ∈ Q its cover query's index in ``selection`` (identity without a cover).
-        cover_radius: achieved max Pr_U[q ≠ q′] of the cover (0 without a cover).
-        n: number of records n (the public normaliser of the counts).
-        epsilon: total privacy budget ε.
-        rounds: T.
-        sigma: smoothness σ the variant uses (None for MWEM and the notes variant).
-        gamma: cover radius γ used (None without a cover).
-        eta: fixed step η of the notes variant (None otherwise).
+        queries, selection, cover_index, cover_radius, n, epsilon, rounds, sigma, gamma, eta, ledger:
+            as in :class:`~smoothviz.privacy.mwem_result.MWEMResult` (n: the public normaliser).
         output: ``"average"`` (the theorems) or ``"last"``.
         clip: whether measurements are clipped to [0, 1] before the update.
-        eps_select: ε of each round's selection.
-        eps_measure: ε of each round's measurement (0 without one).
-        sens_select: sensitivity of the selection scores.
-        sens_measure: ℓ₁ sensitivity of one measurement.
-        ledger: every ε the run spends (per round: selection, then measurement).
+        eps_select, eps_measure: ε of each round's selection and measurement (0 without one).
+        sens_select, sens_measure: sensitivity of the selection scores and of one measurement (ℓ₁).
     """
 
     variant: Variant
@@ -400,7 +390,7 @@ class Exact:
     are the ones the practical options of benchmarks/mwem_practical.py override.
     """
 
-    grouped = False  # True: select and measure whole marginal tables (Practical.choose)
+    grouped = False  # True: a whole marginal table per round, by the layer's choose and update
     clip = True
 
     def normaliser(self, hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> tuple:
@@ -424,12 +414,6 @@ class Exact:
 
     def check(self, variant: Variant, queries: BoxQueries) -> None:
         """Raise ``ValueError`` when the layer cannot run ``variant``: every variant runs here."""
-
-    def update(
-        self, plan: Plan, dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: np.ndarray
-    ) -> np.ndarray:
-        """:meth:`Plan.step`: the multiplicative update (and the projection when configured)."""
-        return plan.step(dist, lo, hi, m)
 
     def after_round(self, plan: Plan, rnd: Round) -> np.ndarray:
         """D_t from the round's fresh iterate: the fresh iterate itself (nothing replayed)."""
@@ -528,10 +512,7 @@ def make_plan(
 def _ledger(
     epsilon: float, rounds: int, steps: tuple, n_epsilon: float, relation: str
 ) -> PrivacyLedger:
-    """The plan's ledger (round 0: the estimate of n, if any); equal plans share one frozen ledger.
-
-    Shared, the page's three runs pickle one ledger of 2T entries instead of three.
-    """
+    """The plan's ledger (round 0: the estimate of n, if any), shared by equal plans (pickled once)."""
     ledger = PrivacyLedger.per_round(epsilon, rounds, list(steps))
     if n_epsilon:
         first = LedgerEntry(0, "laplace", "estimate n", n_epsilon, 1.0, 1.0 / n_epsilon)
@@ -564,28 +545,32 @@ class _ReleaseTrace:
         self.snap_rounds = snap
         self.snaps_it, self.snaps_out = [self.dist[0].ravel().copy()], [self.dist[0].ravel().copy()]
 
-    def record(self, rnd: Round) -> np.ndarray:
-        """Record round t and return the output formed after it (average so far, or D_t)."""
-        t, self.dist = rnd.t, rnd.dist
-        self.selected[:, t - 1] = rnd.selected
+    def record(self, rnd: Round, at: slice) -> np.ndarray:
+        """Record round t of this run's rows ``at``; return the output formed after it (average, or D_t)."""
+        t, dist = rnd.t, rnd.dist[at]
+        self.dist, self.selected[:, t - 1] = dist, rnd.selected[at]
         if not self.grouped:
-            self.values["selected_synthetic"][:, t - 1] = rnd.synthetic_value[:, 0]
-            self.values["measurement"][:, t - 1] = rnd.measurement[:, 0]
-            self.values["measurement_used"][:, t - 1] = rnd.measurement_used[:, 0]
-        self.avg_sum += rnd.dist
-        out_t = self.avg_sum / t if self.plan.output == "average" else rnd.dist
-        trials = rnd.dist.shape[0]
+            self.values["selected_synthetic"][:, t - 1] = rnd.synthetic_value[at, 0]
+            self.values["measurement"][:, t - 1] = rnd.measurement[at, 0]
+            self.values["measurement_used"][:, t - 1] = rnd.measurement_used[at, 0]
+        self.avg_sum += dist
+        out_t = self.avg_sum / t if self.plan.output == "average" else dist
+        trials = dist.shape[0]
         self.values["max_density"][:, t - 1] = (
-            rnd.dist.reshape(trials, -1).max(axis=1) * self.plan.queries.n_cells
+            dist.reshape(trials, -1).max(axis=1) * self.plan.queries.n_cells
         )
         if t in self.snap_rounds:
-            self.snaps_it.append(rnd.dist[0].ravel().copy())
+            self.snaps_it.append(dist[0].ravel().copy())
             self.snaps_out.append(out_t[0].ravel().copy())
         return out_t
 
     def synthetic(self) -> np.ndarray:
         """The released distribution: the average of the iterates, or the last one."""
         return self.avg_sum / self.plan.rounds if self.plan.output == "average" else self.dist
+
+
+#: The diagnostics recorded per round, ``(trials, T)`` each.
+_PER_ROUND = ("selected_true", "noise", "error_by_round", "iterate_error", "lemma_lhs", "lemma_rhs")
 
 
 class _DiagnosticsTrace:
@@ -602,31 +587,18 @@ class _DiagnosticsTrace:
             and np.array_equal(plan.selection.lo, plan.queries.lo)
             and np.array_equal(plan.selection.hi, plan.queries.hi)
         )
+        self.psi = np.full((trials, plan.rounds + 1), np.nan)  # NaN unless per_round
         if per_round:
-            self.psi = np.zeros((trials, plan.rounds + 1))
-            self.psi[:, 0] = kl_divergence(
-                self.d_b, np.full((trials, *hist.shape), 1.0 / hist.size)
-            )
-        else:  # not recorded: see mwem's per_round
-            self.psi = np.full((trials, plan.rounds + 1), np.nan)
-        self.per = {
-            k: np.full((trials, plan.rounds), np.nan)
-            for k in (
-                "selected_true",
-                "noise",
-                "error_by_round",
-                "iterate_error",
-                "lemma_lhs",
-                "lemma_rhs",
-            )
-        }
+            uniform = np.full((trials, *hist.shape), 1.0 / hist.size)
+            self.psi[:, 0] = kl_divergence(self.d_b, uniform)
+        self.per = {k: np.full((trials, plan.rounds), np.nan) for k in _PER_ROUND}
 
-    def record(self, rnd: Round, out_t: np.ndarray) -> None:
+    def record(self, rnd: Round, at: slice, out_t: np.ndarray) -> None:
         """Ψ, Lemma E.3's two sides, and the errors of the iterate and the output after round t."""
-        t, per, valid = rnd.t, self.per, rnd.valid
-        p, b, m_raw = rnd.synthetic_value, rnd.true_value, rnd.measurement
+        t, per, valid, dist = rnd.t, self.per, rnd.valid[at], rnd.dist[at]
+        p, b, m_raw = rnd.synthetic_value[at], rnd.true_value[at], rnd.measurement[at]
         if self.plan.variant.measured:
-            drop = privacy_bounds.lemma_e3_potential_drop(p, b, rnd.measurement_used)
+            drop = privacy_bounds.lemma_e3_potential_drop(p, b, rnd.measurement_used[at])
             per["lemma_rhs"][:, t - 1] = np.sum(np.where(valid, drop, 0.0), axis=1)
         if self.grouped:
             per["selected_true"][:, t - 1] = np.sum(np.where(valid, np.abs(p - b), 0), axis=1)
@@ -634,9 +606,9 @@ class _DiagnosticsTrace:
         else:
             per["selected_true"][:, t - 1] = b[:, 0]
             per["noise"][:, t - 1] = m_raw[:, 0] - b[:, 0]
-        per["lemma_lhs"][:, t - 1] = self.psi[:, t - 1] - kl_divergence(self.d_b, rnd.fresh)
-        self.psi[:, t] = kl_divergence(self.d_b, rnd.dist)
-        on_iterate = rnd.answers if self.same_class else self.plan.queries.answers(rnd.dist)
+        per["lemma_lhs"][:, t - 1] = self.psi[:, t - 1] - kl_divergence(self.d_b, rnd.fresh[at])
+        self.psi[:, t] = kl_divergence(self.d_b, dist)
+        on_iterate = rnd.answers[at] if self.same_class else self.plan.queries.answers(dist)
         v = self.plan.release_answers(out_t)
         per["error_by_round"][:, t - 1] = np.max(np.abs(v - self.true_q), axis=1)
         per["iterate_error"][:, t - 1] = np.max(np.abs(on_iterate - self.true_q), axis=1)
@@ -652,7 +624,32 @@ class _DiagnosticsTrace:
         )
 
 
-def _result(plan: Plan, layer: Exact, trace: _ReleaseTrace, diag: _DiagnosticsTrace) -> MWEMResult:
+def _release(
+    hist: np.ndarray,
+    plans: list[Plan],
+    rngs: list[np.random.Generator],
+    layer: Exact,
+    trials: int,
+    snapshots: int,
+    per_round: bool,
+) -> list[MWEMResult]:
+    """Run ``plans`` together through :func:`release_rounds`, each recorded by its own two traces.
+
+    ``per_round=False`` skips the diagnostics (NaN in the result); they use no coins.
+    """
+    hist, trials = np.asarray(hist, dtype=float), check_int("trials", trials, 1)
+    traces = [_ReleaseTrace(plan, trials, snapshots, layer.grouped) for plan in plans]
+    diags = [_DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round) for plan in plans]
+    for rnd in release_rounds(hist, plans, layer=layer, trials=trials, rngs=rngs):
+        for k in range(len(rnd.selected) // trials):
+            at = slice(k * trials, (k + 1) * trials)  # run k's rows
+            out_t = traces[k].record(rnd, at)
+            if per_round:
+                diags[k].record(rnd, at, out_t)
+    return [_result(*run, layer) for run in zip(plans, traces, diags, strict=True)]
+
+
+def _result(plan: Plan, trace: _ReleaseTrace, diag: _DiagnosticsTrace, layer: Exact) -> MWEMResult:
     """The :class:`MWEMResult` of a finished run from its plan and its two traces."""
     config, output = plan.variant, plan.output
     synthetic = trace.synthetic()

@@ -1,7 +1,7 @@
-"""What one MWEM run releases (:class:`MWEMResult`) and, kept apart, what it looks like against the true data.
+"""What one MWEM run releases (:class:`MWEMResult`) and, apart, how it compares with the true data.
 
 The release is public; :class:`MWEMDiagnostics` (the error, the potential Ψ = KL(D_B‖D_t), Lemma
-E.3's two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data and is never part of it.
+E.3's two sides of Haghtalab, Roughgarden & Shetty 2020) reads the private data: never released.
 """
 
 from __future__ import annotations
@@ -57,19 +57,10 @@ class MWEMDiagnostics:
         rhs = np.where(np.isnan(self.lemma_rhs), -np.inf, self.lemma_rhs)
         return self.lemma_lhs >= rhs - 1e-12
 
-    def release_error(self, probe: BoxQueries, synthetic: np.ndarray) -> np.ndarray:
-        """max_q |q(D̄) − q(D_B)| of the released ``synthetic`` on another class ``probe``."""
-        if probe.shape != self.true_hist.shape:
-            raise ValueError(f"`probe` must have shape {self.true_hist.shape}, got {probe.shape}")
-        return np.max(np.abs(probe.answers(synthetic) - probe.answers(self.true_hist)), axis=-1)
-
 
 def _from_diagnostics(name: str) -> property:
     """A read-only attribute of :class:`MWEMResult` that reads ``diagnostics.<name>``."""
-    return property(
-        lambda self: getattr(self.diagnostics, name),
-        doc=f"``diagnostics.{name}`` (see :class:`MWEMDiagnostics`).",
-    )
+    return property(lambda self: getattr(self.diagnostics, name), doc=f"``diagnostics.{name}``.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,7 +176,11 @@ class MWEMResult:
 
     def release_error(self, probe: BoxQueries) -> np.ndarray:
         """max_q |q(D̄) − q(D_B)| of the released distribution itself on another class (e.g. narrow probes)."""
-        return self.diagnostics.release_error(probe, self.synthetic)
+        if probe.shape != self.true_hist.shape:
+            raise ValueError(f"`probe` must have shape {self.true_hist.shape}, got {probe.shape}")
+        return np.max(
+            np.abs(probe.answers(self.synthetic) - probe.answers(self.true_hist)), axis=-1
+        )
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy per-round table: one row per (trial, round)."""

@@ -43,12 +43,13 @@ def select_query(
 ) -> np.ndarray:
     """Select: the exponential mechanism (McSherry & Talwar 2007) with score n·|q(D) − q(B)|.
 
-    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3; the score moves by at most 1
-    when one record is replaced. ``errors`` ``(trials, |Q|)`` holds q(D) − q(B) (or ``(|Q|,)`` shared
-    by ``size`` trials); ``signed`` scores n·(q(D) − q(B)) (the lecture notes' variant). Returns the
-    selected index per trial; runs stacked on the trials axis pass ``rngs`` and one ε each.
+    Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (the score moves by ≤ 1 when
+    a record is replaced). ``errors`` ``(trials, |Q|)`` is q(D) − q(B) (``(|Q|,)``: shared by ``size``
+    trials); ``signed``: the notes' n·(q(D) − q(B)); stacked runs pass ``rngs`` and one ε each.
     """
     scores = n * (errors if signed else np.abs(errors))
+    if rngs is not None and len(rngs) == 1:  # one run: a plain call
+        (rng,), (epsilon,), rngs = rngs, epsilon, None
     return exponential_mechanism(
         scores, epsilon=epsilon, sensitivity=sensitivity, size=size, rng=rng, rngs=rngs
     )
@@ -68,6 +69,8 @@ def measure(
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n.
     Clipping is post-processing and keeps Lemma E.3 exact; stacked runs as in :func:`select_query`.
     """
+    if rngs is not None and len(rngs) == 1:  # one run: a plain call
+        (rng,), (epsilon,), rngs = rngs, epsilon, None
     raw = laplace_mechanism(
         true_answers, epsilon=epsilon, sensitivity=sensitivity, rng=rng, rngs=rngs
     )
@@ -75,11 +78,7 @@ def measure(
 
 
 def reweight(dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, exponents: np.ndarray) -> np.ndarray:
-    """D ∝ D·exp(Σ_j exponents_j·1[box_j]) per trial: the multiplicative-weights rule on boxes.
-
-    Arora, Hazan & Kale 2012, §2 (multiplicative weights); ``dist`` ``(trials, *shape)``, ``lo``/``hi``
-    ``(trials, k, d)``, ``exponents`` ``(trials, k)``.
-    """
+    """D ∝ D·exp(Σ_j exponents_j·1[box_j]) per trial (Arora, Hazan & Kale 2012, §2); boxes (trials, k, d)."""
     new = dist * np.exp(box_field(dist.shape[1:], lo, hi, exponents))
     new /= new.sum(axis=tuple(range(1, new.ndim)), keepdims=True)
     return new
@@ -106,11 +105,7 @@ def multiplicative_update(
 def fixed_step_update(
     dist: np.ndarray, lo: np.ndarray, hi: np.ndarray, *, eta: float, valid: np.ndarray
 ) -> np.ndarray:
-    """The lecture notes' update p ← p·(1 − η)^q on the selected boxes (no measurement).
-
-    Arora, Hazan & Kale 2012, Thm 2.1 (multiplicative weights with a fixed η ≤ 1/2); ``valid``
-    ``(trials, k)`` marks the boxes that take the step.
-    """
+    """The notes' step p ← p·(1 − η)^q on the ``valid`` boxes (Arora, Hazan & Kale 2012, Thm 2.1; η ≤ 1/2)."""
     return reweight(dist, lo, hi, np.where(valid, math.log1p(-eta), 0.0))
 
 

@@ -156,15 +156,12 @@ def _grid(n: int, step: int) -> np.ndarray:
     return np.union1d(np.arange(0, n, step), [n])
 
 
-def thresholds(n_cells: int, *, complements: bool = True) -> BoxQueries:
-    """Thresholds 1[x < t] (and complements 1[x ≥ t]) for t = 1..N−1 on a line of ``n_cells`` cells."""
+def thresholds(n_cells: int) -> BoxQueries:
+    """Thresholds 1[x < t] and their complements 1[x ≥ t], t = 1..N−1, on a line of ``n_cells`` cells."""
     n = check_int("n_cells", n_cells, 2)
     t = np.arange(1, n)
-    lo, hi = np.zeros_like(t), t
-    if complements:
-        lo, hi = np.concatenate([lo, t]), np.concatenate([hi, np.full_like(t, n)])
-    name = "thresholds ∪ complements" if complements else "thresholds"
-    return BoxQueries((n,), lo[:, None], hi[:, None], name, 2 if complements else 1)
+    lo, hi = np.concatenate([np.zeros_like(t), t]), np.concatenate([t, np.full_like(t, n)])
+    return BoxQueries((n,), lo[:, None], hi[:, None], "thresholds ∪ complements", 2)
 
 
 def intervals(n_cells: int, *, step: int = 1) -> BoxQueries:
