@@ -169,13 +169,10 @@ def _settled(fig: go.Figure) -> go.Figure:
 
 def _settle(props: dict, path: str) -> None:
     for key, value in list(props.items()):
-        try:
-            validator = ValidatorCache.get_validator(path, key)
-        except (KeyError, TypeError):  # not a plotly property: the validated build raises
+        validator, kind = _validator(path, key)
+        if kind is None or (kind is BaseTemplateValidator and not isinstance(value, str)):
             continue
-        if isinstance(validator, BaseTemplateValidator) and not isinstance(value, str):
-            continue
-        if isinstance(validator, CompoundValidator):
+        if kind in (CompoundValidator, BaseTemplateValidator):
             if value is None:
                 props[key] = {}
             elif isinstance(value, dict) and value:
@@ -184,7 +181,7 @@ def _settle(props: dict, path: str) -> None:
                     del props[key]
             else:
                 props[key] = _plain(validator.validate_coerce(value))
-        elif isinstance(validator, CompoundArrayValidator):
+        elif kind is CompoundArrayValidator:
             if value is None or (isinstance(value, list | tuple) and not value):
                 del props[key]
             elif isinstance(value, list | tuple):
@@ -193,8 +190,35 @@ def _settle(props: dict, path: str) -> None:
                         _settle(item, validator.data_class._path_str)
         elif value is None:
             del props[key]
+        elif type(value) in _HASHED and value != 0:  # not 0: -0.0 == 0.0, yet written apart
+            memo = (validator, type(value), value)
+            coerced = _coerced.get(memo)  # one read: another session's run may clear it
+            if coerced is None:
+                coerced = _plain(validator.validate_coerce(value))
+                if type(coerced) in _HASHED:  # not a colour scale's list: shared
+                    if len(_coerced) >= 4096:  # texts vary: kept bounded
+                        _coerced.clear()
+                    _coerced[memo] = coerced
+            props[key] = coerced
         elif not isinstance(value, list | tuple | np.ndarray | pd.Series | pd.Index):
             props[key] = _plain(validator.validate_coerce(value))
+
+
+@functools.cache
+def _validator(path: str, key: str) -> tuple[Any, type | None]:
+    """The validator of ``key`` under ``path`` and the kind :func:`_settle` treats it as (None: not plotly's)."""
+    try:
+        validator = ValidatorCache.get_validator(path, key)
+    except (KeyError, TypeError):  # not a plotly property: the validated build raises
+        return None, None
+    kinds = (BaseTemplateValidator, CompoundValidator, CompoundArrayValidator)
+    return validator, next((k for k in kinds if isinstance(validator, k)), object)
+
+
+#: Scalars whose coerced value :func:`_settle` keeps (a colour, a mode, a width: the same in every
+#: figure), keyed by validator, type and value, when the coerced value is one of these too.
+_HASHED = (str, int, float, bool)
+_coerced: dict[tuple, Any] = {}
 
 
 def _plain(value: Any) -> Any:
