@@ -156,10 +156,11 @@ def _merge(props: dict, update: dict) -> None:
 
 
 def _axis_names(fig: go.Figure, letter: str) -> list[str]:
-    """The layout keys of every ``letter`` axis (``xaxis``, ``xaxis2``, …): all subplots get the style."""
-    names = [
-        key for key in fig.layout if re.fullmatch(letter + r"axis\d*", key) and fig.layout[key]
-    ]
+    """The layout keys of every ``letter`` axis (``xaxis``, ``xaxis2``, …): all subplots get the style.
+
+    ``xaxis2`` and on are the layout's registered subplot properties (iterating it reads ~150 names).
+    """
+    names = [key for key in fig.layout._subplotid_props if re.fullmatch(letter + r"axis\d*", key)]
     return sorted(set(names) | {f"{letter}axis"})
 
 
