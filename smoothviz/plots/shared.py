@@ -117,6 +117,128 @@ _kept_as_is: set[int] = set()
 BaseFigure._initialize_layout_template = _default_template
 
 
+def _mergeable(props: Any, update: Any, path: str) -> bool:
+    """Whether :func:`_merge_update` writes into ``props`` exactly what plotly's update would.
+
+    Plain names and ``title_text``-like paths of two (not ``xaxis2``: plotly registers it), arrays of
+    plain dicts where there were none (``sliders``), no template, no plotly objects, no empty dicts
+    (plotly would not write them).
+    """
+    if update is None:
+        return True
+    if not isinstance(update, dict) or not isinstance(props, dict):
+        return False
+    for key, value in update.items():
+        if not isinstance(key, str) or isinstance(value, BasePlotlyType):
+            return False
+        if key.count("_") == 1:  # "title_text": the text of the title
+            outer, inner = key.split("_")
+            validator, kind = _validator(path, outer)
+            if kind is not CompoundValidator or isinstance(value, dict) or not outer.isalpha():
+                return False
+            inside = validator.data_class._path_str
+            if not _mergeable(props.get(outer) or {}, {inner: value}, inside):
+                return False
+            continue
+        validator, kind = _validator(path, key)
+        if kind in (None, BaseTemplateValidator) or not key.isalpha():
+            return False
+        if kind is CompoundArrayValidator and not (
+            not props.get(key)
+            and isinstance(value, list | tuple)
+            and all(type(item) is dict for item in value)
+        ):
+            return False
+        if isinstance(value, dict) and not (
+            kind is CompoundValidator
+            and value
+            and _mergeable(props.get(key) or {}, value, validator.data_class._path_str)
+        ):
+            return False
+    return True
+
+
+def _merge_update(props: dict, update: dict | None, path: str) -> None:
+    """``update`` written into ``props`` in place as plotly's unvalidated update writes it (same key order)."""
+    for key, value in (update or {}).items():
+        if "_" in key:  # "title_text"
+            outer, inner = key.split("_")
+            _merge_update(props, {outer: {inner: value}}, path)
+        elif isinstance(value, dict):
+            if not isinstance(props.get(key), dict):
+                props[key] = {}
+            _merge_update(props[key], value, _validator(path, key)[0].data_class._path_str)
+        else:
+            props[key] = value
+
+
+def _fast_update(fig: BaseFigure, names: list[str], path: str, updates: tuple) -> bool:
+    """In an unvalidated build, ``updates`` merged into the layout's ``names`` (True), else False.
+
+    ``names``: axes (``path`` theirs), or ``[""]``: the layout itself. plotly's update walks its
+    property objects (~1–3 ms a call); the dicts are what it would write.
+    """
+    if fig._validate:
+        return False
+    for name in names:
+        props = fig._layout.get(name) or {} if name else fig._layout
+        if not all(_mergeable(props, u, path) for u in updates):
+            return False
+    for name in names:
+        props = fig._layout.get(name) or {} if name else fig._layout
+        for update in updates:
+            _merge_update(props, update, path)
+        if name and props and fig._layout.get(name) is not props:  # written at its first value
+            fig._layout[name] = props
+        for key in [name] if name else [k.split("_")[0] for u in updates for k in (u or {})]:
+            fig.layout._compound_props.pop(key, None)
+            fig.layout._compound_array_props.pop(key, None)
+    return True
+
+
+def _axes(fig: BaseFigure, prefix: str, row: int | None, col: int | None) -> list[str]:
+    """The layout keys plotly's ``select_xaxes``/``select_yaxes`` pick, in its (natural) order."""
+    names = sorted({prefix} | {k for k in fig.layout._subplotid_props if k.startswith(prefix)},
+                   key=lambda k: int(k[len(prefix):] or 0))  # fmt: skip
+    if row is None and col is None:
+        return names
+    cell = {}
+    for r, subplot_row in enumerate(fig._validate_get_grid_ref()):
+        for c, refs in enumerate(subplot_row):
+            for ref in refs or ():
+                cell.update({k: (r + 1, c + 1) for k in ref.layout_keys if k.startswith(prefix)})
+    at = {k: cell.get(k, (None, None)) for k in names}
+    return [k for k in names if row in (None, at[k][0]) and col in (None, at[k][1])]
+
+
+def _fast_update_layout(self, dict1=None, overwrite=False, **kwargs):
+    if overwrite or not _fast_update(self, [""], "layout", (dict1, kwargs)):
+        return _plotly_update_layout(self, dict1, overwrite, **kwargs)
+    return self
+
+
+def _fast_update_axes(letter: str) -> Callable:
+    plotly_update = getattr(go.Figure, f"update_{letter}axes")
+
+    def update(self, patch=None, selector=None, overwrite=False, row=None, col=None,
+               secondary_y=None, **kwargs):  # fmt: skip
+        plain = selector is None and not overwrite and secondary_y is None
+        if plain and isinstance(row, int | None) and isinstance(col, int | None):
+            names = [] if self._validate else _axes(self, f"{letter}axis", row, col)
+            if names and _fast_update(self, names, f"layout.{letter}axis", (patch, kwargs)):
+                return self
+        if letter == "y" or secondary_y is not None:  # update_xaxes has no such argument
+            kwargs["secondary_y"] = secondary_y
+        return plotly_update(self, patch, selector, overwrite, row, col, **kwargs)
+
+    return update
+
+
+_plotly_update_layout = go.Figure.update_layout
+go.Figure.update_layout = _fast_update_layout
+go.Figure.update_xaxes, go.Figure.update_yaxes = _fast_update_axes("x"), _fast_update_axes("y")
+
+
 def subplots(**kwargs: Any) -> go.Figure:
     """``make_subplots(**kwargs)``; in a shared build, a copy of one grid made per arguments (~6 ms)."""
     if _validating.get():
