@@ -128,6 +128,9 @@ def _mergeable(props: Any, update: Any, path: str) -> bool:
         return True
     if not isinstance(update, dict) or not isinstance(props, dict):
         return False
+    heads = [key.split("_")[0] for key in update if isinstance(key, str)]
+    if len(set(heads)) < len(update):  # "title" and "title_text" in one update: plotly's order
+        return False
     for key, value in update.items():
         if not isinstance(key, str) or isinstance(value, BasePlotlyType):
             return False
