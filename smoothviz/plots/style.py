@@ -310,21 +310,20 @@ def _label_lines_on_plot(
     def fraction(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return (x - span_x[0]) / span_x[1], (y - span_y[0]) / span_y[1]
 
-    markers = [(fraction(*xy), px) for xy, px in _markers(fig, log_x, log_y)]
-    texts = [(fraction(*xy), *how) for xy, *how in _texts(fig, log_x, log_y)]
-    taken = [
-        [_boxes(fx, fy, px, px, area) for (fx, fy), px in markers]
-        + [_text_boxes(fx, fy, *how, area) for (fx, fy), *how in texts]
-        for area in areas
-    ]
-    drawn = {id(trace): _samples(*fraction(*xy)) for trace, xy in _drawn_lines(fig, log_x, log_y)}
-    crossed = {k: [_boxes(*xy, 2, 2, area) for area in areas] for k, xy in drawn.items()}
+    # every area at once: widths and heights as columns, so that each box array is areas × boxes × 4
+    area = tuple(np.array([[a[i]] for a in areas], dtype=float) for i in (0, 1))
+    taken = [_boxes(*fraction(*xy), px, px, area) for xy, px in _markers(fig, log_x, log_y)]
+    taken += [_text_boxes(*fraction(*xy), *how, area) for xy, *how in _texts(fig, log_x, log_y)]
+    crossed = {
+        id(trace): _boxes(*_samples(*fraction(*xy)), 2, 2, area)
+        for trace, xy in _drawn_lines(fig, log_x, log_y)
+    }
     lines = [(trace, px, py, *fraction(px, py)) for trace, px, py in lines]
     # the labels in their order, else in reverse (the first ones placed take the best places)
     chars = int(LABEL_CHARS * min(w for w, _ in areas) / LABEL_AREAS_PX[0][0] * LABEL_SIZE / size)
-    placed = _place(lines, taken, crossed, size=size, areas=areas, chars=chars)
+    placed = _place(lines, taken, crossed, size=size, area=area, chars=chars)
     if placed[0] != (0, 0.0) and len(lines) > 1:  # a clash: perhaps fewer in the other order
-        again = _place(lines[::-1], taken, crossed, size=size, areas=areas, chars=chars)
+        again = _place(lines[::-1], taken, crossed, size=size, area=area, chars=chars)
         placed = min(placed, again, key=lambda p: p[0])
     placed = placed[1]
     order = [id(line[0]) for line in lines]
@@ -355,35 +354,24 @@ def _label_lines_on_plot(
 
 def _place(
     lines: list[tuple],
-    taken: list[list[np.ndarray]],
-    crossed: dict[int, list[np.ndarray]],
+    taken: list[np.ndarray],
+    crossed: dict[int, np.ndarray],
     *,
     size: int,
-    areas: Sequence,
+    area: tuple[np.ndarray, np.ndarray],
     chars: int,
 ) -> tuple[tuple, list[tuple]]:
     """``(clash, places)``: each label's best place, clash = (areas clashing, summed overlap).
 
-    ``crossed``: samples along each drawn curve, keyed by its trace's id.
+    ``taken``: boxes (areas × boxes × 4) a label must not hide; ``crossed``: boxes along each drawn
+    curve, keyed by its trace's id; ``area``: the areas' widths and heights as columns.
     """
-    taken = [list(on) for on in taken]
+    taken = list(taken)
     total, placed = (0, 0.0), []
-    # every area at once: its width and height as a column, so that each array has one row per area
-    area_w, area_h = (np.array([[area[i]] for area in areas], dtype=float) for i in (0, 1))
     for k, (trace, px, py, fx, fy) in enumerate(lines):
         # what lies under a label in each area: markers, labels placed before, the other curves
-        under = np.stack(
-            [
-                np.vstack(
-                    [
-                        np.empty((0, 4)),
-                        *on,
-                        *(c[a] for key, c in crossed.items() if key != id(trace)),
-                    ]
-                )
-                for a, on in enumerate(taken)
-            ]
-        )
+        others = (c for key, c in crossed.items() if key != id(trace))
+        under = np.concatenate([np.empty((len(area[0]), 0, 4)), *taken, *others], axis=1)
         low, high = fx.min(), fx.max()
         at = [int(np.argmin(np.abs(fx - stop * high - (1 - stop) * low))) for stop in LABEL_STOPS]
         # successive labels start at successive stops, so lines ending close together stay legible
@@ -402,13 +390,12 @@ def _place(
         h = np.repeat([len(rows) * 1.35 * size + LABEL_GAP_PX for rows in shown], n)
         # each place's box in each area: its centre half its size left or right of, above or below
         # the point; its clash there (:func:`_clash`), areas × places
-        cx, cy = fx[index] + sign_x * w / 2 / area_w, fy[index] + sign_y * h / 2 / area_h
-        boxes = _boxes(cx, cy, w, h, (area_w, area_h))
+        cx, cy = fx[index] + sign_x * w / 2 / area[0], fy[index] + sign_y * h / 2 / area[1]
+        boxes = _boxes(cx, cy, w, h, area)
         scores = _clash(boxes, under)
         count, overlap = (scores > 0).sum(axis=0), scores.sum(axis=0)
         best = int(np.lexsort((overlap, count))[0])  # the first of the least clashing
-        for box, on in zip(boxes, taken, strict=True):
-            on.append(box[best : best + 1])
+        taken.append(boxes[:, best : best + 1])
         total = (total[0] + int(count[best]), total[1] + float(overlap[best]))
         text, i = texts[best // n], int(index[best])
         placed.append((trace, text, px, py, i, sign_x[best] > 0, sign_y[best] > 0))
