@@ -513,7 +513,7 @@ def _boxes(fx: np.ndarray, fy: np.ndarray, w: Any, h: Any, area: tuple) -> np.nd
     return np.stack([fx - w, fx + w, fy - h, fy + h], axis=-1)
 
 
-@functools.cache  # the same names are wrapped again in every figure that draws them
+@functools.lru_cache(maxsize=1024)  # the same names are wrapped again in every figure
 def _wrap(text: str, rows: int) -> str:
     """``text`` broken at spaces into ``rows`` lines, the longest shortest (a break by ``,:(`` wins)."""
     cuts = [i for i, c in enumerate(text) if c == " "]
