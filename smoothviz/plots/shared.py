@@ -2,7 +2,8 @@
 
 :func:`shared_figure` keys each pure builder's call by a digest of its arguments and keeps the last
 :data:`MAX_FIGURES` figures, read-only, their JSON encoded once; :func:`shared_value` does the same
-for captions. Served figures are built without plotly's validation (:data:`VALIDATION`).
+for captions. Served figures are built without plotly's validation (:data:`VALIDATION`), their
+layout updates written straight into its dicts where plotly would write the same (:func:`_mergeable`).
 """
 
 from __future__ import annotations
