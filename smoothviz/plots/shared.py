@@ -2,7 +2,8 @@
 
 :func:`shared_figure` keys each pure builder's call by a digest of its arguments and keeps the last
 :data:`MAX_FIGURES` figures, read-only, their JSON encoded once; :func:`shared_value` does the same
-for captions. Served figures are built without plotly's validation (:data:`VALIDATION`).
+for captions. Served figures are built without plotly's validation (:data:`VALIDATION`), their
+layout updates written straight into its dicts where plotly would write the same (:func:`_mergeable`).
 """
 
 from __future__ import annotations
@@ -117,6 +118,131 @@ _kept_as_is: set[int] = set()
 BaseFigure._initialize_layout_template = _default_template
 
 
+def _mergeable(props: Any, update: Any, path: str) -> bool:
+    """Whether :func:`_merge_update` writes into ``props`` exactly what plotly's update would.
+
+    Plain names and ``title_text``-like paths of two (not ``xaxis2``: plotly registers it), arrays of
+    plain dicts where there were none (``sliders``), no template, no plotly objects, no empty dicts
+    (plotly would not write them).
+    """
+    if update is None:
+        return True
+    if not isinstance(update, dict) or not isinstance(props, dict):
+        return False
+    heads = [key.split("_")[0] for key in update if isinstance(key, str)]
+    if len(set(heads)) < len(update):  # "title" and "title_text" in one update: plotly's order
+        return False
+    for key, value in update.items():
+        if not isinstance(key, str) or isinstance(value, BasePlotlyType):
+            return False
+        if key.count("_") == 1:  # "title_text": the text of the title
+            outer, inner = key.split("_")
+            validator, kind = _validator(path, outer)
+            if kind is not CompoundValidator or isinstance(value, dict) or not outer.isalpha():
+                return False
+            inside = validator.data_class._path_str
+            if not _mergeable(props.get(outer) or {}, {inner: value}, inside):
+                return False
+            continue
+        validator, kind = _validator(path, key)
+        if kind in (None, BaseTemplateValidator) or not key.isalpha():
+            return False
+        if kind is CompoundArrayValidator and not (
+            not props.get(key)
+            and isinstance(value, list | tuple)
+            and all(type(item) is dict for item in value)
+        ):
+            return False
+        if isinstance(value, dict) and not (
+            kind is CompoundValidator
+            and value
+            and _mergeable(props.get(key) or {}, value, validator.data_class._path_str)
+        ):
+            return False
+    return True
+
+
+def _merge_update(props: dict, update: dict | None, path: str) -> None:
+    """``update`` written into ``props`` in place as plotly's unvalidated update writes it (same key order)."""
+    for key, value in (update or {}).items():
+        if "_" in key:  # "title_text"
+            outer, inner = key.split("_")
+            _merge_update(props, {outer: {inner: value}}, path)
+        elif isinstance(value, dict):
+            if not isinstance(props.get(key), dict):
+                props[key] = {}
+            _merge_update(props[key], value, _validator(path, key)[0].data_class._path_str)
+        else:
+            props[key] = value
+
+
+def _fast_update(fig: BaseFigure, names: list[str], path: str, updates: tuple) -> bool:
+    """In an unvalidated build, ``updates`` merged into the layout's ``names`` (True), else False.
+
+    ``names``: axes (``path`` theirs), or ``[""]``: the layout itself. plotly's update walks its
+    property objects (~1–3 ms a call); the dicts are what it would write.
+    """
+    if fig._validate:
+        return False
+    for name in names:
+        props = fig._layout.get(name) or {} if name else fig._layout
+        if not all(_mergeable(props, u, path) for u in updates):
+            return False
+    for name in names:
+        props = fig._layout.get(name) or {} if name else fig._layout
+        for update in updates:
+            _merge_update(props, update, path)
+        if name and props and fig._layout.get(name) is not props:  # written at its first value
+            fig._layout[name] = props
+        for key in [name] if name else [k.split("_")[0] for u in updates for k in (u or {})]:
+            fig.layout._compound_props.pop(key, None)
+            fig.layout._compound_array_props.pop(key, None)
+    return True
+
+
+def _axes(fig: BaseFigure, prefix: str, row: int | None, col: int | None) -> list[str]:
+    """The layout keys plotly's ``select_xaxes``/``select_yaxes`` pick, in its (natural) order."""
+    names = sorted({prefix} | {k for k in fig.layout._subplotid_props if k.startswith(prefix)},
+                   key=lambda k: int(k[len(prefix):] or 0))  # fmt: skip
+    if row is None and col is None:
+        return names
+    cell = {}
+    for r, subplot_row in enumerate(fig._validate_get_grid_ref()):
+        for c, refs in enumerate(subplot_row):
+            for ref in refs or ():
+                cell.update({k: (r + 1, c + 1) for k in ref.layout_keys if k.startswith(prefix)})
+    at = {k: cell.get(k, (None, None)) for k in names}
+    return [k for k in names if row in (None, at[k][0]) and col in (None, at[k][1])]
+
+
+def _fast_update_layout(self, dict1=None, overwrite=False, **kwargs):
+    if overwrite or not _fast_update(self, [""], "layout", (dict1, kwargs)):
+        return _plotly_update_layout(self, dict1, overwrite, **kwargs)
+    return self
+
+
+def _fast_update_axes(letter: str) -> Callable:
+    plotly_update = getattr(go.Figure, f"update_{letter}axes")
+
+    def update(self, patch=None, selector=None, overwrite=False, row=None, col=None,
+               secondary_y=None, **kwargs):  # fmt: skip
+        plain = selector is None and not overwrite and secondary_y is None
+        if plain and isinstance(row, int | None) and isinstance(col, int | None):
+            names = [] if self._validate else _axes(self, f"{letter}axis", row, col)
+            if names and _fast_update(self, names, f"layout.{letter}axis", (patch, kwargs)):
+                return self
+        if letter == "y" or secondary_y is not None:  # update_xaxes has no such argument
+            kwargs["secondary_y"] = secondary_y
+        return plotly_update(self, patch, selector, overwrite, row, col, **kwargs)
+
+    return update
+
+
+_plotly_update_layout = go.Figure.update_layout
+go.Figure.update_layout = _fast_update_layout
+go.Figure.update_xaxes, go.Figure.update_yaxes = _fast_update_axes("x"), _fast_update_axes("y")
+
+
 def subplots(**kwargs: Any) -> go.Figure:
     """``make_subplots(**kwargs)``; in a shared build, a copy of one grid made per arguments (~6 ms)."""
     if _validating.get():
@@ -169,13 +295,10 @@ def _settled(fig: go.Figure) -> go.Figure:
 
 def _settle(props: dict, path: str) -> None:
     for key, value in list(props.items()):
-        try:
-            validator = ValidatorCache.get_validator(path, key)
-        except (KeyError, TypeError):  # not a plotly property: the validated build raises
+        validator, kind = _validator(path, key)
+        if kind is None or (kind is BaseTemplateValidator and not isinstance(value, str)):
             continue
-        if isinstance(validator, BaseTemplateValidator) and not isinstance(value, str):
-            continue
-        if isinstance(validator, CompoundValidator):
+        if kind in (CompoundValidator, BaseTemplateValidator):
             if value is None:
                 props[key] = {}
             elif isinstance(value, dict) and value:
@@ -184,7 +307,7 @@ def _settle(props: dict, path: str) -> None:
                     del props[key]
             else:
                 props[key] = _plain(validator.validate_coerce(value))
-        elif isinstance(validator, CompoundArrayValidator):
+        elif kind is CompoundArrayValidator:
             if value is None or (isinstance(value, list | tuple) and not value):
                 del props[key]
             elif isinstance(value, list | tuple):
@@ -193,8 +316,35 @@ def _settle(props: dict, path: str) -> None:
                         _settle(item, validator.data_class._path_str)
         elif value is None:
             del props[key]
+        elif type(value) in _HASHED and value != 0:  # not 0: -0.0 == 0.0, yet written apart
+            memo = (validator, type(value), value)
+            coerced = _coerced.get(memo)  # one read: another session's run may clear it
+            if coerced is None:
+                coerced = _plain(validator.validate_coerce(value))
+                if type(coerced) in _HASHED:  # not a colour scale's list: shared
+                    if len(_coerced) >= 4096:  # texts vary: kept bounded
+                        _coerced.clear()
+                    _coerced[memo] = coerced
+            props[key] = coerced
         elif not isinstance(value, list | tuple | np.ndarray | pd.Series | pd.Index):
             props[key] = _plain(validator.validate_coerce(value))
+
+
+@functools.cache
+def _validator(path: str, key: str) -> tuple[Any, type | None]:
+    """The validator of ``key`` under ``path`` and the kind :func:`_settle` treats it as (None: not plotly's)."""
+    try:
+        validator = ValidatorCache.get_validator(path, key)
+    except (KeyError, TypeError):  # not a plotly property: the validated build raises
+        return None, None
+    kinds = (BaseTemplateValidator, CompoundValidator, CompoundArrayValidator)
+    return validator, next((k for k in kinds if isinstance(validator, k)), object)
+
+
+#: Scalars whose coerced value :func:`_settle` keeps (a colour, a mode, a width: the same in every
+#: figure), keyed by validator, type and value, when the coerced value is one of these too.
+_HASHED = (str, int, float, bool)
+_coerced: dict[tuple, Any] = {}
 
 
 def _plain(value: Any) -> Any:

@@ -7,6 +7,7 @@ Theory curves are always black and dashed (or dotted for O(·) envelopes), so th
 
 from __future__ import annotations
 
+import functools
 import numbers
 import re
 from collections.abc import Sequence
@@ -155,10 +156,11 @@ def _merge(props: dict, update: dict) -> None:
 
 
 def _axis_names(fig: go.Figure, letter: str) -> list[str]:
-    """The layout keys of every ``letter`` axis (``xaxis``, ``xaxis2``, …): all subplots get the style."""
-    names = [
-        key for key in fig.layout if re.fullmatch(letter + r"axis\d*", key) and fig.layout[key]
-    ]
+    """The layout keys of every ``letter`` axis (``xaxis``, ``xaxis2``, …): all subplots get the style.
+
+    ``xaxis2`` and on are the layout's registered subplot properties (iterating it reads ~150 names).
+    """
+    names = [key for key in fig.layout._subplotid_props if re.fullmatch(letter + r"axis\d*", key)]
     return sorted(set(names) | {f"{letter}axis"})
 
 
@@ -308,62 +310,68 @@ def _label_lines_on_plot(
     def fraction(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return (x - span_x[0]) / span_x[1], (y - span_y[0]) / span_y[1]
 
-    markers = [(fraction(*xy), px) for xy, px in _markers(fig, log_x, log_y)]
-    texts = [(fraction(*xy), *how) for xy, *how in _texts(fig, log_x, log_y)]
-    taken = [
-        [_boxes(fx, fy, px, px, area) for (fx, fy), px in markers]
-        + [_text_boxes(fx, fy, *how, area) for (fx, fy), *how in texts]
-        for area in areas
-    ]
-    drawn = {id(trace): _samples(*fraction(*xy)) for trace, xy in _drawn_lines(fig, log_x, log_y)}
-    crossed = {k: [_boxes(*xy, 2, 2, area) for area in areas] for k, xy in drawn.items()}
+    # every area at once: widths and heights as columns, so that each box array is areas × boxes × 4
+    area = tuple(np.array([[a[i]] for a in areas], dtype=float) for i in (0, 1))
+    taken = [_boxes(*fraction(*xy), px, px, area) for xy, px in _markers(fig, log_x, log_y)]
+    taken += [_text_boxes(*fraction(*xy), *how, area) for xy, *how in _texts(fig, log_x, log_y)]
+    crossed = {
+        id(trace): _boxes(*_samples(*fraction(*xy)), 2, 2, area)
+        for trace, xy in _drawn_lines(fig, log_x, log_y)
+    }
     lines = [(trace, px, py, *fraction(px, py)) for trace, px, py in lines]
     # the labels in their order, else in reverse (the first ones placed take the best places)
     chars = int(LABEL_CHARS * min(w for w, _ in areas) / LABEL_AREAS_PX[0][0] * LABEL_SIZE / size)
-    placed = _place(lines, taken, crossed, size=size, areas=areas, chars=chars)
+    placed = _place(lines, taken, crossed, size=size, area=area, chars=chars)
     if placed[0] != (0, 0.0) and len(lines) > 1:  # a clash: perhaps fewer in the other order
-        again = _place(lines[::-1], taken, crossed, size=size, areas=areas, chars=chars)
+        again = _place(lines[::-1], taken, crossed, size=size, area=area, chars=chars)
         placed = min(placed, again, key=lambda p: p[0])
     placed = placed[1]
     order = [id(line[0]) for line in lines]
-    for trace, text, px, py, i, left, above in sorted(placed, key=lambda p: order.index(id(p[0]))):
-        fig.add_annotation(
-            x=float(px[i]),
-            y=float(py[i]),
-            text=text,
-            showarrow=False,
-            xanchor="left" if left else "right",
-            yanchor="bottom" if above else "top",
-            yshift=LABEL_GAP_PX if above else -LABEL_GAP_PX,
-            font={"size": size, "color": trace.line.color or COLORS["bound"]},
-            bgcolor="rgba(255,255,255,0.7)",
-            name=LABEL_NAME,
+    notes = [
+        {  # the keys in plotly's order, as ``add_annotation`` stores them
+            "bgcolor": "rgba(255,255,255,0.7)",
+            "font": {"size": size, "color": _raw(trace, "line", "color") or COLORS["bound"]},
+            "name": LABEL_NAME,
+            "showarrow": False,
+            "text": text,
+            "x": float(px[i]),
+            "xanchor": "left" if left else "right",
+            "y": float(py[i]),
+            "yanchor": "bottom" if above else "top",
+            "yshift": LABEL_GAP_PX if above else -LABEL_GAP_PX,
+        }
+        for trace, text, px, py, i, left, above in sorted(
+            placed, key=lambda p: order.index(id(p[0]))
         )
+    ]
+    if fig._validate:
+        for note in notes:
+            fig.add_annotation(note)
+    else:  # an unvalidated build (plots/shared.py): appended as they are, ~0.5 ms a label less
+        fig._layout["annotations"] = [*fig._layout.get("annotations", ()), *notes]
+        fig.layout._compound_array_props.pop("annotations", None)  # rebuilt when next read
 
 
 def _place(
     lines: list[tuple],
-    taken: list[list[np.ndarray]],
-    crossed: dict[int, list[np.ndarray]],
+    taken: list[np.ndarray],
+    crossed: dict[int, np.ndarray],
     *,
     size: int,
-    areas: Sequence,
+    area: tuple[np.ndarray, np.ndarray],
     chars: int,
 ) -> tuple[tuple, list[tuple]]:
     """``(clash, places)``: each label's best place, clash = (areas clashing, summed overlap).
 
-    ``crossed``: samples along each drawn curve, keyed by its trace's id.
+    ``taken``: boxes (areas × boxes × 4) a label must not hide; ``crossed``: boxes along each drawn
+    curve, keyed by its trace's id; ``area``: the areas' widths and heights as columns.
     """
-    taken = [list(on) for on in taken]
+    taken = list(taken)
     total, placed = (0, 0.0), []
     for k, (trace, px, py, fx, fy) in enumerate(lines):
         # what lies under a label in each area: markers, labels placed before, the other curves
-        under = [
-            np.vstack(
-                [np.empty((0, 4)), *on, *(c[a] for key, c in crossed.items() if key != id(trace))]
-            )
-            for a, on in enumerate(taken)
-        ]
+        others = (c for key, c in crossed.items() if key != id(trace))
+        under = np.concatenate([np.empty((len(area[0]), 0, 4)), *taken, *others], axis=1)
         low, high = fx.min(), fx.max()
         at = [int(np.argmin(np.abs(fx - stop * high - (1 - stop) * low))) for stop in LABEL_STOPS]
         # successive labels start at successive stops, so lines ending close together stay legible
@@ -381,18 +389,13 @@ def _place(
         w = np.repeat([max(map(len, rows)) * 0.55 * size for rows in shown], n)
         h = np.repeat([len(rows) * 1.35 * size + LABEL_GAP_PX for rows in shown], n)
         # each place's box in each area: its centre half its size left or right of, above or below
-        # the point; its clash there (:func:`_clash`), one row per place
-        boxes, scores = [], []
-        for area, below in zip(areas, under, strict=True):
-            cx = fx[index] + sign_x * w / 2 / area[0]
-            box = _boxes(cx, fy[index] + sign_y * h / 2 / area[1], w, h, area)
-            boxes.append(box)
-            scores.append(_clash(box, below))
-        scores = np.array(scores)  # areas × places
+        # the point; its clash there (:func:`_clash`), areas × places
+        cx, cy = fx[index] + sign_x * w / 2 / area[0], fy[index] + sign_y * h / 2 / area[1]
+        boxes = _boxes(cx, cy, w, h, area)
+        scores = _clash(boxes, under)
         count, overlap = (scores > 0).sum(axis=0), scores.sum(axis=0)
         best = int(np.lexsort((overlap, count))[0])  # the first of the least clashing
-        for box, on in zip(boxes, taken, strict=True):
-            on.append(box[best : best + 1])
+        taken.append(boxes[:, best : best + 1])
         total = (total[0] + int(count[best]), total[1] + float(overlap[best]))
         text, i = texts[best // n], int(index[best])
         placed.append((trace, text, px, py, i, sign_x[best] > 0, sign_y[best] > 0))
@@ -501,12 +504,16 @@ def _text_boxes(
     return _boxes(fx, fy, *box, area)
 
 
-def _boxes(fx: np.ndarray, fy: np.ndarray, w: float, h: float, area: tuple[int, int]) -> np.ndarray:
-    """Boxes ``(x0, x1, y0, y1)`` in plot fractions, one row per centre, ``w`` × ``h`` pixels in ``area``."""
+def _boxes(fx: np.ndarray, fy: np.ndarray, w: Any, h: Any, area: tuple) -> np.ndarray:
+    """Boxes ``(x0, x1, y0, y1)`` in plot fractions, one row per centre, ``w`` × ``h`` pixels in ``area``.
+
+    Arrays broadcast: centres of shape (areas, n) and an area of columns give (areas, n, 4).
+    """
     w, h = w / 2 / area[0], h / 2 / area[1]
-    return np.column_stack([fx - w, fx + w, fy - h, fy + h])
+    return np.stack([fx - w, fx + w, fy - h, fy + h], axis=-1)
 
 
+@functools.lru_cache(maxsize=1024)  # the same names are wrapped again in every figure
 def _wrap(text: str, rows: int) -> str:
     """``text`` broken at spaces into ``rows`` lines, the longest shortest (a break by ``,:(`` wins)."""
     cuts = [i for i, c in enumerate(text) if c == " "]
@@ -524,16 +531,23 @@ def _wrap(text: str, rows: int) -> str:
 
 def _clash(boxes: np.ndarray, under: np.ndarray) -> np.ndarray:
     """How badly each of ``boxes`` is placed: 10 × its area outside the plot + its overlap with ``under``."""
-    inside = _overlap(boxes, np.array([[0.0, 1.0, 0.0, 1.0]]))[:, 0]
-    area = (boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])
-    return 10 * (area - inside) + _overlap(boxes, under).sum(axis=1)
+    inside = _overlap(boxes, np.array([[0.0, 1.0, 0.0, 1.0]]))[..., 0]
+    area = (boxes[..., 1] - boxes[..., 0]) * (boxes[..., 3] - boxes[..., 2])
+    return 10 * (area - inside) + _overlap(boxes, under).sum(axis=-1)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Area each box of ``a`` shares with each of ``b`` (boxes ``(x0, x1, y0, y1)``, one a row)."""
-    w = np.minimum(a[:, None, 1], b[None, :, 1]) - np.maximum(a[:, None, 0], b[None, :, 0])
-    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 2], b[None, :, 2])
-    return np.clip(w, 0, None) * np.clip(h, 0, None)
+    """Area each box of ``a`` shares with each of ``b`` (boxes ``(x0, x1, y0, y1)``, one a row).
+
+    Leading axes broadcast (one per area); computed in place, the label placer's largest cost.
+    """
+    w = np.minimum(a[..., :, None, 1], b[..., None, :, 1])
+    w -= np.maximum(a[..., :, None, 0], b[..., None, :, 0])
+    h = np.minimum(a[..., :, None, 3], b[..., None, :, 3])
+    h -= np.maximum(a[..., :, None, 2], b[..., None, :, 2])
+    np.maximum(w, 0, out=w)
+    w *= np.maximum(h, 0, out=h)
+    return w
 
 
 def _data_span(fig: go.Figure, log: bool, *, axis: str) -> tuple[float, float]:
