@@ -684,7 +684,7 @@ def section(
         f"{args.replicas} replicas behind `deploy/nginx.conf` (`deploy/loopback.py`, sticky by "
         "cookie; the ws client's one websocket stays on one replica). The served configuration is "
         "the repository's `.streamlit/config.toml` (no file watcher, no forced GC after each run; "
-        "the kit collects every 32 page runs). "
+        "the kit collects every 64 page runs). "
         "Each server is first visited once per page (the lecturer, seed 7; not counted). "
         f"K students arrive over {args.ramp:.0f} s, "
         + (

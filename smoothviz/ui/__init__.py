@@ -66,3 +66,7 @@ __all__ = [
 for _name in pkgutil.walk_packages(smoothviz.__path__, "smoothviz."):
     importlib.import_module(_name.name)
 gc.freeze()
+# A young collection every 10,000 net allocations, not 700: a run's figures and messages are thousands
+# of short-lived dicts and lists, most gone before a collection sees them (~1.0 → 0.5 ms a run of
+# collections in the class's server, RESULTS.md "Issue 21, eighth pass"). Full collections: the kit's.
+gc.set_threshold(10_000)

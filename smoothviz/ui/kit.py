@@ -12,6 +12,7 @@ import contextlib
 import functools
 import gc
 import itertools
+import textwrap
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -85,10 +86,29 @@ def use_app_navigation() -> None:
         st.rerun()
 
 
+class _Html:
+    """HTML drawn every run, dedented once (``st.html`` dedents a string, not this, on every call)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = textwrap.dedent(text).strip()  # what st.html makes of the string
+
+    def _repr_html_(self) -> str:
+        return self.text
+
+
+_PRELOAD_CSS = _Html("<style>.st-key-smoothviz-preload { display: none; }</style>")
+_SHELL_CSS = _Html(
+    f"<style>.st-key-smoothviz-shell {{ display: none; }}</style>{browser.A11Y_CSS}{browser.PHONE_CSS}"
+)
+_SHELL_JS, _EMBED_CSS = _Html(browser.SHELL_JS), _Html(browser.EMBED_CSS)
+_PAGE_CSS = {False: _Html(browser.PAGE_CSS), True: _Html(browser.PAGE_CSS + browser.PRESENT_CSS)}
+_SCROLL_JS = _Html(browser.SCROLL_TO_TABS_JS)
+
+
 def preload_charts() -> None:
     """Start loading plotly.js (several MB) with an invisible chart before the page computes."""
     holder = st.sidebar.container(key="smoothviz-preload")
-    holder.html("<style>.st-key-smoothviz-preload { display: none; }</style>")
+    holder.html(_PRELOAD_CSS)
     holder.plotly_chart(_PRELOAD_FIGURE, config={"staticPlot": True}, theme=None, key="preload")
 
 
@@ -98,11 +118,10 @@ _PRELOAD_FIGURE = SharedFigure(layout={"width": 10, "height": 10})  # serialised
 def app_shell() -> None:
     """What every run draws before its page: the shell script, the focus ring, the phone layout, embed mode."""
     holder = st.sidebar.container(key="smoothviz-shell")
-    css = browser.A11Y_CSS + browser.PHONE_CSS
-    holder.html("<style>.st-key-smoothviz-shell { display: none; }</style>" + css)
-    holder.html(browser.SHELL_JS, unsafe_allow_javascript=True)
+    holder.html(_SHELL_CSS)
+    holder.html(_SHELL_JS, unsafe_allow_javascript=True)
     if st.context.is_embedded:
-        st.html(browser.EMBED_CSS)
+        st.html(_EMBED_CSS)
 
 
 #: Presenter mode as last run: Streamlit drops the toggle's key after a run that did not draw it.
@@ -120,8 +139,9 @@ def presenting() -> bool:
 
 
 #: A full garbage collection every this many page runs: Streamlit's own after every run is off
-#: (``.streamlit/config.toml``, ~40-80 ms each); with none, 200 sessions left ~36 MiB behind (RESULTS.md).
-GC_EVERY_RUNS = 32
+#: (``.streamlit/config.toml``, ~40-80 ms each); with none, 200 sessions left ~36 MiB behind. Every
+#: 64, not 32: half the walks of the heap, still flat under churn (RESULTS.md, "Issue 21, eighth pass").
+GC_EVERY_RUNS = 64
 _page_runs = itertools.count(1)
 
 
@@ -131,7 +151,7 @@ def page(title: str, watch: str) -> None:
         gc.collect()
     use_app_navigation()
     st.session_state[_SCENE_KEY] = None
-    st.html(browser.PAGE_CSS + (browser.PRESENT_CSS if presenting() else ""))
+    st.html(_PAGE_CSS[presenting()])
     st.title(title, anchor=False)
     watch_slot = st.empty()
     watch_slot.markdown(f"**Watch:** {watch}")
@@ -446,7 +466,7 @@ def tabs(page: str, key: str) -> dict[str, Any]:
     if kit_state(page).pop("scroll", False):
         # a link that names a tab (a tour stop such as "MWEM's U") opens on the chart it promises:
         # the tabs come to the top of the screen and stay there while the charts are drawn
-        st.html(browser.SCROLL_TO_TABS_JS, unsafe_allow_javascript=True)
+        st.html(_SCROLL_JS, unsafe_allow_javascript=True)
     return dict(zip(param.options, containers, strict=True))
 
 
