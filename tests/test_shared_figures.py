@@ -167,6 +167,36 @@ def test_the_shared_dict_form_is_plotly_s_own_on_every_kind_of_value():
     assert '"shape":"3, 4"' in mine
 
 
+NUMERIC_ARRAYS = [
+    np.array([1, -300, 70_000], dtype=np.int64),  # narrowed to int32
+    np.array([-5, 100], dtype=np.int64),  # int8
+    np.array([2**40, 1], dtype=np.int64),  # no narrower type: left as an array
+    np.array([3, 65_535], dtype=np.uint64),  # uint16
+    np.array([2**63], dtype=np.uint64),
+    np.arange(12, dtype=np.float32).reshape(3, 4).T,  # not contiguous, 2-D
+    np.linspace(0, 1, 7)[::3],  # strided
+    np.array([1.5, 2.5], dtype=">f8"),  # big-endian: plotly.js has no such type
+    np.array([1.0, 2.0], dtype=np.float16),
+    np.array([np.nan, np.inf, -0.0]),
+    np.array(4.0),  # 0-d
+    np.array([True, False]),  # not a number kind: plotly's own path
+    np.array([], dtype=np.int64),
+]
+
+
+@pytest.mark.parametrize("array", NUMERIC_ARRAYS, ids=lambda a: f"{a.dtype.str}{a.shape}")
+def test_a_numeric_array_is_encoded_as_plotly_encodes_it(array):
+    import plotly.io as pio
+    from _plotly_utils.utils import to_typed_array_spec
+
+    from smoothviz.plots import shared
+
+    def encode(value):  # the plain engine: orjson refuses a big-endian array (none in a figure)
+        return pio.json.to_json_plotly(value, engine="json")
+
+    assert encode(shared._typed(array)) == encode(to_typed_array_spec(array))
+
+
 def test_the_dict_form_leaves_the_figure_s_arrays_alone():
     ex = run_experiment(d=4, n=200, trials=20, seed=13)
     shared = figures.accuracy_figure(ex)
