@@ -581,6 +581,24 @@ def test_a_lecturer_runs_the_lecture_from_the_keyboard(server, browser, key):
         page.close()
 
 
+@pytest.mark.parametrize(("key", "number"), [("online", 4), ("release", 2), ("heuristics", 1)])
+def test_a_clicker_press_while_the_scene_is_drawn_is_not_lost(server, browser, key, number):
+    """A lecturer presses the clicker as soon as the scene's keys are live (its script runs ~1 s
+    before its buttons are drawn): the press waits for the answer button and reveals."""
+    lecture = LECTURES[key]
+    query = urllib.parse.urlencode(scene_query(key, number))
+    page, errors = _open(
+        browser, f"{server}/{lecture.scenes[number - 1].page}?{query}", (1024, 768)
+    )
+    try:
+        page.wait_for_function("() => window.__smoothvizLectureKeys === true", timeout=WAIT_MS)
+        page.keyboard.press("PageDown")
+        _wait_scene(page, number, reveal=True)
+        assert not errors, errors
+    finally:
+        page.close()
+
+
 def test_the_clicker_keys_leave_a_focused_slider_alone(server, browser):
     query = urllib.parse.urlencode(scene_query("online", 1, present=True))
     with _opened(browser, f"{server}/thresholds?{query}", (1024, 768)) as (page, errors):

@@ -224,7 +224,8 @@ _BAR_CSS = """<style>
 </style>"""
 
 # The clicker: one listener pressing the scene bar's own buttons (a key does what a click does); keys
-# typed into a focused control are left to it.
+# typed into a focused control are left to it. A fresh scene shows its bar ~1 s before its buttons:
+# a press then waits for its button (up to 4 s; a newer press replaces it) instead of being lost.
 _KEYS_JS = """<script>
 (() => {
   if (window.__smoothvizLectureKeys) return;
@@ -233,23 +234,33 @@ _KEYS_JS = """<script>
   const BACK = ["PageUp", "ArrowLeft"];
   const OWN = "input, textarea, select, [contenteditable=true], [role=slider], [role=combobox], "
     + "[role=listbox], [role=spinbutton], [role=textbox], [role=tab], [role=radiogroup], [role=menu]";
+  let waiting = null;
+  const press = (forward, until) => {
+    const bar = document.querySelector(".st-key-smoothviz-lecture");
+    const target = bar && (forward
+      ? bar.querySelector(".st-key-smoothviz-reveal button, .st-key-smoothviz-next a")
+      : bar.querySelector(".st-key-smoothviz-back a"));
+    if (!target) {
+      waiting = performance.now() < until ? setTimeout(() => press(forward, until), 100) : null;
+      return;
+    }
+    waiting = null;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body && focused.blur) focused.blur();
+    if (window.__smoothvizActing) window.__smoothvizActing(target.closest("a[href]"));
+    target.click();
+  };
   window.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const forward = FORWARD.includes(event.key);
     if (!forward && !BACK.includes(event.key)) return;
-    const bar = document.querySelector(".st-key-smoothviz-lecture");
-    if (!bar) return;
+    if (!document.querySelector(".st-key-smoothviz-lecture")) return;
     const focused = document.activeElement;
     if (focused && focused !== document.body && focused.closest(OWN)) return;
-    const target = forward
-      ? bar.querySelector(".st-key-smoothviz-reveal button, .st-key-smoothviz-next a")
-      : bar.querySelector(".st-key-smoothviz-back a");
     event.preventDefault();
     event.stopPropagation();
-    if (!target) return;
-    if (focused && focused.blur) focused.blur();
-    if (window.__smoothvizActing) window.__smoothvizActing(target.closest("a[href]"));
-    target.click();
+    clearTimeout(waiting);
+    press(forward, performance.now() + 4000);
   }, true);
 })();
 </script>"""
