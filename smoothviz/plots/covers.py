@@ -24,7 +24,7 @@ from smoothviz.online.covers import (
     UniformConvergenceResult,
 )
 from smoothviz.plots.marks import line, vertical
-from smoothviz.plots.shared import shared_figure, shared_value, subplots
+from smoothviz.plots.shared import Figure, shared_figure, shared_value, subplots
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -153,7 +153,7 @@ def sizes_figure(sizes: pd.DataFrame, *, eps: float | None = None, thm33_eps: fl
         marker={"size": 7},
         name=name,
     )
-    fig = go.Figure(built("brackets", "brackets built here", LOWER_COLOR))
+    fig = Figure(built("brackets", "brackets built here", LOWER_COLOR))
     if sizes["threshold_cover"].notna().any():
         fig.add_trace(built("threshold_cover", "cover ⌈1/(2ε)⌉", COLORS["ftpl"]))
         exact = online_bounds.threshold_bracketing_number(sizes["eps"].to_numpy())
@@ -184,7 +184,7 @@ def max_count_figure(result: MaxCountResult) -> go.Figure:
     """E[max_f Σ_t f(x_t)] against T·ε/σ for both adversaries (mean, 10–90% band) and Lemma 3.2."""
     frame = result.to_frame()
     idx = downsample_index(result.horizon, max_points=400, log=False)
-    fig = go.Figure()
+    fig = Figure()
     for name, color in ADVERSARY_COLORS.items():
         rows = frame[frame["adversary"] == name].iloc[idx]
         fig.add_traces(band_traces(*(rows[c].to_numpy() for c in ("tp", "mean", "q10", "q90")),
@@ -205,7 +205,7 @@ def uniform_convergence_histogram_figure(result: UniformConvergenceResult, *, bi
     With ``play``, one frame per snapshot round t, opening on T.
     """
     centres, finals, snapshots = histogram_fractions(result, bins)
-    fig = go.Figure([go.Bar(x=centres, y=final, width=1.0 / bins, name=name,
+    fig = Figure([go.Bar(x=centres, y=final, width=1.0 / bins, name=name,
                             marker={"color": hex_to_rgba(ADVERSARY_COLORS[name], 0.75)})
                      for name, final in finals.items()])  # fmt: skip
     fig.update_layout(barmode="overlay")
@@ -229,7 +229,7 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     idx = downsample_index(result.horizon, max_points=400)
     t = np.arange(1, result.horizon + 1, dtype=float)[idx]
     stds = {"adaptive": result.adaptive_std, "non-adaptive": result.nonadaptive_std}
-    fig = go.Figure([line(t, std[idx], f"{name}: sd over {result.trials} trials", ADVERSARY_COLORS[name])
+    fig = Figure([line(t, std[idx], f"{name}: sd over {result.trials} trials", ADVERSARY_COLORS[name])
                      for name, std in stds.items()])  # fmt: skip
     fig.add_trace(
         theory_trace(t, online_bounds.appb_nonadaptive_std(t), name="1/(2√t) (non-adaptive)")

@@ -25,7 +25,7 @@ from smoothviz.plots.mwem import (
     histogram_figure,
     table_figure,
 )
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 from smoothviz.privacy.mwem import VARIANTS
 from smoothviz.privacy.private_thresholds import PrivateThresholdResult
@@ -45,7 +45,7 @@ def probe_figure(experiment: Experiment) -> go.Figure:
     measured them, so their error shows how well the released distribution itself matches the data.
     """
     x = experiment.probe_widths.astype(float)
-    fig = go.Figure()
+    fig = Figure()
     for v, e in experiment.probe_error.items():
         fig.add_traces(_spread(x, e, v, MWEM_SMOOTHNESS_LEGEND[v]))
     fig.update_xaxes(tickvals=x, ticktext=[f"{int(w)}" for w in x])
@@ -61,7 +61,7 @@ def density_figure(scan: DensityScan) -> go.Figure:
     theory line; the data's own max D_B·N is a dotted reference.
     """
     x = scan.cap
-    fig = go.Figure()
+    fig = Figure()
     for i, v in enumerate(scan.variants):
         fig.add_traces(_spread(x, scan.max_density[i], v, f"{MWEM_SMOOTHNESS_LEGEND[v]}: max D̄·N"))
     fig.add_trace(theory_trace(x, x, name="cap 1/σ (σ-smooth)", kind="exact"))
@@ -75,7 +75,7 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
     """E10: empirical error of every threshold, the σα grid, the mechanism's picks, and the two bounds."""
     b, errors = result.boundaries / (result.boundaries.size - 1), result.errors
     picked, times = np.unique(result.chosen, return_counts=True)
-    fig = go.Figure([
+    fig = Figure([
         line(b, errors, "error of h_b", COLORS["truth"], width=2),
         go.Scatter(x=b[result.grid], y=errors[result.grid], mode="markers", name=f"grid (K = {result.grid.size})",
                    marker={"color": COLORS["reference"], "size": 6}),

@@ -22,7 +22,7 @@ from smoothviz.online.experts import ExpertsResult, FTPLSweepResult, MaxAbsResul
 from smoothviz.online.halfspaces import HalfspaceResult
 from smoothviz.online.hedge import HedgeThresholdsResult
 from smoothviz.plots.marks import line, vertical
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import COLORS, add_player, apply_style, band_traces, downsample_index
 from smoothviz.plots.style import theory_trace as theory
 
@@ -54,7 +54,7 @@ def regret_figure(
     ``log_log`` shows slopes with fitted guides; ``shapes`` adds the O(·) shapes of Thms 3.1 and 3.3.
     """
     t, n, advs = result.checkpoints.astype(float), result.n_experts, result.adversaries
-    fig = go.Figure()
+    fig = Figure()
     for adv in dict.fromkeys(advs):
         fig.add_traces(
             band_traces(
@@ -85,7 +85,7 @@ def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Stacked bars at T: regret against the cover + the class–cover gap, beside the max cell count."""
     advs, cover, gap, cap = R.regret_split(result)
     names = [NAMES[a] for a in advs]
-    fig = go.Figure([
+    fig = Figure([
         go.Bar(x=names, y=cover, name="cover regret", marker_color=COLORS["hedge"]),
         go.Bar(x=names, y=gap, name="class − cover", marker_color=COLORS["smoothed_nonadaptive"]),
         go.Scatter(x=names, y=cap, mode="markers", name="cap: cover + max cell",
@@ -107,7 +107,7 @@ def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Hedge's mass density over thresholds (the recorded run) across rounds, with the target b* marked."""
     centres, _, density = R.weight_density(result)
     rounds = result.snapshot_rounds
-    fig = go.Figure([go.Heatmap(x=centres, y=rounds, z=density, colorscale="Blues", name="Hedge's weights",
+    fig = Figure([go.Heatmap(x=centres, y=rounds, z=density, colorscale="Blues", name="Hedge's weights",
                                 colorbar={"title": {"text": "density"}}),
                      _target(result, rounds[0], rounds[-1])])  # fmt: skip
     return apply_style(fig, x_title="threshold b", y_title="round t")
@@ -118,7 +118,7 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Hedge's weight density (mass / bin width) per recorded round, with play, opening on the last (six decades shown)."""
     centres, widths, density = R.weight_density(result)
     top = float(density.max()) * 1.05
-    fig = go.Figure([go.Bar(x=centres, y=density[-1], width=widths, marker_color=COLORS["hedge"],
+    fig = Figure([go.Bar(x=centres, y=density[-1], width=widths, marker_color=COLORS["hedge"],
                             name="Hedge's weight density"), _target(result, top * 1e-6, top)])  # fmt: skip
     frames = [{"name": str(int(r)), "data": [{"type": "bar", "x": centres, "y": density[k], "width": widths}],
                "traces": [0]} for k, r in enumerate(result.snapshot_rounds)]  # fmt: skip
@@ -130,7 +130,7 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
 @shared_figure
 def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go.Figure:
     """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound."""
-    fig = go.Figure()
+    fig = Figure()
     horizon, k = results[0].costs.shape[-2:]
     idx = downsample_index(horizon, log=log_log)
     t = (idx + 1).astype(float)
@@ -151,7 +151,7 @@ def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
     b = sweep.scales
-    fig = go.Figure(band_traces(b, *band(sweep.regret, axis=1), color=COLORS["ftpl"],
+    fig = Figure(band_traces(b, *band(sweep.regret, axis=1), color=COLORS["ftpl"],
                                 name=f"FTPL ({sweep.perturbation}), average regret"))  # fmt: skip
     fig.add_trace(theory(b, online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
                          name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b", kind="expectation"))  # fmt: skip
@@ -176,7 +176,7 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
               "showlegend": rank == 0} for rank, (lx, ly, opacity) in enumerate(heaviest)]  # fmt: skip
     data.append({"type": "scatter", "x": tx, "y": ty, "mode": "lines", "name": "target",
                  "line": {"color": COLORS["truth"], "width": 3, "dash": "dash"}})  # fmt: skip
-    fig = go.Figure(data=data)
+    fig = Figure(data=data)
     apply_style(fig, x_title="x₁", y_title="x₂", height=560)
     fig.update_xaxes(range=[0, 1], constrain="domain")
     fig.update_yaxes(range=[0, 1], scaleanchor="x")
@@ -192,7 +192,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     horizon = result.horizon
     idx = downsample_index(horizon, log=log_log)
     t = (idx + 1).astype(float)
-    fig = go.Figure()
+    fig = Figure()
     for adv in dict.fromkeys(result.adversaries):
         rows = result.adversaries == adv
         fig.add_traces(
@@ -215,7 +215,7 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
     """E‖Z‖∞ against log k: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values (:mod:`smoothviz.bounds.online`)."""
     k, b = curve.ks.astype(float), curve.scale
     name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.perturbation]
-    fig = go.Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
+    fig = Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
                                 name=f"‖Z‖∞, {name}(b = {b:g}): mean of {curve.trials:,} draws"))  # fmt: skip
     if curve.perturbation == "rspm":
         fig.add_trace(theory(k, curve.exact, name="(bm²/2)(1 + 2C(2m,m)/4ᵐ), m = ⌈log₂ k⌉"))
