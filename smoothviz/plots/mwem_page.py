@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep
-from smoothviz.experiments.mwem_tabs import ThresholdExperiment
+from smoothviz.experiments.mwem_tabs import THRESHOLD_BETA, ThresholdExperiment
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.marks import line
 from smoothviz.plots.mwem import (
@@ -28,7 +28,6 @@ from smoothviz.plots.mwem import (
 from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 from smoothviz.privacy.mwem import VARIANTS
-from smoothviz.privacy.private_thresholds import PrivateThresholdResult
 
 
 def _spread(x: np.ndarray, values: np.ndarray, variant: str, name: str) -> list[dict]:
@@ -71,10 +70,10 @@ def density_figure(scan: DensityScan) -> go.Figure:
 
 
 @shared_figure
-def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.05) -> go.Figure:
+def private_threshold_figure(experiment: ThresholdExperiment) -> go.Figure:
     """E10: empirical error of every threshold, the σα grid, the mechanism's picks, and the two bounds."""
+    result, picked, times = experiment.learned, experiment.picked, experiment.times
     b, errors = result.boundaries / (result.boundaries.size - 1), result.errors
-    picked, times = np.unique(result.chosen, return_counts=True)
     fig = Figure([
         line(b, errors, "error of h_b", COLORS["truth"], width=2),
         go.Scatter(x=b[result.grid], y=errors[result.grid], mode="markers", name=f"grid (K = {result.grid.size})",
@@ -85,14 +84,10 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
                    customdata=times, hovertemplate="b = %{x:.3f}: error %{y:.3f}, picked %{customdata}×"),
     ])  # fmt: skip
     ends = np.array([0.0, 1.0])
-    grid_loss = result.best_error + privacy_bounds.threshold_discretisation_error(result.alpha)
-    fig.add_trace(theory_trace(ends, np.full(2, grid_loss), kind="exact",
+    fig.add_trace(theory_trace(ends, np.full(2, experiment.grid_loss), kind="exact",
                                name="best + α (grid loss, exact on σ-smooth data)"))  # fmt: skip
-    excess = privacy_bounds.private_threshold_bound(
-        result.alpha, result.grid.size, result.epsilon, result.n, beta
-    )
-    fig.add_trace(theory_trace(ends, np.full(2, result.best_error + excess), kind="high-probability",
-                               name=f"best + α + 2 ln(K/β)/(εn), β = {beta:g}"))  # fmt: skip
+    fig.add_trace(theory_trace(ends, np.full(2, result.best_error + experiment.bound), kind="high-probability",
+                               name=f"best + α + 2 ln(K/β)/(εn), β = {THRESHOLD_BETA:g}"))  # fmt: skip
     return apply_style(fig, x_title="threshold b (h_b(x) = 1[x ≥ b])", y_title="empirical error")
 
 
