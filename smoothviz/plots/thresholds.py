@@ -8,7 +8,6 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.thresholds import ThresholdsExperiment, number_line_rounds
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
@@ -45,13 +44,13 @@ def _smoothed(experiment: ThresholdsExperiment) -> list[str]:
 def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """Cumulative mistakes against t for each adversary (mean, 10–90% band) with the theory lines."""
     fig = Figure(_band_curves(experiment, "mistakes_mean", "mistakes_p10", "mistakes_p90"))
-    t = experiment.rounds.astype(float)
+    t, theory = experiment.rounds.astype(float), experiment.theory()
     if "worst_case" not in experiment.runs:
-        worst = online_bounds.worst_case_mistakes(t)
+        worst = theory["worst_case_mistakes"]
         fig.add_trace(theory_trace(t, worst, name="worst case: t", on_plot=True))
     if _smoothed(experiment):
-        fig.add_trace(theory_trace(t, online_bounds.smoothed_mistakes_envelope(experiment.sigma, t),
-                                   name="log₂(1/σ) + log₂ t + 4", kind="expectation", on_plot=True))  # fmt: skip
+        fig.add_trace(theory_trace(t, theory["smoothed_mistakes_envelope"], name="log₂(1/σ) + log₂ t + 4",
+                                   kind="expectation", on_plot=True))  # fmt: skip
     return apply_style(fig, x_title="round t", y_title="cumulative mistakes", log_x=True, log_y=True,
                        height=430)  # fmt: skip
 
@@ -82,8 +81,7 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
     items = {SHORT_NAMES[a]: (count(mean[a]), f"{LONG_NAMES[a]}: mistakes at T = {e.horizon:,}, {how(a)}")
              for a in e.adversaries}  # fmt: skip
     if _smoothed(e):
-        env = float(online_bounds.smoothed_mistakes_envelope(e.sigma, e.horizon))
-        items["bound"] = (f"{env:.1f}", bounds.BOUNDS["smoothed_mistakes_envelope"].title)
+        items["bound"] = (f"{e.envelope:.1f}", bounds.BOUNDS["smoothed_mistakes_envelope"].title)
     return items
 
 
@@ -151,7 +149,7 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
         f"{naive_float_worst_case(e.horizon)}: the interval collapses, so this page uses exact "
         "dyadic arithmetic.",
         "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is "
-        f"{float(online_bounds.smoothed_mistakes_envelope(e.sigma, e.horizon)):.1f}; the smoothed means "
+        f"{e.envelope:.1f}; the smoothed means "
         f"are at most {worst_smoothed:.1f}.",
     }
 
