@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments import band
 from smoothviz.experiments import regret as R
 from smoothviz.experiments.regret import RegretExperiment
@@ -64,19 +63,20 @@ def regret_figure(
     if "worst_case" in advs:
         fig.add_trace(theory(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
     # MW's bound is on regret against the N cover thresholds, the smoothed one on the expectation
-    fig.add_trace(theory(t, online_bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
-                         name=f"MW bound, regret vs the N = {n:,} cover"))  # fmt: skip
-    fig.add_trace(theory(t, online_bounds.smoothed_hedge_envelope(t, n),
-                         name="E[regret] bound, σ-smooth only", kind="expectation"))  # fmt: skip
+    lines = R.theory_lines(result)
+    fig.add_trace(
+        theory(t, lines["mw_regret_bound_eta"], name=f"MW bound, regret vs the N = {n:,} cover")
+    )
+    fig.add_trace(theory(t, lines["smoothed_hedge_envelope"], name="E[regret] bound, σ-smooth only",
+                         kind="expectation"))  # fmt: skip
     for adv, slope, x, y in R.slope_guides(result) if log_log else ():
         guide = line(x, y, f"fit: slope {slope:.2f}", COLORS[adv], width=2, dash="dot")
         fig.add_trace(guide.update(hoverinfo="skip"))
     if shapes and ("smoothed_nonadaptive" in advs or "iid" in advs):
-        fig.add_trace(theory(t, online_bounds.thm31_envelope(t, result.sigma), kind="envelope",
+        fig.add_trace(theory(t, lines["thm31_envelope"], kind="envelope",
                              name="Thm 3.1 shape (non-adaptive)", color=COLORS["reference"]))  # fmt: skip
     if shapes:
-        fig.add_trace(theory(t, online_bounds.thm33_envelope(t, result.sigma), name="Thm 3.3 shape",
-                             kind="envelope"))  # fmt: skip
+        fig.add_trace(theory(t, lines["thm33_envelope"], name="Thm 3.3 shape", kind="envelope"))
     return _regret_axes(fig, "regret against all thresholds", log_log, height=520, zero_y=True)
 
 
@@ -131,18 +131,18 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
 def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go.Figure:
     """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound."""
     fig = Figure()
-    horizon, k = results[0].costs.shape[-2:]
+    horizon = results[0].costs.shape[-2]
     idx = downsample_index(horizon, log=log_log)
-    t = (idx + 1).astype(float)
+    t, lines = (idx + 1).astype(float), R.learner_lines(results)
     for res in results:
         name, color = LEARNERS[res.algorithm]
         fig.add_traces(
             band_traces(t, *band(res.regret.reshape(-1, horizon)[:, idx]), name=name, color=color)
         )
         if res.algorithm == "mw":  # NaN unless η ≤ 1/2, where the bound holds
-            bound = online_bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
+            bound = lines["mw_regret_bound_eta"][idx]
             fig.add_trace(theory(t, bound, name="MW bound ηt + ln k/η (exact)"))
-    fig.add_trace(theory(t, online_bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)",
+    fig.add_trace(theory(t, lines["ftl_alternating_regret"][idx], name="⌈t/2⌉ (FTL, alternating)",
                          kind="envelope"))  # fmt: skip
     return _regret_axes(fig, "regret", log_log)
 
@@ -153,8 +153,8 @@ def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     b = sweep.scales
     fig = Figure(band_traces(b, *band(sweep.regret, axis=1), color=COLORS["ftpl"],
                                 name=f"FTPL ({sweep.perturbation}), average regret"))  # fmt: skip
-    fig.add_trace(theory(b, online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
-                         name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b", kind="expectation"))  # fmt: skip
+    fig.add_trace(theory(b, R.ftpl_bound(sweep), name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b",
+                         kind="expectation"))  # fmt: skip
     fig.add_trace(theory(b, np.full_like(b, 0.5), name="FTL on alternating: 1/2", kind="envelope"))
     apply_style(fig, x_title="perturbation scale b", y_title="average regret R(T)", log_x=True)
     fig.update_yaxes(range=[0, 1])
@@ -205,7 +205,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
                        "marker": {"color": COLORS[adv], "size": 16, "symbol": "diamond",
                                   "line": {"color": "#000", "width": 1.5}}, "showlegend": False})  # fmt: skip
     n = result.offsets.size
-    fig.add_trace(theory(t, online_bounds.mw_regret_bound_eta(t, n, result.eta),
+    fig.add_trace(theory(t, R.halfspace_bound(result)[idx],
                          name=f"MW on the cover: ηt + ln N/η (exact, N = {n:,})"))  # fmt: skip
     return _regret_axes(fig, "regret (2-D halfspaces)", log_log, height=520)
 
@@ -220,13 +220,12 @@ def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figu
     if curve.perturbation == "rspm":
         fig.add_trace(theory(k, curve.exact, name="(bm²/2)(1 + 2C(2m,m)/4ᵐ), m = ⌈log₂ k⌉"))
     if curve.perturbation == "gumbel":
-        fig.add_trace(theory(k, online_bounds.gumbel_expected_max_abs(curve.ks, b),
-                             name="b·E max|Gᵢ| (exact, by quadrature)"))  # fmt: skip
-        fig.add_trace(theory(k, online_bounds.gumbel_expected_max(curve.ks, b), color=COLORS["reference"],
+        fig.add_trace(theory(k, curve.exact, name="b·E max|Gᵢ| (exact, by quadrature)"))
+        fig.add_trace(theory(k, R.max_abs_reference(curve), color=COLORS["reference"],
                              name="b(ln k + γ) = b·E max Gᵢ (exact; not of |Gᵢ|)"))  # fmt: skip
     else:
         alone = curve.perturbation == "laplace"
-        fig.add_trace(theory(k, online_bounds.laplace_expected_max_abs(curve.ks, b),
+        fig.add_trace(theory(k, curve.exact if alone else R.max_abs_reference(curve),
                              name="b·H_k (exact)" if alone else "i.i.d. Laplace: b·H_k",
                              color=None if alone else COLORS["reference"]))  # fmt: skip
     if k_mark is not None:
@@ -269,8 +268,7 @@ def regret_items(experiment: RegretExperiment) -> dict[str, tuple[str, str]]:
     items = {SHORT[a]: (f"{_at_t(experiment, a):,.1f}",
                         f"{NAMES[a]}: regret at T against all thresholds, mean of {s['trials']} trials")
              for a in s["adversaries"]}  # fmt: skip
-    mw = online_bounds.mw_regret_bound(s["horizon"], n_cover)
-    return items | {"MW bound": (f"{mw:,.1f}", f"N = {n_cover:,}")}
+    return items | {"MW bound": (f"{experiment.mw_bound:,.1f}", f"N = {n_cover:,}")}
 
 
 @shared_value
