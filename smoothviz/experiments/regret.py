@@ -43,6 +43,7 @@ __all__ = [
     "halfspace_bound",
     "halfspace_class_regret",
     "halfspace_lines",
+    "halfspace_trials",
     "halfspaces",
     "learner_lines",
     "learners_frame",
@@ -51,6 +52,7 @@ __all__ = [
     "max_abs_reference",
     "page_cost_s",
     "page_trials",
+    "regret_at_t",
     "regret_split",
     "run_experiment",
     "slope_guides",
@@ -431,3 +433,13 @@ def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
 def halfspace_class_regret(result: HalfspaceResult, adversary: str) -> float:
     """Mean regret at T against every halfspace of ``adversary``'s runs."""
     return float(result.class_regret[result.adversaries == adversary].mean())
+
+
+def halfspace_trials(result: HalfspaceResult, adversary: str) -> int:
+    """How many trials ``adversary`` ran."""
+    return int(np.sum(result.adversaries == adversary))
+
+
+def regret_at_t(run: ExpertsResult) -> float:
+    """A learner's mean regret at T over its cost sequences."""
+    return run.regret[..., -1].mean()

@@ -14,6 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments import spread
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep
 from smoothviz.experiments.mwem_tabs import THRESHOLD_BETA, ThresholdExperiment
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
@@ -32,8 +33,7 @@ from smoothviz.privacy.mwem import VARIANTS
 
 def _spread(x: np.ndarray, values: np.ndarray, variant: str, name: str) -> list[dict]:
     """Mean of ``values`` over trials (axis 1) against ``x``, with a min–max band, in the variant's colour."""
-    return band_traces(x, values.mean(axis=1), values.min(axis=1), values.max(axis=1), name=name,
-                       color=COLOR[variant])  # fmt: skip
+    return band_traces(x, *spread(values, axis=1), name=name, color=COLOR[variant])
 
 
 @shared_figure

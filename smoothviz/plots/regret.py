@@ -306,7 +306,7 @@ def experts_caption(experiment: RegretExperiment, runs: list[ExpertsResult]) -> 
     return (
         f"{COST_SEQUENCES[s['sequence']]} costs, k = {s['n_actions']}, T = {s['horizon']:,}; "
         f"perturbed leader: {PERTURBATION_SHORT[s['perturbation']]}(b = {s['scale']:g}), the "
-        f"learner's coins. FTL regret at T: {runs[1].regret[..., -1].mean():,.1f}."
+        f"learner's coins. FTL regret at T: {R.regret_at_t(runs[1]):,.1f}."
     )
 
 
@@ -351,7 +351,7 @@ def halfspace_caption(result: HalfspaceResult) -> str:
 def halfspace_items(result: HalfspaceResult) -> dict[str, tuple[str, str]]:
     """The 2-D tab's metrics for the adaptive σ-smooth adversary, at T."""
     adaptive = result.summary().set_index("adversary").loc["smoothed_adaptive"]
-    trials = int(np.sum(result.adversaries == "smoothed_adaptive"))
+    trials = R.halfspace_trials(result, "smoothed_adaptive")
     return {
         "best halfspace": (count(adaptive["best_class"]), "mistakes of the best halfspace in hindsight, exact: "
                            f"every line through two points; adaptive σ-smooth adversary, mean of {trials} trials"),
@@ -364,7 +364,7 @@ def halfspace_items(result: HalfspaceResult) -> dict[str, tuple[str, str]]:
 
 def halfspace_regret_caption(result: HalfspaceResult) -> str:
     """Caption of :func:`halfspace_regret_figure`, with each adversary's regret at T."""
-    trials = int(np.sum(result.adversaries == result.adversaries[0]))
+    trials = R.halfspace_trials(result, result.adversaries[0])
     return (
         f"Regret against the cover, mean and 10–90% band over {trials} trials; diamonds at T: "
         "against every halfspace (exact). "
