@@ -1,6 +1,6 @@
 """Figures of the Regret page: Hedge on a cover, the decomposition, MW vs FTL, perturbed leaders, halfspaces.
 
-Theory curves come from :mod:`smoothviz.bounds.online`, every number drawn from :mod:`smoothviz.experiments.regret`.
+Every curve and number drawn, the theory lines included, comes from :mod:`smoothviz.experiments.regret`.
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
 
 @shared_figure
 def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figure:
-    """E‖Z‖∞ against log k: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values (:mod:`smoothviz.bounds.online`)."""
+    """E‖Z‖∞ against log k: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values."""
     k, b = curve.ks.astype(float), curve.scale
     name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.perturbation]
     fig = Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
