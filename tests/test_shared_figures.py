@@ -300,7 +300,7 @@ def test_served_figures_are_built_without_validation(monkeypatch):
 
     @shared_figure
     def line(values):
-        fig = go.Figure(go.Scatter(y=values))
+        fig = shared_module.Figure(go.Scatter(y=values))
         seen.append(fig._validate)
         return fig
 
@@ -357,8 +357,7 @@ def test_plotly_s_figure_class_is_left_as_plotly_made_it():
         for name, value in vars(cls).items()
         if _home(value).startswith("smoothviz")
     }
-    # the fast updates and the shared template belong to shared.Figure, not to plotly's class; only
-    # the per-object validation switch (_OffWhileUnvalidated) is set on plotly's base classes
-    assert ours == {"_validate", "_in_batch_mode"}
+    # the fast updates, the shared template and the validation switch belong to shared.Figure
+    assert ours == set()
     assert go.Figure.update_layout.__module__ == "plotly.graph_objs._figure"
     assert shared_module.Figure.update_layout is not go.Figure.update_layout

@@ -81,8 +81,8 @@ class _OffWhileUnvalidated:
         obj.__dict__[self.slot] = value
 
 
-BaseFigure._validate = BasePlotlyType._validate = _OffWhileUnvalidated("_validate_flag", True)
-BaseFigure._in_batch_mode = _OffWhileUnvalidated("_batch_flag", False)
+#: Every plotly object a builder makes (traces, layout): made without validation in a shared build.
+BasePlotlyType._validate = _OffWhileUnvalidated("_validate_flag", True)
 
 
 def _template(name: str) -> dict:
@@ -205,8 +205,11 @@ class Figure(go.Figure):
 
     Its default template is one read-only dict for all; its layout and axis updates are written
     straight into its dicts where plotly would write the same (:func:`_mergeable`). Builders make
-    their figures with it or :func:`subplots`; plotly's own classes are left as they are.
+    their figures with it or :func:`subplots`; plotly's own figure class is left as it is.
     """
+
+    _validate = _OffWhileUnvalidated("_validate_flag", True)
+    _in_batch_mode = _OffWhileUnvalidated("_batch_flag", False)
 
     def _initialize_layout_template(self) -> None:
         name, props = pio.templates.default, self._layout_obj._props
@@ -247,12 +250,12 @@ class Figure(go.Figure):
 def subplots(**kwargs: Any) -> go.Figure:
     """``make_subplots(**kwargs)``; in a shared build, a copy of one grid made per arguments (~6 ms)."""
     if _validating.get():
-        return make_subplots(**kwargs)
+        return make_subplots(**kwargs, figure=Figure())
     key = pickle.dumps(sorted(kwargs.items()), protocol=5)
     with _lock:
         grid = _grids.get(key)
     if grid is None:
-        grid = make_subplots(**kwargs)
+        grid = make_subplots(**kwargs, figure=Figure())
         with _lock:
             _grids[key] = grid
     fig = Figure()
@@ -459,7 +462,7 @@ def _typed_numbers(array: np.ndarray) -> Any:
     return spec
 
 
-class SharedFigure(go.Figure):
+class SharedFigure(Figure):
     """A built figure that many sessions draw: its ``to_dict()`` is computed once and must not be changed."""
 
     _frozen: dict | None = None
