@@ -130,9 +130,9 @@ def potential_figure(result: MWEMResult) -> go.Figure:
     """Ψ_t = KL(D_B‖D_t) (band over trials), ln|X| and ln(1/σ), and Lemma E.3's two sides for trial 0."""
     t, color = np.arange(result.rounds + 1), COLOR[result.variant]
     fig = Figure(band_traces(t, *band(result.psi), name="Ψ_t = KL(D_B‖D_t)", color=color))
-    fig.add_trace(_level(t, np.log(int(np.prod(result.shape))), "ln|X| (Ψ₀ of a point mass)"))
-    if result.sigma is not None:
-        start = float(privacy_bounds.mwem_potential_start_bound(result.sigma))
+    log_x, start = result.start_bounds
+    fig.add_trace(_level(t, log_x, "ln|X| (Ψ₀ of a point mass)"))
+    if start is not None:
         fig.add_trace(_level(t, start, "Fact E.2: ln(1/σ)", color=COLORS["reference"]))
     if not np.all(np.isnan(result.lemma_rhs)):
         # the caption counts the rounds the lower bound held in

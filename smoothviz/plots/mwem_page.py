@@ -13,7 +13,6 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import spread
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep
 from smoothviz.experiments.mwem_tabs import THRESHOLD_BETA, ThresholdExperiment
@@ -187,7 +186,7 @@ def run_captions(ex: Experiment, variant: str) -> dict[str, str]:
             f"{hist.domain.describe()}. Cells are flattened row by row in the data table."
         ),
         "potential": f"Ψ_t = KL(D_B‖D_t) ({name}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} ≤ ln N = "
-        f"{privacy_bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
+        f"{detail.start_bounds[0]:.3f}, never below 0. Lemma E.3 "
         f"(m_t clipped to [0, 1]) held in {detail.lemma_held} of {detail.lemma_holds.size} rounds over all "
         "trials.",
         "rounds": "Each round's selected query (trial 1): true answer, synthetic answer before the "
