@@ -77,7 +77,7 @@ class CoversExperiment:
 
     @property
     def thm33_brackets(self) -> int:
-        """⌈4√T/σ⌉: the thresholds' brackets at :attr:`thm33_scale` (exact)."""
+        """⌈4√T/σ⌉: the thresholds' brackets at :attr:`thm33_scale`, exact (the paper's Thm 3.3)."""
         s = self.settings
         return int(online_bounds.thm33_threshold_brackets(s["sigma"], s["horizon"]))
 
@@ -208,7 +208,7 @@ def threshold_brackets(sizes: pd.DataFrame) -> np.ndarray:
 
 
 def appendix_b_sd(result: cv.UniformConvergenceResult) -> np.ndarray:
-    """Appendix B's exact sd 1/(2√t) of the non-adaptive average over rounds 1..T."""
+    """The paper's Appendix B: the exact sd 1/(2√t) of the non-adaptive average over rounds 1..T."""
     return online_bounds.appb_nonadaptive_std(np.arange(1, result.horizon + 1, dtype=float))
 
 

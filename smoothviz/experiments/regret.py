@@ -223,7 +223,10 @@ class RegretExperiment:
 
     @property
     def mw_bound(self) -> float:
-        """2√(T ln N): MW's regret on the N-threshold cover at the tuned η, exact on every sequence."""
+        """2√(T ln N): MW's regret on the N-threshold cover at the tuned η, exact on every sequence.
+
+        Arora, Hazan & Kale 2012, Thm 2.1.
+        """
         return float(online_bounds.mw_regret_bound(self.settings["horizon"], self.hedge.n_experts))
 
     @property
@@ -335,8 +338,10 @@ def slope_guides(result: HedgeThresholdsResult) -> list[tuple[str, float, np.nda
 def theory_lines(result: HedgeThresholdsResult) -> dict[str, np.ndarray]:
     """The regret chart's bounds over the checkpoints, keyed as in :data:`smoothviz.bounds.BOUNDS`.
 
-    MW's exact bound on regret against the N cover thresholds (ηt + ln N/η), the σ-smooth bound on
-    the expected regret, and the O(·) shapes of Theorems 3.1 and 3.3 (constant 2).
+    MW's exact bound ηt + ln N/η on regret against the N cover thresholds (Arora, Hazan & Kale 2012,
+    Thm 2.1), the bound on the expected regret against σ-smooth adversaries (with Haghtalab,
+    Roughgarden & Shetty 2020, Lemma 3.2), and the O(·) shapes of their Theorems 3.1 and 3.3
+    (constant 2).
     """
     t, n = result.checkpoints.astype(float), result.n_experts
     return {
@@ -352,7 +357,8 @@ def theory_lines(result: HedgeThresholdsResult) -> dict[str, np.ndarray]:
 def learner_lines(results: list[ExpertsResult]) -> dict[str, np.ndarray]:
     """The MW/FTL chart's lines over rounds 1..T, keyed as in :data:`smoothviz.bounds.BOUNDS`.
 
-    MW's exact bound ηt + ln k/η (NaN unless η ≤ 1/2); FTL's exact regret ⌈t/2⌉ on alternating costs.
+    MW's exact bound ηt + ln k/η (NaN unless η ≤ 1/2; Arora, Hazan & Kale 2012, Thm 2.1); FTL's exact
+    regret ⌈t/2⌉ on alternating costs (Kalai & Vempala 2005, §1).
     """
     horizon, k = results[0].costs.shape[-2:]
     t = np.arange(1, horizon + 1, dtype=float)
@@ -364,7 +370,10 @@ def learner_lines(results: list[ExpertsResult]) -> dict[str, np.ndarray]:
 
 
 def ftpl_bound(sweep: FTPLSweepResult) -> np.ndarray:
-    """Theorem 13's bound on FTPL's average regret at each scale b of the sweep, ε = 1/b (expectation)."""
+    """Bound on FTPL's expected average regret at each scale b of the sweep, ε = 1/b.
+
+    Neel, Roth & Wu 2019, Thm 13.
+    """
     return online_bounds.ftpl_regret_bound(
         sweep.horizon, sweep.expected_max_abs, 1.0 / sweep.scales
     )
@@ -381,7 +390,10 @@ def max_abs_reference(curve: MaxAbsResult) -> np.ndarray:
 
 
 def halfspace_bound(result: HalfspaceResult) -> np.ndarray:
-    """MW's exact bound ηt + ln N/η on regret against the N cover halfspaces, over rounds 1..T."""
+    """MW's exact bound ηt + ln N/η on regret against the N cover halfspaces, over rounds 1..T.
+
+    Arora, Hazan & Kale 2012, Thm 2.1.
+    """
     t = np.arange(1, result.horizon + 1, dtype=float)
     return online_bounds.mw_regret_bound_eta(t, result.offsets.size, result.eta)
 
