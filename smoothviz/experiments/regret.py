@@ -223,10 +223,7 @@ class RegretExperiment:
 
     @property
     def mw_bound(self) -> float:
-        """2√(T ln N): MW's regret on the N-threshold cover at the tuned η, exact on every sequence.
-
-        Arora, Hazan & Kale 2012, Thm 2.1.
-        """
+        """2√(T ln N): MW's regret on the cover at tuned η, exact (Arora, Hazan & Kale 2012, Thm 2.1)."""
         return float(online_bounds.mw_regret_bound(self.settings["horizon"], self.hedge.n_experts))
 
     @property
@@ -343,11 +340,9 @@ def theory_lines(result: HedgeThresholdsResult) -> dict[str, np.ndarray]:
     Roughgarden & Shetty 2020, Lemma 3.2), and the O(·) shapes of their Theorems 3.1 and 3.3
     (constant 2).
     """
-    t, n = result.checkpoints.astype(float), result.n_experts
+    t, n, eta = result.checkpoints.astype(float), result.n_experts, result.eta
     return {
-        "mw_regret_bound_eta": online_bounds.mw_regret_bound_eta(
-            t, n, result.eta, update=result.update
-        ),
+        "mw_regret_bound_eta": online_bounds.mw_regret_bound_eta(t, n, eta, update=result.update),
         "smoothed_hedge_envelope": online_bounds.smoothed_hedge_envelope(t, n),
         "thm31_envelope": online_bounds.thm31_envelope(t, result.sigma),
         "thm33_envelope": online_bounds.thm33_envelope(t, result.sigma),
@@ -370,30 +365,20 @@ def learner_lines(results: list[ExpertsResult]) -> dict[str, np.ndarray]:
 
 
 def ftpl_bound(sweep: FTPLSweepResult) -> np.ndarray:
-    """Bound on FTPL's expected average regret at each scale b of the sweep, ε = 1/b.
-
-    Neel, Roth & Wu 2019, Thm 13.
-    """
-    return online_bounds.ftpl_regret_bound(
-        sweep.horizon, sweep.expected_max_abs, 1.0 / sweep.scales
-    )
+    """FTPL's expected average regret bound per scale b, ε = 1/b (Neel, Roth & Wu 2019, Thm 13)."""
+    b = sweep.scales
+    return online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b)
 
 
 def max_abs_reference(curve: MaxAbsResult) -> np.ndarray:
-    """The grey line beside the exact E‖Z‖∞ against k (both exact).
-
-    Gumbel: b(ln k + γ) = E max Gᵢ (not of |Gᵢ|); RSPM: i.i.d. Laplace's b·H_k.
-    """
+    """The exact grey line: Gumbel's b(ln k + γ) = E max Gᵢ (not of |Gᵢ|), else Laplace's b·H_k."""
     if curve.perturbation == "gumbel":
         return online_bounds.gumbel_expected_max(curve.ks, curve.scale)
     return online_bounds.laplace_expected_max_abs(curve.ks, curve.scale)
 
 
 def halfspace_bound(result: HalfspaceResult) -> np.ndarray:
-    """MW's exact bound ηt + ln N/η on regret against the N cover halfspaces, over rounds 1..T.
-
-    Arora, Hazan & Kale 2012, Thm 2.1.
-    """
+    """MW's exact bound ηt + ln N/η (Arora, Hazan & Kale 2012, Thm 2.1) over rounds 1..T."""
     t = np.arange(1, result.horizon + 1, dtype=float)
     return online_bounds.mw_regret_bound_eta(t, result.offsets.size, result.eta)
 
