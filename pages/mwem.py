@@ -138,7 +138,7 @@ with views["threshold"]:
         args = {"alpha": alpha, "target": target, "flip": flip, "trials": max(20, p["trials"])}
         tried = tab("private_threshold", tuple(args.items()), **settings)
         items, caption, card = more_figures.threshold_texts(ex, tried, target=target, flip=flip)
-        shown = more_figures.private_threshold_figure(tried.learned)
+        shown = more_figures.private_threshold_figure(tried)
         chart("private_threshold", shown, tried.to_frame, caption)
         ui.metrics(items)
         ui.theory_card(bounds.BOUNDS["private_threshold_bound"], card)

@@ -132,16 +132,17 @@ def test_label_counts_and_private_threshold_experiment():
     with pytest.raises(ValueError, match="flip"):
         mwem_tabs.label_counts(counts, target=0.5, flip=0.7)
     hist = E.make_histogram("exact", 64, n=640, sigma=0.25)
-    r = mwem_tabs.private_threshold_experiment(
+    tried = mwem_tabs.private_threshold_experiment(
         hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, rng=2
-    ).learned
+    )
+    r = tried.learned
     again = mwem_tabs.private_threshold_experiment(
         hist.counts, sigma=0.25, alpha=0.25, epsilon=1.0, target=0.55, flip=0.0, trials=30, rng=2
     ).learned
     assert r.chosen.tolist() == again.chosen.tolist()  # one visible seed reproduces the draws
     assert r.grid.size == 17  # spacing ⌊σαN⌋ = 4 cells
     assert r.discretisation_error <= 0.25
-    fig = private_threshold_figure(r)
+    fig = private_threshold_figure(tried)
     assert fig.data[0].y == pytest.approx(r.errors)
     assert sum(fig.data[2].customdata) == 30
 
@@ -159,6 +160,9 @@ def test_the_threshold_experiment_checks_its_draws_against_the_bound_draw_by_dra
     assert tried.within == sum(within) / len(within)
     mean = sum(r.chosen_error) / len(r.chosen_error)
     assert tried.excess == pytest.approx(max(0.0, mean - r.best_error), abs=1e-12)
+    assert tried.grid_loss == pytest.approx(r.best_error + 0.3, rel=1e-12)  # best + α
+    drawn = {int(b): r.chosen.tolist().count(b) for b in set(r.chosen.tolist())}
+    assert dict(zip(tried.picked.tolist(), tried.times.tolist(), strict=True)) == drawn
 
 
 def test_the_threshold_tab_texts_only_read_the_experiments_check():

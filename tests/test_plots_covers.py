@@ -119,3 +119,16 @@ def test_uniform_convergence_figures():
     ]
     assert sd.layout.xaxis.type == "log"
     assert sd.layout.yaxis.title.text == "sd of the average"
+
+
+def test_the_covers_bounds_drawn_are_computed_by_the_experiment():
+    from smoothviz.experiments import covers as C
+
+    ex = C.run_experiment("thresholds", sigma=0.1, horizon=400)
+    assert ex.thm33_brackets == 800  # ⌈4√T/σ⌉ = ⌈4 · 20 / 0.1⌉
+    assert "⌈4√T/σ⌉ = 800 for thresholds" in pc.sizes_caption(ex)
+    eps = np.array([0.3, 0.1, 0.04])
+    assert C.threshold_brackets(cv.bracketing_sizes("thresholds", eps)).tolist() == [4, 10, 25]
+    uc = cv.uniform_convergence_experiment(horizon=100, trials=50, rng=0)
+    np.testing.assert_allclose(C.appendix_b_sd(uc), 0.5 / np.sqrt(np.arange(1, 101)), rtol=1e-15)
+    assert "vs 0.0500)" in pc.uniform_convergence_std_caption(uc)  # 1/(2√100) at T

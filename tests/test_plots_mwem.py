@@ -80,6 +80,12 @@ def test_potential_figure(runs):
     assert "Fact E.2: ln(1/σ)" in ns
     assert "Lemma E.3 lower bound" in ns
     assert runs["projected"].lemma_holds.all()  # the lemma's inequality, every round of every trial
+    r = runs["projected"]
+    log_x, start = r.start_bounds  # the two levels drawn: ln|X| and Fact E.2's ln(1/σ)
+    assert log_x == pytest.approx(np.log(np.prod(r.shape)), rel=1e-15)
+    assert start == pytest.approx(np.log(1 / r.sigma), rel=1e-15)
+    assert r.psi[:, 0].max() <= start + 1e-12  # Ψ₀ ≤ ln(1/σ) on σ-smooth data
+    assert runs["mwem"].start_bounds[1] is None  # no σ: no Fact E.2 level
     fig = P.potential_figure(runs["notes"])
     assert not any(n.startswith("Lemma E.3") for n in names(fig))
 

@@ -195,3 +195,25 @@ def test_max_abs_figure(noise):
         np.testing.assert_allclose(lower.y, 3.0 * (np.log(curve.ks) + np.euler_gamma))
         assert np.all(np.asarray(exact.y) >= np.asarray(lower.y) - 1e-8)
         assert "b·H_k (exact)" not in names
+
+
+def test_the_bound_lines_drawn_are_computed_by_the_experiment(run):
+    from smoothviz.experiments import regret as R
+
+    t, n, eta = run.checkpoints.astype(float), run.n_experts, run.eta
+    lines = R.theory_lines(run)
+    mw = eta * t + np.log(n) / eta if run.update == "notes" else np.log(n) / eta + eta * t / 8
+    np.testing.assert_allclose(lines["mw_regret_bound_eta"], mw, rtol=1e-12)
+    smooth = 2 * np.sqrt(t * np.log(n)) + 2 * np.sqrt(t) + np.sqrt(np.sqrt(t) * np.log(n))
+    np.testing.assert_allclose(lines["smoothed_hedge_envelope"], smooth, rtol=1e-12)
+    drawn = [np.asarray(tr.y, dtype=float) for tr in figures.regret_figure(run, shapes=True).data]
+    for key in (
+        "mw_regret_bound_eta",
+        "smoothed_hedge_envelope",
+        "thm31_envelope",
+        "thm33_envelope",
+    ):
+        assert any(np.array_equal(y, lines[key], equal_nan=True) for y in drawn), key
+    costs = make_costs("alternating", 50, 2)
+    ftl = R.learner_lines([multiplicative_weights(costs), follow_the_leader(costs)])
+    assert ftl["ftl_alternating_regret"].tolist() == [(s + 1) // 2 for s in range(1, 51)]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import pickle
+import pkgutil
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+import smoothviz.plots
 from smoothviz.experiments.rspm import run_experiment
 from smoothviz.plots import rspm as figures
 from smoothviz.plots import shared as shared_module
@@ -257,9 +260,9 @@ def _compared(build):
 def test_an_invalid_property_fails_the_comparison(monkeypatch):
     monkeypatch.setattr(shared_module, "VALIDATION", "compare")
     with pytest.raises(ValueError, match="linewidth"):
-        _compared(lambda y: go.Figure(go.Scatter(y=y, linewidth=3)))
+        _compared(lambda y: shared_module.Figure(go.Scatter(y=y, linewidth=3)))
     with pytest.raises(ValueError, match="heigth"):
-        _compared(lambda y: go.Figure(go.Scatter(y=y)).update_layout(heigth=300))
+        _compared(lambda y: shared_module.Figure(go.Scatter(y=y)).update_layout(heigth=300))
 
 
 def test_a_value_validation_would_coerce_differently_fails_the_comparison(monkeypatch):
@@ -267,16 +270,16 @@ def test_a_value_validation_would_coerce_differently_fails_the_comparison(monkey
     # without settling the values, a colour scale's name and a None would be sent as they were given
     monkeypatch.setattr(shared_module, "_settle", lambda props, path: None)
     with pytest.raises(FigureValidationError, match="colorscale"):
-        _compared(lambda y: go.Figure(go.Heatmap(z=[y], colorscale="Blues")))
+        _compared(lambda y: shared_module.Figure(go.Heatmap(z=[y], colorscale="Blues")))
     with pytest.raises(FigureValidationError, match=r"layout\.title: None"):
-        _compared(lambda y: apply_style(go.Figure(go.Scatter(y=y)), x_title=None))
+        _compared(lambda y: apply_style(shared_module.Figure(go.Scatter(y=y)), x_title=None))
 
 
 def test_what_validation_coerces_is_served_as_validated(monkeypatch):
     monkeypatch.setattr(shared_module, "VALIDATION", "compare")
     fig = _compared(  # a named colour scale, None for a title, a Series, tuples, numpy scalars
         lambda y: apply_style(
-            go.Figure(
+            shared_module.Figure(
                 [
                     go.Heatmap(z=[y], colorscale="Blues"),
                     go.Scatter(
@@ -297,7 +300,7 @@ def test_served_figures_are_built_without_validation(monkeypatch):
 
     @shared_figure
     def line(values):
-        fig = go.Figure(go.Scatter(y=values))
+        fig = shared_module.Figure(go.Scatter(y=values))
         seen.append(fig._validate)
         return fig
 
@@ -311,7 +314,7 @@ def test_served_figures_share_one_template_and_draw_as_a_validated_build(monkeyp
 
     @shared_figure
     def line(values):
-        return apply_style(go.Figure(go.Scatter(y=values)), x_title="t", y_title="y")
+        return apply_style(shared_module.Figure(go.Scatter(y=values)), x_title="t", y_title="y")
 
     first, second = line([3, 1, 2]), line([1, 2])
     template = first.to_dict()["layout"]["template"]
@@ -335,3 +338,26 @@ def test_a_subplot_grid_is_copied_as_make_subplots_would_make_it(monkeypatch):
     assert first.layout.xaxis2.range == (0, 1)
     assert second.data[0].yaxis == "y2"
     assert len(shared_module._grids) >= 1
+
+
+def _home(value):
+    """The module an attribute of a class was defined in."""
+    value = getattr(value, "fget", value)
+    return getattr(value, "__module__", None) or type(value).__module__
+
+
+def test_plotly_s_figure_class_is_left_as_plotly_made_it():
+    for module in pkgutil.iter_modules(smoothviz.plots.__path__):  # every builder, as the app's
+        importlib.import_module(f"smoothviz.plots.{module.name}")
+    importlib.import_module("smoothviz.ui.kit")
+    ours = {
+        name
+        for cls in go.Figure.__mro__
+        if cls.__module__.startswith("plotly")
+        for name, value in vars(cls).items()
+        if _home(value).startswith("smoothviz")
+    }
+    # the fast updates, the shared template and the validation switch belong to shared.Figure
+    assert ours == set()
+    assert go.Figure.update_layout.__module__ == "plotly.graph_objs._figure"
+    assert shared_module.Figure.update_layout is not go.Figure.update_layout

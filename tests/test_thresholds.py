@@ -162,6 +162,11 @@ def test_curves_and_summary_agree():
     smoothed = frame[frame["adversary"] == "smoothed_adaptive"]
     assert np.all(np.diff(smoothed["mistakes_mean"]) >= 0)
     assert np.all(smoothed["hit_probability_mean"] <= 1.0)
+    theory = exp.theory()  # the lines the hero draws, over the summarised rounds
+    assert np.array_equal(theory["worst_case_mistakes"], exp.rounds.astype(float))
+    envelope = np.log2(1 / 0.01) + np.log2(exp.rounds) + 4
+    assert theory["smoothed_mistakes_envelope"] == pytest.approx(envelope, rel=1e-12)
+    assert exp.envelope == pytest.approx(np.log2(100) + np.log2(5000) + 4, rel=1e-12)
 
 
 def test_first_round_below_sigma_is_when_the_width_crossed():

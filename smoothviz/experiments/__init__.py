@@ -11,13 +11,18 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["band", "once"]
+__all__ = ["band", "once", "spread"]
 
 
 def band(values: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean, 10% and 90% quantiles of ``values`` over ``axis`` (the runs): what a band over runs draws."""
     low, high = np.quantile(values, [0.1, 0.9], axis=axis)
     return values.mean(axis=axis), low, high
+
+
+def spread(values: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, min and max of ``values`` over ``axis`` (the runs): what a min–max band draws."""
+    return values.mean(axis=axis), values.min(axis=axis), values.max(axis=axis)
 
 
 def once(method: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -21,6 +21,7 @@ from smoothviz.online import measures
 __all__ = [
     "CoversExperiment",
     "appendix_b",
+    "appendix_b_sd",
     "bracket_rows",
     "histogram_fractions",
     "lemma32",
@@ -28,6 +29,7 @@ __all__ = [
     "measure_panel",
     "rectangles",
     "run_experiment",
+    "threshold_brackets",
 ]
 
 #: Most brackets listed in :meth:`CoversExperiment.to_frame`.
@@ -72,6 +74,12 @@ class CoversExperiment:
         return float(
             online_bounds.thm33_bracket_scale(self.settings["sigma"], self.settings["horizon"])
         )
+
+    @property
+    def thm33_brackets(self) -> int:
+        """⌈4√T/σ⌉: the thresholds' brackets at :attr:`thm33_scale`, exact (the paper's Thm 3.3)."""
+        s = self.settings
+        return int(online_bounds.thm33_threshold_brackets(s["sigma"], s["horizon"]))
 
     @once
     def summary(self) -> pd.DataFrame:
@@ -192,6 +200,16 @@ def measure_panel(bracketing: cv.Bracketing) -> tuple[np.ndarray, np.ndarray, fl
     x = np.linspace(0.0, 1.0, 801)
     density = bracketing.measure.pdf(x)
     return x, density, float(np.nanmax(np.where(np.isfinite(density), density, np.nan)))
+
+
+def threshold_brackets(sizes: pd.DataFrame) -> np.ndarray:
+    """⌈1/ε⌉ at each ε of :meth:`CoversExperiment.sizes`: thresholds' exact bracketing number."""
+    return online_bounds.threshold_bracketing_number(sizes["eps"].to_numpy())
+
+
+def appendix_b_sd(result: cv.UniformConvergenceResult) -> np.ndarray:
+    """The paper's Appendix B: the exact sd 1/(2√t) of the non-adaptive average over rounds 1..T."""
+    return online_bounds.appb_nonadaptive_std(np.arange(1, result.horizon + 1, dtype=float))
 
 
 def lemma32_numbers(result: cv.MaxCountResult) -> tuple[float, float, float]:

@@ -60,17 +60,25 @@ class ThresholdExperiment:
 
     Attributes:
         learned: the mechanism's result: every threshold's error, the grid, the draws.
-        bound: α + 2 ln(K/β)/(εn) at β = :data:`THRESHOLD_BETA`
-            (:func:`smoothviz.bounds.privacy.private_threshold_bound`).
+        bound: α + 2 ln(K/β)/(εn) at β = :data:`THRESHOLD_BETA`, high-probability
+            (:func:`smoothviz.bounds.privacy.private_threshold_bound`, McSherry & Talwar 2007;
+            Dwork & Roth 2014, Thm 3.11).
         within: the fraction of the mechanism's draws whose excess error is at most the bound.
         excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
             rounding never prints "-0.0000").
+        grid_loss: best error + α, the grid's best error at most, exact on σ-smooth data
+            (:func:`smoothviz.bounds.privacy.threshold_discretisation_error`, Haghtalab,
+            Roughgarden & Shetty 2020, §1).
+        picked, times: the grid boundaries the mechanism drew, and how often each.
     """
 
     learned: PrivateThresholdResult
     bound: float
     within: float
     excess: float
+    grid_loss: float
+    picked: np.ndarray
+    times: np.ndarray
 
     def to_frame(self) -> pd.DataFrame:
         """The learned result's table (:meth:`PrivateThresholdResult.to_frame`)."""
@@ -102,7 +110,9 @@ def private_threshold_experiment(
 
     within = float(np.mean(learned.chosen_error - learned.best_error <= bound))
     excess = max(0.0, np.mean(learned.chosen_error) - learned.best_error)
-    return ThresholdExperiment(learned, bound, within, excess)
+    grid_loss = learned.best_error + privacy_bounds.threshold_discretisation_error(learned.alpha)
+    picked, times = np.unique(learned.chosen, return_counts=True)
+    return ThresholdExperiment(learned, bound, within, excess, float(grid_loss), picked, times)
 
 
 #: Cells of the net mechanism's universe: the page's line is coarsened to at most this many, since

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments import once
 from smoothviz.online.experts import (
     ExpertsResult,
@@ -38,18 +39,25 @@ __all__ = [
     "compare_learners",
     "cover_size",
     "fitted_slope",
+    "ftpl_bound",
+    "halfspace_bound",
     "halfspace_class_regret",
     "halfspace_lines",
+    "halfspace_trials",
     "halfspaces",
+    "learner_lines",
     "learners_frame",
     "max_abs",
     "max_abs_at",
+    "max_abs_reference",
     "page_cost_s",
     "page_trials",
+    "regret_at_t",
     "regret_split",
     "run_experiment",
     "slope_guides",
     "tail_slope",
+    "theory_lines",
     "trials_cap",
     "weight_density",
 ]
@@ -214,6 +222,11 @@ class RegretExperiment:
         return replace(self, settings=self.settings | tabs)
 
     @property
+    def mw_bound(self) -> float:
+        """2√(T ln N): MW's regret on the cover at tuned η, exact (Arora, Hazan & Kale 2012, Thm 2.1)."""
+        return float(online_bounds.mw_regret_bound(self.settings["horizon"], self.hedge.n_experts))
+
+    @property
     def label_noise_2d(self) -> float:
         """The 2-D tab's label noise: the page's rate when labels are noisy, else 0."""
         return self.settings["label_noise"] if self.settings["labels"] == "noisy" else 0.0
@@ -319,6 +332,57 @@ def slope_guides(result: HedgeThresholdsResult) -> list[tuple[str, float, np.nda
     return guides
 
 
+def theory_lines(result: HedgeThresholdsResult) -> dict[str, np.ndarray]:
+    """The regret chart's bounds over the checkpoints, keyed as in :data:`smoothviz.bounds.BOUNDS`.
+
+    MW's exact bound ηt + ln N/η on regret against the N cover thresholds (Arora, Hazan & Kale 2012,
+    Thm 2.1), the bound on the expected regret against σ-smooth adversaries (with Haghtalab,
+    Roughgarden & Shetty 2020, Lemma 3.2), and the O(·) shapes of their Theorems 3.1 and 3.3
+    (constant 2).
+    """
+    t, n, eta = result.checkpoints.astype(float), result.n_experts, result.eta
+    return {
+        "mw_regret_bound_eta": online_bounds.mw_regret_bound_eta(t, n, eta, update=result.update),
+        "smoothed_hedge_envelope": online_bounds.smoothed_hedge_envelope(t, n),
+        "thm31_envelope": online_bounds.thm31_envelope(t, result.sigma),
+        "thm33_envelope": online_bounds.thm33_envelope(t, result.sigma),
+    }
+
+
+def learner_lines(results: list[ExpertsResult]) -> dict[str, np.ndarray]:
+    """The MW/FTL chart's lines over rounds 1..T, keyed as in :data:`smoothviz.bounds.BOUNDS`.
+
+    MW's exact bound ηt + ln k/η (NaN unless η ≤ 1/2; Arora, Hazan & Kale 2012, Thm 2.1); FTL's exact
+    regret ⌈t/2⌉ on alternating costs (Kalai & Vempala 2005, §1).
+    """
+    horizon, k = results[0].costs.shape[-2:]
+    t = np.arange(1, horizon + 1, dtype=float)
+    lines = {"ftl_alternating_regret": online_bounds.ftl_alternating_regret(t)}
+    for res in results:
+        if res.algorithm == "mw":
+            lines["mw_regret_bound_eta"] = online_bounds.mw_regret_bound_eta(t, k, res.eta)
+    return lines
+
+
+def ftpl_bound(sweep: FTPLSweepResult) -> np.ndarray:
+    """FTPL's expected average regret bound per scale b, ε = 1/b (Neel, Roth & Wu 2019, Thm 13)."""
+    b = sweep.scales
+    return online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b)
+
+
+def max_abs_reference(curve: MaxAbsResult) -> np.ndarray:
+    """The exact grey line: Gumbel's b(ln k + γ) = E max Gᵢ (not of |Gᵢ|), else Laplace's b·H_k."""
+    if curve.perturbation == "gumbel":
+        return online_bounds.gumbel_expected_max(curve.ks, curve.scale)
+    return online_bounds.laplace_expected_max_abs(curve.ks, curve.scale)
+
+
+def halfspace_bound(result: HalfspaceResult) -> np.ndarray:
+    """MW's exact bound ηt + ln N/η (Arora, Hazan & Kale 2012, Thm 2.1) over rounds 1..T."""
+    t = np.arange(1, result.horizon + 1, dtype=float)
+    return online_bounds.mw_regret_bound_eta(t, result.offsets.size, result.eta)
+
+
 def weight_density(result: HedgeThresholdsResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bin centres, bin widths and Hedge's weight density (mass / width) at each snapshot round."""
     edges = result.snapshot_edges
@@ -366,3 +430,13 @@ def max_abs_at(curve: MaxAbsResult, k: int) -> tuple[float, float]:
 def halfspace_class_regret(result: HalfspaceResult, adversary: str) -> float:
     """Mean regret at T against every halfspace of ``adversary``'s runs."""
     return float(result.class_regret[result.adversaries == adversary].mean())
+
+
+def halfspace_trials(result: HalfspaceResult, adversary: str) -> int:
+    """How many trials ``adversary`` ran."""
+    return int(np.sum(result.adversaries == adversary))
+
+
+def regret_at_t(run: ExpertsResult) -> float:
+    """A learner's mean regret at T over its cost sequences."""
+    return run.regret[..., -1].mean()

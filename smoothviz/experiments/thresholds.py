@@ -11,7 +11,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.bounds.online import hit_probability
+from smoothviz.bounds.online import (
+    hit_probability,
+    smoothed_mistakes_envelope,
+    worst_case_mistakes,
+)
 from smoothviz.experiments import once
 from smoothviz.online.thresholds import (
     ADVERSARIES,
@@ -56,6 +60,24 @@ class ThresholdsExperiment:
     def curves(self) -> dict[str, pd.DataFrame]:
         """Per adversary, one row per round: mean and 10–90% bands."""
         return {name: self._curve(name, run) for name, run in self.runs.items()}
+
+    @once
+    def theory(self) -> dict[str, np.ndarray]:
+        """The theory lines over :attr:`rounds`, keyed as in :data:`smoothviz.bounds.BOUNDS`.
+
+        ``worst_case_mistakes``: exactly t; ``smoothed_mistakes_envelope``: log₂(1/σ) + log₂ t + 4
+        on the expected mistakes, derived from Haghtalab, Roughgarden & Shetty 2020, §1.
+        """
+        t = self.rounds.astype(float)
+        return {
+            "worst_case_mistakes": worst_case_mistakes(t),
+            "smoothed_mistakes_envelope": smoothed_mistakes_envelope(self.sigma, t),
+        }
+
+    @property
+    def envelope(self) -> float:
+        """The expected-mistakes envelope log₂(1/σ) + log₂ T + 4 at T."""
+        return float(smoothed_mistakes_envelope(self.sigma, self.horizon))
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy curves of every adversary (:meth:`curves`), one row per (adversary, round)."""

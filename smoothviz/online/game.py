@@ -145,6 +145,12 @@ class AdversaryGame:
         """log₂(1/σ) + log₂ t + 4: what a σ-smoothed adversary forces at most in expectation."""
         return float(online_bounds.smoothed_mistakes_envelope(self.sigma, max(self.t, 1)))
 
+    def score_lines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rounds 1..max(t, 10), the worst case's exactly t mistakes and :meth:`envelope` over them."""
+        t = np.arange(1, max(self.t, 10) + 1, dtype=float)
+        worst = online_bounds.worst_case_mistakes(t)
+        return t, worst, online_bounds.smoothed_mistakes_envelope(self.sigma, t)
+
     def undetermined(self, x: float) -> bool:
         """Whether both labels of ``x`` are still realizable (the point 1 is always labelled 1)."""
         return self.max_zero < x < min(1.0, self.min_one)

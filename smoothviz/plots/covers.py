@@ -8,14 +8,15 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.covers import (
     CoversExperiment,
+    appendix_b_sd,
     bracket_rows,
     histogram_fractions,
     lemma32_numbers,
     measure_panel,
     rectangles,
+    threshold_brackets,
 )
 from smoothviz.online.covers import (
     Bracketing,
@@ -24,7 +25,7 @@ from smoothviz.online.covers import (
     UniformConvergenceResult,
 )
 from smoothviz.plots.marks import line, vertical
-from smoothviz.plots.shared import shared_figure, shared_value, subplots
+from smoothviz.plots.shared import Figure, shared_figure, shared_value, subplots
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -135,7 +136,7 @@ def sizes_caption(experiment: CoversExperiment) -> str:
         f"Number of sets against 1/ε for {experiment.bracketing.label}: the exact sizes built "
         f"here, Theorem 3.7's product bound and Haussler's cover bound. Theorem 3.3 needs brackets "
         f"at σ/(4√T) = {experiment.thm33_scale:.3g} (σ = {s['sigma']:g}, T = {s['horizon']:,}): "
-        f"⌈4√T/σ⌉ = {int(online_bounds.thm33_threshold_brackets(s['sigma'], s['horizon'])):,} for "
+        f"⌈4√T/σ⌉ = {experiment.thm33_brackets:,} for "
         "thresholds."
     )
 
@@ -153,10 +154,10 @@ def sizes_figure(sizes: pd.DataFrame, *, eps: float | None = None, thm33_eps: fl
         marker={"size": 7},
         name=name,
     )
-    fig = go.Figure(built("brackets", "brackets built here", LOWER_COLOR))
+    fig = Figure(built("brackets", "brackets built here", LOWER_COLOR))
     if sizes["threshold_cover"].notna().any():
         fig.add_trace(built("threshold_cover", "cover ⌈1/(2ε)⌉", COLORS["ftpl"]))
-        exact = online_bounds.threshold_bracketing_number(sizes["eps"].to_numpy())
+        exact = threshold_brackets(sizes)
         fig.add_trace(
             theory_trace(x, exact, name="N_[] = ⌈1/ε⌉ (exact)", color=COLORS["reference"])
         )
@@ -184,7 +185,7 @@ def max_count_figure(result: MaxCountResult) -> go.Figure:
     """E[max_f Σ_t f(x_t)] against T·ε/σ for both adversaries (mean, 10–90% band) and Lemma 3.2."""
     frame = result.to_frame()
     idx = downsample_index(result.horizon, max_points=400, log=False)
-    fig = go.Figure()
+    fig = Figure()
     for name, color in ADVERSARY_COLORS.items():
         rows = frame[frame["adversary"] == name].iloc[idx]
         fig.add_traces(band_traces(*(rows[c].to_numpy() for c in ("tp", "mean", "q10", "q90")),
@@ -205,7 +206,7 @@ def uniform_convergence_histogram_figure(result: UniformConvergenceResult, *, bi
     With ``play``, one frame per snapshot round t, opening on T.
     """
     centres, finals, snapshots = histogram_fractions(result, bins)
-    fig = go.Figure([go.Bar(x=centres, y=final, width=1.0 / bins, name=name,
+    fig = Figure([go.Bar(x=centres, y=final, width=1.0 / bins, name=name,
                             marker={"color": hex_to_rgba(ADVERSARY_COLORS[name], 0.75)})
                      for name, final in finals.items()])  # fmt: skip
     fig.update_layout(barmode="overlay")
@@ -229,11 +230,9 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     idx = downsample_index(result.horizon, max_points=400)
     t = np.arange(1, result.horizon + 1, dtype=float)[idx]
     stds = {"adaptive": result.adaptive_std, "non-adaptive": result.nonadaptive_std}
-    fig = go.Figure([line(t, std[idx], f"{name}: sd over {result.trials} trials", ADVERSARY_COLORS[name])
+    fig = Figure([line(t, std[idx], f"{name}: sd over {result.trials} trials", ADVERSARY_COLORS[name])
                      for name, std in stds.items()])  # fmt: skip
-    fig.add_trace(
-        theory_trace(t, online_bounds.appb_nonadaptive_std(t), name="1/(2√t) (non-adaptive)")
-    )
+    fig.add_trace(theory_trace(t, appendix_b_sd(result)[idx], name="1/(2√t) (non-adaptive)"))
     fig.add_trace(
         theory_trace(t, np.full(t.shape, 0.5), name="1/2 (adaptive)", color=COLORS["reference"])
     )
@@ -308,7 +307,7 @@ def uniform_convergence_histogram_caption(result: UniformConvergenceResult, seed
 
 def uniform_convergence_std_caption(result: UniformConvergenceResult) -> str:
     """Caption of :func:`uniform_convergence_std_figure`, with 1/(2√T) at T."""
-    theory = float(online_bounds.appb_nonadaptive_std(result.horizon))
+    theory = float(appendix_b_sd(result)[-1])
     return (
         "sd over trials of the running average: adaptive stays at 1/2, non-adaptive follows "
         f"1/(2√t) (at T: {result.nonadaptive_std[-1]:.4f} vs {theory:.4f})."
@@ -317,7 +316,7 @@ def uniform_convergence_std_caption(result: UniformConvergenceResult) -> str:
 
 def uniform_convergence_comparison(result: UniformConvergenceResult) -> str:
     """How the run compares with Appendix B's standard deviation (its theory card)."""
-    theory = float(online_bounds.appb_nonadaptive_std(result.horizon))
+    theory = float(appendix_b_sd(result)[-1])
     return (
         f"sd {result.adaptive_std[-1]:.4f} (adaptive) and {result.nonadaptive_std[-1]:.4f} "
         f"(non-adaptive, theory {theory:.4f})."

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.bounds import online as online_bounds
 from smoothviz.online.game import AdversaryGame
-from smoothviz.plots.shared import shared_figure, subplots
+from smoothviz.plots.shared import Figure, shared_figure, subplots
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 
 #: Clickable points per row: plotly reports clicks on data points only, so each row carries a dense
@@ -113,13 +112,10 @@ def number_line_figure(game: AdversaryGame) -> go.Figure:
 @shared_figure
 def score_figure(game: AdversaryGame) -> go.Figure:
     """Mistakes forced so far against t (the worst case's count) and log₂(1/σ) + log₂ t + 4."""
-    t = np.arange(1, max(game.t, 10) + 1, dtype=float)
-    fig = go.Figure()
-    fig.add_trace(theory_trace(t, online_bounds.worst_case_mistakes(t), name="worst case: t"))
-    fig.add_trace(
-        theory_trace(t, online_bounds.smoothed_mistakes_envelope(game.sigma, t),
-                     name="log₂(1/σ) + log₂ t + 4", kind="expectation")
-    )  # fmt: skip
+    t, worst, envelope = game.score_lines()
+    fig = Figure()
+    fig.add_trace(theory_trace(t, worst, name="worst case: t"))
+    fig.add_trace(theory_trace(t, envelope, name="log₂(1/σ) + log₂ t + 4", kind="expectation"))
     frame = game.to_frame()
     fig.add_trace(go.Scatter(x=np.concatenate([[0], frame["round"]]), y=np.concatenate([[0], frame["mistakes_so_far"]]),
                              mode="lines+markers", name="your mistakes forced",

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.experiments import band
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_LEGEND
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import Figure, shared_figure
 from smoothviz.plots.style import (
     COLORS,
     add_player,
@@ -64,7 +64,7 @@ def error_by_round_figure(results: Sequence[MWEMResult], *, show_bounds: bool = 
 
     ``one_curve``: the variants' means coincide (``experiments.mwem.one_curve``): the last drawn says so.
     """
-    fig = go.Figure()
+    fig = Figure()
     for r in results:
         fig.add_traces(_band(r, r.error_by_round, MWEM_LEGEND.get(r.variant, r.label)))
     if one_curve:
@@ -92,7 +92,7 @@ def _sweep_figure(x: np.ndarray, errors: np.ndarray, *, variant: str, x_title: s
                   bound: np.ndarray | None, bound_name: str) -> go.Figure:  # fmt: skip
     """Final max error (mean, 10–90% band over trials) against ``x`` on a log axis, with the bound."""
     x, errors = np.asarray(x, dtype=float), np.asarray(errors, dtype=float)
-    fig = go.Figure(band_traces(x, *band(errors, axis=1), name="max error of the output",
+    fig = Figure(band_traces(x, *band(errors, axis=1), name="max error of the output",
                                 color=COLOR[variant]))  # fmt: skip
     if bound is not None and privacy_bounds.is_vacuous(np.asarray(bound, dtype=float)).all():
         # a line at 1.05 would squash the U of error against T into the bottom: the title says it
@@ -129,10 +129,10 @@ def _level(t: np.ndarray, value: float, name: str, **kwargs) -> go.Scatter:
 def potential_figure(result: MWEMResult) -> go.Figure:
     """Ψ_t = KL(D_B‖D_t) (band over trials), ln|X| and ln(1/σ), and Lemma E.3's two sides for trial 0."""
     t, color = np.arange(result.rounds + 1), COLOR[result.variant]
-    fig = go.Figure(band_traces(t, *band(result.psi), name="Ψ_t = KL(D_B‖D_t)", color=color))
-    fig.add_trace(_level(t, np.log(int(np.prod(result.shape))), "ln|X| (Ψ₀ of a point mass)"))
-    if result.sigma is not None:
-        start = float(privacy_bounds.mwem_potential_start_bound(result.sigma))
+    fig = Figure(band_traces(t, *band(result.psi), name="Ψ_t = KL(D_B‖D_t)", color=color))
+    log_x, start = result.start_bounds
+    fig.add_trace(_level(t, log_x, "ln|X| (Ψ₀ of a point mass)"))
+    if start is not None:
         fig.add_trace(_level(t, start, "Fact E.2: ln(1/σ)", color=COLORS["reference"]))
     if not np.all(np.isnan(result.lemma_rhs)):
         # the caption counts the rounds the lower bound held in
@@ -151,7 +151,7 @@ def potential_figure(result: MWEMResult) -> go.Figure:
 def selection_figure(result: MWEMResult) -> go.Figure:
     """Trial 0's selected query each round: its true value, synthetic value and noisy measurement."""
     t = np.arange(1, result.rounds + 1)
-    fig = go.Figure()
+    fig = Figure()
     for key, name, color in [
         ("selected_true", "q_t(D_B), true", COLORS["truth"]),
         ("selected_synthetic", "q_t(D_{t−1}), synthetic", COLORS["synthetic"]),
@@ -200,7 +200,7 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
     frames = [
         {"name": str(int(r)), "data": changed(k)} for k, r in enumerate(result.snapshot_rounds)
     ]
-    fig = go.Figure(data=[
+    fig = Figure(data=[
         curve(result.true_hist.ravel()[idx], "true D_B", {"color": COLORS["truth"], "width": 3}),
         curve(result.snapshots_output[-1][idx], released, {"color": COLORS["synthetic"], "width": 3}),
         curve(result.snapshots_iterate[-1][idx], "iterate D_t",
@@ -236,7 +236,7 @@ def table_figure(
     name = "released (last iterate)" if "last" in result.label else "released D̄ (average so far)"
     frames = [{"name": str(int(r)), "data": [heatmap(released[k], 2, name)], "traces": [1]}
               for k, r in enumerate(result.snapshot_rounds)]  # fmt: skip
-    fig = go.Figure(data=[heatmap(truth, 1, "true D_B"), heatmap(released[-1], 2, name)])
+    fig = Figure(data=[heatmap(truth, 1, "true D_B"), heatmap(released[-1], 2, name)])
     apply_style(fig, height=560)  # first: it resets axis titles
     fig.update_layout(
         xaxis={"domain": [0.0, 0.44], "title": {"text": f"true D_B: {axis_titles[0]}"}},
@@ -263,7 +263,7 @@ def ledger_figure(result: MWEMResult) -> go.Figure:
     df = result.ledger.to_frame()
     pos = np.arange(1, len(df) + 1)
     idx = downsample_index(len(df), log=False)
-    fig = go.Figure(go.Scatter(x=pos[idx], y=df["cumulative_epsilon"].to_numpy()[idx], mode="lines",
+    fig = Figure(go.Scatter(x=pos[idx], y=df["cumulative_epsilon"].to_numpy()[idx], mode="lines",
                                name="cumulative ε",
                                line={"color": COLOR[result.variant], "width": 3, "shape": "hv"}))  # fmt: skip
     fig.add_trace(_level(pos, result.epsilon, f"budget ε = {result.epsilon:g}"))

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments import spread
 from smoothviz.experiments.mwem import DensityScan, Experiment, Sweep
-from smoothviz.experiments.mwem_tabs import ThresholdExperiment
+from smoothviz.experiments.mwem_tabs import THRESHOLD_BETA, ThresholdExperiment
 from smoothviz.names import MWEM_BOUND_NAME, MWEM_METRIC, MWEM_SMOOTHNESS_LEGEND
 from smoothviz.plots.marks import line
 from smoothviz.plots.mwem import (
@@ -25,16 +25,14 @@ from smoothviz.plots.mwem import (
     histogram_figure,
     table_figure,
 )
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, band_traces, theory_trace
 from smoothviz.privacy.mwem import VARIANTS
-from smoothviz.privacy.private_thresholds import PrivateThresholdResult
 
 
 def _spread(x: np.ndarray, values: np.ndarray, variant: str, name: str) -> list[dict]:
     """Mean of ``values`` over trials (axis 1) against ``x``, with a min–max band, in the variant's colour."""
-    return band_traces(x, values.mean(axis=1), values.min(axis=1), values.max(axis=1), name=name,
-                       color=COLOR[variant])  # fmt: skip
+    return band_traces(x, *spread(values, axis=1), name=name, color=COLOR[variant])
 
 
 @shared_figure
@@ -45,7 +43,7 @@ def probe_figure(experiment: Experiment) -> go.Figure:
     measured them, so their error shows how well the released distribution itself matches the data.
     """
     x = experiment.probe_widths.astype(float)
-    fig = go.Figure()
+    fig = Figure()
     for v, e in experiment.probe_error.items():
         fig.add_traces(_spread(x, e, v, MWEM_SMOOTHNESS_LEGEND[v]))
     fig.update_xaxes(tickvals=x, ticktext=[f"{int(w)}" for w in x])
@@ -61,7 +59,7 @@ def density_figure(scan: DensityScan) -> go.Figure:
     theory line; the data's own max D_B·N is a dotted reference.
     """
     x = scan.cap
-    fig = go.Figure()
+    fig = Figure()
     for i, v in enumerate(scan.variants):
         fig.add_traces(_spread(x, scan.max_density[i], v, f"{MWEM_SMOOTHNESS_LEGEND[v]}: max D̄·N"))
     fig.add_trace(theory_trace(x, x, name="cap 1/σ (σ-smooth)", kind="exact"))
@@ -71,11 +69,11 @@ def density_figure(scan: DensityScan) -> go.Figure:
 
 
 @shared_figure
-def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.05) -> go.Figure:
+def private_threshold_figure(experiment: ThresholdExperiment) -> go.Figure:
     """E10: empirical error of every threshold, the σα grid, the mechanism's picks, and the two bounds."""
+    result, picked, times = experiment.learned, experiment.picked, experiment.times
     b, errors = result.boundaries / (result.boundaries.size - 1), result.errors
-    picked, times = np.unique(result.chosen, return_counts=True)
-    fig = go.Figure([
+    fig = Figure([
         line(b, errors, "error of h_b", COLORS["truth"], width=2),
         go.Scatter(x=b[result.grid], y=errors[result.grid], mode="markers", name=f"grid (K = {result.grid.size})",
                    marker={"color": COLORS["reference"], "size": 6}),
@@ -85,14 +83,10 @@ def private_threshold_figure(result: PrivateThresholdResult, *, beta: float = 0.
                    customdata=times, hovertemplate="b = %{x:.3f}: error %{y:.3f}, picked %{customdata}×"),
     ])  # fmt: skip
     ends = np.array([0.0, 1.0])
-    grid_loss = result.best_error + privacy_bounds.threshold_discretisation_error(result.alpha)
-    fig.add_trace(theory_trace(ends, np.full(2, grid_loss), kind="exact",
+    fig.add_trace(theory_trace(ends, np.full(2, experiment.grid_loss), kind="exact",
                                name="best + α (grid loss, exact on σ-smooth data)"))  # fmt: skip
-    excess = privacy_bounds.private_threshold_bound(
-        result.alpha, result.grid.size, result.epsilon, result.n, beta
-    )
-    fig.add_trace(theory_trace(ends, np.full(2, result.best_error + excess), kind="high-probability",
-                               name=f"best + α + 2 ln(K/β)/(εn), β = {beta:g}"))  # fmt: skip
+    fig.add_trace(theory_trace(ends, np.full(2, result.best_error + experiment.bound), kind="high-probability",
+                               name=f"best + α + 2 ln(K/β)/(εn), β = {THRESHOLD_BETA:g}"))  # fmt: skip
     return apply_style(fig, x_title="threshold b (h_b(x) = 1[x ≥ b])", y_title="empirical error")
 
 
@@ -192,7 +186,7 @@ def run_captions(ex: Experiment, variant: str) -> dict[str, str]:
             f"{hist.domain.describe()}. Cells are flattened row by row in the data table."
         ),
         "potential": f"Ψ_t = KL(D_B‖D_t) ({name}): starts at Ψ₀ = {detail.psi[0, 0]:.3f} ≤ ln N = "
-        f"{privacy_bounds.mwem_potential_start_bound(1 / hist.size):.3f}, never below 0. Lemma E.3 "
+        f"{detail.start_bounds[0]:.3f}, never below 0. Lemma E.3 "
         f"(m_t clipped to [0, 1]) held in {detail.lemma_held} of {detail.lemma_holds.size} rounds over all "
         "trials.",
         "rounds": "Each round's selected query (trial 1): true answer, synthetic answer before the "

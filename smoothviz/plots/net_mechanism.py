@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from smoothviz.experiments.mwem_tabs import NetExperiment
 from smoothviz.plots.marks import line, vertical
-from smoothviz.plots.shared import shared_figure
+from smoothviz.plots.shared import Figure, shared_figure
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 from smoothviz.privacy.net_mechanism import MAX_CANDIDATES
 
@@ -28,7 +28,7 @@ def _this_run(x: float, y: float, name: str) -> go.Scatter:
 def acceptance_figure(net: NetExperiment) -> go.Figure:
     """Lemma G.3's acceptance rate against σ, with the line rate = σ and this run's net marked."""
     r, color = net.result, COLORS["smoothed_adaptive"]
-    fig = go.Figure(go.Scatter(x=net.sigmas, y=net.rates, mode="markers+lines", name="accepted share of uniform draws",
+    fig = Figure(go.Scatter(x=net.sigmas, y=net.rates, mode="markers+lines", name="accepted share of uniform draws",
                                marker={"size": 11, "color": color}, line={"color": color, "width": 2}))  # fmt: skip
     fig.add_trace(theory_trace(net.sigmas, net.sigmas, name="Lemma G.3: rate = σ"))
     fig.add_trace(_this_run(r.sigma, net.acceptance, f"this net (M = {r.m})"))
@@ -47,7 +47,7 @@ def net_error_figure(net: NetExperiment) -> go.Figure:
               ("tail bound, 95%", at["tail"], COLORS["bound"], "dashdot"),
               ("Thm G.4 shape (constant 1)", at["thm_g4"], COLORS["envelope"], "dot")]  # fmt: skip
     counts, edges = net.error_histogram()
-    fig = go.Figure(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=edges[1] - edges[0],
+    fig = Figure(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=edges[1] - edges[0],
                            name=f"{r.errors.size:,} draws of B″", marker={"color": COLORS["smoothed_perturbed"]}))  # fmt: skip
     height = 1.05 * counts.max()
     fig.add_traces(
@@ -65,7 +65,7 @@ def counts_figure(net: NetExperiment) -> go.Figure:
     """|𝒞| = C(M + s − 1, s) against the net's size M for s = 1..6, the cap and this run marked."""
     frame = net.counts_frame()
     palette = ["#56B4E9", "#0072B2", "#009E73", "#E69F00", "#D55E00", "#CC79A7"]
-    fig = go.Figure([line(rows["M"], rows["candidates"], f"s = {s}", color, width=3 if s == net.result.s else 1.8)
+    fig = Figure([line(rows["M"], rows["candidates"], f"s = {s}", color, width=3 if s == net.result.s else 1.8)
                      for color, (s, rows) in zip(palette, frame.groupby("s"), strict=False)])  # fmt: skip
     ms = frame["M"].unique().astype(float)
     fig.add_trace(

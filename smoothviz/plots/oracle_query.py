@@ -16,7 +16,7 @@ from smoothviz.experiments.oracle_query import (
     table_points,
 )
 from smoothviz.plots.marks import line
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
 #: One colour per curve of the game (colour-blind-safe, as the style palette).
@@ -37,9 +37,7 @@ CURVES = (("mixture_error", "max error of the mixture", "error"),
 def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
     """Max error of the running mixture over all conjunctions, Reg_D/t and Reg_Q/t, against round t."""
     t, frame = ex.result.rounds.astype(float), ex.result.to_frame()
-    fig = go.Figure(
-        [line(t, frame[column], name, GAME_COLORS[key]) for column, name, key in CURVES]
-    )
+    fig = Figure([line(t, frame[column], name, GAME_COLORS[key]) for column, name, key in CURVES])
     fig.add_trace(theory_trace(t, ex.bounds()["thm11"], name="Thm 11: (Reg_D + Reg_Q)/t"))
     return apply_style(fig, x_title="round t", y_title="error / average regret", height=430)
 
@@ -50,7 +48,7 @@ def table_figure(ex: OracleQueryExperiment) -> go.Figure:
     truth, synth, shown = table_points(ex)
     name = (f"the {truth.size:,} conjunctions" if shown.size == truth.size
             else f"the {shown.size:,} farthest of {truth.size:,} conjunctions")  # fmt: skip
-    fig = go.Figure(go.Scatter(x=truth[shown], y=synth[shown], mode="markers", name=name,
+    fig = Figure(go.Scatter(x=truth[shown], y=synth[shown], mode="markers", name=name,
                                marker={"color": GAME_COLORS["error"], "size": 8, "opacity": 0.7}))  # fmt: skip
     fig.add_trace(theory_trace(np.array([0.0, 1.0]), np.array([0.0, 1.0]), name="q(Ŝ) = q(S)"))
     return apply_style(fig, x_title="q(S), true table", y_title="q(Ŝ), synthetic", height=430)
@@ -61,7 +59,7 @@ def mwem_figure(ex: OracleQueryExperiment, mwem: MWEMComparison) -> go.Figure:
     """Max error over every conjunction: OracleQuery's Ŝ and S̄ beside MWEM (same table, ε, T)."""
     r = ex.result
     values = [r.final_error, float(r.mixture_error[-1]), mwem.error]
-    fig = go.Figure(go.Bar(x=["OracleQuery Ŝ", "OracleQuery S̄", "MWEM"], y=values,
+    fig = Figure(go.Bar(x=["OracleQuery Ŝ", "OracleQuery S̄", "MWEM"], y=values,
                            marker={"color": [GAME_COLORS["error"]] * 2 + [GAME_COLORS["mwem"]]},
                            text=[f"{v:.3f}" for v in values], textposition="outside", name="max error",
                            showlegend=False))  # fmt: skip

@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from smoothviz.experiments.prsma import BETA, FIT_PIECE, D, PRSMAExperiment
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import COLORS, apply_style, theory_trace
 
 PRSMA_COLOR, RSPM_COLOR = "#CC79A7", "#0072B2"
@@ -24,7 +24,7 @@ def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Fig
     A dot: a learner's largest mean excess over the near-tie family (filled where the slope is fitted);
     the bounds are cut at :data:`Y_TOP`, so that Thm 9's label stays inside.
     """
-    fig, sim = go.Figure(), ex.simulated
+    fig, sim = Figure(), ex.simulated
     hover = "n = %{x:,}<br>mean excess %{y:.3g}<br>worst G = %{customdata:,} records<extra></extra>"
     for method, name, color in (("prsma", "PRSMA, worst case", PRSMA_COLOR),
                                 ("rspm", "RSPM, worst case", RSPM_COLOR)):  # fmt: skip
@@ -91,7 +91,7 @@ def accuracy_caption(ex: PRSMAExperiment) -> str:
 @shared_figure
 def noisy_count_figure(runs: pd.DataFrame, threshold: float) -> go.Figure:
     """T̃ = T + Lap(1/ε) on S and on S′ (histograms), and the threshold below which PRSMA outputs ⊥."""
-    fig = go.Figure()
+    fig = Figure()
     for name, color in (("S", PRSMA_COLOR), ("S′", COLORS["reference"])):
         rows = runs[runs["dataset"] == name]
         fig.add_trace(

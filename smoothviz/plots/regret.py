@@ -1,6 +1,6 @@
 """Figures of the Regret page: Hedge on a cover, the decomposition, MW vs FTL, perturbed leaders, halfspaces.
 
-Theory curves come from :mod:`smoothviz.bounds.online`, every number drawn from :mod:`smoothviz.experiments.regret`.
+Every curve and number drawn, the theory lines included, comes from :mod:`smoothviz.experiments.regret`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments import band
 from smoothviz.experiments import regret as R
 from smoothviz.experiments.regret import RegretExperiment
@@ -22,7 +21,7 @@ from smoothviz.online.experts import ExpertsResult, FTPLSweepResult, MaxAbsResul
 from smoothviz.online.halfspaces import HalfspaceResult
 from smoothviz.online.hedge import HedgeThresholdsResult
 from smoothviz.plots.marks import line, vertical
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import COLORS, add_player, apply_style, band_traces, downsample_index
 from smoothviz.plots.style import theory_trace as theory
 
@@ -54,7 +53,7 @@ def regret_figure(
     ``log_log`` shows slopes with fitted guides; ``shapes`` adds the O(·) shapes of Thms 3.1 and 3.3.
     """
     t, n, advs = result.checkpoints.astype(float), result.n_experts, result.adversaries
-    fig = go.Figure()
+    fig = Figure()
     for adv in dict.fromkeys(advs):
         fig.add_traces(
             band_traces(
@@ -64,19 +63,20 @@ def regret_figure(
     if "worst_case" in advs:
         fig.add_trace(theory(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
     # MW's bound is on regret against the N cover thresholds, the smoothed one on the expectation
-    fig.add_trace(theory(t, online_bounds.mw_regret_bound_eta(t, n, result.eta, update=result.update),
-                         name=f"MW bound, regret vs the N = {n:,} cover"))  # fmt: skip
-    fig.add_trace(theory(t, online_bounds.smoothed_hedge_envelope(t, n),
-                         name="E[regret] bound, σ-smooth only", kind="expectation"))  # fmt: skip
+    lines = R.theory_lines(result)
+    fig.add_trace(
+        theory(t, lines["mw_regret_bound_eta"], name=f"MW bound, regret vs the N = {n:,} cover")
+    )
+    fig.add_trace(theory(t, lines["smoothed_hedge_envelope"], name="E[regret] bound, σ-smooth only",
+                         kind="expectation"))  # fmt: skip
     for adv, slope, x, y in R.slope_guides(result) if log_log else ():
         guide = line(x, y, f"fit: slope {slope:.2f}", COLORS[adv], width=2, dash="dot")
         fig.add_trace(guide.update(hoverinfo="skip"))
     if shapes and ("smoothed_nonadaptive" in advs or "iid" in advs):
-        fig.add_trace(theory(t, online_bounds.thm31_envelope(t, result.sigma), kind="envelope",
+        fig.add_trace(theory(t, lines["thm31_envelope"], kind="envelope",
                              name="Thm 3.1 shape (non-adaptive)", color=COLORS["reference"]))  # fmt: skip
     if shapes:
-        fig.add_trace(theory(t, online_bounds.thm33_envelope(t, result.sigma), name="Thm 3.3 shape",
-                             kind="envelope"))  # fmt: skip
+        fig.add_trace(theory(t, lines["thm33_envelope"], name="Thm 3.3 shape", kind="envelope"))
     return _regret_axes(fig, "regret against all thresholds", log_log, height=520, zero_y=True)
 
 
@@ -85,7 +85,7 @@ def decomposition_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Stacked bars at T: regret against the cover + the class–cover gap, beside the max cell count."""
     advs, cover, gap, cap = R.regret_split(result)
     names = [NAMES[a] for a in advs]
-    fig = go.Figure([
+    fig = Figure([
         go.Bar(x=names, y=cover, name="cover regret", marker_color=COLORS["hedge"]),
         go.Bar(x=names, y=gap, name="class − cover", marker_color=COLORS["smoothed_nonadaptive"]),
         go.Scatter(x=names, y=cap, mode="markers", name="cap: cover + max cell",
@@ -107,7 +107,7 @@ def weights_heatmap_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Hedge's mass density over thresholds (the recorded run) across rounds, with the target b* marked."""
     centres, _, density = R.weight_density(result)
     rounds = result.snapshot_rounds
-    fig = go.Figure([go.Heatmap(x=centres, y=rounds, z=density, colorscale="Blues", name="Hedge's weights",
+    fig = Figure([go.Heatmap(x=centres, y=rounds, z=density, colorscale="Blues", name="Hedge's weights",
                                 colorbar={"title": {"text": "density"}}),
                      _target(result, rounds[0], rounds[-1])])  # fmt: skip
     return apply_style(fig, x_title="threshold b", y_title="round t")
@@ -118,7 +118,7 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
     """Hedge's weight density (mass / bin width) per recorded round, with play, opening on the last (six decades shown)."""
     centres, widths, density = R.weight_density(result)
     top = float(density.max()) * 1.05
-    fig = go.Figure([go.Bar(x=centres, y=density[-1], width=widths, marker_color=COLORS["hedge"],
+    fig = Figure([go.Bar(x=centres, y=density[-1], width=widths, marker_color=COLORS["hedge"],
                             name="Hedge's weight density"), _target(result, top * 1e-6, top)])  # fmt: skip
     frames = [{"name": str(int(r)), "data": [{"type": "bar", "x": centres, "y": density[k], "width": widths}],
                "traces": [0]} for k, r in enumerate(result.snapshot_rounds)]  # fmt: skip
@@ -130,19 +130,19 @@ def weights_player_figure(result: HedgeThresholdsResult) -> go.Figure:
 @shared_figure
 def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go.Figure:
     """Regret vs t of each learner (mean, band over sequences) with ⌈t/2⌉ and MW's exact bound."""
-    fig = go.Figure()
-    horizon, k = results[0].costs.shape[-2:]
+    fig = Figure()
+    horizon = results[0].costs.shape[-2]
     idx = downsample_index(horizon, log=log_log)
-    t = (idx + 1).astype(float)
+    t, lines = (idx + 1).astype(float), R.learner_lines(results)
     for res in results:
         name, color = LEARNERS[res.algorithm]
         fig.add_traces(
             band_traces(t, *band(res.regret.reshape(-1, horizon)[:, idx]), name=name, color=color)
         )
         if res.algorithm == "mw":  # NaN unless η ≤ 1/2, where the bound holds
-            bound = online_bounds.mw_regret_bound_eta(t, k, res.eta, update="notes")
+            bound = lines["mw_regret_bound_eta"][idx]
             fig.add_trace(theory(t, bound, name="MW bound ηt + ln k/η (exact)"))
-    fig.add_trace(theory(t, online_bounds.ftl_alternating_regret(t), name="⌈t/2⌉ (FTL, alternating)",
+    fig.add_trace(theory(t, lines["ftl_alternating_regret"][idx], name="⌈t/2⌉ (FTL, alternating)",
                          kind="envelope"))  # fmt: skip
     return _regret_axes(fig, "regret", log_log)
 
@@ -151,10 +151,10 @@ def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go
 def ftpl_figure(sweep: FTPLSweepResult) -> go.Figure:
     """Average regret of the perturbed leader vs the scale b, with Theorem 13's bound (ε = 1/b)."""
     b = sweep.scales
-    fig = go.Figure(band_traces(b, *band(sweep.regret, axis=1), color=COLORS["ftpl"],
+    fig = Figure(band_traces(b, *band(sweep.regret, axis=1), color=COLORS["ftpl"],
                                 name=f"FTPL ({sweep.perturbation}), average regret"))  # fmt: skip
-    fig.add_trace(theory(b, online_bounds.ftpl_regret_bound(sweep.horizon, sweep.expected_max_abs, 1.0 / b),
-                         name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b", kind="expectation"))  # fmt: skip
+    fig.add_trace(theory(b, R.ftpl_bound(sweep), name="Thm 13: (2 + 4ε)E‖Z‖∞/T + 2ε, ε = 1/b",
+                         kind="expectation"))  # fmt: skip
     fig.add_trace(theory(b, np.full_like(b, 0.5), name="FTL on alternating: 1/2", kind="envelope"))
     apply_style(fig, x_title="perturbation scale b", y_title="average regret R(T)", log_x=True)
     fig.update_yaxes(range=[0, 1])
@@ -176,7 +176,7 @@ def halfspace_figure(result: HalfspaceResult, *, row: int = 0, top: int = 12) ->
               "showlegend": rank == 0} for rank, (lx, ly, opacity) in enumerate(heaviest)]  # fmt: skip
     data.append({"type": "scatter", "x": tx, "y": ty, "mode": "lines", "name": "target",
                  "line": {"color": COLORS["truth"], "width": 3, "dash": "dash"}})  # fmt: skip
-    fig = go.Figure(data=data)
+    fig = Figure(data=data)
     apply_style(fig, x_title="x₁", y_title="x₂", height=560)
     fig.update_xaxes(range=[0, 1], constrain="domain")
     fig.update_yaxes(range=[0, 1], scaleanchor="x")
@@ -192,7 +192,7 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     horizon = result.horizon
     idx = downsample_index(horizon, log=log_log)
     t = (idx + 1).astype(float)
-    fig = go.Figure()
+    fig = Figure()
     for adv in dict.fromkeys(result.adversaries):
         rows = result.adversaries == adv
         fig.add_traces(
@@ -205,28 +205,27 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
                        "marker": {"color": COLORS[adv], "size": 16, "symbol": "diamond",
                                   "line": {"color": "#000", "width": 1.5}}, "showlegend": False})  # fmt: skip
     n = result.offsets.size
-    fig.add_trace(theory(t, online_bounds.mw_regret_bound_eta(t, n, result.eta),
+    fig.add_trace(theory(t, R.halfspace_bound(result)[idx],
                          name=f"MW on the cover: ηt + ln N/η (exact, N = {n:,})"))  # fmt: skip
     return _regret_axes(fig, "regret (2-D halfspaces)", log_log, height=520)
 
 
 @shared_figure
 def max_abs_figure(curve: MaxAbsResult, *, k_mark: int | None = None) -> go.Figure:
-    """E‖Z‖∞ against log k: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values (:mod:`smoothviz.bounds.online`)."""
+    """E‖Z‖∞ against log k: Monte-Carlo mean and 10–90% band of ‖Z‖∞, and the exact values."""
     k, b = curve.ks.astype(float), curve.scale
     name = {"laplace": "Laplace", "gumbel": "Gumbel", "rspm": "RSPM"}[curve.perturbation]
-    fig = go.Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
+    fig = Figure(band_traces(k, curve.mean, curve.low, curve.high, color=COLORS["ftpl"],
                                 name=f"‖Z‖∞, {name}(b = {b:g}): mean of {curve.trials:,} draws"))  # fmt: skip
     if curve.perturbation == "rspm":
         fig.add_trace(theory(k, curve.exact, name="(bm²/2)(1 + 2C(2m,m)/4ᵐ), m = ⌈log₂ k⌉"))
     if curve.perturbation == "gumbel":
-        fig.add_trace(theory(k, online_bounds.gumbel_expected_max_abs(curve.ks, b),
-                             name="b·E max|Gᵢ| (exact, by quadrature)"))  # fmt: skip
-        fig.add_trace(theory(k, online_bounds.gumbel_expected_max(curve.ks, b), color=COLORS["reference"],
+        fig.add_trace(theory(k, curve.exact, name="b·E max|Gᵢ| (exact, by quadrature)"))
+        fig.add_trace(theory(k, R.max_abs_reference(curve), color=COLORS["reference"],
                              name="b(ln k + γ) = b·E max Gᵢ (exact; not of |Gᵢ|)"))  # fmt: skip
     else:
         alone = curve.perturbation == "laplace"
-        fig.add_trace(theory(k, online_bounds.laplace_expected_max_abs(curve.ks, b),
+        fig.add_trace(theory(k, curve.exact if alone else R.max_abs_reference(curve),
                              name="b·H_k (exact)" if alone else "i.i.d. Laplace: b·H_k",
                              color=None if alone else COLORS["reference"]))  # fmt: skip
     if k_mark is not None:
@@ -269,8 +268,7 @@ def regret_items(experiment: RegretExperiment) -> dict[str, tuple[str, str]]:
     items = {SHORT[a]: (f"{_at_t(experiment, a):,.1f}",
                         f"{NAMES[a]}: regret at T against all thresholds, mean of {s['trials']} trials")
              for a in s["adversaries"]}  # fmt: skip
-    mw = online_bounds.mw_regret_bound(s["horizon"], n_cover)
-    return items | {"MW bound": (f"{mw:,.1f}", f"N = {n_cover:,}")}
+    return items | {"MW bound": (f"{experiment.mw_bound:,.1f}", f"N = {n_cover:,}")}
 
 
 @shared_value
@@ -308,7 +306,7 @@ def experts_caption(experiment: RegretExperiment, runs: list[ExpertsResult]) -> 
     return (
         f"{COST_SEQUENCES[s['sequence']]} costs, k = {s['n_actions']}, T = {s['horizon']:,}; "
         f"perturbed leader: {PERTURBATION_SHORT[s['perturbation']]}(b = {s['scale']:g}), the "
-        f"learner's coins. FTL regret at T: {runs[1].regret[..., -1].mean():,.1f}."
+        f"learner's coins. FTL regret at T: {R.regret_at_t(runs[1]):,.1f}."
     )
 
 
@@ -353,7 +351,7 @@ def halfspace_caption(result: HalfspaceResult) -> str:
 def halfspace_items(result: HalfspaceResult) -> dict[str, tuple[str, str]]:
     """The 2-D tab's metrics for the adaptive σ-smooth adversary, at T."""
     adaptive = result.summary().set_index("adversary").loc["smoothed_adaptive"]
-    trials = int(np.sum(result.adversaries == "smoothed_adaptive"))
+    trials = R.halfspace_trials(result, "smoothed_adaptive")
     return {
         "best halfspace": (count(adaptive["best_class"]), "mistakes of the best halfspace in hindsight, exact: "
                            f"every line through two points; adaptive σ-smooth adversary, mean of {trials} trials"),
@@ -366,7 +364,7 @@ def halfspace_items(result: HalfspaceResult) -> dict[str, tuple[str, str]]:
 
 def halfspace_regret_caption(result: HalfspaceResult) -> str:
     """Caption of :func:`halfspace_regret_figure`, with each adversary's regret at T."""
-    trials = int(np.sum(result.adversaries == result.adversaries[0]))
+    trials = R.halfspace_trials(result, result.adversaries[0])
     return (
         f"Regret against the cover, mean and 10–90% band over {trials} trials; diamonds at T: "
         "against every halfspace (exact). "

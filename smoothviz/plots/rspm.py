@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from smoothviz.experiments.rspm import RSPMExperiment
 from smoothviz.plots.marks import line
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import COLORS, FONT_SIZE, apply_style, theory_trace
 from smoothviz.privacy.neighbours import describe, gap_shift
 
@@ -23,7 +23,7 @@ METHOD_COLORS = {"rspm_laplace": "#0072B2", "rspm_gaussian": "#009E73", "report_
 @shared_figure
 def accuracy_figure(ex: RSPMExperiment) -> go.Figure:
     """Excess empirical error of each learner over its runs (box, mean), and its bound (↑: off the chart)."""
-    fig = go.Figure()
+    fig = Figure()
     for method, res in ex.results.items():
         ok = res.excess[np.isfinite(res.excess)]
         fig.add_trace(go.Box(y=ok, name=SHORT[method], marker_color=METHOD_COLORS[method], boxmean=True,
@@ -67,7 +67,7 @@ def _claimed(names: list[str], claimed: float) -> go.Scatter:
 @shared_figure
 def error_scale_figure(frame: pd.DataFrame) -> go.Figure:
     """Log–log against m: the error scale 2E‖Z‖∞/n (lines), simulated mean excess (dots), the bounds."""
-    fig = go.Figure()
+    fig = Figure()
     for method in ("rspm_laplace", "rspm_gaussian", "report_noisy_min"):
         rows, color = frame[frame["method"] == method], METHOD_COLORS[method]
         dots = rows[rows["mean_excess"] > 0]
@@ -90,7 +90,7 @@ def error_scale_figure(frame: pd.DataFrame) -> go.Figure:
 @shared_figure
 def draws_figure(frame: pd.DataFrame) -> go.Figure:
     """Noise draws per run against d: RSPM's m = d (one oracle call) against report-noisy-min's 2^d."""
-    fig = go.Figure([
+    fig = Figure([
         _curve(frame["d"], frame["rspm_draws"], "RSPM: m draws, 1 call", METHOD_COLORS["rspm_laplace"]),
         _curve(frame["d"], frame["rnm_draws"].astype(float), "noisy min: 2^d draws",
                METHOD_COLORS["report_noisy_min"]),
@@ -102,7 +102,7 @@ def draws_figure(frame: pd.DataFrame) -> go.Figure:
 def time_figure(frame: pd.DataFrame) -> go.Figure:
     """Wall time of one RSPM run: integer program (hollow where it answered ⊥) against exhaustive search."""
     symbols = np.where(frame["ip_certified"].to_numpy(), "circle", "circle-open")
-    fig = go.Figure(_curve(frame["d"], frame["ip_seconds"], "integer program", METHOD_COLORS["rspm_laplace"],
+    fig = Figure(_curve(frame["d"], frame["ip_seconds"], "integer program", METHOD_COLORS["rspm_laplace"],
                            marker={"size": 11, "symbol": symbols}))  # fmt: skip
     for column, name, color in (("exhaustive_seconds", "exhaustive (2^d)", COLORS["envelope"]),
                                 ("rnm_seconds", "noisy min (2^d)", METHOD_COLORS["report_noisy_min"])):  # fmt: skip
@@ -115,7 +115,7 @@ def time_figure(frame: pd.DataFrame) -> go.Figure:
 def perturbation_figure(frame: pd.DataFrame, neighbours: str = "replace") -> go.Figure:
     """One draw of Z_q over every hypothesis (sorted by |S|): RSPM's correlated Z beside i.i.d. noise."""
     x, size = np.arange(len(frame)), 6 if len(frame) > 64 else 9
-    fig = go.Figure([
+    fig = Figure([
         go.Scatter(x=x, y=frame[column], mode="markers", name=name, marker={"color": METHOD_COLORS[m], "size": size})
         for column, name, m in (("z_rnm", f"i.i.d. Lap({gap_shift(neighbours):g}/ε): 2^d draws", "report_noisy_min"),
                                 ("z_rspm", "RSPM Σ q(eᵢ)ηᵢ: d draws", "rspm_laplace"))
@@ -131,7 +131,7 @@ MODE_NAMES = {"fails": "fails (⊥)"}
 @shared_figure
 def audit_figure(frame: pd.DataFrame) -> go.Figure:
     """The audit's certified ε per oracle mode and learner (refutations outlined) against the claim."""
-    fig = go.Figure()
+    fig = Figure()
     for method, rows in frame.groupby("method", sort=False):
         bad = rows["violated"]
         fig.add_trace(go.Bar(
@@ -273,7 +273,7 @@ def erratum_figure(frame: pd.DataFrame) -> go.Figure:
     """The Lemma 2 erratum: certified ε (bar, vermilion if refuted), plug-in (◆), worst loss (—), claim."""
     names = [f"{case.split()[0]} · {case.split()[-1]}" for case in frame["case"]]  # replace · m/ε
     claimed = float(frame["epsilon_claimed"].iloc[0])
-    fig = go.Figure([
+    fig = Figure([
         go.Bar(x=names, y=frame["epsilon_lower"], name="certified ε ≥ (95%)",
                marker={"color": np.where(frame["violated"].to_numpy(), "#D55E00", "#0072B2")},
                text=[f"{v:.2f}" for v in frame["epsilon_lower"]], textposition="inside",

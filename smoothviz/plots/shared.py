@@ -2,8 +2,8 @@
 
 :func:`shared_figure` keys each pure builder's call by a digest of its arguments and keeps the last
 :data:`MAX_FIGURES` figures, read-only, their JSON encoded once; :func:`shared_value` does the same
-for captions. Served figures are built without plotly's validation (:data:`VALIDATION`), their
-layout updates written straight into its dicts where plotly would write the same (:func:`_mergeable`).
+for captions. Served figures are built without plotly's validation (:data:`VALIDATION`) as
+:class:`Figure`, whose layout updates go straight into its dicts where plotly would write the same.
 """
 
 from __future__ import annotations
@@ -81,23 +81,8 @@ class _OffWhileUnvalidated:
         obj.__dict__[self.slot] = value
 
 
-BaseFigure._validate = BasePlotlyType._validate = _OffWhileUnvalidated("_validate_flag", True)
-BaseFigure._in_batch_mode = _OffWhileUnvalidated("_batch_flag", False)
-
-
-_plotly_template = BaseFigure._initialize_layout_template
-
-
-def _default_template(fig: BaseFigure) -> None:
-    """A new figure's default template: while building unvalidated, one read-only dict for all.
-
-    plotly deep-copies its template (~200 containers) into each figure, twice per build.
-    """
-    name = pio.templates.default
-    if _validating.get() or not isinstance(name, str) or fig._layout_obj._props.get("template"):
-        _plotly_template(fig)
-    else:
-        fig._layout_obj._props["template"] = _template(name)
+#: Every plotly object a builder makes (traces, layout): made without validation in a shared build.
+BasePlotlyType._validate = _OffWhileUnvalidated("_validate_flag", True)
 
 
 def _template(name: str) -> dict:
@@ -116,7 +101,6 @@ def _template(name: str) -> dict:
 #: keeps as they are.
 _templates: dict[str, dict] = {}
 _kept_as_is: set[int] = set()
-BaseFigure._initialize_layout_template = _default_template
 
 
 def _mergeable(props: Any, update: Any, path: str) -> bool:
@@ -216,46 +200,65 @@ def _axes(fig: BaseFigure, prefix: str, row: int | None, col: int | None) -> lis
     return [k for k in names if row in (None, at[k][0]) and col in (None, at[k][1])]
 
 
-def _fast_update_layout(self, dict1=None, overwrite=False, **kwargs):
-    if overwrite or not _fast_update(self, [""], "layout", (dict1, kwargs)):
-        return _plotly_update_layout(self, dict1, overwrite, **kwargs)
-    return self
+class Figure(go.Figure):
+    """A ``go.Figure`` that, built unvalidated, skips plotly's deep copies and property walks.
 
+    Its default template is one read-only dict for all; its layout and axis updates are written
+    straight into its dicts where plotly would write the same (:func:`_mergeable`). Builders make
+    their figures with it or :func:`subplots`; plotly's own figure class is left as it is.
+    """
 
-def _fast_update_axes(letter: str) -> Callable:
-    plotly_update = getattr(go.Figure, f"update_{letter}axes")
+    _validate = _OffWhileUnvalidated("_validate_flag", True)
+    _in_batch_mode = _OffWhileUnvalidated("_batch_flag", False)
 
-    def update(self, patch=None, selector=None, overwrite=False, row=None, col=None,
-               secondary_y=None, **kwargs):  # fmt: skip
+    def _initialize_layout_template(self) -> None:
+        name, props = pio.templates.default, self._layout_obj._props
+        if _validating.get() or not isinstance(name, str) or props.get("template"):
+            super()._initialize_layout_template()
+        else:
+            props["template"] = _template(name)
+
+    def update_layout(self, dict1=None, overwrite=False, **kwargs) -> Figure:
+        """``go.Figure.update_layout``; its dicts written directly in an unvalidated build."""
+        if overwrite or not _fast_update(self, [""], "layout", (dict1, kwargs)):
+            return super().update_layout(dict1, overwrite, **kwargs)
+        return self
+
+    def update_xaxes(self, patch=None, selector=None, overwrite=False, row=None, col=None,
+                     **kwargs) -> Figure:  # fmt: skip
+        """``go.Figure.update_xaxes``; its dicts written directly in an unvalidated build."""
+        if not self._fast_axes("x", patch, selector, overwrite, row, col, None, kwargs):
+            super().update_xaxes(patch, selector, overwrite, row, col, **kwargs)
+        return self
+
+    def update_yaxes(self, patch=None, selector=None, overwrite=False, row=None, col=None,
+                     secondary_y=None, **kwargs) -> Figure:  # fmt: skip
+        """``go.Figure.update_yaxes``; its dicts written directly in an unvalidated build."""
+        if not self._fast_axes("y", patch, selector, overwrite, row, col, secondary_y, kwargs):
+            super().update_yaxes(patch, selector, overwrite, row, col, secondary_y, **kwargs)
+        return self
+
+    def _fast_axes(self, letter: str, patch, selector, overwrite, row, col, secondary_y,
+                   kwargs) -> bool:  # fmt: skip
         plain = selector is None and not overwrite and secondary_y is None
-        if plain and isinstance(row, int | None) and isinstance(col, int | None):
-            names = [] if self._validate else _axes(self, f"{letter}axis", row, col)
-            if names and _fast_update(self, names, f"layout.{letter}axis", (patch, kwargs)):
-                return self
-        if letter == "y" or secondary_y is not None:  # update_xaxes has no such argument
-            kwargs["secondary_y"] = secondary_y
-        return plotly_update(self, patch, selector, overwrite, row, col, **kwargs)
-
-    return update
-
-
-_plotly_update_layout = go.Figure.update_layout
-go.Figure.update_layout = _fast_update_layout
-go.Figure.update_xaxes, go.Figure.update_yaxes = _fast_update_axes("x"), _fast_update_axes("y")
+        if self._validate or not plain or not all(isinstance(i, int | None) for i in (row, col)):
+            return False
+        names = _axes(self, f"{letter}axis", row, col)
+        return bool(names) and _fast_update(self, names, f"layout.{letter}axis", (patch, kwargs))
 
 
 def subplots(**kwargs: Any) -> go.Figure:
     """``make_subplots(**kwargs)``; in a shared build, a copy of one grid made per arguments (~6 ms)."""
     if _validating.get():
-        return make_subplots(**kwargs)
+        return make_subplots(**kwargs, figure=Figure())
     key = pickle.dumps(sorted(kwargs.items()), protocol=5)
     with _lock:
         grid = _grids.get(key)
     if grid is None:
-        grid = make_subplots(**kwargs)
+        grid = make_subplots(**kwargs, figure=Figure())
         with _lock:
             _grids[key] = grid
-    fig = go.Figure()
+    fig = Figure()
     fig._layout.update({k: copy.deepcopy(v) for k, v in grid._layout.items() if k != "template"})
     axes = grid.layout._subplotid_props  # xaxis2, …: properties of this layout object only
     fig.layout._subplotid_props.update(axes)
@@ -459,7 +462,7 @@ def _typed_numbers(array: np.ndarray) -> Any:
     return spec
 
 
-class SharedFigure(go.Figure):
+class SharedFigure(Figure):
     """A built figure that many sessions draw: its ``to_dict()`` is computed once and must not be changed."""
 
     _frozen: dict | None = None

@@ -8,14 +8,13 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.thresholds import ThresholdsExperiment, number_line_rounds
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
 from smoothviz.online.thresholds import RoundSnapshot, ThresholdRun, naive_float_worst_case
 from smoothviz.plots.marks import line
-from smoothviz.plots.shared import shared_figure, shared_value
+from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import (
     COLORS,
     FONT_SIZE,
@@ -44,14 +43,14 @@ def _smoothed(experiment: ThresholdsExperiment) -> list[str]:
 @shared_figure
 def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """Cumulative mistakes against t for each adversary (mean, 10–90% band) with the theory lines."""
-    fig = go.Figure(_band_curves(experiment, "mistakes_mean", "mistakes_p10", "mistakes_p90"))
-    t = experiment.rounds.astype(float)
+    fig = Figure(_band_curves(experiment, "mistakes_mean", "mistakes_p10", "mistakes_p90"))
+    t, theory = experiment.rounds.astype(float), experiment.theory()
     if "worst_case" not in experiment.runs:
-        worst = online_bounds.worst_case_mistakes(t)
+        worst = theory["worst_case_mistakes"]
         fig.add_trace(theory_trace(t, worst, name="worst case: t", on_plot=True))
     if _smoothed(experiment):
-        fig.add_trace(theory_trace(t, online_bounds.smoothed_mistakes_envelope(experiment.sigma, t),
-                                   name="log₂(1/σ) + log₂ t + 4", kind="expectation", on_plot=True))  # fmt: skip
+        fig.add_trace(theory_trace(t, theory["smoothed_mistakes_envelope"], name="log₂(1/σ) + log₂ t + 4",
+                                   kind="expectation", on_plot=True))  # fmt: skip
     return apply_style(fig, x_title="round t", y_title="cumulative mistakes", log_x=True, log_y=True,
                        height=430)  # fmt: skip
 
@@ -82,8 +81,7 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
     items = {SHORT_NAMES[a]: (count(mean[a]), f"{LONG_NAMES[a]}: mistakes at T = {e.horizon:,}, {how(a)}")
              for a in e.adversaries}  # fmt: skip
     if _smoothed(e):
-        env = float(online_bounds.smoothed_mistakes_envelope(e.sigma, e.horizon))
-        items["bound"] = (f"{env:.1f}", bounds.BOUNDS["smoothed_mistakes_envelope"].title)
+        items["bound"] = (f"{e.envelope:.1f}", bounds.BOUNDS["smoothed_mistakes_envelope"].title)
     return items
 
 
@@ -91,9 +89,7 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
 def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """log₂ of the version-space width against t (median, 10–90% band), a line at log₂ σ; the worst case leaves it."""
     t, sigma = experiment.rounds.astype(float), experiment.sigma
-    fig = go.Figure(
-        _band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90")
-    )
+    fig = Figure(_band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90"))
     floor = np.log2(sigma) - 12.0
     for name, rows in experiment.curves().items():
         floor = min(floor, (rows["log2_width_p10"].min() if name != "worst_case" else 0.0) - 2.0)
@@ -131,7 +127,7 @@ def width_note(experiment: ThresholdsExperiment) -> str:
 def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """The per-round chance min(1, width/σ) that a σ-smooth adversary can land in the version space."""
     columns = ("hit_probability_mean", "hit_probability_p10", "hit_probability_p90")
-    return apply_style(go.Figure(_band_curves(experiment, *columns)), x_title="round t", log_x=True,
+    return apply_style(Figure(_band_curves(experiment, *columns)), x_title="round t", log_x=True,
                        y_title="P(mistake at round t) ≤ min(1, width/σ)", log_y=True)  # fmt: skip
 
 
@@ -153,7 +149,7 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
         f"{naive_float_worst_case(e.horizon)}: the interval collapses, so this page uses exact "
         "dyadic arithmetic.",
         "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is "
-        f"{float(online_bounds.smoothed_mistakes_envelope(e.sigma, e.horizon)):.1f}; the smoothed means "
+        f"{e.envelope:.1f}; the smoothed means "
         f"are at most {worst_smoothed:.1f}.",
     }
 
@@ -215,7 +211,7 @@ def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> g
     snaps = number_line_rounds(run, rounds, seed)
     frames = [{"name": f"{int(r):,}", "data": _frame_data(run, snap), "layout": {"title": {"text": _title(snap)}}}
               for r, snap in zip(rounds, snaps, strict=True)]  # fmt: skip
-    fig = go.Figure(data=_frame_data(run, snaps[0]))
+    fig = Figure(data=_frame_data(run, snaps[0]))
     fig = apply_style(fig, title=_title(snaps[0]), height=430)
     # the legend sits between the title and the plot, so the number line keeps the full width
     fig.update_layout(

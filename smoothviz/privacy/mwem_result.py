@@ -169,6 +169,13 @@ class MWEMResult:
         return np.full(t.shape, np.nan)
 
     @property
+    def start_bounds(self) -> tuple[float, float | None]:
+        """Ψ₀ ≤ ln|X| (equal for a point mass) and, given σ, Ψ₀ ≤ ln(1/σ) (Fact E.2); both exact."""
+        smooth = self.sigma is not None
+        start = float(privacy_bounds.mwem_potential_start_bound(self.sigma)) if smooth else None
+        return float(np.log(math.prod(self.shape))), start
+
+    @property
     def bound_is_vacuous(self) -> bool:
         """Whether the theorem bound at this run's T is ≥ 1 (says nothing for [0, 1]-valued queries)."""
         b = self.theorem_bound()
