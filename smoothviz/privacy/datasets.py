@@ -293,19 +293,20 @@ def parse_csv(
             raise UploadError(
                 f"Need {domain.ndim} numeric column(s) but found {len(numeric)} among: {listing}."
             )
-        columns = numeric[: domain.ndim]
-    columns = [str(c) for c in columns]
-    if len(columns) != domain.ndim:
-        raise UploadError(
-            f"Choose {domain.ndim} column(s) for a {domain.ndim}-D domain, got {len(columns)}."
-        )
-    absent = [c[:_NAME_CHARS] for c in columns if c not in frame.columns]
-    if absent:
-        more = " …" if len(frame.columns) > 8 else ""
-        raise UploadError(f"Column(s) {absent} not in the file; it has: {listing}{more}.")
-    for c in columns:
-        if not _has_number(frame[c]):
-            raise UploadError(f"Column {c!r} has no numeric value.")
+        columns = numeric[: domain.ndim]  # as many as the domain's axes, each holding a number
+    else:
+        columns = [str(c) for c in columns]
+        if len(columns) != domain.ndim:
+            raise UploadError(
+                f"Choose {domain.ndim} column(s) for a {domain.ndim}-D domain, got {len(columns)}."
+            )
+        absent = [c[:_NAME_CHARS] for c in columns if c not in frame.columns]
+        if absent:
+            more = " …" if len(frame.columns) > 8 else ""
+            raise UploadError(f"Column(s) {absent} not in the file; it has: {listing}{more}.")
+        for c in columns:
+            if not _has_number(frame[c]):
+                raise UploadError(f"Column {c!r} has no numeric value.")
     return _histogram_from_frame(
         frame,
         replace(domain, names=tuple(columns)),
