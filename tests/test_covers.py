@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -337,14 +335,6 @@ def test_appendix_b(horizon):
 def test_validation(call, match):
     with pytest.raises(ValueError, match=match):
         call()
-
-
-def test_core_imports_no_ui_libraries():
-    code = (
-        "import sys, smoothviz.online.covers, smoothviz.bounds.online; "
-        "assert not {'streamlit', 'plotly'} & set(sys.modules), sorted(sys.modules)"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @pytest.mark.parametrize(("cls", "k"), [("thresholds", 1), ("intervals", 1), ("union", 3),

@@ -38,24 +38,20 @@ def _specs(monkeypatch, mode: str, page: str, query: dict[str, str]) -> list:
 
 
 @pytest.mark.parametrize(("page", "query"), LINKS)
-def test_a_page_served_unvalidated_sends_the_validated_figures(monkeypatch, page, query):
-    served = _specs(monkeypatch, "off", page, query)
-    validated = _specs(monkeypatch, "on", page, query)
-    assert served  # the page drew charts
-    assert len(served) == len(validated)
-    for a, b in zip(served, validated, strict=True):
-        assert a == b, shared._first_difference(a, b)
-
-
-@pytest.mark.parametrize(("page", "query"), LINKS)
-def test_a_page_encoded_by_orjson_sends_what_the_json_engine_sends(monkeypatch, page, query):
+def test_a_page_served_unvalidated_by_orjson_sends_the_validated_and_plain_json_figures(
+    monkeypatch, page, query
+):
+    # one run as served (unvalidated, encoded by orjson) against a validated run and a run encoded
+    # by plotly's plain json engine
     assert pio.json.config.default_engine == "auto"
     assert pio.to_json({"data": []}, engine="orjson")  # installed (requirements.txt): auto picks it
     monkeypatch.setattr(pio.json.config, "default_engine", "orjson")
-    fast = _specs(monkeypatch, "off", page, query)
+    served = _specs(monkeypatch, "off", page, query)
+    validated = _specs(monkeypatch, "on", page, query)
     monkeypatch.setattr(pio.json.config, "default_engine", "json")
     plain = _specs(monkeypatch, "off", page, query)
-    assert fast
-    assert len(fast) == len(plain)
-    for a, b in zip(fast, plain, strict=True):
-        assert a == b, shared._first_difference(a, b)
+    assert served  # the page drew charts
+    for other in (validated, plain):
+        assert len(served) == len(other)
+        for a, b in zip(served, other, strict=True):
+            assert a == b, shared._first_difference(a, b)
