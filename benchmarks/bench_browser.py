@@ -5,8 +5,9 @@ Debian's Chromium through Playwright and times, per page, from the start of ``pa
 
 - **first chart**: the first ``.js-plotly-plot .main-svg`` in the main area (plotly has drawn a plot);
 - **idle**: Streamlit's running indicator is gone, the server has finished its last script run, every
-  chart it sent is drawn (plotly's bundle loads lazily, after a quiet gap) and the DOM has not changed
-  for 300 ms (the quiet window is not counted);
+  chart it sent is drawn (plotly's bundle loads lazily, after a quiet gap) or waits out of reach (the
+  kit's shell draws a chart far below the view when it is scrolled to; ``--eager`` draws every chart at
+  once, as Streamlit does) and the DOM has not changed for 300 ms (the quiet window is not counted);
 - **σ → idle**: from pressing → on the σ slider's thumb to idle again (the first press of a fresh
   value misses the page's cache; later repeats hit it); on a page without σ, its first slider (ε → on
   RSPM, PRSMA, OracleQuery);
@@ -98,7 +99,9 @@ _IDLE_JS = """
   // every chart the run sent, the hidden plotly.js preload in the sidebar included
   const drawn = [...document.querySelectorAll('.js-plotly-plot')].filter(
     (p) => p.querySelector('.main-svg')).length;
-  if (drawn < charts) return false;  // plotly's bundle still loading, or charts still drawing
+  // a chart out of reach waits to be drawn until it is scrolled to (the kit's shell)
+  const waiting = document.querySelectorAll('[data-smoothviz-waiting]').length;
+  if (drawn + waiting < charts) return false;  // plotly's bundle still loading, or charts drawing
   return t - Math.max(sv.lastMutation, since) >= quiet;
 }
 """
@@ -144,12 +147,14 @@ class Visit:
 class Tab:
     """A fresh browser context and page whose websocket frames are decoded as forward messages."""
 
-    def __init__(self, browser, viewport: tuple[int, int]) -> None:
+    def __init__(self, browser, viewport: tuple[int, int], eager: bool = False) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         self._decode = ForwardMsg.FromString
         self.context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         self.context.add_init_script(_INIT_JS)
+        if eager:  # the shell's switch: every chart drawn at once
+            self.context.add_init_script("window.__smoothvizEagerCharts = true;")
         self.page = self.context.new_page()
         self.kinds: list[str] = []  # forward-message type of every binary frame, in arrival order
         self.sizes: list[int] = []  # and its size in bytes
@@ -303,7 +308,12 @@ def _one(value: float | None) -> str:
 
 
 def measure(
-    root: Path, repeats: int, viewport: tuple[int, int], small: list[str] | None, log=print
+    root: Path,
+    repeats: int,
+    viewport: tuple[int, int],
+    small: list[str] | None,
+    log=print,
+    eager: bool = False,
 ) -> list[Row]:
     """Every page (cold, then ``repeats`` fresh contexts), σ presses, and the MWEM tabs.
 
@@ -322,7 +332,7 @@ def measure(
         try:
             for rep in range(repeats + 1):  # rep 0: the cold visits
                 for name in pages:
-                    tab = Tab(browser, viewport)
+                    tab = Tab(browser, viewport, eager)
                     try:
                         visit = tab.navigate(f"{url}/{name}")
                         nav = row(f"/{name}")
@@ -346,7 +356,7 @@ def measure(
                         tab.close()
                 for name in pages:
                     for view in list(TABS.get(name, {}))[1 : (2 if small else None)]:
-                        tab = Tab(browser, viewport)
+                        tab = Tab(browser, viewport, eager)
                         try:
                             visit = tab.navigate(f"{url}/{name}?view={view}")
                             link = row(f"/{name}?view={view}")
@@ -453,11 +463,13 @@ def main() -> None:
     parser.add_argument("--timeline", action="store_true", help="also print the milestones")
     parser.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("--eager", action="store_true", help="every chart drawn at once")
     args = parser.parse_args()
     viewport = tuple(int(v) for v in args.viewport.lower().split("x"))
     pages = args.pages.split(",") if args.pages is not None else None
     log = (lambda *_: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
-    rows = measure(args.root.resolve(), max(1, min(args.repeats, 10)), viewport, pages, log)
+    repeats = max(1, min(args.repeats, 10))
+    rows = measure(args.root.resolve(), repeats, viewport, pages, log, eager=args.eager)
     print(table(rows, viewport))
     if args.timeline:
         print()

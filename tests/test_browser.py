@@ -42,6 +42,9 @@ SIZES = {"1024x768": (1024, 768), "1280x800": (1280, 800)}
 MAX_LEGEND_PX = 70
 #: A drawn chart in the page's main area.
 CHART = "[data-testid=stMain] .js-plotly-plot .main-svg"
+#: Every chart of the main area, drawn or not; a chart out of reach that waits to be drawn (the shell).
+_CHARTS = "[data-testid=stMain] [data-testid=stPlotlyChart]"
+_WAITING = "[data-smoothviz-waiting]"
 #: Hang guard for every browser wait (ms), never a speed check: ≥ 20x the slowest measured step (a page's
 #: first chart, 2.6-3.8 s warm at 1024x768; benchmarks/RESULTS.md, "Browser").
 WAIT_MS = 120_000
@@ -109,6 +112,16 @@ def _opened(browser, url: str, size: tuple[int, int] = (1280, 800), *, chart: bo
         page.close()
 
 
+def _draw_every_chart(page) -> None:
+    """Scroll each chart of the main area into view in turn: the shell draws one waiting out of reach
+    as it comes near, and a test of every chart drawn then sees them all."""
+    charts = page.locator(_CHARTS)
+    for i in range(charts.count()):
+        charts.nth(i).scroll_into_view_if_needed(timeout=WAIT_MS)
+        charts.nth(i).locator(".main-svg").first.wait_for(timeout=WAIT_MS)
+    page.wait_for_timeout(500)  # a phone's legend and labels are fitted right after a draw
+
+
 def _settle(page) -> None:
     """Wait until the script run is over (no running indicator) and the DOM is quiet."""
     page.wait_for_timeout(1000)
@@ -147,6 +160,14 @@ _LAYOUT = """() => {
     sidebar: (() => { const s = document.querySelector('[data-testid=stSidebar]');
                       return s ? s.getBoundingClientRect().width * (s.offsetParent ? 1 : 0) : 0; })(),
   };
+}"""
+
+
+#: The open tab holds no chart, or its first chart is drawn.
+_TAB_CHART_DRAWN = """() => {
+  const panel = [...document.querySelectorAll('[data-testid=stTabs] [role=tabpanel]')].find(p => !p.hidden);
+  const chart = panel && panel.querySelector('[data-testid=stPlotlyChart]');
+  return panel && (!chart || chart.querySelector('.main-svg'));
 }"""
 
 
@@ -207,7 +228,12 @@ def test_the_home_page_has_the_tour_and_references(server, browser):
     ("name", "tab"), [(name, tab) for name in PAGES for tab in TABS[name]]
 )  # fmt: skip
 def test_a_link_to_a_tab_lands_on_its_first_chart(server, browser, name, tab):
-    with _opened(browser, f"{server}/{name}?view={tab}", (1024, 768)) as (page, errors):
+    # the hero, scrolled past, waits to be drawn (the shell); a chart in the open tab must be drawn
+    url = f"{server}/{name}?view={tab}"
+    with _opened(browser, url, (1024, 768), chart=False) as (page, errors):
+        page.wait_for_selector(f"{CHART}, {_WAITING}", state="attached", timeout=WAIT_MS)
+        _settle(page)
+        page.wait_for_function(_TAB_CHART_DRAWN, timeout=WAIT_MS)
         layout = page.evaluate(_LAYOUT)
         assert page.locator("[data-testid='stException']").count() == 0
         assert _query(page.url)["view"] == tab
@@ -317,6 +343,58 @@ def test_the_url_follows_the_controls(server, browser):
         assert _query(page.url)["sigma"] == "0.07"
 
 
+def _step_sigma(page) -> None:
+    """Press → on the σ slider and wait for the run it starts to be drawn."""
+    _settle(page)  # the first run over: a slider it redraws would drop the focus and the key
+    before = page.url
+    page.locator("[data-testid='stMain'] input[type=range]").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => location.href !== {before!r}", timeout=WAIT_MS)
+    _settle(page)
+
+
+def test_a_chart_out_of_reach_is_drawn_when_scrolled_to_as_it_would_have_been_at_once(
+    server, browser
+):
+    """MWEM's three charts below the fold wait after a σ step (nothing drawn for them); scrolled to,
+    each is drawn from the run's latest figure (its animation's frames too), pixel for pixel as
+    when every chart is drawn at once (the shell's switch off)."""
+    shots: dict[bool, list[bytes]] = {}
+    for eager in (False, True):
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        try:
+            page.add_init_script(f"window.__smoothvizEagerCharts = {str(eager).lower()};")
+            page.goto(f"{server}/mwem", wait_until="domcontentloaded", timeout=WAIT_MS)
+            page.wait_for_selector(CHART, timeout=WAIT_MS)
+            _step_sigma(page)
+            charts = page.locator(_CHARTS)
+            assert charts.count() == 4
+            drawn = charts.filter(has=page.locator(".main-svg")).count()
+            if eager:
+                assert (drawn, page.locator(_WAITING).count()) == (4, 0)
+            else:  # only the hero is drawn; the rest waits, undrawn
+                assert (drawn, page.locator(_WAITING).count()) == (1, 3)
+            shots[eager] = []
+            for i in range(4):
+                charts.nth(i).scroll_into_view_if_needed()
+                charts.nth(i).locator(".main-svg").first.wait_for(timeout=WAIT_MS)
+                page.wait_for_timeout(300)
+                shots[eager].append(charts.nth(i).screenshot(animations="disabled"))
+            assert page.locator(_WAITING).count() == 0
+            frames = page.evaluate(
+                "() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]"
+                ".map((gd) => gd._transitionData._frames.length)"
+            )
+            assert frames == [0, 41, 0, 0]  # the round-by-round animation kept its frames
+            assert not errors, errors
+        finally:
+            page.close()
+    for i, (lazy, eager) in enumerate(zip(shots[False], shots[True], strict=True)):
+        assert lazy == eager, f"chart {i + 1} drawn on scrolling differs from drawing it at once"
+
+
 def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
     with _opened(browser, f"{server}/mwem?N=64&T=10&trials=1") as (page, errors):
         assert "view=run" in page.url
@@ -331,6 +409,7 @@ def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
             )
             assert page.locator("[data-testid='stException']").count() == 0
         page.get_by_text("true threshold b*").wait_for(timeout=WAIT_MS)
+        _draw_every_chart(page)
         assert page.locator(".js-plotly-plot").count() >= 2
         page.reload(wait_until="domcontentloaded")
         _settle(page)
@@ -341,6 +420,7 @@ def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
 
 def test_the_offline_snapshot_opens_with_no_network(server, browser, tmp_path):
     with _opened(browser, f"{server}/thresholds?T=500&sigma=0.02") as (page, _):
+        _draw_every_chart(page)
         charts = page.evaluate(_LAYOUT)["legends"]  # one entry per visible chart with a legend
         with page.expect_download(timeout=WAIT_MS) as info:
             page.get_by_role("button", name="Download this view (offline HTML)").click()
@@ -661,6 +741,7 @@ def test_pin_this_run_survives_a_reload_through_the_link(server, browser):
         page.reload(wait_until="domcontentloaded")
         page.wait_for_selector("[data-testid=stMain] .js-plotly-plot .main-svg", timeout=WAIT_MS)
         _settle(page)
+        _draw_every_chart(page)
         assert page.get_by_role("button", name="✕ σ = 0.001, T = 1,000").count() == 1
         assert page.get_by_text("pinned: σ = 0.001, T = 1,000").count() >= 1  # on the chart
         assert not errors, errors
@@ -688,9 +769,10 @@ def _play_on_the_line(page, where: float, *, row: int, tap: bool) -> tuple[float
     """Click (or tap) a row of the number line: the top row at x = ``where``, the zoom row at
     ``where`` of the way through the version space; the pixel comes from the plot's box and x-range.
     Returns the x aimed at."""
-    page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')]
+    page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot, [data-smoothviz-waiting]')]
       .find(p => (p.data || []).some(t => t.meta === 'play-target'))
-      .scrollIntoView({block: 'center'})""")
+      .scrollIntoView({block: 'center'})""")  # a chart out of reach is drawn as it comes into view
+    page.wait_for_function(_NUMBER_LINE, arg=row, timeout=WAIT_MS)
     page.wait_for_timeout(300)
     box = page.evaluate(_NUMBER_LINE, row)
     x = where if row == 1 else box["lo"] + where * (box["hi"] - box["lo"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import PAGES, _opened, browser, server  # noqa: F401
+from tests.test_browser import PAGES, _draw_every_chart, _opened, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +55,7 @@ _LABELS = """() => {
 @pytest.mark.parametrize("name", PAGES)
 def test_labels_on_the_plots_stay_inside_and_apart(server, browser, name, size):  # noqa: F811
     with _opened(browser, f"{server}/{name}", SIZES[size]) as (page, _):
+        _draw_every_chart(page)
         shown = page.evaluate(_LABELS)
     assert shown["charts"] > 0
     assert not shown["problems"], shown["problems"]

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import WAIT_MS, _opened, _query, _settle, browser, server  # noqa: F401
+from tests.test_browser import (  # noqa: F401
+    WAIT_MS,
+    _draw_every_chart,
+    _opened,
+    _query,
+    _settle,
+    browser,
+    server,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -21,6 +29,7 @@ def test_the_net_tab_runs_on_the_mwem_page_and_writes_the_m_that_ran(server, bro
         assert page.locator("[data-testid='stException']").count() == 0
         assert _query(page.url)["M"] == "16"  # C(16 + 5, 6) = 54,264 ≤ 60,000 < C(17 + 5, 6)
         assert page.get_by_text("M = 60 reduced to 16").count() == 1
+        _draw_every_chart(page)
         assert page.locator(".js-plotly-plot").count() >= 4  # hero + the tab's three charts
         assert not errors, errors
 

@@ -187,6 +187,93 @@ SHELL_JS = """<script>
     }
     if (Object.keys(update).length) window.Plotly.relayout(gd, update);
   };
+  // Charts drawn when seen. Streamlit 1.67 remounts every chart of a run and draws it twice (hidden,
+  // while its width is unknown, then at its width), charts far below the fold too. A chart not drawn
+  // yet that is hidden or out of reach (over a quarter screen below or above the view) waits: its div
+  // holds the figure as plotly would (data, layout, frames) and the latest figure is drawn once, when
+  // it comes within reach, is given its width, or the page is printed. A chart already drawn updates
+  // as before. ``window.__smoothvizEagerCharts = true`` (before the page loads) turns this off.
+  const waiting = new Map();  // a chart's div → the latest figure it was given
+  let plotly = null;
+  let react = null;
+  const reach = (gd) => {
+    const box = gd.getBoundingClientRect();
+    const margin = window.innerHeight / 4;
+    return box.bottom > -margin && box.top < window.innerHeight + margin;
+  };
+  const draw = (gd) => {
+    const figure = waiting.get(gd);
+    const listeners = gd.__smoothvizOn;
+    waiting.delete(gd);
+    seen.unobserve(gd);
+    for (const own of ["on", "removeListener", "__smoothvizOn", "_transitionData"]) delete gd[own];
+    gd.removeAttribute("data-smoothviz-waiting");
+    const drawn = react.call(plotly, gd, figure);
+    for (const [name, listener] of listeners) gd.on(name, listener);  // plotly's events exist now
+    Promise.resolve(drawn).then(phone);
+    return drawn;
+  };
+  const wait = (gd, figure) => {
+    if (!waiting.has(gd)) {  // until plotly has the div, the chart's listeners are kept for it
+      gd.__smoothvizOn = [];
+      gd.on = (name, listener) => { gd.__smoothvizOn.push([name, listener]); };
+      gd.removeListener = (name, listener) => {
+        gd.__smoothvizOn = gd.__smoothvizOn.filter(([n, l]) => n !== name || l !== listener);
+      };
+      seen.observe(gd);
+    }
+    // marked (for tests and benchmarks) once it has its width: then only a scroll draws it
+    gd.toggleAttribute("data-smoothviz-waiting", gd.style.visibility !== "hidden");
+    waiting.set(gd, figure);
+    gd.data = figure.data;
+    gd.layout = figure.layout;
+    gd._transitionData = { _frames: figure.frames || [] };
+    return Promise.resolve(gd);
+  };
+  const shown = (gd) => waiting.has(gd) && gd.style.visibility !== "hidden";
+  const seen = new IntersectionObserver((entries) => {
+    for (const entry of entries) if (entry.isIntersecting && shown(entry.target)) draw(entry.target);
+  });
+  let checking = false;
+  const check = () => {
+    if (checking || !waiting.size) return;
+    checking = true;
+    requestAnimationFrame(() => {
+      checking = false;
+      for (const gd of [...waiting.keys()]) if (shown(gd) && reach(gd)) draw(gd);
+    });
+  };
+  const lazy = (lib) => {
+    if (!lib || lib === plotly || window.__smoothvizEagerCharts) return;
+    plotly = lib;
+    react = lib.react;
+    const purge = lib.purge;
+    lib.react = function (gd, figure, ...more) {
+      const direct = !(gd instanceof HTMLElement) || gd._fullLayout || more.length || !figure;
+      if (direct) return react.call(this, gd, figure, ...more);  // drawn before: it updates
+      // a hidden chart is shown only with a width, in a later call
+      if (gd.style.visibility === "hidden" || !reach(gd)) return wait(gd, figure);
+      if (waiting.has(gd)) waiting.set(gd, figure);
+      return waiting.has(gd) ? draw(gd) : react.call(this, gd, figure);
+    };
+    lib.purge = function (gd) {
+      if (waiting.has(gd)) {
+        waiting.delete(gd);
+        seen.unobserve(gd);
+      }
+      return purge.apply(this, arguments);
+    };
+  };
+  let loaded = window.Plotly;
+  lazy(loaded);
+  Object.defineProperty(window, "Plotly", {
+    configurable: true,
+    get: () => loaded,
+    set: (lib) => { loaded = lib; lazy(lib); },
+  });
+  document.addEventListener("scroll", check, { capture: true, passive: true });
+  window.addEventListener("resize", check);
+  window.addEventListener("beforeprint", () => { for (const gd of [...waiting.keys()]) draw(gd); });
   const update = () => { label(); phone(); };
   // labels in the next frame (its layout is due anyway, so reading it costs nothing extra), before
   // plotly has drawn; the phone layout relayouts plotly, so it waits for 200 ms of changes to pass
@@ -270,8 +357,10 @@ SCROLL_TO_TABS_JS = """<script>
       box.scrollTop += tabs.getBoundingClientRect().top - top - below;
       off = Math.abs(tabs.getBoundingClientRect().top - top - below);
     }
-    const plots = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')];
-    const settled = plots.length > 0 && plots.every((p) => p.querySelector('.main-svg'));
+    // drawn, or waiting to be scrolled to (the shell)
+    const plots = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stPlotlyChart"]')];
+    const settled = plots.length > 0 && !document.querySelector('[data-testid="stStatusWidget"]')
+      && plots.every((p) => p.querySelector('.main-svg, [data-smoothviz-waiting]'));
     if ((settled && off < 2 && tries > 5) || ++tries > 600) stop();
   }, 100);
 })();
