@@ -14,7 +14,15 @@ import urllib.parse
 import pytest
 
 from smoothviz.lectures import LECTURES, scene_query
-from tests.test_browser import ARTIFACTS, CHART, PAGES, _settle, browser, server  # noqa: F401
+from tests.test_browser import (  # noqa: F401
+    ARTIFACTS,
+    CHART,
+    PAGES,
+    _draw_every_chart,
+    _settle,
+    browser,
+    server,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -61,6 +69,13 @@ _MEASURE = """() => {
       return {text: p.querySelector('.gtitle').textContent, cut,
               underLegend: !!overlaps(t, box(p.querySelector('.legend')))};
     }),
+    // a player's rail (its width, the plot's) and whether its round label runs into its buttons
+    players: plots.filter(p => p.querySelector('.slider-rail-rect')).map(p => {
+      const label = box(p.querySelector('.slider-current-value'));
+      return {rail: box(p.querySelector('.slider-rail-rect')).width,
+              plot: box(p.querySelector('.nsewdrag')).width,
+              clash: [...p.querySelectorAll('.updatemenu-button')].some(b => overlaps(box(b), label))};
+    }),
     veil: plots.flatMap(p => [...p.querySelectorAll('.annotation')]
       .filter(a => a.textContent.includes('Predict first'))
       .map(a => [box(a).left - box(p).left, box(p).right - box(a).right])),
@@ -87,6 +102,18 @@ def _check(shown: dict, device: str) -> None:
     assert not shown["cutTabs"], f"cut tab labels: {shown['cutTabs']}"
     assert all(min(gaps) >= 0 for gaps in shown["veil"]), f"the veil runs out: {shown['veil']}"
     assert not _bad_titles(shown), f"chart titles cut off or under a legend: {shown['titles']}"
+    for player in shown["players"]:
+        assert not player["clash"], f"a player's round label runs into its buttons: {player}"
+        assert player["rail"] >= 0.6 * player["plot"], f"a player's rail is too short: {player}"
+
+
+def _measure_every_chart(page) -> dict:
+    """The first screen's measures, and every chart's once each is scrolled to (the shell draws a
+    chart out of reach as it comes near)."""
+    shown = page.evaluate(_MEASURE)
+    _draw_every_chart(page)
+    every = page.evaluate(_MEASURE)
+    return shown | {key: every[key] for key in ("legends", "covered", "titles", "players", "veil")}
 
 
 def _bad_titles(shown: dict) -> list[dict]:
@@ -103,7 +130,7 @@ def _measured(browser, size, url: str, shot: str | None = None) -> dict:  # noqa
         if shot:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / shot))
-        return page.evaluate(_MEASURE)
+        return _measure_every_chart(page)
     finally:
         context.close()
 
@@ -116,9 +143,9 @@ def test_every_page_reads_on_a_touch_screen(server, browser, name, device):  # n
         page.goto(f"{server}/{name}", wait_until="domcontentloaded", timeout=60_000)
         page.wait_for_selector(CHART, timeout=90_000)
         _settle(page)
-        shown = page.evaluate(_MEASURE)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{device}.png"))
+        shown = _measure_every_chart(page)
         assert page.locator("[data-testid=stException]").count() == 0
         _check(shown, device)
     finally:

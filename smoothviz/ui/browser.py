@@ -126,6 +126,13 @@ SHELL_JS = """<script>
       const flex = own ? `0 0 ${own}px` : "";
       if (box && box.style.flex !== flex) box.style.flex = flex;
       if (!narrow || !window.Plotly) continue;
+      // a player's buttons left of its rail leave a phone ~50 px of rail under a label that runs into
+      // them: the rail goes below the buttons, the plot's whole width
+      const slider = gd.layout && gd.layout.sliders && gd.layout.sliders[0];
+      if (slider && slider.pad && slider.pad.l > 0 && gd._fullLayout) {
+        window.Plotly.relayout(gd, {"sliders[0].pad.l": 0, "sliders[0].pad.t": (slider.pad.t || 0) + 44,
+                                     "margin.b": gd._fullLayout.margin.b + 44});
+      }
       const legend = gd.layout && gd.layout.legend;
       if (legend && gd.layout.showlegend !== false && !(legend.font && legend.font.size <= 11)) {
         const left = gd.layout.margin && gd.layout.margin.l;
