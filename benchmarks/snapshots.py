@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import pickle
 import sys
 from collections.abc import Callable
@@ -18,7 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-PICKLE = Path(__file__).with_name("snapshots.pkl")
+#: the pickle compared against; SMOOTHVIZ_SNAPSHOTS names another (a baseline saved on this machine: exp and
+#: log may differ in the last bit between CPUs, so a pickle from another machine can differ where nothing changed)
+PICKLE = Path(os.environ.get("SMOOTHVIZ_SNAPSHOTS", Path(__file__).with_name("snapshots.pkl")))
 #: wall-clock fields, which no seed fixes
 TIMINGS = {"seconds", "elapsed", "time_s"}
 #: Fields renamed since the pickle was saved: {case prefix: {old path end: new path end}}; the values
