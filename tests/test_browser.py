@@ -353,6 +353,18 @@ def _step_sigma(page) -> None:
     _settle(page)
 
 
+def _steady_screenshot(page, element) -> bytes:
+    """``element``'s screenshot once two taken 300 ms apart agree (a label or a phone's relayout may
+    land after the draw on a loaded machine), the last one after 30 tries."""
+    shot = None
+    for _ in range(30):
+        page.wait_for_timeout(300)
+        shot, before = element.screenshot(animations="disabled"), shot
+        if shot == before:
+            break
+    return shot
+
+
 def test_a_chart_out_of_reach_is_drawn_when_scrolled_to_as_it_would_have_been_at_once(
     server, browser
 ):
@@ -380,8 +392,7 @@ def test_a_chart_out_of_reach_is_drawn_when_scrolled_to_as_it_would_have_been_at
             for i in range(4):
                 charts.nth(i).scroll_into_view_if_needed()
                 charts.nth(i).locator(".main-svg").first.wait_for(timeout=WAIT_MS)
-                page.wait_for_timeout(300)
-                shots[eager].append(charts.nth(i).screenshot(animations="disabled"))
+                shots[eager].append(_steady_screenshot(page, charts.nth(i)))
             assert page.locator(_WAITING).count() == 0
             frames = page.evaluate(
                 "() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]"

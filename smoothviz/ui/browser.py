@@ -260,8 +260,9 @@ SHELL_JS = """<script>
       if (direct) return react.call(this, gd, figure, ...more);  // drawn before: it updates
       // a hidden chart is shown only with a width, in a later call
       if (gd.style.visibility === "hidden" || !reach(gd)) return wait(gd, figure);
-      if (waiting.has(gd)) waiting.set(gd, figure);
-      return waiting.has(gd) ? draw(gd) : react.call(this, gd, figure);
+      if (!waiting.has(gd)) return react.call(this, gd, figure);
+      waiting.set(gd, figure);
+      return draw(gd);
     };
     lib.purge = function (gd) {
       if (waiting.has(gd)) {
