@@ -70,8 +70,6 @@ _MOST_TRIALS = 10
 _HALFSPACE_TRIALS = 2
 #: The parameters of the tabs only (see :meth:`RegretExperiment.with_tabs`).
 _TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
-#: Named child streams of :func:`compare_learners`'s seed: the learner's coins (FTPL's perturbations).
-_LEARNER_STREAMS = ("learner",)
 #: Largest k of the E‖Z‖∞ curve, and its draws.
 _MAX_ABS_K, _MAX_ABS_TRIALS = 200, 1000
 
@@ -109,10 +107,7 @@ def trials_cap(
     budget_s: float = 2.0,
     most: int = 1_000,
 ) -> int:
-    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``.
-
-    Its arguments come from the page's checked parameters and :func:`cover_size`: no checks here.
-    """
+    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``."""
     kw = {"adaptive": adaptive, "n_actions": n_actions}
     trials = 1  # the cost grows with the trials: stop at the first that does not fit
     while (
@@ -150,7 +145,7 @@ def compare_learners(
     if seed is not None and not isinstance(seed, int | np.integer):
         raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
-    learner = streams(seed, _LEARNER_STREAMS)["learner"]
+    learner = streams(seed, ("learner",))["learner"]  # FTPL's perturbations
     ftpl = follow_the_perturbed_leader(costs, scale=scale, perturbation=perturbation, rng=learner)
     scales = np.geomspace(0.1, max(horizon, 10), 12)
     kw = {"perturbation": perturbation, "trials": trials, "rng": seed}
@@ -167,10 +162,7 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size.
-
-    σ is the page's checked parameter; :func:`run_experiment` checks it (once per run).
-    """
+    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size."""
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
@@ -195,12 +187,7 @@ def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> Hal
 
 @dataclass(frozen=True, eq=False)
 class RegretExperiment:
-    """The Regret page's run: Hedge on a threshold cover, and the parameters of its tabs.
-
-    Attributes:
-        hedge: the main view's :class:`~smoothviz.online.hedge.HedgeThresholdsResult`.
-        settings: the arguments of :func:`run_experiment` that built it.
-    """
+    """The Regret page's run: its Hedge on a threshold cover, and ``settings``, :func:`run_experiment`'s arguments."""
 
     hedge: HedgeThresholdsResult
     settings: dict[str, object]
@@ -335,10 +322,9 @@ def slope_guides(result: HedgeThresholdsResult) -> list[tuple[str, float, np.nda
 def theory_lines(result: HedgeThresholdsResult) -> dict[str, np.ndarray]:
     """The regret chart's bounds over the checkpoints, keyed as in :data:`smoothviz.bounds.BOUNDS`.
 
-    MW's exact bound ηt + ln N/η on regret against the N cover thresholds (Arora, Hazan & Kale 2012,
-    Thm 2.1), the bound on the expected regret against σ-smooth adversaries (with Haghtalab,
-    Roughgarden & Shetty 2020, Lemma 3.2), and the O(·) shapes of their Theorems 3.1 and 3.3
-    (constant 2).
+    MW's exact bound ηt + ln N/η against the cover (Arora, Hazan & Kale 2012, Thm 2.1), the expected
+    regret's against σ-smooth adversaries (with Haghtalab, Roughgarden & Shetty 2020, Lemma 3.2), and
+    the O(·) shapes of their Theorems 3.1 and 3.3 (constant 2).
     """
     t, n, eta = result.checkpoints.astype(float), result.n_experts, result.eta
     return {

@@ -40,8 +40,7 @@ _COVER_SCALES = ("alg1", "thm33")
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
-    """Cover scale γ: σ/√T (``"alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3); σ unchecked."""
-    check_int("horizon", horizon, 1)
+    """Cover scale γ: σ/√T (``"alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3); σ, T unchecked."""
     check_choice("scale", scale, _COVER_SCALES)
     return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
 
@@ -194,7 +193,7 @@ def _replay(
     record_rounds: np.ndarray | None = None,
     bin_starts: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hedge from uniform weights (:func:`_replay_level`): ``(losses, recorded mass per bin, final log-weights)``."""
+    """Hedge from uniform weights: ``(losses, row ``record_row``'s mass per bin at ``record_rounds``, final log-weights)``."""
     rows, horizon = cuts.shape
     rounds = np.zeros(0, np.int64) if record_rounds is None else record_rounds
     bins = np.zeros(1, np.int64) if bin_starts is None else bin_starts
@@ -216,22 +215,16 @@ def hedge_replay(
     update: str = "notes",
     chunk: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Hedge over thresholds 1[x ≥ g], ``grid`` sorted, replayed exactly on one fixed stream ``xs``, ``ys``.
+    """Hedge over thresholds 1[x ≥ g] replayed exactly on one fixed stream: the engine's handle for peers and tests.
 
     Returns ``(losses, final_probs)``: the expected loss ⟨p_t, ℓ_t⟩ per round (T,), and p_{T+1} (N,).
     """
-    xs = np.asarray(xs, dtype=float)
-    ys = np.asarray(ys).astype(bool)
     grid = np.asarray(grid, dtype=float)
-    if xs.ndim != 1 or xs.shape != ys.shape or xs.size == 0:
-        raise ValueError(f"`xs` and `ys` must be 1-D of equal length, got {xs.shape}, {ys.shape}")
     if grid.ndim != 1 or grid.size < 2 or np.any(np.diff(grid) < 0):
         raise ValueError(f"`grid` must be 1-D, sorted, with at least 2 thresholds, got {grid!r}")
-    if chunk is not None:
-        check_int("chunk", chunk, 1)
     lam = experts.log_weight_rate(eta, update=update)
     cuts = np.searchsorted(grid, xs, side="right")[None, :]
-    losses, _, final = _replay(cuts, ys[None, :], grid.size, lam, chunk=chunk)
+    losses, _, final = _replay(cuts, np.asarray(ys, bool)[None, :], grid.size, lam, chunk=chunk)
     return losses[0], np.exp(final[0] - logsumexp(final[0]))
 
 
@@ -240,20 +233,17 @@ class HedgeThresholdsResult:
     """Hedge over a threshold cover against adversaries; rows are (adversary, trial) pairs.
 
     Attributes:
-        sigma, horizon, gamma, eta, update: σ, T, the cover scale γ, the rate η and the update.
-        grid: the cover thresholds, shape (N,).
-        adversaries, trial, targets: adversary, trial index and target b* per row, shape (R,).
+        grid: the N cover thresholds; adversaries, trial, targets: per row (R,), targets b*.
         label_noise: label-flip rate (0 for realizable labels).
-        xs, ys: points and labels, shape (R, T).
-        losses, cum_loss: expected loss ⟨p_t, ℓ_t⟩ per round and its running sum, shape (R, T).
+        xs, ys, losses, cum_loss: points, labels, expected loss ⟨p_t, ℓ_t⟩ and its running sum, (R, T).
         medians: the learner's weighted-median threshold before each round on the adaptive
             adversary's rows (NaN elsewhere), shape (R, T).
         checkpoints: rounds t with exact regrets (log-spaced, 1 and T included), shape (C,).
-        class_regret, cover_regret: regret against all thresholds / the best cover threshold, (R, C).
-        max_cell: most points in one cover cell after t rounds, shape (R, C).
+        class_regret, cover_regret, max_cell: regret against all thresholds / the cover, most points
+            in one cover cell, at each checkpoint, (R, C).
         snapshot_row, snapshot_rounds: the row whose weights were recorded, and when, shape (S,).
-        snapshot_edges: threshold-bin edges of the snapshots (grid point ± half a spacing), (K + 1,).
-        snapshots: that row's mass per threshold bin at each snapshot round, shape (S, K).
+        snapshot_edges, snapshots: threshold-bin edges (grid point ± half a spacing) (K + 1,), and
+            that row's mass per bin at each snapshot round (S, K).
     """
 
     sigma: float
