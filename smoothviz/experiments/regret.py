@@ -62,16 +62,8 @@ __all__ = [
     "weight_density",
 ]
 
-#: The page's time budget for the main view and the MW/FTL tab, in seconds (see :func:`page_trials`).
-_BUDGET_S = 1.0
-#: The most trials per adversary the page runs.
-_MOST_TRIALS = 10
-#: Trials of the 2-D halfspaces tab.
-_HALFSPACE_TRIALS = 2
 #: The parameters of the tabs only (see :meth:`RegretExperiment.with_tabs`).
 _TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
-#: Largest k of the E‖Z‖∞ curve, and its draws.
-_MAX_ABS_K, _MAX_ABS_TRIALS = 200, 1000
 
 
 def page_cost_s(
@@ -162,27 +154,23 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size."""
+    """``(trials, N)``: :func:`trials_cap` in the page's 1 s (main view and MW/FTL tab), ≤ ``wanted`` and 10; the cover size."""
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
-        n_actions=n_actions, budget_s=_BUDGET_S, most=_MOST_TRIALS,
+        n_actions=n_actions, budget_s=1.0, most=10,
     )  # fmt: skip
     return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
 def max_abs(perturbation: str, scale: float, seed: int) -> MaxAbsResult:
-    """E‖Z‖∞ against k ≤ :data:`_MAX_ABS_K` for the tab's perturbation, from :data:`_MAX_ABS_TRIALS` draws."""
-    return max_abs_curve(
-        _MAX_ABS_K, perturbation=perturbation, scale=scale, trials=_MAX_ABS_TRIALS, rng=seed
-    )
+    """E‖Z‖∞ against k ≤ 200 for the tab's perturbation, from 1,000 draws."""
+    return max_abs_curve(200, perturbation=perturbation, scale=scale, trials=1000, rng=seed)
 
 
 def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
-    """The 2-D tab: Hedge over halfspaces, :data:`_HALFSPACE_TRIALS` trials per adversary."""
-    return hedge_halfspaces(
-        sigma, horizon, label_noise=label_noise, trials=_HALFSPACE_TRIALS, rng=seed
-    )
+    """The 2-D tab: Hedge over halfspaces, 2 trials per adversary."""
+    return hedge_halfspaces(sigma, horizon, label_noise=label_noise, trials=2, rng=seed)
 
 
 @dataclass(frozen=True, eq=False)
@@ -381,13 +369,8 @@ def regret_split(result: HedgeThresholdsResult) -> tuple[list[str], list, list, 
     advs = list(dict.fromkeys(result.adversaries))
     gap = result.class_regret - result.cover_regret
     at_t = lambda a, values: values[result.adversaries == a, -1].mean()  # noqa: E731
-    cover = [at_t(a, result.cover_regret) for a in advs]
-    return (
-        advs,
-        cover,
-        [at_t(a, gap) for a in advs],
-        np.add(cover, [at_t(a, result.max_cell) for a in advs]),
-    )
+    cover, gaps = [at_t(a, result.cover_regret) for a in advs], [at_t(a, gap) for a in advs]
+    return advs, cover, gaps, np.add(cover, [at_t(a, result.max_cell) for a in advs])
 
 
 def halfspace_lines(

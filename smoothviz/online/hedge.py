@@ -62,9 +62,6 @@ def _checkpoints(horizon: int, n: int) -> np.ndarray:
     return np.union1d(np.union1d(logs, even), [1, horizon])
 
 
-_DENSE_EXPERTS = 64  # at or below this many experts the replay evaluates every (round, expert) pair
-
-
 def _replay_dense(
     cuts: np.ndarray, ys: np.ndarray, log_w: np.ndarray, lam: float, stops: np.ndarray, row: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -150,7 +147,7 @@ def _replay_level(
     """
     rows, horizon = cuts.shape
     n = log_w.shape[1]
-    if n <= _DENSE_EXPERTS:
+    if n <= 64:  # few experts: every (round, expert) pair at once
         losses, gain, at_stops = _replay_dense(cuts, ys, log_w, lam, stops, row)
         if bins is not None:
             at_stops = _binned(log_w[row] - lam * at_stops, bins)
@@ -183,27 +180,27 @@ def _replay_level(
 
 
 def _replay(
-    cuts: np.ndarray,
-    ys: np.ndarray,
-    n_experts: int,
-    lam: float,
-    *,
-    chunk: int | None = None,
-    record_row: int = 0,
-    record_rounds: np.ndarray | None = None,
-    bin_starts: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hedge from uniform weights: ``(losses, row ``record_row``'s mass per bin at ``record_rounds``, final log-weights)``."""
-    rows, horizon = cuts.shape
-    rounds = np.zeros(0, np.int64) if record_rounds is None else record_rounds
-    bins = np.zeros(1, np.int64) if bin_starts is None else bin_starts
+    grid: np.ndarray, xs: np.ndarray, ys: np.ndarray, lam: float, row: int, n_bins: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Hedge from uniform weights on the rows' streams, row ``row``'s mass per threshold bin recorded.
+
+    Returns ``(losses, rounds, edges, snapshots)``: the expected losses (R, T), about 60 rounds in
+    0..T, the ≤ ``n_bins`` bins' edges (grid point ± half a spacing), and the mass per bin at each.
+    """
+    (rows, horizon), n = xs.shape, grid.size
+    rounds = np.unique(np.linspace(0, horizon, min(60, horizon + 1)).round().astype(int))
+    n_bins = min(n_bins, n)
+    starts = np.searchsorted((np.arange(n) * n_bins) // n, np.arange(n_bins))  # each bin's first
+    half = 0.5 * (grid[1] - grid[0])
     inner = rounds[rounds < horizon]
+    cuts = np.searchsorted(grid, xs, side="right")
     losses, gain, recorded = _replay_level(
-        cuts, ys, np.zeros((rows, n_experts)), lam, inner, record_row, bins=bins, chunk=chunk
+        cuts, ys, np.zeros((rows, n)), lam, inner, row, bins=starts
     )
-    final = -lam * (gain - gain.min(axis=1, keepdims=True))
-    last = np.repeat(_binned(final[record_row], bins)[None, :], rounds.size - inner.size, axis=0)
-    return losses, np.concatenate([recorded, last]), final
+    final = -lam * (gain[row] - gain[row].min())
+    last = np.repeat(_binned(final, starts)[None, :], rounds.size - inner.size, axis=0)
+    edges = np.append(grid[starts] - half, 1.0 + half)
+    return losses, rounds, edges, np.concatenate([recorded, last])
 
 
 def hedge_replay(
@@ -224,8 +221,12 @@ def hedge_replay(
         raise ValueError(f"`grid` must be 1-D, sorted, with at least 2 thresholds, got {grid!r}")
     lam = experts.log_weight_rate(eta, update=update)
     cuts = np.searchsorted(grid, xs, side="right")[None, :]
-    losses, _, final = _replay(cuts, np.asarray(ys, bool)[None, :], grid.size, lam, chunk=chunk)
-    return losses[0], np.exp(final[0] - logsumexp(final[0]))
+    no_stops = np.zeros(0, np.int64)
+    losses, gain, _ = _replay_level(
+        cuts, np.asarray(ys, bool)[None, :], np.zeros((1, grid.size)), lam, no_stops, 0, chunk=chunk
+    )
+    final = -lam * (gain[0] - gain[0].min())
+    return losses[0], np.exp(final - logsumexp(final))
 
 
 @dataclass(frozen=True, eq=False)
@@ -361,13 +362,12 @@ def hedge_thresholds(
     unif = rng.random((adv.size, horizon))
     flips = rng.random((adv.size, horizon)) < flip_rate
     xs, ys, losses, medians = _play(adv, grid, targets, unif, flips, lam, sigma)
-    snap_rounds, starts, edges = _snapshot_plan(grid, horizon, 60, snapshot_bins)
     replay = adv != "worst_case"  # the worst case's losses came with its stream
     replay[srow] = True
-    losses[replay], snapshots, _ = _replay(
-        np.searchsorted(grid, xs[replay], side="right"), ys[replay], n, lam,
-        record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
-    )  # fmt: skip
+    row = int(replay[:srow].sum())
+    losses[replay], snap_rounds, edges, snapshots = _replay(
+        grid, xs[replay], ys[replay], lam, row, snapshot_bins
+    )
     cum = np.cumsum(losses, axis=1)
     checkpoints = _checkpoints(horizon, 60)
     cells = np.minimum(np.searchsorted(grid, xs, side="right") - 1, n - 2)
@@ -424,15 +424,3 @@ def _play(
             grid, targets[on], unif[on], flips[on], lam, sigma=sigma
         )
     return xs, ys, losses, medians
-
-
-def _snapshot_plan(
-    grid: np.ndarray, horizon: int, n_snapshots: int, snapshot_bins: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rounds to record the weights at, the first expert of each bin, and the bins' edges (g_i ± h/2)."""
-    n = grid.size
-    rounds = np.unique(np.linspace(0, horizon, min(n_snapshots, horizon + 1)).round().astype(int))
-    n_bins = min(snapshot_bins, n)
-    starts = np.searchsorted((np.arange(n) * n_bins) // n, np.arange(n_bins))
-    half = 0.5 * (grid[1] - grid[0])
-    return rounds, starts, np.append(grid[starts] - half, 1.0 + half)
