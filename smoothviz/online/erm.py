@@ -26,13 +26,11 @@ def prefix_best_mistakes(
     """
     rows, horizon = xs.shape
     order = np.argsort(xs, axis=-1, kind="stable")
-    xs_s = np.take_along_axis(xs, order, axis=-1)
-    ys_s = np.take_along_axis(ys, order, axis=-1)
-    cells_s = np.take_along_axis(cells, order, axis=-1)
-    bad_class = np.zeros((rows, 1, horizon + 1), dtype=bool)
-    bad_class[..., 1:-1] = (xs_s[:, 1:] == xs_s[:, :-1])[:, None]
-    bad_cover = np.zeros((rows, 1, horizon + 1), dtype=bool)
-    bad_cover[..., 1:-1] = (cells_s[:, 1:] == cells_s[:, :-1])[:, None]
+    xs_s, ys_s, cells_s = (np.take_along_axis(v, order, axis=-1) for v in (xs, ys, cells))
+    # the gaps between equal neighbours (the same point, the same cell) that no threshold realises
+    bad_class, bad_cover = (
+        np.pad(v[:, 1:] == v[:, :-1], ((0, 0), (1, 1)))[:, None] for v in (xs_s, cells_s)
+    )
     sign = np.where(ys_s, 1, -1).astype(np.int32)[:, None, :]
     zeros_seen = checkpoints - np.cumsum(ys, axis=1)[:, checkpoints - 1]  # (rows, C)
     big = np.iinfo(np.int32).max

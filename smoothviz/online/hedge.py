@@ -189,16 +189,16 @@ def _replay(
     """
     (rows, horizon), n = xs.shape, grid.size
     rounds = np.unique(np.linspace(0, horizon, min(60, horizon + 1)).round().astype(int))
+    inner = rounds[rounds < horizon]
     n_bins = min(n_bins, n)
     starts = np.searchsorted((np.arange(n) * n_bins) // n, np.arange(n_bins))  # each bin's first
-    half = 0.5 * (grid[1] - grid[0])
-    inner = rounds[rounds < horizon]
     cuts = np.searchsorted(grid, xs, side="right")
     losses, gain, recorded = _replay_level(
         cuts, ys, np.zeros((rows, n)), lam, inner, row, bins=starts
     )
-    final = -lam * (gain[row] - gain[row].min())
+    final = -lam * (gain[row] - gain[row].min())  # the weights after round T
     last = np.repeat(_binned(final, starts)[None, :], rounds.size - inner.size, axis=0)
+    half = 0.5 * (grid[1] - grid[0])
     edges = np.append(grid[starts] - half, 1.0 + half)
     return losses, rounds, edges, np.concatenate([recorded, last])
 
