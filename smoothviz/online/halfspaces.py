@@ -148,6 +148,8 @@ def hedge_halfspaces(
     )
     cum_loss = np.cumsum(losses, axis=1)
     target_mistakes = np.cumsum(flips, axis=1)  # the target errs exactly on the flipped labels
+    best_class = [best_halfspace_mistakes(x, y) if f.any() else 0  # no flip: the target errs nowhere
+                  for x, y, f in zip(xs, ys, flips, strict=True)]  # fmt: skip
     return HalfspaceResult(
         sigma=float(sigma),
         horizon=horizon,
@@ -165,12 +167,7 @@ def hedge_halfspaces(
         target_regret=cum_loss - target_mistakes,
         final_weights=final,
         best_cover=cover_min[:, -1],
-        best_class=np.array(  # with no flipped label the target errs nowhere: the best is 0
-            [
-                best_halfspace_mistakes(x, y) if f.any() else 0
-                for x, y, f in zip(xs, ys, flips, strict=True)
-            ]
-        ),
+        best_class=np.array(best_class),
         target_mistakes=target_mistakes[:, -1],
     )
 
