@@ -62,18 +62,8 @@ __all__ = [
     "weight_density",
 ]
 
-#: The page's time budget for the main view and the MW/FTL tab, in seconds (see :func:`page_trials`).
-_BUDGET_S = 1.0
-#: The most trials per adversary the page runs.
-_MOST_TRIALS = 10
-#: Trials of the 2-D halfspaces tab.
-_HALFSPACE_TRIALS = 2
 #: The parameters of the tabs only (see :meth:`RegretExperiment.with_tabs`).
 _TAB_SETTINGS = ("sequence", "n_actions", "perturbation", "scale", "horizon_2d")
-#: Named child streams of :func:`compare_learners`'s seed: the learner's coins (FTPL's perturbations).
-_LEARNER_STREAMS = ("learner",)
-#: Largest k of the E‖Z‖∞ curve, and its draws.
-_MAX_ABS_K, _MAX_ABS_TRIALS = 200, 1000
 
 
 def page_cost_s(
@@ -109,10 +99,7 @@ def trials_cap(
     budget_s: float = 2.0,
     most: int = 1_000,
 ) -> int:
-    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``.
-
-    Its arguments come from the page's checked parameters and :func:`cover_size`: no checks here.
-    """
+    """Most trials per adversary (at least 1, at most ``most``) whose :func:`page_cost_s` fits ``budget_s``."""
     kw = {"adaptive": adaptive, "n_actions": n_actions}
     trials = 1  # the cost grows with the trials: stop at the first that does not fit
     while (
@@ -150,7 +137,7 @@ def compare_learners(
     if seed is not None and not isinstance(seed, int | np.integer):
         raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
-    learner = streams(seed, _LEARNER_STREAMS)["learner"]
+    learner = streams(seed, ("learner",))["learner"]  # FTPL's perturbations
     ftpl = follow_the_perturbed_leader(costs, scale=scale, perturbation=perturbation, rng=learner)
     scales = np.geomspace(0.1, max(horizon, 10), 12)
     kw = {"perturbation": perturbation, "trials": trials, "rng": seed}
@@ -167,40 +154,28 @@ def page_trials(
     n_actions: int,
     wanted: int | None = None,
 ) -> tuple[int, int]:
-    """``(trials, N)``: :func:`trials_cap` at :data:`_BUDGET_S` (at most ``wanted``, :data:`_MOST_TRIALS`) and the cover size.
-
-    σ is the page's checked parameter; :func:`run_experiment` checks it (once per run).
-    """
+    """``(trials, N)``: :func:`trials_cap` in the page's 1 s (main view and MW/FTL tab), ≤ ``wanted`` and 10; the cover size."""
     n_cover = cover_size(sigma, horizon, scale=cover)
     cap = trials_cap(
         horizon, n_cover, len(adversaries), adaptive="smoothed_adaptive" in adversaries,
-        n_actions=n_actions, budget_s=_BUDGET_S, most=_MOST_TRIALS,
+        n_actions=n_actions, budget_s=1.0, most=10,
     )  # fmt: skip
     return (cap if wanted is None else min(wanted, cap)), n_cover
 
 
 def max_abs(perturbation: str, scale: float, seed: int) -> MaxAbsResult:
-    """E‖Z‖∞ against k ≤ :data:`_MAX_ABS_K` for the tab's perturbation, from :data:`_MAX_ABS_TRIALS` draws."""
-    return max_abs_curve(
-        _MAX_ABS_K, perturbation=perturbation, scale=scale, trials=_MAX_ABS_TRIALS, rng=seed
-    )
+    """E‖Z‖∞ against k ≤ 200 for the tab's perturbation, from 1,000 draws."""
+    return max_abs_curve(200, perturbation=perturbation, scale=scale, trials=1000, rng=seed)
 
 
 def halfspaces(sigma: float, horizon: int, label_noise: float, seed: int) -> HalfspaceResult:
-    """The 2-D tab: Hedge over halfspaces, :data:`_HALFSPACE_TRIALS` trials per adversary."""
-    return hedge_halfspaces(
-        sigma, horizon, label_noise=label_noise, trials=_HALFSPACE_TRIALS, rng=seed
-    )
+    """The 2-D tab: Hedge over halfspaces, 2 trials per adversary."""
+    return hedge_halfspaces(sigma, horizon, label_noise=label_noise, trials=2, rng=seed)
 
 
 @dataclass(frozen=True, eq=False)
 class RegretExperiment:
-    """The Regret page's run: Hedge on a threshold cover, and the parameters of its tabs.
-
-    Attributes:
-        hedge: the main view's :class:`~smoothviz.online.hedge.HedgeThresholdsResult`.
-        settings: the arguments of :func:`run_experiment` that built it.
-    """
+    """The Regret page's run: its Hedge on a threshold cover, and ``settings``, :func:`run_experiment`'s arguments."""
 
     hedge: HedgeThresholdsResult
     settings: dict[str, object]
@@ -335,10 +310,9 @@ def slope_guides(result: HedgeThresholdsResult) -> list[tuple[str, float, np.nda
 def theory_lines(result: HedgeThresholdsResult) -> dict[str, np.ndarray]:
     """The regret chart's bounds over the checkpoints, keyed as in :data:`smoothviz.bounds.BOUNDS`.
 
-    MW's exact bound ηt + ln N/η on regret against the N cover thresholds (Arora, Hazan & Kale 2012,
-    Thm 2.1), the bound on the expected regret against σ-smooth adversaries (with Haghtalab,
-    Roughgarden & Shetty 2020, Lemma 3.2), and the O(·) shapes of their Theorems 3.1 and 3.3
-    (constant 2).
+    MW's exact bound ηt + ln N/η against the cover (Arora, Hazan & Kale 2012, Thm 2.1), the expected
+    regret's against σ-smooth adversaries (with Haghtalab, Roughgarden & Shetty 2020, Lemma 3.2), and
+    the O(·) shapes of their Theorems 3.1 and 3.3 (constant 2).
     """
     t, n, eta = result.checkpoints.astype(float), result.n_experts, result.eta
     return {
@@ -395,13 +369,8 @@ def regret_split(result: HedgeThresholdsResult) -> tuple[list[str], list, list, 
     advs = list(dict.fromkeys(result.adversaries))
     gap = result.class_regret - result.cover_regret
     at_t = lambda a, values: values[result.adversaries == a, -1].mean()  # noqa: E731
-    cover = [at_t(a, result.cover_regret) for a in advs]
-    return (
-        advs,
-        cover,
-        [at_t(a, gap) for a in advs],
-        np.add(cover, [at_t(a, result.max_cell) for a in advs]),
-    )
+    cover, gaps = [at_t(a, result.cover_regret) for a in advs], [at_t(a, gap) for a in advs]
+    return advs, cover, gaps, np.add(cover, [at_t(a, result.max_cell) for a in advs])
 
 
 def halfspace_lines(

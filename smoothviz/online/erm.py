@@ -26,13 +26,11 @@ def prefix_best_mistakes(
     """
     rows, horizon = xs.shape
     order = np.argsort(xs, axis=-1, kind="stable")
-    xs_s = np.take_along_axis(xs, order, axis=-1)
-    ys_s = np.take_along_axis(ys, order, axis=-1)
-    cells_s = np.take_along_axis(cells, order, axis=-1)
-    bad_class = np.zeros((rows, 1, horizon + 1), dtype=bool)
-    bad_class[..., 1:-1] = (xs_s[:, 1:] == xs_s[:, :-1])[:, None]
-    bad_cover = np.zeros((rows, 1, horizon + 1), dtype=bool)
-    bad_cover[..., 1:-1] = (cells_s[:, 1:] == cells_s[:, :-1])[:, None]
+    xs_s, ys_s, cells_s = (np.take_along_axis(v, order, axis=-1) for v in (xs, ys, cells))
+    # the gaps between equal neighbours (the same point, the same cell) that no threshold realises
+    bad_class, bad_cover = (
+        np.pad(v[:, 1:] == v[:, :-1], ((0, 0), (1, 1)))[:, None] for v in (xs_s, cells_s)
+    )
     sign = np.where(ys_s, 1, -1).astype(np.int32)[:, None, :]
     zeros_seen = checkpoints - np.cumsum(ys, axis=1)[:, checkpoints - 1]  # (rows, C)
     big = np.iinfo(np.int32).max
@@ -71,17 +69,6 @@ def _orientation(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return sign
 
 
-def _line_turn(pts, pivot, a, b, up_a, up_b) -> np.ndarray:
-    """Compare the lines through pts[pivot] and pts[a], pts[b] by angle in [0, π), exactly.
-
-    +1 if the first has the smaller angle, −1 if the larger, 0 if they are one line (valid for
-    nearly equal angles, which is where it is used). ``up_*``: the point lies on the ray whose
-    angle is in [0, π) (else on the opposite one).
-    """
-    ray = np.where(up_a, 1, -1) * np.where(up_b, 1, -1)
-    return ray * _orientation(pts[a], pts[b], pts[pivot])
-
-
 def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
     """Fewest mistakes of any halfspace h(x) = 1[⟨u, x⟩ ≥ c] in the plane (u any direction), exactly.
 
@@ -90,17 +77,6 @@ def best_halfspace_mistakes(points: np.ndarray, labels: np.ndarray) -> int:
     another point (the points on the line split at p), plus the constants; sorting by angle about p
     gives every line's counts by running sums, O(n² log n). Collinearity is exact (:func:`_orientation`).
     """
-    uniq, ones, zeros = _distinct_points(points, labels)
-    best = int(min(ones.sum(), zeros.sum()))  # the two constant functions
-    if len(uniq) < 2:
-        return best
-    other, up, psi = _lines_by_angle(uniq)
-    same = _same_lines(uniq, other, up, psi)
-    return int(min(best, _fewest_mistakes_per_line(ones, zeros, other, up, same)))
-
-
-def _distinct_points(points, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct points (validated) and how many 1- and 0-labels each carries."""
     points = np.asarray(points, dtype=float)
     labels = np.asarray(labels)
     if points.ndim != 2 or points.shape[1] != 2 or labels.shape != points.shape[:1]:
@@ -109,10 +85,15 @@ def _distinct_points(points, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray
         )
     if not np.all(np.isfinite(points)):
         raise ValueError("`points` must be finite")
-    uniq, inv = np.unique(points, axis=0, return_inverse=True)
+    uniq, inv = np.unique(points, axis=0, return_inverse=True)  # each distinct point's 1s and 0s:
     ones = np.bincount(inv.ravel(), weights=labels == 1, minlength=len(uniq)).astype(np.int64)
     zeros = np.bincount(inv.ravel(), weights=labels != 1, minlength=len(uniq)).astype(np.int64)
-    return uniq, ones, zeros
+    best = int(min(ones.sum(), zeros.sum()))  # the two constant functions
+    if len(uniq) < 2:
+        return best
+    other, up, psi = _lines_by_angle(uniq)
+    same = _same_lines(uniq, other, up, psi)
+    return int(min(best, _fewest_mistakes_per_line(ones, zeros, other, up, same)))
 
 
 def _lines_by_angle(uniq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -138,18 +119,24 @@ def _lines_by_angle(uniq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
 def _same_lines(uniq: np.ndarray, other: np.ndarray, up: np.ndarray, psi: np.ndarray) -> np.ndarray:
     """Which columns lie on the same line through the pivot as the column before them, exactly.
 
-    Neighbours with (nearly) the same ψ are decided by :func:`_line_turn`; a run of them with a pair
-    out of order (rare) is sorted exactly, in place in ``other`` and ``up``.
+    Neighbours with (nearly) the same ψ are decided exactly (:func:`_orientation`); a run of them with
+    a pair out of order (rare) is sorted exactly, in place in ``other`` and ``up``.
     """
+
+    def turn(r, i, j) -> np.ndarray:
+        """+1 if pivot r's line through column i has the smaller angle than through j, 0 if one line."""
+        ray = np.where(up[r, i], 1, -1) * np.where(up[r, j], 1, -1)  # which ray each point lies on
+        return ray * _orientation(uniq[other[r, i]], uniq[other[r, j]], uniq[r])
+
     m = len(uniq)
     same = np.zeros((m, m - 1), dtype=bool)  # column k on the same line as column k − 1
     near = np.zeros((m, m + 1), dtype=bool)
     near[:, 2:-1] = psi[:, 1:] - psi[:, :-1] < 1e-9  # near[:, k + 1]: columns k − 1 and k
     row, k = np.nonzero(near[:, 1:-1])
-    turn = _line_turn(uniq, row, other[row, k - 1], other[row, k], up[row, k - 1], up[row, k])
-    same[row, k] = turn == 0
+    turns = turn(row, k - 1, k)
+    same[row, k] = turns == 0
     runs = set()  # runs of neighbours with a pair out of order: sort them exactly (rare)
-    for r, c in zip(row[turn < 0], k[turn < 0], strict=True):
+    for r, c in zip(row[turns < 0], k[turns < 0], strict=True):
         start, end = c, c
         while near[r, start]:
             start -= 1
@@ -158,15 +145,10 @@ def _same_lines(uniq: np.ndarray, other: np.ndarray, up: np.ndarray, psi: np.nda
         runs.add((r, start, end))
     for r, start, end in runs:
         cols = list(range(start - 1, end + 1))
-
-        def first(i: int, j: int, r: int = r) -> int:
-            return int(_line_turn(uniq, np.array([r]), other[r, [i]], other[r, [j]],
-                                  up[r, [i]], up[r, [j]])[0])  # fmt: skip
-
-        ranked = sorted(cols, key=cmp_to_key(lambda i, j: -first(i, j)))
+        ranked = sorted(cols, key=cmp_to_key(lambda i, j, r=r: -int(turn([r], [i], [j])[0])))
         other[r, cols], up[r, cols] = other[r, ranked], up[r, ranked]
         for i in cols[1:]:
-            same[r, i] = first(i - 1, i) == 0
+            same[r, i] = turn([r], [i - 1], [i])[0] == 0
     return same
 
 

@@ -56,17 +56,12 @@ def mw_tuned_eta(
     n_experts: int, horizon: int, *, factor: float = 1.0, capped: bool = True
 ) -> float:
     """factor·√(ln N / T), Arora, Hazan & Kale 2012, Thm 2.1's rate, capped at 1/2 for (1 − η)^c unless not ``capped``."""
-    check_int("n_experts", n_experts, 2)
-    check_int("horizon", horizon, 1)
-    check_float("factor", factor, 0.0, 1e6)
     eta = factor * float(np.sqrt(np.log(n_experts) / horizon))
     return min(eta, 0.5) if capped else eta
 
 
 def hedge_tuned_eta(n_experts: int, horizon: int) -> float:
     """min(1, √(8 ln N / T)), Cesa-Bianchi & Lugosi 2006, Thm 2.2's rate for exp(−ηc) (regret ≤ √(T ln N / 2))."""
-    check_int("n_experts", n_experts, 2)
-    check_int("horizon", horizon, 1)
     return float(min(1.0, np.sqrt(8.0 * np.log(n_experts) / horizon)))
 
 
@@ -112,16 +107,12 @@ def _before(costs: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class ExpertsResult:
-    """One learner on cost sequences over k actions (leading axes: independent sequences).
+    """One learner (``"mw"``, ``"ftl"`` or ``"ftpl"``) on cost sequences over k actions.
 
     Attributes:
-        algorithm: ``"mw"``, ``"ftl"`` or ``"ftpl"``.
-        costs: the costs, shape (..., T, k).
-        probs: the learner's p_t each round (one-hot for FTL/FTPL), shape (..., T, k).
-        losses: ⟨p_t, c_t⟩ per round, shape (..., T).
-        regret: Σ_{s≤t} loss_s − min_a Σ_{s≤t} c_a^s after each round t, shape (..., T).
-        eta: MW's learning rate (NaN otherwise).
-        scale: FTPL's scale b (NaN otherwise).
+        costs, probs: the costs and the learner's p_t (one-hot for FTL/FTPL), shape (..., T, k).
+        losses, regret: ⟨p_t, c_t⟩ per round, and Σ_{s≤t} loss_s − min_a Σ_{s≤t} c_a^s, (..., T).
+        eta, scale: MW's learning rate, FTPL's scale b (NaN for the others).
     """
 
     algorithm: str
@@ -265,12 +256,9 @@ def rspm_expected_max_abs(m: int | np.ndarray, scale: float = 1.0) -> float | np
 
 @dataclass(frozen=True, eq=False)
 class MaxAbsResult:
-    """Monte-Carlo E‖Z‖∞ = E max_{i≤k} |Z_i| for many k from one set of draws.
+    """Monte-Carlo E‖Z‖∞ = E max_{i≤k} |Z_i| for many k from one set of ``trials`` draws of Z.
 
     Attributes:
-        perturbation: the perturbation (:func:`perturbations`).
-        scale: b.
-        trials: draws of Z per k.
         ks: the k, shape (K,); ``mean``, ``low`` / ``high`` (10% / 90% quantiles), ``sem`` (standard
             error of the mean) and ``exact`` (:func:`expected_max_abs`) have the same shape.
     """
@@ -344,13 +332,8 @@ class FTPLSweepResult:
     """Follow the Perturbed Leader's average regret over a grid of perturbation scales b.
 
     Attributes:
-        sequence: the cost sequence (:data:`SEQUENCES`).
-        perturbation: the perturbation (:func:`perturbations`).
-        horizon: rounds T.
-        n_actions: k.
-        scales: the scales b, shape (B,).
+        scales, expected_max_abs: the scales b and E‖Z‖∞ at each, shape (B,).
         regret: (1/T)(Σ loss − min) per (scale, trial), shape (B, trials).
-        expected_max_abs: E‖Z‖∞ per scale, shape (B,).
     """
 
     sequence: str

@@ -44,19 +44,14 @@ class HalfspaceResult:
     """Hedge over a 2-D halfspace cover against the named adversaries (rows = adversary × trial).
 
     Attributes:
-        sigma, horizon, eta: σ (the smoothed adversary's square has area σ), T and the rate η.
-        normals, offsets: the cover, shapes (N, 2) and (N,).
-        adversaries, trial: adversary and trial per row, shape (R,).
+        sigma: the smoothed adversary's square has area σ.
+        normals, offsets: the cover, shapes (N, 2) and (N,); final_weights: the learner's last p, (R, N).
         target_normal, target_offset: the target halfspace per row, shapes (R, 2) and (R,).
-        xs, ys: points (R, T, 2) and labels (R, T).
-        losses: expected loss per round, shape (R, T).
-        cover_regret: regret against the best cover halfspace after each round, shape (R, T).
-        target_regret: cumulative loss minus the target's mistakes (with realizable labels, the regret
-            against all halfspaces), shape (R, T).
-        final_weights: the learner's final distribution over the cover, shape (R, N).
-        best_cover, best_class: fewest mistakes on all T points of a cover halfspace / of any halfspace
-            (exact, :func:`best_halfspace_mistakes`), shape (R,).
-        target_mistakes: the target's mistakes (the flipped labels), shape (R,).
+        xs, ys, losses: points (R, T, 2), labels and expected loss per round (R, T).
+        cover_regret, target_regret: regret against the best cover halfspace, and cumulative loss
+            minus the target's mistakes (with realizable labels, against all halfspaces), (R, T).
+        best_cover, best_class, target_mistakes: fewest mistakes on all T points of a cover halfspace,
+            of any halfspace (exact, :func:`best_halfspace_mistakes`), and the target's, shape (R,).
     """
 
     sigma: float
@@ -80,7 +75,7 @@ class HalfspaceResult:
 
     @property
     def class_regret(self) -> np.ndarray:
-        """Regret at T against every halfspace in the plane: cumulative loss − best_class, shape (R,)."""
+        """Regret at T against every halfspace in the plane, shape (R,)."""
         return self.losses.sum(axis=1) - self.best_class
 
     def summary(self) -> pd.DataFrame:
@@ -153,6 +148,8 @@ def hedge_halfspaces(
     )
     cum_loss = np.cumsum(losses, axis=1)
     target_mistakes = np.cumsum(flips, axis=1)  # the target errs exactly on the flipped labels
+    best_class = [best_halfspace_mistakes(x, y) if f.any() else 0  # no flip: the target errs nowhere
+                  for x, y, f in zip(xs, ys, flips, strict=True)]  # fmt: skip
     return HalfspaceResult(
         sigma=float(sigma),
         horizon=horizon,
@@ -170,12 +167,7 @@ def hedge_halfspaces(
         target_regret=cum_loss - target_mistakes,
         final_weights=final,
         best_cover=cover_min[:, -1],
-        best_class=np.array(  # with no flipped label the target errs nowhere: the best is 0
-            [
-                best_halfspace_mistakes(x, y) if f.any() else 0
-                for x, y, f in zip(xs, ys, flips, strict=True)
-            ]
-        ),
+        best_class=np.array(best_class),
         target_mistakes=target_mistakes[:, -1],
     )
 

@@ -40,8 +40,7 @@ _COVER_SCALES = ("alg1", "thm33")
 
 
 def cover_gamma(sigma: float, horizon: int, *, scale: str = "alg1") -> float:
-    """Cover scale γ: σ/√T (``"alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3); σ unchecked."""
-    check_int("horizon", horizon, 1)
+    """Cover scale γ: σ/√T (``"alg1"``, Algorithm 1) or σ/(4√T) (``"thm33"``, Theorem 3.3); σ, T unchecked."""
     check_choice("scale", scale, _COVER_SCALES)
     return sigma / ((1.0 if scale == "alg1" else 4.0) * np.sqrt(horizon))
 
@@ -61,9 +60,6 @@ def _checkpoints(horizon: int, n: int) -> np.ndarray:
     logs = np.round(np.geomspace(1, horizon, half)).astype(np.int64)
     even = np.round(np.linspace(1, horizon, half)).astype(np.int64)
     return np.union1d(np.union1d(logs, even), [1, horizon])
-
-
-_DENSE_EXPERTS = 64  # at or below this many experts the replay evaluates every (round, expert) pair
 
 
 def _replay_dense(
@@ -151,7 +147,7 @@ def _replay_level(
     """
     rows, horizon = cuts.shape
     n = log_w.shape[1]
-    if n <= _DENSE_EXPERTS:
+    if n <= 64:  # few experts: every (round, expert) pair at once
         losses, gain, at_stops = _replay_dense(cuts, ys, log_w, lam, stops, row)
         if bins is not None:
             at_stops = _binned(log_w[row] - lam * at_stops, bins)
@@ -184,27 +180,27 @@ def _replay_level(
 
 
 def _replay(
-    cuts: np.ndarray,
-    ys: np.ndarray,
-    n_experts: int,
-    lam: float,
-    *,
-    chunk: int | None = None,
-    record_row: int = 0,
-    record_rounds: np.ndarray | None = None,
-    bin_starts: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hedge from uniform weights (:func:`_replay_level`): ``(losses, recorded mass per bin, final log-weights)``."""
-    rows, horizon = cuts.shape
-    rounds = np.zeros(0, np.int64) if record_rounds is None else record_rounds
-    bins = np.zeros(1, np.int64) if bin_starts is None else bin_starts
+    grid: np.ndarray, xs: np.ndarray, ys: np.ndarray, lam: float, row: int, n_bins: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Hedge from uniform weights on the rows' streams, row ``row``'s mass per threshold bin recorded.
+
+    Returns ``(losses, rounds, edges, snapshots)``: the expected losses (R, T), about 60 rounds in
+    0..T, the ≤ ``n_bins`` bins' edges (grid point ± half a spacing), and the mass per bin at each.
+    """
+    (rows, horizon), n = xs.shape, grid.size
+    rounds = np.unique(np.linspace(0, horizon, min(60, horizon + 1)).round().astype(int))
     inner = rounds[rounds < horizon]
+    n_bins = min(n_bins, n)
+    starts = np.searchsorted((np.arange(n) * n_bins) // n, np.arange(n_bins))  # each bin's first
+    cuts = np.searchsorted(grid, xs, side="right")
     losses, gain, recorded = _replay_level(
-        cuts, ys, np.zeros((rows, n_experts)), lam, inner, record_row, bins=bins, chunk=chunk
+        cuts, ys, np.zeros((rows, n)), lam, inner, row, bins=starts
     )
-    final = -lam * (gain - gain.min(axis=1, keepdims=True))
-    last = np.repeat(_binned(final[record_row], bins)[None, :], rounds.size - inner.size, axis=0)
-    return losses, np.concatenate([recorded, last]), final
+    final = -lam * (gain[row] - gain[row].min())  # the weights after round T
+    last = np.repeat(_binned(final, starts)[None, :], rounds.size - inner.size, axis=0)
+    half = 0.5 * (grid[1] - grid[0])
+    edges = np.append(grid[starts] - half, 1.0 + half)
+    return losses, rounds, edges, np.concatenate([recorded, last])
 
 
 def hedge_replay(
@@ -216,23 +212,21 @@ def hedge_replay(
     update: str = "notes",
     chunk: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Hedge over thresholds 1[x ≥ g], ``grid`` sorted, replayed exactly on one fixed stream ``xs``, ``ys``.
+    """Hedge over thresholds 1[x ≥ g] replayed exactly on one fixed stream: the engine's handle for peers and tests.
 
     Returns ``(losses, final_probs)``: the expected loss ⟨p_t, ℓ_t⟩ per round (T,), and p_{T+1} (N,).
     """
-    xs = np.asarray(xs, dtype=float)
-    ys = np.asarray(ys).astype(bool)
     grid = np.asarray(grid, dtype=float)
-    if xs.ndim != 1 or xs.shape != ys.shape or xs.size == 0:
-        raise ValueError(f"`xs` and `ys` must be 1-D of equal length, got {xs.shape}, {ys.shape}")
     if grid.ndim != 1 or grid.size < 2 or np.any(np.diff(grid) < 0):
         raise ValueError(f"`grid` must be 1-D, sorted, with at least 2 thresholds, got {grid!r}")
-    if chunk is not None:
-        check_int("chunk", chunk, 1)
     lam = experts.log_weight_rate(eta, update=update)
     cuts = np.searchsorted(grid, xs, side="right")[None, :]
-    losses, _, final = _replay(cuts, ys[None, :], grid.size, lam, chunk=chunk)
-    return losses[0], np.exp(final[0] - logsumexp(final[0]))
+    no_stops = np.zeros(0, np.int64)
+    losses, gain, _ = _replay_level(
+        cuts, np.asarray(ys, bool)[None, :], np.zeros((1, grid.size)), lam, no_stops, 0, chunk=chunk
+    )
+    final = -lam * (gain[0] - gain[0].min())
+    return losses[0], np.exp(final - logsumexp(final))
 
 
 @dataclass(frozen=True, eq=False)
@@ -240,20 +234,17 @@ class HedgeThresholdsResult:
     """Hedge over a threshold cover against adversaries; rows are (adversary, trial) pairs.
 
     Attributes:
-        sigma, horizon, gamma, eta, update: σ, T, the cover scale γ, the rate η and the update.
-        grid: the cover thresholds, shape (N,).
-        adversaries, trial, targets: adversary, trial index and target b* per row, shape (R,).
+        grid: the N cover thresholds; adversaries, trial, targets: per row (R,), targets b*.
         label_noise: label-flip rate (0 for realizable labels).
-        xs, ys: points and labels, shape (R, T).
-        losses, cum_loss: expected loss ⟨p_t, ℓ_t⟩ per round and its running sum, shape (R, T).
+        xs, ys, losses, cum_loss: points, labels, expected loss ⟨p_t, ℓ_t⟩ and its running sum, (R, T).
         medians: the learner's weighted-median threshold before each round on the adaptive
             adversary's rows (NaN elsewhere), shape (R, T).
         checkpoints: rounds t with exact regrets (log-spaced, 1 and T included), shape (C,).
-        class_regret, cover_regret: regret against all thresholds / the best cover threshold, (R, C).
-        max_cell: most points in one cover cell after t rounds, shape (R, C).
+        class_regret, cover_regret, max_cell: regret against all thresholds / the cover, most points
+            in one cover cell, at each checkpoint, (R, C).
         snapshot_row, snapshot_rounds: the row whose weights were recorded, and when, shape (S,).
-        snapshot_edges: threshold-bin edges of the snapshots (grid point ± half a spacing), (K + 1,).
-        snapshots: that row's mass per threshold bin at each snapshot round, shape (S, K).
+        snapshot_edges, snapshots: threshold-bin edges (grid point ± half a spacing) (K + 1,), and
+            that row's mass per bin at each snapshot round (S, K).
     """
 
     sigma: float
@@ -371,13 +362,12 @@ def hedge_thresholds(
     unif = rng.random((adv.size, horizon))
     flips = rng.random((adv.size, horizon)) < flip_rate
     xs, ys, losses, medians = _play(adv, grid, targets, unif, flips, lam, sigma)
-    snap_rounds, starts, edges = _snapshot_plan(grid, horizon, 60, snapshot_bins)
     replay = adv != "worst_case"  # the worst case's losses came with its stream
     replay[srow] = True
-    losses[replay], snapshots, _ = _replay(
-        np.searchsorted(grid, xs[replay], side="right"), ys[replay], n, lam,
-        record_row=int(replay[:srow].sum()), record_rounds=snap_rounds, bin_starts=starts,
-    )  # fmt: skip
+    row = int(replay[:srow].sum())
+    losses[replay], snap_rounds, edges, snapshots = _replay(
+        grid, xs[replay], ys[replay], lam, row, snapshot_bins
+    )
     cum = np.cumsum(losses, axis=1)
     checkpoints = _checkpoints(horizon, 60)
     cells = np.minimum(np.searchsorted(grid, xs, side="right") - 1, n - 2)
@@ -434,15 +424,3 @@ def _play(
             grid, targets[on], unif[on], flips[on], lam, sigma=sigma
         )
     return xs, ys, losses, medians
-
-
-def _snapshot_plan(
-    grid: np.ndarray, horizon: int, n_snapshots: int, snapshot_bins: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rounds to record the weights at, the first expert of each bin, and the bins' edges (g_i ± h/2)."""
-    n = grid.size
-    rounds = np.unique(np.linspace(0, horizon, min(n_snapshots, horizon + 1)).round().astype(int))
-    n_bins = min(snapshot_bins, n)
-    starts = np.searchsorted((np.arange(n) * n_bins) // n, np.arange(n_bins))
-    half = 0.5 * (grid[1] - grid[0])
-    return rounds, starts, np.append(grid[starts] - half, 1.0 + half)

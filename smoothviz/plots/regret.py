@@ -55,11 +55,8 @@ def regret_figure(
     t, n, advs = result.checkpoints.astype(float), result.n_experts, result.adversaries
     fig = Figure()
     for adv in dict.fromkeys(advs):
-        fig.add_traces(
-            band_traces(
-                t, *band(result.class_regret[advs == adv]), name=SHORT[adv], color=COLORS[adv]
-            )
-        )
+        regret = band(result.class_regret[advs == adv])
+        fig.add_traces(band_traces(t, *regret, name=SHORT[adv], color=COLORS[adv]))
     if "worst_case" in advs:
         fig.add_trace(theory(t, t / 2, name="worst case ≥ t/2", color=COLORS["worst_case"]))
     # MW's bound is on regret against the N cover thresholds, the smoothed one on the expectation
@@ -136,9 +133,8 @@ def experts_figure(results: list[ExpertsResult], *, log_log: bool = False) -> go
     t, lines = (idx + 1).astype(float), R.learner_lines(results)
     for res in results:
         name, color = LEARNERS[res.algorithm]
-        fig.add_traces(
-            band_traces(t, *band(res.regret.reshape(-1, horizon)[:, idx]), name=name, color=color)
-        )
+        regret = band(res.regret.reshape(-1, horizon)[:, idx])
+        fig.add_traces(band_traces(t, *regret, name=name, color=color))
         if res.algorithm == "mw":  # NaN unless η ≤ 1/2, where the bound holds
             bound = lines["mw_regret_bound_eta"][idx]
             fig.add_trace(theory(t, bound, name="MW bound ηt + ln k/η (exact)"))
@@ -194,12 +190,8 @@ def halfspace_regret_figure(result: HalfspaceResult, *, log_log: bool = False) -
     t = (idx + 1).astype(float)
     fig = Figure()
     for adv in dict.fromkeys(result.adversaries):
-        rows = result.adversaries == adv
-        fig.add_traces(
-            band_traces(
-                t, *band(result.cover_regret[rows][:, idx]), name=SHORT[adv], color=COLORS[adv]
-            )
-        )
+        regret = band(result.cover_regret[result.adversaries == adv][:, idx])
+        fig.add_traces(band_traces(t, *regret, name=SHORT[adv], color=COLORS[adv]))
         fig.add_trace({"type": "scatter", "x": [float(horizon)], "y": [R.halfspace_class_regret(result, adv)],
                        "mode": "markers", "name": f"{NAMES[adv]}: against all halfspaces at T (exact)",
                        "marker": {"color": COLORS[adv], "size": 16, "symbol": "diamond",
