@@ -94,8 +94,6 @@ class Param:
 
     def grid(self) -> tuple[float, ...]:
         """Slider stops for the log kinds."""
-        if self.kind not in ("log_float", "log_int"):
-            raise ValueError(f"{self.key!r} is not a log-scale parameter")
         return nice_log_grid(self.low, self.high, integer=self.kind == "log_int")
 
     def format(self, value: Any) -> str:

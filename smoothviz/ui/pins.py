@@ -92,17 +92,11 @@ def pin_bar(page: str, values: Mapping[str, Any]) -> None:
     pins = _pins(page)
     current = {p.key: values[p.key] for p in hero}
     columns = st.columns([1.3, *([1] * MAX_PINS)], vertical_alignment="center")
-
-    def add() -> None:
-        pins.append(current)
-
-    def remove(i: int) -> None:
-        pins.pop(i)
-
     columns[0].button(
         "Pin this run",
         key=f"{page}.pin",
-        on_click=add,
+        on_click=pins.append,
+        args=(current,),
         disabled=len(pins) >= MAX_PINS or current in pins,
         help=f"Keep these curves on the chart (up to {MAX_PINS}); the pins travel in the link.",
     )
@@ -110,7 +104,7 @@ def pin_bar(page: str, values: Mapping[str, Any]) -> None:
         columns[i + 1].button(
             f"✕ {pin_label(pin, hero)}",
             key=f"{page}.unpin.{i}",
-            on_click=remove,
+            on_click=pins.pop,
             args=(i,),
             help="Remove this pin",
         )
