@@ -388,10 +388,7 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
 
 
 def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str:
-    """Record that the page ran parameter ``key`` at ``used`` instead of ``wanted`` (a cap, a clamp).
-
-    The URL gets the value that ran; the returned sentence (for the caption) names both and why.
-    """
+    """Record that ``key`` ran at ``used``, not ``wanted`` (a cap): the URL gets it, the sentence why."""
     if used == wanted:
         return ""
     param = kit_state(page)["params"][key]
@@ -439,10 +436,10 @@ def _scene_tab(page: str, param: Param) -> dict[str, Any]:
 
 
 def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
-    """``st.cache_data`` for a page's computation, made once per process, not once per rerun.
+    """``st.cache_data`` made once per process (it hashes the source each time), results stamped.
 
-    (``st.cache_data`` hashes the source each time.) Results are stamped with a digest of the call
-    (:func:`smoothviz.plots.shared.stamp`). ``cached(f, max_entries=8)`` or a decorator.
+    The stamp is a digest of the call (:func:`smoothviz.plots.shared.stamp`). ``cached(f, max_entries=8)``
+    or a decorator.
     """
     if func is None:
         return functools.partial(cached, max_entries=max_entries)
@@ -529,8 +526,7 @@ def chart(
         if data is not None:
             # the table is sent only while its expander is open, the CSV only when downloaded: a
             # rerun ships the figures, not every chart's data
-            shown = st.expander("Show data", key=f"{key}.data", on_change="rerun")
-            with shown:
+            with (shown := st.expander("Show data", key=f"{key}.data", on_change="rerun")):
                 if shown.open:
                     st.dataframe(data() if callable(data) else data, hide_index=True)
                 st.download_button(

@@ -14,6 +14,8 @@ from typing import Any
 
 KINDS = ("log_float", "log_int", "int", "float", "number", "choice", "tab", "multi", "seed", "bool")
 SEED_MAX = 2**32 - 1
+_BOOLS = {"1": True, "true": True, "yes": True, "on": True}
+_BOOLS |= {"0": False, "false": False, "no": False, "off": False}
 
 
 @functools.lru_cache(maxsize=64)
@@ -159,11 +161,8 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
         message = f"`{param.key}`: ignored unknown `{bad}`; used `{param.format(good)}`."
         return good, message if bad else None
     if param.kind == "bool":
-        lowered = text.lower()
-        if lowered in ("1", "true", "yes", "on"):
-            return True, None
-        if lowered in ("0", "false", "no", "off"):
-            return False, None
+        if (value := _BOOLS.get(text.lower())) is not None:
+            return value, None
         return used, f"{name} is not 1/0 or true/false; used `{param.format(used)}`."
     try:
         number = float(text) if not param.is_integer else _parse_integer(text)
@@ -175,18 +174,14 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
         return used, f"{name} is outside 0…{SEED_MAX}; {default}"
     message = None
     if param.is_integer and number != int(number):
-        rounded = round(number)
-        message = f"{name} is not a whole number; used `{rounded}`."
-        number = rounded
-    if number < param.low or number > param.high:
-        clamped = min(max(number, param.low), param.high)
-        clamped = int(clamped) if param.is_integer else float(clamped)
-        allowed = f"{param.format(param.low)}…{param.format(param.high)}"
-        return (
-            clamped,
-            f"{name} is outside the allowed range {allowed}; used `{param.format(clamped)}`.",
-        )
-    return (int(number) if param.is_integer else float(number)), message
+        number = round(number)
+        message = f"{name} is not a whole number; used `{number}`."
+    cast = int if param.is_integer else float
+    if not param.low <= number <= param.high:
+        clamped = cast(min(max(number, param.low), param.high))
+        allowed = f"the allowed range {param.format(param.low)}…{param.format(param.high)}"
+        return clamped, f"{name} is outside {allowed}; used `{param.format(clamped)}`."
+    return cast(number), message
 
 
 def _parse_integer(text: str) -> float | int:

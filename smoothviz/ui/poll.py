@@ -17,7 +17,7 @@ from typing import Any
 import segno
 import streamlit as st
 
-from smoothviz.lectures import LECTURES, base_url, scene_query
+from smoothviz.lectures import LECTURES, base_url, scene_url
 from smoothviz.plots.polls import LETTERS, poll_caption, poll_figure
 from smoothviz.polls import BUSY, TOKEN, PollError, PollStore, Room, default_url
 from smoothviz.ui.params import shown
@@ -296,13 +296,12 @@ def student_page() -> None:
 def _revealed(room: Room, mine: int | None) -> None:
     scene = LECTURES[room.lecture].scenes[room.scene - 1]
     right = f"{LETTERS[scene.answer]} · {scene.options[scene.answer]}"
-    verdict = "" if mine is None else (" You got it." if mine == scene.answer else "")
+    verdict = " You got it." if mine == scene.answer else ""
     st.success(f"**Answer: {right}**.{verdict}  \n{scene.say}", icon=":material/check_circle:")
     static = {"staticPlot": True}
     if not _class_answers(room, "smoothviz-vote-histogram", static, height=240, label_chars=22):
         return
-    query = scene_query(room.lecture, room.scene) | {"reveal": "1"}
-    link = f"{app_base()}/{scene.page}?{urllib.parse.urlencode(query)}"
+    link = scene_url(app_base(), room.lecture, room.scene) + "&reveal=1"
     st.markdown(f"**The scene's chart** ([open it full size]({link})):")
     st.iframe(f"{link}&embed=true", height=1200)
 
