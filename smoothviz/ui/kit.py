@@ -388,7 +388,10 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
 
 
 def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str:
-    """Record that ``key`` ran at ``used``, not ``wanted`` (a cap): the URL gets it, the sentence why."""
+    """Record that the page ran parameter ``key`` at ``used`` instead of ``wanted`` (a cap, a clamp).
+
+    The URL gets the value that ran; the returned sentence (for the caption) names both and why.
+    """
     if used == wanted:
         return ""
     param = kit_state(page)["params"][key]
@@ -436,22 +439,20 @@ def _scene_tab(page: str, param: Param) -> dict[str, Any]:
 
 
 def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
-    """``st.cache_data`` made once per process (it hashes the source each time), results stamped.
+    """``st.cache_data`` for a page's computation, made once per process, not once per rerun.
 
-    The stamp is a digest of the call (:func:`smoothviz.plots.shared.stamp`). ``cached(f, max_entries=8)``
-    or a decorator.
+    (``st.cache_data`` hashes the source each time.) Results are stamped with a digest of the call
+    (:func:`smoothviz.plots.shared.stamp`). ``cached(f, max_entries=8)`` or a decorator.
     """
     if func is None:
         return functools.partial(cached, max_entries=max_entries)
     code = getattr(func, "__code__", None)
     key = (code.co_filename if code else func.__module__, func.__qualname__, max_entries)
-    wrapper = _CACHED.get(key)
-    if wrapper is None:
+    if key not in _CACHED:
         name = f"{key[0]}:{key[1]}"
         stamped = functools.wraps(func)(lambda *a, **k: stamp(func(*a, **k), name, a, k))
-        wrapper = st.cache_data(max_entries=max_entries, show_spinner=False)(stamped)
-        _CACHED[key] = wrapper
-    return wrapper
+        _CACHED[key] = st.cache_data(max_entries=max_entries, show_spinner=False)(stamped)
+    return _CACHED[key]
 
 
 def export_format_selector() -> None:

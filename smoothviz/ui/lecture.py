@@ -166,8 +166,7 @@ def bar_height(state: Mapping[str, Any], params: Sequence[Any], present: bool) -
     column, wide, line = (68, 96, 33) if present else (41, 80, 27)
     if state.get("poll"):  # no Poll button: the head line has the room of one more column
         column += 6
-    head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←"
-    head += lock_note(state, params)
+    head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←{lock_note(state, params)}"
     options = " · ".join(f"A {o}" for o in scene.options)
     # the head line is as tall as its buttons; two lines leave room for a control label that wraps
     lines = max(2, math.ceil(len(head) / column)) + sum(

@@ -68,19 +68,16 @@ class Param:
 
     def __post_init__(self) -> None:
         """Check the declaration itself (a programming error, so it raises)."""
-        if self.hero:
-            object.__setattr__(self, "main", True)
         if self.kind not in KINDS:
             raise ValueError(f"`kind` must be one of {KINDS}, got {self.kind!r}")
-        if self.kind == "multi":
-            if not self.default or any(v not in self.options for v in self.default):
+        if self.hero or self.kind == "tab":
+            object.__setattr__(self, "main", True)
+        if self.kind in ("choice", "tab", "multi"):
+            chosen = self.default if self.kind == "multi" else (self.default,)
+            if not chosen or any(v not in self.options for v in chosen):
                 raise ValueError(f"default {self.default!r} of {self.key!r} not among its options")
-            object.__setattr__(self, "default", tuple(self.default))
-        elif self.kind in ("choice", "tab"):
-            if self.kind == "tab":
-                object.__setattr__(self, "main", True)
-            if self.default not in self.options:
-                raise ValueError(f"default {self.default!r} of {self.key!r} not among its options")
+            if self.kind == "multi":
+                object.__setattr__(self, "default", tuple(self.default))
         elif self.kind == "seed":
             object.__setattr__(self, "low", 0)
             object.__setattr__(self, "high", SEED_MAX)
