@@ -251,9 +251,8 @@ def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tupl
         if p.main and not p.hero:
             values[p.key] = _value_of(p, st.session_state[_widget_key(page, p.key)])
             continue
-        value = _render(
-            p, page, next(hero_columns) if p.hero else st.sidebar, locked=p.key in locked
-        )
+        where = next(hero_columns) if p.hero else st.sidebar
+        value = _render(p, page, where, locked=p.key in locked)
         if p.kind == "multi" and not value:
             notes.append(f"Choose at least one of **{p.label}**; showing `{p.format(p.default)}`.")
             value = p.default
@@ -361,8 +360,7 @@ def result_text(text: str) -> None:
 
 def _held() -> bool:
     """Whether the page is drawing its own hero in a tab scene (drawn into the hidden box)."""
-    scene = _scene()
-    return bool(scene and scene["held"] is not None)
+    return bool((scene := _scene()) and scene["held"] is not None)
 
 
 def _rewrite(page: str, key: str, text: str | None) -> None:
