@@ -60,8 +60,17 @@ KIND_BADGES = {
     "high-probability": ("holds with high probability", "violet"),
     "envelope": ("O(·) envelope: a trend, constant chosen by us", "orange"),
 }
-
-
+#: Presenter mode as last run: Streamlit drops the toggle's key after a run that did not draw it.
+_PRESENT_KEY = "smoothviz.__present"
+#: A full garbage collection every this many page runs: Streamlit's own after every run is off
+#: (``.streamlit/config.toml``, ~40-80 ms each); with none, 200 sessions left ~36 MiB behind. Every
+#: 64, not 32: half the walks of the heap, still flat under churn (RESULTS.md, "Issue 21, eighth pass").
+GC_EVERY_RUNS = 64
+_page_runs = itertools.count(1)
+#: Every cached function a page declares, made once per process (see :func:`cached`).
+_CACHED: dict[tuple, Callable] = {}
+#: ``with computing("Running…"):`` a spinner once a block takes over half a second.
+computing = st.spinner
 #: The presenter-mode parameter every page gets (``present=1`` in a link, or the toggle).
 PRESENT = Param(
     "present",
@@ -73,10 +82,7 @@ PRESENT = Param(
 
 
 def use_app_navigation() -> None:
-    """Run a page under ``app.py``'s ``st.navigation``, never Streamlit's ``pages/`` folder fallback.
-
-    (A fresh server would otherwise run ``/thresholds`` as the file alone, without the app's layout.)
-    """
+    """Run a page under ``app.py``'s ``st.navigation``, never as a lone file from ``pages/``."""
     try:
         from streamlit.runtime.pages_manager import PagesManager
     except ImportError:  # pragma: no cover - a Streamlit without this class has no fallback either
@@ -103,6 +109,7 @@ _SHELL_CSS = _Html(
 _SHELL_JS, _EMBED_CSS = _Html(browser.SHELL_JS), _Html(browser.EMBED_CSS)
 _PAGE_CSS = {False: _Html(browser.PAGE_CSS), True: _Html(browser.PAGE_CSS + browser.PRESENT_CSS)}
 _SCROLL_JS = _Html(browser.SCROLL_TO_TABS_JS)
+_PRELOAD_FIGURE = SharedFigure(layout={"width": 10, "height": 10})  # serialised once
 
 
 def preload_charts() -> None:
@@ -112,9 +119,6 @@ def preload_charts() -> None:
     holder.plotly_chart(_PRELOAD_FIGURE, config={"staticPlot": True}, theme=None, key="preload")
 
 
-_PRELOAD_FIGURE = SharedFigure(layout={"width": 10, "height": 10})  # serialised once
-
-
 def app_shell() -> None:
     """What every run draws before its page: the shell script, the focus ring, the phone layout, embed mode."""
     holder = st.sidebar.container(key="smoothviz-shell")
@@ -122,10 +126,6 @@ def app_shell() -> None:
     holder.html(_SHELL_JS, unsafe_allow_javascript=True)
     if st.context.is_embedded:
         st.html(_EMBED_CSS)
-
-
-#: Presenter mode as last run: Streamlit drops the toggle's key after a run that did not draw it.
-_PRESENT_KEY = "smoothviz.__present"
 
 
 def presenting() -> bool:
@@ -138,13 +138,6 @@ def presenting() -> bool:
     return raw is not None and parse_value(PRESENT, raw)[0] is True
 
 
-#: A full garbage collection every this many page runs: Streamlit's own after every run is off
-#: (``.streamlit/config.toml``, ~40-80 ms each); with none, 200 sessions left ~36 MiB behind. Every
-#: 64, not 32: half the walks of the heap, still flat under churn (RESULTS.md, "Issue 21, eighth pass").
-GC_EVERY_RUNS = 64
-_page_runs = itertools.count(1)
-
-
 def page(title: str, watch: str) -> None:
     """The top of every page: the page CSS, a one-line title and a "Watch:" sentence."""
     if next(_page_runs) % GC_EVERY_RUNS == 0:
@@ -153,14 +146,9 @@ def page(title: str, watch: str) -> None:
     st.session_state[_SCENE_KEY] = None
     st.html(_PAGE_CSS[presenting()])
     st.title(title, anchor=False)
-    watch_slot = st.empty()
-    watch_slot.markdown(f"**Watch:** {watch}")
-    st.session_state[_VIEW_KEY] = {
-        "title": title,
-        "watch": watch,
-        "figures": [],
-        "slot": watch_slot,
-    }
+    slot = st.empty()
+    slot.markdown(f"**Watch:** {watch}")
+    st.session_state[_VIEW_KEY] = {"title": title, "watch": watch, "figures": [], "slot": slot}
 
 
 def _widget_key(page: str, key: str) -> str:
@@ -182,30 +170,17 @@ def _render(param: Param, page: str, container: Any, *, locked: bool = False) ->
             format_func=lambda v: f"{v:,}" if param.kind == "log_int" else f"{v:g}",
             **common,
         )
-    if param.kind == "int":
-        return container.slider(
-            label, min_value=int(param.low), max_value=int(param.high),
-            step=int(param.step or 1), **common,
-        )  # fmt: skip
-    if param.kind in ("float", "number"):  # a slider, or a typed-in value
-        widget = container.slider if param.kind == "float" else container.number_input
-        return widget(
-            label, min_value=float(param.low), max_value=float(param.high),
-            step=float(param.step) if param.step else None, **common,
-        )  # fmt: skip
-    if param.kind == "seed":
-        return container.number_input(
-            label, min_value=0, max_value=int(param.high), step=1, **common
-        )
-    if param.kind == "choice":
-        return container.selectbox(
-            label, list(param.options), format_func=param.options.get, **common
-        )
-    if param.kind == "multi":
-        chosen = container.multiselect(
-            label, list(param.options), format_func=param.options.get, **common
-        )
-        return tuple(chosen)
+    if param.kind in ("int", "float", "number", "seed"):  # a slider, or a typed-in value
+        widget = container.slider if param.kind in ("int", "float") else container.number_input
+        integer = param.kind in ("int", "seed")
+        cast = int if integer else float
+        step = int(param.step or 1) if integer else (float(param.step) if param.step else None)
+        bounds = {"min_value": cast(param.low), "max_value": cast(param.high), "step": step}
+        return widget(label, **bounds, **common)
+    if param.kind in ("choice", "multi"):
+        widget = container.selectbox if param.kind == "choice" else container.multiselect
+        chosen = widget(label, list(param.options), format_func=param.options.get, **common)
+        return tuple(chosen) if param.kind == "multi" else chosen
     return container.toggle(label, **common)
 
 
@@ -225,33 +200,20 @@ def _value_of(param: Param, state: Any) -> Any:
     return state
 
 
-def _has_present_mode() -> bool:
-    """Whether the session has a presenter mode; the toggle's key comes back if Streamlit dropped it."""
-    if "smoothviz.present" not in st.session_state and _PRESENT_KEY in st.session_state:
-        st.session_state["smoothviz.present"] = st.session_state[_PRESENT_KEY]
-    return "smoothviz.present" in st.session_state
-
-
-def _pins_link(params: Sequence[Param]) -> LinkValue:
-    """``pins``: the kit's own link value (:mod:`smoothviz.ui.pins`), kept with the page's links."""
-    hero = pinnable(params)
-    return LinkValue("pins", lambda raw: parse_pins(raw, hero), lambda v: format_pins(v, hero))
-
-
 def _seed_from_link(
     page: str,
-    query: Mapping[str, list[str]],
-    params: Sequence[Param],
-    links: Sequence[LinkValue],
-    *,
-    scroll: bool = True,
+    params: list[Param],
+    links: list[LinkValue],
+    query: dict[str, list[str]],
+    scroll: bool,
 ) -> None:
     """A first visit or a new link: every value from the URL; ``scroll``: land on a named tab."""
     scene, messages = lecture.lecture_from_link(page, query, params)
     state = kit_state(page)
     state["lecture"] = scene
     if scene:  # a hand-shortened scene link still opens the scene's view; what the link names wins
-        query = {k: [v] for k, v in lecture.preset(scene).items() if k not in query} | dict(query)
+        preset = lecture.scene_of(scene).preset
+        query = {k: [v] for k, v in preset.items() if k not in query} | dict(query)
     own = {link.key for link in links}
     for link in links:
         raw = query.get(link.key)
@@ -260,7 +222,7 @@ def _seed_from_link(
         messages += link_messages
     page_query = {k: v for k, v in query.items() if k not in (*lecture.LECTURE_KEYS, *own)}
     values, param_messages = parse_query(params, page_query)
-    if "present" in query or not _has_present_mode():  # else the session keeps its mode
+    if "present" in query:  # else the session keeps its mode
         st.session_state["smoothviz.present"] = bool(values["present"])
     values |= {link.key: state["links"][link.key] for link in links[:-1]}
     state["seeded"] = {k: v for k, v in values.items() if k != "present"}
@@ -274,8 +236,6 @@ def _seed_from_link(
 def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tuple[dict, list[str]]:
     """The hero row, the presenter toggle and the sidebar's "More settings"; the values (all)."""
     hero = [p for p in params if p.hero]
-    if not _has_present_mode():
-        st.session_state["smoothviz.present"] = False
     present = bool(st.session_state["smoothviz.present"])
     # the toggle's column holds "Presenter" at 22 px (~200 px of a 1024 px screen beside four controls)
     widths = [*([1.0] * len(hero)), *([max(0.75, 0.28 * len(hero))] if present else [])]
@@ -291,9 +251,8 @@ def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tupl
         if p.main and not p.hero:
             values[p.key] = _value_of(p, st.session_state[_widget_key(page, p.key)])
             continue
-        value = _render(
-            p, page, next(hero_columns) if p.hero else st.sidebar, locked=p.key in locked
-        )
+        where = next(hero_columns) if p.hero else st.sidebar
+        value = _render(p, page, where, locked=p.key in locked)
         if p.kind == "multi" and not value:
             notes.append(f"Choose at least one of **{p.label}**; showing `{p.format(p.default)}`.")
             value = p.default
@@ -302,21 +261,17 @@ def _draw_controls(page: str, params: Sequence[Param], locked: set[str]) -> tupl
     return values, notes
 
 
-def _write_url(
-    page: str,
-    params: Sequence[Param],
-    links: Sequence[LinkValue],
-    values: Mapping[str, Any],
-    scene: Mapping[str, Any] | None,
-) -> None:
+def _write_url(page: str, params: Sequence[Param], links: Sequence[LinkValue]) -> None:
     """Rewrite the URL with every current value, so the address bar links to this view."""
+    state = kit_state(page)
+    values = state["values"]
     written = {p.key: p.format(values[p.key]) for p in params[:-1]}
     if values["present"]:
         written["present"] = "1"
-    if scene:
-        written |= lecture.lecture_link(scene)
+    if state.get("lecture"):
+        written |= lecture.lecture_link(state["lecture"])
     for link in links:
-        if text := link.format(kit_state(page)["links"][link.key]):
+        if text := link.format(state["links"][link.key]):
             written[link.key] = text
     st.query_params.from_dict(written)
     remember_written(page, written)
@@ -335,10 +290,14 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
     state["params"] = by_key(params)
     if clash := {link.key for link in links} & {p.key for p in params}:
         raise ValueError(f"link values {sorted(clash)} are also declared parameters")
-    links = [*links, _pins_link(params)]
+    hero = state["hero"] = pinnable(params)
+    pins = LinkValue("pins", lambda raw: parse_pins(raw, hero), lambda v: format_pins(v, hero))
+    links = [*links, pins]  # the kit's own link value, kept with the page's
     query = {k: st.query_params.get_all(k) for k in st.query_params}
     if (link := link_to_read(page, query)) is not None:
-        _seed_from_link(page, link[0], params, links, scroll=link[1])
+        _seed_from_link(page, params, links, *link)
+    if "smoothviz.present" not in st.session_state:  # Streamlit dropped it: the last run's, or off
+        st.session_state["smoothviz.present"] = st.session_state.get(_PRESENT_KEY, False)
     stored = state["values"]
     for p in params[:-1]:  # restore widgets Streamlit dropped (e.g. after visiting another page)
         wkey = _widget_key(page, p.key)
@@ -352,24 +311,24 @@ def controls(page: str, params: Sequence[Param], links: Sequence[LinkValue] = ()
         # first: a dead room leaves the link, so that the bar offers "Poll" again
         beside = lecturer_panel(scene)
         bar_px = lecture.lecture_bar(scene, params)
-        tab = lecture.tab_of_scene(scene, params)
-        if tab:  # a tab scene: its tab is the hero, right under the controls
+        step = lecture.scene_of(scene)
+        # a tab scene (its preset opens a tab): the tab is the hero, right under the controls
+        if tab := next((p.key for p in params if p.kind == "tab" and p.key in step.preset), None):
             state["scroll"] = False
         st.session_state[_SCENE_KEY] = {
             "reveal": scene["reveal"], "tab": tab, "held": None, "above": bar_px, "drawn": False,
-            "marks": lecture.scene_marks(scene), "beside": beside,
+            "marks": step.marks if scene["reveal"] else (), "beside": beside,
         }  # fmt: skip
-    state["hero"] = pinnable(params)
     values, notes = _draw_controls(page, params, set(scene["lock"]) if scene else set())
     values |= {link.key: state["links"][link.key] for link in links[:-1]}
     state["values"] = dict(values)
-    _write_url(page, params, links, values, scene)
+    _write_url(page, params, links)
 
     messages = state["messages"]
     shown = {k: v for k, v in values.items() if k != "present"}
     if messages and shown == state["seeded"]:
-        warning = st.empty()  # set_link() clears it when the page changes a link value
-        state["warning"] = warning
+        # set_link() clears it when the page changes a link value
+        state["warning"] = warning = st.empty()
         warning.warning(
             "**This link had values the page could not use as given:**\n\n"
             + "\n".join(f"- {m}" for m in messages),
@@ -401,8 +360,7 @@ def result_text(text: str) -> None:
 
 def _held() -> bool:
     """Whether the page is drawing its own hero in a tab scene (drawn into the hidden box)."""
-    scene = _scene()
-    return bool(scene and scene["held"] is not None)
+    return bool((scene := _scene()) and scene["held"] is not None)
 
 
 def _rewrite(page: str, key: str, text: str | None) -> None:
@@ -427,11 +385,6 @@ def set_link(page: str, link: LinkValue, value: Any) -> None:
         state.pop("warning").empty()
 
 
-def _declared(page: str, key: str) -> Param:
-    """The parameter ``key`` the page declared to :func:`controls` this run."""
-    return kit_state(page)["params"][key]
-
-
 def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str:
     """Record that the page ran parameter ``key`` at ``used`` instead of ``wanted`` (a cap, a clamp).
 
@@ -439,7 +392,7 @@ def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str
     """
     if used == wanted:
         return ""
-    param = _declared(page, key)
+    param = kit_state(page)["params"][key]
     text = param.format(used)
     _rewrite(page, param.key, text)
     return f"{param.key} = {param.format(wanted)} reduced to {text}: {reason}."
@@ -447,7 +400,7 @@ def use_instead(page: str, key: str, wanted: Any, used: Any, reason: str) -> str
 
 def field(page: str, key: str, container: Any = None) -> Any:
     """Draw a ``main=True`` parameter's control here on the page (it was validated by :func:`controls`)."""
-    param = _declared(page, key)
+    param = kit_state(page)["params"][key]
     if _scene():  # a slide keeps its screen for the chart: the tab's own controls go to the sidebar
         return _render(param, page, st.sidebar)
     return _render(param, page, container or st)
@@ -455,7 +408,7 @@ def field(page: str, key: str, container: Any = None) -> Any:
 
 def tabs(page: str, key: str) -> dict[str, Any]:
     """Draw a ``tab`` parameter as tabs: ``{option: container}``, only the open one ``.open``."""
-    param, scene = _declared(page, key), _scene()
+    param, scene = kit_state(page)["params"][key], _scene()
     if scene and scene["tab"] == key:
         scene.pop("held").__exit__(None, None, None)
         scene["held"] = None
@@ -483,10 +436,6 @@ def _scene_tab(page: str, param: Param) -> dict[str, Any]:
     return out
 
 
-#: Every cached function a page declares, made once per process (see :func:`cached`).
-_CACHED: dict[tuple, Callable] = {}
-
-
 def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
     """``st.cache_data`` for a page's computation, made once per process, not once per rerun.
 
@@ -497,17 +446,11 @@ def cached(func: Callable | None = None, *, max_entries: int) -> Callable:
         return functools.partial(cached, max_entries=max_entries)
     code = getattr(func, "__code__", None)
     key = (code.co_filename if code else func.__module__, func.__qualname__, max_entries)
-    wrapper = _CACHED.get(key)
-    if wrapper is None:
+    if key not in _CACHED:
         name = f"{key[0]}:{key[1]}"
         stamped = functools.wraps(func)(lambda *a, **k: stamp(func(*a, **k), name, a, k))
-        wrapper = st.cache_data(max_entries=max_entries, show_spinner=False)(stamped)
-        _CACHED[key] = wrapper
-    return wrapper
-
-
-#: ``with computing("Running…"):`` a spinner once a block takes over half a second.
-computing = st.spinner
+        _CACHED[key] = st.cache_data(max_entries=max_entries, show_spinner=False)(stamped)
+    return _CACHED[key]
 
 
 def export_format_selector() -> None:
@@ -582,8 +525,7 @@ def chart(
         if data is not None:
             # the table is sent only while its expander is open, the CSV only when downloaded: a
             # rerun ships the figures, not every chart's data
-            shown = st.expander("Show data", key=f"{key}.data", on_change="rerun")
-            with shown:
+            with (shown := st.expander("Show data", key=f"{key}.data", on_change="rerun")):
                 if shown.open:
                     st.dataframe(data() if callable(data) else data, hide_index=True)
                 st.download_button(

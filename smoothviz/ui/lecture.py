@@ -16,7 +16,7 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from smoothviz.lectures import LECTURES, scene_query
+from smoothviz.lectures import LECTURES, Scene, scene_query
 from smoothviz.plots.polls import LETTERS
 from smoothviz.ui.params import Param, shown
 from smoothviz.ui.poll import POLL_KEYS, poll_link, poll_state, start_button
@@ -87,39 +87,20 @@ def lecture_link(state: Mapping[str, Any]) -> dict[str, str]:
 
 
 def lecture_page_link(
-    key: str,
-    number: int,
-    label: str,
-    present: bool,
-    *,
-    reveal: bool = False,
-    extra: Mapping[str, str] | None = None,
+    key: str, number: int, label: str, present: bool, *, extra: Mapping[str, str] | None = None
 ) -> None:
-    """A link to scene ``number`` of lecture ``key`` (answered, with ``reveal``; ``extra``: a poll's)."""
+    """A link to scene ``number`` of lecture ``key``; ``extra``: more of the query (reveal, a poll)."""
     scene = LECTURES[key].scenes[number - 1]
-    query = scene_query(key, number, present=present) | ({"reveal": "1"} if reveal else {})
-    query |= extra or {}
+    query = scene_query(key, number, present=present) | dict(extra or {})
     try:
         st.page_link(str(_PAGES / f"{scene.page}.py"), label=label, query_params=query)
     except StreamlitAPIException:  # a page run on its own (tests): a plain link does the same
         st.markdown(f"[{label}](/{scene.page}?{urllib.parse.urlencode(query)})")
 
 
-def preset(state: Mapping[str, Any] | None) -> Mapping[str, str]:
-    """The parameter values scene ``state`` opens on (none outside a lecture)."""
-    return LECTURES[state["lecture"]].scenes[state["scene"] - 1].preset if state else {}
-
-
-def tab_of_scene(state: Mapping[str, Any] | None, params: Sequence[Param]) -> str | None:
-    """The tab parameter a scene's preset opens (its chart is then the scene's hero), if any."""
-    return next((p.key for p in params if p.kind == "tab" and p.key in preset(state)), None)
-
-
-def scene_marks(state: Mapping[str, Any] | None) -> tuple:
-    """The points a revealed scene rings on its hero (none before the reveal, none outside a lecture)."""
-    if not state or not state.get("reveal"):
-        return ()
-    return LECTURES[state["lecture"]].scenes[state["scene"] - 1].marks
+def scene_of(state: Mapping[str, Any]) -> Scene:
+    """The scene a lecture state is on: its preset, question, answer and marks."""
+    return LECTURES[state["lecture"]].scenes[state["scene"] - 1]
 
 
 def _reveal(state: dict[str, Any]) -> None:
@@ -128,9 +109,8 @@ def _reveal(state: dict[str, Any]) -> None:
 
 def lecture_bar(state: dict[str, Any], params: Sequence[Any]) -> int:
     """The scene bar: number, question and options, Back / Answer / Next; its height (px)."""
-    key, number = state["lecture"], state["scene"]
+    key, number, scene = state["lecture"], state["scene"], scene_of(state)
     lecture = LECTURES[key]
-    scene = lecture.scenes[number - 1]
     present = bool(st.session_state.get("smoothviz.present"))
     revealed = bool(state.get("reveal"))
     st.html(_BAR_CSS)
@@ -152,9 +132,8 @@ def lecture_bar(state: dict[str, Any], params: Sequence[Any]) -> int:
         )
         with back, st.container(key="smoothviz-back"):
             if number > 1:
-                lecture_page_link(
-                    key, number - 1, "◀ Back", present, reveal=True, extra=poll_link(state)
-                )
+                answered = {"reveal": "1", **poll_link(state)}
+                lecture_page_link(key, number - 1, "◀ Back", present, extra=answered)
         with forward:
             if not revealed:
                 st.button("Answer ▶", key="smoothviz-reveal", on_click=_reveal, args=(state,),
@@ -183,13 +162,11 @@ def lock_note(state: Mapping[str, Any], params: Sequence[Any]) -> str:
 
 def bar_height(state: Mapping[str, Any], params: Sequence[Any], present: bool) -> int:
     """The scene bar's height (px) at 1024 px wide, from its lines of 22 px or 16 px type."""
-    lecture = LECTURES[state["lecture"]]
-    scene = lecture.scenes[state["scene"] - 1]
+    lecture, scene = LECTURES[state["lecture"]], scene_of(state)
     column, wide, line = (68, 96, 33) if present else (41, 80, 27)
     if state.get("poll"):  # no Poll button: the head line has the room of one more column
         column += 6
-    head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←"
-    head += lock_note(state, params)
+    head = f"Scene 1/1 · {lecture.title.split(':')[0]} · keys → ←{lock_note(state, params)}"
     options = " · ".join(f"A {o}" for o in scene.options)
     # the head line is as tall as its buttons; two lines leave room for a control label that wraps
     lines = max(2, math.ceil(len(head) / column)) + sum(

@@ -14,6 +14,8 @@ from typing import Any
 
 KINDS = ("log_float", "log_int", "int", "float", "number", "choice", "tab", "multi", "seed", "bool")
 SEED_MAX = 2**32 - 1
+_BOOLS = {"1": True, "true": True, "yes": True, "on": True}
+_BOOLS |= {"0": False, "false": False, "no": False, "off": False}
 
 
 @functools.lru_cache(maxsize=64)
@@ -66,19 +68,16 @@ class Param:
 
     def __post_init__(self) -> None:
         """Check the declaration itself (a programming error, so it raises)."""
-        if self.hero:
-            object.__setattr__(self, "main", True)
         if self.kind not in KINDS:
             raise ValueError(f"`kind` must be one of {KINDS}, got {self.kind!r}")
-        if self.kind == "multi":
-            if not self.default or any(v not in self.options for v in self.default):
+        if self.hero or self.kind == "tab":
+            object.__setattr__(self, "main", True)
+        if self.kind in ("choice", "tab", "multi"):
+            chosen = self.default if self.kind == "multi" else (self.default,)
+            if not chosen or any(v not in self.options for v in chosen):
                 raise ValueError(f"default {self.default!r} of {self.key!r} not among its options")
-            object.__setattr__(self, "default", tuple(self.default))
-        elif self.kind in ("choice", "tab"):
-            if self.kind == "tab":
-                object.__setattr__(self, "main", True)
-            if self.default not in self.options:
-                raise ValueError(f"default {self.default!r} of {self.key!r} not among its options")
+            if self.kind == "multi":
+                object.__setattr__(self, "default", tuple(self.default))
         elif self.kind == "seed":
             object.__setattr__(self, "low", 0)
             object.__setattr__(self, "high", SEED_MAX)
@@ -94,8 +93,6 @@ class Param:
 
     def grid(self) -> tuple[float, ...]:
         """Slider stops for the log kinds."""
-        if self.kind not in ("log_float", "log_int"):
-            raise ValueError(f"{self.key!r} is not a log-scale parameter")
         return nice_log_grid(self.low, self.high, integer=self.kind == "log_int")
 
     def format(self, value: Any) -> str:
@@ -161,11 +158,8 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
         message = f"`{param.key}`: ignored unknown `{bad}`; used `{param.format(good)}`."
         return good, message if bad else None
     if param.kind == "bool":
-        lowered = text.lower()
-        if lowered in ("1", "true", "yes", "on"):
-            return True, None
-        if lowered in ("0", "false", "no", "off"):
-            return False, None
+        if (value := _BOOLS.get(text.lower())) is not None:
+            return value, None
         return used, f"{name} is not 1/0 or true/false; used `{param.format(used)}`."
     try:
         number = float(text) if not param.is_integer else _parse_integer(text)
@@ -177,18 +171,14 @@ def parse_value(param: Param, raw: str) -> tuple[Any, str | None]:
         return used, f"{name} is outside 0…{SEED_MAX}; {default}"
     message = None
     if param.is_integer and number != int(number):
-        rounded = round(number)
-        message = f"{name} is not a whole number; used `{rounded}`."
-        number = rounded
-    if number < param.low or number > param.high:
-        clamped = min(max(number, param.low), param.high)
-        clamped = int(clamped) if param.is_integer else float(clamped)
-        allowed = f"{param.format(param.low)}…{param.format(param.high)}"
-        return (
-            clamped,
-            f"{name} is outside the allowed range {allowed}; used `{param.format(clamped)}`.",
-        )
-    return (int(number) if param.is_integer else float(number)), message
+        number = round(number)
+        message = f"{name} is not a whole number; used `{number}`."
+    cast = int if param.is_integer else float
+    if not param.low <= number <= param.high:
+        clamped = cast(min(max(number, param.low), param.high))
+        allowed = f"the allowed range {param.format(param.low)}…{param.format(param.high)}"
+        return clamped, f"{name} is outside {allowed}; used `{param.format(clamped)}`."
+    return cast(number), message
 
 
 def _parse_integer(text: str) -> float | int:

@@ -92,17 +92,11 @@ def pin_bar(page: str, values: Mapping[str, Any]) -> None:
     pins = _pins(page)
     current = {p.key: values[p.key] for p in hero}
     columns = st.columns([1.3, *([1] * MAX_PINS)], vertical_alignment="center")
-
-    def add() -> None:
-        pins.append(current)
-
-    def remove(i: int) -> None:
-        pins.pop(i)
-
     columns[0].button(
         "Pin this run",
         key=f"{page}.pin",
-        on_click=add,
+        on_click=pins.append,
+        args=(current,),
         disabled=len(pins) >= MAX_PINS or current in pins,
         help=f"Keep these curves on the chart (up to {MAX_PINS}); the pins travel in the link.",
     )
@@ -110,7 +104,7 @@ def pin_bar(page: str, values: Mapping[str, Any]) -> None:
         columns[i + 1].button(
             f"✕ {pin_label(pin, hero)}",
             key=f"{page}.unpin.{i}",
-            on_click=remove,
+            on_click=pins.pop,
             args=(i,),
             help="Remove this pin",
         )
@@ -127,11 +121,10 @@ def overlay_pins(fig: go.Figure, pinned_figures: Sequence[tuple[str, go.Figure]]
                 continue
             if "lines" not in (trace.mode or "lines"):
                 continue
-            color = trace.line.color
             fig.add_trace(
                 go.Scatter(
                     x=trace.x, y=trace.y, mode="lines", opacity=0.6, showlegend=False,
-                    line={"color": color, "width": 2, "dash": "dot"},
+                    line={"color": trace.line.color, "width": 2, "dash": "dot"},
                     name=f"{label}: {trace.name}",
                     hovertemplate=f"{label}: {trace.name}<br>%{{x}}, %{{y}}<extra></extra>",
                 )
@@ -152,11 +145,7 @@ def overlay_pins(fig: go.Figure, pinned_figures: Sequence[tuple[str, go.Figure]]
             fig.add_annotation(
                 x=np.log10(top[0]) if log_x else top[0],
                 y=np.log10(top[1]) if log_y and top[1] > 0 else top[1],
-                text=f"pinned: {label}",
-                showarrow=False,
-                xanchor="center",
-                yanchor="bottom",
-                font={"size": 14, "color": "#444"},
-                bgcolor="rgba(255,255,255,0.7)",
-            )
+                text=f"pinned: {label}", showarrow=False, xanchor="center", yanchor="bottom",
+                font={"size": 14, "color": "#444"}, bgcolor="rgba(255,255,255,0.7)",
+            )  # fmt: skip
     return fig

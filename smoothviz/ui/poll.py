@@ -17,7 +17,7 @@ from typing import Any
 import segno
 import streamlit as st
 
-from smoothviz.lectures import LECTURES, base_url, scene_query
+from smoothviz.lectures import LECTURES, base_url, scene_url
 from smoothviz.plots.polls import LETTERS, poll_caption, poll_figure
 from smoothviz.polls import BUSY, TOKEN, PollError, PollStore, Room, default_url
 from smoothviz.ui.params import shown
@@ -46,19 +46,12 @@ def _store() -> PollStore:
 
 def poll_state(query: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
     """``poll`` and ``pollkey`` from a lecturer's link, and a message for each value not used."""
-    state: dict[str, str] = {}
-    messages = []
-    for key in POLL_KEYS:
-        raw = query.get(key, "")
-        if len(raw) > _LONGEST[key]:
-            messages.append(
-                f"`{key}` = `{shown(raw, 20)}` is too long to be one; no poll is shown."
-            )
-        elif raw:
-            state[key] = raw
-    if messages:
-        state = {}
-    return state, messages
+    messages = [
+        f"`{key}` = `{shown(query[key], 20)}` is too long to be one; no poll is shown."
+        for key in POLL_KEYS
+        if len(query.get(key, "")) > _LONGEST[key]
+    ]
+    return ({} if messages else {key: query[key] for key in POLL_KEYS if query.get(key)}), messages
 
 
 def poll_link(state: Mapping[str, Any]) -> dict[str, str]:
@@ -75,15 +68,8 @@ def app_base() -> str:
     return urllib.parse.urlunsplit((parts.scheme or "http", parts.netloc, prefix, "", ""))
 
 
-def vote_url(code: str) -> str:
-    """The absolute link the phones open."""
-    return f"{app_base()}/vote?room={code}"
-
-
 def start_button(state: dict[str, Any]) -> None:
-    """The scene bar's "Start a poll" (only while this link runs no poll)."""
-    if state.get("poll") or st.context.is_embedded:  # a student's page embeds the scene
-        return
+    """The scene bar's "Start a poll" (only while this link runs no poll, never on a student's page)."""
     st.button(
         "Poll",
         key="smoothviz-poll-start",
@@ -122,19 +108,10 @@ def lecturer_panel(state: dict[str, Any]) -> Callable[[], None] | None:
     message = st.session_state.pop(_MESSAGE, None)
     if not state.get("poll"):
         return (lambda: st.warning(message, icon="⚠️")) if message else None
-    lecture, scene = state["lecture"], state["scene"]
+    lecture, scene, room = state["lecture"], state["scene"], None
     try:
         store = _store()
         room = store.room(state["poll"])
-    except PollError as exc:
-        text = str(exc)
-        if store_ok := text != BUSY:
-            # a room that expired or never existed: the link forgets it, and "Poll" opens a new one
-            for key in POLL_KEYS:
-                state.pop(key, None)
-        more = " Press **Poll** to start a new one." if store_ok else ""
-        return lambda: st.warning(f"**Poll:** {text}{more}", icon="⚠️")
-    try:
         lecturer = bool(state.get("pollkey")) and store.is_lecturer(room.code, state["pollkey"])
         if lecturer and (room.lecture, room.scene) != (lecture, scene):
             room = store.show_scene(room.code, state["pollkey"], lecture, scene)
@@ -142,7 +119,12 @@ def lecturer_panel(state: dict[str, Any]) -> Callable[[], None] | None:
             room = store.reveal(room.code, state["pollkey"])
     except PollError as exc:
         text = str(exc)
-        return lambda: st.warning(f"**Poll:** {text}", icon="⚠️")
+        if forget := room is None and text != BUSY:
+            # a room that expired or never existed: the link forgets it, and "Poll" opens a new one
+            for key in POLL_KEYS:
+                state.pop(key, None)
+        more = " Press **Poll** to start a new one." if forget else ""
+        return lambda: st.warning(f"**Poll:** {text}{more}", icon="⚠️")
     notes = [message] if message else []
     if not lecturer:
         which = "does not open" if state.get("pollkey") else "has no lecturer key for"
@@ -163,9 +145,11 @@ def _panel(room: Room, state: dict[str, Any], lecturer: bool, notes: list[str]) 
                 return
             st.markdown(f"Room **`{room.code}`**")
         else:
-            url = vote_url(room.code)
+            url = f"{app_base()}/vote?room={room.code}"  # what the phones open
+            qr = io.BytesIO()  # a PNG made here (no network)
+            segno.make(url, error="m").save(qr, kind="png", scale=6, border=2)
             st.html(f"<div class='smoothviz-poll-code'>{room.code}</div>")
-            st.image(_qr_png(url), width=150, caption="")
+            st.image(qr.getvalue(), width=150, caption="")
             st.markdown(f"[{url.split('://', 1)[-1]}]({url})")
             _live_count(room.code, state["lecture"], state["scene"])
         if lecturer:
@@ -214,13 +198,6 @@ def _live_count(code: str, lecture: str, scene: int) -> None:
     st.markdown(f"**{total}** vote{'' if total == 1 else 's'} · {state}")
 
 
-def _qr_png(url: str) -> bytes:
-    """The link as a QR code, a PNG made here (no network)."""
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="png", scale=6, border=2)
-    return out.getvalue()
-
-
 _PANEL_CSS = """<style>
 .st-key-smoothviz-poll { gap: 0.3rem !important; }
 .smoothviz-poll-code { font-size: 2.1rem; font-weight: 700; letter-spacing: 0.06em;
@@ -259,18 +236,20 @@ def student_page() -> None:
     random token in a cookie (:data:`VOTER_COOKIE`), nothing personal.
     """
     st.html(_VOTE_CSS)
-    raw = st.query_params.get("room", "")
-    if not raw:
+    raw, room, error = st.query_params.get("room", ""), None, None
+    if raw:
+        try:
+            room = _store().room(raw)
+        except PollError as exc:
+            error = str(exc)
+    if room is None:
         st.title("Class poll", anchor=False)
-        _join_box()
-        return
-    try:
-        store = _store()
-        room = store.room(raw)
-    except PollError as exc:
-        st.title("Class poll", anchor=False)
-        st.warning(str(exc), icon="⚠️")
-        _join_box()
+        if error:
+            st.warning(error, icon="⚠️")
+        with st.form("smoothviz-join", border=False):
+            st.text_input("Room code (on the lecturer's screen)", key="smoothviz.vote.code",
+                          max_chars=32, placeholder="K7QX2M")  # fmt: skip
+            st.form_submit_button("Join", on_click=_join, width="stretch")
         return
     if raw != room.code:
         st.query_params["room"] = room.code
@@ -317,13 +296,12 @@ def student_page() -> None:
 def _revealed(room: Room, mine: int | None) -> None:
     scene = LECTURES[room.lecture].scenes[room.scene - 1]
     right = f"{LETTERS[scene.answer]} · {scene.options[scene.answer]}"
-    verdict = "" if mine is None else (" You got it." if mine == scene.answer else "")
+    verdict = " You got it." if mine == scene.answer else ""
     st.success(f"**Answer: {right}**.{verdict}  \n{scene.say}", icon=":material/check_circle:")
     static = {"staticPlot": True}
     if not _class_answers(room, "smoothviz-vote-histogram", static, height=240, label_chars=22):
         return
-    query = scene_query(room.lecture, room.scene) | {"reveal": "1"}
-    link = f"{app_base()}/{scene.page}?{urllib.parse.urlencode(query)}"
+    link = scene_url(app_base(), room.lecture, room.scene) + "&reveal=1"
     st.markdown(f"**The scene's chart** ([open it full size]({link})):")
     st.iframe(f"{link}&embed=true", height=1200)
 
@@ -337,13 +315,6 @@ def _follow(code: str, shown: tuple[str, int, str]) -> None:
         return
     if (room.lecture, room.scene, room.state) != shown:
         st.rerun(scope="app")
-
-
-def _join_box() -> None:
-    with st.form("smoothviz-join", border=False):
-        st.text_input("Room code (on the lecturer's screen)", key="smoothviz.vote.code",
-                      max_chars=32, placeholder="K7QX2M")  # fmt: skip
-        st.form_submit_button("Join", on_click=_join, width="stretch")
 
 
 # Big touch targets: every option a full-width button of at least 56 px, wrapping long options.
