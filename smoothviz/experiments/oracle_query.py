@@ -17,7 +17,6 @@ from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 from smoothviz.privacy.mwem import mwem
-from smoothviz.privacy.mwem_result import MWEMResult
 from smoothviz.privacy.oracle_query import (
     OracleQueryResult,
     conjunction_answers,
@@ -85,10 +84,19 @@ def make_table(source: str, d: int, n: int, *, rng: RngLike = None) -> tuple[np.
     return np.column_stack([data.x, data.y]).astype(np.uint8), data.source
 
 
+@dataclass(frozen=True, eq=False)
+class MWEMComparison:
+    """MWEM on the same table and ε (Thm 4.1): rounds run (≤ T), max error over conjunctions, s/round."""
+
+    rounds: int
+    error: float
+    seconds_per_round: float
+
+
 def mwem_on_table(
     x: np.ndarray, *, epsilon: float, rounds: int, rng: RngLike = None
-) -> tuple[MWEMResult, float, float]:
-    """MWEM (Thm 4.1) on the 2^d table, conjunctions as boxes of the (2, …, 2) grid: result, max error, s/round."""
+) -> MWEMComparison:
+    """MWEM on the 2^d table, conjunctions as boxes of the (2, …, 2) grid."""
     n, d = x.shape
     shape = (2,) * d
     hist = np.bincount(np.ravel_multi_index(x.T, shape), minlength=2**d).reshape(shape)
@@ -98,7 +106,7 @@ def mwem_on_table(
     result = mwem(hist.astype(float), queries, epsilon=epsilon, rounds=rounds, snapshots=1, rng=rng)
     seconds = time.perf_counter() - start
     error = float(np.abs(result.answers[0] - queries.answers(hist / n)).max())
-    return result, error, seconds / rounds
+    return MWEMComparison(rounds, error, seconds / rounds)
 
 
 @dataclass(frozen=True, eq=False)
@@ -229,24 +237,13 @@ def mwem_rounds(d: int, rounds: int) -> int:
     return max(1, min(rounds, MWEM_BUDGET // 4**d))
 
 
-@dataclass(frozen=True, eq=False)
-class MWEMComparison:
-    """MWEM on the same table and ε (Thm 4.1): rounds run (≤ T), max error over conjunctions, s/round."""
-
-    rounds: int
-    error: float
-    seconds_per_round: float
-
-
 def compare_mwem(
     *, source: str, d: int, n: int, epsilon: float, rounds: int, seed: int
 ) -> MWEMComparison:
     """MWEM on the table :func:`run_experiment` builds from the same seed, with ε and min(T, cap) rounds."""
     rngs = streams(seed, ("data", "oracle_query", "mwem"))
     x, _ = make_table(source, d, n, rng=rngs["data"])
-    used = mwem_rounds(d, rounds)
-    _, error, per_round = mwem_on_table(x, epsilon=epsilon, rounds=used, rng=rngs["mwem"])
-    return MWEMComparison(used, error, per_round)
+    return mwem_on_table(x, epsilon=epsilon, rounds=mwem_rounds(d, rounds), rng=rngs["mwem"])
 
 
 #: Most conjunctions the table chart draws (SVG markers); beyond, the farthest from the diagonal.
