@@ -17,7 +17,8 @@ from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 from smoothviz.privacy.mwem import mwem
-from smoothviz.privacy.oracle_query import (
+from smoothviz.privacy.oracle_query import (  # MAX_D: the page's d limit is the core's
+    MAX_D,
     OracleQueryResult,
     conjunction_answers,
     oracle_query,
@@ -58,8 +59,6 @@ MWEM_BUDGET = 2_000_000
 MAX_MWEM_D = 10
 #: Largest d with the exhaustive data oracle on the page (it scores N × 2^d records per round).
 MAX_EXHAUSTIVE_D = 10
-#: Largest d on the page, the core's limit (every round answers all 2^d conjunctions exactly).
-MAX_D = 16
 #: Gapminder has 10 binarised columns (the label and 9 features).
 MAX_GAPMINDER_D = 10
 #: Integer-program oracle calls per run (rounds × draws + the output's draws; 1–14 ms each here).

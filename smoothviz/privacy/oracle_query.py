@@ -247,35 +247,6 @@ def _oracle_scale(oracle: str, params: OracleQueryParams, plan: PRSMAPlan | None
     return plan.inner_scale(params.d) if oracle == "prsma" and plan is not None else 0.0
 
 
-def _private_argmin(
-    objective: np.ndarray | None,
-    oracle: str,
-    params: OracleQueryParams,
-    plan: PRSMAPlan | None,
-    rng: np.random.Generator,
-) -> int:
-    """One private minimisation of ``objective`` over Q by :func:`perturbed_argmin` (−1 for ⊥).
-
-    PRSMA (Laplace RSPM, perfect oracle: every piece passes, T̃ = K + Lap(1/ε_run)) gets the problem
-    on its piece, or None when there is none (⊥).
-    """
-    if oracle == "exact":
-        return int(np.argmin(objective))
-    if oracle == "prsma" and (
-        objective is None
-        or plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run) <= plan.threshold
-    ):
-        return -1
-    code, _ = perturbed_argmin(
-        lambda eta: np.argmin(objective + separator_perturbation(eta)),
-        params.d,
-        scale=_oracle_scale(oracle, params, plan),
-        noise="gaussian" if oracle == "gaussian_rspm" else "laplace",
-        rng=rng,
-    )
-    return int(code)
-
-
 def private_best_response(
     data_answers: np.ndarray,
     sample_answers: np.ndarray,
@@ -309,7 +280,25 @@ def private_best_response(
                 )
                 piece = conjunction_answers(counts) / plan.piece_size
                 objectives[i] = sign * plan.piece_size * (sample_answers - piece)
-    q1, k2 = (_private_argmin(obj, oracle, params, plan, rng) for obj in objectives)
+    codes = []  # k₁ and k₂, each a private argmin over Q by RSPM (−1: ⊥); PRSMA's oracle is perfect,
+    for objective in objectives:  # so ⊥ only when T̃ = K + Lap(1/ε_run) ≤ its threshold, or no piece
+        if oracle == "exact":
+            codes.append(int(np.argmin(objective)))
+        elif oracle == "prsma" and (
+            objective is None
+            or plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run) <= plan.threshold
+        ):
+            codes.append(-1)
+        else:
+            code, _ = perturbed_argmin(
+                lambda eta, objective=objective: np.argmin(objective + separator_perturbation(eta)),
+                params.d,
+                scale=_oracle_scale(oracle, params, plan),
+                noise="gaussian" if oracle == "gaussian_rspm" else "laplace",
+                rng=rng,
+            )
+            codes.append(int(code))
+    q1, k2 = codes
     q2 = data_answers.shape[-1] + k2 if k2 >= 0 else -1  # ¬q_k2; q1 is k1 itself (−1: ⊥)
     payoff = {q1: gap[q1] if q1 >= 0 else np.nan, q2: -gap[k2] if k2 >= 0 else np.nan}
     candidates = [q for q in (q1, q2) if q >= 0]
