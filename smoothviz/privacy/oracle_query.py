@@ -178,7 +178,7 @@ def dual_oracle_argmin(
     points = np.vstack([codes_to_bits(full ^ active, d), 1 - np.eye(d, dtype=np.uint8)])
     labels = np.zeros(points.shape[0], dtype=np.uint8)
     w = np.hstack([np.broadcast_to(coeff[active], (eta.shape[0], active.size)), eta])
-    answer = ip_oracle("conjunction", points.astype(np.uint8), labels, w, time_limit=time_limit)
+    answer = ip_oracle("conjunction", points, labels, w, time_limit=time_limit)
     return np.where(answer.codes >= 0, full ^ answer.codes, 0).astype(np.int64)
 
 
@@ -240,7 +240,6 @@ def separator_perturbation(eta: np.ndarray) -> np.ndarray:
 
 
 def _oracle_scale(oracle: str, params: OracleQueryParams, plan: PRSMAPlan | None) -> float:
-    """The query player's oracle noise: σ_G (Gaussian RSPM), PRSMA's inner Laplace scale, or 0."""
     if oracle == "gaussian_rspm":
         p = params
         return gaussian_rspm_scale(p.d, p.epsilon0, p.delta0, neighbours=p.neighbours)
