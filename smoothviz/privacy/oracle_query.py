@@ -214,11 +214,8 @@ class ContextFTPL:
     def observe(self, query: int) -> None:
         """Add ¬q to the loss history; ``query`` is a code of Q̄ (k for q_k, 2^d + k for ¬q_k)."""
         k, negated = query % 2**self.d, query >= 2**self.d
-        if negated:
-            self.coeff[k] += 1.0
-        else:
-            self.coeff[k] -= 1.0
-            self.constant += 1.0
+        self.coeff[k] += 1.0 if negated else -1.0
+        self.constant += 0.0 if negated else 1.0
 
     def sample(
         self, size: int, rng: np.random.Generator, coeff: np.ndarray | None = None
