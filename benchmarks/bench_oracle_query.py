@@ -52,8 +52,8 @@ def _per_round(d: int, rounds: int = 10, seed: int = 0) -> tuple[float, float, f
     start = time.perf_counter()
     r = oracle_query(x, epsilon=1.0, delta=1e-6, rounds=rounds, mu=3.0, rng=seed)
     oq = (time.perf_counter() - start) / rounds
-    _, mwem_error, mwem = E.mwem_on_table(x, epsilon=1.0, rounds=rounds, rng=seed)
-    return oq, r.final_error, mwem, mwem_error
+    mw = E.mwem_on_table(x, epsilon=1.0, rounds=rounds, rng=seed)
+    return oq, r.final_error, mw.seconds_per_round, mw.error
 
 
 def _ip_call(d: int, history: int = 30, seed: int = 0) -> float:

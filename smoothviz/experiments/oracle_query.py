@@ -17,8 +17,8 @@ from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 from smoothviz.privacy.mwem import mwem
-from smoothviz.privacy.mwem_result import MWEMResult
-from smoothviz.privacy.oracle_query import (
+from smoothviz.privacy.oracle_query import (  # MAX_D: the page's d limit is the core's
+    MAX_D,
     OracleQueryResult,
     conjunction_answers,
     oracle_query,
@@ -59,8 +59,6 @@ MWEM_BUDGET = 2_000_000
 MAX_MWEM_D = 10
 #: Largest d with the exhaustive data oracle on the page (it scores N × 2^d records per round).
 MAX_EXHAUSTIVE_D = 10
-#: Largest d on the page, the core's limit (every round answers all 2^d conjunctions exactly).
-MAX_D = 16
 #: Gapminder has 10 binarised columns (the label and 9 features).
 MAX_GAPMINDER_D = 10
 #: Integer-program oracle calls per run (rounds × draws + the output's draws; 1–14 ms each here).
@@ -85,10 +83,19 @@ def make_table(source: str, d: int, n: int, *, rng: RngLike = None) -> tuple[np.
     return np.column_stack([data.x, data.y]).astype(np.uint8), data.source
 
 
+@dataclass(frozen=True, eq=False)
+class MWEMComparison:
+    """MWEM on the same table and ε (Thm 4.1): rounds run (≤ T), max error over conjunctions, s/round."""
+
+    rounds: int
+    error: float
+    seconds_per_round: float
+
+
 def mwem_on_table(
     x: np.ndarray, *, epsilon: float, rounds: int, rng: RngLike = None
-) -> tuple[MWEMResult, float, float]:
-    """MWEM (Thm 4.1) on the 2^d table, conjunctions as boxes of the (2, …, 2) grid: result, max error, s/round."""
+) -> MWEMComparison:
+    """MWEM on the 2^d table, conjunctions as boxes of the (2, …, 2) grid."""
     n, d = x.shape
     shape = (2,) * d
     hist = np.bincount(np.ravel_multi_index(x.T, shape), minlength=2**d).reshape(shape)
@@ -98,7 +105,7 @@ def mwem_on_table(
     result = mwem(hist.astype(float), queries, epsilon=epsilon, rounds=rounds, snapshots=1, rng=rng)
     seconds = time.perf_counter() - start
     error = float(np.abs(result.answers[0] - queries.answers(hist / n)).max())
-    return result, error, seconds / rounds
+    return MWEMComparison(rounds, error, seconds / rounds)
 
 
 @dataclass(frozen=True, eq=False)
@@ -229,24 +236,13 @@ def mwem_rounds(d: int, rounds: int) -> int:
     return max(1, min(rounds, MWEM_BUDGET // 4**d))
 
 
-@dataclass(frozen=True, eq=False)
-class MWEMComparison:
-    """MWEM on the same table and ε (Thm 4.1): rounds run (≤ T), max error over conjunctions, s/round."""
-
-    rounds: int
-    error: float
-    seconds_per_round: float
-
-
 def compare_mwem(
     *, source: str, d: int, n: int, epsilon: float, rounds: int, seed: int
 ) -> MWEMComparison:
     """MWEM on the table :func:`run_experiment` builds from the same seed, with ε and min(T, cap) rounds."""
     rngs = streams(seed, ("data", "oracle_query", "mwem"))
     x, _ = make_table(source, d, n, rng=rngs["data"])
-    used = mwem_rounds(d, rounds)
-    _, error, per_round = mwem_on_table(x, epsilon=epsilon, rounds=used, rng=rngs["mwem"])
-    return MWEMComparison(used, error, per_round)
+    return mwem_on_table(x, epsilon=epsilon, rounds=mwem_rounds(d, rounds), rng=rngs["mwem"])
 
 
 #: Most conjunctions the table chart draws (SVG markers); beyond, the farthest from the diagonal.

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.privacy.datasets import dataset_path
-from smoothviz.privacy.separators import CLASSES, bits_to_codes, codes_to_bits, describe, evaluate
+from smoothviz.privacy.separators import bits_to_codes, codes_to_bits, describe, evaluate
 from smoothviz.random import RngLike, make_rng
-from smoothviz.validation import MAX_D, check_choice, check_float, check_int
+from smoothviz.validation import MAX_D, check_float, check_int
 
 __all__ = ["GAPMINDER_RULE", "LabelledData", "gapminder_data", "neighbouring_pair", "planted_data"]
 
@@ -64,8 +64,7 @@ def planted_data(
     rng: RngLike = None,
 ) -> LabelledData:
     """N fair-coin points labelled by ``planted`` (default: drawn), flipped w.p. ``label_noise``."""
-    check_choice("cls", cls, CLASSES)
-    d = check_int("d", d, 1, MAX_D)
+    d = check_int("d", d, 1, MAX_D)  # cls: checked by evaluate
     n = check_int("n", n, 1, 10**7)
     label_noise = check_float("label_noise", label_noise, 0.0, 0.5, low_open=False)
     rng = make_rng(rng)

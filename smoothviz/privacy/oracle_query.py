@@ -178,7 +178,7 @@ def dual_oracle_argmin(
     points = np.vstack([codes_to_bits(full ^ active, d), 1 - np.eye(d, dtype=np.uint8)])
     labels = np.zeros(points.shape[0], dtype=np.uint8)
     w = np.hstack([np.broadcast_to(coeff[active], (eta.shape[0], active.size)), eta])
-    answer = ip_oracle("conjunction", points.astype(np.uint8), labels, w, time_limit=time_limit)
+    answer = ip_oracle("conjunction", points, labels, w, time_limit=time_limit)
     return np.where(answer.codes >= 0, full ^ answer.codes, 0).astype(np.int64)
 
 
@@ -214,11 +214,8 @@ class ContextFTPL:
     def observe(self, query: int) -> None:
         """Add ¬q to the loss history; ``query`` is a code of Q̄ (k for q_k, 2^d + k for ¬q_k)."""
         k, negated = query % 2**self.d, query >= 2**self.d
-        if negated:
-            self.coeff[k] += 1.0
-        else:
-            self.coeff[k] -= 1.0
-            self.constant += 1.0
+        self.coeff[k] += 1.0 if negated else -1.0
+        self.constant += 0.0 if negated else 1.0
 
     def sample(
         self, size: int, rng: np.random.Generator, coeff: np.ndarray | None = None
@@ -240,40 +237,10 @@ def separator_perturbation(eta: np.ndarray) -> np.ndarray:
 
 
 def _oracle_scale(oracle: str, params: OracleQueryParams, plan: PRSMAPlan | None) -> float:
-    """The query player's oracle noise: σ_G (Gaussian RSPM), PRSMA's inner Laplace scale, or 0."""
     if oracle == "gaussian_rspm":
         p = params
         return gaussian_rspm_scale(p.d, p.epsilon0, p.delta0, neighbours=p.neighbours)
     return plan.inner_scale(params.d) if oracle == "prsma" and plan is not None else 0.0
-
-
-def _private_argmin(
-    objective: np.ndarray | None,
-    oracle: str,
-    params: OracleQueryParams,
-    plan: PRSMAPlan | None,
-    rng: np.random.Generator,
-) -> int:
-    """One private minimisation of ``objective`` over Q by :func:`perturbed_argmin` (−1 for ⊥).
-
-    PRSMA (Laplace RSPM, perfect oracle: every piece passes, T̃ = K + Lap(1/ε_run)) gets the problem
-    on its piece, or None when there is none (⊥).
-    """
-    if oracle == "exact":
-        return int(np.argmin(objective))
-    if oracle == "prsma" and (
-        objective is None
-        or plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run) <= plan.threshold
-    ):
-        return -1
-    code, _ = perturbed_argmin(
-        lambda eta: np.argmin(objective + separator_perturbation(eta)),
-        params.d,
-        scale=_oracle_scale(oracle, params, plan),
-        noise="gaussian" if oracle == "gaussian_rspm" else "laplace",
-        rng=rng,
-    )
-    return int(code)
 
 
 def private_best_response(
@@ -309,7 +276,25 @@ def private_best_response(
                 )
                 piece = conjunction_answers(counts) / plan.piece_size
                 objectives[i] = sign * plan.piece_size * (sample_answers - piece)
-    q1, k2 = (_private_argmin(obj, oracle, params, plan, rng) for obj in objectives)
+    codes = []  # k₁ and k₂, each a private argmin over Q by RSPM (−1: ⊥); PRSMA's oracle is perfect,
+    for objective in objectives:  # so ⊥ only when T̃ = K + Lap(1/ε_run) ≤ its threshold, or no piece
+        if oracle == "exact":
+            codes.append(int(np.argmin(objective)))
+        elif oracle == "prsma" and (
+            objective is None
+            or plan.pieces + rng.laplace(0.0, 1.0 / plan.epsilon_run) <= plan.threshold
+        ):
+            codes.append(-1)
+        else:
+            code, _ = perturbed_argmin(
+                lambda eta, objective=objective: np.argmin(objective + separator_perturbation(eta)),
+                params.d,
+                scale=_oracle_scale(oracle, params, plan),
+                noise="gaussian" if oracle == "gaussian_rspm" else "laplace",
+                rng=rng,
+            )
+            codes.append(int(code))
+    q1, k2 = codes
     q2 = data_answers.shape[-1] + k2 if k2 >= 0 else -1  # ¬q_k2; q1 is k1 itself (−1: ⊥)
     payoff = {q1: gap[q1] if q1 >= 0 else np.nan, q2: -gap[k2] if k2 >= 0 else np.nan}
     candidates = [q for q in (q1, q2) if q >= 0]

@@ -7,12 +7,10 @@ possibly negative as RSPM's noise is (Neel, Roth & Wu 2019, Def 5): :func:`exhau
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -46,33 +44,12 @@ class OracleAnswer:
         objective: Σ w_i·1[h(x_i) ≠ y_i] of the answer, recomputed exactly (NaN for ⊥).
         certified: whether optimality was proven (as claimed, for a heuristic or lying oracle).
         status: one word per answer: ``"optimal"``, ``"time limit"``, ``"heuristic"``, ``"lie"``, ….
-        calls: one per weighted dataset; ``seconds``: wall time of the batch.
     """
 
     codes: np.ndarray
     objective: np.ndarray
     certified: np.ndarray
     status: tuple[str, ...]
-    calls: int
-    seconds: float
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per answer: code, objective, certified, status."""
-        return pd.DataFrame(
-            {
-                "code": self.codes,
-                "objective": self.objective,
-                "certified": self.certified,
-                "status": list(self.status),
-            }
-        )
-
-
-def _answer(codes, objective, certified, status, start: float) -> OracleAnswer:
-    """An :class:`OracleAnswer` for one batch, timed from ``start``."""
-    return OracleAnswer(
-        codes, objective, certified, tuple(status), codes.size, time.perf_counter() - start
-    )
 
 
 #: An oracle: ``(cls, x, y, w) -> OracleAnswer``.
@@ -132,7 +109,6 @@ def exhaustive_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> 
     Columns of ``w`` equal in every trial (the real data) are summed once by a transform
     (:func:`~smoothviz.privacy.separators.class_sums`); only the noisy ones enter a matrix product.
     """
-    start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
     d = check_int("d", x.shape[1], 1, MAX_EXHAUSTIVE_D)
     fixed = np.all(w == w[:1], axis=0)
@@ -152,59 +128,47 @@ def exhaustive_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> 
         better = val < best
         best[better], arg[better] = val[better], codes[j[better]]
     certified = np.ones(w.shape[0], dtype=bool)
-    return _answer(arg, best + k_f + k_v, certified, ("optimal",) * w.shape[0], start)
+    return OracleAnswer(arg, best + k_f + k_v, certified, ("optimal",) * w.shape[0])
 
 
 def _ip_model(cls: str, pts: np.ndarray, c: np.ndarray):
     """Variables [b (d), z (u), k (u, parity only)]; constraints making z_x = h_b(x) where it matters."""
     u, d = pts.shape
-    rows, cols, vals, lo, hi = [], [], [], [], []
-    r = 0
-
-    def add(cols_r: list[int], vals_r: list[float], low: float, high: float) -> None:
-        nonlocal r
-        rows.extend([r] * len(cols_r))
-        cols.extend(cols_r)
-        vals.extend(vals_r)
-        lo.append(low)
-        hi.append(high)
-        r += 1
-
-    n_var = d + u + (u if cls == "parity" else 0)
+    rows = []  # (columns, coefficients, lower, upper), one per constraint
     for i in range(u):
         supp = np.flatnonzero(pts[i]).tolist()
         zeros = np.flatnonzero(pts[i] == 0).tolist()
-        z = d + i
-        s = len(supp)
-        pos = c[i] > 0
+        z, s, pos = d + i, len(supp), c[i] > 0
         if cls == "conjunction":  # h = 1 − max_{j ∉ supp} b_j
             if pos:
-                add([z, *zeros], [1.0] * (1 + len(zeros)), 1.0, np.inf)
+                rows.append(([z, *zeros], [1.0] * (1 + len(zeros)), 1.0, np.inf))
             else:
-                for j in zeros:
-                    add([z, j], [1.0, 1.0], -np.inf, 1.0)
+                rows += [([z, j], [1.0, 1.0], -np.inf, 1.0) for j in zeros]
         elif cls == "disjunction":  # h = max_{j ∈ supp} b_j
             if pos:
-                for j in supp:
-                    add([z, j], [1.0, -1.0], 0.0, np.inf)
+                rows += [([z, j], [1.0, -1.0], 0.0, np.inf) for j in supp]
             else:
-                add([z, *supp], [1.0] + [-1.0] * s, -np.inf, 0.0)
+                rows.append(([z, *supp], [1.0] + [-1.0] * s, -np.inf, 0.0))
         elif cls == "parity":  # Σ_supp b − 2k − z = 0
-            add([*supp, d + u + i, z], [1.0] * s + [-2.0, -1.0], 0.0, 0.0)
+            rows.append(([*supp, d + u + i, z], [1.0] * s + [-2.0, -1.0], 0.0, 0.0))
         else:  # halfspace: h = 1[Σ_supp b ≥ t], t = ⌊s/2⌋ + 1
             t = s // 2 + 1
             if pos:
-                add([*supp, z], [1.0] * s + [-(s - t + 1.0)], -np.inf, t - 1.0)
+                rows.append(([*supp, z], [1.0] * s + [-(s - t + 1.0)], -np.inf, t - 1.0))
             else:
-                add([*supp, z], [1.0] * s + [-float(t)], 0.0, np.inf)
+                rows.append(([*supp, z], [1.0] * s + [-float(t)], 0.0, np.inf))
+    n_var = d + u + (u if cls == "parity" else 0)
     upper = np.ones(n_var)
     if cls == "parity":
         upper[d + u :] = pts.sum(axis=1) // 2
     objective = np.zeros(n_var)
     objective[d : d + u] = c
-    if r == 0:
+    if not rows:
         return objective, [], upper
-    matrix = sparse.coo_array((vals, (rows, cols)), shape=(r, n_var)).tocsr()
+    cols, vals, lo, hi = zip(*rows, strict=True)
+    row_of = np.repeat(np.arange(len(rows)), [len(r) for r in cols])
+    entries = (np.concatenate(vals), (row_of, np.concatenate(cols)))
+    matrix = sparse.coo_array(entries, shape=(len(rows), n_var)).tocsr()
     return objective, [LinearConstraint(matrix, lo, hi)], upper
 
 
@@ -218,7 +182,6 @@ def ip_oracle(
     tied to h_b(x) in the direction the objective pushes (parities: Σ_{j∈x} b_j = 2k_x + z_x).
     One program per row of ``w``, ``time_limit`` seconds each; any d ≤ 62.
     """
-    start = time.perf_counter()
     time_limit = check_float("time_limit", time_limit, 0.0, 3600.0)
     x, y, w = _inputs(x, y, w)
     d = x.shape[1]
@@ -241,12 +204,11 @@ def ip_oracle(
         )
     codes_arr = np.asarray(codes, dtype=np.int64)
     objective = weighted_objective(cls, x, y, w, codes_arr)
-    return _answer(codes_arr, objective, codes_arr >= 0, status, start)
+    return OracleAnswer(codes_arr, objective, codes_arr >= 0, tuple(status))
 
 
 def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
     """Non-certifiable heuristic (Neel, Roth & Wu 2019, Def 7): ≤ 2d steepest bit flips from ∅, any d."""
-    start = time.perf_counter()
     x, y, w = _inputs(x, y, w)
     d = x.shape[1]
     pts, coeff, _ = _reduce(x, y, w)
@@ -267,7 +229,7 @@ def greedy_oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Orac
         current = np.where(move, gain, current)
     codes = bits_to_codes(bits)
     objective, certified = weighted_objective(cls, x, y, w, codes), np.zeros(trials, dtype=bool)
-    return _answer(codes, objective, certified, ("heuristic",) * trials, start)
+    return OracleAnswer(codes, objective, certified, ("heuristic",) * trials)
 
 
 def lying_oracle(record: np.ndarray, label: int) -> Oracle:
@@ -280,21 +242,18 @@ def lying_oracle(record: np.ndarray, label: int) -> Oracle:
     label = check_int("label", label, 0, 1)
 
     def oracle(cls: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> OracleAnswer:
-        start = time.perf_counter()
         x, y, w = _inputs(x, y, w)
         if record.shape != (x.shape[1],):
             raise ValueError(f"`record` must have shape ({x.shape[1]},), got {record.shape}")
         match = np.all(x == record, axis=1) & (y == label)
         present = np.any((w == 1.0) & match[None, :], axis=1)
-        honest = exhaustive_oracle(cls, x, y, w)
-        codes = honest.codes.copy()
+        codes = exhaustive_oracle(cls, x, y, w).codes.copy()
         if present.any():
             data = np.all(w[present] == 1.0, axis=0)  # the rows of weight 1
-            erm = exhaustive_oracle(cls, x[data], y[data], np.ones(int(data.sum())))
-            codes[present] = erm.codes[0]
-        status = ["lie" if p else "optimal" for p in present]
+            codes[present] = exhaustive_oracle(cls, x[data], y[data], np.ones(data.sum())).codes[0]
+        status = tuple("lie" if p else "optimal" for p in present)
         objective = weighted_objective(cls, x, y, w, codes)
-        return _answer(codes, objective, np.ones(w.shape[0], dtype=bool), status, start)
+        return OracleAnswer(codes, objective, np.ones(w.shape[0], dtype=bool), status)
 
     return oracle
 

@@ -35,10 +35,6 @@ CLASSES = ("conjunction", "disjunction", "parity", "halfspace")
 MAX_ENUMERATE_D = 16
 
 
-def _check_class(cls: str) -> str:
-    return check_choice("cls", cls, CLASSES)
-
-
 def codes_to_bits(codes: np.ndarray | int, d: int) -> np.ndarray:
     """Hypothesis codes as uint8 0/1 vectors, shape ``codes.shape + (d,)``: bit j is coordinate j."""
     d = check_int("d", d, 1, MAX_D)
@@ -60,7 +56,7 @@ def all_codes(d: int) -> np.ndarray:
 
 def evaluate(cls: str, x: np.ndarray, bits: np.ndarray, *, dtype: type = np.uint8) -> np.ndarray:
     """h_k(x_i) of every point ``x`` (N, d) and parameter ``bits`` (K, d): (N, K), one float32 product."""
-    _check_class(cls)
+    check_choice("cls", cls, CLASSES)
     x = np.asarray(x, dtype=np.float32)
     bits = np.asarray(bits, dtype=np.float32)
     if x.ndim != 2 or bits.ndim != 2 or x.shape[1] != bits.shape[1]:
@@ -126,7 +122,7 @@ def class_sums(cls: str, c: np.ndarray, d: int) -> np.ndarray:
     Lattice transforms instead of the 2^d × 2^d table, exact for integer c: conjunctions are superset
     sums, disjunctions the complement's, parities (1 − (−1)^|S ∩ x|)/2 (Walsh–Hadamard).
     """
-    _check_class(cls)
+    check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_ENUMERATE_D)
     c = np.asarray(c, dtype=float)
     if c.shape[-1:] != (2**d,):
@@ -148,7 +144,7 @@ def separator_set(cls: str, d: int) -> np.ndarray:
     Conjunctions ∧_{j∈S} x_j: ē_j (all ones but j), their labels spelling S's complement;
     disjunctions, parities and halfspaces 1{w·x ≥ 1}, w ∈ {−1, 1}^d: e_j (q_w(e_j) = 1{w_j ≥ 1}).
     """
-    _check_class(cls)
+    check_choice("cls", cls, CLASSES)
     d = check_int("d", d, 1, MAX_D)
     eye = np.eye(d, dtype=np.uint8)
     return (1 - eye).astype(np.uint8) if cls == "conjunction" else eye
@@ -162,8 +158,7 @@ def loss_separator_set(cls: str, d: int) -> tuple[np.ndarray, np.ndarray]:
 
 def labels_on(cls: str, u: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """Label table of hypotheses on the points of ``u``: shape (len(u), len(codes))."""
-    u = np.asarray(u)
-    return evaluate(cls, u, codes_to_bits(codes, u.shape[1]))
+    return evaluate(cls, u, codes_to_bits(codes, np.shape(u)[1]))
 
 
 def separates(cls: str, u: np.ndarray, codes: np.ndarray | None = None) -> bool:
@@ -179,15 +174,13 @@ def loss_matrix(
     cls: str, x: np.ndarray, y: np.ndarray, codes: np.ndarray, *, dtype: type = np.uint8
 ) -> np.ndarray:
     """Loss queries q_h((x, y)) = 1[h(x) ≠ y] of every point and hypothesis: (N, K) of ``dtype``."""
-    x = np.asarray(x)
-    y = np.asarray(y, dtype=np.uint8)
-    h = evaluate(cls, x, codes_to_bits(codes, x.shape[1]), dtype=bool)
-    return (h != y[:, None].astype(bool)).astype(dtype)
+    h = evaluate(cls, x, codes_to_bits(codes, np.shape(x)[1]), dtype=bool)
+    return (h != np.asarray(y, dtype=np.uint8)[:, None].astype(bool)).astype(dtype)
 
 
 def describe(cls: str, code: int, d: int) -> str:
     """A hypothesis as a formula, e.g. ``"x1 ∧ x3"`` (coordinates numbered from 1), for tables and captions."""
-    _check_class(cls)
+    check_choice("cls", cls, CLASSES)
     bits = codes_to_bits(int(code), d)
     members = [f"x{j + 1}" for j in range(d) if bits[j]]
     if cls == "halfspace":
