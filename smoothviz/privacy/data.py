@@ -168,15 +168,6 @@ class Histogram:
         return frame
 
 
-def _shape_cdf(x: np.ndarray, center: float, sigma: float, shape: str) -> np.ndarray:
-    """CDF (on the real line, before wrapping) of a window or triangle of peak density 1/σ."""
-    if shape == "window":  # uniform on [c − σ/2, c + σ/2]
-        return np.clip((x - (center - sigma / 2)) / sigma, 0.0, 1.0)
-    # triangle on [c − σ, c + σ] with peak density 1/σ at c
-    z = np.clip((x - center) / sigma, -1.0, 1.0)
-    return np.where(z < 0, 0.5 * (1 + z) ** 2, 1 - 0.5 * (1 - z) ** 2)
-
-
 def bump_probs(
     bins: int, *, sigma: float, center: float = 0.5, shape: str = "triangle"
 ) -> np.ndarray:
@@ -191,7 +182,12 @@ def bump_probs(
     check_choice("shape", shape, ("triangle", "window"))
     edges = np.linspace(0.0, 1.0, bins + 1)
     shifts = np.array([-1.0, 0.0, 1.0])[:, None]  # the support lies inside [−1, 2]
-    cdf = _shape_cdf(edges[None, :] + shifts, center, sigma, shape)
+    x = edges[None, :] + shifts  # the edges and their copies a period away: the wrap mod 1
+    if shape == "window":  # uniform on [c − σ/2, c + σ/2]
+        cdf = np.clip((x - (center - sigma / 2)) / sigma, 0.0, 1.0)
+    else:  # triangle on [c − σ, c + σ] with peak density 1/σ at c
+        z = np.clip((x - center) / sigma, -1.0, 1.0)
+        cdf = np.where(z < 0, 0.5 * (1 + z) ** 2, 1 - 0.5 * (1 - z) ** 2)
     masses = np.diff(cdf, axis=1).sum(axis=0)
     return masses / masses.sum()
 

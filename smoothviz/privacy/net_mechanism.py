@@ -222,17 +222,16 @@ def net_mechanism(
     trials = check_int("trials", trials, 1, MAX_DRAWS)
     rng = make_rng(rng)
     index = candidates(m, s)
-    n_cells = hist.size
     data = hist / hist.sum()
     net, accepted, chi = _sample_net(data, sigma, m, rng)
-    scores = net_scores(np.cumsum(data), net[index], n_cells, queries)
+    scores = net_scores(np.cumsum(data), net[index], hist.size, queries)
     probabilities = exponential_mechanism_probabilities(
         -scores, epsilon=epsilon, sensitivity=1.0 / n
     )
     draws = rng.choice(scores.size, size=trials, p=probabilities)
     return NetResult(
         n=n,
-        n_cells=n_cells,
+        n_cells=hist.size,
         queries=queries,
         sigma=sigma,
         chi=chi,
