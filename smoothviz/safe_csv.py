@@ -20,11 +20,8 @@ _PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 def neutralise_text(value: object) -> object:
     """``value`` with a leading ``'`` when it is text a spreadsheet would run (a non-``str``: as is)."""
-    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
-        return value
-    if _PLAIN_NUMBER.fullmatch(value):
-        return value
-    return "'" + value
+    runs = isinstance(value, str) and value.startswith(FORMULA_STARTS)
+    return "'" + value if runs and not _PLAIN_NUMBER.fullmatch(value) else value
 
 
 def neutralise(frame: pd.DataFrame) -> pd.DataFrame:

@@ -309,15 +309,6 @@ def test_histogram_frame_and_smoothness_properties():
     assert not is_sigma_smooth(h, 0.51)
     h2 = D.synthetic_histogram("bump", 4, n=100, sigma=0.5, dims=2, rng=0)
     assert list(h2.to_frame().columns) == ["cell", "x", "y", "count", "probability"]
-    empty = D.Histogram(
-        counts=np.zeros(3, dtype=np.int64),
-        domain=D.Domain.unit_interval(3),
-        name="e",
-        source="t",
-        n_rows=0,
-    )
-    with pytest.raises(ValueError, match="empty"):
-        _ = empty.probabilities
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,11 +37,9 @@ SYNTHETIC_KINDS = ("point", "bump", "mixture", "exact")
 
 @dataclass(frozen=True)
 class Domain:
-    """A public grid of equal cells over a box in one or two dimensions.
+    """A public grid of equal cells over a box in one or two dimensions, per axis a column.
 
-    Per axis: ``names`` (the column it bins), ``low`` < ``high``, ``bins`` cells and a ``unit`` for
-    labels (may be empty). Cells are half-open ``[edge_k, edge_{k+1})`` except the last on each axis,
-    which also holds ``high``.
+    Cells are half-open ``[edge_k, edge_{k+1})`` except the last on each axis, which holds ``high``.
     """
 
     names: tuple[str, ...]
@@ -121,18 +119,12 @@ class Domain:
 
 @dataclass(frozen=True, eq=False)
 class Histogram:
-    """Integer counts of n records over a public :class:`Domain`, with an account of what was dropped.
+    """Integer counts (int64, ``domain.shape``) of n records over a public :class:`Domain`.
 
-    Attributes:
-        counts: int64 array of shape ``domain.shape``; ``counts.sum()`` is n.
-        domain: the declared domain the counts live on.
-        name: short human name of the data, for captions.
-        source: where it came from (generator and parameters, bundled file, or upload).
-        n_rows: records read; ``n_missing`` of them had a blank / NaN value and ``n_non_numeric``
-            a text value in a binned column (both dropped).
-        n_outside: rows outside the domain, dropped or moved to the edge cell (``outside="clip"``).
-        outside: ``"drop"`` or ``"clip"``.
-        messages: notes about the above, for the page to show.
+    Of the ``n_rows`` read, ``n_missing`` had a blank or NaN value and ``n_non_numeric`` a text
+    value in a binned column (both dropped); ``n_outside`` lay outside the domain, dropped or moved
+    to the edge cell (``outside="clip"``). ``source`` says where the data came from; ``messages``
+    are notes about all this for the page to show.
     """
 
     counts: np.ndarray
@@ -157,13 +149,6 @@ class Histogram:
         return self.domain.size
 
     @property
-    def probabilities(self) -> np.ndarray:
-        """D_B: counts / n (shape ``domain.shape``); raises if the histogram is empty."""
-        if self.n == 0:
-            raise ValueError("the histogram is empty (n = 0): no distribution to normalise")
-        return self.counts / self.n
-
-    @property
     def density_ratio(self) -> float:
         """max_x D_B(x)·N: the data is σ-smooth exactly for σ ≤ 1 / this."""
         return float(self.counts.max()) * self.size / self.n if self.n else float("nan")
@@ -183,15 +168,6 @@ class Histogram:
         return frame
 
 
-def _shape_cdf(x: np.ndarray, center: float, sigma: float, shape: str) -> np.ndarray:
-    """CDF (on the real line, before wrapping) of a window or triangle of peak density 1/σ."""
-    if shape == "window":  # uniform on [c − σ/2, c + σ/2]
-        return np.clip((x - (center - sigma / 2)) / sigma, 0.0, 1.0)
-    # triangle on [c − σ, c + σ] with peak density 1/σ at c
-    z = np.clip((x - center) / sigma, -1.0, 1.0)
-    return np.where(z < 0, 0.5 * (1 + z) ** 2, 1 - 0.5 * (1 - z) ** 2)
-
-
 def bump_probs(
     bins: int, *, sigma: float, center: float = 0.5, shape: str = "triangle"
 ) -> np.ndarray:
@@ -206,7 +182,12 @@ def bump_probs(
     check_choice("shape", shape, ("triangle", "window"))
     edges = np.linspace(0.0, 1.0, bins + 1)
     shifts = np.array([-1.0, 0.0, 1.0])[:, None]  # the support lies inside [−1, 2]
-    cdf = _shape_cdf(edges[None, :] + shifts, center, sigma, shape)
+    x = edges[None, :] + shifts  # the edges and their copies a period away: the wrap mod 1
+    if shape == "window":  # uniform on [c − σ/2, c + σ/2]
+        cdf = np.clip((x - (center - sigma / 2)) / sigma, 0.0, 1.0)
+    else:  # triangle on [c − σ, c + σ] with peak density 1/σ at c
+        z = np.clip((x - center) / sigma, -1.0, 1.0)
+        cdf = np.where(z < 0, 0.5 * (1 + z) ** 2, 1 - 0.5 * (1 - z) ** 2)
     masses = np.diff(cdf, axis=1).sum(axis=0)
     return masses / masses.sum()
 
@@ -215,7 +196,7 @@ def mixture_probs(components: Sequence[np.ndarray], weights: Sequence[float]) ->
     """Convex combination Σ w_k P_k of distributions on the same cells (σ-smooth if every P_k is)."""
     if len(components) == 0 or len(components) != len(weights):
         raise ValueError(
-            f"`components` and `weights` must be non-empty and of equal length, got "
+            "`components` and `weights` must be non-empty and of equal length, got "
             f"{len(components)} and {len(weights)}"
         )
     w = np.asarray(weights, dtype=float)
@@ -260,9 +241,7 @@ def exact_smooth_counts(
     Roughgarden & Shetty 2020, §2 and Fact E.2) is an exact check. ``placement="window"`` puts the
     cells in a block at ``center`` (wrapped), ``"random"`` picks them with ``rng``.
     """
-    shape = (shape,) if np.isscalar(shape) else tuple(shape)
-    for b in shape:
-        check_int("shape", b, 1)
+    shape = tuple(check_int("shape", b, 1) for b in ((shape,) if np.isscalar(shape) else shape))
     n = check_int("n", n, 1)
     sigma = check_sigma(sigma)
     center = check_float("center", center, 0.0, 1.0, low_open=False)

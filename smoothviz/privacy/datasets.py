@@ -99,12 +99,11 @@ def _histogram_from_frame(
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """A bundled dataset and its public domain, declared a priori from the meaning of its columns.
+    """A bundled dataset, a ``file`` inside the installed ``package``, and the columns it bins.
 
-    ``file`` lies inside the installed ``package``; ``columns``, ``low``, ``high``, ``unit`` are per axis.
+    Per column, the public domain's ``low``, ``high`` and ``unit``, declared from its meaning.
     """
 
-    key: str
     title: str
     package: str
     file: str
@@ -112,11 +111,6 @@ class DatasetSpec:
     low: tuple[float, ...]
     high: tuple[float, ...]
     unit: tuple[str, ...]
-
-    def domain(self, bins: int | Sequence[int]) -> Domain:
-        """The declared domain with ``bins`` cells per axis."""
-        b = (bins,) * len(self.columns) if np.isscalar(bins) else tuple(bins)
-        return Domain(names=self.columns, low=self.low, high=self.high, bins=b, unit=self.unit)
 
 
 #: Declared (low, high, unit) per column: what the quantity can plausibly be, never the data's range.
@@ -146,7 +140,7 @@ _TITLES = {
 def _plotly(key: str, title: str, columns: tuple[str, ...]) -> DatasetSpec:
     file = f"package_data/datasets/{key.removesuffix('_2d')}.csv.gz"
     low, high, unit = zip(*(_BOUNDS[c] for c in columns), strict=True)
-    return DatasetSpec(key, title, "plotly", file, columns, low, high, unit)
+    return DatasetSpec(title, "plotly", file, columns, low, high, unit)
 
 
 #: The bundled datasets, each on its declared domain.
@@ -171,7 +165,9 @@ def load_dataset(key: str, bins: int | Sequence[int]) -> Histogram:
     """Histogram of a bundled dataset on its declared public domain with ``bins`` cells per axis."""
     path = dataset_path(key)
     spec = DATASETS[key]
-    domain = spec.domain(bins)  # declared (and validated) before the file is opened
+    bins = (bins,) * len(spec.columns) if np.isscalar(bins) else tuple(bins)
+    # the domain is declared (and validated) before the file is opened
+    domain = Domain(names=spec.columns, low=spec.low, high=spec.high, bins=bins, unit=spec.unit)
     frame = pd.read_csv(path, usecols=list(spec.columns))
     source = f"{spec.package}/{spec.file} (bundled with the installed {spec.package})"
     return _histogram_from_frame(frame, domain, name=spec.title, source=source, outside="drop")

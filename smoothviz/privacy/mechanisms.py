@@ -1,4 +1,4 @@
-"""Differential-privacy building blocks: Laplace, Gaussian, exponential mechanism, report-noisy-max, ledger.
+"""Differential-privacy building blocks: Laplace, exponential, report-noisy-max, the ledger.
 
 Every ε holds for the neighbour relation under which the caller's sensitivity holds: a histogram's ℓ₁
 sensitivity is 2 under replacement, 1 under add/remove (Dwork, McSherry, Nissim & Smith 2006).
@@ -25,8 +25,6 @@ __all__ = [
     "advanced_composition",
     "exponential_mechanism",
     "exponential_mechanism_probabilities",
-    "gaussian_mechanism",
-    "gaussian_scale",
     "laplace_mechanism",
     "report_noisy_max",
     "report_noisy_max_scale",
@@ -86,28 +84,6 @@ def laplace_mechanism(
     return values + _draw(gens, shape, lambda g, i, block: g.laplace(0.0, scale[i], size=block))
 
 
-def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> float:
-    """Δ₂ √(2 ln(1.25/δ)) / ε, the classical Gaussian mechanism's σ (ε < 1; Dwork & Roth 2014, Thm A.1).
-
-    (ε, δ)-DP for the relation of ``l2_sensitivity`` (a histogram: √2 replace-one, 1 add/remove).
-    """
-    epsilon = check_epsilon(epsilon)
-    if epsilon >= 1:
-        raise ValueError(f"`epsilon` must be < 1 (classical Gaussian calibration), got {epsilon}")
-    delta = check_fraction("delta", delta)
-    l2_sensitivity = check_float("l2_sensitivity", l2_sensitivity, 0.0, np.inf)
-    return l2_sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
-
-
-def gaussian_mechanism(
-    values: ArrayLike, *, epsilon: float, delta: float, l2_sensitivity: float, rng: RngLike = None
-) -> np.ndarray:
-    """Release ``values + N(0, s²)``, s from :func:`gaussian_scale`: (ε, δ)-DP for its relation."""
-    scale = gaussian_scale(epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity)
-    values = np.asarray(values, dtype=float)
-    return values + make_rng(rng).normal(0.0, scale, size=values.shape)
-
-
 def _candidate_scores(scores: ArrayLike) -> np.ndarray:
     """``scores`` as floats, with at least one candidate."""
     scores = np.asarray(scores, dtype=float)
@@ -117,9 +93,8 @@ def _candidate_scores(scores: ArrayLike) -> np.ndarray:
 
 
 def _exponential_logits(scores: np.ndarray, epsilon: ArrayLike, sensitivity: float) -> np.ndarray:
-    """Max-shifted logits ε·(score − max score)/(2Δ) of the exponential mechanism (all ≤ 0; ε checked)."""
+    """Max-shifted logits ε·(score − max score)/(2Δ) of the exponential mechanism (all ≤ 0)."""
     sensitivity = check_float("sensitivity", sensitivity, 0.0, np.inf)
-    scores = _candidate_scores(scores)
     if not np.all(np.isfinite(scores)):
         raise ValueError("`scores` must be finite")
     return (epsilon / (2.0 * sensitivity)) * (scores - scores.max(axis=-1, keepdims=True))
@@ -129,6 +104,7 @@ def exponential_mechanism_probabilities(
     scores: ArrayLike, *, epsilon: float, sensitivity: float
 ) -> np.ndarray:
     """The law :func:`exponential_mechanism` samples: ∝ exp(ε·score/(2Δ)) along the last axis."""
+    scores = _candidate_scores(scores)
     return softmax(_exponential_logits(scores, check_epsilon(epsilon), sensitivity), axis=-1)
 
 
@@ -192,10 +168,9 @@ def report_noisy_max(
 
 @dataclass(frozen=True)
 class LedgerEntry:
-    """One private release: ``round`` (0 for a one-off), ``mechanism``, ``purpose``, the (ε, δ) spent.
+    """One private release and the (ε, δ) it spent; ``round`` 0 for a one-off.
 
-    ``sensitivity``: what it was calibrated to (NaN for a composite such as PBR); ``scale``: its
-    noise scale (NaN for the exponential mechanism).
+    ``sensitivity`` is NaN for a composite such as PBR, ``scale`` NaN for the exponential mechanism.
     """
 
     round: int
@@ -214,12 +189,8 @@ class PrivacyLedger:
     Basic composition adds them (Neel, Roth & Wu 2019, Thm 2, after Dwork, McSherry, Nissim & Smith
     2006): an overspending ledger is refused. With ``delta_slack`` δ′ > 0 equal entries compose by
     :func:`advanced_composition`, which may land above the budget (:attr:`within_budget` says so).
-
-    Attributes:
-        budget: the total ε allowed; ``budget_delta`` the total δ (0: pure ε).
-        entries: the releases, in order.
-        relation: the neighbour relation the total holds under (and whether n is public), in words.
-        delta_slack: δ′ of advanced composition; 0 for basic composition.
+    ``relation`` names, in words, the neighbour relation the total holds under (and whether n is
+    public); ``budget_delta`` is 0 for pure ε.
     """
 
     budget: float
@@ -229,7 +200,7 @@ class PrivacyLedger:
     delta_slack: float = 0.0
 
     def __post_init__(self) -> None:
-        """Refuse a basic ledger that overspends its budget (beyond round-off), or unequal advanced steps."""
+        """Refuse a basic ledger that overspends (beyond round-off), or unequal advanced steps."""
         check_float("budget", self.budget, 0.0, np.inf)
         if self.delta_slack:
             if len({(e.epsilon, e.delta) for e in self.entries}) != 1:
@@ -245,7 +216,7 @@ class PrivacyLedger:
 
     @property
     def total(self) -> float:
-        """The composed ε (basic: the entries' sum by :func:`math.fsum`; else advanced composition)."""
+        """The composed ε."""
         return self._composed()[0]
 
     @property
@@ -261,7 +232,7 @@ class PrivacyLedger:
 
     @property
     def statement(self) -> str:
-        """The composed guarantee in words, with how it composed and whether it is within the budget."""
+        """The composed guarantee in words: how it composed, and whether within the budget."""
         rule = "advanced composition" if self.delta_slack else "basic composition"
         first = self.entries[0]
         verdict = "within" if self.within_budget else "ABOVE"
@@ -275,7 +246,7 @@ class PrivacyLedger:
     def per_round(
         cls, budget: float, rounds: int, steps: list[tuple[str, str, float, float, float]]
     ) -> PrivacyLedger:
-        """A ledger spending ``steps`` ``(mechanism, purpose, epsilon, sensitivity, scale)`` in each round."""
+        """A ledger spending ``steps`` (mechanism, purpose, ε, sensitivity, scale) each round."""
         entries = tuple(
             LedgerEntry(t, mech, purpose, float(epsilon), float(sens), float(scale))
             for t in range(1, check_int("rounds", rounds, 1) + 1)
@@ -284,7 +255,7 @@ class PrivacyLedger:
         return cls(float(budget), entries)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per release with its ε and the running total (``cumulative_epsilon``)."""
+        """One row per release, with the running total ``cumulative_epsilon``."""
         columns = ["round", "mechanism", "purpose", "epsilon", "sensitivity", "scale"]
         df = pd.DataFrame([vars(e) for e in self.entries], columns=columns)
         df["cumulative_epsilon"] = df["epsilon"].cumsum()

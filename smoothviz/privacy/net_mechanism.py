@@ -31,12 +31,11 @@ __all__ = [
     "candidates",
     "net_mechanism",
     "net_scores",
-    "smooth_part",
 ]
 
 #: Query classes on the line, and their VC dimensions (d of Lemma G.3 and Thm G.4).
-QUERY_CLASSES = ("thresholds", "intervals")
 VC_DIM = {"thresholds": 1, "intervals": 2}
+QUERY_CLASSES = tuple(VC_DIM)
 #: Most candidate datasets enumerated: C(M + s − 1, s) ≤ this.
 MAX_CANDIDATES = 60_000
 #: The neighbour relations the net mechanism's ε holds for (both: n·s moves by ≤ 1 under either).
@@ -54,8 +53,7 @@ def candidate_count(m: int, s: int) -> int:
 
 def candidates(m: int, s: int) -> np.ndarray:
     """Every multiset of s slots out of M, as sorted index rows, shape (C(M + s − 1, s), s)."""
-    m = check_int("M", m, 1)
-    s = check_int("s", s, 1)
+    m, s = check_int("M", m, 1), check_int("s", s, 1)
     count = candidate_count(m, s)
     if count > MAX_CANDIDATES:
         raise ValueError(
@@ -70,10 +68,10 @@ def candidates(m: int, s: int) -> np.ndarray:
 
 
 def net_scores(data_cdf: np.ndarray, cells: np.ndarray, n_cells: int, queries: str) -> np.ndarray:
-    """s(B′, B) = max_q |q(D_B) − q(D_{B′})| for each candidate, from CDFs.
+    """s(B′, B) = max_q |q(D_B) − q(D_{B′})| of each candidate's ``cells`` (C, s), from CDFs.
 
-    For thresholds max_b |F_B(b) − F_{B′}(b)|; for intervals max Δ − min Δ over Δ(b) = F_B(b) − F_{B′}(b),
-    Δ(0) = 0. ``data_cdf`` is F_B(b) = D_B([0, b)) for b = 1..N; ``cells`` (C, s) -> scores (C,).
+    With Δ(b) = F_B(b) − F_{B′}(b), F_B(b) = D_B([0, b)) (``data_cdf``, b = 1..N) and Δ(0) = 0:
+    thresholds give max |Δ|, intervals max Δ − min Δ.
     """
     count, s = cells.shape
     hist = np.zeros((count, n_cells))
@@ -82,22 +80,6 @@ def net_scores(data_cdf: np.ndarray, cells: np.ndarray, n_cells: int, queries: s
     if queries == "thresholds":
         return np.abs(delta).max(axis=1)
     return np.maximum(delta.max(axis=1), 0.0) - np.minimum(delta.min(axis=1), 0.0)
-
-
-def smooth_part(dist: np.ndarray, sigma: float) -> np.ndarray:
-    """D₁: a σ-smooth distribution (density ≤ 1/(σN)) within χ = Σ max(D − 1/(σN), 0) of ``dist`` in TV.
-
-    The mass above the cap is cut off and spread over the cells in proportion to their room below it;
-    no σ-smooth distribution is closer in total variation.
-    """
-    dist = np.asarray(dist, dtype=float)
-    cap = 1.0 / (sigma * dist.size)
-    capped = np.minimum(dist, cap)
-    room = cap - capped
-    excess = 1.0 - capped.sum()
-    if excess <= 0 or room.sum() <= 0:
-        return capped
-    return capped + excess * room / room.sum()
 
 
 def acceptance_rates(
@@ -116,8 +98,12 @@ def acceptance_rates(
 def _sample_net(
     dist: np.ndarray, sigma: float, size: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """``size`` uniform cells, which of them Lemma G.3's sampler accepts, and χ = TV(dist, D₁)."""
-    smooth = smooth_part(dist, float(sigma))
+    # D₁, the σ-smooth distribution closest to ``dist`` in TV: the mass above the cap 1/(σN) is
+    # spread over the cells in proportion to their room below it
+    cap = 1.0 / (float(sigma) * dist.size)
+    capped = np.minimum(dist, cap)
+    room, excess = cap - capped, 1.0 - capped.sum()
+    smooth = capped if excess <= 0 or room.sum() <= 0 else capped + excess * room / room.sum()
     cells = rng.integers(0, dist.size, size=size)
     accepted = rng.random(size) < np.minimum(1.0, sigma * dist.size * smooth[cells])
     return cells, accepted, float(0.5 * np.abs(dist - smooth).sum())
@@ -125,17 +111,12 @@ def _sample_net(
 
 @dataclass(frozen=True, eq=False)
 class NetResult:
-    """One net V (M = ``m`` cells of N = ``n_cells``) and the exponential mechanism over its size-s datasets.
+    """One net V (M = ``m`` of N = ``n_cells`` cells), the exponential mechanism over its datasets.
 
-    Attributes:
-        chi: χ = TV(D_B, D₁), D₁ the σ-smooth part; ``data``: D_B per cell.
-        accepted: which points of V the rejection sampler accepted (probability σ·N·D₁(v)).
-        count, scores, probabilities: |𝒞| = C(M + s − 1, s), each candidate's max error over Q and
-            the mechanism's distribution over them.
-        draws: candidate drawn per trial; ``output_cells``: the first draw's dataset B″ as cells.
-
-    Only ``draws`` and ``output_cells`` are released (ε-DP, :data:`GUARANTEE`); the rest are teaching
-    diagnostics read from the data, not private.
+    Only ``draws`` (the candidate drawn per trial) and ``output_cells`` (the first draw's B″) are
+    released (ε-DP, :data:`GUARANTEE`). The rest are diagnostics read from the data, not private:
+    χ = TV(D_B, D₁), which net points the sampler ``accepted``, each candidate's max error over Q
+    (``scores``) and the mechanism's ``probabilities`` over the |𝒞| = ``count`` candidates.
     """
 
     n: int
@@ -220,19 +201,13 @@ def net_mechanism(
     trials: int = 1,
     rng: RngLike = None,
 ) -> NetResult:
-    """Algorithm 4 of Haghtalab, Roughgarden & Shetty 2020 (App. G) on a line of N cells.
+    """Algorithm 4 of Haghtalab, Roughgarden & Shetty 2020 (App. G) on counts ``hist`` of N cells.
 
-    1. sample a multiset V of M points uniformly from 𝒳 (with replacement);
-    2. run the exponential mechanism over every dataset B′ of s points on V, with probability
-       ∝ exp(−ε·n·s(B′, B)/2), score s(B′, B) = max_{q∈Q} |q(D_B) − q(D_{B′})| (the 2 is the
-       standard mechanism's, reconstructed);
-    3. output B′.
-
-    SmallDB (Blum, Ligett & Roth) runs step 2 over all of 𝒳, at |𝒳|^s. V ignores the data and
-    n·s(B′, B) = max_q |count_q(B) − n·q(B′)| moves by ≤ 1 under replace-one and add/remove alike,
-    so the printed calibration serves both (:data:`GUARANTEE`). Every candidate is enumerated, so
-    the diagnostics are exact. ``hist``: counts per cell (N,); ``sigma``: σ of the smooth part D₁;
-    ``m``: M; ``s``: candidate size; ``trials``: draws of the mechanism on the same net.
+    Sample V, M uniform points of 𝒳; draw a dataset B′ of s points on V with probability
+    ∝ exp(−ε·n·s(B′, B)/2) (the 2 is the standard mechanism's, reconstructed); output it. SmallDB
+    (Blum, Ligett & Roth) draws over all of 𝒳, at |𝒳|^s. V ignores the data and n·s(B′, B) moves by
+    ≤ 1 under replace-one and add/remove alike (:data:`GUARANTEE`). Every candidate is enumerated,
+    so the diagnostics are exact; ``trials`` draws share one net.
     """
     start = time.perf_counter()
     hist = np.asarray(hist, dtype=float).ravel()
@@ -247,17 +222,16 @@ def net_mechanism(
     trials = check_int("trials", trials, 1, MAX_DRAWS)
     rng = make_rng(rng)
     index = candidates(m, s)
-    n_cells = hist.size
     data = hist / hist.sum()
     net, accepted, chi = _sample_net(data, sigma, m, rng)
-    scores = net_scores(np.cumsum(data), net[index], n_cells, queries)
+    scores = net_scores(np.cumsum(data), net[index], hist.size, queries)
     probabilities = exponential_mechanism_probabilities(
         -scores, epsilon=epsilon, sensitivity=1.0 / n
     )
     draws = rng.choice(scores.size, size=trials, p=probabilities)
     return NetResult(
         n=n,
-        n_cells=n_cells,
+        n_cells=hist.size,
         queries=queries,
         sigma=sigma,
         chi=chi,

@@ -30,15 +30,10 @@ GUARANTEE = (
 class PrivateThresholdResult:
     """Private threshold learning on a grid of spacing σα (Haghtalab, Roughgarden & Shetty 2020, §1).
 
-    Attributes:
-        boundaries: cell boundaries b = 0..N (h_b(x) = 1[x ≥ b/N]); ``errors``: each one's error.
-        grid: the boundary indices of the σα grid (the candidates).
-        best_error, grid_best_error: min error over all boundaries and over the grid; their
-            difference ``discretisation_error`` is ≤ α for σ-smooth data.
-        chosen, chosen_error: chosen grid boundary per trial and its error.
-        ledger: one exponential-mechanism entry spending ε; its ``relation`` is :data:`GUARANTEE`.
-
-    Only ``chosen`` is released (ε-DP, :data:`GUARANTEE`); the errors are teaching diagnostics.
+    ``errors`` of every boundary b = 0..N (h_b(x) = 1[x ≥ b/N]); ``grid``: the candidates;
+    ``discretisation_error`` = ``grid_best_error`` − ``best_error`` ≤ α for σ-smooth data. Only
+    ``chosen`` (a grid boundary per trial) is released (ε-DP, :data:`GUARANTEE`, the ``ledger``'s
+    relation); the errors are teaching diagnostics.
     """
 
     sigma: float
@@ -56,7 +51,7 @@ class PrivateThresholdResult:
     ledger: PrivacyLedger
 
     def to_frame(self) -> pd.DataFrame:
-        """Tidy table: one row per boundary with its threshold, error and whether it is a candidate."""
+        """One row per boundary: its threshold, error and whether it is a candidate."""
         n_cells = self.boundaries.size - 1
         return pd.DataFrame(
             {
@@ -78,10 +73,10 @@ def private_threshold(
     trials: int = 1,
     rng: RngLike = None,
 ) -> PrivateThresholdResult:
-    """Learn a threshold privately on [0, 1] on a grid of spacing σα, losing at most α (E10).
+    """Learn a threshold on [0, 1] from label counts per cell on a σα grid, losing ≤ α (E10).
 
     The exponential mechanism (score −n·error, sensitivity 1) picks among ≈ 1/(σα) candidates,
-    ε-DP (:data:`GUARANTEE`). ``positives``/``negatives``: label counts per cell of N cells on [0, 1].
+    ε-DP (:data:`GUARANTEE`).
     """
     pos = np.asarray(positives, dtype=float)
     neg = np.asarray(negatives, dtype=float)

@@ -34,14 +34,9 @@ __all__ = [
 class BoxQueries:
     """A finite class of counting queries q(x) = 1[lo ≤ x < hi] (per axis) on a table of ``shape`` cells.
 
-    Attributes:
-        shape: the universe's cells per axis; |X| = prod(shape).
-        lo: inclusive lower corners, integer array ``(|Q|, d)``.
-        hi: exclusive upper corners, integer array ``(|Q|, d)``.
-        name: human name of the class (e.g. ``"thresholds ∪ complements"``).
-        vc_dim: VC dimension of the class it stands for (d in Theorems 4.2/4.3).
-        group: optional integer array ``(|Q|,)``; queries sharing a group are disjoint cells of one
-            marginal table and can be measured together (``measure_groups=True``).
+    ``lo``/``hi`` are integer corners ``(|Q|, d)``, ``hi`` exclusive; ``vc_dim`` is the VC dimension
+    of the class it stands for (d in Theorems 4.2/4.3). Queries sharing a ``group`` are disjoint
+    cells of one marginal table, which can be measured together (``measure_groups=True``).
     """
 
     shape: tuple[int, ...]
@@ -120,28 +115,26 @@ def _corner_index(
     return np.array(flats), np.array(signs)
 
 
+def _cumsum_table_axes(tables: np.ndarray) -> None:
+    """Cumulative sums, in place, along every axis of ``tables`` ``(R, *shape)`` but the first."""
+    for ax in range(1, tables.ndim):
+        np.cumsum(tables, axis=ax, out=tables)
+
+
 def _summed_area_table(tables: np.ndarray) -> np.ndarray:
     """Zero-padded summed-area tables of ``tables`` ``(R, *shape)``, flattened to ``(R, P)``."""
-    rows, shape = tables.shape[0], tables.shape[1:]
-    out = np.zeros((rows, *(s + 1 for s in shape)))
-    inner = out[(slice(None), *(slice(1, None) for _ in shape))]
+    out = np.zeros((tables.shape[0], *(s + 1 for s in tables.shape[1:])))
+    inner = out[(slice(None), *(slice(1, None) for _ in tables.shape[1:]))]
     inner[...] = tables
-    for ax in range(1, len(shape) + 1):
-        np.cumsum(inner, axis=ax, out=inner)
-    return out.reshape(rows, -1)
+    _cumsum_table_axes(inner)
+    return out.reshape(tables.shape[0], -1)
 
 
-def _corner_sum(
-    tables: np.ndarray, flats: np.ndarray, signs: np.ndarray, *, per_row: bool = False
-) -> np.ndarray:
-    """Σ_corners sign · table[corner] from flattened summed-area tables ``(R, P)``.
+def _corner_sum(tables: np.ndarray, flats: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """Σ_corners sign · table[corner] from flattened summed-area tables, ``flats`` ``(2^d, …)``.
 
-    ``flats`` is ``(2^d, |Q|)``, or ``(2^d, R, k)`` with ``per_row`` (row r's own k boxes);
     ``np.take`` is several times faster than fancy indexing.
     """
-    if per_row:  # row r's boxes as positions in the flattened tables
-        flats = flats + np.arange(tables.shape[0])[:, None] * tables.shape[1]
-        tables = tables.ravel()
     out = signs[0] * np.take(tables, flats[0], axis=-1)
     for f, sg in zip(flats[1:], signs[1:], strict=True):
         if sg > 0:
@@ -149,11 +142,6 @@ def _corner_sum(
         else:
             out -= np.take(tables, f, axis=-1)
     return out
-
-
-def _grid(n: int, step: int) -> np.ndarray:
-    """Endpoints 0, step, 2·step, … below n, and n."""
-    return np.union1d(np.arange(0, n, step), [n])
 
 
 def thresholds(n_cells: int) -> BoxQueries:
@@ -167,24 +155,19 @@ def thresholds(n_cells: int) -> BoxQueries:
 def intervals(n_cells: int, *, step: int = 1) -> BoxQueries:
     """All intervals [a, b) with endpoints on a grid of spacing ``step`` cells (plus N)."""
     n = check_int("n_cells", n_cells, 1)
-    grid = _grid(n, check_int("step", step, 1))
+    grid = np.union1d(np.arange(0, n, check_int("step", step, 1)), [n])  # 0, step, 2·step, …, n
     a, b = np.triu_indices(grid.size, k=1)
     return BoxQueries((n,), grid[a][:, None], grid[b][:, None], "intervals", 2)
 
 
 def rectangles(shape: tuple[int, int], *, step: int = 1) -> BoxQueries:
-    """All axis-aligned rectangles on a 2-D table with corners on a grid of spacing ``step``."""
+    """All axis-aligned rectangles on a 2-D table: a product of two classes of :func:`intervals`."""
     if len(shape) != 2:
         raise ValueError(f"`shape` must have 2 axes, got {shape}")
-    n0, n1 = (check_int("shape", s, 1) for s in shape)
-    step = check_int("step", step, 1)
-    g0, g1 = _grid(n0, step), _grid(n1, step)
-    a0, b0 = np.triu_indices(g0.size, k=1)
-    a1, b1 = np.triu_indices(g1.size, k=1)
-    i, j = (ix.ravel() for ix in np.meshgrid(np.arange(a0.size), np.arange(a1.size), indexing="ij"))
-    lo = np.stack([g0[a0][i], g1[a1][j]], axis=1)
-    hi = np.stack([g0[b0][i], g1[b1][j]], axis=1)
-    return BoxQueries((n0, n1), lo, hi, "rectangles", 4)
+    rows, cols = (intervals(check_int("shape", s, 1), step=step) for s in shape)
+    i, j = np.indices((len(rows), len(cols))).reshape(2, -1)
+    lo, hi = (np.hstack([r[i], c[j]]) for r, c in ((rows.lo, cols.lo), (rows.hi, cols.hi)))
+    return BoxQueries(rows.shape + cols.shape, lo, hi, "rectangles", 4)
 
 
 def _fixed_axes(
@@ -242,12 +225,13 @@ def box_field(
     weights = (signs * (-1.0) ** len(shape))[:, None, None] * values  # +1 at every lo corner
     acc = np.bincount(flats.ravel(), weights.ravel(), minlength=rows * size)
     acc = acc.reshape((rows, *(s + 1 for s in shape)))
-    for ax in range(1, len(shape) + 1):
-        np.cumsum(acc, axis=ax, out=acc)
+    _cumsum_table_axes(acc)
     return acc[(slice(None), *(slice(0, s) for s in shape))]
 
 
 def box_sums(dist: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """q_j(D_r) of row r's own k boxes ``lo``/``hi`` ``(R, k, d)`` on ``dist`` ``(R, *shape)``."""
     flats, signs = _corner_index(dist.shape[1:], lo, hi)
-    return _corner_sum(_summed_area_table(dist), flats, signs, per_row=True)
+    tables = _summed_area_table(dist)
+    flats = flats + np.arange(tables.shape[0])[:, None] * tables.shape[1]  # row r's own boxes
+    return _corner_sum(tables.ravel(), flats, signs)
