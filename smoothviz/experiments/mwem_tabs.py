@@ -59,16 +59,11 @@ class ThresholdExperiment:
     """A threshold learned privately on the page's labelled line, and its draws against their bound.
 
     Attributes:
-        learned: the mechanism's result: every threshold's error, the grid, the draws.
-        bound: α + 2 ln(K/β)/(εn) at β = :data:`THRESHOLD_BETA`, high-probability
-            (:func:`smoothviz.bounds.privacy.private_threshold_bound`, McSherry & Talwar 2007;
-            Dwork & Roth 2014, Thm 3.11).
-        within: the fraction of the mechanism's draws whose excess error is at most the bound.
-        excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
-            rounding never prints "-0.0000").
+        bound: α + 2 ln(K/β)/(εn) at β = :data:`THRESHOLD_BETA`, high-probability (McSherry &
+            Talwar 2007; Dwork & Roth 2014, Thm 3.11); ``within``: the share of draws meeting it.
+        excess: mean excess error of the draws over the best threshold (clipped at 0, never "-0.0000").
         grid_loss: best error + α, the grid's best error at most, exact on σ-smooth data
-            (:func:`smoothviz.bounds.privacy.threshold_discretisation_error`, Haghtalab,
-            Roughgarden & Shetty 2020, §1).
+            (Haghtalab, Roughgarden & Shetty 2020, §1).
         picked, times: the grid boundaries the mechanism drew, and how often each.
     """
 
@@ -81,7 +76,7 @@ class ThresholdExperiment:
     times: np.ndarray
 
     def to_frame(self) -> pd.DataFrame:
-        """The learned result's table (:meth:`PrivateThresholdResult.to_frame`)."""
+        """The learned result's table."""
         return self.learned.to_frame()
 
 
@@ -96,10 +91,7 @@ def private_threshold_experiment(
     trials: int = 1,
     rng: RngLike = None,
 ) -> ThresholdExperiment:
-    """E10 on the page's 1-D data: label it (``target``, ``flip``), learn a threshold privately, check it.
-
-    Nature's label flips and the mechanism's coins are the two children of ``rng``.
-    """
+    """E10: label the 1-D data (nature's coins), learn a threshold privately (the mechanism's), check it."""
     label_rng, mech_rng = make_rng(rng).spawn(2)
     pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
     learned = private_threshold(
@@ -148,12 +140,9 @@ class NetExperiment:
     """The net mechanism on the page's line, with Lemma G.3's acceptance rate over a σ sweep.
 
     Attributes:
-        settings: the arguments of :func:`run_net` (the seed's stream described), for :meth:`code`.
+        settings: the arguments of :func:`run_net`, for :meth:`code`.
         cells: N of the page's line before :func:`coarsen`.
-        result: the run at the page's σ.
-        sigmas: the swept σ values.
-        rates: the acceptance rate at each (over 20,000 uniform draws).
-        chis: χ = TV(D_B, D₁) at each σ.
+        rates, chis: the acceptance rate (over 20,000 uniform draws) and χ = TV(D_B, D₁) at each σ.
     """
 
     settings: dict
