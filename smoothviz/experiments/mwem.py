@@ -453,23 +453,20 @@ print(ex.summary())"""
     @once
     def summary(self) -> pd.DataFrame:
         """One row per variant: mean final error, theorem bound at T, vacuity, Lemma E.3, max D̄·N."""
-        rows = []
-        for v, r in self.results.items():
-            rows.append(
-                {
-                    "variant": v,
-                    "max_error_mean": float(r.error.mean()),
-                    "bound": float(r.theorem_bound()),
-                    "bound_vacuous": r.bound_is_vacuous,
-                    "lemma_e3_holds": bool(r.lemma_holds.all()),
-                    "psi_0": float(r.psi[0, 0]),
-                    "psi_T_mean": float(r.psi[:, -1].mean()),
-                    "max_density_output": float(
-                        r.synthetic.reshape(r.trials, -1).max() * r.true_hist.size
-                    ),
-                    "selection_size": len(r.selection),
-                }
-            )
+        rows = [
+            {
+                "variant": v,
+                "max_error_mean": float(r.error.mean()),
+                "bound": float(r.theorem_bound()),
+                "bound_vacuous": r.bound_is_vacuous,
+                "lemma_e3_holds": bool(r.lemma_holds.all()),
+                "psi_0": float(r.psi[0, 0]),
+                "psi_T_mean": float(r.psi[:, -1].mean()),
+                "max_density_output": float(r.synthetic.max() * r.true_hist.size),
+                "selection_size": len(r.selection),
+            }
+            for v, r in self.results.items()
+        ]
         return pd.DataFrame(rows)
 
     def to_frame(self) -> pd.DataFrame:

@@ -168,7 +168,7 @@ def release_rounds(
         rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
         dist = layer.after_round(first, rnd)
         ans = sel.answers(dist)
-        yield Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh, dist, ans)
+        yield replace(rnd, dist=dist, answers=ans)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -283,12 +283,11 @@ def _config(variant: str) -> Variant:
 class Plan:
     """What is fixed before the first coin: the selection class, the budget split and the ledger.
 
+    The other fields are as in :class:`~smoothviz.privacy.mwem_result.MWEMResult` (n: the public
+    normaliser).
+
     Attributes:
-        variant: the algorithm's configuration.
-        queries, selection, cover_index, cover_radius, n, epsilon, rounds, sigma, gamma, eta, ledger:
-            as in :class:`~smoothviz.privacy.mwem_result.MWEMResult` (n: the public normaliser).
-        output: ``"average"`` (the theorems) or ``"last"``.
-        clip: whether measurements are clipped to [0, 1] before the update.
+        output: ``"average"`` (the theorems) or ``"last"``; ``clip``: clip measurements to [0, 1].
         eps_select, eps_measure: ε of each round's selection and measurement (0 without one).
         sens_select, sens_measure: sensitivity of the selection scores and of one measurement (ℓ₁).
     """
@@ -351,7 +350,7 @@ class Round:
 class Exact:
     """The analysed round: one query selected, measured and stepped on, nothing replayed.
 
-    Its hooks are the ones the practical options of benchmarks/mwem_practical.py override.
+    Its hooks serve the practical options of benchmarks/mwem_practical.py alone.
     """
 
     grouped = False  # True: a whole marginal table per round, by the layer's choose and update
