@@ -358,10 +358,9 @@ def practical_mwem(
 ) -> MWEMResult:
     """A variant of :data:`smoothviz.privacy.mwem.CONFIGS` with the practical options of this module.
 
-    With every option at its default this is :func:`smoothviz.privacy.mwem.mwem` (or ``smooth_mwem``,
-    ``projected_smooth_mwem`` with ``variant`` ``"smooth"``, ``"projected"`` and their ``sigma``,
-    ``gamma``), draw for draw. The options are :class:`PracticalOptions`' (each explained there, with
-    its privacy argument); the other arguments are :func:`smoothviz.privacy.mwem.mwem`'s.
+    With every option at its default this is :func:`smoothviz.privacy.mwem.mwem`, draw for draw. The
+    options are :class:`PracticalOptions`' (each explained there, with its privacy argument); the
+    other arguments are :func:`smoothviz.privacy.mwem.mwem`'s.
     """
     layer = PracticalOptions(
         replay=replay,

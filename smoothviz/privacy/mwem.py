@@ -43,11 +43,8 @@ __all__ = [
     "Variant",
     "make_plan",
     "mwem",
-    "mwem_notes",
-    "projected_smooth_mwem",
     "release_many",
     "release_rounds",
-    "smooth_mwem",
 ]
 
 
@@ -79,7 +76,8 @@ class Variant:
         return cite(self.ref, self.where)
 
 
-#: The algorithms, keyed as :data:`VARIANTS`.
+#: The algorithms, keyed as :data:`VARIANTS`: the notes variant is meant for classes closed under
+#: complement; Projected Smooth MWEM's γ = σ/(4n) is reconstructed from the proof in App. F.2.
 CONFIGS: dict[str, Variant] = {
     v.key: v
     for v in (
@@ -208,33 +206,6 @@ def mwem(
         hist, queries, config, epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon, **settings
     )
     return _release(hist, [plan], [rng], layer, trials, snapshots, per_round)[0]
-
-
-def mwem_notes(hist: np.ndarray, queries: BoxQueries, **kwargs) -> MWEMResult:
-    """MWEM as taught in lecture notes: select with ε/T by n·(q(p) − q(B)), then p ← p·(1 − η)^q.
-
-    No measurement; meant for classes closed under complement; η = min(1/2, √(ln N / T)) by default.
-    """
-    return mwem(hist, queries, "notes", **kwargs)
-
-
-def smooth_mwem(hist: np.ndarray, queries: BoxQueries, *, sigma: float, **kwargs) -> MWEMResult:
-    """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
-
-    MWEM on a data-independent γ-cover Q′ of Q (γ = σ/(2n) by default); q ∈ Q is answered by q′(D̄).
-    """
-    return mwem(hist, queries, "smooth", sigma=sigma, **kwargs)
-
-
-def projected_smooth_mwem(
-    hist: np.ndarray, queries: BoxQueries, *, sigma: float, **kwargs
-) -> MWEMResult:
-    """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
-
-    Every iterate KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)}; γ = σ/(4n) by default (from the F.2
-    proof); the release answers every q ∈ Q directly.
-    """
-    return mwem(hist, queries, "projected", sigma=sigma, **kwargs)
 
 
 _RUN_KEYS = ("variant", "epsilon", "rounds", "sigma", "rng")
