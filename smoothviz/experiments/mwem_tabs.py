@@ -160,11 +160,11 @@ class NetExperiment:
         """σ, the acceptance rate, χ."""
         return pd.DataFrame({"sigma": self.sigmas, "acceptance_rate": self.rates, "chi": self.chis})
 
-    def counts_frame(self, sizes: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> pd.DataFrame:
-        """|𝒞| = C(M + s − 1, s) for M = 2..60 and each s."""
+    def counts_frame(self) -> pd.DataFrame:
+        """|𝒞| = C(M + s − 1, s) for M = 2..60 and s = 1..6."""
         return pd.DataFrame(
             [{"M": m, "s": s, "candidates": net_mechanism.candidate_count(m, s)}
-             for s in sizes for m in range(2, 61)]
+             for s in range(1, 7) for m in range(2, 61)]
         )  # fmt: skip
 
     def summary(self) -> dict[str, float]:

@@ -246,10 +246,7 @@ def ledger_texts(ex: Experiment, variant: str, samples: int, confidence: float) 
 def threshold_texts(
     ex: Experiment, check: ThresholdExperiment, *, target: float, flip: float
 ) -> tuple[dict[str, tuple[str, str]], str, str]:
-    """The private-threshold tab's metrics, its chart's caption and its theory card's comparison.
-
-    The draws' excess error and the bound α + 2 ln(K/β)/(εn) are the experiment's, read as they are.
-    """
+    """The private-threshold tab's metrics, its chart's caption and its theory card's comparison."""
     hist, s, learned = ex.hist, ex.settings, check.learned
     alpha = learned.alpha
     items = {

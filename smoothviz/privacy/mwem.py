@@ -82,31 +82,14 @@ CONFIGS: dict[str, Variant] = {
     v.key: v
     for v in (
         Variant("mwem", "MWEM (Thm 4.1)", "hrs2020", "Thm 4.1"),
-        Variant(
-            "notes",
-            "MWEM, lecture-notes variant (fixed η, signed score, no measurement)",
-            "ahk2012",
-            "Thm 2.1 (the fixed-η multiplicative weights rule)",
-            measured=False,
-        ),
-        Variant(
-            "smooth",
-            "Smooth MWEM (Thm 4.2, γ-cover)",
-            "hrs2020",
-            "Thm 4.2 (App. E.1, Algorithm 2)",
-            cover=2,
-            answer_through_cover=True,
-        ),
-        Variant(
-            "projected",
-            "Projected Smooth MWEM (Thm 4.3)",
-            "hrs2020",
-            "Thm 4.3 (App. F.1, Algorithm 3)",
-            cover=4,
-            project=True,
-        ),
+        Variant("notes", "MWEM, lecture-notes variant (fixed η, signed score, no measurement)",
+                "ahk2012", "Thm 2.1 (the fixed-η multiplicative weights rule)", measured=False),
+        Variant("smooth", "Smooth MWEM (Thm 4.2, γ-cover)", "hrs2020",
+                "Thm 4.2 (App. E.1, Algorithm 2)", cover=2, answer_through_cover=True),
+        Variant("projected", "Projected Smooth MWEM (Thm 4.3)", "hrs2020",
+                "Thm 4.3 (App. F.1, Algorithm 3)", cover=4, project=True),
     )
-}
+}  # fmt: skip
 #: Algorithms offered, with a one-line description used in legends and captions.
 VARIANTS: dict[str, str] = {key: v.label for key, v in CONFIGS.items()}
 
