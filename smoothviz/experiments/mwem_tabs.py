@@ -37,12 +37,11 @@ def label_counts(
     counts: np.ndarray, *, target: float, flip: float, rng: RngLike = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Label-1 and label-0 counts per cell: y = 1[centre ≥ target], each flipped w.p. ``flip``."""
-    c = np.asarray(counts)
+    c = np.asarray(counts).astype(np.int64)
     if c.ndim != 1:
         raise ValueError(f"`counts` must be 1-D, got shape {c.shape}")
     if not 0.0 <= target <= 1.0 or not 0.0 <= flip <= 0.5:
         raise ValueError(f"need target in [0, 1] and flip in [0, 0.5], got {target}, {flip}")
-    c = c.astype(np.int64)
     rng = make_rng(rng)
     centres = (np.arange(c.size) + 0.5) / c.size
     clean = np.where(centres >= target, c, 0)

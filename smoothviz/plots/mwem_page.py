@@ -1,9 +1,8 @@
 """The MWEM page's figures beyond :mod:`smoothviz.plots.mwem`, and the page's captions and texts.
 
-Figures: smoothness (the density scan), the off-cover probe, private thresholds, the sweeps and one
-run's release; texts: every caption, metric and theory comparison the page prints, built from the
-:class:`smoothviz.experiments.mwem.Experiment`. Pure, styled by :mod:`smoothviz.plots.style`; the
-net tab is :mod:`smoothviz.plots.net_mechanism`.
+Figures: the density scan, the off-cover probe, private thresholds, the sweeps and one run's release;
+texts: every caption, metric and theory comparison the page prints, built from the
+:class:`smoothviz.experiments.mwem.Experiment`. The net tab is :mod:`smoothviz.plots.net_mechanism`.
 """
 
 from __future__ import annotations

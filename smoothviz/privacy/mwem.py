@@ -2,9 +2,8 @@
 
 :func:`release_rounds` is the algorithm on one screen: from the uniform D₀, T rounds of select
 (exponential mechanism), measure (Laplace), update D ∝ D·exp(q(m − q(D))/2) and, for Projected
-Smooth MWEM, project (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020,
-Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`); runs that select
-from one class step through it together, stacked on the trials axis (:func:`release_many`).
+Smooth MWEM, project (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020, Thm
+4.1–4.3). The papers' variants are its :data:`CONFIGS`; :func:`release_many` steps runs together.
 """
 
 from __future__ import annotations
@@ -153,7 +152,7 @@ def release_rounds(
 
 
 # ----------------------------------------------------------------------------------------------
-# The entry points: the papers' algorithms, and many runs at once
+# The entry points: one run of a variant, and many runs at once
 # ----------------------------------------------------------------------------------------------
 
 
