@@ -24,6 +24,7 @@ from smoothviz.privacy import queries as Q
 from smoothviz.privacy.mechanisms import exponential_mechanism, laplace_mechanism
 from smoothviz.privacy.mwem import EXACT, Exact, Plan, Round, Variant, mwem
 from smoothviz.privacy.mwem_result import MWEMResult
+from smoothviz.privacy.mwem_steps import multiplicative_update, project_smooth
 from smoothviz.privacy.neighbours import NEIGHBOURS
 from smoothviz.privacy.queries import BoxQueries
 from smoothviz.random import RngLike
@@ -206,12 +207,13 @@ class Practical(Exact):
         weight: np.ndarray | None = None,
         plans: list[TablePlan] | None = None,
     ) -> np.ndarray:
-        """:func:`table_update` when every trial measured a full table, else :meth:`Plan.step`."""
+        """:func:`table_update` on full tables, else the box step (then projected if the variant is)."""
         if self.grouped:
             plans = plans or [table_plan(plan.queries.shape, lo[i], hi[i]) for i in range(len(lo))]
             if all(pl is not None for pl in plans):
                 return table_update(dist, plans, m, weight)
-        return plan.step(dist, lo, hi, m, weight)
+        new = multiplicative_update(dist, lo, hi, m, weight=weight)
+        return project_smooth(new, plan.sigma) if plan.variant.project else new
 
     def after_round(self, plan: Plan, rnd: Round) -> np.ndarray:
         """Add the round's measurement to the history, then replay it ``replay`` times."""
@@ -356,10 +358,9 @@ def practical_mwem(
 ) -> MWEMResult:
     """A variant of :data:`smoothviz.privacy.mwem.CONFIGS` with the practical options of this module.
 
-    With every option at its default this is :func:`smoothviz.privacy.mwem.mwem` (or ``smooth_mwem``,
-    ``projected_smooth_mwem`` with ``variant`` ``"smooth"``, ``"projected"`` and their ``sigma``,
-    ``gamma``), draw for draw. The options are :class:`PracticalOptions`' (each explained there, with
-    its privacy argument); the other arguments are :func:`smoothviz.privacy.mwem.mwem`'s.
+    With every option at its default this is :func:`smoothviz.privacy.mwem.mwem`, draw for draw. The
+    options are :class:`PracticalOptions`' (each explained there, with its privacy argument); the
+    other arguments are :func:`smoothviz.privacy.mwem.mwem`'s.
     """
     layer = PracticalOptions(
         replay=replay,

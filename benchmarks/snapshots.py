@@ -139,11 +139,11 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
             np.full(8, 1 / 8), 100, trials=3, rng=seed),
         # MWEM
         "mwem.mwem": lambda: mwem.mwem(counts, qs, epsilon=1.0, rounds=10, trials=2, rng=seed),
-        "mwem.mwem_notes": lambda: mwem.mwem_notes(counts, qs, epsilon=1.0, rounds=10, rng=seed),
-        "mwem.smooth": lambda: mwem.smooth_mwem(
-            counts, qs, epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
-        "mwem.projected": lambda: mwem.projected_smooth_mwem(
-            counts, qs, epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
+        "mwem.mwem_notes": lambda: mwem.mwem(counts, qs, "notes", epsilon=1.0, rounds=10, rng=seed),
+        "mwem.smooth": lambda: mwem.mwem(
+            counts, qs, "smooth", epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
+        "mwem.projected": lambda: mwem.mwem(
+            counts, qs, "projected", epsilon=1.0, rounds=10, sigma=0.1, trials=2, rng=seed),
         "mwem.release.last": lambda: mwem.mwem(
             counts, qs, "mwem", epsilon=1.0, rounds=8, output="last", rng=seed),
         "mwem.select_query": lambda: mwem_steps.select_query(

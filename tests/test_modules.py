@@ -270,8 +270,8 @@ def _sigma_takers():
         "data.bump_probs": lambda s: data.bump_probs(16, sigma=s),
         "data.exact_smooth_counts": lambda s: data.exact_smooth_counts(16, n=96, sigma=s),
         "data.synthetic_histogram": lambda s: data.synthetic_histogram("bump", 16, n=50, sigma=s),
-        "mwem.smooth_mwem": lambda s: mwem.smooth_mwem(
-            hist, queries.thresholds(16), epsilon=1.0, rounds=2, sigma=s
+        "mwem.smooth_mwem": lambda s: mwem.mwem(
+            hist, queries.thresholds(16), "smooth", epsilon=1.0, rounds=2, sigma=s
         ),
         "net_mechanism": lambda s: net_mechanism.net_mechanism(
             hist, sigma=s, m=4, s=2, epsilon=1.0

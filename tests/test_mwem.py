@@ -134,9 +134,8 @@ def test_lemma_e3_every_round_and_psi_nonnegative(variant):
     h = smooth_hist(256, 0.25, 2_000, start=40)
     q = Q.intervals(256, step=4)
     kw = {} if variant == "mwem" else {"sigma": 0.25}
-    fn = {"mwem": M.mwem, "smooth": M.smooth_mwem, "projected": M.projected_smooth_mwem}[variant]
     # small n and ε: big Laplace noise, so clipping is exercised and some rounds raise Ψ
-    r = fn(h, q, epsilon=0.5, rounds=30, trials=6, rng=11, **kw)
+    r = M.mwem(h, q, variant, epsilon=0.5, rounds=30, trials=6, rng=11, **kw)
     assert np.all(r.psi >= -1e-12)
     assert np.all(~np.isnan(r.lemma_rhs))
     assert r.lemma_holds.all()
@@ -210,8 +209,8 @@ def test_error_falls_with_epsilon_and_u_shape_in_t():
 
 def test_ledger_sums_to_epsilon():
     h = smooth_hist(64, 0.5, 1_000)
-    for fn, kw in [(M.mwem, {}), (M.mwem_notes, {}), (M.projected_smooth_mwem, {"sigma": 0.5})]:
-        r = fn(h, Q.thresholds(64), epsilon=0.8, rounds=13, rng=0, **kw)
+    for variant, kw in [("mwem", {}), ("notes", {}), ("projected", {"sigma": 0.5})]:
+        r = M.mwem(h, Q.thresholds(64), variant, epsilon=0.8, rounds=13, rng=0, **kw)
         assert r.ledger.total == pytest.approx(0.8, rel=1e-14)
         assert r.ledger.budget == 0.8
     r = M.mwem(h, Q.thresholds(64), epsilon=0.8, rounds=13, rng=0)
@@ -272,7 +271,7 @@ def test_projected_stays_smooth_and_helps_off_cover():
     h = smooth_hist(n_cells, sigma, 400, start=700)
     q = Q.intervals(n_cells, step=64)
     kw = {"epsilon": 1.0, "rounds": 30, "sigma": sigma, "trials": 4, "gamma": 0.05}
-    proj = M.projected_smooth_mwem(h, q, rng=3, **kw)
+    proj = M.mwem(h, q, "projected", rng=3, **kw)
     assert np.all(proj.max_density <= 1 / sigma * (1 + 1e-9))
     assert np.all(proj.synthetic.max(axis=1) * n_cells <= 1 / sigma * (1 + 1e-9))
     assert proj.lemma_holds.all()
@@ -283,7 +282,7 @@ def test_projected_stays_smooth_and_helps_off_cover():
 
 def test_notes_variant_runs_and_labels():
     h = smooth_hist(128, 0.25, 5_000)
-    r = M.mwem_notes(h, Q.thresholds(128), epsilon=1.0, rounds=30, rng=0)
+    r = M.mwem(h, Q.thresholds(128), "notes", epsilon=1.0, rounds=30, rng=0)
     assert np.isnan(r.lemma_rhs).all()
     assert r.lemma_holds.all()
     assert r.eta == pytest.approx(math.sqrt(math.log(128) / 30))
@@ -369,9 +368,9 @@ def test_other_validation():
     with pytest.raises(ValueError, match="hist"):
         M.mwem(-np.ones(16), q, epsilon=1.0, rounds=3)
     with pytest.raises(ValueError, match="sigma"):
-        M.smooth_mwem(np.ones(16), q, epsilon=1.0, rounds=3, sigma=1.5)
+        M.mwem(np.ones(16), q, "smooth", epsilon=1.0, rounds=3, sigma=1.5)
     with pytest.raises(ValueError, match="eta"):
-        M.mwem_notes(np.ones(16), q, epsilon=1.0, rounds=3, eta=0.9)
+        M.mwem(np.ones(16), q, "notes", epsilon=1.0, rounds=3, eta=0.9)
     with pytest.raises(ValueError, match="gamma"):
         MS.smooth_cover(q, 0.0)
     with pytest.raises(ValueError, match="n_cells"):

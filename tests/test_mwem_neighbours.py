@@ -78,9 +78,10 @@ def _runner(kind: str, kw: dict):
         return lambda h, kw: M.mwem(h, queries, epsilon=1.0, rounds=6, trials=1, rng=0, **kw)
     n_cells = 60
     if kind == "notes":
-        return lambda h, kw: M.mwem_notes(h, Q.thresholds(n_cells), epsilon=1.0, rounds=5, rng=0)
-    fn = M.smooth_mwem if kind == "smooth" else M.projected_smooth_mwem
-    return lambda h, kw: fn(h, Q.intervals(n_cells), epsilon=1.0, rounds=5, sigma=0.5, rng=0)
+        return lambda h, kw: M.mwem(h, Q.thresholds(n_cells), "notes", epsilon=1.0, rounds=5, rng=0)
+    return lambda h, kw: M.mwem(
+        h, Q.intervals(n_cells), kind, epsilon=1.0, rounds=5, sigma=0.5, rng=0
+    )
 
 
 def _neighbours(relation: str) -> list[tuple[str, np.ndarray]]:

@@ -42,7 +42,7 @@ def test_measurements_are_drawn_through_the_laplace_mechanism(monkeypatch):
     M.mwem(np.ones(16), Q.thresholds(16), epsilon=1.0, rounds=7, trials=3, rng=0)
     assert calls == [(3, 1)] * 7
     calls.clear()
-    M.mwem_notes(np.ones(16), Q.thresholds(16), epsilon=1.0, rounds=7, rng=0)
+    M.mwem(np.ones(16), Q.thresholds(16), "notes", epsilon=1.0, rounds=7, rng=0)
     assert calls == []  # the notes variant measures nothing
 
 

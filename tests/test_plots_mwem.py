@@ -19,9 +19,9 @@ def runs():
     kw = {"epsilon": 1.0, "rounds": 12, "trials": 3, "rng": 0}
     return {
         "mwem": M.mwem(h, q, **kw),
-        "smooth": M.smooth_mwem(h, q, sigma=0.25, gamma=0.05, **kw),
-        "projected": M.projected_smooth_mwem(h, q, sigma=0.25, gamma=0.05, **kw),
-        "notes": M.mwem_notes(h, q, **kw),
+        "smooth": M.mwem(h, q, "smooth", sigma=0.25, gamma=0.05, **kw),
+        "projected": M.mwem(h, q, "projected", sigma=0.25, gamma=0.05, **kw),
+        "notes": M.mwem(h, q, "notes", **kw),
     }
 
 
@@ -53,7 +53,7 @@ def test_error_by_round_names_an_informative_bound_on_the_plot():
     q = Q.intervals(128, step=4)
     kw = {"epsilon": 1.0, "rounds": 12, "trials": 1, "rng": 0}
     fig = P.error_by_round_figure(
-        [M.mwem(h, q, **kw), M.smooth_mwem(h, q, sigma=0.25, gamma=0.05, **kw)]
+        [M.mwem(h, q, **kw), M.mwem(h, q, "smooth", sigma=0.25, gamma=0.05, **kw)]
     )
     bound = next(t for t in fig.data if t.name == "Thm 4.2")
     assert bound.showlegend is False  # named on the plot, not in the legend

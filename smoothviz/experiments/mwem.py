@@ -57,15 +57,12 @@ __all__ = [
 
 #: The page seed's child streams, by role, in the order they are spawned (see :func:`streams`).
 STREAMS = ("data", "runs", "sweeps", "scan", "thresholds", "net")
-#: ε grid of the error-against-ε sweep.
+#: ε grid of the error-against-ε sweep; σ grid of the density scan.
 EPS_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
-#: σ grid of the density scan.
 SIGMA_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
-# The T and ε sweeps rerun one algorithm 12 times, the σ scan two algorithms at five σ: capping their
-# trials keeps each tab near 1–2 s at the page's largest settings (benchmarks/RESULTS.md).
-#: Most trials per point of the T and ε sweeps.
+#: Most trials per point of the T and ε sweeps; per σ of the density scan (each tab then takes
+#: 1–2 s at the page's largest settings, benchmarks/RESULTS.md).
 TAB_TRIALS = 5
-#: Most trials per σ of the density scan.
 SCAN_TRIALS = 3
 
 #: The page's data choices (URL values) with their labels.
@@ -95,9 +92,8 @@ UPLOAD_LABEL = (
 )
 #: Algorithms run side by side (keys of :data:`smoothviz.privacy.mwem.VARIANTS`).
 COMPARED = ("mwem", "smooth", "projected")
-#: Most intervals the page's class may hold (endpoints are thinned to a grid to stay below it).
+#: Most intervals (1-D) and rectangles (2-D) of the page's class: corners are thinned to a grid.
 MAX_INTERVALS = 2_100
-#: Most rectangles of the 2-D class (corners thinned to a grid to stay below it).
 MAX_RECTANGLES = 2_100
 
 
@@ -118,11 +114,10 @@ def make_histogram(
     high: float = 1.0,
     dims: int = 1,
 ) -> data.Histogram:
-    """The page's data as a histogram on a declared domain: a line of ``bins`` cells or a square table.
+    """The page's data on a declared domain: a line of ``bins`` cells or a :func:`table_side` square.
 
-    ``source`` is a key of :data:`DATA_OPTIONS` (2-D: :func:`table_side` cells a side, bundled datasets'
-    two-column version); an upload is binned on the declared [``low``, ``high``] and raises
-    :class:`smoothviz.privacy.datasets.UploadError` when unusable (the page shows its message).
+    An upload is binned on the declared [``low``, ``high``]; an unusable one raises
+    :class:`smoothviz.privacy.datasets.UploadError` (the page shows its message).
     """
     if source not in DATA_OPTIONS:
         raise ValueError(f"`source` must be one of {tuple(DATA_OPTIONS)}, got {source!r}")
@@ -144,11 +139,7 @@ def make_histogram(
 
 
 def make_queries(kind: str, shape: int | tuple[int, ...]) -> Q.BoxQueries:
-    """The query class on a line of N cells or on a 2-D table.
-
-    1-D: thresholds with complements, or intervals on a grid of ≤ :data:`MAX_INTERVALS`; 2-D, their
-    analogues: orthants [0, a) × [0, b), or rectangles on a grid of ≤ :data:`MAX_RECTANGLES`.
-    """
+    """Thresholds with complements or intervals; on a 2-D table orthants [0, a) × [0, b) or rectangles."""
     shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
     if kind not in QUERY_OPTIONS:
         raise ValueError(f"`kind` must be one of {tuple(QUERY_OPTIONS)}, got {kind!r}")
@@ -193,11 +184,10 @@ def _final_runs(
     snapshots: int = 1,
     per_round: bool = False,
 ) -> list[list[list[MR.MWEMResult]]]:
-    """Per batch ``(variants, points, rng)``: each variant at each point's (epsilon, rounds, sigma).
+    """Per batch ``(variants, points, rng)``: each variant at each point, on its own child of ``rng``.
 
-    Each run on its own child of its batch's ``rng``; by default release only (one snapshot, no
-    per-round diagnostics: the sweeps read the final error, the scan the densities). All batches' runs
-    step together (:func:`smoothviz.privacy.mwem.release_many`), each drawing what it would alone.
+    By default release only (the sweeps read the final error, the scan the densities); all runs step
+    together in :func:`smoothviz.privacy.mwem.release_many`, each drawing what it would alone.
     """
     runs = []
     for variants, points, rng in batches:
@@ -213,15 +203,12 @@ def _final_runs(
 SWEEP_BUDGET = 3_000_000
 
 
-def rounds_grid(
-    n_cells: int, n_queries: int, trials: int, *, longest: int = 512, budget: float = SWEEP_BUDGET
-) -> tuple[int, ...]:
-    """Rounds T = 2, 4, 8, … ≤ ``longest`` (at least to 32) while Σ T · trials · (N + |Q|) ≤ ``budget``."""
-    grid, total = [], 0
-    t = 2
-    while t <= longest:
+def rounds_grid(n_cells: int, n_queries: int, trials: int) -> tuple[int, ...]:
+    """Rounds T = 2, 4, …, 512 (at least to 32) while Σ T · trials · (N + |Q|) ≤ :data:`SWEEP_BUDGET`."""
+    grid, total, t = [], 0, 2
+    while t <= 512:
         total += t
-        if t > 32 and total * trials * (n_cells + n_queries) > budget:
+        if t > 32 and total * trials * (n_cells + n_queries) > SWEEP_BUDGET:
             break
         grid.append(t)
         t *= 2
@@ -233,9 +220,7 @@ class Sweep:
     """Final max error of each variant over a grid of one parameter (T or ε), with its theorem bound.
 
     Attributes:
-        parameter: ``"rounds"`` or ``"epsilon"``.
-        values: the grid, shape ``(k,)``.
-        variants: the algorithms, in order.
+        parameter: ``"rounds"`` or ``"epsilon"``; ``values``: its grid, ``(k,)``.
         error: max_q |v_q − q(D_B)| per variant, grid point and trial, ``(len(variants), k, trials)``.
         bound: each variant's theorem bound at each grid point, ``(len(variants), k)``.
     """
@@ -274,7 +259,7 @@ class Sweep:
 def _sweep_points(
     parameter: str, values: Sequence[float], epsilon: float, rounds: int, sigma: float
 ) -> tuple[np.ndarray, list[dict]]:
-    """The grid of ``parameter`` and each grid point's (epsilon, rounds, sigma), checked."""
+    """The grid of ``parameter``, checked, and each grid point's (epsilon, rounds, sigma)."""
     if parameter not in ("rounds", "epsilon"):
         raise ValueError(f"`parameter` must be 'rounds' or 'epsilon', got {parameter!r}")
     grid = np.asarray(values, dtype=float)
@@ -304,11 +289,7 @@ def sweep(
     trials: int = 1,
     rng: RngLike = None,
 ) -> Sweep:
-    """Rerun each variant at every grid value of ``parameter`` (the other one fixed), ``trials`` times.
-
-    ``parameter`` is ``"rounds"`` (T, at the fixed ``epsilon``) or ``"epsilon"`` (at the fixed
-    ``rounds``); every (variant, value) gets its own child of ``rng``.
-    """
+    """Rerun each variant at every grid value of ``parameter`` (``"rounds"`` or ``"epsilon"``), the other fixed."""
     grid, points = _sweep_points(parameter, values, epsilon, rounds, sigma)
     (runs,) = _final_runs(counts, queries, [(variants, points, rng)], trials=trials)
     return _sweep(parameter, grid, variants, runs)
@@ -319,8 +300,6 @@ class DensityScan:
     """max_x D̄(x)·N of the released distribution against the σ-smooth cap 1/σ, over a grid of σ.
 
     Attributes:
-        sigmas: the grid of σ.
-        variants: the algorithms (Smooth and Projected Smooth MWEM).
         max_density: max_x D̄(x)·N per variant, σ and trial, ``(len(variants), k, trials)``.
         max_iterate_density: the largest max_x D_t(x)·N over the rounds, same shape.
         data_density: max_x D_B(x)·N of the data itself.
@@ -386,18 +365,14 @@ PROBE_WIDTHS = (1, 2, 4, 8, 16)
 class Experiment:
     """The data, query class and the three algorithms' runs shown on the MWEM page, and its tabs.
 
-    The sweeps rerun the algorithms over a grid of T (the U-shape: 2√(ln|X|/T) falls while
-    10T ln|Q|/(εn) grows, Thm 4.1) or of ε; the density scan records max_x D̄(x)·N against the cap 1/σ
-    the KL projection enforces (App. F); the off-cover probe measures the release on narrow intervals.
+    The sweeps show the U in T (2√(ln|X|/T) falls while 10T ln|Q|/(εn) grows, Thm 4.1); the density
+    scan, max_x D̄(x)·N against the cap 1/σ the KL projection enforces (App. F); the off-cover probe,
+    the release's error on narrow intervals no round selected.
 
     Attributes:
-        hist: the data on its declared domain.
-        queries: the query class Q.
         results: one :class:`smoothviz.privacy.mwem_result.MWEMResult` per variant of :data:`COMPARED`.
-        probe_widths: widths of the off-cover probe intervals.
-        probe_error: per variant, max error of D̄ on width-w intervals, ``(len(widths), trials)``.
-        settings: the arguments of :func:`run_experiment` that built it (``upload``: whether a file
-            was given), for :meth:`code` and the tabs' seeds.
+        probe_error: per variant, max error of D̄ on width-w intervals, ``(len(probe_widths), trials)``.
+        settings: the arguments of :func:`run_experiment` (``upload``: whether a file was given).
     """
 
     hist: data.Histogram
@@ -410,17 +385,18 @@ class Experiment:
     def _stream(self, role: str) -> np.random.Generator:
         return streams(self.settings.get("seed", 0), STREAMS)[role]
 
-    def sweeps(self, variant: str, *, eps_grid: Sequence[float] = EPS_GRID) -> tuple[Sweep, Sweep]:
-        """Final error of ``variant`` over a grid of T and of ε (the "Error vs T, ε" tab).
+    def sweeps(self, variant: str) -> tuple[Sweep, Sweep]:
+        """:func:`sweep` of ``variant`` over T and over ε (the "Error vs T, ε" tab), stepping together.
 
-        At most :data:`TAB_TRIALS` trials per point, on the ``"sweeps"`` stream (a child per sweep,
-        one per point of it): :func:`sweep` twice, its runs stepping together in one loop.
+        At most :data:`TAB_TRIALS` trials per point; a child of the ``"sweeps"`` stream per sweep.
         """
         trials = min(int(self.settings["trials"]), TAB_TRIALS)
         fixed = [self.settings[k] for k in ("epsilon", "rounds", "sigma")]
         t_grid = rounds_grid(self.hist.size, len(self.queries), trials)
-        grids = {"rounds": t_grid, "epsilon": eps_grid}
-        made = [(k, *_sweep_points(k, v, *fixed)) for k, v in grids.items()]
+        made = [
+            (k, *_sweep_points(k, v, *fixed))
+            for k, v in (("rounds", t_grid), ("epsilon", EPS_GRID))
+        ]
         rngs = self._stream("sweeps").spawn(2)
         batches = [((variant,), points, r) for (_, _, points), r in zip(made, rngs, strict=True)]
         runs = _final_runs(self.hist.counts, self.queries, batches, trials=trials)
@@ -429,10 +405,10 @@ class Experiment:
         )
         return by_t, by_eps
 
-    def density_scan(self, *, sigmas: Sequence[float] = SIGMA_GRID) -> DensityScan:
-        """Max D̄·N of Smooth and Projected Smooth MWEM over σ (the "Smoothness" tab)."""
+    def density_scan(self) -> DensityScan:
+        """Max D̄·N of Smooth and Projected Smooth MWEM over :data:`SIGMA_GRID` (the "Smoothness" tab)."""
         return density_scan(
-            self.hist.counts, self.queries, sigmas=sigmas, epsilon=self.settings["epsilon"],
+            self.hist.counts, self.queries, sigmas=SIGMA_GRID, epsilon=self.settings["epsilon"],
             rounds=self.settings["rounds"], trials=min(int(self.settings["trials"]), SCAN_TRIALS),
             rng=self._stream("scan"),
         )  # fmt: skip
@@ -477,23 +453,20 @@ print(ex.summary())"""
     @once
     def summary(self) -> pd.DataFrame:
         """One row per variant: mean final error, theorem bound at T, vacuity, Lemma E.3, max D̄·N."""
-        rows = []
-        for v, r in self.results.items():
-            rows.append(
-                {
-                    "variant": v,
-                    "max_error_mean": float(r.error.mean()),
-                    "bound": float(r.theorem_bound()),
-                    "bound_vacuous": r.bound_is_vacuous,
-                    "lemma_e3_holds": bool(r.lemma_holds.all()),
-                    "psi_0": float(r.psi[0, 0]),
-                    "psi_T_mean": float(r.psi[:, -1].mean()),
-                    "max_density_output": float(
-                        r.synthetic.reshape(r.trials, -1).max() * r.true_hist.size
-                    ),
-                    "selection_size": len(r.selection),
-                }
-            )
+        rows = [
+            {
+                "variant": v,
+                "max_error_mean": float(r.error.mean()),
+                "bound": float(r.theorem_bound()),
+                "bound_vacuous": r.bound_is_vacuous,
+                "lemma_e3_holds": bool(r.lemma_holds.all()),
+                "psi_0": float(r.psi[0, 0]),
+                "psi_T_mean": float(r.psi[:, -1].mean()),
+                "max_density_output": float(r.synthetic.max() * r.true_hist.size),
+                "selection_size": len(r.selection),
+            }
+            for v, r in self.results.items()
+        ]
         return pd.DataFrame(rows)
 
     def to_frame(self) -> pd.DataFrame:

@@ -37,12 +37,11 @@ def label_counts(
     counts: np.ndarray, *, target: float, flip: float, rng: RngLike = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Label-1 and label-0 counts per cell: y = 1[centre ≥ target], each flipped w.p. ``flip``."""
-    c = np.asarray(counts)
+    c = np.asarray(counts).astype(np.int64)
     if c.ndim != 1:
         raise ValueError(f"`counts` must be 1-D, got shape {c.shape}")
     if not 0.0 <= target <= 1.0 or not 0.0 <= flip <= 0.5:
         raise ValueError(f"need target in [0, 1] and flip in [0, 0.5], got {target}, {flip}")
-    c = c.astype(np.int64)
     rng = make_rng(rng)
     centres = (np.arange(c.size) + 0.5) / c.size
     clean = np.where(centres >= target, c, 0)
@@ -59,16 +58,11 @@ class ThresholdExperiment:
     """A threshold learned privately on the page's labelled line, and its draws against their bound.
 
     Attributes:
-        learned: the mechanism's result: every threshold's error, the grid, the draws.
-        bound: α + 2 ln(K/β)/(εn) at β = :data:`THRESHOLD_BETA`, high-probability
-            (:func:`smoothviz.bounds.privacy.private_threshold_bound`, McSherry & Talwar 2007;
-            Dwork & Roth 2014, Thm 3.11).
-        within: the fraction of the mechanism's draws whose excess error is at most the bound.
-        excess: mean excess error of the draws over the best threshold (≥ 0; clipped so float
-            rounding never prints "-0.0000").
+        bound: α + 2 ln(K/β)/(εn) at β = :data:`THRESHOLD_BETA`, high-probability (McSherry &
+            Talwar 2007; Dwork & Roth 2014, Thm 3.11); ``within``: the share of draws meeting it.
+        excess: mean excess error of the draws over the best threshold (clipped at 0, never "-0.0000").
         grid_loss: best error + α, the grid's best error at most, exact on σ-smooth data
-            (:func:`smoothviz.bounds.privacy.threshold_discretisation_error`, Haghtalab,
-            Roughgarden & Shetty 2020, §1).
+            (Haghtalab, Roughgarden & Shetty 2020, §1).
         picked, times: the grid boundaries the mechanism drew, and how often each.
     """
 
@@ -81,7 +75,7 @@ class ThresholdExperiment:
     times: np.ndarray
 
     def to_frame(self) -> pd.DataFrame:
-        """The learned result's table (:meth:`PrivateThresholdResult.to_frame`)."""
+        """The learned result's table."""
         return self.learned.to_frame()
 
 
@@ -96,10 +90,7 @@ def private_threshold_experiment(
     trials: int = 1,
     rng: RngLike = None,
 ) -> ThresholdExperiment:
-    """E10 on the page's 1-D data: label it (``target``, ``flip``), learn a threshold privately, check it.
-
-    Nature's label flips and the mechanism's coins are the two children of ``rng``.
-    """
+    """E10: label the 1-D data (nature's coins), learn a threshold privately (the mechanism's), check it."""
     label_rng, mech_rng = make_rng(rng).spawn(2)
     pos, neg = label_counts(counts, target=target, flip=flip, rng=label_rng)
     learned = private_threshold(
@@ -148,12 +139,9 @@ class NetExperiment:
     """The net mechanism on the page's line, with Lemma G.3's acceptance rate over a σ sweep.
 
     Attributes:
-        settings: the arguments of :func:`run_net` (the seed's stream described), for :meth:`code`.
+        settings: the arguments of :func:`run_net`, for :meth:`code`.
         cells: N of the page's line before :func:`coarsen`.
-        result: the run at the page's σ.
-        sigmas: the swept σ values.
-        rates: the acceptance rate at each (over 20,000 uniform draws).
-        chis: χ = TV(D_B, D₁) at each σ.
+        rates, chis: the acceptance rate (over 20,000 uniform draws) and χ = TV(D_B, D₁) at each σ.
     """
 
     settings: dict
@@ -171,11 +159,11 @@ class NetExperiment:
         """σ, the acceptance rate, χ."""
         return pd.DataFrame({"sigma": self.sigmas, "acceptance_rate": self.rates, "chi": self.chis})
 
-    def counts_frame(self, sizes: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> pd.DataFrame:
-        """|𝒞| = C(M + s − 1, s) for M = 2..60 and each s."""
+    def counts_frame(self) -> pd.DataFrame:
+        """|𝒞| = C(M + s − 1, s) for M = 2..60 and s = 1..6."""
         return pd.DataFrame(
             [{"M": m, "s": s, "candidates": net_mechanism.candidate_count(m, s)}
-             for s in sizes for m in range(2, 61)]
+             for s in range(1, 7) for m in range(2, 61)]
         )  # fmt: skip
 
     def summary(self) -> dict[str, float]:

@@ -175,8 +175,8 @@ def _compact(values: np.ndarray) -> np.ndarray:
 def histogram_figure(result: MWEMResult) -> go.Figure:
     """True vs synthetic distribution over the cells (trial 0), with play/pause and a round scrubber.
 
-    A frame carries only what changes, the y of the released and iterate curves: a third of the
-    points, and plotly validates every frame it is given.
+    A frame carries only what changes (the y of the released and iterate curves): plotly validates
+    every frame it is given.
     """
     cells = np.arange(result.snapshots_iterate.shape[1])
     idx = downsample_index(cells.size, log=False)
@@ -215,10 +215,7 @@ def histogram_figure(result: MWEMResult) -> go.Figure:
 def table_figure(
     result: MWEMResult, *, axis_titles: tuple[str, str] = ("x₁ cell", "x₂ cell")
 ) -> go.Figure:
-    """2-D tables: the true D_B beside the released D̄ (trial 0) as heatmaps on one colour scale, with play.
-
-    Frames replace only the released heatmap (trace 1), as plain dicts.
-    """
+    """2-D tables: the true D_B beside the released D̄ (trial 0) as heatmaps on one colour scale, with play."""
     if len(result.shape) != 2:
         raise ValueError(f"`result` must be on a 2-D table, got shape {result.shape}")
     truth = result.true_hist
@@ -250,8 +247,7 @@ def table_figure(
 def _round_player(fig: go.Figure, frames: list[dict]) -> go.Figure:
     """Play over rounds below a 560 px figure, opening on the final round.
 
-    Fixed margins make the plot 560 − 30 − 170 = 360 px tall, so the scrubber sits 80 px below the
-    axis line, under the tick labels and the axis title.
+    The plot is 560 − 30 − 170 = 360 px tall: the scrubber sits 80 px below the axis line, under its title.
     """
     fig.update_layout(margin={"t": 30, "b": 170})
     return add_player(fig, frames, label_prefix="after round ", y=-80 / 360, start=-1)

@@ -1,9 +1,8 @@
 """The MWEM page's figures beyond :mod:`smoothviz.plots.mwem`, and the page's captions and texts.
 
-Figures: smoothness (the density scan), the off-cover probe, private thresholds, the sweeps and one
-run's release; texts: every caption, metric and theory comparison the page prints, built from the
-:class:`smoothviz.experiments.mwem.Experiment`. Pure, styled by :mod:`smoothviz.plots.style`; the
-net tab is :mod:`smoothviz.plots.net_mechanism`.
+Figures: the density scan, the off-cover probe, private thresholds, the sweeps and one run's release;
+texts: every caption, metric and theory comparison the page prints, built from the
+:class:`smoothviz.experiments.mwem.Experiment`. The net tab is :mod:`smoothviz.plots.net_mechanism`.
 """
 
 from __future__ import annotations
@@ -246,10 +245,7 @@ def ledger_texts(ex: Experiment, variant: str, samples: int, confidence: float) 
 def threshold_texts(
     ex: Experiment, check: ThresholdExperiment, *, target: float, flip: float
 ) -> tuple[dict[str, tuple[str, str]], str, str]:
-    """The private-threshold tab's metrics, its chart's caption and its theory card's comparison.
-
-    The draws' excess error and the bound α + 2 ln(K/β)/(εn) are the experiment's, read as they are.
-    """
+    """The private-threshold tab's metrics, its chart's caption and its theory card's comparison."""
     hist, s, learned = ex.hist, ex.settings, check.learned
     alpha = learned.alpha
     items = {

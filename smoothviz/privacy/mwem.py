@@ -2,9 +2,8 @@
 
 :func:`release_rounds` is the algorithm on one screen: from the uniform D₀, T rounds of select
 (exponential mechanism), measure (Laplace), update D ∝ D·exp(q(m − q(D))/2) and, for Projected
-Smooth MWEM, project (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020,
-Thm 4.1–4.3). The papers' variants are configurations of it (:data:`CONFIGS`); runs that select
-from one class step through it together, stacked on the trials axis (:func:`release_many`).
+Smooth MWEM, project (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020, Thm
+4.1–4.3). The papers' variants are its :data:`CONFIGS`; :func:`release_many` steps runs together.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from smoothviz.privacy.mwem_steps import (
     fixed_step_update,
     kl_divergence,
     measure,
-    multiplicative_update,
     project_smooth,
     reweight,
     select_query,
@@ -44,11 +42,8 @@ __all__ = [
     "Variant",
     "make_plan",
     "mwem",
-    "mwem_notes",
-    "projected_smooth_mwem",
     "release_many",
     "release_rounds",
-    "smooth_mwem",
 ]
 
 
@@ -57,17 +52,12 @@ class Variant:
     """One paper's MWEM, as a configuration of the shared loop.
 
     Attributes:
-        key: short name (a key of :data:`CONFIGS` and :data:`VARIANTS`).
-        label: legend text.
-        ref: key of :data:`smoothviz.references.REFERENCES` for the algorithm.
-        where: the theorem or algorithm in that reference.
-        cover: None to select from Q itself; k to select from a γ-cover of Q with γ = σ/(k·n) unless γ
-            is given (Smooth MWEM: 2; Projected Smooth MWEM: 4).
-        answer_through_cover: answer each q ∈ Q by its cover query q′(D̄) (Smooth MWEM) instead of q(D̄).
+        ref, where: the algorithm's key in :data:`smoothviz.references.REFERENCES`, and its theorem.
+        cover: None to select from Q itself; k to select from a γ-cover of Q, γ = σ/(k·n) by default.
+        answer_through_cover: answer each q ∈ Q by its cover query q′(D̄) (Smooth MWEM).
         project: KL-project every iterate onto the σ-smooth distributions (Algorithm 3).
         measured: spend ε/(2T) of each round on a Laplace measurement and step towards it; False: the
-            lecture notes' fixed step p·(1 − η)^q, the round's whole ε/T on selecting by the signed
-            score n·(q(D) − q(B)) instead of n·|q(D) − q(B)|.
+            lecture notes' fixed step p·(1 − η)^q, all of ε/T selecting by the signed score.
     """
 
     key: str
@@ -85,36 +75,20 @@ class Variant:
         return cite(self.ref, self.where)
 
 
-#: The algorithms, keyed as :data:`VARIANTS`.
+#: The algorithms, keyed as :data:`VARIANTS`: the notes variant is meant for classes closed under
+#: complement; Projected Smooth MWEM's γ = σ/(4n) is reconstructed from the proof in App. F.2.
 CONFIGS: dict[str, Variant] = {
     v.key: v
     for v in (
         Variant("mwem", "MWEM (Thm 4.1)", "hrs2020", "Thm 4.1"),
-        Variant(
-            "notes",
-            "MWEM, lecture-notes variant (fixed η, signed score, no measurement)",
-            "ahk2012",
-            "Thm 2.1 (the fixed-η multiplicative weights rule)",
-            measured=False,
-        ),
-        Variant(
-            "smooth",
-            "Smooth MWEM (Thm 4.2, γ-cover)",
-            "hrs2020",
-            "Thm 4.2 (App. E.1, Algorithm 2)",
-            cover=2,
-            answer_through_cover=True,
-        ),
-        Variant(
-            "projected",
-            "Projected Smooth MWEM (Thm 4.3)",
-            "hrs2020",
-            "Thm 4.3 (App. F.1, Algorithm 3)",
-            cover=4,
-            project=True,
-        ),
+        Variant("notes", "MWEM, lecture-notes variant (fixed η, signed score, no measurement)",
+                "ahk2012", "Thm 2.1 (the fixed-η multiplicative weights rule)", measured=False),
+        Variant("smooth", "Smooth MWEM (Thm 4.2, γ-cover)", "hrs2020",
+                "Thm 4.2 (App. E.1, Algorithm 2)", cover=2, answer_through_cover=True),
+        Variant("projected", "Projected Smooth MWEM (Thm 4.3)", "hrs2020",
+                "Thm 4.3 (App. F.1, Algorithm 3)", cover=4, project=True),
     )
-}
+}  # fmt: skip
 #: Algorithms offered, with a one-line description used in legends and captions.
 VARIANTS: dict[str, str] = {key: v.label for key, v in CONFIGS.items()}
 
@@ -134,12 +108,9 @@ def release_rounds(
 ) -> Iterator[Round]:
     """The MWEM loop: from the uniform D₀, T rounds of select → measure → update (→ project).
 
-    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 (MWEM), App. E.1 Algorithm 2 (Smooth MWEM) and
-    App. F.1 Algorithm 3 (Projected Smooth MWEM), as configured by each plan's variant. The ``plans``
-    (from :func:`make_plan` with the same ``layer``, longest first) select from one class and run
-    stacked on the trials axis, ``trials`` rows each; run k draws its selection, then its measurement,
-    from ``rngs[k]``, as it would alone. Yields each :class:`Round` over the runs still going (a
-    prefix of the rows); the caller averages the iterates.
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1, App. E.1 Algorithm 2 and App. F.1 Algorithm 3.
+    The ``plans`` (longest first) select from one class and run stacked, ``trials`` rows each; run k
+    draws from ``rngs[k]`` as it would alone. Yields each :class:`Round` over the runs still going.
     """
     layer, first, sel = layer or EXACT, plans[0], plans[0].selection
     true_sel = sel.answers(np.asarray(hist, dtype=float) / first.n)
@@ -177,11 +148,11 @@ def release_rounds(
         rnd = Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh)
         dist = layer.after_round(first, rnd)
         ans = sel.answers(dist)
-        yield Round(t, selected, valid, lo, hi, p, b, m_raw, m_used, fresh, dist, ans)
+        yield replace(rnd, dist=dist, answers=ans)
 
 
 # ----------------------------------------------------------------------------------------------
-# The entry points: the papers' algorithms, and many runs at once
+# The entry points: one run of a variant, and many runs at once
 # ----------------------------------------------------------------------------------------------
 
 
@@ -204,14 +175,11 @@ def mwem(
 ) -> MWEMResult:
     """Run one variant of :data:`CONFIGS` through :func:`release_rounds` and record it.
 
-    ``variant="mwem"`` is MWEM exactly as in Theorem 4.1 of Haghtalab, Roughgarden & Shetty 2020, which
-    restates Hardt, Ligett & McSherry 2012: D₀ uniform; each round the exponential mechanism with
-    ε/(2T) and score n·|q(D_{t−1}) − q(B)| (sensitivity 1), a measurement m = q(B) + Lap(2T/ε)/n, the
-    update D ∝ D·exp(q(m − q(D))/2); output the average of D₁..D_T (``output="last"``: the last
-    iterate). ``hist`` holds counts per cell (n = hist.sum()); ``trials`` independent runs go along a
-    leading axis; ``sigma``, ``gamma``, ``eta`` as in :func:`make_plan`; ``layer``
-    (benchmarks/mwem_practical.py) changes the round; ``snapshots``: rounds of trial 0 kept for the
-    play view; ``per_round=False`` skips the diagnostics (NaN in the result; they use no coins).
+    ``"mwem"`` is Thm 4.1 of Haghtalab, Roughgarden & Shetty 2020 (Hardt, Ligett & McSherry 2012):
+    select with ε/(2T) by n·|q(D) − q(B)|, measure m = q(B) + Lap(2T/ε)/n, output the average of
+    D₁..D_T (or the last). ``hist`` holds counts (n = hist.sum()); ``layer``: benchmarks/
+    mwem_practical.py; ``snapshots``: rounds of trial 0 kept for the play view; ``per_round=False``
+    skips the diagnostics (NaN in the result; they use no coins).
     """
     config, layer, rng = _config(variant), layer or EXACT, make_rng(rng)
     n, n_epsilon = layer.normaliser(hist, epsilon, rng)
@@ -220,38 +188,6 @@ def mwem(
         hist, queries, config, epsilon=epsilon, rounds=rounds, n=n, n_epsilon=n_epsilon, **settings
     )
     return _release(hist, [plan], [rng], layer, trials, snapshots, per_round)[0]
-
-
-def mwem_notes(hist: np.ndarray, queries: BoxQueries, **kwargs) -> MWEMResult:
-    """A simplified MWEM as taught in lecture notes: fixed η, signed score, no measurement.
-
-    Each round the exponential mechanism with ε/T picks i_t by the signed score n·(q_i(p_t) − q_i(B))
-    (sensitivity 1), then p ← p·(1 − η)^{q_{i_t}}; output the average. Meant for classes closed under
-    complement. Default η = min(1/2, √(ln N / T)), the MW tuning of the notes (which needs η ≤ 1/2).
-    Arguments as in :func:`mwem`.
-    """
-    return mwem(hist, queries, "notes", **kwargs)
-
-
-def smooth_mwem(hist: np.ndarray, queries: BoxQueries, *, sigma: float, **kwargs) -> MWEMResult:
-    """Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. E, Algorithm 2; Thm 4.2).
-
-    MWEM run on a data-independent γ-cover Q′ of Q under the uniform distribution, γ = σ/(2n) by default;
-    each q ∈ Q is answered by its nearest cover query q′(D̄). Other arguments as in :func:`mwem`.
-    """
-    return mwem(hist, queries, "smooth", sigma=sigma, **kwargs)
-
-
-def projected_smooth_mwem(
-    hist: np.ndarray, queries: BoxQueries, *, sigma: float, **kwargs
-) -> MWEMResult:
-    """Projected Smooth MWEM (Haghtalab, Roughgarden & Shetty 2020, App. F, Algorithm 3; Thm 4.3).
-
-    Smooth MWEM on a γ-cover (γ = σ/(4n) by default, reconstructed from the F.2 proof) whose every
-    iterate is KL-projected onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)} (:func:`kl_project_capped_simplex`); the
-    released distribution answers every q ∈ Q directly. Other arguments as in :func:`mwem`.
-    """
-    return mwem(hist, queries, "projected", sigma=sigma, **kwargs)
 
 
 _RUN_KEYS = ("variant", "epsilon", "rounds", "sigma", "rng")
@@ -266,12 +202,10 @@ def release_many(
     snapshots: int = 40,
     per_round: bool = True,
 ) -> list[MWEMResult]:
-    """``[mwem(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``.
+    """``[mwem(hist, queries, **run, trials=…, snapshots=…, per_round=…) for run in runs]``, draw for draw.
 
-    A run has ``variant``, ``epsilon``, ``rounds`` and optionally ``sigma``, ``rng``; every result is
-    the same draw for draw. The measured runs that select from one class step together through
-    :func:`release_rounds` (one update and one answer per round for all of them): the page's three
-    algorithms, and its sweeps over T, ε and σ.
+    The measured runs that select from one class step together through :func:`release_rounds` (one
+    update and one answer per round for all): the page's three algorithms, and its sweeps.
     """
     groups: dict[object, list[tuple[int, Plan]]] = {}
     for i, run in enumerate(runs):
@@ -302,12 +236,11 @@ def _config(variant: str) -> Variant:
 class Plan:
     """What is fixed before the first coin: the selection class, the budget split and the ledger.
 
+    The other fields are as in :class:`~smoothviz.privacy.mwem_result.MWEMResult` (n: the public
+    normaliser).
+
     Attributes:
-        variant: the algorithm's configuration.
-        queries, selection, cover_index, cover_radius, n, epsilon, rounds, sigma, gamma, eta, ledger:
-            as in :class:`~smoothviz.privacy.mwem_result.MWEMResult` (n: the public normaliser).
-        output: ``"average"`` (the theorems) or ``"last"``.
-        clip: whether measurements are clipped to [0, 1] before the update.
+        output: ``"average"`` (the theorems) or ``"last"``; ``clip``: clip measurements to [0, 1].
         eps_select, eps_measure: ε of each round's selection and measurement (0 without one).
         sens_select, sens_measure: sensitivity of the selection scores and of one measurement (ℓ₁).
     """
@@ -331,18 +264,6 @@ class Plan:
     sens_measure: float
     ledger: PrivacyLedger
 
-    def step(
-        self,
-        dist: np.ndarray,
-        lo: np.ndarray,
-        hi: np.ndarray,
-        m: np.ndarray,
-        weight: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """:func:`multiplicative_update`, then :func:`project_smooth` when the variant projects."""
-        new = multiplicative_update(dist, lo, hi, m, weight=weight)
-        return project_smooth(new, self.sigma) if self.variant.project else new
-
     def release_answers(self, synthetic: np.ndarray) -> np.ndarray:
         """The released answers v_q for q ∈ Q on ``synthetic`` (through the cover for Smooth MWEM)."""
         if self.variant.answer_through_cover:
@@ -352,18 +273,14 @@ class Plan:
 
 @dataclass(frozen=True, eq=False)
 class Round:
-    """One round of the loop, per trial (leading axis); k measured boxes per trial.
+    """One round of the loop, per trial (leading axis); k measured boxes per trial, ``(trials, k)``.
 
     Attributes:
-        t: the round, 1..T.
         selected: the selected query's index in the selection class (a group id in group mode).
-        valid: which of the k boxes are real (False on padding), ``(trials, k)``.
-        lo: lower corners of the measured boxes, ``(trials, k, d)``.
-        hi: upper corners, ``(trials, k, d)``.
-        synthetic_value: q(D_{t−1}) of the measured boxes, ``(trials, k)``.
-        true_value: q(D_B) of the measured boxes (reads the true data), ``(trials, k)``.
-        measurement: the raw noisy measurement m_t (NaN without a measurement).
-        measurement_used: m_t as the update used it (clipped unless the layer says otherwise).
+        valid: which of the k boxes are real (False on padding).
+        lo, hi: corners of the measured boxes, ``(trials, k, d)``.
+        synthetic_value, true_value: q(D_{t−1}) and q(D_B) of the measured boxes.
+        measurement, measurement_used: the raw noisy m_t (NaN without one), and as the update used it.
         fresh: D after this round's own step, before any replay.
         dist: D_t, after the layer's replay.
         answers: the selection class's answers on D_t (what the next round selects with).
@@ -386,8 +303,7 @@ class Round:
 class Exact:
     """The analysed round: one query selected, measured and stepped on, nothing replayed.
 
-    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1 and App. E.1–F.1 (Algorithms 2 and 3). Its hooks
-    are the ones the practical options of benchmarks/mwem_practical.py override.
+    Its hooks serve the practical options of benchmarks/mwem_practical.py alone.
     """
 
     grouped = False  # True: a whole marginal table per round, by the layer's choose and update
@@ -441,11 +357,10 @@ def make_plan(
 ) -> Plan:
     """Validate the inputs, build the selection class, split the budget and write the ledger.
 
-    ``sigma`` ∈ (0, 1] is needed by the variants with a cover (the others ignore it), whose radius
-    ``gamma`` defaults to σ/(k·n); the notes variant's ``eta`` defaults to min(1/2, √(ln N / T)).
-    ``n`` is the public normaliser of the counts: the data's own n by default (fixed in replace-one
-    neighbours), under add/remove a declared n or a private estimate that spent ``n_epsilon``
-    (ledgered as round 0).
+    ``sigma`` ∈ (0, 1] is needed by the variants with a cover; the notes' ``eta`` defaults to
+    min(1/2, √(ln N / T)). ``n`` is the public normaliser of the counts: the data's own n by default
+    (fixed in replace-one neighbours), under add/remove a declared n or a private estimate that spent
+    ``n_epsilon`` (ledgered as round 0).
     """
     layer = layer or EXACT
     if not isinstance(queries, BoxQueries):
@@ -464,7 +379,6 @@ def make_plan(
         raise ValueError(f"`n` must be a positive finite number, got {n}")
     if not 0.0 <= n_epsilon < epsilon:
         raise ValueError(f"`n_epsilon` must be in [0, epsilon), got {n_epsilon}")
-    spend = epsilon - n_epsilon if n_epsilon else epsilon
     cover_radius = 0.0
     if variant.cover is not None:
         sigma = check_sigma(sigma)
@@ -477,6 +391,7 @@ def make_plan(
         if not np.isfinite(eta) or not 0 < eta <= 0.5:
             raise ValueError(f"`eta` must be in (0, 1/2], got {eta}")
     # Basic composition: ε/(2T) to select and ε/(2T) to measure per round (ε/T without measurement).
+    spend = epsilon - n_epsilon if n_epsilon else epsilon
     eps_select = spend / (2 * rounds) if variant.measured else spend / rounds
     eps_measure = spend / (2 * rounds) if variant.measured else 0.0
     sens_select, sens_measure = layer.sensitivities(n)
@@ -485,27 +400,14 @@ def make_plan(
         scale = sens_measure / eps_measure
         steps.append(("laplace", "measure query", eps_measure, sens_measure, scale))
     relation = layer.guarantee(epsilon, n, n_epsilon)
-    ledger = _ledger(float(epsilon), rounds, tuple(steps), float(n_epsilon), relation)
+    ledger = _ledger(epsilon, rounds, tuple(steps), float(n_epsilon), relation)
     return Plan(
-        variant=variant,
-        queries=queries,
-        selection=selection,
-        cover_index=cover_index,
-        cover_radius=cover_radius,
-        n=n,
-        epsilon=float(epsilon),
-        rounds=rounds,
-        sigma=None if sigma is None else float(sigma),
-        gamma=None if gamma is None else float(gamma),
-        eta=None if eta is None else float(eta),
-        output=output,
-        clip=layer.clip,
-        eps_select=eps_select,
-        eps_measure=eps_measure,
-        sens_select=sens_select,
-        sens_measure=sens_measure,
-        ledger=ledger,
-    )
+        variant=variant, queries=queries, selection=selection, cover_index=cover_index,
+        cover_radius=cover_radius, n=n, epsilon=epsilon, rounds=rounds, sigma=sigma,
+        gamma=None if gamma is None else float(gamma), eta=None if eta is None else float(eta),
+        output=output, clip=layer.clip, eps_select=eps_select, eps_measure=eps_measure,
+        sens_select=sens_select, sens_measure=sens_measure, ledger=ledger,
+    )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=64)
@@ -555,29 +457,19 @@ class _ReleaseTrace:
             self.values["measurement_used"][:, t - 1] = rnd.measurement_used[at, 0]
         self.avg_sum += dist
         out_t = self.avg_sum / t if self.plan.output == "average" else dist
-        trials = dist.shape[0]
-        self.values["max_density"][:, t - 1] = (
-            dist.reshape(trials, -1).max(axis=1) * self.plan.queries.n_cells
-        )
+        flat = dist.reshape(dist.shape[0], -1)
+        self.values["max_density"][:, t - 1] = flat.max(axis=1) * self.plan.queries.n_cells
         if t in self.snap_rounds:
             self.snaps_it.append(dist[0].ravel().copy())
             self.snaps_out.append(out_t[0].ravel().copy())
         return out_t
-
-    def synthetic(self) -> np.ndarray:
-        """The released distribution: the average of the iterates, or the last one."""
-        return self.avg_sum / self.plan.rounds if self.plan.output == "average" else self.dist
-
-
-#: The diagnostics recorded per round, ``(trials, T)`` each.
-_PER_ROUND = ("selected_true", "noise", "error_by_round", "iterate_error", "lemma_lhs", "lemma_rhs")
 
 
 class _DiagnosticsTrace:
     """The diagnostic side of a run: everything that compares the run with the true data."""
 
     def __init__(
-        self, plan: Plan, hist: np.ndarray, trials: int, grouped: bool, per_round: bool = True
+        self, plan: Plan, hist: np.ndarray, trials: int, grouped: bool, per_round: bool
     ) -> None:
         self.plan, self.grouped = plan, grouped
         self.d_b = hist / hist.sum()  # the data's own distribution (plan.n may be public)
@@ -589,8 +481,7 @@ class _DiagnosticsTrace:
         )
         self.psi = np.full((trials, plan.rounds + 1), np.nan)  # NaN unless per_round
         if per_round:
-            uniform = np.full((trials, *hist.shape), 1.0 / hist.size)
-            self.psi[:, 0] = kl_divergence(self.d_b, uniform)
+            self.psi[:, 0] = kl_divergence(self.d_b, np.full(hist.shape, 1.0 / hist.size))
         self.per = {k: np.full((trials, plan.rounds), np.nan) for k in _PER_ROUND}
 
     def record(self, rnd: Round, at: slice, out_t: np.ndarray) -> None:
@@ -613,15 +504,9 @@ class _DiagnosticsTrace:
         per["error_by_round"][:, t - 1] = np.max(np.abs(v - self.true_q), axis=1)
         per["iterate_error"][:, t - 1] = np.max(np.abs(on_iterate - self.true_q), axis=1)
 
-    def diagnostics(self, answers: np.ndarray) -> MWEMDiagnostics:
-        """The run's :class:`MWEMDiagnostics`, given the released answers."""
-        return MWEMDiagnostics(
-            true_hist=self.d_b,
-            data_sigma=float(1.0 / (self.d_b.size * self.d_b.max())),
-            error=np.max(np.abs(answers - self.true_q), axis=1),
-            psi=self.psi,
-            **self.per,
-        )
+
+#: The diagnostics recorded per round, ``(trials, T)`` each.
+_PER_ROUND = ("selected_true", "noise", "error_by_round", "iterate_error", "lemma_lhs", "lemma_rhs")
 
 
 def _release(
@@ -633,10 +518,7 @@ def _release(
     snapshots: int,
     per_round: bool,
 ) -> list[MWEMResult]:
-    """Run ``plans`` together through :func:`release_rounds`, each recorded by its own two traces.
-
-    ``per_round=False`` skips the diagnostics (NaN in the result); they use no coins.
-    """
+    """Run ``plans`` together through :func:`release_rounds`, each recorded by its own two traces."""
     hist, trials = np.asarray(hist, dtype=float), check_int("trials", trials, 1)
     traces = [_ReleaseTrace(plan, trials, snapshots, layer.grouped) for plan in plans]
     diags = [_DiagnosticsTrace(plan, hist, trials, layer.grouped, per_round) for plan in plans]
@@ -651,36 +533,22 @@ def _release(
 
 def _result(plan: Plan, trace: _ReleaseTrace, diag: _DiagnosticsTrace, layer: Exact) -> MWEMResult:
     """The :class:`MWEMResult` of a finished run from its plan and its two traces."""
-    config, output = plan.variant, plan.output
-    synthetic = trace.synthetic()
+    synthetic = trace.avg_sum / plan.rounds if plan.output == "average" else trace.dist
     answers = plan.release_answers(synthetic)
-    departures = (["last iterate instead of the average"] if output == "last" else []) + list(
-        layer.departures(config)
-    )
-    label = config.label + (" — departs: " + "; ".join(departures) if departures else "")
+    departures = ["last iterate instead of the average"] if plan.output == "last" else []
+    departures += layer.departures(plan.variant)
+    label = plan.variant.label + (" — departs: " + "; ".join(departures) if departures else "")
+    diagnostics = MWEMDiagnostics(
+        true_hist=diag.d_b, data_sigma=float(1.0 / (diag.d_b.size * diag.d_b.max())),
+        error=np.max(np.abs(answers - diag.true_q), axis=1), psi=diag.psi, **diag.per,
+    )  # fmt: skip
     return MWEMResult(
-        variant=config.key,
-        label=label,
-        departures=tuple(departures),
-        shape=plan.queries.shape,
-        n=plan.n,
-        epsilon=plan.epsilon,
-        rounds=plan.rounds,
-        sigma=plan.sigma,
-        gamma=plan.gamma,
-        cover_radius=plan.cover_radius,
-        eta=plan.eta,
-        queries=plan.queries,
-        selection=plan.selection,
-        cover_index=plan.cover_index,
-        synthetic=synthetic,
-        answers=answers,
-        selected=trace.selected,
-        ledger=plan.ledger,
-        snapshot_rounds=trace.snap_rounds,
-        snapshots_iterate=np.array(trace.snaps_it),
-        snapshots_output=np.array(trace.snaps_out),
-        diagnostics=diag.diagnostics(answers),
-        **trace.values,
-        guarantee=plan.ledger.relation,
-    )
+        variant=plan.variant.key, label=label, departures=tuple(departures),
+        shape=plan.queries.shape, n=plan.n, epsilon=plan.epsilon, rounds=plan.rounds,
+        sigma=plan.sigma, gamma=plan.gamma, cover_radius=plan.cover_radius, eta=plan.eta,
+        queries=plan.queries, selection=plan.selection, cover_index=plan.cover_index,
+        synthetic=synthetic, answers=answers, selected=trace.selected, ledger=plan.ledger,
+        snapshot_rounds=trace.snap_rounds, snapshots_iterate=np.array(trace.snaps_it),
+        snapshots_output=np.array(trace.snaps_out), diagnostics=diagnostics,
+        guarantee=plan.ledger.relation, **trace.values,
+    )  # fmt: skip

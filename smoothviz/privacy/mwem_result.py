@@ -27,13 +27,10 @@ class MWEMDiagnostics:
     selected) ``selected_true``/``noise`` hold its ℓ₁ error and its largest measurement error.
 
     Attributes:
-        true_hist: D_B as a distribution, shape ``shape``.
-        data_sigma: largest σ for which D_B is σ-smooth, 1/(N·max D_B).
-        error: max_q |v_q − q(D_B)| of the released answers, per trial.
-        error_by_round: the same error for the output formed after each round.
-        iterate_error: max_q |q(D_t) − q(D_B)| of the iterate itself.
-        selected_true: q_t(D_B) of the selected query.
-        noise: m_t − q_t(D_B).
+        true_hist: D_B as a distribution; ``data_sigma``: the largest σ it is σ-smooth for, 1/(N·max D_B).
+        error: max_q |v_q − q(D_B)| of the released answers, per trial; ``error_by_round``: the same for
+            the output formed after each round; ``iterate_error``: for the iterate D_t itself.
+        selected_true, noise: q_t(D_B) of the selected query, and m_t − q_t(D_B).
         psi: Ψ_t = KL(D_B‖D_t) for t = 0..T, ``(trials, T+1)``.
         lemma_lhs: Ψ_{t−1} − Ψ_t over the fresh update (before any replay).
         lemma_rhs: Lemma E.3's right-hand side (summed over the cells in group mode); NaN when the
@@ -71,32 +68,22 @@ class MWEMResult:
     The diagnostics that read the true data are in :attr:`diagnostics`, readable here by their names.
 
     Attributes:
-        variant: key of :data:`VARIANTS`.
-        label: legend text, marked when an option departs from the theorem.
+        variant: key of :data:`VARIANTS`; ``label``: legend text, marked when an option departs.
         departures: the options that depart from the analysed algorithm (empty when exactly as proven).
         shape: universe table shape; N = prod(shape).
-        n: number of records n.
-        epsilon: total privacy budget ε.
-        rounds: T.
-        sigma: smoothness σ the variant uses (None for MWEM and the notes variant).
-        gamma: cover radius γ used (None without a cover).
-        cover_radius: achieved max Pr_U[q ≠ q′] of the cover (0 without a cover).
-        eta: fixed step η of the notes variant (None otherwise).
-        queries: the class Q on which the error is measured.
-        selection: the class the mechanism selects from (Q, or the cover Q′).
-        cover_index: for each q ∈ Q its cover query's index in ``selection`` (identity without a cover).
+        sigma, eta: the smoothness σ and the notes' fixed step η the variant uses (else None).
+        gamma, cover_radius: the cover's γ and its achieved max Pr_U[q ≠ q′] (None and 0 without one).
+        queries, selection: the class Q the error is measured on, and the one selected from (Q or Q′).
+        cover_index: for each q ∈ Q its cover query's index in ``selection``.
         synthetic: the released distribution per trial (average or last iterate), ``(trials, *shape)``.
         answers: the released answers v_q for q ∈ Q (through the cover for Smooth MWEM), ``(trials, |Q|)``.
         selected: index (in ``selection``; group id in group mode) chosen each round.
-        selected_synthetic: q_t(D_{t−1}) of the selected query.
-        measurement: the raw noisy measurement m_t (NaN for the notes variant).
-        measurement_used: m_t as used in the update (clipped to [0, 1] unless ``clip_measurement=False``).
-        max_density: max_x D_t(x)·N of each iterate, ``(trials, T)``.
+        selected_synthetic, measurement: q_t(D_{t−1}) of the selected query, and the raw noisy m_t.
+        measurement_used: m_t as used in the update (clipped to [0, 1] unless an option says not).
+        max_density: max_x D_t(x)·N of each iterate.
         ledger: the privacy ledger (per round: selection ε and measurement ε; total = ε).
-        snapshot_rounds: rounds at which trial 0's iterate and running output were stored.
-        snapshots_iterate: trial 0's D_t at those rounds, ``(k, N)``.
-        snapshots_output: trial 0's output (average so far, or last iterate) at those rounds.
-        diagnostics: the :class:`MWEMDiagnostics` of this run.
+        snapshot_rounds: rounds at which trial 0's iterate (``snapshots_iterate``, ``(k, N)``) and
+            running output (``snapshots_output``) were stored.
         guarantee: the neighbour relation the ε holds under and whether n is public, in words.
     """
 
@@ -151,10 +138,9 @@ class MWEMResult:
         return self.synthetic.shape[0]
 
     def theorem_bound(self, rounds: np.ndarray | int | None = None) -> np.ndarray:
-        """The variant's theorem bound at ``rounds`` (default: this run's T), NaN for the notes variant.
+        """Thm 4.1 (|X| = N, |Q| = |selection|), 4.2 or 4.3 (App. F.2 form) at ``rounds`` (default T).
 
-        MWEM: Thm 4.1 with |X| = N and |Q| = |selection|; Smooth: Thm 4.2; Projected: the App. F.2 form of
-        Thm 4.3 (see :mod:`smoothviz.bounds.privacy`).
+        NaN for the notes variant.
         """
         t = np.asarray(self.rounds if rounds is None else rounds, dtype=float)
         d = self.queries.vc_dim

@@ -44,8 +44,7 @@ def select_query(
     """Select: the exponential mechanism (McSherry & Talwar 2007) with score n·|q(D) − q(B)|.
 
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3 (the score moves by ≤ 1 when
-    a record is replaced). ``errors`` ``(trials, |Q|)`` is q(D) − q(B) (``(|Q|,)``: shared by ``size``
-    trials); ``signed``: the notes' n·(q(D) − q(B)); stacked runs pass ``rngs`` and one ε each.
+    a record is replaced). ``errors`` is q(D) − q(B); ``signed``: the notes' score n·(q(D) − q(B)).
     """
     scores = n * (errors if signed else np.abs(errors))
     if rngs is not None and len(rngs) == 1:  # one run: a plain call
@@ -67,7 +66,7 @@ def measure(
     """Measure: m = q(B) + Lap(Δ/ε); returns ``(raw, used)``, ``used`` clipped to [0, 1] if ``clip``.
 
     Haghtalab, Roughgarden & Shetty 2020, App. E.1, Algorithm 2, step 3: m_i = q_i(D_B) + Lap(2T/ε)/n.
-    Clipping is post-processing and keeps Lemma E.3 exact; stacked runs as in :func:`select_query`.
+    Clipping is post-processing and keeps Lemma E.3 exact.
     """
     if rngs is not None and len(rngs) == 1:  # one run: a plain call
         (rng,), (epsilon,), rngs = rngs, epsilon, None
@@ -94,8 +93,8 @@ def multiplicative_update(
 ) -> np.ndarray:
     """Update: D ∝ D·exp(q(x)(m − q(D))/2) for each measured box q (boxes of one trial are disjoint).
 
-    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1; its potential drop is Lemma E.3. Boxes ``lo``/``hi``
-    ``(trials, k, d)``; ``weight`` ``(trials, k)`` scales each box's step (0 leaves it out).
+    Haghtalab, Roughgarden & Shetty 2020, Thm 4.1; its potential drop is Lemma E.3. ``weight``
+    ``(trials, k)`` scales each box's step (0 leaves it out).
     """
     cur = box_sums(dist, lo, hi)
     step = (m - cur) / 2.0 if weight is None else weight * ((m - cur) / 2.0)
@@ -110,11 +109,10 @@ def fixed_step_update(
 
 
 def project_smooth(dist: np.ndarray, sigma: float | list[float]) -> np.ndarray:
-    """Project: the exact KL projection of each trial's D onto the σ-smooth distributions.
+    """Project: the exact KL projection of each trial's D onto {x ≥ 0, Σx = 1, x ≤ 1/(σN)}.
 
-    Haghtalab, Roughgarden & Shetty 2020, App. F.1, Algorithm 3 (the polytope {x ≥ 0, Σx = 1,
-    x ≤ 1/(σN)}); by their Claim F.1 it never undoes the potential's progress. Stacked runs pass one
-    σ each (a list).
+    Haghtalab, Roughgarden & Shetty 2020, App. F.1, Algorithm 3; by their Claim F.1 it never undoes
+    the potential's progress. Stacked runs pass one σ each (a list).
     """
     sigmas = np.atleast_1d(np.asarray(sigma, dtype=float))
     n_cells = math.prod(dist.shape[1:])
