@@ -129,6 +129,8 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         # privacy: mechanisms and data
         "mechanisms.laplace": lambda: mechanisms.laplace_mechanism(
             scores, epsilon=1.0, sensitivity=1.0, rng=seed),
+        "mechanisms.gaussian": lambda: mechanisms.gaussian_mechanism(
+            scores, epsilon=0.5, delta=1e-5, l2_sensitivity=1.0, rng=seed),
         "mechanisms.exponential": lambda: mechanisms.exponential_mechanism(
             scores, epsilon=1.0, sensitivity=0.1, rng=seed),
         "mechanisms.noisy_max": lambda: mechanisms.report_noisy_max(

@@ -1,3 +1,5 @@
+import math
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -18,6 +20,15 @@ def test_laplace_shape_and_centre():
     out = mech.laplace_mechanism(vals, epsilon=1e6, sensitivity=1.0, size=(4,), rng=0)
     assert out.shape == (4, 3)
     np.testing.assert_allclose(out, np.broadcast_to(vals, (4, 3)), atol=1e-3)
+
+
+def test_gaussian_scale_and_ks():
+    s = mech.gaussian_scale(epsilon=0.5, delta=1e-5, l2_sensitivity=1.0)
+    assert s == pytest.approx(math.sqrt(2 * math.log(1.25e5)) / 0.5)
+    noise = mech.gaussian_mechanism(
+        np.zeros(10_000), epsilon=0.5, delta=1e-5, l2_sensitivity=1.0, rng=3
+    )
+    assert stats.kstest(noise / s, "norm").pvalue > 0.01
 
 
 def test_exponential_mechanism_probabilities_are_softmax_and_max_shifted():
@@ -137,6 +148,10 @@ def test_validation(kwargs, match):
 def test_validation_other():
     with pytest.raises(ValueError, match="scores"):
         mech.exponential_mechanism(np.zeros(0), epsilon=1.0, sensitivity=1.0)
+    with pytest.raises(ValueError, match="delta"):
+        mech.gaussian_scale(epsilon=0.5, delta=1.5, l2_sensitivity=1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        mech.gaussian_scale(epsilon=2.0, delta=1e-5, l2_sensitivity=1.0)
     with pytest.raises(ValueError, match="rounds"):
         mech.PrivacyLedger.per_round(1.0, 0, [])
 

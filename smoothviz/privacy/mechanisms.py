@@ -1,4 +1,4 @@
-"""Differential-privacy building blocks: Laplace, exponential, report-noisy-max, the ledger.
+"""Differential-privacy building blocks: Laplace, Gaussian, exponential, report-noisy-max, the ledger.
 
 Every ε holds for the neighbour relation under which the caller's sensitivity holds: a histogram's ℓ₁
 sensitivity is 2 under replacement, 1 under add/remove (Dwork, McSherry, Nissim & Smith 2006).
@@ -25,6 +25,8 @@ __all__ = [
     "advanced_composition",
     "exponential_mechanism",
     "exponential_mechanism_probabilities",
+    "gaussian_mechanism",
+    "gaussian_scale",
     "laplace_mechanism",
     "report_noisy_max",
     "report_noisy_max_scale",
@@ -82,6 +84,28 @@ def laplace_mechanism(
     scale = [sensitivity / e for e in eps]
     shape = _lead(size) + values.shape
     return values + _draw(gens, shape, lambda g, i, block: g.laplace(0.0, scale[i], size=block))
+
+
+def gaussian_scale(*, epsilon: float, delta: float, l2_sensitivity: float) -> float:
+    """Δ₂ √(2 ln(1.25/δ)) / ε, the classical Gaussian mechanism's σ (ε < 1; Dwork & Roth 2014, Thm A.1).
+
+    (ε, δ)-DP for the relation of ``l2_sensitivity`` (a histogram: √2 replace-one, 1 add/remove).
+    """
+    epsilon = check_epsilon(epsilon)
+    if epsilon >= 1:
+        raise ValueError(f"`epsilon` must be < 1 (classical Gaussian calibration), got {epsilon}")
+    delta = check_fraction("delta", delta)
+    l2_sensitivity = check_float("l2_sensitivity", l2_sensitivity, 0.0, np.inf)
+    return l2_sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
+
+
+def gaussian_mechanism(
+    values: ArrayLike, *, epsilon: float, delta: float, l2_sensitivity: float, rng: RngLike = None
+) -> np.ndarray:
+    """Release ``values + N(0, s²)``, s from :func:`gaussian_scale`: (ε, δ)-DP for its relation."""
+    scale = gaussian_scale(epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity)
+    values = np.asarray(values, dtype=float)
+    return values + make_rng(rng).normal(0.0, scale, size=values.shape)
 
 
 def _candidate_scores(scores: ArrayLike) -> np.ndarray:
