@@ -314,7 +314,8 @@ class OracleQueryResult:
     Attributes:
         samples: draws from S^t per round (N, possibly capped).
         data_answers: q(S) for every conjunction, shape (2^d,).
-        queries: q^t per round as codes of Q̄ (−1: ⊥, played as q⁰ = the empty conjunction).
+        queries: q^t per round as codes of Q̄ (a ⊥ is played, and stored, as q⁰ = 0, the empty
+            conjunction; :attr:`bottoms` counts them).
         reg_data, reg_query: Reg_D(t) and Reg_Q(t), t = 1..T, on the samples Ŝ^τ drawn.
         mixture_error: max_q |q(S) − q(S̄_t)| of the running mixture S̄_t of Ŝ¹..Ŝ^t.
         synthetic: the output Ŝ as counts per cell; ``mixture``: S̄_T as a distribution.
