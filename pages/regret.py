@@ -74,7 +74,7 @@ def capped(sigma: float, horizon: int, wanted: int) -> int:
 trials, n_cover = R.page_trials(sigma, horizon, advs, cover=p["cover"], n_actions=p["n"],
                                 wanted=p["trials"])  # fmt: skip
 reduced = ui.use_instead(
-    PAGE, "trials", p["trials"], trials, f"more would take over ~2 s at N = {n_cover:,}"
+    PAGE, "trials", p["trials"], trials, f"more would take over ~1 s at N = {n_cover:,}"
 )
 with ui.computing("Running Hedge against the adversaries…"):
     ex = experiment(sigma, horizon, trials=trials, **hedge).with_tabs(
