@@ -74,7 +74,7 @@ def class_label(cls: str, *, k: int = 2) -> str:
     return _CLASS_LABEL[cls].format(k=k)
 
 
-def _interval_pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def _pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.stack([lo, hi], axis=-1)
 
 
@@ -92,13 +92,13 @@ def hypothesis_sets(cls: str, params, *, k: int = 2) -> np.ndarray:
             f"`params` must have {nf} columns of values in [0, 1], got shape {p.shape}"
         )
     if cls == "thresholds":
-        return _interval_pairs(p, np.full_like(p, np.inf))
+        return _pairs(p, np.full_like(p, np.inf))
     if cls == "symdiff":
-        return _interval_pairs(p.min(axis=1), p.max(axis=1))[:, None, :]
+        return _pairs(p.min(axis=1), p.max(axis=1))[:, None, :]
     a, b = p[:, 0::2], p[:, 1::2]
     if cls == "intersection":
-        return _interval_pairs(a.max(axis=1), b.min(axis=1))[:, None, :]
-    return _interval_pairs(a, b)  # intervals (k = 1) and unions
+        return _pairs(a.max(axis=1), b.min(axis=1))[:, None, :]
+    return _pairs(a, b)  # intervals (k = 1) and unions
 
 
 def _bracket_sets(cls: str, grid: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -110,18 +110,18 @@ def _bracket_sets(cls: str, grid: np.ndarray, idx: np.ndarray) -> tuple[np.ndarr
     g0, g1 = grid[idx], grid[idx + 1]  # bracket cell [g_i, g_{i+1}] of every factor
     if cls == "thresholds":
         inf = np.full_like(g0, np.inf)
-        return _interval_pairs(g1, inf), _interval_pairs(g0, inf)
+        return _pairs(g1, inf), _pairs(g0, inf)
     if cls == "symdiff":
         # f Δ f' = (f ∪ f') ∩ ¬(f ∩ f'), bracketed through the same two threshold brackets.
-        lower = _interval_pairs(g1.min(axis=1), g0.max(axis=1))[:, None, :]
-        upper = _interval_pairs(g0.min(axis=1), g1.max(axis=1))[:, None, :]
+        lower = _pairs(g1.min(axis=1), g0.max(axis=1))[:, None, :]
+        upper = _pairs(g0.min(axis=1), g1.max(axis=1))[:, None, :]
         return lower, upper
     a0, a1, b0, b1 = g0[:, 0::2], g1[:, 0::2], g0[:, 1::2], g1[:, 1::2]
     if cls == "intersection":
-        lower = _interval_pairs(a1.max(axis=1), b0.min(axis=1))[:, None, :]
-        upper = _interval_pairs(a0.max(axis=1), b1.min(axis=1))[:, None, :]
+        lower = _pairs(a1.max(axis=1), b0.min(axis=1))[:, None, :]
+        upper = _pairs(a0.max(axis=1), b1.min(axis=1))[:, None, :]
         return lower, upper
-    return _interval_pairs(a1, b0), _interval_pairs(a0, b1)
+    return _pairs(a1, b0), _pairs(a0, b1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,20 +142,13 @@ class BracketSet:
     def to_frame(self) -> pd.DataFrame:
         """One row per interval piece: bracket, part (lower/upper), piece, left, right, mass."""
         n, m, _ = self.lower.shape
-        parts = []
-        for part, sets in (("lower", self.lower), ("upper", self.upper)):
-            parts.append(
-                pd.DataFrame(
-                    {
-                        "bracket": np.repeat(self.index, m),
-                        "part": part,
-                        "piece": np.tile(np.arange(m), n),
-                        "left": sets[:, :, 0].ravel(),
-                        "right": np.minimum(sets[:, :, 1], 1.0).ravel(),
-                        "mass": np.repeat(self.mass, m),
-                    }
-                )
-            )
+        parts = [
+            pd.DataFrame({"bracket": np.repeat(self.index, m), "part": part,
+                          "piece": np.tile(np.arange(m), n), "left": sets[:, :, 0].ravel(),
+                          "right": np.minimum(sets[:, :, 1], 1.0).ravel(),
+                          "mass": np.repeat(self.mass, m)})
+            for part, sets in (("lower", self.lower), ("upper", self.upper))
+        ]  # fmt: skip
         df = pd.concat(parts, ignore_index=True)
         return df[df["right"] > df["left"]].reset_index(drop=True)
 
@@ -205,6 +198,10 @@ class Bracketing:
         n = self.n_per_factor
         return np.array([n**e for e in range(self.n_factors - 1, -1, -1)], dtype=self._index_dtype)
 
+    def _flat(self, idx: np.ndarray) -> np.ndarray:
+        """Flat indices of per-factor indices ``(n, n_factors)``, mixed radix N."""
+        return (idx.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
+
     def _as_index(self, index) -> np.ndarray:
         if self._index_dtype is object:
             return np.array([int(i) for i in np.atleast_1d(index).ravel()], dtype=object)
@@ -222,9 +219,9 @@ class Bracketing:
         """Flat index of a bracket holding each hypothesis (rows of ``params``, as in :func:`hypothesis_sets`)."""
         hypothesis_sets(self.cls, params, k=self.k)  # validates
         p = np.atleast_2d(np.asarray(params, dtype=float))
-        n = self.n_per_factor
-        idx = np.clip(np.searchsorted(self.grid, p, side="right") - 1, 0, n - 1)
-        return (idx.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
+        return self._flat(
+            np.clip(np.searchsorted(self.grid, p, side="right") - 1, 0, self.n_per_factor - 1)
+        )
 
     def brackets(self, index=None) -> BracketSet:
         """Materialise brackets (all by default), at most :data:`MAX_ENUMERATE` per call."""
@@ -248,8 +245,7 @@ class Bracketing:
         if self.n_factors == 1:
             return np.unique(np.round(np.linspace(0, self.size - 1, max_rows)).astype(np.int64))
         draws = make_rng(20201).integers(self.n_per_factor, size=(max_rows, self.n_factors))
-        flat = (draws.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
-        return np.array(sorted(set(flat.tolist())), dtype=self._index_dtype)
+        return np.array(sorted(set(self._flat(draws).tolist())), dtype=self._index_dtype)
 
     def to_frame(self, *, max_brackets: int = 2000) -> pd.DataFrame:
         """Tidy pieces of at most ``max_brackets`` evenly spread brackets (:meth:`BracketSet.to_frame`)."""
@@ -271,23 +267,10 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
     feps = eps / divisor
     n = math.ceil(1.0 / feps)
     grid = np.concatenate([[0.0], measure.quantile(np.arange(1, n) / n), [1.0]])
-    size = n**nf
     # Theorem 3.7: unions / intersections of k interval classes, each intervals class the product
     # of two threshold factors; symmetric differences: N_[](F, ε/4)^4.
-    bound = n**4 if cls == "symdiff" else size
-    return Bracketing(
-        cls=cls,
-        k=k,
-        eps=float(eps),
-        measure=measure,
-        factor_eps=feps,
-        n_per_factor=n,
-        n_factors=nf,
-        grid=grid,
-        size=size,
-        bound=bound,
-        vc_dim=vc_dim,
-    )
+    bound = n**4 if cls == "symdiff" else n**nf
+    return Bracketing(cls, k, float(eps), measure, feps, n, nf, grid, n**nf, bound, vc_dim)
 
 
 @dataclass(frozen=True, eq=False)
@@ -339,6 +322,10 @@ def running_max_count(cells: np.ndarray) -> np.ndarray:
     return np.maximum.accumulate(rank, axis=1)
 
 
+#: The two adversaries of Lemma 3.2's and Appendix B's experiments, as their frames name them.
+_NAMES = ("adaptive", "non-adaptive")
+
+
 def _by_adversary(columns: dict[str, dict[str, object]]) -> pd.DataFrame:
     """One frame per adversary ``{adversary: its columns}``, stacked under an ``adversary`` column."""
     frames = [pd.DataFrame({"adversary": name, **cols}) for name, cols in columns.items()]
@@ -374,7 +361,7 @@ class MaxCountResult:
         t = np.arange(1, self.horizon + 1)
         bound = online_bounds.lemma32_max_count_bound(t, self.p, self.n_cells)
         columns = {}
-        for name, runs in (("adaptive", self.adaptive), ("non-adaptive", self.nonadaptive)):
+        for name, runs in zip(_NAMES, (self.adaptive, self.nonadaptive), strict=True):
             q10, q90 = np.quantile(runs, [0.1, 0.9], axis=0)
             columns[name] = {
                 "t": t,
@@ -456,29 +443,26 @@ class UniformConvergenceResult:
     adaptive_snapshots: np.ndarray
     nonadaptive_snapshots: np.ndarray
 
+    def by_adversary(self, field: str) -> dict[str, np.ndarray]:
+        """``{"adaptive": adaptive_<field>, "non-adaptive": nonadaptive_<field>}``."""
+        return {name: getattr(self, f"{name.replace('-', '')}_{field}") for name in _NAMES}
+
     def to_frame(self) -> pd.DataFrame:
         """Per adversary and round t: mean and standard deviation of the empirical average."""
         t = np.arange(1, self.horizon + 1)
+        mean, std = self.by_adversary("mean"), self.by_adversary("std")
         return _by_adversary(
-            {
-                "adaptive": {"t": t, "mean": self.adaptive_mean, "std": self.adaptive_std},
-                "non-adaptive": {
-                    "t": t,
-                    "mean": self.nonadaptive_mean,
-                    "std": self.nonadaptive_std,
-                },
-            }
+            {name: {"t": t, "mean": mean[name], "std": std[name]} for name in _NAMES}
         )
 
     def histogram_frame(self, *, bins: int = 40) -> pd.DataFrame:
         """Histogram of the final averages: adversary, bin left/right edge, count, fraction."""
         edges = np.linspace(0.0, 1.0, bins + 1)
-        finals = {"adaptive": self.adaptive_final, "non-adaptive": self.nonadaptive_final}
         columns = {}
-        for name, values in finals.items():
+        for name, values in self.by_adversary("final").items():
             count = np.histogram(values, bins=edges)[0]
-            columns[name] = {"left": edges[:-1], "right": edges[1:], "count": count}
-            columns[name]["fraction"] = count / self.trials
+            columns[name] = {"left": edges[:-1], "right": edges[1:], "count": count,
+                             "fraction": count / self.trials}  # fmt: skip
         return _by_adversary(columns)
 
 
