@@ -56,9 +56,7 @@ class ThresholdRun:
     """Midpoint binary search against one adversary: its version-space updates, over independent trials.
 
     Attributes:
-        adversary: key in :data:`ADVERSARIES`.
-        sigma: smoothness σ (NaN for the worst case).
-        horizon: number of rounds T.
+        adversary, sigma, horizon: the key in :data:`ADVERSARIES`, σ (NaN for the worst case), T.
         mistake_rounds: ``(trials, K)`` rounds (1-based) of the updates, increasing, 0-padded.
         points: ``(trials, K)`` the point of each update (for the worst case a float of an exact dyadic).
         lo: ``(trials, K + 1)`` left end of the version space after k updates.
@@ -85,26 +83,20 @@ class ThresholdRun:
         """Number of independent trials."""
         return self.mistake_rounds.shape[0]
 
-    def mistakes_by(self, rounds: np.ndarray) -> np.ndarray:
-        """Cumulative mistakes after each of ``rounds`` (1-based), shape ``(trials, len(rounds))``."""
-        return self.updates_by(rounds, mask=self.mistake_mask)
-
-    def updates_by(self, rounds: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarray:
-        """Version-space updates (those in ``mask`` only, if given) after each of ``rounds``."""
+    def updates_by(self, rounds: np.ndarray, *, mistakes: bool = False) -> np.ndarray:
+        """Version-space updates (only mistakes, if ``mistakes``) after each of ``rounds`` (1-based)."""
         rounds = np.asarray(rounds)
         if self.adversary == "worst_case":  # one update (a mistake) every round
-            return np.broadcast_to(
-                np.minimum(rounds, self.horizon), (self.trials, rounds.size)
-            ).copy()
+            counts = np.minimum(rounds, self.horizon)
+            return np.broadcast_to(counts, (self.trials, rounds.size)).copy()
         events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
-        if mask is not None:
-            events = np.where(mask, events, self.horizon + 1)
+        if mistakes and self.mistake_mask is not None:
+            events = np.where(self.mistake_mask, events, self.horizon + 1)
         return (events[:, :, None] <= rounds[None, None, :]).sum(axis=1)
 
     def log2_width_after(self, rounds: np.ndarray) -> np.ndarray:
         """log₂ of the version-space width after each of ``rounds``, shape ``(trials, len(rounds))``."""
-        counts = self.updates_by(rounds)
-        return np.take_along_axis(self.log2_width, counts, axis=1)
+        return np.take_along_axis(self.log2_width, self.updates_by(rounds), axis=1)
 
     def first_round_below(self, sigma: float) -> np.ndarray:
         """Per trial, the first round after which the width is below σ (horizon + 1 if never)."""
@@ -127,16 +119,10 @@ def worst_case_run(horizon: int) -> ThresholdRun:
     check_int("horizon", horizon, 1, _MAX_HORIZON)
     lo = np.concatenate([[0.0], np.cumsum(np.exp2(-np.arange(1, horizon + 1, dtype=float)))])
     points = lo[:-1] + 0.5 * np.exp2(-np.arange(horizon, dtype=float))
-    return ThresholdRun(
-        adversary="worst_case",
-        sigma=float("nan"),
-        horizon=horizon,
-        mistake_rounds=np.arange(1, horizon + 1)[None, :],
-        points=points[None, :],
-        lo=lo[None, :],
-        log2_width=-np.arange(horizon + 1, dtype=float)[None, :],
-        mistakes=np.array([horizon]),
-    )
+    log2_width = -np.arange(horizon + 1, dtype=float)
+    rounds = np.arange(1, horizon + 1)
+    return ThresholdRun("worst_case", float("nan"), horizon, rounds[None, :], points[None, :],
+                        lo[None, :], log2_width[None, :], np.array([horizon]))  # fmt: skip
 
 
 def naive_float_worst_case(horizon: int) -> int:
@@ -161,13 +147,13 @@ def _window(adversary: str, lo: np.ndarray, hi: np.ndarray, sigma: float) -> np.
 
 
 def _updates(
-    window, sigma: float, horizon: int, trials: int, rng: np.random.Generator, target=None
+    adversary: str, sigma: float, horizon: int, trials: int, rng: np.random.Generator, target=None
 ) -> tuple:
     """Midpoint binary search against points uniform on a width-σ window, update by update.
 
     The version space changes only when a point lands in it, so the wait is geometric (p = overlap/σ)
     and the point uniform on the overlap: the same process as drawing every round, in O(updates).
-    Points are labelled by ``target`` (non-adaptive), else against the learner.
+    The non-adaptive window sits on ``target``, which labels its points; the others play against the learner.
     Returns ``(rounds, points, mistake mask, lo, log2 width)`` per trial and update.
     """
     lo, hi = np.zeros(trials), np.ones(trials)
@@ -175,7 +161,7 @@ def _updates(
     active = np.ones(trials, dtype=bool)
     rounds_k, points_k, mask_k, lo_k, width_k = [], [], [], [lo.copy()], [np.zeros(trials)]
     while active.any():
-        centre = window(lo, hi)
+        centre = _window(adversary, lo, hi, sigma) if target is None else target
         a, b = np.maximum(lo, centre - sigma / 2.0), np.minimum(hi, centre + sigma / 2.0)
         p_hit = np.clip((b - a) / sigma, np.finfo(float).tiny, 1.0)
         gap = rng.geometric(p_hit)  # rounds until a point lands in the version space
@@ -223,13 +209,10 @@ def _run(
     """One adversary's run on checked arguments (the Thresholds experiment checks them once)."""
     if adversary == "worst_case":
         return worst_case_run(horizon)
+    target = None
     if adversary == "smoothed_nonadaptive":
         target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
-        window = lambda lo, hi: target  # noqa: E731
-    else:
-        target = None
-        window = lambda lo, hi: _window(adversary, lo, hi, sigma)  # noqa: E731
-    rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, rng, target)
+    rounds, points, mask, lo, width = _updates(adversary, sigma, horizon, trials, rng, target)
     mistake_mask = None if target is None else mask  # the adaptive ones err on every update
     return ThresholdRun(
         adversary, float(sigma), int(horizon), rounds, points, lo, width, mask.sum(axis=1),

@@ -8,11 +8,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.experiments.thresholds import ThresholdsExperiment, number_line_rounds
+from smoothviz.experiments.thresholds import ThresholdsExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
-from smoothviz.online.thresholds import RoundSnapshot, ThresholdRun, naive_float_worst_case
+from smoothviz.online.thresholds import (
+    RoundSnapshot,
+    ThresholdRun,
+    naive_float_worst_case,
+    round_snapshot,
+)
 from smoothviz.plots.marks import line
 from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import (
@@ -148,9 +153,8 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
         f"rounds. Simulated in plain float64 it would stop after "
         f"{naive_float_worst_case(e.horizon)}: the interval collapses, so this page uses exact "
         "dyadic arithmetic.",
-        "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is "
-        f"{e.envelope:.1f}; the smoothed means "
-        f"are at most {worst_smoothed:.1f}.",
+        "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is {e.envelope:.1f}; "
+        f"the smoothed means are at most {worst_smoothed:.1f}.",
     }
 
 
@@ -208,7 +212,7 @@ def number_line_caption(name: str) -> str:
 @shared_figure
 def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> go.Figure:
     """The number line at each of ``rounds`` with a player: [0, 1] on top, the version space stretched to [0, 1) below."""
-    snaps = number_line_rounds(run, rounds, seed)
+    snaps = [round_snapshot(run, int(t), seed=seed) for t in rounds]
     frames = [{"name": f"{int(r):,}", "data": _frame_data(run, snap), "layout": {"title": {"text": _title(snap)}}}
               for r, snap in zip(rounds, snaps, strict=True)]  # fmt: skip
     fig = Figure(data=_frame_data(run, snaps[0]))
