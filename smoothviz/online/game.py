@@ -211,23 +211,19 @@ class AdversaryGame:
         )  # fmt: skip
         return replace(self, moves=(*self.moves, move))
 
-    def try_play(self, request: float, label: str = "a") -> tuple[AdversaryGame, str | None]:
-        """:meth:`play`, but a refused label returns ``(self, message)`` instead of raising."""
-        try:
-            return self.play(request, label), None
-        except Unrealizable as refused:
-            return self, str(refused)
-
     def act(self, action: float | str, label: str = "a") -> tuple[AdversaryGame, str | None]:
         """One button of the page: ``"undo"`` the last round, ``"reset"`` to no moves, or play a request.
 
-        A refused label is reported, not raised (:meth:`try_play`).
+        A refused label returns ``(self, message)`` instead of raising (:meth:`play`).
         """
         if action == "undo":
             return replace(self, moves=self.moves[:-1]), None
         if action == "reset":
             return replace(self, moves=()), None
-        return self.try_play(float(action), label)
+        try:
+            return self.play(float(action), label), None
+        except Unrealizable as refused:
+            return self, str(refused)
 
     def requests(self) -> list[tuple[float, str]]:
         """The ``(request, label)`` pairs that replay this game (see :func:`replay`)."""
@@ -235,24 +231,10 @@ class AdversaryGame:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per round: request, window, point, version space, prediction, label, mistake."""
-        rows = [
-            {
-                "round": i + 1,
-                "request": m.request,
-                "label_asked": m.label,
-                "window_left": m.window[0] if m.window else np.nan,
-                "window_right": m.window[1] if m.window else np.nan,
-                "point": m.point,
-                "lo": m.lo,
-                "hi": m.hi,
-                "threshold": m.threshold,
-                "prediction": m.prediction,
-                "label": m.truth,
-                "mistake": m.mistake,
-                "mistakes_so_far": sum(k.mistake for k in self.moves[: i + 1]),
-            }
-            for i, m in enumerate(self.moves)
-        ]
+        so_far = np.cumsum([m.mistake for m in self.moves])
+        rows = [(i + 1, m.request, m.label, *(m.window or (np.nan, np.nan)), m.point, m.lo, m.hi,
+                 m.threshold, m.prediction, m.truth, m.mistake, so_far[i])
+                for i, m in enumerate(self.moves)]  # fmt: skip
         columns = ["round", "request", "label_asked", "window_left", "window_right", "point", "lo",
                    "hi", "threshold", "prediction", "label", "mistake", "mistakes_so_far"]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
@@ -265,7 +247,7 @@ def replay(
     game = AdversaryGame(mode=mode, sigma=sigma, seed=seed)
     messages = []
     for i, (request, label) in enumerate(requests[:MAX_MOVES]):
-        game, refused = game.try_play(request, label)
+        game, refused = game.act(request, label)
         if refused:
             messages.append(f"move {i + 1} ({request:.6g}:{label}) skipped: {refused}")
     return game, messages

@@ -84,7 +84,7 @@ class ThresholdRun:
         return self.mistake_rounds.shape[0]
 
     def updates_by(self, rounds: np.ndarray, *, mistakes: bool = False) -> np.ndarray:
-        """Version-space updates (only mistakes, if ``mistakes``) after each of ``rounds`` (1-based)."""
+        """Version-space updates (only mistakes, if ``mistakes``) after each of ``rounds``."""
         rounds = np.asarray(rounds)
         if self.adversary == "worst_case":  # one update (a mistake) every round
             counts = np.minimum(rounds, self.horizon)
@@ -153,7 +153,8 @@ def _updates(
 
     The version space changes only when a point lands in it, so the wait is geometric (p = overlap/σ)
     and the point uniform on the overlap: the same process as drawing every round, in O(updates).
-    The non-adaptive window sits on ``target``, which labels its points; the others play against the learner.
+    The non-adaptive window sits on ``target``, which labels its points; the others play against
+    the learner.
     Returns ``(rounds, points, mistake mask, lo, log2 width)`` per trial and update.
     """
     lo, hi = np.zeros(trials), np.ones(trials)
