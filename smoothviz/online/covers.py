@@ -43,24 +43,15 @@ CLASSES = ("thresholds", "intervals", "union", "intersection", "symdiff")
 MAX_ENUMERATE = 200_000
 
 
-_CLASS_LABEL = {
-    "thresholds": "thresholds 1(x ≥ b)",
-    "intervals": "intervals 1(a ≤ x < b)",
-    "union": "unions of {k} intervals",
-    "intersection": "intersections of {k} intervals",
-    "symdiff": "symmetric differences of two thresholds",
-}
+_CLASS_LABEL = {"thresholds": "thresholds 1(x ≥ b)", "intervals": "intervals 1(a ≤ x < b)",
+                "union": "unions of {k} intervals", "intersection": "intersections of {k} intervals",
+                "symdiff": "symmetric differences of two thresholds"}  # fmt: skip
 
 
 def _facts(cls: str, k: int) -> tuple[int, int, int]:
     """Threshold factors, ε over each factor's scale (Theorem 3.7) and VC dimension of a class."""
-    return {
-        "thresholds": (1, 1, 1),
-        "intervals": (2, 2, 2),
-        "symdiff": (2, 4, 2),
-        "union": (2 * k, 2 * k, 2 * k),
-        "intersection": (2 * k, 2 * k, 2),
-    }[cls]
+    return {"thresholds": (1, 1, 1), "intervals": (2, 2, 2), "symdiff": (2, 4, 2),
+            "union": (2 * k, 2 * k, 2 * k), "intersection": (2 * k, 2 * k, 2)}[cls]  # fmt: skip
 
 
 def _check_class(cls: str, k: int) -> None:
@@ -129,9 +120,9 @@ class BracketSet:
     """Some brackets of a :class:`Bracketing`, materialised.
 
     Attributes:
-        index: flat bracket indices, shape ``(n,)``.
-        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (each [l, r), a right end ``inf`` including 1).
-        mass: μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
+        index: flat bracket indices, shape ``(n,)``; mass: μ(upper) − μ(lower) of each.
+        lower, upper: the functions as unions of intervals ``(n, m, 2)`` ([l, r); a right end ``inf``
+            includes 1).
     """
 
     index: np.ndarray
@@ -225,18 +216,16 @@ class Bracketing:
 
     def brackets(self, index=None) -> BracketSet:
         """Materialise brackets (all by default), at most :data:`MAX_ENUMERATE` per call."""
-        if index is None:
-            if self.size > MAX_ENUMERATE:
-                raise ValueError(
-                    f"bracketing has {self.size} brackets, more than {MAX_ENUMERATE}; pass `index`"
-                )
-            index = np.arange(self.size, dtype=np.int64)
-        index = self._as_index(index)
+        if index is None and self.size > MAX_ENUMERATE:
+            raise ValueError(
+                f"bracketing has {self.size} brackets, more than {MAX_ENUMERATE}; pass `index`"
+            )
+        index = self._as_index(np.arange(self.size) if index is None else index)
         if index.size > MAX_ENUMERATE:
             raise ValueError(f"`index` may hold at most {MAX_ENUMERATE} brackets, got {index.size}")
         lower, upper = _bracket_sets(self.cls, self.grid, self.factor_indices(index))
         mass = set_mass(upper, self.measure) - set_mass(lower, self.measure)
-        return BracketSet(index=index, lower=lower, upper=upper, mass=mass)
+        return BracketSet(index, lower, upper, mass)
 
     def sample_index(self, max_rows: int) -> np.ndarray:
         """At most ``max_rows`` sorted flat indices to draw: evenly spaced, or a fixed sample of tuples."""
@@ -280,9 +269,7 @@ class ThresholdCover:
     A cover only promises μ(h ≠ h') ≤ ε, on either side of h: no pointwise domination, unlike a bracket.
 
     Attributes:
-        eps: the cover scale ε.
-        measure: the measure μ.
-        centres: the thresholds of the cover, shape ``(M,)``.
+        eps, measure, centres: the scale ε, the measure μ and the cover's thresholds ``(M,)``.
     """
 
     eps: float
@@ -304,7 +291,7 @@ def quantile_threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
     check_float("eps", eps, 0.0, 1.0)
     m = math.ceil(1.0 / (2.0 * eps))
     centres = measure.quantile((2 * np.arange(m) + 1) / (2 * m))
-    return ThresholdCover(eps=float(eps), measure=measure, centres=centres)
+    return ThresholdCover(float(eps), measure, centres)
 
 
 def running_max_count(cells: np.ndarray) -> np.ndarray:
@@ -338,8 +325,7 @@ class MaxCountResult:
 
     Attributes:
         sigma: smoothness σ: every D_t has density ≤ 1/σ.
-        n_cells: |F|; cell c is [c·ε, (c+1)·ε).
-        eps: ε = 1/n_cells.
+        n_cells, eps: |F| and ε = 1/n_cells; cell c is [c·ε, (c+1)·ε).
         window: r = ⌈σ/ε⌉: each D_t is uniform on r cells.
         p: ε/σ, the largest chance any D_t gives one cell (Lemma 3.2's rate).
         horizon, trials: T and the independent runs.
@@ -363,15 +349,9 @@ class MaxCountResult:
         columns = {}
         for name, runs in zip(_NAMES, (self.adaptive, self.nonadaptive), strict=True):
             q10, q90 = np.quantile(runs, [0.1, 0.9], axis=0)
-            columns[name] = {
-                "t": t,
-                "tp": t * self.p,
-                "mean": runs.mean(axis=0),
-                "q10": q10,
-                "q90": q90,
-                "bound": bound,
-                "bound_applies": t * self.p >= math.log(self.n_cells),
-            }
+            columns[name] = {"t": t, "tp": t * self.p, "mean": runs.mean(axis=0), "q10": q10,
+                             "q90": q90, "bound": bound,
+                             "bound_applies": t * self.p >= math.log(self.n_cells)}  # fmt: skip
         return _by_adversary(columns)
 
 
@@ -392,7 +372,6 @@ def max_count_experiment(
     eps = 1.0 / n_cells
     r = min(math.ceil(sigma * n_cells - 1e-9), n_cells)
     rows = np.arange(trials)
-
     counts = np.zeros((trials, n_cells), dtype=np.int64)
     cells = np.empty((trials, horizon), dtype=np.int64)
     for t in range(horizon):
@@ -404,17 +383,8 @@ def max_count_experiment(
             cells[:, t] = rng.integers(n_cells, size=trials)
         counts[rows, cells[:, t]] += 1
     hits = rng.integers(r, size=(trials, horizon))  # the fixed window is cells 0..r-1
-    return MaxCountResult(
-        sigma=sigma,
-        n_cells=n_cells,
-        eps=eps,
-        window=r,
-        p=eps / sigma,
-        horizon=horizon,
-        trials=trials,
-        adaptive=running_max_count(cells),
-        nonadaptive=running_max_count(hits),
-    )
+    return MaxCountResult(sigma, n_cells, eps, r, eps / sigma, horizon, trials,
+                          running_max_count(cells), running_max_count(hits))  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -488,12 +458,9 @@ def uniform_convergence_experiment(
     fields = {}
     for name, pts in (("adaptive", x), ("nonadaptive", np.full_like(x, 0.5))):
         avg = np.cumsum(pts + eta > 0.5, axis=1) / t
-        fields |= {
-            f"{name}_final": avg[:, -1],
-            f"{name}_std": avg.std(axis=0),
-            f"{name}_mean": avg.mean(axis=0),
-            f"{name}_snapshots": avg[:, snaps - 1].T.copy(),
-        }
+        fields |= {f"{name}_final": avg[:, -1], f"{name}_std": avg.std(axis=0),
+                   f"{name}_mean": avg.mean(axis=0),
+                   f"{name}_snapshots": avg[:, snaps - 1].T.copy()}  # fmt: skip
     return UniformConvergenceResult(horizon, trials, snapshot_rounds=snaps, **fields)
 
 
@@ -510,16 +477,10 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     else:
         thm37 = online_bounds.kfold_bracketing_bound(n, nf)
     cover = np.ceil(1.0 / (2.0 * eps)) if cls == "thresholds" else np.full(eps.shape, np.nan)
-    return pd.DataFrame(
-        {
-            "eps": eps,
-            "inv_eps": 1.0 / eps,
-            "brackets": np.power(n, float(nf)),
-            "thm37_bound": thm37,
-            "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dim),
-            "threshold_cover": cover,
-        }
-    )
+    haussler = online_bounds.haussler_cover_bound(eps, vc_dim)
+    return pd.DataFrame({"eps": eps, "inv_eps": 1.0 / eps, "brackets": np.power(n, float(nf)),
+                         "thm37_bound": thm37, "haussler_cover": haussler,
+                         "threshold_cover": cover})  # fmt: skip
 
 
 def example_hypothesis(cls: str, position: float, *, width: float, k: int = 2) -> np.ndarray:
