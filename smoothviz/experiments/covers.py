@@ -32,10 +32,6 @@ __all__ = [
     "threshold_brackets",
 ]
 
-#: Most brackets listed in :meth:`CoversExperiment.to_frame`.
-_MAX_BRACKET_ROWS = 500
-
-
 def lemma32(sigma: float, cells: int, horizon: int, trials: int, seed: int) -> cv.MaxCountResult:
     """Lemma 3.2's adaptive and non-adaptive adversaries on |F| = ``cells`` cells (the adversaries' coins)."""
     return cv.max_count_experiment(
@@ -53,10 +49,8 @@ class CoversExperiment:
     """The Covers page's main view, and the parameters of its tabs.
 
     Attributes:
-        measure: μ.
-        bracketing: the ε-bracketing of the class under μ.
-        hypothesis: h, the example member of the class.
-        found: the bracket that sandwiches h.
+        measure, bracketing: μ and the ε-bracketing of the class under μ.
+        hypothesis, found: h, the example member of the class, and the bracket that sandwiches h.
         cover: the threshold ε-cover (thresholds only), else ``None``.
         settings: the arguments of :func:`run_experiment` that built it.
     """
@@ -93,8 +87,8 @@ class CoversExperiment:
                               "gap_mass_of_h": float(self.found.mass[0])}])  # fmt: skip
 
     def to_frame(self) -> pd.DataFrame:
-        """The brackets, tidy (at most :data:`_MAX_BRACKET_ROWS`)."""
-        return self.bracketing.to_frame(max_brackets=_MAX_BRACKET_ROWS)
+        """The brackets, tidy (at most 500)."""
+        return self.bracketing.to_frame(max_brackets=500)
 
     def sizes(self, eps: Sequence[float]) -> pd.DataFrame:
         """Bracketing sizes of the class over a grid of ε (:func:`smoothviz.online.covers.bracketing_sizes`)."""
