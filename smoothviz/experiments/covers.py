@@ -32,6 +32,7 @@ __all__ = [
     "threshold_brackets",
 ]
 
+
 def lemma32(sigma: float, cells: int, horizon: int, trials: int, seed: int) -> cv.MaxCountResult:
     """Lemma 3.2's adaptive and non-adaptive adversaries on |F| = ``cells`` cells (the adversaries' coins)."""
     return cv.max_count_experiment(

@@ -46,13 +46,12 @@ class Move:
     """One round of the game.
 
     Attributes:
-        request: the point asked for (worst case) or the window's centre (σ-smoothed).
-        label: the label asked for, one of :data:`LABELS`.
-        point: the point played x_t.
-        window: ``(left, right)`` of the width-σ window x_t was drawn from (``None`` in the worst case).
+        request, label: the point (worst case) or window centre (σ-smoothed) asked for, and the
+            label asked for (:data:`LABELS`).
+        point, window: the point played x_t and ``(left, right)`` of the width-σ window it was
+            drawn from (``None`` in the worst case).
         lo, hi: the version space [lo, hi) before the round.
-        prediction: the learner's prediction ``1[x_t ≥ (lo + hi)/2]``.
-        truth: the label used.
+        prediction, truth: the learner's prediction ``1[x_t ≥ (lo + hi)/2]`` and the label used.
     """
 
     request: float
@@ -89,8 +88,7 @@ class AdversaryGame:
 
     Attributes:
         mode: ``"worst_case"`` (exact points) or ``"smoothed"`` (a width-σ window, uniform point).
-        sigma: the window width σ (also the score's envelope).
-        seed: nature's seed.
+        sigma, seed: the window width σ (also the score's envelope) and nature's seed.
         moves: the rounds played, in order.
     """
 
@@ -173,21 +171,16 @@ class AdversaryGame:
     def refusal(self, x: float, truth: int) -> str | None:
         """Why label ``truth`` at ``x`` fits no threshold together with the past, or ``None``."""
         if truth == 1 and x <= self.max_zero:
-            return (
-                f"label 1 at x = {x:.6g} is refused: x ≤ {self.max_zero:.6g}, which is labelled 0, "
-                "and no threshold 1[x ≥ b] labels a point 1 and a larger point 0."
-            )
-        if truth == 0 and x >= self.min_one:
-            return (
-                f"label 0 at x = {x:.6g} is refused: x ≥ {self.min_one:.6g}, which is labelled 1, "
-                "and no threshold 1[x ≥ b] labels a point 0 and a smaller point 1."
-            )
-        if truth == 0 and x >= 1.0:
-            return (
-                f"label 0 at x = {x:.6g} is refused: every threshold b lies in [0, 1], "
-                "so 1[x ≥ b] labels the point 1 with 1."
-            )
-        return None
+            why = f"x ≤ {self.max_zero:.6g}, which is labelled 0, and no threshold 1[x ≥ b] labels "
+            why += "a point 1 and a larger point 0"
+        elif truth == 0 and x >= self.min_one:
+            why = f"x ≥ {self.min_one:.6g}, which is labelled 1, and no threshold 1[x ≥ b] labels "
+            why += "a point 0 and a smaller point 1"
+        elif truth == 0 and x >= 1.0:
+            why = "every threshold b lies in [0, 1], so 1[x ≥ b] labels the point 1 with 1"
+        else:
+            return None
+        return f"label {truth} at x = {x:.6g} is refused: {why}."
 
     def play(self, request: float, label: str = "a") -> AdversaryGame:
         """The game after one more round; :class:`Unrealizable` if no threshold fits the label."""
