@@ -87,11 +87,9 @@ class ThresholdsExperiment:
         hit = hit_probability(np.exp2(width), self.sigma) if name != "worst_case" else 1.0
         hit = np.broadcast_to(hit, width.shape)
         columns = {"adversary": name, "round": self.rounds}
-        for stem, values, centre in (
-            ("mistakes", mistakes, "mean"),
-            ("log2_width", width, "median"),
-            ("hit_probability", hit, "mean"),
-        ):
+        stems = (("mistakes", mistakes, "mean"), ("log2_width", width, "median"),
+                 ("hit_probability", hit, "mean"))  # fmt: skip
+        for stem, values, centre in stems:
             middle = np.median(values, axis=0) if centre == "median" else values.mean(axis=0)
             low, high = np.quantile(values, [0.1, 0.9], axis=0)
             columns |= {f"{stem}_{centre}": middle, f"{stem}_p10": low, f"{stem}_p90": high}

@@ -146,17 +146,38 @@ def _window(adversary: str, lo: np.ndarray, hi: np.ndarray, sigma: float) -> np.
     return mid  # perturbed worst case: noise around the worst-case point, wrapped mod 1
 
 
-def _updates(
-    adversary: str, sigma: float, horizon: int, trials: int, rng: np.random.Generator, target=None
-) -> tuple:
-    """Midpoint binary search against points uniform on a width-σ window, update by update.
+def smoothed_run(
+    adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
+) -> ThresholdRun:
+    """Midpoint binary search against one σ-smoothed adversary (not the worst case), ``trials`` times.
+
+    The adaptive window covers the version space, shifted (never clipped) into [0, 1]; the perturbed
+    worst case adds uniform noise of width σ to the worst-case point, mod 1. Both hit the version
+    space with probability min(1, width/σ), the most a σ-smooth adversary can (:func:`_run`).
+    The non-adaptive one commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2],
+    labelled by b*: a point in the version space shrinks it even when the learner is right, so far
+    fewer mistakes.
+    """
+    check_choice("adversary", adversary, ADVERSARIES[1:])
+    check_game(sigma, horizon, trials)
+    return _run(adversary, sigma, horizon, trials, make_rng(rng))
+
+
+def _run(
+    adversary: str, sigma: float, horizon: int, trials: int, rng: np.random.Generator
+) -> ThresholdRun:
+    """One adversary's run on checked arguments (the Thresholds experiment checks them once).
 
     The version space changes only when a point lands in it, so the wait is geometric (p = overlap/σ)
     and the point uniform on the overlap: the same process as drawing every round, in O(updates).
-    The non-adaptive window sits on ``target``, which labels its points; the others play against
+    The non-adaptive window sits on its target b*, which labels its points; the others play against
     the learner.
-    Returns ``(rounds, points, mistake mask, lo, log2 width)`` per trial and update.
     """
+    if adversary == "worst_case":
+        return worst_case_run(horizon)
+    target = None
+    if adversary == "smoothed_nonadaptive":
+        target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
     lo, hi = np.zeros(trials), np.ones(trials)
     t = np.zeros(trials, dtype=np.int64)
     active = np.ones(trials, dtype=bool)
@@ -184,40 +205,10 @@ def _updates(
     rounds = np.stack(rounds_k, axis=1)[:, :k] if k else np.zeros((trials, 0), dtype=np.int64)
     mask = np.stack(mask_k, axis=1)[:, :k] if k else np.zeros((trials, 0), dtype=bool)
     lo_arr, width = np.stack(lo_k, axis=1)[:, : k + 1], np.stack(width_k, axis=1)[:, : k + 1]
-    return rounds.astype(np.int64), np.stack(points_k, axis=1)[:, :k], mask, lo_arr, width
-
-
-def smoothed_run(
-    adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
-) -> ThresholdRun:
-    """Midpoint binary search against one σ-smoothed adversary (not the worst case), ``trials`` times.
-
-    The adaptive window covers the version space, shifted (never clipped) into [0, 1]; the perturbed
-    worst case adds uniform noise of width σ to the worst-case point, mod 1. Both hit the version
-    space with probability min(1, width/σ), the most a σ-smooth adversary can (:func:`_updates`).
-    The non-adaptive one commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2],
-    labelled by b*: a point in the version space shrinks it even when the learner is right, so far
-    fewer mistakes.
-    """
-    check_choice("adversary", adversary, ADVERSARIES[1:])
-    check_game(sigma, horizon, trials)
-    return _run(adversary, sigma, horizon, trials, make_rng(rng))
-
-
-def _run(
-    adversary: str, sigma: float, horizon: int, trials: int, rng: np.random.Generator
-) -> ThresholdRun:
-    """One adversary's run on checked arguments (the Thresholds experiment checks them once)."""
-    if adversary == "worst_case":
-        return worst_case_run(horizon)
-    target = None
-    if adversary == "smoothed_nonadaptive":
-        target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
-    rounds, points, mask, lo, width = _updates(adversary, sigma, horizon, trials, rng, target)
     mistake_mask = None if target is None else mask  # the adaptive ones err on every update
     return ThresholdRun(
-        adversary, float(sigma), int(horizon), rounds, points, lo, width, mask.sum(axis=1),
-        mistake_mask, target,
+        adversary, float(sigma), int(horizon), rounds.astype(np.int64),
+        np.stack(points_k, axis=1)[:, :k], lo_arr, width, mask.sum(axis=1), mistake_mask, target,
     )  # fmt: skip
 
 
@@ -227,13 +218,11 @@ class RoundSnapshot:
 
     Attributes:
         round: the round t (1-based).
-        lo, log2_width: the version space's left end and log₂ width.
-        threshold: the learner's threshold, its midpoint.
+        lo, log2_width, threshold: the version space's left end, log₂ width and midpoint (the
+            learner's threshold).
         window: the 1 or 2 intervals (after wrapping) of the adversary's density 1/σ; empty for the worst case.
-        point: the point x_t.
-        point_relative: (x_t − lo) / width.
-        mistake: whether the learner erred at round t.
-        mistakes_so_far: mistakes in rounds 1..t.
+        point, point_relative: the point x_t, and (x_t − lo) / width.
+        mistake, mistakes_so_far: whether the learner erred at round t, and its mistakes in rounds 1..t.
     """
 
     round: int
