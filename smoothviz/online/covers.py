@@ -43,9 +43,11 @@ CLASSES = ("thresholds", "intervals", "union", "intersection", "symdiff")
 MAX_ENUMERATE = 200_000
 
 
-_CLASS_LABEL = {"thresholds": "thresholds 1(x ≥ b)", "intervals": "intervals 1(a ≤ x < b)",
-                "union": "unions of {k} intervals", "intersection": "intersections of {k} intervals",
-                "symdiff": "symmetric differences of two thresholds"}  # fmt: skip
+_CLASS_LABEL = {
+    "thresholds": "thresholds 1(x ≥ b)", "intervals": "intervals 1(a ≤ x < b)",
+    "union": "unions of {k} intervals", "intersection": "intersections of {k} intervals",
+    "symdiff": "symmetric differences of two thresholds",
+}  # fmt: skip
 
 
 def _facts(cls: str, k: int) -> tuple[int, int, int]:
@@ -121,8 +123,8 @@ class BracketSet:
 
     Attributes:
         index: flat bracket indices, shape ``(n,)``; mass: μ(upper) − μ(lower) of each.
-        lower, upper: the functions as unions of intervals ``(n, m, 2)`` ([l, r); a right end ``inf``
-            includes 1).
+        lower, upper: the functions as unions of intervals ``(n, m, 2)`` ([l, r); a right end
+            ``inf`` includes 1).
     """
 
     index: np.ndarray

@@ -222,7 +222,7 @@ class RoundSnapshot:
             learner's threshold).
         window: the 1 or 2 intervals (after wrapping) of the adversary's density 1/σ; empty for the worst case.
         point, point_relative: the point x_t, and (x_t − lo) / width.
-        mistake, mistakes_so_far: whether the learner erred at round t, and its mistakes in rounds 1..t.
+        mistake, mistakes_so_far: whether the learner erred at round t; its mistakes in rounds 1..t.
     """
 
     round: int

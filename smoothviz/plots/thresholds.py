@@ -164,10 +164,7 @@ def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
     Plain dicts: a player has hundreds of traces and plotly's object validation is slow.
     """
     width = 2.0**snap.log2_width
-
-    def relative(v: float) -> float:
-        return (v - snap.lo) / width if width > 0 else float("nan")
-
+    relative = lambda v: (v - snap.lo) / width if width > 0 else float("nan")  # noqa: E731
     win_x: list[float | None] = []
     win_y: list[float | None] = []
     for to_x, y in ((lambda v: v, 1.0), (relative, 0.0)):
