@@ -30,12 +30,12 @@ from smoothviz.plots.style import (
 )
 
 
-def _band_curves(experiment: ThresholdsExperiment, centre: str, p10: str, p90: str) -> list:
-    """One band (``centre`` line, ``p10``–``p90`` fill) per adversary, from the tidy frame."""
-    t = experiment.rounds.astype(float)
+def _band_curves(experiment: ThresholdsExperiment, stem: str, centre: str = "mean") -> list:
+    """One band per adversary from the tidy frame: the ``<stem>_<centre>`` line, its 10–90% fill."""
+    t, columns = experiment.rounds.astype(float), (f"{stem}_{centre}", f"{stem}_p10", f"{stem}_p90")
     traces = []
     for name, rows in experiment.curves().items():
-        traces += band_traces(t, *(rows[c].to_numpy() for c in (centre, p10, p90)), name=SHORT_NAMES[name],
+        traces += band_traces(t, *(rows[c].to_numpy() for c in columns), name=SHORT_NAMES[name],
                               color=COLORS[name])  # fmt: skip
     return traces
 
@@ -48,7 +48,7 @@ def _smoothed(experiment: ThresholdsExperiment) -> list[str]:
 @shared_figure
 def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """Cumulative mistakes against t for each adversary (mean, 10–90% band) with the theory lines."""
-    fig = Figure(_band_curves(experiment, "mistakes_mean", "mistakes_p10", "mistakes_p90"))
+    fig = Figure(_band_curves(experiment, "mistakes"))
     t, theory = experiment.rounds.astype(float), experiment.theory()
     if "worst_case" not in experiment.runs:
         worst = theory["worst_case_mistakes"]
@@ -94,7 +94,7 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
 def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """log₂ of the version-space width against t (median, 10–90% band), a line at log₂ σ; the worst case leaves it."""
     t, sigma = experiment.rounds.astype(float), experiment.sigma
-    fig = Figure(_band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90"))
+    fig = Figure(_band_curves(experiment, "log2_width", "median"))
     floor = np.log2(sigma) - 12.0
     for name, rows in experiment.curves().items():
         floor = min(floor, (rows["log2_width_p10"].min() if name != "worst_case" else 0.0) - 2.0)
@@ -131,9 +131,9 @@ def width_note(experiment: ThresholdsExperiment) -> str:
 @shared_figure
 def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """The per-round chance min(1, width/σ) that a σ-smooth adversary can land in the version space."""
-    columns = ("hit_probability_mean", "hit_probability_p10", "hit_probability_p90")
-    return apply_style(Figure(_band_curves(experiment, *columns)), x_title="round t", log_x=True,
-                       y_title="P(mistake at round t) ≤ min(1, width/σ)", log_y=True)  # fmt: skip
+    fig = Figure(_band_curves(experiment, "hit_probability"))
+    return apply_style(fig, x_title="round t", y_title="P(mistake at round t) ≤ min(1, width/σ)",
+                       log_x=True, log_y=True)  # fmt: skip
 
 
 #: Caption of :func:`hit_probability_figure`.
