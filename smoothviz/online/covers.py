@@ -256,7 +256,7 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
     k = int(k) if cls in ("union", "intersection") else 1
     nf, divisor, vc_dim = _facts(cls, k)
     feps = eps / divisor
-    n = math.ceil(1.0 / feps)
+    n = int(online_bounds.threshold_bracketing_number(feps))  # one factor: thresholds at ε′
     grid = np.concatenate([[0.0], measure.quantile(np.arange(1, n) / n), [1.0]])
     # Theorem 3.7: unions / intersections of k interval classes, each intervals class the product
     # of two threshold factors; symmetric differences: N_[](F, ε/4)^4.
@@ -473,7 +473,7 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     for e in eps:
         check_float("eps", e, 0.0, 1.0)
     nf, divisor, vc_dim = _facts(cls, int(k))
-    n = np.ceil(1.0 / (eps / divisor))
+    n = online_bounds.threshold_bracketing_number(eps / divisor)
     if cls == "symdiff":
         thm37 = online_bounds.symdiff_bracketing_bound(n)
     else:
