@@ -246,8 +246,7 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
         raise ValueError(f"`t` must be in [1, {run.horizon}], got {t}")
     rounds = run.mistake_rounds[trial]
     k = int(((rounds > 0) & (rounds < t)).sum())  # version-space updates before round t
-    lo = float(run.lo[trial, k])
-    log2_w = float(run.log2_width[trial, k])
+    lo, log2_w = float(run.lo[trial, k]), float(run.log2_width[trial, k])
     width = 2.0**log2_w
     threshold = lo + width / 2.0
     is_update = k < rounds.size and rounds[k] == t
@@ -256,10 +255,8 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     if run.adversary == "worst_case":
         return RoundSnapshot(t, lo, log2_w, threshold, (), threshold, 0.5, True, t)
     sigma = run.sigma
-    if run.targets is not None:  # the non-adaptive window never moves
-        centre = float(run.targets[trial])
-    else:
-        centre = float(_window(run.adversary, lo, lo + width, sigma))
+    fixed = run.targets is not None  # the non-adaptive window never moves
+    centre = float(run.targets[trial] if fixed else _window(run.adversary, lo, lo + width, sigma))
     left, right = centre - sigma / 2.0, centre + sigma / 2.0
     if is_update:
         x = float(run.points[trial, k])
