@@ -67,7 +67,7 @@ def class_label(cls: str, *, k: int = 2) -> str:
     return _CLASS_LABEL[cls].format(k=k)
 
 
-def _pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def _interval_pairs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.stack([lo, hi], axis=-1)
 
 
@@ -85,13 +85,13 @@ def hypothesis_sets(cls: str, params, *, k: int = 2) -> np.ndarray:
             f"`params` must have {nf} columns of values in [0, 1], got shape {p.shape}"
         )
     if cls == "thresholds":
-        return _pairs(p, np.full_like(p, np.inf))
+        return _interval_pairs(p, np.full_like(p, np.inf))
     if cls == "symdiff":
-        return _pairs(p.min(axis=1), p.max(axis=1))[:, None, :]
+        return _interval_pairs(p.min(axis=1), p.max(axis=1))[:, None, :]
     a, b = p[:, 0::2], p[:, 1::2]
     if cls == "intersection":
-        return _pairs(a.max(axis=1), b.min(axis=1))[:, None, :]
-    return _pairs(a, b)  # intervals (k = 1) and unions
+        return _interval_pairs(a.max(axis=1), b.min(axis=1))[:, None, :]
+    return _interval_pairs(a, b)  # intervals (k = 1) and unions
 
 
 def _bracket_sets(cls: str, grid: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -103,18 +103,18 @@ def _bracket_sets(cls: str, grid: np.ndarray, idx: np.ndarray) -> tuple[np.ndarr
     g0, g1 = grid[idx], grid[idx + 1]  # bracket cell [g_i, g_{i+1}] of every factor
     if cls == "thresholds":
         inf = np.full_like(g0, np.inf)
-        return _pairs(g1, inf), _pairs(g0, inf)
+        return _interval_pairs(g1, inf), _interval_pairs(g0, inf)
     if cls == "symdiff":
         # f Δ f' = (f ∪ f') ∩ ¬(f ∩ f'), bracketed through the same two threshold brackets.
-        lower = _pairs(g1.min(axis=1), g0.max(axis=1))[:, None, :]
-        upper = _pairs(g0.min(axis=1), g1.max(axis=1))[:, None, :]
+        lower = _interval_pairs(g1.min(axis=1), g0.max(axis=1))[:, None, :]
+        upper = _interval_pairs(g0.min(axis=1), g1.max(axis=1))[:, None, :]
         return lower, upper
     a0, a1, b0, b1 = g0[:, 0::2], g1[:, 0::2], g0[:, 1::2], g1[:, 1::2]
     if cls == "intersection":
-        lower = _pairs(a1.max(axis=1), b0.min(axis=1))[:, None, :]
-        upper = _pairs(a0.max(axis=1), b1.min(axis=1))[:, None, :]
+        lower = _interval_pairs(a1.max(axis=1), b0.min(axis=1))[:, None, :]
+        upper = _interval_pairs(a0.max(axis=1), b1.min(axis=1))[:, None, :]
         return lower, upper
-    return _pairs(a1, b0), _pairs(a0, b1)
+    return _interval_pairs(a1, b0), _interval_pairs(a0, b1)
 
 
 @dataclass(frozen=True, eq=False)
