@@ -160,14 +160,6 @@ class AdversaryGame:
         centre = min(max(request, self.sigma / 2.0), 1.0 - self.sigma / 2.0)
         return (centre - self.sigma / 2.0, centre + self.sigma / 2.0)
 
-    def point_for(self, request: float) -> float:
-        """The point round t + 1 plays for ``request`` (drawn from its own seeded stream when smoothed)."""
-        window = self.window(request)
-        if window is None:
-            return float(request)
-        u = make_rng([int(self.seed), self.t + 1]).random()
-        return float(min(window[0] + u * self.sigma, window[1]))
-
     def refusal(self, x: float, truth: int) -> str | None:
         """Why label ``truth`` at ``x`` fits no threshold together with the past, or ``None``."""
         if truth == 1 and x <= self.max_zero:
@@ -189,7 +181,11 @@ class AdversaryGame:
             raise ValueError(f"`request` must be a number in [0, 1], got {request!r}")
         if self.t >= MAX_MOVES:
             raise ValueError(f"a game holds at most {MAX_MOVES} moves; reset or undo")
-        x = self.point_for(float(request))
+        request, window = float(request), self.window(float(request))
+        x = request
+        if window is not None:  # round t + 1's point, drawn from its own seeded stream
+            u = make_rng([int(self.seed), self.t + 1]).random()
+            x = float(min(window[0] + u * self.sigma, window[1]))
         prediction = int(x >= self.threshold)
         if label == "a":
             truth = 1 - prediction if self.undetermined(x) else int(x > self.max_zero)
@@ -198,10 +194,7 @@ class AdversaryGame:
         why = self.refusal(x, truth)
         if why:
             raise Unrealizable(why)
-        move = Move(
-            float(request), label, x, self.window(float(request)), self.lo, self.hi, prediction,
-            truth,
-        )  # fmt: skip
+        move = Move(request, label, x, window, self.lo, self.hi, prediction, truth)
         return replace(self, moves=(*self.moves, move))
 
     def act(self, action: float | str, label: str = "a") -> tuple[AdversaryGame, str | None]:
