@@ -65,7 +65,7 @@ def test_an_unrealizable_label_is_refused_naming_the_point_and_leaves_the_game(
         game.play(asked, label)
     for word in words:
         assert word in str(info.value)
-    same, message = game.try_play(asked, label)
+    same, message = game.act(asked, label)
     assert same is game
     assert same.requests() == moves
     assert message == str(info.value)

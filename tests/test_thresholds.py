@@ -260,7 +260,7 @@ def test_nonadaptive_pathwise_facts(nonadaptive):
 def test_nonadaptive_counts_updates_and_mistakes_apart(nonadaptive):
     run = nonadaptive
     rounds = np.array([1, 10, 100, 1000, run.horizon])
-    made = run.mistakes_by(rounds)
+    made = run.updates_by(rounds, mistakes=True)
     updated = run.updates_by(rounds)
     n_updates = (run.mistake_rounds > 0).sum(axis=1)
     assert np.array_equal(made[:, -1], run.mistakes)
@@ -277,7 +277,7 @@ def test_nonadaptive_counts_updates_and_mistakes_apart(nonadaptive):
     # the number line agrees: mistakes so far, and a window that never moves
     for t in (1, 50, 500, run.horizon):
         snap = th.round_snapshot(run, t, seed=21, trial=3)
-        assert snap.mistakes_so_far == run.mistakes_by(np.array([t]))[3, 0]
+        assert snap.mistakes_so_far == run.updates_by(np.array([t]), mistakes=True)[3, 0]
         ((lo, hi),) = snap.window
         assert (lo + hi) / 2 == pytest.approx(run.targets[3])
 

@@ -32,9 +32,6 @@ __all__ = [
     "threshold_brackets",
 ]
 
-#: Most brackets listed in :meth:`CoversExperiment.to_frame`.
-_MAX_BRACKET_ROWS = 500
-
 
 def lemma32(sigma: float, cells: int, horizon: int, trials: int, seed: int) -> cv.MaxCountResult:
     """Lemma 3.2's adaptive and non-adaptive adversaries on |F| = ``cells`` cells (the adversaries' coins)."""
@@ -53,10 +50,8 @@ class CoversExperiment:
     """The Covers page's main view, and the parameters of its tabs.
 
     Attributes:
-        measure: μ.
-        bracketing: the ε-bracketing of the class under μ.
-        hypothesis: h, the example member of the class.
-        found: the bracket that sandwiches h.
+        measure, bracketing: μ and the ε-bracketing of the class under μ.
+        hypothesis, found: h, the example member of the class, and the bracket that sandwiches h.
         cover: the threshold ε-cover (thresholds only), else ``None``.
         settings: the arguments of :func:`run_experiment` that built it.
     """
@@ -78,32 +73,23 @@ class CoversExperiment:
     @property
     def thm33_brackets(self) -> int:
         """⌈4√T/σ⌉: the thresholds' brackets at :attr:`thm33_scale`, exact (the paper's Thm 3.3)."""
-        s = self.settings
-        return int(online_bounds.thm33_threshold_brackets(s["sigma"], s["horizon"]))
+        return int(
+            online_bounds.thm33_threshold_brackets(self.settings["sigma"], self.settings["horizon"])
+        )
 
     @once
     def summary(self) -> pd.DataFrame:
         """One row: brackets built, Theorem 3.7's bound, Haussler's cover bound, h's bracket and its gap."""
-        br = self.bracketing
-        return pd.DataFrame(
-            [
-                {
-                    "class": br.label,
-                    "eps": self.settings["scale"],
-                    "brackets": br.size,
-                    "thm37_bound": br.bound,
-                    "haussler_bound": float(
-                        online_bounds.haussler_cover_bound(self.settings["scale"], br.vc_dim)
-                    ),
-                    "bracket_of_h": int(self.found.index[0]),
-                    "gap_mass_of_h": float(self.found.mass[0]),
-                }
-            ]
-        )
+        br, eps = self.bracketing, self.settings["scale"]
+        haussler = float(online_bounds.haussler_cover_bound(eps, br.vc_dim))
+        return pd.DataFrame([{"class": br.label, "eps": eps, "brackets": br.size,
+                              "thm37_bound": br.bound, "haussler_bound": haussler,
+                              "bracket_of_h": int(self.found.index[0]),
+                              "gap_mass_of_h": float(self.found.mass[0])}])  # fmt: skip
 
     def to_frame(self) -> pd.DataFrame:
-        """The brackets, tidy (at most :data:`_MAX_BRACKET_ROWS`)."""
-        return self.bracketing.to_frame(max_brackets=_MAX_BRACKET_ROWS)
+        """The brackets, tidy (at most 500)."""
+        return self.bracketing.to_frame(max_brackets=500)
 
     def sizes(self, eps: Sequence[float]) -> pd.DataFrame:
         """Bracketing sizes of the class over a grid of ε (:func:`smoothviz.online.covers.bracketing_sizes`)."""
@@ -224,11 +210,10 @@ def histogram_fractions(
     """Bin centres on [0, 1], the fraction of trials per bin at T (adaptive, non-adaptive), and per snapshot."""
     edges = np.linspace(0.0, 1.0, bins + 1)
     fractions = lambda values: np.histogram(values, bins=edges)[0] / result.trials  # noqa: E731
-    finals = {"adaptive": result.adaptive_final, "non-adaptive": result.nonadaptive_final}
-    snapshots = zip(result.snapshot_rounds, result.adaptive_snapshots, result.nonadaptive_snapshots,
-                    strict=True)  # fmt: skip
+    finals = {name: fractions(final) for name, final in result.by_adversary("final").items()}
+    snapshots = zip(result.snapshot_rounds, *result.by_adversary("snapshots").values(), strict=True)
     return (
         (edges[:-1] + edges[1:]) / 2,
-        {name: fractions(final) for name, final in finals.items()},
+        finals,
         [(t, fractions(a), fractions(n)) for t, a, n in snapshots],
     )

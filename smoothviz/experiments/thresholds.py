@@ -19,16 +19,14 @@ from smoothviz.bounds.online import (
 from smoothviz.experiments import once
 from smoothviz.online.thresholds import (
     ADVERSARIES,
-    RoundSnapshot,
     ThresholdRun,
     _run,
     adversary_rng,
     check_game,
-    round_snapshot,
 )
 from smoothviz.validation import check_choices
 
-__all__ = ["ThresholdsExperiment", "number_line_rounds", "run_experiment"]
+__all__ = ["ThresholdsExperiment", "run_experiment"]
 
 #: The most rounds at which the curves are summarised.
 _ROUNDS = 400
@@ -84,16 +82,14 @@ class ThresholdsExperiment:
         return pd.concat(self.curves().values(), ignore_index=True)
 
     def _curve(self, name: str, run: ThresholdRun) -> pd.DataFrame:
-        mistakes = run.mistakes_by(self.rounds).astype(float)
+        mistakes = run.updates_by(self.rounds, mistakes=True).astype(float)
         width = run.log2_width_after(self.rounds)
         hit = hit_probability(np.exp2(width), self.sigma) if name != "worst_case" else 1.0
         hit = np.broadcast_to(hit, width.shape)
         columns = {"adversary": name, "round": self.rounds}
-        for stem, values, centre in (
-            ("mistakes", mistakes, "mean"),
-            ("log2_width", width, "median"),
-            ("hit_probability", hit, "mean"),
-        ):
+        stems = (("mistakes", mistakes, "mean"), ("log2_width", width, "median"),
+                 ("hit_probability", hit, "mean"))  # fmt: skip
+        for stem, values, centre in stems:
             middle = np.median(values, axis=0) if centre == "median" else values.mean(axis=0)
             low, high = np.quantile(values, [0.1, 0.9], axis=0)
             columns |= {f"{stem}_{centre}": middle, f"{stem}_p10": low, f"{stem}_p90": high}
@@ -106,17 +102,11 @@ class ThresholdsExperiment:
         for name, run in self.runs.items():
             below = run.first_round_below(self.sigma)
             reached = below[below <= self.horizon]
-            rows.append(
-                {
-                    "adversary": name,
-                    "mistakes_mean": float(run.mistakes.mean()),
-                    "mistakes_p10": float(np.quantile(run.mistakes, 0.1)),
-                    "mistakes_p90": float(np.quantile(run.mistakes, 0.9)),
-                    "first_round_width_below_sigma": float(np.median(reached))
-                    if reached.size
-                    else None,
-                }
-            )
+            p10, p90 = (float(np.quantile(run.mistakes, q)) for q in (0.1, 0.9))
+            rows.append({"adversary": name, "mistakes_mean": float(run.mistakes.mean()),
+                         "mistakes_p10": p10, "mistakes_p90": p90,
+                         "first_round_width_below_sigma": float(np.median(reached))
+                         if reached.size else None})  # fmt: skip
         return pd.DataFrame(rows)
 
     def code(self) -> str:
@@ -144,11 +134,3 @@ def run_experiment(
     if horizon > _ROUNDS:  # log-spaced rounds, T included
         rounds = np.union1d(np.round(np.geomspace(1, horizon, _ROUNDS)).astype(np.int64), [horizon])
     return ThresholdsExperiment(float(sigma), int(horizon), int(trials), int(seed), runs, rounds)
-
-
-# --- what the Thresholds page's figures and cards show, computed here so plots only draws ---
-
-
-def number_line_rounds(run: ThresholdRun, rounds: np.ndarray, seed: int) -> list[RoundSnapshot]:
-    """The state of the run's first trial at each round in ``rounds`` (the number line's frames)."""
-    return [round_snapshot(run, int(t), seed=seed) for t in rounds]

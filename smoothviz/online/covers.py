@@ -44,23 +44,16 @@ MAX_ENUMERATE = 200_000
 
 
 _CLASS_LABEL = {
-    "thresholds": "thresholds 1(x ≥ b)",
-    "intervals": "intervals 1(a ≤ x < b)",
-    "union": "unions of {k} intervals",
-    "intersection": "intersections of {k} intervals",
+    "thresholds": "thresholds 1(x ≥ b)", "intervals": "intervals 1(a ≤ x < b)",
+    "union": "unions of {k} intervals", "intersection": "intersections of {k} intervals",
     "symdiff": "symmetric differences of two thresholds",
-}
+}  # fmt: skip
 
 
 def _facts(cls: str, k: int) -> tuple[int, int, int]:
     """Threshold factors, ε over each factor's scale (Theorem 3.7) and VC dimension of a class."""
-    return {
-        "thresholds": (1, 1, 1),
-        "intervals": (2, 2, 2),
-        "symdiff": (2, 4, 2),
-        "union": (2 * k, 2 * k, 2 * k),
-        "intersection": (2 * k, 2 * k, 2),
-    }[cls]
+    return {"thresholds": (1, 1, 1), "intervals": (2, 2, 2), "symdiff": (2, 4, 2),
+            "union": (2 * k, 2 * k, 2 * k), "intersection": (2 * k, 2 * k, 2)}[cls]  # fmt: skip
 
 
 def _check_class(cls: str, k: int) -> None:
@@ -129,9 +122,9 @@ class BracketSet:
     """Some brackets of a :class:`Bracketing`, materialised.
 
     Attributes:
-        index: flat bracket indices, shape ``(n,)``.
-        lower, upper: the functions as unions of intervals ``(n, m, 2)`` (each [l, r), a right end ``inf`` including 1).
-        mass: μ(upper) − μ(lower) of each bracket, shape ``(n,)``.
+        index: flat bracket indices, shape ``(n,)``; mass: μ(upper) − μ(lower) of each.
+        lower, upper: the functions as unions of intervals ``(n, m, 2)`` ([l, r); a right end
+            ``inf`` includes 1).
     """
 
     index: np.ndarray
@@ -142,20 +135,13 @@ class BracketSet:
     def to_frame(self) -> pd.DataFrame:
         """One row per interval piece: bracket, part (lower/upper), piece, left, right, mass."""
         n, m, _ = self.lower.shape
-        parts = []
-        for part, sets in (("lower", self.lower), ("upper", self.upper)):
-            parts.append(
-                pd.DataFrame(
-                    {
-                        "bracket": np.repeat(self.index, m),
-                        "part": part,
-                        "piece": np.tile(np.arange(m), n),
-                        "left": sets[:, :, 0].ravel(),
-                        "right": np.minimum(sets[:, :, 1], 1.0).ravel(),
-                        "mass": np.repeat(self.mass, m),
-                    }
-                )
-            )
+        parts = [
+            pd.DataFrame({"bracket": np.repeat(self.index, m), "part": part,
+                          "piece": np.tile(np.arange(m), n), "left": sets[:, :, 0].ravel(),
+                          "right": np.minimum(sets[:, :, 1], 1.0).ravel(),
+                          "mass": np.repeat(self.mass, m)})
+            for part, sets in (("lower", self.lower), ("upper", self.upper))
+        ]  # fmt: skip
         df = pd.concat(parts, ignore_index=True)
         return df[df["right"] > df["left"]].reset_index(drop=True)
 
@@ -205,6 +191,10 @@ class Bracketing:
         n = self.n_per_factor
         return np.array([n**e for e in range(self.n_factors - 1, -1, -1)], dtype=self._index_dtype)
 
+    def _flat(self, idx: np.ndarray) -> np.ndarray:
+        """Flat indices of per-factor indices ``(n, n_factors)``, mixed radix N."""
+        return (idx.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
+
     def _as_index(self, index) -> np.ndarray:
         if self._index_dtype is object:
             return np.array([int(i) for i in np.atleast_1d(index).ravel()], dtype=object)
@@ -222,24 +212,22 @@ class Bracketing:
         """Flat index of a bracket holding each hypothesis (rows of ``params``, as in :func:`hypothesis_sets`)."""
         hypothesis_sets(self.cls, params, k=self.k)  # validates
         p = np.atleast_2d(np.asarray(params, dtype=float))
-        n = self.n_per_factor
-        idx = np.clip(np.searchsorted(self.grid, p, side="right") - 1, 0, n - 1)
-        return (idx.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
+        return self._flat(
+            np.clip(np.searchsorted(self.grid, p, side="right") - 1, 0, self.n_per_factor - 1)
+        )
 
     def brackets(self, index=None) -> BracketSet:
         """Materialise brackets (all by default), at most :data:`MAX_ENUMERATE` per call."""
-        if index is None:
-            if self.size > MAX_ENUMERATE:
-                raise ValueError(
-                    f"bracketing has {self.size} brackets, more than {MAX_ENUMERATE}; pass `index`"
-                )
-            index = np.arange(self.size, dtype=np.int64)
-        index = self._as_index(index)
+        if index is None and self.size > MAX_ENUMERATE:
+            raise ValueError(
+                f"bracketing has {self.size} brackets, more than {MAX_ENUMERATE}; pass `index`"
+            )
+        index = self._as_index(np.arange(self.size) if index is None else index)
         if index.size > MAX_ENUMERATE:
             raise ValueError(f"`index` may hold at most {MAX_ENUMERATE} brackets, got {index.size}")
         lower, upper = _bracket_sets(self.cls, self.grid, self.factor_indices(index))
         mass = set_mass(upper, self.measure) - set_mass(lower, self.measure)
-        return BracketSet(index=index, lower=lower, upper=upper, mass=mass)
+        return BracketSet(index, lower, upper, mass)
 
     def sample_index(self, max_rows: int) -> np.ndarray:
         """At most ``max_rows`` sorted flat indices to draw: evenly spaced, or a fixed sample of tuples."""
@@ -248,8 +236,7 @@ class Bracketing:
         if self.n_factors == 1:
             return np.unique(np.round(np.linspace(0, self.size - 1, max_rows)).astype(np.int64))
         draws = make_rng(20201).integers(self.n_per_factor, size=(max_rows, self.n_factors))
-        flat = (draws.astype(self._index_dtype) * self._powers()[None, :]).sum(axis=1)
-        return np.array(sorted(set(flat.tolist())), dtype=self._index_dtype)
+        return np.array(sorted(set(self._flat(draws).tolist())), dtype=self._index_dtype)
 
     def to_frame(self, *, max_brackets: int = 2000) -> pd.DataFrame:
         """Tidy pieces of at most ``max_brackets`` evenly spread brackets (:meth:`BracketSet.to_frame`)."""
@@ -269,25 +256,12 @@ def bracketing(cls: str, measure: Measure, *, eps: float, k: int = 2) -> Bracket
     k = int(k) if cls in ("union", "intersection") else 1
     nf, divisor, vc_dim = _facts(cls, k)
     feps = eps / divisor
-    n = math.ceil(1.0 / feps)
+    n = int(online_bounds.threshold_bracketing_number(feps))  # one factor: thresholds at ε′
     grid = np.concatenate([[0.0], measure.quantile(np.arange(1, n) / n), [1.0]])
-    size = n**nf
     # Theorem 3.7: unions / intersections of k interval classes, each intervals class the product
     # of two threshold factors; symmetric differences: N_[](F, ε/4)^4.
-    bound = n**4 if cls == "symdiff" else size
-    return Bracketing(
-        cls=cls,
-        k=k,
-        eps=float(eps),
-        measure=measure,
-        factor_eps=feps,
-        n_per_factor=n,
-        n_factors=nf,
-        grid=grid,
-        size=size,
-        bound=bound,
-        vc_dim=vc_dim,
-    )
+    bound = n**4 if cls == "symdiff" else n**nf
+    return Bracketing(cls, k, float(eps), measure, feps, n, nf, grid, n**nf, bound, vc_dim)
 
 
 @dataclass(frozen=True, eq=False)
@@ -297,9 +271,7 @@ class ThresholdCover:
     A cover only promises μ(h ≠ h') ≤ ε, on either side of h: no pointwise domination, unlike a bracket.
 
     Attributes:
-        eps: the cover scale ε.
-        measure: the measure μ.
-        centres: the thresholds of the cover, shape ``(M,)``.
+        eps, measure, centres: the scale ε, the measure μ and the cover's thresholds ``(M,)``.
     """
 
     eps: float
@@ -321,7 +293,7 @@ def quantile_threshold_cover(measure: Measure, *, eps: float) -> ThresholdCover:
     check_float("eps", eps, 0.0, 1.0)
     m = math.ceil(1.0 / (2.0 * eps))
     centres = measure.quantile((2 * np.arange(m) + 1) / (2 * m))
-    return ThresholdCover(eps=float(eps), measure=measure, centres=centres)
+    return ThresholdCover(float(eps), measure, centres)
 
 
 def running_max_count(cells: np.ndarray) -> np.ndarray:
@@ -339,6 +311,10 @@ def running_max_count(cells: np.ndarray) -> np.ndarray:
     return np.maximum.accumulate(rank, axis=1)
 
 
+#: The two adversaries of Lemma 3.2's and Appendix B's experiments, as their frames name them.
+_NAMES = ("adaptive", "non-adaptive")
+
+
 def _by_adversary(columns: dict[str, dict[str, object]]) -> pd.DataFrame:
     """One frame per adversary ``{adversary: its columns}``, stacked under an ``adversary`` column."""
     frames = [pd.DataFrame({"adversary": name, **cols}) for name, cols in columns.items()]
@@ -351,8 +327,7 @@ class MaxCountResult:
 
     Attributes:
         sigma: smoothness σ: every D_t has density ≤ 1/σ.
-        n_cells: |F|; cell c is [c·ε, (c+1)·ε).
-        eps: ε = 1/n_cells.
+        n_cells, eps: |F| and ε = 1/n_cells; cell c is [c·ε, (c+1)·ε).
         window: r = ⌈σ/ε⌉: each D_t is uniform on r cells.
         p: ε/σ, the largest chance any D_t gives one cell (Lemma 3.2's rate).
         horizon, trials: T and the independent runs.
@@ -374,17 +349,11 @@ class MaxCountResult:
         t = np.arange(1, self.horizon + 1)
         bound = online_bounds.lemma32_max_count_bound(t, self.p, self.n_cells)
         columns = {}
-        for name, runs in (("adaptive", self.adaptive), ("non-adaptive", self.nonadaptive)):
+        for name, runs in zip(_NAMES, (self.adaptive, self.nonadaptive), strict=True):
             q10, q90 = np.quantile(runs, [0.1, 0.9], axis=0)
-            columns[name] = {
-                "t": t,
-                "tp": t * self.p,
-                "mean": runs.mean(axis=0),
-                "q10": q10,
-                "q90": q90,
-                "bound": bound,
-                "bound_applies": t * self.p >= math.log(self.n_cells),
-            }
+            columns[name] = {"t": t, "tp": t * self.p, "mean": runs.mean(axis=0), "q10": q10,
+                             "q90": q90, "bound": bound,
+                             "bound_applies": t * self.p >= math.log(self.n_cells)}  # fmt: skip
         return _by_adversary(columns)
 
 
@@ -405,7 +374,6 @@ def max_count_experiment(
     eps = 1.0 / n_cells
     r = min(math.ceil(sigma * n_cells - 1e-9), n_cells)
     rows = np.arange(trials)
-
     counts = np.zeros((trials, n_cells), dtype=np.int64)
     cells = np.empty((trials, horizon), dtype=np.int64)
     for t in range(horizon):
@@ -417,17 +385,8 @@ def max_count_experiment(
             cells[:, t] = rng.integers(n_cells, size=trials)
         counts[rows, cells[:, t]] += 1
     hits = rng.integers(r, size=(trials, horizon))  # the fixed window is cells 0..r-1
-    return MaxCountResult(
-        sigma=sigma,
-        n_cells=n_cells,
-        eps=eps,
-        window=r,
-        p=eps / sigma,
-        horizon=horizon,
-        trials=trials,
-        adaptive=running_max_count(cells),
-        nonadaptive=running_max_count(hits),
-    )
+    return MaxCountResult(sigma, n_cells, eps, r, eps / sigma, horizon, trials,
+                          running_max_count(cells), running_max_count(hits))  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -456,29 +415,26 @@ class UniformConvergenceResult:
     adaptive_snapshots: np.ndarray
     nonadaptive_snapshots: np.ndarray
 
+    def by_adversary(self, field: str) -> dict[str, np.ndarray]:
+        """``{"adaptive": adaptive_<field>, "non-adaptive": nonadaptive_<field>}``."""
+        return {name: getattr(self, f"{name.replace('-', '')}_{field}") for name in _NAMES}
+
     def to_frame(self) -> pd.DataFrame:
         """Per adversary and round t: mean and standard deviation of the empirical average."""
         t = np.arange(1, self.horizon + 1)
+        mean, std = self.by_adversary("mean"), self.by_adversary("std")
         return _by_adversary(
-            {
-                "adaptive": {"t": t, "mean": self.adaptive_mean, "std": self.adaptive_std},
-                "non-adaptive": {
-                    "t": t,
-                    "mean": self.nonadaptive_mean,
-                    "std": self.nonadaptive_std,
-                },
-            }
+            {name: {"t": t, "mean": mean[name], "std": std[name]} for name in _NAMES}
         )
 
     def histogram_frame(self, *, bins: int = 40) -> pd.DataFrame:
         """Histogram of the final averages: adversary, bin left/right edge, count, fraction."""
         edges = np.linspace(0.0, 1.0, bins + 1)
-        finals = {"adaptive": self.adaptive_final, "non-adaptive": self.nonadaptive_final}
         columns = {}
-        for name, values in finals.items():
+        for name, values in self.by_adversary("final").items():
             count = np.histogram(values, bins=edges)[0]
-            columns[name] = {"left": edges[:-1], "right": edges[1:], "count": count}
-            columns[name]["fraction"] = count / self.trials
+            columns[name] = {"left": edges[:-1], "right": edges[1:], "count": count,
+                             "fraction": count / self.trials}  # fmt: skip
         return _by_adversary(columns)
 
 
@@ -504,12 +460,9 @@ def uniform_convergence_experiment(
     fields = {}
     for name, pts in (("adaptive", x), ("nonadaptive", np.full_like(x, 0.5))):
         avg = np.cumsum(pts + eta > 0.5, axis=1) / t
-        fields |= {
-            f"{name}_final": avg[:, -1],
-            f"{name}_std": avg.std(axis=0),
-            f"{name}_mean": avg.mean(axis=0),
-            f"{name}_snapshots": avg[:, snaps - 1].T.copy(),
-        }
+        fields |= {f"{name}_final": avg[:, -1], f"{name}_std": avg.std(axis=0),
+                   f"{name}_mean": avg.mean(axis=0),
+                   f"{name}_snapshots": avg[:, snaps - 1].T.copy()}  # fmt: skip
     return UniformConvergenceResult(horizon, trials, snapshot_rounds=snaps, **fields)
 
 
@@ -520,22 +473,16 @@ def bracketing_sizes(cls: str, eps, *, k: int = 2) -> pd.DataFrame:
     for e in eps:
         check_float("eps", e, 0.0, 1.0)
     nf, divisor, vc_dim = _facts(cls, int(k))
-    n = np.ceil(1.0 / (eps / divisor))
+    n = online_bounds.threshold_bracketing_number(eps / divisor)
     if cls == "symdiff":
         thm37 = online_bounds.symdiff_bracketing_bound(n)
     else:
         thm37 = online_bounds.kfold_bracketing_bound(n, nf)
     cover = np.ceil(1.0 / (2.0 * eps)) if cls == "thresholds" else np.full(eps.shape, np.nan)
-    return pd.DataFrame(
-        {
-            "eps": eps,
-            "inv_eps": 1.0 / eps,
-            "brackets": np.power(n, float(nf)),
-            "thm37_bound": thm37,
-            "haussler_cover": online_bounds.haussler_cover_bound(eps, vc_dim),
-            "threshold_cover": cover,
-        }
-    )
+    haussler = online_bounds.haussler_cover_bound(eps, vc_dim)
+    return pd.DataFrame({"eps": eps, "inv_eps": 1.0 / eps, "brackets": np.power(n, float(nf)),
+                         "thm37_bound": thm37, "haussler_cover": haussler,
+                         "threshold_cover": cover})  # fmt: skip
 
 
 def example_hypothesis(cls: str, position: float, *, width: float, k: int = 2) -> np.ndarray:

@@ -46,13 +46,12 @@ class Move:
     """One round of the game.
 
     Attributes:
-        request: the point asked for (worst case) or the window's centre (σ-smoothed).
-        label: the label asked for, one of :data:`LABELS`.
-        point: the point played x_t.
-        window: ``(left, right)`` of the width-σ window x_t was drawn from (``None`` in the worst case).
+        request, label: the point (worst case) or window centre (σ-smoothed) asked for, and the
+            label asked for (:data:`LABELS`).
+        point, window: the point played x_t and ``(left, right)`` of the width-σ window it was
+            drawn from (``None`` in the worst case).
         lo, hi: the version space [lo, hi) before the round.
-        prediction: the learner's prediction ``1[x_t ≥ (lo + hi)/2]``.
-        truth: the label used.
+        prediction, truth: the learner's prediction ``1[x_t ≥ (lo + hi)/2]`` and the label used.
     """
 
     request: float
@@ -89,8 +88,7 @@ class AdversaryGame:
 
     Attributes:
         mode: ``"worst_case"`` (exact points) or ``"smoothed"`` (a width-σ window, uniform point).
-        sigma: the window width σ (also the score's envelope).
-        seed: nature's seed.
+        sigma, seed: the window width σ (also the score's envelope) and nature's seed.
         moves: the rounds played, in order.
     """
 
@@ -162,32 +160,19 @@ class AdversaryGame:
         centre = min(max(request, self.sigma / 2.0), 1.0 - self.sigma / 2.0)
         return (centre - self.sigma / 2.0, centre + self.sigma / 2.0)
 
-    def point_for(self, request: float) -> float:
-        """The point round t + 1 plays for ``request`` (drawn from its own seeded stream when smoothed)."""
-        window = self.window(request)
-        if window is None:
-            return float(request)
-        u = make_rng([int(self.seed), self.t + 1]).random()
-        return float(min(window[0] + u * self.sigma, window[1]))
-
     def refusal(self, x: float, truth: int) -> str | None:
         """Why label ``truth`` at ``x`` fits no threshold together with the past, or ``None``."""
         if truth == 1 and x <= self.max_zero:
-            return (
-                f"label 1 at x = {x:.6g} is refused: x ≤ {self.max_zero:.6g}, which is labelled 0, "
-                "and no threshold 1[x ≥ b] labels a point 1 and a larger point 0."
-            )
-        if truth == 0 and x >= self.min_one:
-            return (
-                f"label 0 at x = {x:.6g} is refused: x ≥ {self.min_one:.6g}, which is labelled 1, "
-                "and no threshold 1[x ≥ b] labels a point 0 and a smaller point 1."
-            )
-        if truth == 0 and x >= 1.0:
-            return (
-                f"label 0 at x = {x:.6g} is refused: every threshold b lies in [0, 1], "
-                "so 1[x ≥ b] labels the point 1 with 1."
-            )
-        return None
+            why = f"x ≤ {self.max_zero:.6g}, which is labelled 0, and no threshold 1[x ≥ b] labels "
+            why += "a point 1 and a larger point 0"
+        elif truth == 0 and x >= self.min_one:
+            why = f"x ≥ {self.min_one:.6g}, which is labelled 1, and no threshold 1[x ≥ b] labels "
+            why += "a point 0 and a smaller point 1"
+        elif truth == 0 and x >= 1.0:
+            why = "every threshold b lies in [0, 1], so 1[x ≥ b] labels the point 1 with 1"
+        else:
+            return None
+        return f"label {truth} at x = {x:.6g} is refused: {why}."
 
     def play(self, request: float, label: str = "a") -> AdversaryGame:
         """The game after one more round; :class:`Unrealizable` if no threshold fits the label."""
@@ -196,7 +181,11 @@ class AdversaryGame:
             raise ValueError(f"`request` must be a number in [0, 1], got {request!r}")
         if self.t >= MAX_MOVES:
             raise ValueError(f"a game holds at most {MAX_MOVES} moves; reset or undo")
-        x = self.point_for(float(request))
+        request, window = float(request), self.window(float(request))
+        x = request
+        if window is not None:  # round t + 1's point, drawn from its own seeded stream
+            u = make_rng([int(self.seed), self.t + 1]).random()
+            x = float(min(window[0] + u * self.sigma, window[1]))
         prediction = int(x >= self.threshold)
         if label == "a":
             truth = 1 - prediction if self.undetermined(x) else int(x > self.max_zero)
@@ -205,29 +194,22 @@ class AdversaryGame:
         why = self.refusal(x, truth)
         if why:
             raise Unrealizable(why)
-        move = Move(
-            float(request), label, x, self.window(float(request)), self.lo, self.hi, prediction,
-            truth,
-        )  # fmt: skip
+        move = Move(request, label, x, window, self.lo, self.hi, prediction, truth)
         return replace(self, moves=(*self.moves, move))
-
-    def try_play(self, request: float, label: str = "a") -> tuple[AdversaryGame, str | None]:
-        """:meth:`play`, but a refused label returns ``(self, message)`` instead of raising."""
-        try:
-            return self.play(request, label), None
-        except Unrealizable as refused:
-            return self, str(refused)
 
     def act(self, action: float | str, label: str = "a") -> tuple[AdversaryGame, str | None]:
         """One button of the page: ``"undo"`` the last round, ``"reset"`` to no moves, or play a request.
 
-        A refused label is reported, not raised (:meth:`try_play`).
+        A refused label returns ``(self, message)`` instead of raising (:meth:`play`).
         """
         if action == "undo":
             return replace(self, moves=self.moves[:-1]), None
         if action == "reset":
             return replace(self, moves=()), None
-        return self.try_play(float(action), label)
+        try:
+            return self.play(float(action), label), None
+        except Unrealizable as refused:
+            return self, str(refused)
 
     def requests(self) -> list[tuple[float, str]]:
         """The ``(request, label)`` pairs that replay this game (see :func:`replay`)."""
@@ -235,24 +217,10 @@ class AdversaryGame:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per round: request, window, point, version space, prediction, label, mistake."""
-        rows = [
-            {
-                "round": i + 1,
-                "request": m.request,
-                "label_asked": m.label,
-                "window_left": m.window[0] if m.window else np.nan,
-                "window_right": m.window[1] if m.window else np.nan,
-                "point": m.point,
-                "lo": m.lo,
-                "hi": m.hi,
-                "threshold": m.threshold,
-                "prediction": m.prediction,
-                "label": m.truth,
-                "mistake": m.mistake,
-                "mistakes_so_far": sum(k.mistake for k in self.moves[: i + 1]),
-            }
-            for i, m in enumerate(self.moves)
-        ]
+        so_far = np.cumsum([m.mistake for m in self.moves])
+        rows = [(i + 1, m.request, m.label, *(m.window or (np.nan, np.nan)), m.point, m.lo, m.hi,
+                 m.threshold, m.prediction, m.truth, m.mistake, so_far[i])
+                for i, m in enumerate(self.moves)]  # fmt: skip
         columns = ["round", "request", "label_asked", "window_left", "window_right", "point", "lo",
                    "hi", "threshold", "prediction", "label", "mistake", "mistakes_so_far"]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
@@ -265,7 +233,7 @@ def replay(
     game = AdversaryGame(mode=mode, sigma=sigma, seed=seed)
     messages = []
     for i, (request, label) in enumerate(requests[:MAX_MOVES]):
-        game, refused = game.try_play(request, label)
+        game, refused = game.act(request, label)
         if refused:
             messages.append(f"move {i + 1} ({request:.6g}:{label}) skipped: {refused}")
     return game, messages

@@ -74,11 +74,8 @@ class Measure:
         inside = (x >= 0) & (x <= 1)
         if self.kind == "beta":
             with np.errstate(divide="ignore"):
-                val = np.exp(
-                    special.xlog1py(self.b - 1, -x)
-                    + special.xlogy(self.a - 1, x)
-                    - special.betaln(self.a, self.b)
-                )
+                log_pdf = special.xlog1py(self.b - 1, -x) + special.xlogy(self.a - 1, x)
+                val = np.exp(log_pdf - special.betaln(self.a, self.b))
             return np.where(inside, val, 0.0)
         i = np.clip(np.searchsorted(self.knots, x, side="right") - 1, 0, len(self.density) - 1)
         return np.where(inside, self.density[i], 0.0)

@@ -56,9 +56,7 @@ class ThresholdRun:
     """Midpoint binary search against one adversary: its version-space updates, over independent trials.
 
     Attributes:
-        adversary: key in :data:`ADVERSARIES`.
-        sigma: smoothness σ (NaN for the worst case).
-        horizon: number of rounds T.
+        adversary, sigma, horizon: the key in :data:`ADVERSARIES`, σ (NaN for the worst case), T.
         mistake_rounds: ``(trials, K)`` rounds (1-based) of the updates, increasing, 0-padded.
         points: ``(trials, K)`` the point of each update (for the worst case a float of an exact dyadic).
         lo: ``(trials, K + 1)`` left end of the version space after k updates.
@@ -85,26 +83,20 @@ class ThresholdRun:
         """Number of independent trials."""
         return self.mistake_rounds.shape[0]
 
-    def mistakes_by(self, rounds: np.ndarray) -> np.ndarray:
-        """Cumulative mistakes after each of ``rounds`` (1-based), shape ``(trials, len(rounds))``."""
-        return self.updates_by(rounds, mask=self.mistake_mask)
-
-    def updates_by(self, rounds: np.ndarray, *, mask: np.ndarray | None = None) -> np.ndarray:
-        """Version-space updates (those in ``mask`` only, if given) after each of ``rounds``."""
+    def updates_by(self, rounds: np.ndarray, *, mistakes: bool = False) -> np.ndarray:
+        """Version-space updates (only mistakes, if ``mistakes``) after each of ``rounds``."""
         rounds = np.asarray(rounds)
         if self.adversary == "worst_case":  # one update (a mistake) every round
-            return np.broadcast_to(
-                np.minimum(rounds, self.horizon), (self.trials, rounds.size)
-            ).copy()
+            counts = np.minimum(rounds, self.horizon)
+            return np.broadcast_to(counts, (self.trials, rounds.size)).copy()
         events = np.where(self.mistake_rounds > 0, self.mistake_rounds, self.horizon + 1)
-        if mask is not None:
-            events = np.where(mask, events, self.horizon + 1)
+        if mistakes and self.mistake_mask is not None:
+            events = np.where(self.mistake_mask, events, self.horizon + 1)
         return (events[:, :, None] <= rounds[None, None, :]).sum(axis=1)
 
     def log2_width_after(self, rounds: np.ndarray) -> np.ndarray:
         """log₂ of the version-space width after each of ``rounds``, shape ``(trials, len(rounds))``."""
-        counts = self.updates_by(rounds)
-        return np.take_along_axis(self.log2_width, counts, axis=1)
+        return np.take_along_axis(self.log2_width, self.updates_by(rounds), axis=1)
 
     def first_round_below(self, sigma: float) -> np.ndarray:
         """Per trial, the first round after which the width is below σ (horizon + 1 if never)."""
@@ -127,16 +119,10 @@ def worst_case_run(horizon: int) -> ThresholdRun:
     check_int("horizon", horizon, 1, _MAX_HORIZON)
     lo = np.concatenate([[0.0], np.cumsum(np.exp2(-np.arange(1, horizon + 1, dtype=float)))])
     points = lo[:-1] + 0.5 * np.exp2(-np.arange(horizon, dtype=float))
-    return ThresholdRun(
-        adversary="worst_case",
-        sigma=float("nan"),
-        horizon=horizon,
-        mistake_rounds=np.arange(1, horizon + 1)[None, :],
-        points=points[None, :],
-        lo=lo[None, :],
-        log2_width=-np.arange(horizon + 1, dtype=float)[None, :],
-        mistakes=np.array([horizon]),
-    )
+    log2_width = -np.arange(horizon + 1, dtype=float)
+    rounds = np.arange(1, horizon + 1)
+    return ThresholdRun("worst_case", float("nan"), horizon, rounds[None, :], points[None, :],
+                        lo[None, :], log2_width[None, :], np.array([horizon]))  # fmt: skip
 
 
 def naive_float_worst_case(horizon: int) -> int:
@@ -160,22 +146,44 @@ def _window(adversary: str, lo: np.ndarray, hi: np.ndarray, sigma: float) -> np.
     return mid  # perturbed worst case: noise around the worst-case point, wrapped mod 1
 
 
-def _updates(
-    window, sigma: float, horizon: int, trials: int, rng: np.random.Generator, target=None
-) -> tuple:
-    """Midpoint binary search against points uniform on a width-σ window, update by update.
+def smoothed_run(
+    adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
+) -> ThresholdRun:
+    """Midpoint binary search against one σ-smoothed adversary (not the worst case), ``trials`` times.
+
+    The adaptive window covers the version space, shifted (never clipped) into [0, 1]; the perturbed
+    worst case adds uniform noise of width σ to the worst-case point, mod 1. Both hit the version
+    space with probability min(1, width/σ), the most a σ-smooth adversary can (:func:`_run`).
+    The non-adaptive one commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2],
+    labelled by b*: a point in the version space shrinks it even when the learner is right, so far
+    fewer mistakes.
+    """
+    check_choice("adversary", adversary, ADVERSARIES[1:])
+    check_game(sigma, horizon, trials)
+    return _run(adversary, sigma, horizon, trials, make_rng(rng))
+
+
+def _run(
+    adversary: str, sigma: float, horizon: int, trials: int, rng: np.random.Generator
+) -> ThresholdRun:
+    """One adversary's run on checked arguments (the Thresholds experiment checks them once).
 
     The version space changes only when a point lands in it, so the wait is geometric (p = overlap/σ)
     and the point uniform on the overlap: the same process as drawing every round, in O(updates).
-    Points are labelled by ``target`` (non-adaptive), else against the learner.
-    Returns ``(rounds, points, mistake mask, lo, log2 width)`` per trial and update.
+    The non-adaptive window sits on its target b*, which labels its points; the others play against
+    the learner.
     """
+    if adversary == "worst_case":
+        return worst_case_run(horizon)
+    target = None
+    if adversary == "smoothed_nonadaptive":
+        target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
     lo, hi = np.zeros(trials), np.ones(trials)
     t = np.zeros(trials, dtype=np.int64)
     active = np.ones(trials, dtype=bool)
     rounds_k, points_k, mask_k, lo_k, width_k = [], [], [], [lo.copy()], [np.zeros(trials)]
     while active.any():
-        centre = window(lo, hi)
+        centre = _window(adversary, lo, hi, sigma) if target is None else target
         a, b = np.maximum(lo, centre - sigma / 2.0), np.minimum(hi, centre + sigma / 2.0)
         p_hit = np.clip((b - a) / sigma, np.finfo(float).tiny, 1.0)
         gap = rng.geometric(p_hit)  # rounds until a point lands in the version space
@@ -197,43 +205,10 @@ def _updates(
     rounds = np.stack(rounds_k, axis=1)[:, :k] if k else np.zeros((trials, 0), dtype=np.int64)
     mask = np.stack(mask_k, axis=1)[:, :k] if k else np.zeros((trials, 0), dtype=bool)
     lo_arr, width = np.stack(lo_k, axis=1)[:, : k + 1], np.stack(width_k, axis=1)[:, : k + 1]
-    return rounds.astype(np.int64), np.stack(points_k, axis=1)[:, :k], mask, lo_arr, width
-
-
-def smoothed_run(
-    adversary: str, *, sigma: float, horizon: int, trials: int, rng: RngLike = None
-) -> ThresholdRun:
-    """Midpoint binary search against one σ-smoothed adversary (not the worst case), ``trials`` times.
-
-    The adaptive window covers the version space, shifted (never clipped) into [0, 1]; the perturbed
-    worst case adds uniform noise of width σ to the worst-case point, mod 1. Both hit the version
-    space with probability min(1, width/σ), the most a σ-smooth adversary can (:func:`_updates`).
-    The non-adaptive one commits to b* ~ U[σ/2, 1 − σ/2] and draws every point from [b* ± σ/2],
-    labelled by b*: a point in the version space shrinks it even when the learner is right, so far
-    fewer mistakes.
-    """
-    check_choice("adversary", adversary, ADVERSARIES[1:])
-    check_game(sigma, horizon, trials)
-    return _run(adversary, sigma, horizon, trials, make_rng(rng))
-
-
-def _run(
-    adversary: str, sigma: float, horizon: int, trials: int, rng: np.random.Generator
-) -> ThresholdRun:
-    """One adversary's run on checked arguments (the Thresholds experiment checks them once)."""
-    if adversary == "worst_case":
-        return worst_case_run(horizon)
-    if adversary == "smoothed_nonadaptive":
-        target = sigma / 2.0 + (1.0 - sigma) * rng.random(trials)
-        window = lambda lo, hi: target  # noqa: E731
-    else:
-        target = None
-        window = lambda lo, hi: _window(adversary, lo, hi, sigma)  # noqa: E731
-    rounds, points, mask, lo, width = _updates(window, sigma, horizon, trials, rng, target)
     mistake_mask = None if target is None else mask  # the adaptive ones err on every update
     return ThresholdRun(
-        adversary, float(sigma), int(horizon), rounds, points, lo, width, mask.sum(axis=1),
-        mistake_mask, target,
+        adversary, float(sigma), int(horizon), rounds.astype(np.int64),
+        np.stack(points_k, axis=1)[:, :k], lo_arr, width, mask.sum(axis=1), mistake_mask, target,
     )  # fmt: skip
 
 
@@ -243,13 +218,11 @@ class RoundSnapshot:
 
     Attributes:
         round: the round t (1-based).
-        lo, log2_width: the version space's left end and log₂ width.
-        threshold: the learner's threshold, its midpoint.
+        lo, log2_width, threshold: the version space's left end, log₂ width and midpoint (the
+            learner's threshold).
         window: the 1 or 2 intervals (after wrapping) of the adversary's density 1/σ; empty for the worst case.
-        point: the point x_t.
-        point_relative: (x_t − lo) / width.
-        mistake: whether the learner erred at round t.
-        mistakes_so_far: mistakes in rounds 1..t.
+        point, point_relative: the point x_t, and (x_t − lo) / width.
+        mistake, mistakes_so_far: whether the learner erred at round t; its mistakes in rounds 1..t.
     """
 
     round: int
@@ -273,8 +246,7 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
         raise ValueError(f"`t` must be in [1, {run.horizon}], got {t}")
     rounds = run.mistake_rounds[trial]
     k = int(((rounds > 0) & (rounds < t)).sum())  # version-space updates before round t
-    lo = float(run.lo[trial, k])
-    log2_w = float(run.log2_width[trial, k])
+    lo, log2_w = float(run.lo[trial, k]), float(run.log2_width[trial, k])
     width = 2.0**log2_w
     threshold = lo + width / 2.0
     is_update = k < rounds.size and rounds[k] == t
@@ -283,10 +255,8 @@ def round_snapshot(run: ThresholdRun, t: int, *, seed: int = 0, trial: int = 0) 
     if run.adversary == "worst_case":
         return RoundSnapshot(t, lo, log2_w, threshold, (), threshold, 0.5, True, t)
     sigma = run.sigma
-    if run.targets is not None:  # the non-adaptive window never moves
-        centre = float(run.targets[trial])
-    else:
-        centre = float(_window(run.adversary, lo, lo + width, sigma))
+    fixed = run.targets is not None  # the non-adaptive window never moves
+    centre = float(run.targets[trial] if fixed else _window(run.adversary, lo, lo + width, sigma))
     left, right = centre - sigma / 2.0, centre + sigma / 2.0
     if is_update:
         x = float(run.points[trial, k])

@@ -36,10 +36,8 @@ from smoothviz.plots.style import (
     theory_trace,
 )
 
-ADVERSARY_COLORS = {
-    "adaptive": COLORS["smoothed_adaptive"],
-    "non-adaptive": COLORS["smoothed_nonadaptive"],
-}
+ADVERSARY_COLORS = {"adaptive": COLORS["smoothed_adaptive"],
+                    "non-adaptive": COLORS["smoothed_nonadaptive"]}  # fmt: skip
 LOWER_COLOR = COLORS["smoothed_adaptive"]
 GAP_COLOR = COLORS["synthetic"]
 HIGHLIGHT_COLOR = COLORS["worst_case"]
@@ -147,13 +145,8 @@ def sizes_figure(sizes: pd.DataFrame, *, eps: float | None = None, thm33_eps: fl
     """Sizes (:func:`~smoothviz.online.covers.bracketing_sizes`) against 1/ε beside Thm 3.7's and Haussler's bounds."""
     x = sizes["inv_eps"].to_numpy()
     built = lambda column, name, color: go.Scatter(  # noqa: E731
-        x=x,
-        y=sizes[column],
-        mode="lines+markers",
-        line={"color": color, "width": 3},
-        marker={"size": 7},
-        name=name,
-    )
+        x=x, y=sizes[column], mode="lines+markers", line={"color": color, "width": 3},
+        marker={"size": 7}, name=name)  # fmt: skip
     fig = Figure(built("brackets", "brackets built here", LOWER_COLOR))
     if sizes["threshold_cover"].notna().any():
         fig.add_trace(built("threshold_cover", "cover ⌈1/(2ε)⌉", COLORS["ftpl"]))
@@ -229,9 +222,8 @@ def uniform_convergence_std_figure(result: UniformConvergenceResult) -> go.Figur
     """Standard deviation over trials of the running average against t, with 1/(2√t) and 1/2."""
     idx = downsample_index(result.horizon, max_points=400)
     t = np.arange(1, result.horizon + 1, dtype=float)[idx]
-    stds = {"adaptive": result.adaptive_std, "non-adaptive": result.nonadaptive_std}
     fig = Figure([line(t, std[idx], f"{name}: sd over {result.trials} trials", ADVERSARY_COLORS[name])
-                     for name, std in stds.items()])  # fmt: skip
+                  for name, std in result.by_adversary("std").items()])  # fmt: skip
     fig.add_trace(theory_trace(t, appendix_b_sd(result)[idx], name="1/(2√t) (non-adaptive)"))
     fig.add_trace(
         theory_trace(t, np.full(t.shape, 0.5), name="1/2 (adaptive)", color=COLORS["reference"])

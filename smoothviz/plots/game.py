@@ -127,13 +127,12 @@ def score_figure(game: AdversaryGame) -> go.Figure:
 
 def number_line_caption(game: AdversaryGame) -> str:
     """What the number line shows and what a click plays."""
-    smoothed = game.mode == "smoothed"
-    where = "the centre of a width-σ window" if smoothed else "that exact point"
-    coins = (
-        f" σ = {game.sigma:g}; nature draws round t's point from default_rng([{game.seed}, t])."
-        if smoothed
-        else ""
-    )
+    where, coins = "that exact point", ""
+    if game.mode == "smoothed":
+        where = "the centre of a width-σ window"
+        coins = (
+            f" σ = {game.sigma:g}; nature draws round t's point from default_rng([{game.seed}, t])."
+        )
     return (
         f"Click or tap a row to play {where} (top: [0, 1]; bottom: a zoom on the version space, "
         "blue). Black bar: the learner's threshold; ○ label 0, ● label 1; vermillion: the learner "
@@ -156,11 +155,9 @@ def score_items(game: AdversaryGame) -> dict[str, tuple[str, str]]:
 
 def score_caption(game: AdversaryGame) -> str:
     """Caption of :func:`score_figure`, from the game's state."""
-    held = (
-        "the bound holds for σ-smoothed play, in expectation"
-        if game.mode == "smoothed"
-        else "worst-case play is not bound by it: every point inside the version space is a mistake"
-    )
+    held = "worst-case play is not bound by it: every point inside the version space is a mistake"
+    if game.mode == "smoothed":
+        held = "the bound holds for σ-smoothed play, in expectation"
     return (
         f"Your mistakes forced, {game.mistakes} in {game.t} rounds, against t and "
         f"log₂(1/σ) + log₂ t + 4 at σ = {game.sigma:g} ({held})."

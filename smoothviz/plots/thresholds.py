@@ -8,11 +8,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 from smoothviz import bounds
-from smoothviz.experiments.thresholds import ThresholdsExperiment, number_line_rounds
+from smoothviz.experiments.thresholds import ThresholdsExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
-from smoothviz.online.thresholds import RoundSnapshot, ThresholdRun, naive_float_worst_case
+from smoothviz.online.thresholds import (
+    RoundSnapshot,
+    ThresholdRun,
+    naive_float_worst_case,
+    round_snapshot,
+)
 from smoothviz.plots.marks import line
 from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import (
@@ -25,12 +30,12 @@ from smoothviz.plots.style import (
 )
 
 
-def _band_curves(experiment: ThresholdsExperiment, centre: str, p10: str, p90: str) -> list:
-    """One band (``centre`` line, ``p10``–``p90`` fill) per adversary, from the tidy frame."""
-    t = experiment.rounds.astype(float)
+def _band_curves(experiment: ThresholdsExperiment, stem: str, centre: str = "mean") -> list:
+    """One band per adversary from the tidy frame: the ``<stem>_<centre>`` line, its 10–90% fill."""
+    t, columns = experiment.rounds.astype(float), (f"{stem}_{centre}", f"{stem}_p10", f"{stem}_p90")
     traces = []
     for name, rows in experiment.curves().items():
-        traces += band_traces(t, *(rows[c].to_numpy() for c in (centre, p10, p90)), name=SHORT_NAMES[name],
+        traces += band_traces(t, *(rows[c].to_numpy() for c in columns), name=SHORT_NAMES[name],
                               color=COLORS[name])  # fmt: skip
     return traces
 
@@ -43,7 +48,7 @@ def _smoothed(experiment: ThresholdsExperiment) -> list[str]:
 @shared_figure
 def mistakes_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """Cumulative mistakes against t for each adversary (mean, 10–90% band) with the theory lines."""
-    fig = Figure(_band_curves(experiment, "mistakes_mean", "mistakes_p10", "mistakes_p90"))
+    fig = Figure(_band_curves(experiment, "mistakes"))
     t, theory = experiment.rounds.astype(float), experiment.theory()
     if "worst_case" not in experiment.runs:
         worst = theory["worst_case_mistakes"]
@@ -89,7 +94,7 @@ def metric_items(experiment: ThresholdsExperiment) -> dict[str, tuple[str, str]]
 def width_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """log₂ of the version-space width against t (median, 10–90% band), a line at log₂ σ; the worst case leaves it."""
     t, sigma = experiment.rounds.astype(float), experiment.sigma
-    fig = Figure(_band_curves(experiment, "log2_width_median", "log2_width_p10", "log2_width_p90"))
+    fig = Figure(_band_curves(experiment, "log2_width", "median"))
     floor = np.log2(sigma) - 12.0
     for name, rows in experiment.curves().items():
         floor = min(floor, (rows["log2_width_p10"].min() if name != "worst_case" else 0.0) - 2.0)
@@ -126,9 +131,9 @@ def width_note(experiment: ThresholdsExperiment) -> str:
 @shared_figure
 def hit_probability_figure(experiment: ThresholdsExperiment) -> go.Figure:
     """The per-round chance min(1, width/σ) that a σ-smooth adversary can land in the version space."""
-    columns = ("hit_probability_mean", "hit_probability_p10", "hit_probability_p90")
-    return apply_style(Figure(_band_curves(experiment, *columns)), x_title="round t", log_x=True,
-                       y_title="P(mistake at round t) ≤ min(1, width/σ)", log_y=True)  # fmt: skip
+    fig = Figure(_band_curves(experiment, "hit_probability"))
+    return apply_style(fig, x_title="round t", y_title="P(mistake at round t) ≤ min(1, width/σ)",
+                       log_x=True, log_y=True)  # fmt: skip
 
 
 #: Caption of :func:`hit_probability_figure`.
@@ -148,9 +153,8 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
         f"rounds. Simulated in plain float64 it would stop after "
         f"{naive_float_worst_case(e.horizon)}: the interval collapses, so this page uses exact "
         "dyadic arithmetic.",
-        "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is "
-        f"{e.envelope:.1f}; the smoothed means "
-        f"are at most {worst_smoothed:.1f}.",
+        "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is {e.envelope:.1f}; "
+        f"the smoothed means are at most {worst_smoothed:.1f}.",
     }
 
 
@@ -160,10 +164,7 @@ def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
     Plain dicts: a player has hundreds of traces and plotly's object validation is slow.
     """
     width = 2.0**snap.log2_width
-
-    def relative(v: float) -> float:
-        return (v - snap.lo) / width if width > 0 else float("nan")
-
+    relative = lambda v: (v - snap.lo) / width if width > 0 else float("nan")  # noqa: E731
     win_x: list[float | None] = []
     win_y: list[float | None] = []
     for to_x, y in ((lambda v: v, 1.0), (relative, 0.0)):
@@ -208,7 +209,7 @@ def number_line_caption(name: str) -> str:
 @shared_figure
 def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> go.Figure:
     """The number line at each of ``rounds`` with a player: [0, 1] on top, the version space stretched to [0, 1) below."""
-    snaps = number_line_rounds(run, rounds, seed)
+    snaps = [round_snapshot(run, int(t), seed=seed) for t in rounds]
     frames = [{"name": f"{int(r):,}", "data": _frame_data(run, snap), "layout": {"title": {"text": _title(snap)}}}
               for r, snap in zip(rounds, snaps, strict=True)]  # fmt: skip
     fig = Figure(data=_frame_data(run, snaps[0]))
