@@ -121,9 +121,7 @@ def default_url() -> str:
     url = os.environ.get("SMOOTHVIZ_POLLS_URL", "").strip()
     if url:
         return url
-    path = os.environ.get("SMOOTHVIZ_POLLS_DB", "").strip() or str(
-        ROOT / ".smoothviz" / "polls.sqlite3"
-    )
+    path = os.environ.get("SMOOTHVIZ_POLLS_DB", "").strip() or ROOT / ".smoothviz" / "polls.sqlite3"
     return "sqlite:///" + str(Path(path).resolve())
 
 

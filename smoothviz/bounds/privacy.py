@@ -125,9 +125,8 @@ def lemma_e3_potential_drop(
 ) -> np.ndarray:
     """Right-hand side of Lemma E.3: ((q(D) − q(D_B))/2)² − ((m − q(D_B))/2)²."""
     b = np.asarray(true_answer, dtype=float)
-    return ((np.asarray(synthetic_answer) - b) / 2.0) ** 2 - (
-        (np.asarray(measurement) - b) / 2.0
-    ) ** 2
+    drop = ((np.asarray(synthetic_answer) - b) / 2.0) ** 2
+    return drop - ((np.asarray(measurement) - b) / 2.0) ** 2
 
 
 @bound(
@@ -345,9 +344,8 @@ def prsma_accuracy_bound(
 )
 def oracle_query_thm11(reg_data: ArrayLike, reg_query: ArrayLike, rounds: ArrayLike) -> np.ndarray:
     """(Reg_D(t) + Reg_Q(t))/t: the approximate-equilibrium gap of the average plays."""
-    return (np.asarray(reg_data, dtype=float) + np.asarray(reg_query, dtype=float)) / np.asarray(
-        rounds, dtype=float
-    )
+    total = np.asarray(reg_data, dtype=float) + np.asarray(reg_query, dtype=float)
+    return total / np.asarray(rounds, dtype=float)
 
 
 @bound(
