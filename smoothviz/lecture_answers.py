@@ -11,7 +11,6 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
-import pandas as pd
 
 __all__ = [
     "best_rounds",
@@ -78,8 +77,7 @@ def mistakes_at_t(preset: Preset) -> int:
 def more_mistakes(preset: Preset, before: Preset) -> int:
     """Extra mistakes of the adaptive adversary from ``before``: 0 under 15, 1 about 100, 2 about 1,000."""
     now = float(_thresholds(preset).loc["smoothed_adaptive", "mistakes_mean"])
-    then = float(_thresholds(before).loc["smoothed_adaptive", "mistakes_mean"])
-    extra = now - then
+    extra = now - float(_thresholds(before).loc["smoothed_adaptive", "mistakes_mean"])
     return 0 if extra < 15 else 1 if extra < 500 else 2
 
 
@@ -109,8 +107,7 @@ def lemma32_adaptive(preset: Preset) -> int:
     ex = run_experiment("thresholds", sigma=float(v["sigma"]), horizon=int(v["T"]), cells=int(v["cells"]),
                         trials=int(v["trials"]), seed=int(v["seed"]))  # fmt: skip
     res = ex.lemma32()
-    frame = res.to_frame()
-    bound = float(frame["bound"].iloc[-1])
+    bound = float(res.to_frame()["bound"].iloc[-1])
     adaptive, nonadaptive = res.adaptive[:, -1].mean(), res.nonadaptive[:, -1].mean()
     close = abs(adaptive - nonadaptive) <= 0.2 * nonadaptive
     return 1 if close and res.adaptive[:, -1].max() <= bound else 0
@@ -227,18 +224,15 @@ def separator_size(preset: Preset) -> int:
     return [d, d * d, 2**d].index(len(u))
 
 
-def _rspm(preset: Preset):
+def rspm_vs_noisy_min(preset: Preset) -> int:
+    """RSPM's (Laplace) mean excess error over report-noisy-min's: 0 under half, 1 about equal, 2 over twice."""
     from smoothviz.experiments.rspm import run_experiment
 
     v = {**RSPM, **preset}
-    return run_experiment(cls=v["cls"], d=int(v["d"]), n=int(v["n"]), epsilon=float(v["epsilon"]),
-                          delta=float(v["delta"]), data=v["data"], label_noise=float(v["noise"]),
-                          trials=int(v["trials"]), seed=int(v["seed"]))  # fmt: skip
-
-
-def rspm_vs_noisy_min(preset: Preset) -> int:
-    """RSPM's (Laplace) mean excess error over report-noisy-min's: 0 under half, 1 about equal, 2 over twice."""
-    excess = _rspm(preset).summary().set_index("method")["mean_excess"]
+    ex = run_experiment(cls=v["cls"], d=int(v["d"]), n=int(v["n"]), epsilon=float(v["epsilon"]),
+                        delta=float(v["delta"]), data=v["data"], label_noise=float(v["noise"]),
+                        trials=int(v["trials"]), seed=int(v["seed"]))  # fmt: skip
+    excess = ex.summary().set_index("method")["mean_excess"]
     ratio = excess["rspm_laplace"] / max(excess["report_noisy_min"], 1e-12)
     return 0 if ratio < 0.5 else 1 if ratio <= 2 else 2
 
@@ -250,11 +244,7 @@ def cost_growth(preset: Preset) -> int:
     v = {**RSPM, **preset}
     cost = oracle_cost(v["cls"], 500, seed=int(v["seed"]))
     d = cost["d"].to_numpy(dtype=float)
-
-    def linear(draws: pd.Series) -> bool:
-        return bool(np.all(draws.to_numpy(float) <= 2 * d))
-
-    rspm, rnm = linear(cost["rspm_draws"]), linear(cost["rnm_draws"])
+    rspm, rnm = (np.all(cost[c].to_numpy(float) <= 2 * d) for c in ("rspm_draws", "rnm_draws"))
     return 0 if rspm and rnm else 1 if rspm else 2
 
 

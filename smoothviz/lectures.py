@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from smoothviz import lecture_answers as A
 
@@ -54,7 +54,7 @@ class Scene:
     options: tuple[str, ...]
     answer: int
     check: Callable[[Mapping[str, str]], int] | None = None
-    lock: tuple[str, ...] = field(default_factory=tuple)
+    lock: tuple[str, ...] = ()
     marks: tuple[Mark, ...] = ()
 
 
@@ -91,9 +91,8 @@ def base_url(text: str) -> str | None:
 
 def scene_url(base: str, key: str, number: int, *, present: bool = False) -> str:
     """The absolute link of scene ``number`` of lecture ``key`` on the app served at ``base``."""
-    scene = LECTURES[key].scenes[number - 1]
-    query = urllib.parse.urlencode(scene_query(key, number, present=present))
-    return f"{base}/{scene.page}?{query}"
+    page = LECTURES[key].scenes[number - 1].page
+    return f"{base}/{page}?{urllib.parse.urlencode(scene_query(key, number, present=present))}"
 
 
 LECTURES: dict[str, Lecture] = {

@@ -121,9 +121,7 @@ def default_url() -> str:
     url = os.environ.get("SMOOTHVIZ_POLLS_URL", "").strip()
     if url:
         return url
-    path = os.environ.get("SMOOTHVIZ_POLLS_DB", "").strip() or str(
-        ROOT / ".smoothviz" / "polls.sqlite3"
-    )
+    path = os.environ.get("SMOOTHVIZ_POLLS_DB", "").strip() or ROOT / ".smoothviz" / "polls.sqlite3"
     return "sqlite:///" + str(Path(path).resolve())
 
 
@@ -207,7 +205,14 @@ class PollStore:
         self._idle: list[Any] = []
         self._pid = os.getpid()
         self._writers = threading.Lock()  # this process's SQLite writers queue here
-        if self.kind == "sqlite":
+        # The drivers' errors, and those worth a retry (busy, dropped, deadlocked: OperationalError).
+        self._errors, self._transient = (sqlite3.Error,), (sqlite3.OperationalError,)
+        if self.kind == "postgresql":
+            import psycopg
+
+            self._errors += (psycopg.Error,)
+            self._transient += (psycopg.OperationalError,)
+        else:
             try:
                 Path(self._target).parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -291,10 +296,9 @@ class PollStore:
                 healthy = True  # refused by the checks, rolled back: the connection is fine
                 raise
             except Exception as exc:
-                error, transient = self._driver_errors()
-                if not isinstance(exc, error):
+                if not isinstance(exc, self._errors):
                     raise  # a bug, not the database: let it show
-                if not isinstance(exc, transient) or attempt == 2:
+                if not isinstance(exc, self._transient) or attempt == 2:
                     raise PollError(BUSY) from exc
                 self.close_connections()  # the others may be broken too (a restarted server)
                 time.sleep(0.05 * (attempt + 1))
@@ -302,14 +306,6 @@ class PollStore:
                 if conn is not None:
                     self._give(conn, healthy)
         raise AssertionError("unreachable")  # pragma: no cover
-
-    def _driver_errors(self) -> tuple[tuple[type, ...], tuple[type, ...]]:
-        """The drivers' errors, and those worth a retry (busy, dropped, deadlocked: OperationalError)."""
-        if self.kind != "postgresql":
-            return (sqlite3.Error,), (sqlite3.OperationalError,)
-        import psycopg
-
-        return (sqlite3.Error, psycopg.Error), (sqlite3.OperationalError, psycopg.OperationalError)
 
     def _migrate(self) -> None:
         """Create or upgrade the schema to ``SCHEMA_VERSION`` (idempotent, safe to race)."""
@@ -403,47 +399,47 @@ class PollStore:
             raise PollError(f"Only the lecturer of room `{code}` can {action}.")
         return code
 
-    def _lecturer_tx(self, code: str, key: str, change: Callable[[Run, Room], None]) -> Room:
-        """Run ``change(run, room)`` as the lecturer of ``code``; return the room afterwards."""
+    def _lecturer_tx(
+        self, code: str, key: str, sql: str, *params: Any, clear: bool = False
+    ) -> Room:
+        """Run ``sql`` (its last placeholder: the room code) as the lecturer of ``code``.
+
+        ``clear``: first delete the votes on the room's current scene. Returns the room afterwards.
+        """
         code = self._check_lecturer(code, key, "do that (wrong lecturer key)")
 
         def work(run: Run) -> Room:
-            change(run, self._room_row(run, code, lock="update"))
+            room = self._room_row(run, code, lock="update")
+            if clear:
+                run(
+                    "DELETE FROM votes WHERE code = ? AND lecture = ? AND scene = ?",
+                    code, room.lecture, room.scene,
+                )  # fmt: skip
+            run(sql, *params, code)
             return self._room_row(run, code)
 
         return self._tx(work)
-
-    def _lecturer_update(self, code: str, key: str, sql: str, *params: Any) -> Room:
-        """Run ``sql`` (its last placeholder: the room code) as the lecturer of ``code``."""
-        return self._lecturer_tx(code, key, lambda run, room: run(sql, *params, room.code))
 
     def show_scene(self, code: str, key: str, lecture: str, scene: int) -> Room:
         """Move the room to ``scene`` of ``lecture`` and open voting on it (earlier votes stay)."""
         lecture, scene, _ = _scene(lecture, scene)
         sql = "UPDATE rooms SET lecture = ?, scene = ?, state = 'open' WHERE code = ?"
-        return self._lecturer_update(code, key, sql, lecture, scene)
+        return self._lecturer_tx(code, key, sql, lecture, scene)
 
     def close(self, code: str, key: str) -> Room:
         """Stop voting on the current scene (a revealed poll stays revealed)."""
         sql = "UPDATE rooms SET state = 'closed' WHERE state = 'open' AND code = ?"
-        return self._lecturer_update(code, key, sql)
+        return self._lecturer_tx(code, key, sql)
 
     def reveal(self, code: str, key: str) -> Room:
         """Close voting on the current scene and show its answer."""
-        sql = "UPDATE rooms SET state = 'revealed' WHERE code = ?"
-        return self._lecturer_update(code, key, sql)
+        return self._lecturer_tx(code, key, "UPDATE rooms SET state = 'revealed' WHERE code = ?")
 
     def reset(self, code: str, key: str) -> Room:
         """Delete the current scene's votes and open voting on it again."""
-
-        def change(run: Run, room: Room) -> None:
-            run(
-                "DELETE FROM votes WHERE code = ? AND lecture = ? AND scene = ?",
-                room.code, room.lecture, room.scene,
-            )  # fmt: skip
-            run("UPDATE rooms SET state = 'open' WHERE code = ?", room.code)
-
-        return self._lecturer_tx(code, key, change)
+        return self._lecturer_tx(
+            code, key, "UPDATE rooms SET state = 'open' WHERE code = ?", clear=True
+        )
 
     def vote(self, code: str, voter: str, lecture: str, scene: int, option: int) -> None:
         """Record ``voter``'s ``option`` (0-based), replacing an earlier one while the poll is open.
@@ -500,37 +496,34 @@ class PollStore:
 
         self._tx(work)
 
+    def _scene_votes(
+        self, select: str, code: str, lecture: str, scene: int, more: str = "", *params: Any
+    ) -> list[tuple]:
+        """``SELECT select FROM votes`` on that scene of the live room ``code``, ``more`` appended."""
+
+        def work(run: Run) -> list[tuple]:
+            self._room_row(run, code)
+            sql = f"SELECT {select} FROM votes WHERE code = ? AND lecture = ? AND scene = ?{more}"
+            return run(sql, code, lecture, scene, *params)
+
+        return self._tx(work, write=False)
+
     def my_vote(self, code: str, voter: str, lecture: str, scene: int) -> int | None:
         """``voter``'s current choice on that scene of room ``code`` (0-based), or None."""
         code = _code(code)
         voter = _voter(voter)
         lecture, scene, _ = _scene(lecture, scene)
-
-        def work(run: Run) -> list[tuple]:
-            self._room_row(run, code)
-            return run(
-                "SELECT choice FROM votes WHERE code = ? AND lecture = ? AND scene = ? AND voter = ?",
-                code, lecture, scene, voter,
-            )  # fmt: skip
-
-        rows = self._tx(work, write=False)
+        rows = self._scene_votes("choice", code, lecture, scene, " AND voter = ?", voter)
         return int(rows[0][0]) if rows else None
 
     def counts(self, code: str, lecture: str, scene: int) -> tuple[int, ...]:
         """Votes per option (index = option) on that scene of room ``code``."""
         code = _code(code)
         lecture, scene, spec = _scene(lecture, scene)
-
-        def work(run: Run) -> list[tuple]:
-            self._room_row(run, code)
-            return run(
-                "SELECT choice, COUNT(*) FROM votes WHERE code = ? AND lecture = ? AND scene = ? "
-                "GROUP BY choice",
-                code, lecture, scene,
-            )  # fmt: skip
-
         out = [0] * len(spec.options)
-        for choice, n in self._tx(work, write=False):
+        for choice, n in self._scene_votes(
+            "choice, COUNT(*)", code, lecture, scene, " GROUP BY choice"
+        ):
             out[int(choice)] = int(n)
         return tuple(out)
 

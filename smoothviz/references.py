@@ -193,11 +193,10 @@ REFERENCES: dict[str, Reference] = {ref.key: ref for ref in _ENTRIES}
 
 def cite(key: str, where: str = "") -> str:
     """Author–year citation of one work, pinned to ``where`` in it (KeyError for an unknown key)."""
-    try:
-        ref = REFERENCES[key]
-    except KeyError:
-        raise KeyError(f"unknown reference {key!r}; known: {sorted(REFERENCES)}") from None
-    return f"{ref.label}, {where}" if where else ref.label
+    if key not in REFERENCES:
+        raise KeyError(f"unknown reference {key!r}; known: {sorted(REFERENCES)}")
+    label = REFERENCES[key].label
+    return f"{label}, {where}" if where else label
 
 
 def references_markdown(

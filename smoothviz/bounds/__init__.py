@@ -14,3 +14,5 @@ __all__ = ["BOUNDS"]
 
 #: Registry of every bound's provenance, keyed by the evaluating function's name.
 BOUNDS: dict[str, BoundInfo] = {info.key: info for info in [*online.INFOS, *privacy.INFOS]}
+if len(BOUNDS) != len(online.INFOS) + len(privacy.INFOS):
+    raise ValueError("a bound's key is registered twice")

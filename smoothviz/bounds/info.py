@@ -75,23 +75,13 @@ class BoundInfo:
 
 
 def registrar(infos: list[BoundInfo]) -> Callable[..., Callable]:
-    """A decorator factory: ``@bound(title=..., kind=..., ...)`` records the function's BoundInfo in ``infos``.
-
-    The key is the function's name; a key registered twice (in any module) is an error at import.
-    """
+    """A decorator factory: ``@bound(title=..., kind=..., ...)`` records the function's BoundInfo in ``infos``."""
 
     def bound(**fields: str | tuple[str, ...]) -> Callable[[Callable], Callable]:
         def record(function: Callable) -> Callable:
-            if function.__name__ in _KEYS:
-                raise ValueError(f"bound {function.__name__!r} registered twice")
-            _KEYS.add(function.__name__)
             infos.append(BoundInfo(key=function.__name__, **fields))
             return function
 
         return record
 
     return bound
-
-
-#: Every key registered so far, in every module.
-_KEYS: set[str] = set()
