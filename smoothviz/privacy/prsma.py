@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.random import Generator
 
 from smoothviz.bounds.privacy import prsma_privacy
 from smoothviz.privacy.neighbours import check_neighbours, gap_shift
@@ -20,9 +22,7 @@ from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.privacy.rspm import (
     MAX_TRIALS,
     correlated_perturbation,
-    empirical_errors,
     laplace_rspm_scale,
-    min_error,
     perturbed_argmin,
     perturbed_data,
 )
@@ -301,26 +301,25 @@ def _runnable_plan(
 
 
 def _pass_and_pick(
-    plan: PRSMAPlan, p_fail: np.ndarray, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 2–11, a piece passing w.p. (1 − p_i)^R: ``(passes, T̃, outputs?, piece sampled)``."""
+    plan: PRSMAPlan, p_fail: np.ndarray, cls: str, d: int, cells_of: Callable, rng: Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Steps 2–11, a piece passing w.p. (1 − p_i)^R; exact RSPM on ``cells_of`` picked pieces."""
     trials, k = p_fail.shape
     passes = rng.random((trials, k)) < (1.0 - p_fail) ** plan.repetitions
-    z = rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
-    noisy = passes.sum(axis=1) + z
+    noisy = passes.sum(axis=1) + rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
     go = (noisy > plan.threshold) & passes.any(axis=1)  # no passing piece: nothing to sample, ⊥
     pick = np.argmax(np.where(passes, rng.random((trials, k)), -1.0), axis=1)
-    return passes, noisy, go, pick
+    codes = np.full(trials, -1, dtype=np.int64)
+    rows = np.flatnonzero(go)
+    if rows.size:
+        counts = cells_of(rows, pick[rows])
+        codes[rows] = rspm_on_counts(cls, d, counts, plan.epsilon_prime, rng,
+                                     neighbours=plan.neighbours)  # fmt: skip
+    return codes, passes, noisy
 
 
 def _run_every_call(
-    x: np.ndarray,
-    y: np.ndarray,
-    cls: str,
-    plan: PRSMAPlan,
-    order: np.ndarray,
-    p_fail: np.ndarray,
-    rng: np.random.Generator,
+    x: np.ndarray, y: np.ndarray, cls: str, plan: PRSMAPlan, order, p_fail, rng: Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """PRSMA as printed: every one of the K·R oracle calls is made. Returns (codes, passes, T̃)."""
     trials, k = order.shape[:2]
@@ -350,6 +349,15 @@ def _run_every_call(
     return codes, passes, noisy
 
 
+def _result(plan, cls, d, cells, codes, passes, noisy, p_fail, simulated, start) -> PRSMAResult:
+    """The run's :class:`PRSMAResult`, its errors read off the data's ``cells`` counts."""
+    losses = cells @ loss_table(cls, d)  # n·q(S) of every hypothesis
+    errors = np.where(codes >= 0, losses[np.maximum(codes, 0)] / plan.n, np.nan)
+    best = float(losses.min()) / plan.n
+    return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best,
+                       simulated, plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
+
+
 def prsma(
     x: np.ndarray,
     y: np.ndarray,
@@ -367,8 +375,8 @@ def prsma(
     """PRSMA (Neel, Roth & Wu 2019, §3.2) around Laplace RSPM with a failing certifiable oracle.
 
     ``simulate=True``: a piece passes w.p. (1 − p_i)^R exactly and its answer is a fresh exact RSPM
-    draw (a certifiable oracle that did not fail is exact), so 10⁸ calls cost nothing;
-    ``simulate=False`` makes every call, as printed. d ≤ 12; ``failure`` default: never fails.
+    draw, so 10⁸ calls cost nothing; ``simulate=False`` makes every call, as printed. d ≤ 12;
+    ``failure`` default: never fails.
     """
     start = time.perf_counter()
     x, y = check_labelled(x, y)
@@ -385,22 +393,19 @@ def prsma(
     )
     hit = failure.triggers(x, y)[order].any(axis=2)  # (trials, K): piece holds the trigger record
     p_fail = np.where(hit, failure.when_present, failure.base)
+    record_cells, width = 2 * bits_to_codes(x) + y, 2 ** (d + 1)
     if simulate:
-        codes = np.full(trials, -1, dtype=np.int64)
-        passes, noisy, go, pick = _pass_and_pick(plan, p_fail, rng)
-        rows = np.flatnonzero(go)
-        if rows.size:
-            chosen = (2 * bits_to_codes(x) + y)[order[rows, pick[rows]]]  # (r, s) cells
-            counts = np.zeros((rows.size, 2 ** (d + 1)))
-            np.add.at(counts, (np.repeat(np.arange(rows.size), s), chosen.ravel()), 1.0)
-            codes[rows] = rspm_on_counts(cls, d, counts, plan.epsilon_prime, rng,
-                                         neighbours=plan.neighbours)  # fmt: skip
+
+        def cells_of(rows: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+            r = rows.size  # each row's cells shifted to its own block of the one bincount
+            chosen = record_cells[order[rows, pieces]] + width * np.arange(r)[:, None]
+            return np.bincount(chosen.ravel(), minlength=r * width).reshape(r, width)
+
+        codes, passes, noisy = _pass_and_pick(plan, p_fail, cls, d, cells_of, rng)
     else:
         codes, passes, noisy = _run_every_call(x, y, cls, plan, order, p_fail, rng)
-    best = min_error(x, y, cls)
-    errors = empirical_errors(x, y, cls, codes)
-    return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best,
-                       bool(simulate), plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
+    cells = np.bincount(record_cells, minlength=width)
+    return _result(plan, cls, d, cells, codes, passes, noisy, p_fail, bool(simulate), start)
 
 
 def prsma_on_counts(
@@ -434,16 +439,11 @@ def prsma_on_counts(
     plan = _runnable_plan(epsilon, delta, n, rescale, neighbours)
     rng = make_rng(rng)
     p_fail = np.zeros((trials, plan.pieces))
-    passes, noisy, go, _ = _pass_and_pick(plan, p_fail, rng)
-    codes = np.full(trials, -1, dtype=np.int64)
-    rows = np.flatnonzero(go)
-    if rows.size:
-        piece = rng.multivariate_hypergeometric(cells, plan.piece_size, size=rows.size,
-                                                method="marginals")  # fmt: skip
-        codes[rows] = rspm_on_counts(cls, d, piece.astype(float), plan.epsilon_prime, rng,
-                                     neighbours=plan.neighbours)  # fmt: skip
-    losses = cells @ loss_table(cls, d)  # n·q(S) of every hypothesis
-    errors = np.where(codes >= 0, losses[np.maximum(codes, 0)] / n, np.nan)
-    best = float(losses.min()) / n
-    return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best, True,
-                       plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
+
+    def cells_of(rows: np.ndarray, _: np.ndarray) -> np.ndarray:
+        return rng.multivariate_hypergeometric(
+            cells, plan.piece_size, size=rows.size, method="marginals"
+        )
+
+    codes, passes, noisy = _pass_and_pick(plan, p_fail, cls, d, cells_of, rng)
+    return _result(plan, cls, d, cells, codes, passes, noisy, p_fail, True, start)

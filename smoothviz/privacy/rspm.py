@@ -210,8 +210,6 @@ def perturbed_data(
 
 def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
     """q(S) = (1/n) Σ 1[h(x_i) ≠ y_i] for each code (NaN for −1)."""
-    x, y = check_labelled(x, y)
-    codes = np.asarray(codes, dtype=np.int64)
     out = np.full(codes.shape, np.nan)
     ok = codes >= 0
     if ok.any():
@@ -224,8 +222,9 @@ def min_error(x: np.ndarray, y: np.ndarray, cls: str, time_limit: float = 1.0) -
     """min_q q(S): exhaustive when d ≤ 12, else the integer program (NaN if it cannot certify)."""
     ones = np.ones(x.shape[0])
     if x.shape[1] <= MAX_EXHAUSTIVE_D:
-        return float(exhaustive_oracle(cls, x, y, ones).objective[0]) / x.shape[0]
-    answer = ip_oracle(cls, x, y, ones, time_limit=max(time_limit, 10.0))
+        answer = exhaustive_oracle(cls, x, y, ones)
+    else:
+        answer = ip_oracle(cls, x, y, ones, time_limit=max(time_limit, 10.0))
     return float(answer.objective[0]) / x.shape[0]
 
 
@@ -247,8 +246,7 @@ def rspm(
 ) -> LearnerResult:
     """Report Separator-Perturbed Min, ``trials`` runs (Neel, Roth & Wu 2019, §3.1, App. B).
 
-    The oracle minimises over WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U}. Given a
-    perfect oracle, Laplace RSPM is ε-DP (Thm 6), excess ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5);
+    The oracle minimises over WD(S, η) (:func:`perturbed_data`). Given a perfect oracle, Laplace RSPM is ε-DP (Thm 6), excess ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5);
     Gaussian RSPM (δ ∈ (0, 1/e)) is (ε, δ)-DP (Thm 19), excess ≤ 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
     A wrong oracle breaks Lemma 2 (:func:`~smoothviz.privacy.oracles.lying_oracle`). ``oracle``: a
     name in :data:`~smoothviz.privacy.oracles.ORACLES` or a callable; ``failure_rate``: ⊥ at random;
@@ -270,14 +268,8 @@ def rspm(
         scale = gaussian_rspm_scale(d, epsilon, delta, neighbours=neighbours)
     if oracle == "integer_program":
         oracle = functools.partial(ip_oracle, time_limit=time_limit)
-    answer, eta = perturbed_argmin(
-        perturbed_data(get_oracle(oracle), cls, x, y),
-        d,
-        scale=scale,
-        noise=noise,
-        size=(trials,),
-        rng=rng,
-    )
+    minimise = perturbed_data(get_oracle(oracle), cls, x, y)
+    answer, eta = perturbed_argmin(minimise, d, scale=scale, noise=noise, size=(trials,), rng=rng)
     codes = answer.codes.copy()
     if failure_rate > 0:
         codes[rng.random(trials) < failure_rate] = -1
