@@ -152,11 +152,8 @@ def prsma_plan(
     reps_formula = math.log(k_formula / delta_run) / delta_run
     reps = math.ceil(math.log(pieces / delta_run) / delta_run - 1e-9)
     piece_size = n // pieces
-    epsilon_prime = (
-        1.0 / math.sqrt(8.0 * piece_size * math.log(2.0 * pieces / delta_run))
-        if piece_size
-        else math.nan
-    )
+    log_term = math.log(2.0 * pieces / delta_run)
+    epsilon_prime = 1.0 / math.sqrt(8.0 * piece_size * log_term) if piece_size else math.nan
     guarantee = tuple(float(v) for v in prsma_privacy(epsilon_run, delta_run))
     return PRSMAPlan(
         epsilon=epsilon,

@@ -246,10 +246,11 @@ def rspm(
 ) -> LearnerResult:
     """Report Separator-Perturbed Min, ``trials`` runs (Neel, Roth & Wu 2019, §3.1, App. B).
 
-    The oracle minimises over WD(S, η) (:func:`perturbed_data`). Given a perfect oracle, Laplace RSPM is ε-DP (Thm 6), excess ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5);
-    Gaussian RSPM (δ ∈ (0, 1/e)) is (ε, δ)-DP (Thm 19), excess ≤ 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
-    A wrong oracle breaks Lemma 2 (:func:`~smoothviz.privacy.oracles.lying_oracle`). ``oracle``: a
-    name in :data:`~smoothviz.privacy.oracles.ORACLES` or a callable; ``failure_rate``: ⊥ at random;
+    The oracle minimises over WD(S, η) (:func:`perturbed_data`). Given a perfect oracle, Laplace
+    RSPM is ε-DP (Thm 6), excess ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5); Gaussian RSPM (δ ∈ (0, 1/e))
+    is (ε, δ)-DP (Thm 19), excess ≤ 2m√(2 ln(2m/β))·σ_G/n (Thm 18). A wrong oracle breaks Lemma 2
+    (:func:`~smoothviz.privacy.oracles.lying_oracle`). ``oracle``: a name in
+    :data:`~smoothviz.privacy.oracles.ORACLES` or a callable; ``failure_rate``: ⊥ at random;
     ``neighbours``: ``"replace"`` (the paper's: scales doubled) or ``"add_remove"`` (as printed).
     """
     start = time.perf_counter()
