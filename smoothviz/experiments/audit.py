@@ -111,22 +111,13 @@ def _mwem(broken: bool) -> Callable:
 #: name -> (what is run, how the broken variant breaks it, runner factory).
 MECHANISMS: dict[str, tuple[str, str, Callable]] = {
     "Laplace": ("a count, Lap(1/ε), output rounded", "noise scale halved", _laplace),
-    "exponential mechanism": (
-        f"{CANDIDATES} candidates, Δ = 1, output: candidate 0 or not",
-        "sensitivity charged 1/2",
-        _exponential,
-    ),
-    "report-noisy-max": (
-        f"{CANDIDATES} candidates, Lap(2Δ/ε), output: candidate 0 or not",
-        "monotone scale Δ/ε on non-monotone scores",
-        _noisy_max,
-    ),
-    "MWEM (N = 8, T = 2)": (
-        "thresholds, add/remove with n declared, first measurement in 6 bins",
-        "old add/remove bug: normalised by the data's own n",
-        _mwem,
-    ),
-}
+    "exponential mechanism": (f"{CANDIDATES} candidates, Δ = 1, output: candidate 0 or not",
+                              "sensitivity charged 1/2", _exponential),
+    "report-noisy-max": (f"{CANDIDATES} candidates, Lap(2Δ/ε), output: candidate 0 or not",
+                         "monotone scale Δ/ε on non-monotone scores", _noisy_max),
+    "MWEM (N = 8, T = 2)": ("thresholds, add/remove with n declared, first measurement in 6 bins",
+                            "old add/remove bug: normalised by the data's own n", _mwem),
+}  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)

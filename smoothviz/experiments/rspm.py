@@ -435,17 +435,16 @@ def erratum_audit(
     rngs = streams(seed, tuple(label for label, _, _ in cases))
     rows = []
     for label, neighbour, scale_for in cases:
-        rng = rngs[label]
         runs = [
             core.rspm(*pair[name], "conjunction", epsilon=epsilon, trials=samples,
-                      neighbours=scale_for, best_error=0.0, rng=rng).codes == ERRATUM_EVENT
+                      neighbours=scale_for, best_error=0.0, rng=rngs[label]).codes == ERRATUM_EVENT
             for name in ("S", neighbour)
         ]  # fmt: skip
         res = privacy_audit(runs[0].astype(int), runs[1].astype(int), epsilon_claimed=epsilon)
         relation = "replace" if neighbour == "replace" else "add_remove"
         loss = privacy_bounds.rspm_privacy_loss(epsilon, neighbours=relation, scale_for=scale_for)
+        scale = core.laplace_rspm_scale(3, epsilon, neighbours=scale_for)  # m = 3
         rows.append({"case": label, "neighbours": relation, "scale_for": scale_for,
-                     "scale": gap_shift(scale_for) * 3 / epsilon, "worst_loss": float(loss),
-                     "p_S": float(runs[0].mean()), "p_S_prime": float(runs[1].mean()),
-                     **res.summary()})  # fmt: skip
+                     "scale": scale, "worst_loss": float(loss), "p_S": float(runs[0].mean()),
+                     "p_S_prime": float(runs[1].mean()), **res.summary()})  # fmt: skip
     return pd.DataFrame(rows)

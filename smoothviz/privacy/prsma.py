@@ -156,25 +156,14 @@ def prsma_plan(
     epsilon_prime = 1.0 / math.sqrt(8.0 * piece_size * log_term) if piece_size else math.nan
     guarantee = tuple(float(v) for v in prsma_privacy(epsilon_run, delta_run))
     return PRSMAPlan(
-        epsilon=epsilon,
-        delta=delta,
-        n=n,
-        rescale=bool(rescale),
-        epsilon_run=epsilon_run,
-        delta_run=delta_run,
-        k_formula=k_formula,
-        pieces=pieces,
-        repetitions_formula=reps_formula,
-        repetitions=reps,
-        oracle_calls=pieces * reps,
-        oracle_calls_formula=k_formula * reps_formula,
-        piece_size=piece_size,
-        discarded=n - pieces * piece_size,
-        epsilon_prime=epsilon_prime,
+        epsilon=epsilon, delta=delta, n=n, rescale=bool(rescale),
+        epsilon_run=epsilon_run, delta_run=delta_run,
+        k_formula=k_formula, pieces=pieces, repetitions_formula=reps_formula, repetitions=reps,
+        oracle_calls=pieces * reps, oracle_calls_formula=k_formula * reps_formula,
+        piece_size=piece_size, discarded=n - pieces * piece_size, epsilon_prime=epsilon_prime,
         threshold=(1.0 + math.log(1.0 / delta_run)) / epsilon_run,
-        guarantee=guarantee,
-        neighbours=neighbours,
-    )
+        guarantee=guarantee, neighbours=neighbours,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -199,8 +188,7 @@ class FailureModel:
         """Whether each record is the trigger record, shape (n,) (all False without a record)."""
         if self.record is None:
             return np.zeros(np.shape(y), dtype=bool)
-        record = np.asarray(self.record, dtype=np.uint8)
-        return np.all(np.asarray(x) == record, axis=-1) & (np.asarray(y) == self.label)
+        return np.all(x == np.asarray(self.record, dtype=np.uint8), axis=-1) & (y == self.label)
 
 
 @dataclass(frozen=True, eq=False)

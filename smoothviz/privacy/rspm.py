@@ -277,24 +277,12 @@ def rspm(
     if best_error is None:
         best_error = min_error(x, y, cls, time_limit)
     return LearnerResult(
-        method=f"rspm_{noise}",
-        cls=cls,
-        d=d,
-        n=n,
-        epsilon=float(epsilon),
-        delta=float(delta),
-        neighbours=neighbours,
-        codes=codes,
-        errors=empirical_errors(x, y, cls, codes),
-        best_error=float(best_error),
-        noise=eta,
-        noise_scale=float(scale),
-        noise_draws=d,
-        oracle_calls=1,
-        enumerated=0,
-        certified=answer.certified & (codes >= 0),
-        seconds=time.perf_counter() - start,
-    )
+        method=f"rspm_{noise}", cls=cls, d=d, n=n, epsilon=float(epsilon), delta=float(delta),
+        neighbours=neighbours, codes=codes, errors=empirical_errors(x, y, cls, codes),
+        best_error=float(best_error), noise=eta, noise_scale=float(scale),
+        noise_draws=d, oracle_calls=1, enumerated=0,  # m draws, one call, nothing enumerated
+        certified=answer.certified & (codes >= 0), seconds=time.perf_counter() - start,
+    )  # fmt: skip
 
 
 def enumerating_learner(
@@ -338,24 +326,12 @@ def enumerating_learner(
     n = x.shape[0]
     codes = np.asarray(codes, dtype=np.int64)
     return LearnerResult(
-        method=method,
-        cls=cls,
-        d=d,
-        n=n,
-        epsilon=epsilon,
-        delta=0.0,
-        neighbours=neighbours,
-        codes=codes,
-        errors=counts[codes] / n,
-        best_error=float(counts.min()) / n,
-        noise=np.zeros((trials, 0)),
-        noise_scale=scale,
-        noise_draws=draws,
-        oracle_calls=0,
-        enumerated=counts.size,
-        certified=np.ones(trials, dtype=bool),
-        seconds=time.perf_counter() - start,
-    )
+        method=method, cls=cls, d=d, n=n, epsilon=epsilon, delta=0.0, neighbours=neighbours,
+        codes=codes, errors=counts[codes] / n, best_error=float(counts.min()) / n,
+        noise=np.zeros((trials, 0)), noise_scale=scale,
+        noise_draws=draws, oracle_calls=0, enumerated=counts.size,  # no oracle: the class scored
+        certified=np.ones(trials, dtype=bool), seconds=time.perf_counter() - start,
+    )  # fmt: skip
 
 
 #: Report-noisy-min over the enumerated class (:func:`enumerating_learner`, 2^d draws per run).
