@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numpy.random import Generator
 
 from smoothviz.bounds.privacy import prsma_privacy
 from smoothviz.privacy.neighbours import check_neighbours, gap_shift
@@ -286,7 +285,7 @@ def _runnable_plan(
 
 
 def _pass_and_pick(
-    plan: PRSMAPlan, p_fail: np.ndarray, cls: str, d: int, cells_of: Callable, rng: Generator
+    plan: PRSMAPlan, p_fail, cls: str, d: int, cells_of: Callable, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Steps 2–11, a piece passing w.p. (1 − p_i)^R; exact RSPM on ``cells_of`` picked pieces."""
     trials, k = p_fail.shape
@@ -304,7 +303,7 @@ def _pass_and_pick(
 
 
 def _run_every_call(
-    x: np.ndarray, y: np.ndarray, cls: str, plan: PRSMAPlan, order, p_fail, rng: Generator
+    x: np.ndarray, y: np.ndarray, cls: str, plan: PRSMAPlan, order, p_fail, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """PRSMA as printed: every one of the K·R oracle calls is made. Returns (codes, passes, T̃)."""
     trials, k = order.shape[:2]
