@@ -92,7 +92,7 @@ def _worst_case(
         res = prsma_on_counts(cells, CLS, D, epsilon=epsilon, delta=delta, trials=trials,
                               neighbours=neighbours, rng=rngs["prsma"])  # fmt: skip
         losses = (cells @ loss_table(CLS, D)) / n
-        plain = rspm_on_counts(CLS, D, np.tile(cells.astype(float), (trials, 1)), epsilon,
+        plain = rspm_on_counts(CLS, D, np.tile(cells, (trials, 1)), epsilon,
                                rngs["rspm"], neighbours=neighbours)  # fmt: skip
         means = {"prsma": np.nanmean(res.excess) if res.bottom_rate < 1 else np.nan,
                  "rspm": float(np.mean(losses[plain] - losses.min()))}  # fmt: skip

@@ -21,7 +21,9 @@ from smoothviz.privacy.oracles import MAX_EXHAUSTIVE_D, exhaustive_oracle
 from smoothviz.privacy.rspm import (
     MAX_TRIALS,
     correlated_perturbation,
+    empirical_errors,
     laplace_rspm_scale,
+    min_error,
     perturbed_argmin,
     perturbed_data,
 )
@@ -263,7 +265,7 @@ def rspm_on_counts(
     counts · loss table + η · labels on U, η ~ Lap(b) (b = 2m/ε replace-one, m/ε add/remove).
     """
     scale = laplace_rspm_scale(d, epsilon, neighbours=neighbours)  # U has m = d points
-    losses = cell_counts @ loss_table(cls, d)
+    losses = np.asarray(cell_counts, dtype=float) @ loss_table(cls, d)  # float: BLAS, exact counts
     codes, _ = perturbed_argmin(
         lambda eta: np.argmin(losses + correlated_perturbation(cls, d, eta), axis=1),
         d,
@@ -287,7 +289,10 @@ def _runnable_plan(
 def _pass_and_pick(
     plan: PRSMAPlan, p_fail, cls: str, d: int, cells_of: Callable, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 2–11, a piece passing w.p. (1 − p_i)^R; exact RSPM on ``cells_of`` picked pieces."""
+    """Steps 2–11, a piece passing w.p. (1 − p_i)^R: ``(codes, passes, T̃)``.
+
+    A release runs exact RSPM on ``cells_of(rows, pieces)``, the cell counts of the pieces picked.
+    """
     trials, k = p_fail.shape
     passes = rng.random((trials, k)) < (1.0 - p_fail) ** plan.repetitions
     noisy = passes.sum(axis=1) + rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
@@ -333,15 +338,6 @@ def _run_every_call(
     return codes, passes, noisy
 
 
-def _result(plan, cls, d, cells, codes, passes, noisy, p_fail, simulated, start) -> PRSMAResult:
-    """The run's :class:`PRSMAResult`, its errors read off the data's ``cells`` counts."""
-    losses = cells @ loss_table(cls, d)  # n·q(S) of every hypothesis
-    errors = np.where(codes >= 0, losses[np.maximum(codes, 0)] / plan.n, np.nan)
-    best = float(losses.min()) / plan.n
-    return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best,
-                       simulated, plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
-
-
 def prsma(
     x: np.ndarray,
     y: np.ndarray,
@@ -359,8 +355,8 @@ def prsma(
     """PRSMA (Neel, Roth & Wu 2019, §3.2) around Laplace RSPM with a failing certifiable oracle.
 
     ``simulate=True``: a piece passes w.p. (1 − p_i)^R exactly and its answer is a fresh exact RSPM
-    draw, so 10⁸ calls cost nothing; ``simulate=False`` makes every call, as printed. d ≤ 12;
-    ``failure`` default: never fails.
+    draw (a certifiable oracle that did not fail is exact), so 10⁸ calls cost nothing;
+    ``simulate=False`` makes every call, as printed. d ≤ 12; ``failure`` default: never fails.
     """
     start = time.perf_counter()
     x, y = check_labelled(x, y)
@@ -377,8 +373,8 @@ def prsma(
     )
     hit = failure.triggers(x, y)[order].any(axis=2)  # (trials, K): piece holds the trigger record
     p_fail = np.where(hit, failure.when_present, failure.base)
-    record_cells, width = 2 * bits_to_codes(x) + y, 2 ** (d + 1)
     if simulate:
+        record_cells, width = 2 * bits_to_codes(x) + y, 2 ** (d + 1)
 
         def cells_of(rows: np.ndarray, pieces: np.ndarray) -> np.ndarray:
             r = rows.size  # each row's cells shifted to its own block of the one bincount
@@ -388,8 +384,9 @@ def prsma(
         codes, passes, noisy = _pass_and_pick(plan, p_fail, cls, d, cells_of, rng)
     else:
         codes, passes, noisy = _run_every_call(x, y, cls, plan, order, p_fail, rng)
-    cells = np.bincount(record_cells, minlength=width)
-    return _result(plan, cls, d, cells, codes, passes, noisy, p_fail, bool(simulate), start)
+    best, errors = min_error(x, y, cls), empirical_errors(x, y, cls, codes)
+    return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best,
+                       bool(simulate), plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
 
 
 def prsma_on_counts(
@@ -430,4 +427,8 @@ def prsma_on_counts(
         )
 
     codes, passes, noisy = _pass_and_pick(plan, p_fail, cls, d, cells_of, rng)
-    return _result(plan, cls, d, cells, codes, passes, noisy, p_fail, True, start)
+    losses = cells @ loss_table(cls, d)  # n·q(S) of every hypothesis
+    errors = np.where(codes >= 0, losses[np.maximum(codes, 0)] / n, np.nan)
+    best = float(losses.min()) / n
+    return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best, True,
+                       plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
