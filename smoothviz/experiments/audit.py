@@ -89,8 +89,9 @@ def _mwem(broken: bool) -> Callable:
         hist = np.zeros(MWEM_CELLS)
         hist[0] = 2.0 if on_s_prime else 1.0  # S′ = S plus one record
         n_public = hist.sum() if broken else 2.0
-        # MWEM's first selection and measurement (mwem.release_rounds), draw for draw: only the
-        # measurement is audited, and nothing after it changes it (tests/test_audit_mechanisms.py
+        # MWEM's first selection and measurement (mwem.release_rounds), draw for draw: under
+        # add/remove one record moves a count by 1, so with n public the plan's Δ = 1/n is right.
+        # Only the measurement is audited and nothing after it changes it (test_audit_mechanisms.py
         # checks it against the full loop). D₀ is uniform: its answers are computed once for all k.
         plan = mwem.make_plan(
             hist, queries, mwem.CONFIGS["mwem"], epsilon=EPSILON, rounds=MWEM_ROUNDS, n=n_public
