@@ -59,9 +59,8 @@ def _curve(x, y, name: str, color: str, *, dash: str | None = None, **props) -> 
 
 def _claimed(names: list[str], claimed: float) -> go.Scatter:
     """The claimed ε as a dashed black line across the categories ``names``."""
-    return line(
-        names, [claimed] * len(names), f"claimed ε = {claimed:g}", "black", width=2.5, dash="dash"
-    )
+    name = f"claimed ε = {claimed:g}"
+    return line(names, [claimed] * len(names), name, "black", width=2.5, dash="dash")
 
 
 @shared_figure
