@@ -229,17 +229,10 @@ class PRSMAResult:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per run: trial, code, ⊥, passing pieces, T̃, error, excess."""
-        return pd.DataFrame(
-            {
-                "trial": np.arange(self.codes.size),
-                "code": self.codes,
-                "bottom": self.codes < 0,
-                "passed": self.passed,
-                "noisy_count": self.noisy_count,
-                "error": self.errors,
-                "excess": self.excess,
-            }
-        )
+        columns = {"trial": np.arange(self.codes.size), "code": self.codes,
+                   "bottom": self.codes < 0, "passed": self.passed, "noisy_count": self.noisy_count,
+                   "error": self.errors, "excess": self.excess}  # fmt: skip
+        return pd.DataFrame(columns)
 
 
 def loss_table(cls: str, d: int) -> np.ndarray:

@@ -146,17 +146,10 @@ class LearnerResult:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per run: method, trial, code, error, excess, failed, certified."""
-        return pd.DataFrame(
-            {
-                "method": self.method,
-                "trial": np.arange(self.trials),
-                "code": self.codes,
-                "error": self.errors,
-                "excess": self.excess,
-                "failed": self.codes < 0,
-                "certified": self.certified,
-            }
-        )
+        columns = {"method": self.method, "trial": np.arange(self.trials), "code": self.codes,
+                   "error": self.errors, "excess": self.excess, "failed": self.codes < 0,
+                   "certified": self.certified}  # fmt: skip
+        return pd.DataFrame(columns)
 
     def summary(self) -> dict[str, float]:
         """Mean, median, 95th and 99th percentiles of the excess error, failure rate, costs per run."""
