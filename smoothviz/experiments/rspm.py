@@ -366,14 +366,10 @@ def perturbation_view(
     scale = core.laplace_rspm_scale(shown, epsilon, neighbours=neighbours)
     eta = rngs["rspm"].laplace(0.0, scale, size=shown)
     codes = all_codes(shown)
-    draw = pd.DataFrame(
-        {
-            "code": codes,
-            "size": [int(c).bit_count() for c in codes],
-            "z_rspm": core.correlated_perturbation(cls, shown, eta),
-            "z_rnm": rngs["rnm"].laplace(0.0, gap_shift(neighbours) / epsilon, size=codes.size),
-        }
-    ).sort_values(["size", "code"], kind="stable", ignore_index=True)
+    z_rnm = rngs["rnm"].laplace(0.0, gap_shift(neighbours) / epsilon, size=codes.size)
+    columns = {"code": codes, "size": [int(c).bit_count() for c in codes],
+               "z_rspm": core.correlated_perturbation(cls, shown, eta), "z_rnm": z_rnm}  # fmt: skip
+    draw = pd.DataFrame(columns).sort_values(["size", "code"], kind="stable", ignore_index=True)
     return draw, shown, *_laplace_sups(shown, epsilon, neighbours)
 
 

@@ -158,15 +158,10 @@ class LearnerResult:
             (ok.mean(), np.median(ok), *np.quantile(ok, [0.95, 0.99])) if ok.size else [np.nan] * 4
         )
         keys = ("mean_excess", "median_excess", "p95_excess", "p99_excess")
-        return {
-            "method": self.method,
-            **{k: float(v) for k, v in zip(keys, stats, strict=True)},
-            "failure_rate": float(np.mean(self.codes < 0)),
-            "noise_draws": self.noise_draws,
-            "oracle_calls": self.oracle_calls,
-            "enumerated": self.enumerated,
-            "seconds": self.seconds,
-        }
+        costs = ("noise_draws", "oracle_calls", "enumerated", "seconds")
+        return {"method": self.method, **{k: float(v) for k, v in zip(keys, stats, strict=True)},
+                "failure_rate": float(np.mean(self.codes < 0)),
+                **{k: getattr(self, k) for k in costs}}  # fmt: skip
 
 
 def perturbed_argmin(
