@@ -89,11 +89,10 @@ def _mwem(broken: bool) -> Callable:
         hist = np.zeros(MWEM_CELLS)
         hist[0] = 2.0 if on_s_prime else 1.0  # S′ = S plus one record
         n_public = hist.sum() if broken else 2.0
-        # The first selection and measurement of MWEM's loop (mwem.release_rounds) normalised by the
-        # declared n, draw for draw: under add/remove one record moves a count by 1, so the plan's
-        # Δ = 1 and 1/n are the add/remove ones once n is public. Only the measurement is audited and
-        # nothing after it changes it (a tenth of the work; tests/test_audit_mechanisms.py checks it
-        # against the full loop). D₀ is uniform in every trial: its answers are computed once for all k.
+        # MWEM's first selection and measurement (mwem.release_rounds), draw for draw: under
+        # add/remove one record moves a count by 1, so with n public the plan's Δ = 1/n is right.
+        # Only the measurement is audited and nothing after it changes it (test_audit_mechanisms.py
+        # checks it against the full loop). D₀ is uniform: its answers are computed once for all k.
         plan = mwem.make_plan(
             hist, queries, mwem.CONFIGS["mwem"], epsilon=EPSILON, rounds=MWEM_ROUNDS, n=n_public
         )
@@ -113,22 +112,13 @@ def _mwem(broken: bool) -> Callable:
 #: name -> (what is run, how the broken variant breaks it, runner factory).
 MECHANISMS: dict[str, tuple[str, str, Callable]] = {
     "Laplace": ("a count, Lap(1/ε), output rounded", "noise scale halved", _laplace),
-    "exponential mechanism": (
-        f"{CANDIDATES} candidates, Δ = 1, output: candidate 0 or not",
-        "sensitivity charged 1/2",
-        _exponential,
-    ),
-    "report-noisy-max": (
-        f"{CANDIDATES} candidates, Lap(2Δ/ε), output: candidate 0 or not",
-        "monotone scale Δ/ε on non-monotone scores",
-        _noisy_max,
-    ),
-    "MWEM (N = 8, T = 2)": (
-        "thresholds, add/remove with n declared, first measurement in 6 bins",
-        "old add/remove bug: normalised by the data's own n",
-        _mwem,
-    ),
-}
+    "exponential mechanism": (f"{CANDIDATES} candidates, Δ = 1, output: candidate 0 or not",
+                              "sensitivity charged 1/2", _exponential),
+    "report-noisy-max": (f"{CANDIDATES} candidates, Lap(2Δ/ε), output: candidate 0 or not",
+                         "monotone scale Δ/ε on non-monotone scores", _noisy_max),
+    "MWEM (N = 8, T = 2)": ("thresholds, add/remove with n declared, first measurement in 6 bins",
+                            "old add/remove bug: normalised by the data's own n", _mwem),
+}  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,18 +140,10 @@ class MechanismAudit:
         rows = []
         for name, (what, how, _) in MECHANISMS.items():
             ok, bad = self.results[(name, "correct")], self.results[(name, "broken")]
-            rows.append(
-                {
-                    "mechanism": name,
-                    "run": what,
-                    "claimed ε": ok.epsilon_claimed,
-                    "certified lower bound": ok.epsilon_lower,
-                    "holds": not ok.violated,
-                    "broken variant": how,
-                    "broken: lower bound": bad.epsilon_lower,
-                    "broken caught": bad.violated,
-                }
-            )
+            rows.append({"mechanism": name, "run": what, "claimed ε": ok.epsilon_claimed,
+                         "certified lower bound": ok.epsilon_lower, "holds": not ok.violated,
+                         "broken variant": how, "broken: lower bound": bad.epsilon_lower,
+                         "broken caught": bad.violated})  # fmt: skip
         return pd.DataFrame(rows)
 
     def summary(self) -> dict[str, float]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.bounds.privacy import prsma_accuracy_bound, rspm_laplace_bound
 from smoothviz.experiments.rspm import loglog_slope
 from smoothviz.privacy.boolean_data import neighbouring_pair, planted_data
 from smoothviz.privacy.prsma import (
@@ -92,7 +92,7 @@ def _worst_case(
         res = prsma_on_counts(cells, CLS, D, epsilon=epsilon, delta=delta, trials=trials,
                               neighbours=neighbours, rng=rngs["prsma"])  # fmt: skip
         losses = (cells @ loss_table(CLS, D)) / n
-        plain = rspm_on_counts(CLS, D, np.tile(cells.astype(float), (trials, 1)), epsilon,
+        plain = rspm_on_counts(CLS, D, np.tile(cells, (trials, 1)), epsilon,
                                rngs["rspm"], neighbours=neighbours)  # fmt: skip
         means = {"prsma": np.nanmean(res.excess) if res.bottom_rate < 1 else np.nan,
                  "rspm": float(np.mean(losses[plain] - losses.min()))}  # fmt: skip
@@ -124,10 +124,7 @@ class PRSMAExperiment:
     def slopes(self) -> dict[str, float]:
         """Log–log slopes of the two bounds over n ≥ 10⁶: Thm 9 (−1/2) and Thm 5 (−1)."""
         big = self.curves[self.curves["n"] >= 1e6]
-        return {
-            "prsma": loglog_slope(big["n"], big["prsma_bound"]),
-            "rspm": loglog_slope(big["n"], big["rspm_bound"]),
-        }
+        return {k: loglog_slope(big["n"], big[f"{k}_bound"]) for k in ("prsma", "rspm")}
 
     @property
     def fitted_slopes(self) -> dict[str, float]:
@@ -185,17 +182,10 @@ def run_experiment(
             rngs = streams((seed, i), ("prsma", "rspm"))
             rows += _worst_case(size, epsilon, delta, trials, rngs, plan.neighbours)
     ns = np.geomspace(1e3, 1e9, 31)  # the simulated range; a bound's label then stays on the chart
-    curves = pd.DataFrame(
-        {
-            "n": ns,
-            "prsma_bound": privacy_bounds.prsma_accuracy_bound(
-                D, 2**D, epsilon, delta, ns, BETA, neighbours=plan.neighbours
-            ),
-            "rspm_bound": privacy_bounds.rspm_laplace_bound(
-                D, epsilon, ns, BETA, neighbours=plan.neighbours
-            ),
-        }
-    )
+    nb = plan.neighbours
+    prsma_bound = prsma_accuracy_bound(D, 2**D, epsilon, delta, ns, BETA, neighbours=nb)
+    rspm_bound = rspm_laplace_bound(D, epsilon, ns, BETA, neighbours=nb)
+    curves = pd.DataFrame({"n": ns, "prsma_bound": prsma_bound, "rspm_bound": rspm_bound})
     settings = {"epsilon": epsilon, "delta": delta, "n": n, "rescale": rescale, "trials": trials,
                 "neighbours": plan.neighbours, "seed": seed}  # fmt: skip
     return PRSMAExperiment(plan, pd.DataFrame(rows), curves, settings)
@@ -235,16 +225,9 @@ def simulation(
         plan = res.plan
         runs.append(res.to_frame().assign(dataset=name))
         codes, counts = np.unique(res.codes, return_counts=True)
-        outputs.append(
-            pd.DataFrame(
-                {
-                    "dataset": name,
-                    "code": codes,
-                    "output": ["⊥" if c < 0 else describe(CLS, int(c), SIM_D) for c in codes],
-                    "share": counts / trials,
-                }
-            )
-        )
+        names = ["⊥" if c < 0 else describe(CLS, int(c), SIM_D) for c in codes]
+        table = {"dataset": name, "code": codes, "output": names, "share": counts / trials}
+        outputs.append(pd.DataFrame(table))
     return pd.concat(runs, ignore_index=True), pd.concat(outputs, ignore_index=True), plan
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,8 +49,6 @@ __all__ = [
 ]
 
 DATASETS = ("planted", "gapminder")
-#: Oracle modes of the audit tab.
-MODES = ("exact", "fails", "greedy", "lying")
 #: β of the high-probability bounds drawn.
 BETA = 0.05
 #: Runs on each of the two neighbouring datasets in the audit.
@@ -88,11 +85,8 @@ def _bound(
         return float(privacy_bounds.rspm_laplace_bound(m, epsilon, n, BETA, **kw))
     if method == "rspm_gaussian":
         return float(privacy_bounds.rspm_gaussian_bound(m, epsilon, delta, n, BETA, **kw))
-    if method == "report_noisy_min":
-        return gap_shift(neighbours) * float(
-            privacy_bounds.exponential_learner_bound(m, epsilon, n, BETA)
-        )
-    return float(privacy_bounds.exponential_learner_bound(m, epsilon, n, BETA))
+    shift = gap_shift(neighbours) if method == "report_noisy_min" else 1.0
+    return shift * float(privacy_bounds.exponential_learner_bound(m, epsilon, n, BETA))
 
 
 @dataclass(frozen=True, eq=False)
@@ -210,6 +204,12 @@ def separator_table(cls: str, d: int) -> tuple[pd.DataFrame, pd.DataFrame, bool]
     return u_frame, frame, bool(separates(cls, u))
 
 
+def _laplace_sups(m: int, epsilon: float, neighbours: str) -> tuple[float, float]:
+    """E‖Z‖∞, exact, of Laplace RSPM (η_i ~ Lap(s·m/ε)) and of noisy min (2^m i.i.d. Lap(s/ε))."""
+    b = gap_shift(neighbours) / epsilon
+    return rspm_expected_max_abs(m, b), float(online_bounds.laplace_expected_max_abs(2**m, b))
+
+
 def error_scale(
     cls: str,
     epsilon: float,
@@ -227,18 +227,13 @@ def error_scale(
     Laplace RSPM (Σ|η_i| + |Σ η_i|)/2, η_i ~ Lap(s·m/ε); Gaussian σ_G√(2/π)(m + √m)/2; noisy min
     (s/ε)·H_{2^m}; exponential E max|Gumbel(2/ε)| over 2^m (s = 2 replace-one, 1 add/remove).
     """
-    shift = gap_shift(neighbours)
     rows = []
     for m in range(2, MAX_EXHAUSTIVE_D + 1):
+        laplace, noisy_min = _laplace_sups(m, epsilon, neighbours)
         sigma_g = core.gaussian_rspm_scale(m, epsilon, delta, neighbours=neighbours)
-        sup = {
-            "rspm_laplace": rspm_expected_max_abs(m, shift / epsilon),
-            "rspm_gaussian": sigma_g * math.sqrt(2 / math.pi) * (m + math.sqrt(m)) / 2,
-            "report_noisy_min": float(
-                online_bounds.laplace_expected_max_abs(2**m, shift / epsilon)
-            ),
-            "exponential": float(online_bounds.gumbel_expected_max_abs(2**m, 2.0 / epsilon)),
-        }
+        gaussian = sigma_g * math.sqrt(2 / math.pi) * (m + math.sqrt(m)) / 2
+        exponential = float(online_bounds.gumbel_expected_max_abs(2**m, 2.0 / epsilon))
+        sup = dict(zip(core.METHODS, (laplace, gaussian, noisy_min, exponential), strict=True))
         ex = None
         if m <= MAX_SIMULATED_M:  # beyond, enumerating 2^m per run would break the tab's budget
             ex = run_experiment(cls=cls, d=m, n=n, epsilon=epsilon, delta=delta,
@@ -273,34 +268,25 @@ def oracle_cost(
             break
         data = _load_data("planted", cls, d, n, label_noise=0.1, seed=seed)
         x, y = data.x, data.y
-        start = time.perf_counter()
         res = core.rspm(x, y, cls, epsilon=epsilon, oracle="integer_program", time_limit=time_limit,
                         best_error=0.0, rng=seed)  # fmt: skip
-        ip_s = time.perf_counter() - start
         ex_s = rnm_s = float("nan")
-        if d <= MAX_EXHAUSTIVE_D:
-            start = time.perf_counter()
-            core.rspm(x, y, cls, epsilon=epsilon, best_error=0.0, rng=seed)
-            ex_s = time.perf_counter() - start
-            start = time.perf_counter()
-            core.report_noisy_min(x, y, cls, epsilon=epsilon, rng=seed)
-            rnm_s = time.perf_counter() - start
-        spent += ip_s + np.nan_to_num(ex_s) + np.nan_to_num(rnm_s)
+        if d <= MAX_EXHAUSTIVE_D:  # each learner times its own run
+            ex_s = core.rspm(x, y, cls, epsilon=epsilon, best_error=0.0, rng=seed).seconds
+            rnm_s = core.report_noisy_min(x, y, cls, epsilon=epsilon, rng=seed).seconds
+        spent += res.seconds + np.nan_to_num(ex_s) + np.nan_to_num(rnm_s)
         rows.append({"d": d, "rspm_draws": d, "rspm_calls": 1, "rnm_draws": 2**d,
-                     "ip_seconds": ip_s, "ip_certified": bool(res.certified[0]),
+                     "ip_seconds": res.seconds, "ip_certified": bool(res.certified[0]),
                      "exhaustive_seconds": ex_s, "rnm_seconds": rnm_s})  # fmt: skip
     return pd.DataFrame(rows)
 
 
 def audit_pair() -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """16 records over {0,1}^3 and a neighbour: S has (1,1,1) labelled 0 at index 8, S′ has (0,0,0) labelled 1."""
-    x = np.array(
-        [[1, 1, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]
-        * 2,
-        dtype=np.uint8,
-    )
-    y = np.array([1, 0, 0, 0, 0, 0, 0, 0] * 2, dtype=np.uint8)
-    y[8] = 0
+    cube = [[1, 1, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]
+    x = np.array(cube * 2, dtype=np.uint8)
+    y = np.zeros(16, dtype=np.uint8)
+    y[0] = 1  # the first (1,1,1) only
     x2, y2 = x.copy(), y.copy()
     x2[8], y2[8] = [0, 0, 0], 1
     return (x, y), (x2, y2)
@@ -324,10 +310,10 @@ def audit(
     """
     check_float("failure_rate", failure_rate, 0.0, 0.99, low_open=False)
     (x, y), (x2, y2) = audit_pair()
+    oracles = {"exact": "exhaustive", "fails": "exhaustive", "greedy": "greedy",
+               "lying": lying_oracle(np.array([1, 1, 1]), 0)}  # fmt: skip
     rows = []
-    for k, mode in enumerate(MODES):
-        oracle = {"exact": "exhaustive", "fails": "exhaustive", "greedy": "greedy",
-                  "lying": lying_oracle(np.array([1, 1, 1]), 0)}[mode]  # fmt: skip
+    for k, (mode, oracle) in enumerate(oracles.items()):
         rate = failure_rate if mode == "fails" else 0.0
         common = {"oracle": oracle, "failure_rate": rate, "neighbours": neighbours}
         runs = {
@@ -376,22 +362,15 @@ def perturbation_view(
     Lap(s/ε) (s = 2 replace-one, 1 add/remove); and both E‖Z‖∞, exact.
     """
     shown = check_int("d", min(int(d), 10), 1, 10)
-    shift = gap_shift(neighbours)
     rngs = streams(seed, ("rspm", "rnm"))
     scale = core.laplace_rspm_scale(shown, epsilon, neighbours=neighbours)
     eta = rngs["rspm"].laplace(0.0, scale, size=shown)
     codes = all_codes(shown)
-    draw = pd.DataFrame(
-        {
-            "code": codes,
-            "size": [int(c).bit_count() for c in codes],
-            "z_rspm": core.correlated_perturbation(cls, shown, eta),
-            "z_rnm": rngs["rnm"].laplace(0.0, shift / epsilon, size=codes.size),
-        }
-    ).sort_values(["size", "code"], kind="stable", ignore_index=True)
-    rspm_sup = rspm_expected_max_abs(shown, shift / epsilon)
-    rnm_sup = float(online_bounds.laplace_expected_max_abs(2**shown, shift / epsilon))
-    return draw, shown, rspm_sup, rnm_sup
+    z_rnm = rngs["rnm"].laplace(0.0, gap_shift(neighbours) / epsilon, size=codes.size)
+    columns = {"code": codes, "size": [int(c).bit_count() for c in codes],
+               "z_rspm": core.correlated_perturbation(cls, shown, eta), "z_rnm": z_rnm}  # fmt: skip
+    draw = pd.DataFrame(columns).sort_values(["size", "code"], kind="stable", ignore_index=True)
+    return draw, shown, *_laplace_sups(shown, epsilon, neighbours)
 
 
 def theory_notes(ex: RSPMExperiment) -> dict[str, str]:
@@ -423,11 +402,9 @@ def erratum_pair() -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """
     x = np.array([[1, 1, 1]] * 8 + [[0, 0, 0]] * 4, dtype=np.uint8)
     y = np.array([1] * 8 + [0] * 4, dtype=np.uint8)
-    replaced = y.copy()
-    replaced[-1] = 1
     return {
         "S": (x, y),
-        "replace": (x, replaced),
+        "replace": (x, np.append(y[:-1], 1).astype(np.uint8)),
         "remove": (x[:-1], y[:-1]),
         "add": (np.vstack([x, [[0, 0, 0]]]), np.append(y, 1).astype(np.uint8)),
     }
@@ -454,19 +431,16 @@ def erratum_audit(
     rngs = streams(seed, tuple(label for label, _, _ in cases))
     rows = []
     for label, neighbour, scale_for in cases:
-        rng = rngs[label]
         runs = [
             core.rspm(*pair[name], "conjunction", epsilon=epsilon, trials=samples,
-                      neighbours=scale_for, best_error=0.0, rng=rng).codes == ERRATUM_EVENT
+                      neighbours=scale_for, best_error=0.0, rng=rngs[label]).codes == ERRATUM_EVENT
             for name in ("S", neighbour)
         ]  # fmt: skip
         res = privacy_audit(runs[0].astype(int), runs[1].astype(int), epsilon_claimed=epsilon)
         relation = "replace" if neighbour == "replace" else "add_remove"
-        loss = float(
-            privacy_bounds.rspm_privacy_loss(epsilon, neighbours=relation, scale_for=scale_for)
-        )
+        loss = privacy_bounds.rspm_privacy_loss(epsilon, neighbours=relation, scale_for=scale_for)
+        scale = core.laplace_rspm_scale(3, epsilon, neighbours=scale_for)  # m = 3
         rows.append({"case": label, "neighbours": relation, "scale_for": scale_for,
-                     "scale": gap_shift(scale_for) * 3 / epsilon, "worst_loss": loss,
-                     "p_S": float(runs[0].mean()), "p_S_prime": float(runs[1].mean()),
-                     **res.summary()})  # fmt: skip
+                     "scale": scale, "worst_loss": float(loss), "p_S": float(runs[0].mean()),
+                     "p_S_prime": float(runs[1].mean()), **res.summary()})  # fmt: skip
     return pd.DataFrame(rows)

@@ -46,21 +46,16 @@ def accuracy_figure(ex: PRSMAExperiment, *, n_mark: int | None = None) -> go.Fig
         ("rspm_bound", "Thm 5 (slope −1)", "high-probability", False, RSPM_COLOR),
     ):
         inside = ex.curves[ex.curves[column] <= Y_TOP]
-        fig.add_trace(
-            theory_trace(
-                inside["n"], inside[column], name=name, kind=kind, color=color, on_plot=on_plot
-            )
-        )
+        fig.add_trace(theory_trace(inside["n"], inside[column], name=name, kind=kind, color=color,
+                                   on_plot=on_plot))  # fmt: skip
     if n_mark is not None:
         fig.add_vline(x=n_mark, line={"color": COLORS["reference"], "dash": "dot", "width": 2})
-    apply_style(
-        fig, x_title="n (records)", y_title="excess error", log_x=True, log_y=True, height=440
-    )
+    apply_style(fig, x_title="n (records)", y_title="excess error", log_x=True, log_y=True,
+                height=440)  # fmt: skip
     low = sim["mean_excess"][sim["mean_excess"] > 0].min() if len(sim) else 1e-9
     # 10⁻⁹ rather than "1n": powers of ten read better than SI prefixes for an error
-    fig.update_yaxes(
-        range=[np.floor(np.log10(low)) - 0.3, np.log10(Y_TOP)], exponentformat="power", dtick=1
-    )
+    bottom = np.floor(np.log10(low)) - 0.3
+    fig.update_yaxes(range=[bottom, np.log10(Y_TOP)], exponentformat="power", dtick=1)
     return fig
 
 

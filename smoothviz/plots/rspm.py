@@ -59,9 +59,8 @@ def _curve(x, y, name: str, color: str, *, dash: str | None = None, **props) -> 
 
 def _claimed(names: list[str], claimed: float) -> go.Scatter:
     """The claimed ε as a dashed black line across the categories ``names``."""
-    return line(
-        names, [claimed] * len(names), f"claimed ε = {claimed:g}", "black", width=2.5, dash="dash"
-    )
+    name = f"claimed ε = {claimed:g}"
+    return line(names, [claimed] * len(names), name, "black", width=2.5, dash="dash")
 
 
 @shared_figure
@@ -159,19 +158,15 @@ PLURAL = {"conjunction": "conjunctions", "disjunction": "disjunctions", "parity"
 def accuracy_caption(ex: RSPMExperiment) -> str:
     """The hero's caption: runs, data, parameters, the bounds and the share of runs within each."""
     summary = ex.summary().set_index("method")
-    source = (
-        "Gapminder (d = 9, n = 1,704)"
-        if ex.settings["data"] == "gapminder"
-        else f"planted {ex.cls}"
-    )
+    gapminder = ex.settings["data"] == "gapminder"
+    source = "Gapminder (d = 9, n = 1,704)" if gapminder else f"planted {ex.cls}"
     within = ", ".join(f"{SHORT[k]} {summary.loc[k, 'within_bound']:.0%}" for k in summary.index)
-    laplace = ex.results["rspm_laplace"]
     rnm = "twice it" if ex.neighbours == "replace" else "equal to it"
     return (
         f"Excess empirical error of each learner over {ex.trials} runs (box: quartiles, dashed: "
         f"mean), {PLURAL[ex.cls]}, {source}, ε = {ex.epsilon:g}, δ = {ex.delta:g}, m = {ex.d}, "
         f"n = {ex.n:,}, seed {ex.seed}. Privacy for {describe(ex.neighbours)}: Laplace RSPM "
-        f"ηᵢ ~ Lap({laplace.noise_scale:.3g}), Gaussian σ_G = "
+        f"ηᵢ ~ Lap({ex.results['rspm_laplace'].noise_scale:.3g}), Gaussian σ_G = "
         f"{ex.results['rspm_gaussian'].noise_scale:.3g}, noisy min Lap("
         f"{ex.results['report_noisy_min'].noise_scale:.3g}). Black bars: each bound at β = 0.05 at "
         f"those scales (Thm 5, Thm 18; the exponential mechanism's; noisy min's {rnm}). Within the "

@@ -135,15 +135,8 @@ def privacy_audit(
     both = np.all(counts > 0, axis=1)
     point = float(np.max(np.abs(np.log(p_hat[both, 0] / p_hat[both, 1])))) if both.any() else 0.0
     return AuditResult(
-        outputs=outputs,
-        counts=counts,
-        samples=(int(a.size), int(b.size)),
-        low=low,
-        high=high,
-        epsilon_lower=float(per_output[best]),
-        epsilon_point=point,
-        epsilon_claimed=epsilon_claimed,
-        delta=delta,
-        confidence=confidence,
+        outputs=outputs, counts=counts, samples=(int(a.size), int(b.size)), low=low, high=high,
+        epsilon_lower=float(per_output[best]), epsilon_point=point,
+        epsilon_claimed=epsilon_claimed, delta=delta, confidence=confidence,
         witness=int(outputs[best]) if per_output[best] > 0 else None,
-    )
+    )  # fmt: skip

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,32 +153,18 @@ def prsma_plan(
     reps_formula = math.log(k_formula / delta_run) / delta_run
     reps = math.ceil(math.log(pieces / delta_run) / delta_run - 1e-9)
     piece_size = n // pieces
-    epsilon_prime = (
-        1.0 / math.sqrt(8.0 * piece_size * math.log(2.0 * pieces / delta_run))
-        if piece_size
-        else math.nan
-    )
+    log_term = math.log(2.0 * pieces / delta_run)
+    epsilon_prime = 1.0 / math.sqrt(8.0 * piece_size * log_term) if piece_size else math.nan
     guarantee = tuple(float(v) for v in prsma_privacy(epsilon_run, delta_run))
     return PRSMAPlan(
-        epsilon=epsilon,
-        delta=delta,
-        n=n,
-        rescale=bool(rescale),
-        epsilon_run=epsilon_run,
-        delta_run=delta_run,
-        k_formula=k_formula,
-        pieces=pieces,
-        repetitions_formula=reps_formula,
-        repetitions=reps,
-        oracle_calls=pieces * reps,
-        oracle_calls_formula=k_formula * reps_formula,
-        piece_size=piece_size,
-        discarded=n - pieces * piece_size,
-        epsilon_prime=epsilon_prime,
+        epsilon=epsilon, delta=delta, n=n, rescale=bool(rescale),
+        epsilon_run=epsilon_run, delta_run=delta_run,
+        k_formula=k_formula, pieces=pieces, repetitions_formula=reps_formula, repetitions=reps,
+        oracle_calls=pieces * reps, oracle_calls_formula=k_formula * reps_formula,
+        piece_size=piece_size, discarded=n - pieces * piece_size, epsilon_prime=epsilon_prime,
         threshold=(1.0 + math.log(1.0 / delta_run)) / epsilon_run,
-        guarantee=guarantee,
-        neighbours=neighbours,
-    )
+        guarantee=guarantee, neighbours=neighbours,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -202,8 +189,7 @@ class FailureModel:
         """Whether each record is the trigger record, shape (n,) (all False without a record)."""
         if self.record is None:
             return np.zeros(np.shape(y), dtype=bool)
-        record = np.asarray(self.record, dtype=np.uint8)
-        return np.all(np.asarray(x) == record, axis=-1) & (np.asarray(y) == self.label)
+        return np.all(x == np.asarray(self.record, dtype=np.uint8), axis=-1) & (y == self.label)
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,17 +229,10 @@ class PRSMAResult:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per run: trial, code, ⊥, passing pieces, T̃, error, excess."""
-        return pd.DataFrame(
-            {
-                "trial": np.arange(self.codes.size),
-                "code": self.codes,
-                "bottom": self.codes < 0,
-                "passed": self.passed,
-                "noisy_count": self.noisy_count,
-                "error": self.errors,
-                "excess": self.excess,
-            }
-        )
+        columns = {"trial": np.arange(self.codes.size), "code": self.codes,
+                   "bottom": self.codes < 0, "passed": self.passed, "noisy_count": self.noisy_count,
+                   "error": self.errors, "excess": self.excess}  # fmt: skip
+        return pd.DataFrame(columns)
 
 
 def loss_table(cls: str, d: int) -> np.ndarray:
@@ -279,7 +258,7 @@ def rspm_on_counts(
     counts · loss table + η · labels on U, η ~ Lap(b) (b = 2m/ε replace-one, m/ε add/remove).
     """
     scale = laplace_rspm_scale(d, epsilon, neighbours=neighbours)  # U has m = d points
-    losses = cell_counts @ loss_table(cls, d)
+    losses = np.asarray(cell_counts, dtype=float) @ loss_table(cls, d)  # float: BLAS, exact counts
     codes, _ = perturbed_argmin(
         lambda eta: np.argmin(losses + correlated_perturbation(cls, d, eta), axis=1),
         d,
@@ -301,26 +280,28 @@ def _runnable_plan(
 
 
 def _pass_and_pick(
-    plan: PRSMAPlan, p_fail: np.ndarray, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 2–11, a piece passing w.p. (1 − p_i)^R: ``(passes, T̃, outputs?, piece sampled)``."""
+    plan: PRSMAPlan, p_fail, cls: str, d: int, cells_of: Callable, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Steps 2–11, a piece passing w.p. (1 − p_i)^R: ``(codes, passes, T̃)``.
+
+    A release runs exact RSPM on ``cells_of(rows, pieces)``, the cell counts of the pieces picked.
+    """
     trials, k = p_fail.shape
     passes = rng.random((trials, k)) < (1.0 - p_fail) ** plan.repetitions
-    z = rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
-    noisy = passes.sum(axis=1) + z
+    noisy = passes.sum(axis=1) + rng.laplace(0.0, 1.0 / plan.epsilon_run, size=trials)
     go = (noisy > plan.threshold) & passes.any(axis=1)  # no passing piece: nothing to sample, ⊥
     pick = np.argmax(np.where(passes, rng.random((trials, k)), -1.0), axis=1)
-    return passes, noisy, go, pick
+    codes = np.full(trials, -1, dtype=np.int64)
+    rows = np.flatnonzero(go)
+    if rows.size:
+        counts = cells_of(rows, pick[rows])
+        codes[rows] = rspm_on_counts(cls, d, counts, plan.epsilon_prime, rng,
+                                     neighbours=plan.neighbours)  # fmt: skip
+    return codes, passes, noisy
 
 
 def _run_every_call(
-    x: np.ndarray,
-    y: np.ndarray,
-    cls: str,
-    plan: PRSMAPlan,
-    order: np.ndarray,
-    p_fail: np.ndarray,
-    rng: np.random.Generator,
+    x: np.ndarray, y: np.ndarray, cls: str, plan: PRSMAPlan, order, p_fail, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """PRSMA as printed: every one of the K·R oracle calls is made. Returns (codes, passes, T̃)."""
     trials, k = order.shape[:2]
@@ -386,19 +367,17 @@ def prsma(
     hit = failure.triggers(x, y)[order].any(axis=2)  # (trials, K): piece holds the trigger record
     p_fail = np.where(hit, failure.when_present, failure.base)
     if simulate:
-        codes = np.full(trials, -1, dtype=np.int64)
-        passes, noisy, go, pick = _pass_and_pick(plan, p_fail, rng)
-        rows = np.flatnonzero(go)
-        if rows.size:
-            chosen = (2 * bits_to_codes(x) + y)[order[rows, pick[rows]]]  # (r, s) cells
-            counts = np.zeros((rows.size, 2 ** (d + 1)))
-            np.add.at(counts, (np.repeat(np.arange(rows.size), s), chosen.ravel()), 1.0)
-            codes[rows] = rspm_on_counts(cls, d, counts, plan.epsilon_prime, rng,
-                                         neighbours=plan.neighbours)  # fmt: skip
+        record_cells, width = 2 * bits_to_codes(x) + y, 2 ** (d + 1)
+
+        def cells_of(rows: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+            r = rows.size  # each row's cells shifted to its own block of the one bincount
+            chosen = record_cells[order[rows, pieces]] + width * np.arange(r)[:, None]
+            return np.bincount(chosen.ravel(), minlength=r * width).reshape(r, width)
+
+        codes, passes, noisy = _pass_and_pick(plan, p_fail, cls, d, cells_of, rng)
     else:
         codes, passes, noisy = _run_every_call(x, y, cls, plan, order, p_fail, rng)
-    best = min_error(x, y, cls)
-    errors = empirical_errors(x, y, cls, codes)
+    best, errors = min_error(x, y, cls), empirical_errors(x, y, cls, codes)
     return PRSMAResult(plan, cls, d, codes, passes.sum(axis=1), noisy, p_fail, errors, best,
                        bool(simulate), plan.oracle_calls, time.perf_counter() - start)  # fmt: skip
 
@@ -434,14 +413,13 @@ def prsma_on_counts(
     plan = _runnable_plan(epsilon, delta, n, rescale, neighbours)
     rng = make_rng(rng)
     p_fail = np.zeros((trials, plan.pieces))
-    passes, noisy, go, _ = _pass_and_pick(plan, p_fail, rng)
-    codes = np.full(trials, -1, dtype=np.int64)
-    rows = np.flatnonzero(go)
-    if rows.size:
-        piece = rng.multivariate_hypergeometric(cells, plan.piece_size, size=rows.size,
-                                                method="marginals")  # fmt: skip
-        codes[rows] = rspm_on_counts(cls, d, piece.astype(float), plan.epsilon_prime, rng,
-                                     neighbours=plan.neighbours)  # fmt: skip
+
+    def cells_of(rows: np.ndarray, _: np.ndarray) -> np.ndarray:
+        return rng.multivariate_hypergeometric(
+            cells, plan.piece_size, size=rows.size, method="marginals"
+        )
+
+    codes, passes, noisy = _pass_and_pick(plan, p_fail, cls, d, cells_of, rng)
     losses = cells @ loss_table(cls, d)  # n·q(S) of every hypothesis
     errors = np.where(codes >= 0, losses[np.maximum(codes, 0)] / n, np.nan)
     best = float(losses.min()) / n

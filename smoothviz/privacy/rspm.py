@@ -146,17 +146,10 @@ class LearnerResult:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per run: method, trial, code, error, excess, failed, certified."""
-        return pd.DataFrame(
-            {
-                "method": self.method,
-                "trial": np.arange(self.trials),
-                "code": self.codes,
-                "error": self.errors,
-                "excess": self.excess,
-                "failed": self.codes < 0,
-                "certified": self.certified,
-            }
-        )
+        columns = {"method": self.method, "trial": np.arange(self.trials), "code": self.codes,
+                   "error": self.errors, "excess": self.excess, "failed": self.codes < 0,
+                   "certified": self.certified}  # fmt: skip
+        return pd.DataFrame(columns)
 
     def summary(self) -> dict[str, float]:
         """Mean, median, 95th and 99th percentiles of the excess error, failure rate, costs per run."""
@@ -165,15 +158,10 @@ class LearnerResult:
             (ok.mean(), np.median(ok), *np.quantile(ok, [0.95, 0.99])) if ok.size else [np.nan] * 4
         )
         keys = ("mean_excess", "median_excess", "p95_excess", "p99_excess")
-        return {
-            "method": self.method,
-            **{k: float(v) for k, v in zip(keys, stats, strict=True)},
-            "failure_rate": float(np.mean(self.codes < 0)),
-            "noise_draws": self.noise_draws,
-            "oracle_calls": self.oracle_calls,
-            "enumerated": self.enumerated,
-            "seconds": self.seconds,
-        }
+        costs = ("noise_draws", "oracle_calls", "enumerated", "seconds")
+        return {"method": self.method, **{k: float(v) for k, v in zip(keys, stats, strict=True)},
+                "failure_rate": float(np.mean(self.codes < 0)),
+                **{k: getattr(self, k) for k in costs}}  # fmt: skip
 
 
 def perturbed_argmin(
@@ -210,8 +198,6 @@ def perturbed_data(
 
 def empirical_errors(x: np.ndarray, y: np.ndarray, cls: str, codes: np.ndarray) -> np.ndarray:
     """q(S) = (1/n) Σ 1[h(x_i) ≠ y_i] for each code (NaN for −1)."""
-    x, y = check_labelled(x, y)
-    codes = np.asarray(codes, dtype=np.int64)
     out = np.full(codes.shape, np.nan)
     ok = codes >= 0
     if ok.any():
@@ -224,8 +210,9 @@ def min_error(x: np.ndarray, y: np.ndarray, cls: str, time_limit: float = 1.0) -
     """min_q q(S): exhaustive when d ≤ 12, else the integer program (NaN if it cannot certify)."""
     ones = np.ones(x.shape[0])
     if x.shape[1] <= MAX_EXHAUSTIVE_D:
-        return float(exhaustive_oracle(cls, x, y, ones).objective[0]) / x.shape[0]
-    answer = ip_oracle(cls, x, y, ones, time_limit=max(time_limit, 10.0))
+        answer = exhaustive_oracle(cls, x, y, ones)
+    else:
+        answer = ip_oracle(cls, x, y, ones, time_limit=max(time_limit, 10.0))
     return float(answer.objective[0]) / x.shape[0]
 
 
@@ -247,11 +234,11 @@ def rspm(
 ) -> LearnerResult:
     """Report Separator-Perturbed Min, ``trials`` runs (Neel, Roth & Wu 2019, §3.1, App. B).
 
-    The oracle minimises over WD(S, η) = {(x_i, 1) : x_i ∈ S} ∪ {(e_i, η_i) : e_i ∈ U}. Given a
-    perfect oracle, Laplace RSPM is ε-DP (Thm 6), excess ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5);
-    Gaussian RSPM (δ ∈ (0, 1/e)) is (ε, δ)-DP (Thm 19), excess ≤ 2m√(2 ln(2m/β))·σ_G/n (Thm 18).
-    A wrong oracle breaks Lemma 2 (:func:`~smoothviz.privacy.oracles.lying_oracle`). ``oracle``: a
-    name in :data:`~smoothviz.privacy.oracles.ORACLES` or a callable; ``failure_rate``: ⊥ at random;
+    The oracle minimises over WD(S, η) (:func:`perturbed_data`). Given a perfect oracle, Laplace
+    RSPM is ε-DP (Thm 6), excess ≤ 2m·b·ln(m/β)/n w.p. 1 − β (Thm 5); Gaussian RSPM (δ ∈ (0, 1/e))
+    is (ε, δ)-DP (Thm 19), excess ≤ 2m√(2 ln(2m/β))·σ_G/n (Thm 18). A wrong oracle breaks Lemma 2
+    (:func:`~smoothviz.privacy.oracles.lying_oracle`). ``oracle``: a name in
+    :data:`~smoothviz.privacy.oracles.ORACLES` or a callable; ``failure_rate``: ⊥ at random;
     ``neighbours``: ``"replace"`` (the paper's: scales doubled) or ``"add_remove"`` (as printed).
     """
     start = time.perf_counter()
@@ -270,38 +257,20 @@ def rspm(
         scale = gaussian_rspm_scale(d, epsilon, delta, neighbours=neighbours)
     if oracle == "integer_program":
         oracle = functools.partial(ip_oracle, time_limit=time_limit)
-    answer, eta = perturbed_argmin(
-        perturbed_data(get_oracle(oracle), cls, x, y),
-        d,
-        scale=scale,
-        noise=noise,
-        size=(trials,),
-        rng=rng,
-    )
+    minimise = perturbed_data(get_oracle(oracle), cls, x, y)
+    answer, eta = perturbed_argmin(minimise, d, scale=scale, noise=noise, size=(trials,), rng=rng)
     codes = answer.codes.copy()
     if failure_rate > 0:
         codes[rng.random(trials) < failure_rate] = -1
     if best_error is None:
         best_error = min_error(x, y, cls, time_limit)
     return LearnerResult(
-        method=f"rspm_{noise}",
-        cls=cls,
-        d=d,
-        n=n,
-        epsilon=float(epsilon),
-        delta=float(delta),
-        neighbours=neighbours,
-        codes=codes,
-        errors=empirical_errors(x, y, cls, codes),
-        best_error=float(best_error),
-        noise=eta,
-        noise_scale=float(scale),
-        noise_draws=d,
-        oracle_calls=1,
-        enumerated=0,
-        certified=answer.certified & (codes >= 0),
-        seconds=time.perf_counter() - start,
-    )
+        method=f"rspm_{noise}", cls=cls, d=d, n=n, epsilon=float(epsilon), delta=float(delta),
+        neighbours=neighbours, codes=codes, errors=empirical_errors(x, y, cls, codes),
+        best_error=float(best_error), noise=eta, noise_scale=float(scale),
+        noise_draws=d, oracle_calls=1, enumerated=0,  # m draws, one call, nothing enumerated
+        certified=answer.certified & (codes >= 0), seconds=time.perf_counter() - start,
+    )  # fmt: skip
 
 
 def enumerating_learner(
@@ -345,24 +314,12 @@ def enumerating_learner(
     n = x.shape[0]
     codes = np.asarray(codes, dtype=np.int64)
     return LearnerResult(
-        method=method,
-        cls=cls,
-        d=d,
-        n=n,
-        epsilon=epsilon,
-        delta=0.0,
-        neighbours=neighbours,
-        codes=codes,
-        errors=counts[codes] / n,
-        best_error=float(counts.min()) / n,
-        noise=np.zeros((trials, 0)),
-        noise_scale=scale,
-        noise_draws=draws,
-        oracle_calls=0,
-        enumerated=counts.size,
-        certified=np.ones(trials, dtype=bool),
-        seconds=time.perf_counter() - start,
-    )
+        method=method, cls=cls, d=d, n=n, epsilon=epsilon, delta=0.0, neighbours=neighbours,
+        codes=codes, errors=counts[codes] / n, best_error=float(counts.min()) / n,
+        noise=np.zeros((trials, 0)), noise_scale=scale,
+        noise_draws=draws, oracle_calls=0, enumerated=counts.size,  # no oracle: the class scored
+        certified=np.ones(trials, dtype=bool), seconds=time.perf_counter() - start,
+    )  # fmt: skip
 
 
 #: Report-noisy-min over the enumerated class (:func:`enumerating_learner`, 2^d draws per run).
