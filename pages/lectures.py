@@ -4,6 +4,7 @@ import streamlit as st
 
 from smoothviz.lectures import LECTURES, base_url, scene_url
 from smoothviz.ui.lecture import lecture_page_link
+from smoothviz.ui.params import shown
 from smoothviz.ui.poll import BASE_URL_ENV, app_base
 
 st.html(
@@ -16,6 +17,9 @@ st.markdown(
     "question; the answer and the sentence to say come on the next click. A clicker or the keyboard "
     "walks the lecture: **→ / PageDown / Space** answer, then next scene; **← / PageUp** back."
 )
+if st.query_params:  # a link to this page carries nothing it uses: say so, never act on it
+    ignored = ", ".join(f"`{shown(key)}`" for key in st.query_params)
+    st.warning(f"This page takes no link parameters; ignored {ignored}.", icon="⚠️")
 present = st.toggle(
     "Open the scenes in presenter mode",
     key="lectures.present",

@@ -373,10 +373,19 @@ def test_any_link_gives_a_warning_and_a_valid_view(page):
 
 @PAGE_RUNS
 @given(query=st.dictionaries(st.text(max_size=12), HOSTILE, max_size=5))
-def test_the_lectures_page_ignores_any_link(query):
+def test_the_lectures_page_ignores_any_link_and_says_so(query):
     at = run_page("lectures", query, timeout=PAGE_SECONDS)
     assert not at.exception
     assert at.title
+    ignored = [w.value for w in at.warning if "takes no link parameters" in w.value]
+    assert len(ignored) == bool(query), ignored
+
+
+def test_the_lectures_page_names_each_link_parameter_it_ignores():
+    at = run_page("lectures", {"scene": "999", "class": "%00", "x`y": "1"}, timeout=PAGE_SECONDS)
+    assert not at.exception
+    (warning,) = [w.value for w in at.warning if "takes no link parameters" in w.value]
+    assert all(f"`{key}`" in warning for key in ("scene", "class", "x'y")), warning
 
 
 # ------------------------------------------------------------------------------------------------
