@@ -43,15 +43,11 @@ ui.page(
     "the data player's. Then lower n: the private oracle's noise takes over.",
 )
 p = ui.controls(PAGE, PARAMS)
-caps = E.page_caps(p["data"], p["d"], p["data_oracle"], p["T"])
+settings, caps = E.page_settings(p)
 notes = [ui.use_instead(PAGE, key, p[key], getattr(caps, attr), caps.reasons[key])
          for key, attr in (("d", "d"), ("data_oracle", "data_oracle"), ("T", "rounds"))
          if key in caps.reasons]  # fmt: skip
-d, n = caps.d, 1704 if p["data"] == "gapminder" else p["n"]
-settings = {"source": p["data"], "d": d, "n": n, "epsilon": p["epsilon"], "delta": p["delta"],
-            "rounds": caps.rounds, "mu": p["mu"], "oracle": p["oracle"], "alpha0": p["alpha0"],
-            "seed": p["seed"], "data_oracle": caps.data_oracle,
-            "neighbours": p["neighbours"]}  # fmt: skip
+d, n = settings["d"], settings["n"]
 with ui.computing("Playing the query-release game…"):
     ex = experiment(**settings)
 ui.chart(figures.convergence_figure(ex), key="convergence", data=ex.to_frame,

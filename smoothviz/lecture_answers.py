@@ -306,13 +306,8 @@ def regret_players(preset: Preset) -> int:
     """Whose average regret is larger at T by over 20%: 0 the data player's, 1 the query player's, 2 neither."""
     from smoothviz.experiments import oracle_query as O
 
-    v = {**ORACLE_QUERY, **preset}
-    caps = O.page_caps(v["data"], int(v["d"]), v["data_oracle"], int(v["T"]))
-    n = 1704 if v["data"] == "gapminder" else int(v["n"])
-    ex = O.run_experiment(source=v["data"], d=caps.d, n=n, epsilon=float(v["epsilon"]),
-                          delta=float(v["delta"]), rounds=caps.rounds, mu=float(v["mu"]),
-                          oracle=v["oracle"], alpha0=float(v["alpha0"]), seed=int(v["seed"]),
-                          data_oracle=caps.data_oracle)  # fmt: skip
+    settings, _ = O.page_settings({**ORACLE_QUERY, **preset})
+    ex = O.run_experiment(**settings)
     s = ex.summary()
     data, query = s["reg_data_avg"], s["reg_query_avg"]
     return 0 if data > 1.2 * query else 1 if query > 1.2 * data else 2

@@ -44,6 +44,7 @@ __all__ = [
     "mwem_on_table",
     "mwem_rounds",
     "page_caps",
+    "page_settings",
     "run_experiment",
     "sample_cap",
     "table_points",
@@ -228,6 +229,23 @@ def page_caps(source: str, d: int, data_oracle: str, rounds: int) -> PageCaps:
             f"the integer-program oracle costs milliseconds per draw (≤ {IP_DRAWS} calls a run)"
         )
     return PageCaps(d, data_oracle, rounds, reasons)
+
+
+#: Rows of the bundled Gapminder table (:func:`~smoothviz.privacy.boolean_data.gapminder_data`): its n.
+GAPMINDER_N = 1704
+
+
+def page_settings(values: dict) -> tuple[dict, PageCaps]:
+    """The page's run settings from its parameter values (its link keys), capped by :func:`page_caps`."""
+    caps = page_caps(values["data"], int(values["d"]), values["data_oracle"], int(values["T"]))
+    n = GAPMINDER_N if values["data"] == "gapminder" else int(values["n"])
+    settings = {"source": values["data"], "d": caps.d, "n": n, "epsilon": float(values["epsilon"]),
+                "delta": float(values["delta"]), "rounds": caps.rounds, "mu": float(values["mu"]),
+                "oracle": values["oracle"], "alpha0": float(values["alpha0"]),
+                "seed": int(values["seed"]), "data_oracle": caps.data_oracle}  # fmt: skip
+    if "neighbours" in values:  # the lecture's presets leave it at run_experiment's default
+        settings["neighbours"] = values["neighbours"]
+    return settings, caps
 
 
 def mwem_rounds(d: int, rounds: int) -> int:
