@@ -228,7 +228,6 @@ SHELL_JS = """<script>
         gd.__smoothvizOn = gd.__smoothvizOn.filter(([n, l]) => n !== name || l !== listener);
       };
       seen.observe(gd);
-      restyled.observe(gd, { attributes: true, attributeFilter: ["style"] });
     }
     // marked (for tests and benchmarks) once it has its width: then only a scroll draws it
     gd.toggleAttribute("data-smoothviz-waiting", gd.style.visibility !== "hidden");
@@ -241,14 +240,6 @@ SHELL_JS = """<script>
   const shown = (gd) => waiting.has(gd) && gd.style.visibility !== "hidden";
   const seen = new IntersectionObserver((entries) => {
     for (const entry of entries) if (entry.isIntersecting && shown(entry.target)) draw(entry.target);
-  });
-  // shown without a later call (its sized call came while it was still hidden): drawn if in reach
-  const restyled = new MutationObserver((records) => {
-    for (const { target } of records) {
-      if (!shown(target)) continue;
-      target.setAttribute("data-smoothviz-waiting", "");
-      if (reach(target)) draw(target);
-    }
   });
   let checking = false;
   const check = () => {
