@@ -55,7 +55,7 @@ PRSMA = {"epsilon": "1", "delta": "0.001", "n": "1000000", "rescale": "1", "base
          "hit": "0.0001", "trials": "300", "seed": "0"}  # fmt: skip
 ORACLE_QUERY = {"d": "8", "epsilon": "1", "T": "30", "oracle": "gaussian_rspm",
                 "data_oracle": "auto", "n": "100000", "data": "planted", "delta": "1e-06",
-                "mu": "3", "alpha0": "0.1", "seed": "0"}  # fmt: skip
+                "mu": "3", "alpha0": "0.1", "seed": "0", "neighbours": "replace"}  # fmt: skip
 
 
 def _thresholds(preset: Preset):

@@ -242,9 +242,8 @@ def page_settings(values: dict) -> tuple[dict, PageCaps]:
     settings = {"source": values["data"], "d": caps.d, "n": n, "epsilon": float(values["epsilon"]),
                 "delta": float(values["delta"]), "rounds": caps.rounds, "mu": float(values["mu"]),
                 "oracle": values["oracle"], "alpha0": float(values["alpha0"]),
-                "seed": int(values["seed"]), "data_oracle": caps.data_oracle}  # fmt: skip
-    if "neighbours" in values:  # the lecture's presets leave it at run_experiment's default
-        settings["neighbours"] = values["neighbours"]
+                "seed": int(values["seed"]), "data_oracle": caps.data_oracle,
+                "neighbours": values["neighbours"]}  # fmt: skip
     return settings, caps
 
 
