@@ -406,6 +406,32 @@ def test_a_chart_out_of_reach_is_drawn_when_scrolled_to_as_it_would_have_been_at
         assert lazy == eager, f"chart {i + 1} drawn on scrolling differs from drawing it at once"
 
 
+def test_a_chart_given_its_size_while_hidden_is_drawn_when_shown(server, browser):
+    """Streamlit shows a chart (its style) after the call that sized it; on a loaded machine that
+    call can come while the chart is still hidden, and no later call comes: the shell must draw the
+    chart when it is shown, in view, without a scroll."""
+    with _opened(browser, f"{server}/covers") as (page, errors):
+        drawn = page.evaluate(
+            """async () => {
+              const gd = document.createElement("div");
+              Object.assign(gd.style, {visibility: "hidden", width: "400px", height: "300px"});
+              document.querySelector("[data-testid=stMain]").prepend(gd);
+              window.scrollTo(0, 0);
+              await window.Plotly.react(gd, {data: [{y: [1, 3, 2]}], layout: {}});
+              await window.Plotly.react(gd, {data: [{y: [1, 3, 2]}], layout: {width: 400}});
+              await new Promise((done) => setTimeout(done, 500));  // the observers have looked
+              const before = Boolean(gd.querySelector(".main-svg"));
+              gd.style.visibility = "visible";
+              for (let i = 0; i < 50 && !gd.querySelector(".main-svg"); i++) {
+                await new Promise((done) => setTimeout(done, 100));
+              }
+              return [before, Boolean(gd.querySelector(".main-svg"))];
+            }"""
+        )
+        assert drawn == [False, True], "a hidden chart sized, then shown, must be drawn"
+        assert not errors, errors
+
+
 def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
     with _opened(browser, f"{server}/mwem?N=64&T=10&trials=1") as (page, errors):
         assert "view=run" in page.url

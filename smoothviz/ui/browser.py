@@ -250,6 +250,22 @@ SHELL_JS = """<script>
       for (const gd of [...waiting.keys()]) if (shown(gd) && reach(gd)) draw(gd);
     });
   };
+  // Sized while still hidden (a loaded machine): no call may follow when it is shown, and the
+  // intersection observer has already looked, so its showing is watched. The draw waits 250 ms, so
+  // a call of Streamlit's own, if one comes, draws it first and the two draws never overlap.
+  const shownLater = (gd) => {
+    const watch = new MutationObserver(() => {
+      if (!waiting.has(gd)) return watch.disconnect();
+      if (gd.style.visibility === "hidden") return;
+      watch.disconnect();
+      setTimeout(() => {
+        if (!shown(gd)) return;
+        if (reach(gd)) draw(gd);
+        else gd.toggleAttribute("data-smoothviz-waiting", true);  // a scroll draws it
+      }, 250);
+    });
+    watch.observe(gd, { attributes: true, attributeFilter: ["style"] });
+  };
   const lazy = (lib) => {
     if (!lib || lib === plotly || window.__smoothvizEagerCharts) return;
     plotly = lib;
@@ -259,7 +275,10 @@ SHELL_JS = """<script>
       const direct = !(gd instanceof HTMLElement) || gd._fullLayout || more.length || !figure;
       if (direct) return react.call(this, gd, figure, ...more);  // drawn before: it updates
       // a hidden chart is shown only with a width, in a later call
-      if (gd.style.visibility === "hidden" || !reach(gd)) return wait(gd, figure);
+      if (gd.style.visibility === "hidden" || !reach(gd)) {
+        if (waiting.has(gd) && gd.style.visibility === "hidden") shownLater(gd);
+        return wait(gd, figure);
+      }
       if (!waiting.has(gd)) return react.call(this, gd, figure);
       waiting.set(gd, figure);
       return draw(gd);
