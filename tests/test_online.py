@@ -410,6 +410,8 @@ def test_replay_equals_the_round_by_round_engine(update):
             np.testing.assert_allclose(final, res.snapshots[-1], rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match="`grid`"):
         hedge_replay(res.xs[0], res.ys[0], np.array([0.5]), eta=0.1)
+    with pytest.raises(ValueError, match="`xs` and `ys`"):  # one label short
+        hedge_replay(res.xs[0], res.ys[0][:-1], res.grid, eta=0.1)
 
 
 def test_snapshot_row_records_the_chosen_adversary():

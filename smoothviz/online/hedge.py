@@ -219,6 +219,8 @@ def hedge_replay(
     grid = np.asarray(grid, dtype=float)
     if grid.ndim != 1 or grid.size < 2 or np.any(np.diff(grid) < 0):
         raise ValueError(f"`grid` must be 1-D, sorted, with at least 2 thresholds, got {grid!r}")
+    if np.shape(xs) != np.shape(ys) or np.ndim(xs) != 1:
+        raise ValueError(f"`xs` and `ys` must be 1-D, one length: {np.shape(xs)}, {np.shape(ys)}")
     lam = experts.log_weight_rate(eta, update=update)
     cuts = np.searchsorted(grid, xs, side="right")[None, :]
     no_stops = np.zeros(0, np.int64)
