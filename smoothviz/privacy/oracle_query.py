@@ -51,8 +51,6 @@ __all__ = [
 QUERY_ORACLES = ("exact", "gaussian_rspm", "prsma")
 #: The data player's weighted oracles for the dual class.
 DATA_ORACLES = ("exhaustive", "integer_program")
-#: Largest d (2^d cells are histogrammed and every conjunction is answered exactly).
-MAX_D = MAX_ENUMERATE_D
 MAX_ROUNDS = 2_000
 MAX_SAMPLES = 200_000
 
@@ -115,7 +113,7 @@ def oracle_query_params(
     epsilon = check_epsilon(epsilon, 1e3)
     delta = check_fraction("delta", delta)
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
-    d = check_int("d", d, 1, MAX_D)
+    d = check_int("d", d, 1, MAX_ENUMERATE_D)
     alpha0 = check_float("alpha0", alpha0, 0.0, 1.0)
     beta = check_float("beta", beta, 0.0, 1.0)
     beta0 = beta / (4 * rounds)
@@ -204,7 +202,7 @@ class ContextFTPL:
         self, d: int, mu: float, *, oracle: str = "exhaustive", time_limit: float = 1.0
     ) -> None:
         """A player with empty history."""
-        self.d = check_int("d", d, 1, MAX_D)
+        self.d = check_int("d", d, 1, MAX_ENUMERATE_D)
         self.mu = check_float("mu", mu, 0.0, 1e9)
         self.oracle = oracle  # checked by dual_oracle_argmin
         self.time_limit = time_limit
