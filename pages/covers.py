@@ -33,8 +33,8 @@ PARAMS = [
 
 
 experiment = ui.cached(C.run_experiment, max_entries=32)
-lemma32 = ui.cached(C.lemma32, max_entries=16)
-appendix_b = ui.cached(C.appendix_b, max_entries=16)
+lemma32 = ui.cached(cv.max_count_experiment, max_entries=16)
+appendix_b = ui.cached(cv.uniform_convergence_experiment, max_entries=16)
 
 
 ui.page(
@@ -66,7 +66,8 @@ with views["sizes"]:
 with views["lemma32"]:
     if views["lemma32"].open:
         with ui.computing("Running the adversaries…"):
-            res = lemma32(sigma, p["cells"], horizon, p["trials"], seed)
+            res = lemma32(sigma=sigma, n_cells=p["cells"], horizon=horizon, trials=p["trials"],
+                          rng=seed)  # fmt: skip
         ui.chart(figures.max_count_figure(res), key="lemma32", data=res.to_frame,
                  caption=figures.max_count_caption(res, seed))  # fmt: skip
         ui.metrics(figures.max_count_items(res))
@@ -75,7 +76,7 @@ with views["lemma32"]:
 with views["appb"]:
     if views["appb"].open:
         with ui.computing("Drawing nature's noise…"):
-            uc = appendix_b(horizon, p["reps"], seed)
+            uc = appendix_b(horizon=horizon, trials=p["reps"], rng=seed)
         st.markdown(figures.APPENDIX_B_STORY)
         ui.chart(figures.uniform_convergence_histogram_figure(uc), key="appb_hist",
                  caption=figures.uniform_convergence_histogram_caption(uc, seed),

@@ -9,7 +9,7 @@ from smoothviz.plots import oracle_query as figures
 PAGE = "oracle_query"
 VIEWS = {"table": "Synthetic table", "mwem": "vs MWEM", "theory": "Theory"}
 PARAMS = [
-    ui.Param("d", "d (attributes)", "int", 8, low=3, high=E.MAX_D, hero=True,
+    ui.Param("d", "d (attributes)", "int", 8, low=3, high=E.MAX_ENUMERATE_D, hero=True,
              help=f"The table has 2^d cells and 2^d conjunctions. Beyond d = {E.MAX_EXHAUSTIVE_D} "
              "the data player draws with the integer-program oracle."),
     ui.Param("epsilon", "ε (privacy)", "log_float", 1.0, low=0.1, high=1.0, hero=True),

@@ -38,6 +38,7 @@ from smoothviz.privacy.oracle_query import (
     subset_sums,
 )
 from smoothviz.privacy.oracles import exhaustive_oracle
+from smoothviz.privacy.prsma import prsma_plan
 from smoothviz.privacy.separators import codes_to_bits, evaluate
 
 
@@ -120,6 +121,25 @@ def test_pbr_maximises_the_payoff_from_the_objective_not_the_printed_box():
     assert q2 == 2**d + int(np.argmin(gap))  # max over ¬Q: ¬ of argmin
     value = gap[q % 2**d] * (-1 if q >= 2**d else 1)
     assert value == pytest.approx(np.abs(gap).max())
+
+
+@pytest.mark.parametrize("oracle", ["gaussian_rspm", "prsma"])
+def test_the_players_take_a_seed_or_a_generator(oracle):
+    rng = np.random.default_rng(4)
+    d, n = 4, 1000 if oracle == "gaussian_rspm" else 10**6  # PRSMA: ⊥ until its pieces are large
+    data_hist = rng.multinomial(n, rng.dirichlet(np.ones(2**d))).astype(float)
+    data = conjunction_answers(data_hist / n)
+    sample = conjunction_answers(rng.dirichlet(np.ones(2**d)))
+    p = oracle_query_params(1.0, 1e-6, 10, d)
+    plan = prsma_plan(p.epsilon0, p.delta0, n, rescale=True) if oracle == "prsma" else None
+    args = {"oracle": oracle, "params": p, "data_hist": data_hist, "plan": plan}
+    by_seed = [private_best_response(data, sample, n, **args, rng=s) for s in range(8)]
+    by_gen = [private_best_response(data, sample, n, **args, rng=np.random.default_rng(s))
+              for s in range(8)]  # fmt: skip
+    assert by_seed == by_gen
+    assert len(set(by_seed)) > 1  # the seed is used
+    player = ContextFTPL(d, 1.0)
+    np.testing.assert_array_equal(player.sample(20, 5), player.sample(20, np.random.default_rng(5)))
 
 
 @pytest.mark.parametrize("oracle", ["exact", "gaussian_rspm", "prsma"])

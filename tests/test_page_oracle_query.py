@@ -112,7 +112,7 @@ def test_hostile_d_and_oracle_values_warn_and_run_within_the_caps(query, fragmen
     assert not at.exception
     assert fragment in at.warning[0].value
     assert at.get("plotly_chart")
-    assert 3 <= int(str(at.query_params["d"]).strip("[]'")) <= E.MAX_D
+    assert 3 <= int(str(at.query_params["d"]).strip("[]'")) <= E.MAX_ENUMERATE_D
 
 
 def test_gapminder_beyond_its_ten_columns_is_capped_and_says_why():

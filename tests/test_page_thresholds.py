@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from smoothviz.bounds import online as online_bounds
 from smoothviz.experiments.thresholds import run_experiment
-from smoothviz.ui import count
+from smoothviz.names import count
 from tests.apptest_helpers import ROOT, exec_snippet, metric_values, reproduce_code, run_page
 
 # metric labels are short; "mistakes at T" lives in each metric's help

@@ -128,7 +128,9 @@ def test_the_covers_bounds_drawn_are_computed_by_the_experiment():
     assert ex.thm33_brackets == 800  # ⌈4√T/σ⌉ = ⌈4 · 20 / 0.1⌉
     assert "⌈4√T/σ⌉ = 800 for thresholds" in pc.sizes_caption(ex)
     eps = np.array([0.3, 0.1, 0.04])
-    assert C.threshold_brackets(cv.bracketing_sizes("thresholds", eps)).tolist() == [4, 10, 25]
+    drawn = pc.sizes_figure(cv.bracketing_sizes("thresholds", eps))
+    exact = next(t for t in drawn.data if t.name == "N_[] = ⌈1/ε⌉ (exact)")
+    assert list(exact.y) == [4, 10, 25]
     uc = cv.uniform_convergence_experiment(horizon=100, trials=50, rng=0)
     np.testing.assert_allclose(C.appendix_b_sd(uc), 0.5 / np.sqrt(np.arange(1, 101)), rtol=1e-15)
     assert "vs 0.0500)" in pc.uniform_convergence_std_caption(uc)  # 1/(2√100) at T

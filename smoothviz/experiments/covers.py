@@ -1,8 +1,8 @@
 """The Covers page's experiment (E2, E3, E5): brackets of a class, Lemma 3.2's adversaries, Appendix B.
 
 :func:`run_experiment` brackets the chosen class under μ and finds the bracket of an example
-hypothesis; its tabs, :func:`lemma32` and :func:`appendix_b` (Haghtalab, Roughgarden & Shetty 2020),
-are cached by a page on their own parameters.
+hypothesis; its tabs, Lemma 3.2's adversaries and Appendix B (Haghtalab, Roughgarden & Shetty 2020),
+are core experiments a page caches on their own parameters.
 """
 
 from __future__ import annotations
@@ -20,29 +20,14 @@ from smoothviz.online import measures
 
 __all__ = [
     "CoversExperiment",
-    "appendix_b",
     "appendix_b_sd",
     "bracket_rows",
     "histogram_fractions",
-    "lemma32",
     "lemma32_numbers",
     "measure_panel",
     "rectangles",
     "run_experiment",
-    "threshold_brackets",
 ]
-
-
-def lemma32(sigma: float, cells: int, horizon: int, trials: int, seed: int) -> cv.MaxCountResult:
-    """Lemma 3.2's adaptive and non-adaptive adversaries on |F| = ``cells`` cells (the adversaries' coins)."""
-    return cv.max_count_experiment(
-        sigma=sigma, n_cells=cells, horizon=horizon, trials=trials, rng=seed
-    )
-
-
-def appendix_b(horizon: int, reps: int, seed: int) -> cv.UniformConvergenceResult:
-    """Appendix B's adaptive and non-adaptive running averages over ``reps`` trials (nature's coins)."""
-    return cv.uniform_convergence_experiment(horizon=horizon, trials=reps, rng=seed)
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,13 +81,22 @@ class CoversExperiment:
         return cv.bracketing_sizes(self.settings["cls"], eps, k=self.settings["k"])
 
     def lemma32(self) -> cv.MaxCountResult:
-        """The "Adaptive max" tab (:func:`lemma32`)."""
+        """The "Adaptive max" tab (:func:`smoothviz.online.covers.max_count_experiment`)."""
         s = self.settings
-        return lemma32(s["sigma"], s["cells"], s["horizon"], s["trials"], s["seed"])
+        return cv.max_count_experiment(
+            sigma=s["sigma"],
+            n_cells=s["cells"],
+            horizon=s["horizon"],
+            trials=s["trials"],
+            rng=s["seed"],
+        )
 
     def appendix_b(self) -> cv.UniformConvergenceResult:
-        """The "Uniform convergence fails" tab (:func:`appendix_b`)."""
-        return appendix_b(self.settings["horizon"], self.settings["reps"], self.settings["seed"])
+        """The "Uniform convergence fails" tab (:func:`smoothviz.online.covers.uniform_convergence_experiment`)."""
+        s = self.settings
+        return cv.uniform_convergence_experiment(
+            horizon=s["horizon"], trials=s["reps"], rng=s["seed"]
+        )
 
     def code(self) -> str:
         """Python source that recomputes this experiment and its tabs ("Reproduce in Python")."""
@@ -186,11 +180,6 @@ def measure_panel(bracketing: cv.Bracketing) -> tuple[np.ndarray, np.ndarray, fl
     x = np.linspace(0.0, 1.0, 801)
     density = bracketing.measure.pdf(x)
     return x, density, float(np.nanmax(np.where(np.isfinite(density), density, np.nan)))
-
-
-def threshold_brackets(sizes: pd.DataFrame) -> np.ndarray:
-    """⌈1/ε⌉ at each ε of :meth:`CoversExperiment.sizes`: thresholds' exact bracketing number."""
-    return online_bounds.threshold_bracketing_number(sizes["eps"].to_numpy())
 
 
 def appendix_b_sd(result: cv.UniformConvergenceResult) -> np.ndarray:

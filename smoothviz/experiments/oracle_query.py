@@ -17,14 +17,16 @@ from smoothviz.bounds import privacy as privacy_bounds
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 from smoothviz.privacy.mwem import mwem
-from smoothviz.privacy.oracle_query import (  # MAX_D: the page's d limit is the core's
-    MAX_D,
+from smoothviz.privacy.oracle_query import (
     OracleQueryResult,
     conjunction_answers,
     oracle_query,
     oracle_query_params,
 )
-from smoothviz.privacy.separators import codes_to_bits
+from smoothviz.privacy.separators import (  # MAX_ENUMERATE_D: the page's d limit is the core's
+    MAX_ENUMERATE_D,
+    codes_to_bits,
+)
 from smoothviz.random import RngLike, streams
 from smoothviz.validation import check_choice, check_int
 
@@ -32,7 +34,7 @@ __all__ = [
     "IP_DRAWS",
     "IP_FINAL",
     "IP_MAX_ROUNDS",
-    "MAX_D",
+    "MAX_ENUMERATE_D",
     "MAX_EXHAUSTIVE_D",
     "MAX_MWEM_D",
     "MAX_POINTS",
@@ -79,7 +81,7 @@ def make_table(source: str, d: int, n: int, *, rng: RngLike = None) -> tuple[np.
         data = gapminder_data()
         x = np.column_stack([data.y, data.x])[:, :d].astype(np.uint8)
         return x, f"Gapminder (life expectancy ≥ 60 and the first {d - 1} features)"
-    d = check_int("d", d, 2, MAX_D)
+    d = check_int("d", d, 2, MAX_ENUMERATE_D)
     data = planted_data("conjunction", d - 1, n, label_noise=0.1, rng=rng)
     return np.column_stack([data.x, data.y]).astype(np.uint8), data.source
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from smoothviz.bounds.online import threshold_bracketing_number
 from smoothviz.experiments.covers import (
     CoversExperiment,
     appendix_b_sd,
@@ -16,7 +17,6 @@ from smoothviz.experiments.covers import (
     lemma32_numbers,
     measure_panel,
     rectangles,
-    threshold_brackets,
 )
 from smoothviz.online.covers import (
     Bracketing,
@@ -150,7 +150,7 @@ def sizes_figure(sizes: pd.DataFrame, *, eps: float | None = None, thm33_eps: fl
     fig = Figure(built("brackets", "brackets built here", LOWER_COLOR))
     if sizes["threshold_cover"].notna().any():
         fig.add_trace(built("threshold_cover", "cover ⌈1/(2ε)⌉", COLORS["ftpl"]))
-        exact = threshold_brackets(sizes)
+        exact = threshold_bracketing_number(sizes["eps"].to_numpy())
         fig.add_trace(
             theory_trace(x, exact, name="N_[] = ⌈1/ε⌉ (exact)", color=COLORS["reference"])
         )

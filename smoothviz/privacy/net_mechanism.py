@@ -154,7 +154,9 @@ class NetResult:
 
     def tail_bound(self, t: float) -> float:
         """The level best + (2/(εn))(ln|𝒞| + t): exceeded with probability ≤ e^{−t} (the exponential mechanism)."""
-        return self.best + 2.0 / (self.epsilon * self.n) * (math.log(self.count) + t)
+        return float(
+            privacy_bounds.net_exponential_tail(self.best, self.count, self.epsilon, self.n, t)
+        )
 
     def tail_frequency(self, t: float) -> float:
         """The exact probability, under the mechanism, of a score at least :meth:`tail_bound` (t)."""

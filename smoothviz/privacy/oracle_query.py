@@ -51,8 +51,6 @@ __all__ = [
 QUERY_ORACLES = ("exact", "gaussian_rspm", "prsma")
 #: The data player's weighted oracles for the dual class.
 DATA_ORACLES = ("exhaustive", "integer_program")
-#: Largest d (2^d cells are histogrammed and every conjunction is answered exactly).
-MAX_D = MAX_ENUMERATE_D
 MAX_ROUNDS = 2_000
 MAX_SAMPLES = 200_000
 
@@ -115,7 +113,7 @@ def oracle_query_params(
     epsilon = check_epsilon(epsilon, 1e3)
     delta = check_fraction("delta", delta)
     rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
-    d = check_int("d", d, 1, MAX_D)
+    d = check_int("d", d, 1, MAX_ENUMERATE_D)
     alpha0 = check_float("alpha0", alpha0, 0.0, 1.0)
     beta = check_float("beta", beta, 0.0, 1.0)
     beta0 = beta / (4 * rounds)
@@ -204,7 +202,7 @@ class ContextFTPL:
         self, d: int, mu: float, *, oracle: str = "exhaustive", time_limit: float = 1.0
     ) -> None:
         """A player with empty history."""
-        self.d = check_int("d", d, 1, MAX_D)
+        self.d = check_int("d", d, 1, MAX_ENUMERATE_D)
         self.mu = check_float("mu", mu, 0.0, 1e9)
         self.oracle = oracle  # checked by dual_oracle_argmin
         self.time_limit = time_limit
@@ -217,13 +215,19 @@ class ContextFTPL:
         self.coeff[k] += 1.0 if negated else -1.0
         self.constant += 0.0 if negated else 1.0
 
-    def sample(
-        self, size: int, rng: np.random.Generator, coeff: np.ndarray | None = None
-    ) -> np.ndarray:
+    def sample(self, size: int, rng: RngLike, coeff: np.ndarray | None = None) -> np.ndarray:
         """``size`` draws from S^t (or from the history ``coeff``): fresh η ~ Lap(μ)^d, a call each."""
-        eta = rng.laplace(0.0, self.mu, size=(size, self.d))
         coeff = self.coeff if coeff is None else coeff
-        return dual_oracle_argmin(coeff, eta, oracle=self.oracle, time_limit=self.time_limit)
+        draws, _ = perturbed_argmin(
+            lambda eta: dual_oracle_argmin(
+                coeff, eta, oracle=self.oracle, time_limit=self.time_limit
+            ),
+            self.d,
+            scale=self.mu,
+            size=(size,),
+            rng=make_rng(rng),
+        )
+        return draws
 
     def losses(self) -> np.ndarray:
         """Σ_τ ¬q^τ(x) for every record x, shape (2^d,)."""
@@ -252,7 +256,7 @@ def private_best_response(
     params: OracleQueryParams,
     data_hist: np.ndarray | None = None,
     plan: PRSMAPlan | None = None,
-    rng: np.random.Generator,
+    rng: RngLike = None,
 ) -> tuple[int, int, int]:
     """PBR, one round (Neel, Roth & Wu 2019, §4.2, Eq. (7)–(8)): returns (q^t, q₁, q₂) as codes of Q̄.
 
@@ -263,6 +267,7 @@ def private_best_response(
     printed Lap(1/(ε₀n)) assumes both scores move the same way). Codes: k for q_k, 2^d + k for ¬q_k,
     −1 for ⊥ (q^t only when both are).
     """
+    rng = make_rng(rng)
     gap = data_answers - sample_answers  # A(Ŝ^t, q_T) = q_T(S) − q_T(Ŝ^t)
     objectives = [-n * gap, n * gap]
     if oracle == "prsma":

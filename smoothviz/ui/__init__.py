@@ -8,7 +8,6 @@ import importlib
 import pkgutil
 
 import smoothviz
-from smoothviz.names import count
 from smoothviz.ui.kit import (
     app_shell,
     cached,
@@ -40,7 +39,6 @@ __all__ = [
     "chart",
     "computing",
     "controls",
-    "count",
     "export_format_selector",
     "field",
     "hero_block",
