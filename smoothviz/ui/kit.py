@@ -21,7 +21,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.short import fit_short_axes
@@ -33,7 +32,7 @@ from smoothviz.plots.style import (
     legend_rows,
     place_labels,
 )
-from smoothviz.ui import browser, lecture
+from smoothviz.ui import browser, lecture, safe_csv
 from smoothviz.ui.address import kit_state, link_to_read, remember_written
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable
