@@ -403,3 +403,19 @@ def test_the_regret_page_checks_sigma_once_per_run(monkeypatch):
     trials, _ = regret_experiment.page_trials(0.1, 50, advs, cover="alg1", n_actions=2, wanted=2)
     regret_experiment.run_experiment(0.1, 50, adversaries=advs, trials=trials)
     assert seen == [0.1]
+
+
+def test_every_module_docstring_is_3_to_6_lines():
+    """STYLE.md: a module opens with a docstring that teaches in a few lines; the detail goes to the
+    function that needs it. Counted as the lines the docstring spans, its quotes included."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "smoothviz"
+    spans = {}
+    for path in sorted(root.rglob("*.py")):
+        first = ast.parse(path.read_text(encoding="utf-8")).body[0]
+        is_doc = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+        spans[str(path.relative_to(root))] = first.end_lineno - first.lineno + 1 if is_doc else 0
+    assert len(spans) > 50  # the glob found the package
+    assert {name: n for name, n in spans.items() if not 3 <= n <= 6} == {}

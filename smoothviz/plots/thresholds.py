@@ -1,4 +1,8 @@
-"""Figures of the thresholds page and their captions: mistakes, width, hit chance, the number line."""
+"""Figures and captions of the Thresholds page (Haghtalab, Roughgarden & Shetty 2020, §1).
+
+From :mod:`smoothviz.experiments.thresholds`: mistakes against t beside t and log₂(1/σ) + log₂ t + 4,
+the version space's width and hit chance min(1, width/σ), the number line round by round.
+"""
 
 from __future__ import annotations
 

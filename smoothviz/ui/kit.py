@@ -1,9 +1,8 @@
 """The page kit: the Streamlit pieces every page is built from, a projector first and a report second.
 
-A page declares its parameters (:class:`~smoothviz.ui.params.Param`, ``hero=True`` on the 2–4
-that tell its story) and calls :func:`page`, :func:`controls` (seeded from the link, written back to
-it), a :func:`cached` core call inside :func:`computing`, :func:`chart` and :func:`metrics` for the
-hero, :func:`tabs` for the rest (only the open tab computes), and last :func:`reproduce`.
+A page declares its parameters (:class:`~smoothviz.ui.params.Param`; ``hero=True`` on 2–4 of them),
+then calls :func:`page`, :func:`controls` (from and back to the link), :func:`cached` in :func:`computing`,
+:func:`chart` and :func:`metrics` for the hero, :func:`tabs` (only the open one computes), :func:`reproduce`.
 """
 
 from __future__ import annotations
