@@ -419,3 +419,26 @@ def test_every_module_docstring_is_3_to_6_lines():
         spans[str(path.relative_to(root))] = first.end_lineno - first.lineno + 1 if is_doc else 0
     assert len(spans) > 50  # the glob found the package
     assert {name: n for name, n in spans.items() if not 3 <= n <= 6} == {}
+
+
+#: The pages' data and storage under ui/ (the scenes, their answers, the poll store, safe CSV).
+PAGE_DATA = ("lecture_answers", "lectures", "polls", "safe_csv")
+
+
+def test_the_pages_data_under_ui_imports_neither_streamlit_nor_plotly():
+    """They left the core for ui/ but keep its rule (tests/test_layers.py checks the core they import):
+    no Streamlit or plotly of their own, and from smoothviz only the core and each other."""
+    import ast
+    from pathlib import Path
+
+    root, graph = Path(__file__).resolve().parents[1] / "smoothviz" / "ui", _import_graph()
+    for name in PAGE_DATA:
+        tops = set()
+        for node in ast.walk(ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                tops |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                tops.add(node.module.split(".")[0])
+        assert not tops & {"streamlit", "plotly"}, name
+        layers = {m for m in graph[f"smoothviz.ui.{name}"] if m.split(".")[1] in ("ui", "plots")}
+        assert layers <= {f"smoothviz.ui.{n}" for n in PAGE_DATA}, (name, layers)
