@@ -15,7 +15,7 @@ COPY requirements.txt .
 RUN pip install -r requirements.txt
 
 RUN useradd --create-home --uid 10001 smoothviz
-# the class polls' default SQLite file lives in /app/.smoothviz (smoothviz/polls.py): mount a volume
+# the class polls' default SQLite file lives in /app/.smoothviz (smoothviz/ui/polls.py): mount a volume
 # there to keep rooms across container restarts, or set SMOOTHVIZ_POLLS_URL=postgresql://… for replicas
 # on several hosts (deploy/README.md)
 RUN mkdir /app/.smoothviz && chown smoothviz:smoothviz /app/.smoothviz

@@ -36,7 +36,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "deploy"))
 
-from smoothviz.polls import PollStore  # noqa: E402
+from smoothviz.ui.polls import PollStore  # noqa: E402
 
 LECTURE, SCENE, OPTIONS = "online", 1, 3
 PROCESSES, THREADS = 4, 20
@@ -199,7 +199,7 @@ def run() -> str:
         "## Class polls",
         "",
         f"`benchmarks/bench_polls.py`: 80 voters as {PROCESSES} replica processes × {THREADS} session "
-        "threads on one room of the store (`smoothviz/polls.py`), 2 cores. *class*: each votes once "
+        "threads on one room of the store (`smoothviz/ui/polls.py`), 2 cores. *class*: each votes once "
         "at a random moment within 10 s, a quarter change their mind 1 s later, the lecturer reads "
         f"the counts every {REFRESH:.0f} s; *burst*: all 80 at the same instant; *fault*: votes "
         "spread over 3 s, one replica SIGKILLed once it has confirmed 5 votes, then the store reopened.",

@@ -5,7 +5,6 @@ from __future__ import annotations
 from benchtime import median_seconds
 
 from smoothviz.experiments.thresholds import run_experiment
-from smoothviz.online.thresholds import snapshot_rounds
 from smoothviz.plots import thresholds as figures
 
 
@@ -20,8 +19,7 @@ def _page_figures(sigma: float, horizon: int, trials: int) -> None:
     figures.mistakes_figure(result)
     figures.width_figure(result)
     figures.hit_probability_figure(result)
-    run = result.runs["smoothed_adaptive"]
-    figures.number_line_figure(run, snapshot_rounds(run), seed=0)
+    figures.number_line_figure(result, "smoothed_adaptive")
 
 
 def run() -> str:

@@ -42,7 +42,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "deploy"))
 from load import ActionError, WsStudent, servers  # noqa: E402
 
-from smoothviz.polls import PollStore  # noqa: E402
+from smoothviz.ui.polls import PollStore  # noqa: E402
 
 LECTURE, SCENE, OPTIONS = "online", 1, 3
 REFRESH = 2.0

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from loopback import loopback_cluster
 from pgserver import create_database, local_postgres
 
-from smoothviz.polls import PollStore
+from smoothviz.ui.polls import PollStore
 
 
 def say(line: str) -> None:

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from smoothviz.lectures import LECTURES, base_url, scene_url
 from smoothviz.ui.lecture import lecture_page_link
+from smoothviz.ui.lectures import LECTURES, base_url, scene_url
 from smoothviz.ui.params import shown
 from smoothviz.ui.poll import BASE_URL_ENV, app_base
 

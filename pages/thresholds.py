@@ -7,7 +7,7 @@ from smoothviz.experiments.thresholds import run_experiment
 from smoothviz.names import ADVERSARY_SHORT
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as ADVERSARIES
 from smoothviz.online.game import format_moves, parse_moves, replay
-from smoothviz.online.thresholds import DEFAULT_ADVERSARIES, snapshot_rounds
+from smoothviz.online.thresholds import DEFAULT_ADVERSARIES
 from smoothviz.plots import game as game_figures
 from smoothviz.plots import thresholds as figures
 
@@ -85,8 +85,7 @@ with views["space"]:
 with views["rounds"]:
     if views["rounds"].open:
         shown = p["show"] if p["show"] in adversaries else adversaries[0]
-        run = result.runs[shown]
-        ui.chart(figures.number_line_figure(run, snapshot_rounds(run), seed=seed),
+        ui.chart(figures.number_line_figure(result, shown),
                  key="number_line", caption=figures.number_line_caption(shown))  # fmt: skip
 with views["play"]:
     if views["play"].open:

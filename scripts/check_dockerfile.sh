@@ -37,7 +37,7 @@ grep -E '^COPY ' Dockerfile | grep -v requirements.txt | sed -E 's/^COPY (--[^ ]
 ls -A "$WORK/app"
 
 echo "[4/5] import check"
-(cd "$WORK/app" && "$PY" -c "import streamlit, plotly, numpy, scipy, pandas, psycopg, smoothviz.ui, smoothviz.polls, smoothviz.experiments.mwem; print('imports ok: streamlit', streamlit.__version__)")
+(cd "$WORK/app" && "$PY" -c "import streamlit, plotly, numpy, scipy, pandas, psycopg, smoothviz.ui, smoothviz.ui.polls, smoothviz.experiments.mwem; print('imports ok: streamlit', streamlit.__version__)")
 
 echo "[5/5] CMD streamlit run app.py --server.address 0.0.0.0 (as a non-root user) + HEALTHCHECK"
 PORT="$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"

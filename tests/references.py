@@ -61,7 +61,7 @@ def is_sigma_smooth(hist, sigma: float) -> bool:
 
 def threshold_optimal_share(preset) -> float:
     """The share of all boundaries that are optimal thresholds in a lecture scene's private-threshold view."""
-    from smoothviz.lecture_answers import _mwem
+    from smoothviz.ui.lecture_answers import _mwem
 
     ex, v = _mwem(preset)
     learned = ex.private_threshold(

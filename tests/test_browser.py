@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "deploy"))
 from loopback import streamlit_server  # noqa: E402  (one way to start a server)
 
-from smoothviz.lectures import LECTURES, scene_query  # noqa: E402
+from smoothviz.ui.lectures import LECTURES, scene_query  # noqa: E402
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("SMOOTHVIZ_CHROMIUM", "/usr/bin/chromium")

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from smoothviz.lectures import scene_query
+from smoothviz.ui.lectures import scene_query
 from smoothviz.ui.params import Param
 from tests.test_browser import CHART, _settle, _wait_scene, browser, server  # noqa: F401  (module fixtures)
 

@@ -13,7 +13,7 @@ import urllib.parse
 
 import pytest
 
-from smoothviz.lectures import LECTURES, scene_query
+from smoothviz.ui.lectures import LECTURES, scene_query
 from tests.test_browser import (  # noqa: F401
     ARTIFACTS,
     CHART,

@@ -16,9 +16,9 @@ import urllib.parse
 
 import pytest
 
-from smoothviz.lectures import LECTURES, scene_query
-from smoothviz.polls import PollStore
+from smoothviz.ui.lectures import LECTURES, scene_query
 from smoothviz.ui.poll import VOTER_COOKIE
+from smoothviz.ui.polls import PollStore
 from tests.test_browser import (  # noqa: F401
     _SLIDE,
     ARTIFACTS,

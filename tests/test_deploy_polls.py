@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from smoothviz.polls import PollError, PollStore
+from smoothviz.ui.polls import PollError, PollStore
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "deploy"))

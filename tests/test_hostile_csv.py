@@ -1,4 +1,4 @@
-"""CSV downloads neutralise spreadsheet formulas: text cells only, numbers untouched (smoothviz.safe_csv)."""
+"""CSV downloads neutralise spreadsheet formulas: text cells only, numbers untouched (smoothviz.ui.safe_csv)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from smoothviz import safe_csv
+from smoothviz.ui import safe_csv
 
 PROPERTY = settings(
     max_examples=150,

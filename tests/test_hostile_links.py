@@ -25,9 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from smoothviz.lectures import LECTURES
 from smoothviz.ui.kit import PRESENT
 from smoothviz.ui.lecture import LECTURE_KEYS, lecture_from_link
+from smoothviz.ui.lectures import LECTURES
 from smoothviz.ui.params import Param, parse_query, parse_value
 from smoothviz.ui.pins import MAX_PINS, format_pins, parse_pins, pinnable
 from tests.apptest_helpers import ROOT, page_params, run_page

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from smoothviz import lecture_answers as A
-from smoothviz.lectures import LECTURES, scene_query
 from smoothviz.plots import regret as regret_figures
+from smoothviz.ui import lecture_answers as A
 from smoothviz.ui.lecture import option_line
+from smoothviz.ui.lectures import LECTURES, scene_query
 from smoothviz.ui.params import by_key, parse_value
 from tests.apptest_helpers import metric_values, page_params, run_page
 from tests.references import threshold_optimal_share
@@ -301,6 +301,6 @@ def test_the_slide_links_follow_the_configured_address(monkeypatch):
     ],
 )
 def test_base_url_accepts_http_addresses_only(text, expected):
-    from smoothviz.lectures import base_url
+    from smoothviz.ui.lectures import base_url
 
     assert base_url(text) == expected

@@ -403,3 +403,42 @@ def test_the_regret_page_checks_sigma_once_per_run(monkeypatch):
     trials, _ = regret_experiment.page_trials(0.1, 50, advs, cover="alg1", n_actions=2, wanted=2)
     regret_experiment.run_experiment(0.1, 50, adversaries=advs, trials=trials)
     assert seen == [0.1]
+
+
+def test_every_module_docstring_is_3_to_6_lines():
+    """STYLE.md: a module opens with a docstring that teaches in a few lines; the detail goes to the
+    function that needs it. Counted as the lines the docstring spans, its quotes included."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "smoothviz"
+    spans = {}
+    for path in sorted(root.rglob("*.py")):
+        first = ast.parse(path.read_text(encoding="utf-8")).body[0]
+        is_doc = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+        spans[str(path.relative_to(root))] = first.end_lineno - first.lineno + 1 if is_doc else 0
+    assert len(spans) > 50  # the glob found the package
+    assert {name: n for name, n in spans.items() if not 3 <= n <= 6} == {}
+
+
+#: The pages' data and storage under ui/ (the scenes, their answers, the poll store, safe CSV).
+PAGE_DATA = ("lecture_answers", "lectures", "polls", "safe_csv")
+
+
+def test_the_pages_data_under_ui_imports_neither_streamlit_nor_plotly():
+    """They left the core for ui/ but keep its rule (tests/test_layers.py checks the core they import):
+    no Streamlit or plotly of their own, and from smoothviz only the core and each other."""
+    import ast
+    from pathlib import Path
+
+    root, graph = Path(__file__).resolve().parents[1] / "smoothviz" / "ui", _import_graph()
+    for name in PAGE_DATA:
+        tops = set()
+        for node in ast.walk(ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                tops |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                tops.add(node.module.split(".")[0])
+        assert not tops & {"streamlit", "plotly"}, name
+        layers = {m for m in graph[f"smoothviz.ui.{name}"] if m.split(".")[1] in ("ui", "plots")}
+        assert layers <= {f"smoothviz.ui.{n}" for n in PAGE_DATA}, (name, layers)

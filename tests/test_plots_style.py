@@ -7,8 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from smoothviz.lectures import Mark
 from smoothviz.plots.style import LABEL_CHARS, apply_style, highlight, theory_trace
+from smoothviz.ui.lectures import Mark
 
 
 def _figure(x, *, on_plot=True) -> go.Figure:

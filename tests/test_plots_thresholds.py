@@ -56,7 +56,7 @@ def test_hit_probability_figure(experiment):
 def test_number_line_player(experiment, adversary):
     run = experiment.runs[adversary]
     rounds = snapshot_rounds(run)
-    fig = figures.number_line_figure(run, rounds, seed=0)
+    fig = figures.number_line_figure(experiment, adversary)
     assert len(fig.frames) == len(rounds) <= 120
     assert [f.name for f in fig.frames] == [f"{r:,}" for r in rounds]
     assert fig.frames[-1].name == "2,000"  # step names carry thousands separators

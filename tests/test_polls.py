@@ -1,4 +1,4 @@
-"""Live class polls' storage (smoothviz.polls): the same tests on SQLite and on a real PostgreSQL.
+"""Live class polls' storage (smoothviz.ui.polls): the same tests on SQLite and on a real PostgreSQL.
 
 SQLite always; PostgreSQL on a server this test run starts itself (deploy/pgserver.py: initdb and
 pg_ctl into a temp folder on a free loopback port), skipped with the reason only when Debian's
@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from smoothviz import polls
-from smoothviz.lectures import LECTURES, Lecture, Scene
-from smoothviz.polls import PollError, PollStore, Room
+from smoothviz.ui import polls
+from smoothviz.ui.lectures import LECTURES, Lecture, Scene
+from smoothviz.ui.polls import PollError, PollStore, Room
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "deploy"))
@@ -475,7 +475,7 @@ def test_one_voter_racing_itself_is_counted_once(url):
 
 _WORKER = """
 import sys
-from smoothviz.polls import PollStore
+from smoothviz.ui.polls import PollStore
 url, code, first, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 store = PollStore(url)
 for i in range(first, first + count):

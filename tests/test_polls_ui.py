@@ -11,9 +11,9 @@ import urllib.parse
 import pytest
 import streamlit
 
-from smoothviz.lectures import LECTURES, scene_query
 from smoothviz.plots.polls import poll_figure
-from smoothviz.polls import PollStore
+from smoothviz.ui.lectures import LECTURES, scene_query
+from smoothviz.ui.polls import PollStore
 from tests.apptest_helpers import run_page
 
 SCENE_1 = scene_query("online", 1)

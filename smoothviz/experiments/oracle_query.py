@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.experiments import once
 from smoothviz.privacy import queries as Q
 from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 from smoothviz.privacy.mwem import mwem
@@ -49,7 +50,6 @@ __all__ = [
     "page_settings",
     "run_experiment",
     "sample_cap",
-    "table_points",
 ]
 
 #: The tables: planted (synthetic) or Gapminder (real, d ≤ 10), as on the RSPM page.
@@ -142,6 +142,16 @@ class OracleQueryExperiment:
             "lemma14": float(lemma14),
             "remark3": privacy_bounds.oracle_query_remark3(s["d"], s["epsilon"] * s["n"]),
         }
+
+    @once
+    def table_points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every conjunction's answer on S and on Ŝ, and the codes drawn (≤ :data:`MAX_POINTS` farthest)."""
+        r = self.result
+        synthetic = conjunction_answers(r.synthetic / r.synthetic.sum())
+        off = np.abs(r.data_answers - synthetic)
+        if off.size <= MAX_POINTS:
+            return r.data_answers, synthetic, np.arange(off.size)
+        return r.data_answers, synthetic, np.sort(np.argsort(off, kind="stable")[-MAX_POINTS:])
 
     def code(self) -> str:
         """Python source that recomputes this experiment (the page's "Reproduce in Python")."""
@@ -266,13 +276,3 @@ def compare_mwem(
 
 #: Most conjunctions the table chart draws (SVG markers); beyond, the farthest from the diagonal.
 MAX_POINTS = 4096
-
-
-def table_points(ex: OracleQueryExperiment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every conjunction's answer on S and on Ŝ, and the codes drawn (≤ :data:`MAX_POINTS` farthest)."""
-    r = ex.result
-    synthetic = conjunction_answers(r.synthetic / r.synthetic.sum())
-    off = np.abs(r.data_answers - synthetic)
-    if off.size <= MAX_POINTS:
-        return r.data_answers, synthetic, np.arange(off.size)
-    return r.data_answers, synthetic, np.sort(np.argsort(off, kind="stable")[-MAX_POINTS:])

@@ -19,10 +19,14 @@ from smoothviz.bounds.online import (
 from smoothviz.experiments import once
 from smoothviz.online.thresholds import (
     ADVERSARIES,
+    RoundSnapshot,
     ThresholdRun,
     _run,
     adversary_rng,
     check_game,
+    naive_float_worst_case,
+    round_snapshot,
+    snapshot_rounds,
 )
 from smoothviz.validation import check_choices
 
@@ -76,6 +80,25 @@ class ThresholdsExperiment:
     def envelope(self) -> float:
         """The expected-mistakes envelope log₂(1/σ) + log₂ T + 4 at T."""
         return float(smoothed_mistakes_envelope(self.sigma, self.horizon))
+
+    @once
+    def float64_worst_case(self) -> int:
+        """Mistakes the worst case would force in T rounds simulated in plain float64 (about 53)."""
+        return naive_float_worst_case(self.horizon)
+
+    def number_line(self, adversary: str) -> tuple[RoundSnapshot, ...]:
+        """Trial 1 against ``adversary`` at each of its :func:`~smoothviz.online.thresholds.snapshot_rounds`.
+
+        The frames of the round-by-round number line, a round's point drawn from this seed's stream;
+        computed on first use and kept on the result.
+        """
+        kept = self.__dict__.setdefault("_number_lines", {})  # as :func:`once` keeps a table
+        if adversary not in kept:
+            run = self.runs[adversary]
+            kept[adversary] = tuple(
+                round_snapshot(run, int(t), seed=self.seed) for t in snapshot_rounds(run)
+            )
+        return kept[adversary]
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy curves of every adversary (:meth:`curves`), one row per (adversary, round)."""

@@ -1,4 +1,8 @@
-"""Figures of the covers-and-brackets page: brackets over x, sizes against 1/ε, Lemma 3.2, Appendix B."""
+"""Figures and captions of the Covers page (Haghtalab, Roughgarden & Shetty 2020, §3, App. B).
+
+From :mod:`smoothviz.experiments.covers`: brackets over x and their count against 1/ε beside Thm 3.7
+and Haussler's cover; Lemma 3.2's adversaries; App. B's averages that never concentrate.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Figures of "Play the adversary": the clickable number line and the score against the theory."""
+"""Figures of "Play the adversary" (:class:`smoothviz.online.game.AdversaryGame`) and their texts.
+
+The clickable number line with the learner's version space (its clicks are the student's moves), and
+the student's score against the theory: t mistakes for the worst case, log₂(1/σ) + log₂ t + 4 smoothed.
+"""
 
 from __future__ import annotations
 

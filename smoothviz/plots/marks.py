@@ -1,4 +1,8 @@
-"""Small trace makers the figure builders share: a curve and a vertical mark, as ``go.Scatter``."""
+"""Small trace makers the figure builders share, each a plain ``go.Scatter``.
+
+:func:`line` draws a data curve in a palette colour, :func:`vertical` a marked value (a chosen ε,
+an example's n) with its own legend entry; theory lines are :func:`smoothviz.plots.style.theory_trace`.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Figures for the MWEM page: convergence, theorem curves (vacuity shown), potential, play, ledger."""
+"""Figures of an MWEM run, any variant (Haghtalab, Roughgarden & Shetty 2020, §4).
+
+From an :class:`~smoothviz.privacy.mwem_result.MWEMResult`: max error by round, against T and ε beside
+Thm 4.1–4.3 (grey where vacuous); Ψ_t; the queries played; the release, with a player; the ledger.
+"""
 
 from __future__ import annotations
 

@@ -13,7 +13,6 @@ from smoothviz.experiments.oracle_query import (
     MAX_POINTS,
     MWEMComparison,
     OracleQueryExperiment,
-    table_points,
 )
 from smoothviz.plots.marks import line
 from smoothviz.plots.shared import Figure, shared_figure, shared_value
@@ -45,7 +44,7 @@ def convergence_figure(ex: OracleQueryExperiment) -> go.Figure:
 @shared_figure
 def table_figure(ex: OracleQueryExperiment) -> go.Figure:
     """Every conjunction's answer on the synthetic Ŝ against its answer on S (the diagonal is exact)."""
-    truth, synth, shown = table_points(ex)
+    truth, synth, shown = ex.table_points()
     name = (f"the {truth.size:,} conjunctions" if shown.size == truth.size
             else f"the {shown.size:,} farthest of {truth.size:,} conjunctions")  # fmt: skip
     fig = Figure(go.Scatter(x=truth[shown], y=synth[shown], mode="markers", name=name,

@@ -1,4 +1,8 @@
-"""Figures and captions of the PRSMA page: accuracy against n (log–log, Thm 9 and Thm 5), the noisy count T̃."""
+"""Figures and captions of the PRSMA page, drawn from :mod:`smoothviz.experiments.prsma`.
+
+Worst-case excess error against n beside Thm 9 (PRSMA) and Thm 5 (RSPM); the noisy count
+T̃ = T + Lap(1/ε) on S and S′, and the threshold below which PRSMA outputs ⊥ (Neel, Roth & Wu 2019).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Figures of the RSPM page: excess-error distributions, error against m, oracle cost, Z_q, the audit."""
+"""Figures and captions of the RSPM page, drawn from :mod:`smoothviz.experiments.rspm`.
+
+Excess error per learner against its bound, error against m beside Thm 5 and Thm 18, oracle cost,
+the perturbation, and the audits, Lemma 2's erratum among them (Neel, Roth & Wu 2019).
+"""
 
 from __future__ import annotations
 

@@ -2,8 +2,7 @@
 
 :func:`shared_figure` keys each pure builder's call by a digest of its arguments and keeps the last
 :data:`MAX_FIGURES` figures, read-only, their JSON encoded once; :func:`shared_value` does the same
-for captions. Served figures are built without plotly's validation (:data:`VALIDATION`) as
-:class:`Figure`, whose layout updates go straight into its dicts where plotly would write the same.
+for captions. Served figures are :class:`Figure`, built without plotly's validation (:data:`VALIDATION`).
 """
 
 from __future__ import annotations

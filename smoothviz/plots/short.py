@@ -1,4 +1,8 @@
-"""Short charts: a lecture scene's hero, a few lines of type tall, gets y ticks and titles that fit."""
+"""Short charts: a lecture scene's hero, a few lines of type tall, fitted to its height.
+
+:func:`fit_short_axes` reads the figure's height, margins and legend rows and labels every k-th decade
+of a log axis (fewer or smaller ticks on a linear one), so y ticks and titles never run together.
+"""
 
 from __future__ import annotations
 

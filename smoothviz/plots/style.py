@@ -629,7 +629,7 @@ def _marked_trace(fig: go.Figure, name: str) -> Any | None:
 
 
 def _marked_point(trace: Any, at: str | float) -> tuple[int | None, Any, float] | None:
-    """The point ``at`` picks on ``trace`` (see :class:`smoothviz.lectures.Mark`): (index, x, y)."""
+    """The point ``at`` picks on ``trace`` (see :class:`smoothviz.ui.lectures.Mark`): (index, x, y)."""
     if trace.type == "box":  # a box is a category: its median
         y = np.asarray(trace.y, dtype=float)
         return (None, trace.name, float(np.nanmedian(y))) if y.size else None
@@ -734,7 +734,7 @@ def _ring_numbers(points: list[tuple[float, float]], areas: Sequence) -> list[st
 
 
 def highlight(fig: go.Figure, marks: Sequence[Any], *, areas: Sequence = LABEL_AREAS_PX) -> int:
-    """Ring the points of :class:`smoothviz.lectures.Mark`-like ``marks``; return how many were drawn.
+    """Ring the points of :class:`smoothviz.ui.lectures.Mark`-like ``marks``; return how many were drawn.
 
     Each label is its ring's legend entry, first; several rings are numbered (:func:`_ring_numbers`).
     A bar is outlined instead. A mark not on this figure (another preset) is skipped.

@@ -1,4 +1,8 @@
-"""Figures of the thresholds page and their captions: mistakes, width, hit chance, the number line."""
+"""Figures and captions of the Thresholds page (Haghtalab, Roughgarden & Shetty 2020, §1).
+
+From :mod:`smoothviz.experiments.thresholds`: mistakes against t beside t and log₂(1/σ) + log₂ t + 4,
+the version space's width and hit chance min(1, width/σ), the number line round by round.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +16,7 @@ from smoothviz.experiments.thresholds import ThresholdsExperiment
 from smoothviz.names import ADVERSARY_SHORT as SHORT_NAMES
 from smoothviz.names import BINARY_SEARCH_ADVERSARIES as LONG_NAMES
 from smoothviz.names import COINS, count
-from smoothviz.online.thresholds import (
-    RoundSnapshot,
-    ThresholdRun,
-    naive_float_worst_case,
-    round_snapshot,
-)
+from smoothviz.online.thresholds import RoundSnapshot
 from smoothviz.plots.marks import line
 from smoothviz.plots.shared import Figure, shared_figure, shared_value
 from smoothviz.plots.style import (
@@ -151,14 +150,14 @@ def theory_comparisons(experiment: ThresholdsExperiment) -> dict[str, str]:
     return {
         "worst_case_mistakes": f"the worst case makes {e.horizon:,} mistakes in {e.horizon:,} "
         f"rounds. Simulated in plain float64 it would stop after "
-        f"{naive_float_worst_case(e.horizon)}: the interval collapses, so this page uses exact "
+        f"{e.float64_worst_case()}: the interval collapses, so this page uses exact "
         "dyadic arithmetic.",
         "smoothed_mistakes_envelope": f"at T = {e.horizon:,} the bound is {e.envelope:.1f}; "
         f"the smoothed means are at most {worst_smoothed:.1f}.",
     }
 
 
-def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
+def _frame_data(adversary: str, snap: RoundSnapshot) -> list[dict]:
     """Four traces (window, version space, threshold, point) for both rows of one round.
 
     Plain dicts: a player has hundreds of traces and plotly's object validation is slow.
@@ -173,7 +172,7 @@ def _frame_data(run: ThresholdRun, snap: RoundSnapshot) -> list[dict]:
             win_y += [y - 0.16, y - 0.16, y + 0.16, y + 0.16, y - 0.16, None]
     vs_x = [snap.lo, snap.lo + width, snap.lo + width, snap.lo, snap.lo, None, 0, 1, 1, 0, 0]
     vs_y = [0.92, 0.92, 1.08, 1.08, 0.92, None, -0.08, -0.08, 0.08, 0.08, -0.08]
-    point_color = COLORS["worst_case"] if snap.mistake else COLORS[run.adversary]
+    point_color = COLORS["worst_case"] if snap.mistake else COLORS[adversary]
     area = {"type": "scatter", "fill": "toself", "mode": "lines", "hoverinfo": "skip"}
     return [
         area | {"x": win_x or [None], "y": win_y or [None], "line": {"width": 0},
@@ -207,12 +206,16 @@ def number_line_caption(name: str) -> str:
 
 
 @shared_figure
-def number_line_figure(run: ThresholdRun, rounds: np.ndarray, *, seed: int) -> go.Figure:
-    """The number line at each of ``rounds`` with a player: [0, 1] on top, the version space stretched to [0, 1) below."""
-    snaps = [round_snapshot(run, int(t), seed=seed) for t in rounds]
-    frames = [{"name": f"{int(r):,}", "data": _frame_data(run, snap), "layout": {"title": {"text": _title(snap)}}}
-              for r, snap in zip(rounds, snaps, strict=True)]  # fmt: skip
-    fig = Figure(data=_frame_data(run, snaps[0]))
+def number_line_figure(experiment: ThresholdsExperiment, adversary: str) -> go.Figure:
+    """Trial 1's number line round by round with a player: [0, 1] on top, the version space below.
+
+    The frames are :meth:`~smoothviz.experiments.thresholds.ThresholdsExperiment.number_line`'s; the
+    bottom row stretches the version space to [0, 1).
+    """
+    snaps = experiment.number_line(adversary)
+    frames = [{"name": f"{snap.round:,}", "data": _frame_data(adversary, snap), "layout": {"title": {"text": _title(snap)}}}
+              for snap in snaps]  # fmt: skip
+    fig = Figure(data=_frame_data(adversary, snaps[0]))
     fig = apply_style(fig, title=_title(snaps[0]), height=430)
     # the legend sits between the title and the plot, so the number line keeps the full width
     fig.update_layout(

@@ -1,1 +1,5 @@
-"""Differential privacy: mechanisms, MWEM and its smooth variants, the net mechanism, RSPM, PRSMA and OracleQuery (Haghtalab, Roughgarden & Shetty 2020, §4; Neel, Roth & Wu 2019)."""
+"""Differential privacy: mechanisms and their ledger, MWEM and its smooth variants, RSPM, PRSMA.
+
+Query release pays log(1/σ) instead of log |X| on smooth data (Haghtalab, Roughgarden & Shetty 2020,
+§4); learning and synthetic tables privately with an optimisation oracle follow Neel, Roth & Wu 2019.
+"""

@@ -1,9 +1,8 @@
 """MWEM, Smooth MWEM and Projected Smooth MWEM: private query release by multiplicative weights.
 
-:func:`release_rounds` is the algorithm on one screen: from the uniform D₀, T rounds of select
-(exponential mechanism), measure (Laplace), update D ∝ D·exp(q(m − q(D))/2) and, for Projected
-Smooth MWEM, project (Hardt, Ligett & McSherry 2012; Haghtalab, Roughgarden & Shetty 2020, Thm
-4.1–4.3). The papers' variants are its :data:`CONFIGS`; :func:`release_many` steps runs together.
+:func:`release_rounds` is the algorithm on one screen: from uniform D₀, T rounds of select (exponential
+mechanism), measure (Laplace), update D ∝ D·exp(q(m − q(D))/2), project (Projected); :data:`CONFIGS`
+are the variants of Hardt, Ligett & McSherry 2012 and Haghtalab, Roughgarden & Shetty 2020, Thm 4.1–4.3.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Box queries on a table, answered through summed-area tables.
 
 A counting query asks what fraction of a distribution falls in an axis-aligned box: thresholds,
-intervals, rectangles, prefixes and marginals, the classes of MWEM (Hardt, Ligett & McSherry 2012)
-and its smooth variants (Haghtalab, Roughgarden & Shetty 2020, §4). A whole class is answered in
-O(N + 2^d |Q|) by inclusion–exclusion on a summed-area table, never as a dense |Q| × N matrix.
+intervals, rectangles, prefixes, marginals (MWEM's classes: Hardt, Ligett & McSherry 2012; Haghtalab,
+Roughgarden & Shetty 2020, §4). Inclusion–exclusion answers a class in O(N + 2^d |Q|), never as |Q| × N.
 """
 
 from __future__ import annotations

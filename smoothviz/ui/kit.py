@@ -1,9 +1,8 @@
 """The page kit: the Streamlit pieces every page is built from, a projector first and a report second.
 
-A page declares its parameters (:class:`~smoothviz.ui.params.Param`, ``hero=True`` on the 2–4
-that tell its story) and calls :func:`page`, :func:`controls` (seeded from the link, written back to
-it), a :func:`cached` core call inside :func:`computing`, :func:`chart` and :func:`metrics` for the
-hero, :func:`tabs` for the rest (only the open tab computes), and last :func:`reproduce`.
+A page declares its parameters (:class:`~smoothviz.ui.params.Param`; ``hero=True`` on 2–4 of them),
+then calls :func:`page`, :func:`controls` (from and back to the link), :func:`cached` in :func:`computing`,
+:func:`chart` and :func:`metrics` for the hero, :func:`tabs` (only the open one computes), :func:`reproduce`.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from smoothviz import safe_csv
 from smoothviz.bounds.info import BoundInfo
 from smoothviz.plots.shared import SharedFigure, dressed, private_copy, stamp
 from smoothviz.plots.short import fit_short_axes
@@ -33,7 +31,7 @@ from smoothviz.plots.style import (
     legend_rows,
     place_labels,
 )
-from smoothviz.ui import browser, lecture
+from smoothviz.ui import browser, lecture, safe_csv
 from smoothviz.ui.address import kit_state, link_to_read, remember_written
 from smoothviz.ui.params import LinkValue, Param, by_key, parse_query, parse_value
 from smoothviz.ui.pins import format_pins, overlay_pins, parse_pins, pinnable

@@ -1,6 +1,6 @@
 """Lecture scenes on a page: ``lecture``, ``scene``, ``lock`` and ``reveal`` from a link; the scene bar.
 
-A scene link (:mod:`smoothviz.lectures`) opens a page on its preset, locked controls disabled. The bar
+A scene link (:mod:`smoothviz.ui.lectures`) opens a page on its preset, locked controls disabled. The bar
 asks the "predict first" question; "Answer" (or a clicker's key) reveals the right option and the
 sentence (``reveal=1``); the next click goes to the next scene.
 """
@@ -16,8 +16,8 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from smoothviz.lectures import LECTURES, Scene, scene_query
 from smoothviz.plots.polls import LETTERS
+from smoothviz.ui.lectures import LECTURES, Scene, scene_query
 from smoothviz.ui.params import Param, shown
 from smoothviz.ui.poll import POLL_KEYS, poll_link, poll_state, start_button
 

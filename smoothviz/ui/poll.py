@@ -1,6 +1,6 @@
 """Live class polls on lecture scenes: the lecturer's panel and the students' ``/vote`` page.
 
-"Poll" in the scene bar opens a room (:mod:`smoothviz.polls`) and puts ``poll=<CODE>&pollkey=<key>``
+"Poll" in the scene bar opens a room (:mod:`smoothviz.ui.polls`) and puts ``poll=<CODE>&pollkey=<key>``
 in the lecturer's link, which Back, Next and the clicker carry on; the panel beside the hero shows the
 code, a QR code and a live count. Students vote at ``<base>/vote?room=CODE`` (they never see the key).
 """
@@ -17,10 +17,10 @@ from typing import Any
 import segno
 import streamlit as st
 
-from smoothviz.lectures import LECTURES, base_url, scene_url
 from smoothviz.plots.polls import LETTERS, poll_caption, poll_figure
-from smoothviz.polls import BUSY, TOKEN, PollError, PollStore, Room, default_url
+from smoothviz.ui.lectures import LECTURES, base_url, scene_url
 from smoothviz.ui.params import shown
+from smoothviz.ui.polls import BUSY, TOKEN, PollError, PollStore, Room, default_url
 
 #: The lecturer's link values of a poll; ``pollkey`` is the lecturer's secret and is never shared.
 POLL_KEYS = ("poll", "pollkey")

@@ -11,7 +11,7 @@ import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from smoothviz import lecture_answers as A
+from smoothviz.ui import lecture_answers as A
 
 __all__ = ["LECTURES", "Lecture", "Mark", "Scene", "base_url", "scene_query", "scene_url"]
 

@@ -1,6 +1,6 @@
 """The answers of the lecture scenes, computed from each scene's preset by the core.
 
-Each multiple-choice scene of :mod:`smoothviz.lectures` names one as its ``check``: it reruns what
+Each multiple-choice scene of :mod:`smoothviz.ui.lectures` names one as its ``check``: it reruns what
 the page draws from the preset (URL strings) and returns the true option's index, which the tests
 compare with the scene's ``answer``, so that no change can silently make a scene lie.
 """

@@ -55,7 +55,7 @@ _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,128}")
 _BUSY_MS = 10_000
 _POOL = 16  # idle connections kept per store and process
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
 #: ``run(sql, *params) -> rows``: one statement inside a transaction (``?`` placeholders).
 Run = Callable[..., list[tuple]]
@@ -149,7 +149,7 @@ def _voter(voter: object) -> str:
 
 def _scene(lecture: object, scene: object) -> tuple[str, int, Any]:
     """(lecture, scene, Scene) checked against the lecture list, or PollError."""
-    from smoothviz.lectures import LECTURES
+    from smoothviz.ui.lectures import LECTURES
 
     if not isinstance(lecture, str) or lecture not in LECTURES:
         raise PollError("That lecture does not exist; open the scene from the lecture's link.")
@@ -531,8 +531,8 @@ class PollStore:
         """Every scene of the room that got votes, one row per option (formula-neutralised CSV)."""
         import pandas as pd
 
-        from smoothviz.lectures import LECTURES
-        from smoothviz.safe_csv import to_csv
+        from smoothviz.ui.lectures import LECTURES
+        from smoothviz.ui.safe_csv import to_csv
 
         code = self._check_lecturer(code, key, "download its results")
         rows = self._tx(
