@@ -176,6 +176,8 @@ def test_one_perturbed_argmin_behind_rspm_and_prsma_matches_a_loop(cls):
     cells = np.bincount(2 * sp.bits_to_codes(table.x) + table.y, minlength=2 ** (d + 1))
     on_counts = rspm_on_counts(cls, d, np.tile(cells, (trials, 1)), 0.5, np.random.default_rng(11))
     np.testing.assert_array_equal(on_counts, run.codes)
+    seeded = rspm_on_counts(cls, d, np.tile(cells, (trials, 1)), 0.5, 11)  # a seed, as rspm takes
+    np.testing.assert_array_equal(seeded, run.codes)
     u, u_labels = sp.loss_separator_set(cls, d)
     for trial in range(trials):
         best, best_value = -1, np.inf

@@ -514,7 +514,7 @@ _PER_ROUND = ("selected_true", "noise", "error_by_round", "iterate_error", "lemm
 def _release(
     hist: np.ndarray,
     plans: list[Plan],
-    rngs: list[np.random.Generator],
+    rngs: Sequence[np.random.Generator],
     layer: Exact,
     trials: int,
     snapshots: int,

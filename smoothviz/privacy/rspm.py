@@ -171,13 +171,14 @@ def perturbed_argmin(
     scale: float,
     noise: str = "laplace",
     size: tuple[int, ...] = (),
-    rng: np.random.Generator,
+    rng: RngLike,
 ) -> tuple[Answer, np.ndarray]:
     """RSPM's one step, shared by RSPM, PRSMA and OracleQuery: ``(minimise(eta), eta)``.
 
     ``minimise(eta)`` answers argmin_q n·q(S) + Σ_i η_i q(e_i), η ~ Lap(scale) (Neel, Roth & Wu
     2019, Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19), of shape ``size + (m,)``.
     """
+    rng = make_rng(rng)
     draw = rng.laplace if noise == "laplace" else rng.normal
     eta = draw(0.0, scale, size=(*size, m))
     return minimise(eta), eta
