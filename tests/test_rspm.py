@@ -12,10 +12,12 @@ from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 
 
 @pytest.mark.parametrize("cls", sp.CLASSES)
-@pytest.mark.parametrize("noise", ["laplace", "gaussian"])
-def test_rspm_is_the_argmin_of_the_perturbed_objective(cls, noise):
+@pytest.mark.parametrize("perturbation", ["laplace", "gaussian"])
+def test_rspm_is_the_argmin_of_the_perturbed_objective(cls, perturbation):
     data = planted_data(cls, 6, 300, planted=0b000101, label_noise=0.2, rng=0)
-    res = rspm.rspm(data.x, data.y, cls, epsilon=0.5, noise=noise, delta=1e-5, trials=200, rng=1)
+    res = rspm.rspm(
+        data.x, data.y, cls, epsilon=0.5, perturbation=perturbation, delta=1e-5, trials=200, rng=1
+    )
     codes = sp.all_codes(6)
     q_s = sp.loss_matrix(cls, data.x, data.y, codes).sum(axis=0)  # n·q(S)
     z = res.noise @ sp.labels_on(cls, sp.separator_set(cls, 6), codes)  # Σ_i q(e_i) η_i
