@@ -184,7 +184,7 @@ def _cases(seed: int) -> dict[str, Callable[[], object]]:
         # oracle-efficient learning
         "rspm.laplace": lambda: rspm.rspm(x, y, "conjunction", epsilon=1.0, trials=20, rng=seed),
         "rspm.gaussian": lambda: rspm.rspm(
-            x, y, "parity", epsilon=1.0, noise="gaussian", delta=1e-5, trials=20,
+            x, y, "parity", epsilon=1.0, perturbation="gaussian", delta=1e-5, trials=20,
             neighbours="add_remove", rng=seed),
         "rspm.enumerating": lambda: rspm.enumerating_learner(
             x, y, "conjunction", mechanism="exponential", epsilon=1.0, trials=20, rng=seed),

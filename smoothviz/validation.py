@@ -10,6 +10,7 @@ import numpy as np
 
 __all__ = [
     "MAX_D",
+    "SEED_MAX",
     "SIGMA_MIN",
     "check_choice",
     "check_choices",
@@ -18,6 +19,7 @@ __all__ = [
     "check_fraction",
     "check_int",
     "check_labelled",
+    "check_seed",
     "check_sigma",
 ]
 
@@ -26,6 +28,8 @@ __all__ = [
 SIGMA_MIN = 1e-6
 #: The most boolean attributes d handled at all (hypotheses are coded as int64 bit masks).
 MAX_D = 62
+#: The largest seed: a page's seed control (``Param`` kind ``"seed"``) takes an integer in [0, SEED_MAX].
+SEED_MAX = 2**32 - 1
 
 
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
@@ -81,6 +85,11 @@ def check_sigma(sigma: float) -> float:
             f"`sigma` must be in (0, 1] and at least {SIGMA_MIN:g} (float64 precision), got {sigma}"
         )
     return float(sigma)
+
+
+def check_seed(seed: int | None, *, optional: bool = False) -> int | None:
+    """Reject a seed that is not an integer in [0, :data:`SEED_MAX`] (the seed control's rule); ``optional``: None passes."""
+    return None if optional and seed is None else check_int("seed", seed, 0, SEED_MAX)
 
 
 def check_epsilon(epsilon: float, high: float = 1e6) -> float:

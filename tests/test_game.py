@@ -128,7 +128,14 @@ def test_smoothed_play_with_auto_labels_stalls_once_the_version_space_is_narrow(
 
 @pytest.mark.parametrize(
     ("kwargs", "word"),
-    [({"mode": "nice"}, "`mode`"), ({"sigma": 0.0}, "`sigma`"), ({"seed": -1}, "`seed`")],
+    [
+        ({"mode": "nice"}, "`mode`"),
+        ({"sigma": 0.0}, "`sigma`"),
+        ({"seed": -1}, "`seed`"),
+        ({"seed": 2**32}, "`seed`"),  # the seed control's rule: an integer in [0, 2³² − 1]
+        ({"seed": 3.0}, "`seed`"),
+        ({"seed": True}, "`seed`"),
+    ],
 )
 def test_bad_settings_and_requests_name_the_parameter(kwargs, word):
     with pytest.raises(ValueError, match=word):

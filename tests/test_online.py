@@ -430,8 +430,9 @@ def test_page_helpers():
     assert [r.algorithm for r in runs] == ["mw", "ftl", "ftpl"]
     assert np.all(runs[1].regret[..., -1] == 51)
     assert sweep.scales.size == 12
-    with pytest.raises(ValueError, match="`seed`"):
-        compare_learners("alternating", 10, 2, seed=np.random.default_rng(0))
+    for seed in (np.random.default_rng(0), True, -1, 2**32):  # the seed control's rule, or None
+        with pytest.raises(ValueError, match="`seed`"):
+            compare_learners("alternating", 10, 2, seed=seed)
     assert cover_size(0.1, 100) == 101
     assert cover_size(0.1, 100, scale="thm33") == 401
     assert mw_tuned_eta(100, 10, factor=3.0) == 0.5  # capped for (1 − η)^c

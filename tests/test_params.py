@@ -5,9 +5,11 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
 import pytest
 
 from smoothviz.ui.params import SEED_MAX, Param, nice_log_grid, parse_query, parse_value
+from smoothviz.validation import check_seed
 
 SIGMA = Param("sigma", "σ", "log_float", 0.01, low=1e-4, high=0.5)
 T = Param("T", "T", "log_int", 1000, low=10, high=100_000)
@@ -61,6 +63,23 @@ def test_parse_value(param, raw, used, fragment):
         assert fragment in message
         assert f"`{param.key}`" in message  # names the parameter
         assert param.format(used) in message  # and the value used
+
+
+@pytest.mark.parametrize("seed", [-1, SEED_MAX + 1, 2**64, 3.0, True, None, "3"])
+def test_check_seed_rejects_what_the_seed_control_cannot_take(seed):
+    """The core's one seed rule is the seed control's: an integer (not a bool) in [0, SEED_MAX]."""
+    with pytest.raises(ValueError, match=f"`seed` must be an integer in \\[0, {SEED_MAX}\\]"):
+        check_seed(seed)
+
+
+def test_check_seed_accepts_what_the_seed_control_gives():
+    for raw in ("0", "3", str(SEED_MAX)):
+        value, _ = parse_value(SEED, raw)
+        assert check_seed(value) == value
+    assert type(check_seed(np.int64(5))) is int
+    assert check_seed(None, optional=True) is None
+    with pytest.raises(ValueError, match="`seed`"):
+        check_seed(-1, optional=True)
 
 
 def test_messages_name_the_received_value_and_are_markdown_safe():

@@ -12,10 +12,12 @@ from smoothviz.privacy.boolean_data import gapminder_data, planted_data
 
 
 @pytest.mark.parametrize("cls", sp.CLASSES)
-@pytest.mark.parametrize("noise", ["laplace", "gaussian"])
-def test_rspm_is_the_argmin_of_the_perturbed_objective(cls, noise):
+@pytest.mark.parametrize("perturbation", ["laplace", "gaussian"])
+def test_rspm_is_the_argmin_of_the_perturbed_objective(cls, perturbation):
     data = planted_data(cls, 6, 300, planted=0b000101, label_noise=0.2, rng=0)
-    res = rspm.rspm(data.x, data.y, cls, epsilon=0.5, noise=noise, delta=1e-5, trials=200, rng=1)
+    res = rspm.rspm(
+        data.x, data.y, cls, epsilon=0.5, perturbation=perturbation, delta=1e-5, trials=200, rng=1
+    )
     codes = sp.all_codes(6)
     q_s = sp.loss_matrix(cls, data.x, data.y, codes).sum(axis=0)  # n·q(S)
     z = res.noise @ sp.labels_on(cls, sp.separator_set(cls, 6), codes)  # Σ_i q(e_i) η_i
@@ -176,6 +178,8 @@ def test_one_perturbed_argmin_behind_rspm_and_prsma_matches_a_loop(cls):
     cells = np.bincount(2 * sp.bits_to_codes(table.x) + table.y, minlength=2 ** (d + 1))
     on_counts = rspm_on_counts(cls, d, np.tile(cells, (trials, 1)), 0.5, np.random.default_rng(11))
     np.testing.assert_array_equal(on_counts, run.codes)
+    seeded = rspm_on_counts(cls, d, np.tile(cells, (trials, 1)), 0.5, 11)  # a seed, as rspm takes
+    np.testing.assert_array_equal(seeded, run.codes)
     u, u_labels = sp.loss_separator_set(cls, d)
     for trial in range(trials):
         best, best_value = -1, np.inf

@@ -81,7 +81,12 @@ def near_tie_cells(n: int, gap: int) -> np.ndarray:
 
 
 def _worst_case(
-    n: int, epsilon: float, delta: float, trials: int, rngs: dict, neighbours: str
+    n: int,
+    epsilon: float,
+    delta: float,
+    trials: int,
+    rngs: dict[str, np.random.Generator],
+    neighbours: str,
 ) -> list[dict]:
     """Each learner's largest mean excess error over the near-tie family's gaps at size n."""
     per = n // 8

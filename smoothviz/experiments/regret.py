@@ -33,6 +33,7 @@ from smoothviz.online.hedge import (
     hedge_thresholds,
 )
 from smoothviz.random import streams
+from smoothviz.validation import check_seed
 
 __all__ = [
     "RegretExperiment",
@@ -134,8 +135,7 @@ def compare_learners(
 
     Costs and sweep draw from ``seed`` (the sweep regenerates the same costs), FTPL from its stream ``"learner"``.
     """
-    if seed is not None and not isinstance(seed, int | np.integer):
-        raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
+    seed = check_seed(seed, optional=True)
     costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=seed)
     learner = streams(seed, ("learner",))["learner"]  # FTPL's perturbations
     ftpl = follow_the_perturbed_leader(costs, scale=scale, perturbation=perturbation, rng=learner)

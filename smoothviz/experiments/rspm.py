@@ -176,7 +176,7 @@ def run_experiment(
     results = {
         "rspm_laplace": core.rspm(x, y, cls, best_error=best, rng=rngs["rspm_laplace"], **common),
         "rspm_gaussian": core.rspm(
-            x, y, cls, noise="gaussian", delta=delta, best_error=best,
+            x, y, cls, perturbation="gaussian", delta=delta, best_error=best,
             rng=rngs["rspm_gaussian"], **common,
         ),
         "report_noisy_min": core.report_noisy_min(x, y, cls, rng=rngs["report_noisy_min"], **common),
@@ -318,7 +318,9 @@ def audit(
         common = {"oracle": oracle, "failure_rate": rate, "neighbours": neighbours}
         runs = {
             "rspm_laplace": functools.partial(core.rspm, **common),
-            "rspm_gaussian": functools.partial(core.rspm, noise="gaussian", delta=delta, **common),
+            "rspm_gaussian": functools.partial(
+                core.rspm, perturbation="gaussian", delta=delta, **common
+            ),
         }
         if k == 0:  # report-noisy-min calls no oracle
             runs["report_noisy_min"] = functools.partial(

@@ -81,6 +81,11 @@ def make_costs(
     horizon = check_int("horizon", horizon, 1)
     k = check_int("n_actions", n_actions, 2)
     trials = check_int("trials", trials, 1)
+    return _make_costs(sequence, horizon, k, trials, rng)
+
+
+def _make_costs(sequence: str, horizon: int, k: int, trials: int, rng: RngLike) -> np.ndarray:
+    """:func:`make_costs` without its checks."""
     if sequence == "coin_flips":
         return (make_rng(rng).random((trials, horizon, k)) < 0.5).astype(float)
     costs = np.ones((horizon, k))
@@ -368,6 +373,7 @@ def ftpl_sweep(
     rng: RngLike = None,
 ) -> FTPLSweepResult:
     """Average regret of FTPL at each scale b (default 16 from 0.1 to T), all from the same draws Z = b·Z₁."""
+    check_choice("sequence", sequence, SEQUENCES)
     horizon = check_int("horizon", horizon, 1, 100_000)
     n_actions = check_int("n_actions", n_actions, 2, 10_000)
     trials = check_int("trials", trials, 1, 10_000)  # the perturbation: perturbations()
@@ -379,7 +385,7 @@ def ftpl_sweep(
             f"`scales` must be a non-empty 1-D array of positive numbers, got {scales!r}"
         )
     rng = make_rng(rng)
-    costs = make_costs(sequence, horizon, n_actions, trials=trials, rng=rng)
+    costs = _make_costs(sequence, horizon, n_actions, trials, rng)
     before = _before(costs)
     best = costs.sum(axis=1).min(axis=-1)
     regret = np.empty((scales.size, trials))

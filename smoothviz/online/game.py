@@ -16,7 +16,7 @@ import pandas as pd
 
 from smoothviz.bounds import online as online_bounds
 from smoothviz.random import make_rng
-from smoothviz.validation import check_choice, check_sigma
+from smoothviz.validation import check_choice, check_seed, check_sigma
 
 __all__ = [
     "LABELS",
@@ -101,8 +101,7 @@ class AdversaryGame:
         """Validate the settings."""
         check_choice("mode", self.mode, MODES)
         check_sigma(self.sigma)
-        if int(self.seed) != self.seed or self.seed < 0:
-            raise ValueError(f"`seed` must be a non-negative integer, got {self.seed}")
+        check_seed(self.seed)
 
     @property
     def t(self) -> int:

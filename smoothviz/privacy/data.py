@@ -180,6 +180,11 @@ def bump_probs(
     sigma = check_sigma(sigma)
     center = check_float("center", center, 0.0, 1.0, low_open=False)
     check_choice("shape", shape, ("triangle", "window"))
+    return _bump_probs(bins, sigma, center, shape)
+
+
+def _bump_probs(bins: int, sigma: float, center: float, shape: str = "triangle") -> np.ndarray:
+    """:func:`bump_probs` without its checks."""
     edges = np.linspace(0.0, 1.0, bins + 1)
     shifts = np.array([-1.0, 0.0, 1.0])[:, None]  # the support lies inside [−1, 2]
     x = edges[None, :] + shifts  # the edges and their copies a period away: the wrap mod 1
@@ -246,6 +251,13 @@ def exact_smooth_counts(
     sigma = check_sigma(sigma)
     center = check_float("center", center, 0.0, 1.0, low_open=False)
     check_choice("placement", placement, ("window", "random"))
+    return _exact_smooth_counts(shape, n, sigma, center, placement, rng)
+
+
+def _exact_smooth_counts(
+    shape: tuple[int, ...], n: int, sigma: float, center: float, placement: str, rng: RngLike
+) -> np.ndarray:
+    """:func:`exact_smooth_counts` without its checks (it still refuses an n no such histogram has)."""
     size = math.prod(shape)
     cap = math.floor(n / (sigma * size) * (1 + 1e-12))  # n/(σN) may land a hair under an int
     if cap < 1:
@@ -296,15 +308,15 @@ def synthetic_histogram(
     s_axis = sigma if dims == 1 else math.sqrt(sigma)
 
     def along(center: float) -> np.ndarray:
-        p = bump_probs(bins, sigma=s_axis, center=center)
-        return p if dims == 1 else np.outer(p, bump_probs(bins, sigma=s_axis, center=1 - center))
+        p = _bump_probs(bins, s_axis, center)
+        return p if dims == 1 else np.outer(p, _bump_probs(bins, s_axis, 1 - center))
 
     if kind == "point":
         counts = np.zeros(domain.shape, dtype=np.int64)
         counts[(bins // 2,) * dims] = n
         source = f"point mass: all n = {n} records in cell {(bins // 2,) * dims}"
     elif kind == "exact":
-        counts = exact_smooth_counts(domain.shape, n=n, sigma=sigma)
+        counts = _exact_smooth_counts(domain.shape, n, sigma, 0.5, "window", None)
         source = f"exactly σ-smooth counts (each ≤ n/(σN) = {n / (sigma * domain.size):.4g})"
     else:
         bump = kind == "bump"

@@ -8,7 +8,7 @@ Seeded numpy noise, for teaching: not a hardened release (naive Laplace sampling
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,7 +39,7 @@ def _lead(size: int | tuple[int, ...] | None) -> tuple[int, ...]:
 
 
 def _runs(
-    rng: RngLike, rngs: list[np.random.Generator] | None, epsilon: float | list[float]
+    rng: RngLike, rngs: Sequence[np.random.Generator] | None, epsilon: float | list[float]
 ) -> tuple[list[np.random.Generator], list[float]]:
     """The generators that draw, with their ε checked: ``rng``'s, or (batched runs) ``rngs``, one ε each."""
     if rngs is None:
@@ -68,7 +68,7 @@ def laplace_mechanism(
     sensitivity: float,
     size: int | tuple[int, ...] | None = None,
     rng: RngLike = None,
-    rngs: list[np.random.Generator] | None = None,
+    rngs: Sequence[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Release ``values + Lap(sensitivity/epsilon)`` coordinate-wise (Neel, Roth & Wu 2019, Thm 3).
 
@@ -139,7 +139,7 @@ def exponential_mechanism(
     sensitivity: float,
     size: int | tuple[int, ...] | None = None,
     rng: RngLike = None,
-    rngs: list[np.random.Generator] | None = None,
+    rngs: Sequence[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Sample an index ∝ exp(ε·score/(2Δ)) along the last axis; leading axes are independent draws.
 

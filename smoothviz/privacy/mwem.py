@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from smoothviz.bounds import privacy as privacy_bounds
+from smoothviz.online.experts import mw_tuned_eta
 from smoothviz.privacy.mechanisms import LedgerEntry, PrivacyLedger
 from smoothviz.privacy.mwem_result import MWEMDiagnostics, MWEMResult
 from smoothviz.privacy.mwem_steps import (
@@ -357,7 +358,8 @@ def make_plan(
     """Validate the inputs, build the selection class, split the budget and write the ledger.
 
     ``sigma`` ∈ (0, 1] is needed by the variants with a cover; the notes' ``eta`` defaults to
-    min(1/2, √(ln N / T)). ``n`` is the public normaliser of the counts: the data's own n by default
+    min(1/2, √(ln N / T)) (:func:`~smoothviz.online.experts.mw_tuned_eta`, Arora, Hazan & Kale
+    2012, Thm 2.1). ``n`` is the public normaliser of the counts: the data's own n by default
     (fixed in replace-one neighbours), under add/remove a declared n or a private estimate that spent
     ``n_epsilon`` (ledgered as round 0).
     """
@@ -386,7 +388,7 @@ def make_plan(
     else:  # σ and γ configure the cover alone
         selection, cover_index, sigma, gamma = queries, np.arange(len(queries)), None, None
     if not variant.measured:
-        eta = min(0.5, math.sqrt(math.log(queries.n_cells) / rounds)) if eta is None else eta
+        eta = mw_tuned_eta(queries.n_cells, rounds) if eta is None else eta
         if not np.isfinite(eta) or not 0 < eta <= 0.5:
             raise ValueError(f"`eta` must be in (0, 1/2], got {eta}")
     # Basic composition: ε/(2T) to select and ε/(2T) to measure per round (ε/T without measurement).
@@ -511,7 +513,7 @@ _PER_ROUND = ("selected_true", "noise", "error_by_round", "iterate_error", "lemm
 def _release(
     hist: np.ndarray,
     plans: list[Plan],
-    rngs: list[np.random.Generator],
+    rngs: Sequence[np.random.Generator],
     layer: Exact,
     trials: int,
     snapshots: int,

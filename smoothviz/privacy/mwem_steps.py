@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from scipy.special import xlogy
@@ -39,7 +40,7 @@ def select_query(
     signed: bool = False,
     size: int | None = None,
     rng: RngLike = None,
-    rngs: list[np.random.Generator] | None = None,
+    rngs: Sequence[np.random.Generator] | None = None,
 ) -> np.ndarray:
     """Select: the exponential mechanism (McSherry & Talwar 2007) with score n·|q(D) − q(B)|.
 
@@ -61,7 +62,7 @@ def measure(
     sensitivity: float,
     clip: bool = True,
     rng: RngLike = None,
-    rngs: list[np.random.Generator] | None = None,
+    rngs: Sequence[np.random.Generator] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Measure: m = q(B) + Lap(Δ/ε); returns ``(raw, used)``, ``used`` clipped to [0, 1] if ``clip``.
 

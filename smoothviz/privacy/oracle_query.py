@@ -295,7 +295,7 @@ def private_best_response(
                 lambda eta, objective=objective: np.argmin(objective + separator_perturbation(eta)),
                 params.d,
                 scale=_oracle_scale(oracle, params, plan),
-                noise="gaussian" if oracle == "gaussian_rspm" else "laplace",
+                perturbation="gaussian" if oracle == "gaussian_rspm" else "laplace",
                 rng=rng,
             )
             codes.append(int(code))

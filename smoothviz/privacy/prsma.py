@@ -248,7 +248,7 @@ def rspm_on_counts(
     d: int,
     cell_counts: np.ndarray,
     epsilon: float,
-    rng: np.random.Generator,
+    rng: RngLike,
     *,
     neighbours: str = "replace",
 ) -> np.ndarray:

@@ -48,7 +48,7 @@ from smoothviz.validation import (
 
 __all__ = [
     "METHODS",
-    "NOISES",
+    "PERTURBATIONS",
     "LearnerResult",
     "correlated_perturbation",
     "empirical_errors",
@@ -63,8 +63,8 @@ __all__ = [
     "rspm",
 ]
 
-#: RSPM's noise families.
-NOISES = ("laplace", "gaussian")
+#: RSPM's perturbation families (the law of η).
+PERTURBATIONS = ("laplace", "gaussian")
 #: Every learner of this module, as named in :attr:`LearnerResult.method`.
 METHODS = ("rspm_laplace", "rspm_gaussian", "report_noisy_min", "exponential")
 MAX_TRIALS = 100_000
@@ -169,16 +169,17 @@ def perturbed_argmin(
     m: int,
     *,
     scale: float,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     size: tuple[int, ...] = (),
-    rng: np.random.Generator,
+    rng: RngLike,
 ) -> tuple[Answer, np.ndarray]:
     """RSPM's one step, shared by RSPM, PRSMA and OracleQuery: ``(minimise(eta), eta)``.
 
     ``minimise(eta)`` answers argmin_q n·q(S) + Σ_i η_i q(e_i), η ~ Lap(scale) (Neel, Roth & Wu
     2019, Alg. 1, Thm 6) or N(0, scale²) (App. B, Thm 19), of shape ``size + (m,)``.
     """
-    draw = rng.laplace if noise == "laplace" else rng.normal
+    rng = make_rng(rng)
+    draw = rng.laplace if perturbation == "laplace" else rng.normal
     eta = draw(0.0, scale, size=(*size, m))
     return minimise(eta), eta
 
@@ -222,7 +223,7 @@ def rspm(
     cls: str,
     *,
     epsilon: float,
-    noise: str = "laplace",
+    perturbation: str = "laplace",
     delta: float = 0.0,
     oracle: str | Oracle = "exhaustive",
     time_limit: float = 1.0,
@@ -244,13 +245,13 @@ def rspm(
     start = time.perf_counter()
     x, y = check_labelled(x, y)
     check_choice("cls", cls, CLASSES)
-    noise = check_choice("noise", noise, NOISES)
+    perturbation = check_choice("perturbation", perturbation, PERTURBATIONS)
     trials = check_int("trials", trials, 1, MAX_TRIALS)
     failure_rate = check_fraction("failure_rate", failure_rate, low_open=False)
     rng = make_rng(rng)
     n, d = x.shape  # U has m = d points
     neighbours = check_neighbours(neighbours)
-    if noise == "laplace":
+    if perturbation == "laplace":
         scale = laplace_rspm_scale(d, epsilon, neighbours=neighbours)
         delta = 0.0
     else:
@@ -258,14 +259,16 @@ def rspm(
     if oracle == "integer_program":
         oracle = functools.partial(ip_oracle, time_limit=time_limit)
     minimise = perturbed_data(get_oracle(oracle), cls, x, y)
-    answer, eta = perturbed_argmin(minimise, d, scale=scale, noise=noise, size=(trials,), rng=rng)
+    answer, eta = perturbed_argmin(
+        minimise, d, scale=scale, perturbation=perturbation, size=(trials,), rng=rng
+    )
     codes = answer.codes.copy()
     if failure_rate > 0:
         codes[rng.random(trials) < failure_rate] = -1
     if best_error is None:
         best_error = min_error(x, y, cls, time_limit)
     return LearnerResult(
-        method=f"rspm_{noise}", cls=cls, d=d, n=n, epsilon=float(epsilon), delta=float(delta),
+        method=f"rspm_{perturbation}", cls=cls, d=d, n=n, epsilon=float(epsilon), delta=float(delta),
         neighbours=neighbours, codes=codes, errors=empirical_errors(x, y, cls, codes),
         best_error=float(best_error), noise=eta, noise_scale=float(scale),
         noise_draws=d, oracle_calls=1, enumerated=0,  # m draws, one call, nothing enumerated
