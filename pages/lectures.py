@@ -2,11 +2,13 @@
 
 import streamlit as st
 
+from smoothviz.ui.kit import use_app_navigation
 from smoothviz.ui.lecture import lecture_page_link
 from smoothviz.ui.lectures import LECTURES, base_url, scene_url
 from smoothviz.ui.params import shown
 from smoothviz.ui.poll import BASE_URL_ENV, app_base
 
+use_app_navigation()  # a first link to a fresh server runs this file alone, under a list of files
 st.html(
     "<style>.stMainBlockContainer [data-testid='stPageLink'] * { white-space: normal !important;"
     " overflow: visible !important; text-overflow: clip !important; }</style>"

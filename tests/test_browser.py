@@ -246,17 +246,39 @@ def test_a_link_to_a_tab_lands_on_its_first_chart(server, browser, name, tab):
         assert not errors, errors
 
 
-def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(server, browser):
-    # a shared link must run app.py's navigation (wide layout, page titles, export selector), not
-    # Streamlit's automatic one-file-per-page fallback
-    with _opened(browser, f"{server}/thresholds?sigma=0.05", chart=False) as (page, _):
-        page.get_by_text("Chart download format").wait_for(timeout=WAIT_MS)
-        links = page.locator("[data-testid='stSidebarNav'] a")
-        links.first.wait_for(timeout=WAIT_MS)
-        texts = " | ".join(links.all_inner_texts())
-        assert "Home" in texts
-        assert "Thresholds" in texts
-        assert "sigma=0.05" in page.url
+#: The sidebar's navigation is drawn, with app.py's export selector below it or as Streamlit's list of
+#: files (its first link "app"); the selector's radio is drawn a few seconds after the links.
+_NAVIGATION_DRAWN = """() => {
+  const links = [...document.querySelectorAll('[data-testid=stSidebarNav] a')];
+  const sidebar = document.querySelector('[data-testid=stSidebar]');
+  return links.length > 0 && (sidebar.innerText.includes('Chart download format')
+    || links.some((a) => a.innerText.trim() === 'app'));
+}"""
+
+
+@pytest.mark.parametrize("link", ["lectures", "thresholds?sigma=0.05"])
+def test_a_direct_link_on_a_fresh_server_gets_the_app_navigation(browser, link):
+    # the first request a server answers (its own server: the module's has served others first) must
+    # run app.py's navigation (titled sections, the export selector), not Streamlit's pages-folder
+    # fallback (a link per file: "app", "covers", "lectures", …, the page run alone)
+    with (
+        streamlit_server(ROOT) as fresh,
+        _opened(browser, f"{fresh}/{link}", chart=False) as (page, _),
+    ):
+        page.locator("[data-testid=stMain] h1").wait_for(timeout=WAIT_MS)  # the page's own run
+        page.wait_for_function(_NAVIGATION_DRAWN, timeout=WAIT_MS)
+        sections = page.locator("[data-testid='stNavSectionHeader']").all_inner_texts()
+        links = [
+            text.split("\n")[-1]
+            for text in page.locator("[data-testid='stSidebarNav'] a").all_inner_texts()
+        ]
+        assert sections == ["Online learning", "Differential privacy"], links
+        titles = {"Home", "Lectures", "Thresholds", "MWEM: private query release"}
+        assert titles <= set(links), links
+        assert not {"app", "lectures", "oracle query", "vote"} & set(links), links
+        assert page.get_by_text("Chart download format").count() == 1
+        assert urllib.parse.urlsplit(page.url).path == "/" + link.split("?")[0]
+        assert _query(page.url).get("sigma") == _query(f"/{link}").get("sigma")
 
 
 def test_presenter_mode_hides_the_sidebar_and_keeps_the_hero(server, browser):
