@@ -454,6 +454,30 @@ def test_a_chart_given_its_size_while_hidden_is_drawn_when_shown(server, browser
         assert not errors, errors
 
 
+def test_a_formula_widened_by_its_fonts_takes_focus(server, browser):
+    """KaTeX's fonts can come after a formula is drawn and widen it past the column with no change
+    to the page's nodes: when they come, a formula that now scrolls must take keyboard focus (axe's
+    scrollable-region-focusable; seen on OracleQuery's theory tab under load)."""
+    with _opened(browser, f"{server}/covers") as (page, errors):
+        focusable = page.evaluate(
+            """async () => {
+              const box = document.createElement("div");
+              box.className = "katex-display";
+              Object.assign(box.style, {overflowX: "auto", width: "200px", whiteSpace: "nowrap"});
+              box.textContent = "x + y = z";
+              document.querySelector("[data-testid=stMain]").prepend(box);
+              await new Promise((done) => setTimeout(done, 300));  // labelled after the change
+              const before = box.getAttribute("tabindex");
+              box.style.fontSize = "80px";  // as a font's arrival widens it: no node changes
+              document.fonts.dispatchEvent(new Event("loadingdone"));
+              await new Promise((done) => setTimeout(done, 300));
+              return [before, box.getAttribute("tabindex")];
+            }"""
+        )
+        assert focusable == [None, "0"], "a formula widened past its column must take focus"
+        assert not errors, errors
+
+
 def test_switching_a_tab_runs_it_and_puts_it_in_the_link(server, browser):
     with _opened(browser, f"{server}/mwem?N=64&T=10&trials=1") as (page, errors):
         assert "view=run" in page.url

@@ -316,6 +316,8 @@ SHELL_JS = """<script>
     setTimeout(() => { queued = false; phone(); }, 200);
   }).observe(document.body, {childList: true, subtree: true, characterData: true});
   window.addEventListener("resize", update);
+  // a formula drawn before KaTeX's fonts came is measured again when they come (no node changes then)
+  document.fonts.addEventListener("loadingdone", label);
   update();
 })();
 </script>"""
