@@ -201,8 +201,9 @@ _BAR_CSS = """<style>
 </style>"""
 
 # The clicker: one listener pressing the scene bar's own buttons (a key does what a click does); keys
-# typed into a focused control are left to it. A fresh scene shows its bar ~1 s before its buttons:
-# a press then waits for its button (up to 4 s; a newer press replaces it) instead of being lost.
+# typed into a focused control are left to it. A fresh scene's keys are live before its bar and its
+# buttons are drawn (~1 s, more on a busy server): a press in a scene's link then waits for its button
+# (up to 8 s; a newer press replaces it) instead of being lost.
 _KEYS_JS = """<script>
 (() => {
   if (window.__smoothvizLectureKeys) return;
@@ -231,13 +232,14 @@ _KEYS_JS = """<script>
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const forward = FORWARD.includes(event.key);
     if (!forward && !BACK.includes(event.key)) return;
-    if (!document.querySelector(".st-key-smoothviz-lecture")) return;
+    const scene = new URLSearchParams(window.location.search).has("lecture");
+    if (!scene && !document.querySelector(".st-key-smoothviz-lecture")) return;
     const focused = document.activeElement;
     if (focused && focused !== document.body && focused.closest(OWN)) return;
     event.preventDefault();
     event.stopPropagation();
     clearTimeout(waiting);
-    press(forward, performance.now() + 4000);
+    press(forward, performance.now() + 8000);
   }, true);
 })();
 </script>"""
