@@ -167,7 +167,10 @@ def test_theorem_37_inequality(cls, k, eps):
     assert br.brackets().mass.max() <= eps + 1e-12
 
 
-@pytest.mark.parametrize(("sigma", "horizon"), [(0.1, 100), (0.05, 1000), (0.3, 7), (1.0, 1)])
+#: (0.036, 81): 4√T/σ is 1,000 exactly, but the float quotient 36/0.036 is 1000.0000000000001
+@pytest.mark.parametrize(
+    ("sigma", "horizon"), [(0.1, 100), (0.05, 1000), (0.3, 7), (1.0, 1), (0.036, 81)]
+)
 def test_theorem_33_scale(sigma, horizon):
     eps = float(online_bounds.thm33_bracket_scale(sigma, horizon))
     assert eps == pytest.approx(sigma / (4 * math.sqrt(horizon)))

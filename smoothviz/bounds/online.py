@@ -145,11 +145,12 @@ def thm33_bracket_scale(sigma: np.ndarray | float, horizon: np.ndarray | float) 
 
 
 def thm33_threshold_brackets(sigma: np.ndarray | float, horizon: np.ndarray | float) -> np.ndarray:
-    """⌈4√T/σ⌉: the number of thresholds' brackets at Theorem 3.3's scale (float)."""
-    # Not threshold_bracketing_number(thm33_bracket_scale(σ, T)): ⌈1/(σ/(4√T))⌉ rounds once more and
-    # can differ by one where 4√T/σ is whole: 12,000,001 vs 12,000,000 here at σ = 1e-6, T = 9, but
-    # 1,000 vs 1,001 here at σ = 0.036, T = 81 (the float quotient 1000.0000000000001 rounds up).
-    return np.ceil(4.0 * np.sqrt(np.asarray(horizon, dtype=float)) / np.asarray(sigma, dtype=float))
+    """⌈4√T/σ⌉: the number of thresholds' brackets at Theorem 3.3's scale (float).
+
+    Counted as ⌈1/ε⌉ at the scale ε = σ/(4√T), as the Covers page builds them: the direct quotient
+    rounds once less and can disagree (1,001 for σ = 0.036, T = 81, from 36/0.036 = 1000.0000000000001).
+    """
+    return threshold_bracketing_number(thm33_bracket_scale(sigma, horizon))
 
 
 @bound(
